@@ -1,0 +1,121 @@
+// Command aayu is the person's side of aayudha: one full-screen terminal
+// program in which a solo founder governs the work coding agents do on
+// GitHub. See README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/screens/pack"
+	"github.com/aayudha/aayu/tui"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv, environ: os.Environ(),
+		stdoutIsTerminal: term.IsTerminal(os.Stdout.Fd()),
+	})
+	stop()
+	os.Exit(code)
+}
+
+// env is everything run takes from the process, so tests can run aayu
+// in-process with their own streams and variables.
+type env struct {
+	stdin            io.Reader
+	stdout, stderr   io.Writer
+	getenv           func(string) string
+	environ          []string
+	stdoutIsTerminal bool
+}
+
+// run is aayu from arguments to exit code.
+func run(ctx context.Context, args []string, e env) int {
+	inv, err := tui.ParseArgs(args)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu: %v\n\n%s", err, tui.Usage())
+		return tui.ExitUsage
+	}
+	if inv.Help {
+		fmt.Fprint(e.stdout, tui.Usage())
+		return tui.ExitOK
+	}
+	cfg, err := loadConfig(inv, e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu: the configuration could not be read: %v\nNothing was done. Fix the file or flag named above and run aayu again.\n", err)
+		return tui.ExitUsage
+	}
+	plain, _ := tui.DecidePlain(inv.Global.Plain || inv.Global.CI, cfg.Bool("ui.plain"), e.getenv, e.stdoutIsTerminal)
+	common := tui.Common{
+		Width: 80, Height: 24,
+		Styles: tui.NewStyles(true),
+		Plain:  plain,
+		Motion: tui.Motion(cfg.Bool("ui.motion"), plain, e.getenv),
+		CI:     inv.Global.CI,
+	}
+
+	var screen tui.Screen
+	switch inv.Command {
+	case "pack":
+		dir := inv.Args[0]
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			fmt.Fprintf(e.stderr, "aayu pack: %s is not a pack folder. Reading a story's best pack from the ledger (aayu pack STORY) is not built yet; give a folder holding pack.json and artifacts/.\n", dir)
+			return tui.ExitUsage
+		}
+		screen = pack.New(ctx, common, pack.Options{Dir: dir, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"]})
+	default:
+		fmt.Fprintf(e.stderr, "aayu %s: this screen is not built yet in this version. Nothing was done. aayu pack DIR works today.\n", inv.Command)
+		return tui.ExitFailed
+	}
+
+	opts := tui.RunOptions{Plain: plain, Out: e.stdout}
+	if plain {
+		opts.In = e.stdin
+		if inv.Global.CI {
+			opts.In = nil // CI never waits for a person
+		}
+	}
+	code, err := tui.Run(ctx, screen, opts)
+	if err != nil && !errors.Is(err, tui.ErrInterrupted) {
+		fmt.Fprintf(e.stderr, "aayu: %v\n", err)
+	}
+	return code
+}
+
+// loadConfig layers the user's config file, AAYU_* variables and --set.
+// The repository layer joins when a screen reads the base branch.
+func loadConfig(inv tui.Invocation, e env) (*config.Config, error) {
+	src := config.Sources{Environ: e.environ, Set: inv.Global.Set}
+	if p := userConfigPath(e.getenv); p != "" {
+		b, err := os.ReadFile(p)
+		switch {
+		case err == nil:
+			src.User, src.UserPath = b, p
+		case !errors.Is(err, os.ErrNotExist):
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return config.Load(src)
+}
+
+func userConfigPath(getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "aayu", "config.toml")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".config", "aayu", "config.toml")
+	}
+	return ""
+}

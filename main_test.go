@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aayudha/aayu/tui"
+)
+
+const demoHead = "b046d1a1d113339eb80e130c9dc0008fa223e76f"
+
+// runAayu runs aayu in-process with output that is not a terminal, as CI
+// and an agent see it.
+func runAayu(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv:  func(k string) string { return map[string]string{"HOME": t.TempDir()}[k] },
+		environ: nil,
+	})
+	return code, out.String(), errb.String()
+}
+
+func TestPackCommandExitCodes(t *testing.T) {
+	ready := filepath.Join("testdata", "demo", "ready.md")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		say  string
+	}{
+		{"verifies", []string{"pack", "testdata/demo/pack", "--ready", ready, "--head", demoHead}, tui.ExitOK, "verified, floors hold"},
+		{"flags before the command", []string{"--plain", "pack", "--head", demoHead, "testdata/demo/pack", "--ready", ready}, tui.ExitOK, "verified, floors hold"},
+		{"ci", []string{"--ci", "pack", "testdata/demo/pack", "--ready", ready, "--head", demoHead}, tui.ExitOK, "verified, floors hold"},
+		{"floor fails", []string{"pack", "testdata/demo/floorfail", "--ready", ready, "--head", demoHead}, tui.ExitFloor, "coverage"},
+		{"tampered", []string{"pack", "testdata/demo/tampered", "--ready", ready, "--head", demoHead}, tui.ExitRefused, "evidence/criterion-2.jsonl"},
+		{"no head given", []string{"pack", "testdata/demo/pack", "--ready", ready}, tui.ExitRefused, "head"},
+		{"unknown flag", []string{"pack", "testdata/demo/pack", "--bogus"}, tui.ExitUsage, "--bogus"},
+		{"missing argument", []string{"pack"}, tui.ExitUsage, "pack"},
+		{"not a folder", []string{"pack", "testdata/demo/ready.md"}, tui.ExitUsage, "not a pack folder"},
+		{"bad --set", []string{"--set", "nodot", "pack", "testdata/demo/pack"}, tui.ExitUsage, "--set"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runAayu(t, c.args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errOut)
+			}
+			if !strings.Contains(out+errOut, c.say) {
+				t.Errorf("output does not say %q:\n%s%s", c.say, out, errOut)
+			}
+			if strings.ContainsRune(out, '\x1b') {
+				t.Error("output to a non-terminal holds escape sequences")
+			}
+		})
+	}
+}
+
+// packCopy copies the demo pack into a temp folder for one refusal case.
+func packCopy(t *testing.T) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "pack")
+	src := filepath.Join("testdata", "demo", "pack")
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func editJSON(t *testing.T, dir string, edit func(p map[string]any)) {
+	t.Helper()
+	file := filepath.Join(dir, "pack.json")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	edit(p)
+	out, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func editBytes(t *testing.T, file string, edit func([]byte) []byte) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := bytes.Clone(b)
+	after := edit(b)
+	if bytes.Equal(before, after) {
+		t.Fatalf("the edit of %s changed nothing; the case tests nothing", file)
+	}
+	if err := os.WriteFile(file, after, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func artifacts(p map[string]any) []any { return p["artifacts"].([]any) }
+
+func artifact(p map[string]any, i int) map[string]any { return artifacts(p)[i].(map[string]any) }
+
+func criteria(p map[string]any) []any { return p["criteria"].([]any) }

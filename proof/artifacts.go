@@ -1,0 +1,255 @@
+package proof
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// artifactsDir is the folder inside a pack that holds artifact P as
+// artifactsDir/P.
+const (
+	artifactsDir = "artifacts"
+	packFile     = "pack.json"
+)
+
+// byteCheck is the outcome of looking for one artifact's bytes.
+type byteCheck struct {
+	present bool   // a regular file was found at the path
+	code    Code   // the problem, when there is one
+	reason  string // the problem in words, without the path
+	lfs     bool   // matched through a Git LFS pointer, not the bytes
+}
+
+// checkArtifactBytes reads every usable artifact's bytes and records one
+// verdict per artifact, in pack order.
+func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
+	prog := Progress{TotalFiles: len(p.Artifacts)}
+	for i, a := range p.Artifacts {
+		if usable[i] && a.Size > 0 {
+			prog.TotalBytes += a.Size
+		}
+	}
+	for i, a := range p.Artifacts {
+		if err := v.ctx.Err(); err != nil {
+			return fmt.Errorf("verifying the pack for story %d stopped: %w", p.Story, err)
+		}
+		res := ArtifactResult{Artifact: a}
+		if notStored(a) {
+			v.r.ArtifactsNotStored++
+		}
+		switch {
+		case !usable[i]:
+			res.Verdict, res.Reason = VerdictFailed, "refused before reading; see the problems"
+		default:
+			bc, err := v.lookAt(a)
+			if err != nil {
+				return err
+			}
+			res.Verdict, res.Reason = v.judge(a, bc)
+			prog.DoneBytes += a.Size
+		}
+		v.r.Artifacts = append(v.r.Artifacts, res)
+		prog.DoneFiles++
+		if v.opts.Progress != nil {
+			v.opts.Progress(prog)
+		}
+	}
+	return nil
+}
+
+// judge turns what was found on disk into a verdict, adding a problem when
+// the artifact fails.
+func (v *verifier) judge(a Artifact, bc byteCheck) (ArtifactVerdict, string) {
+	if bc.code != "" {
+		v.problem(bc.code, a.Path, 0, "Artifact %q %s.", a.Path, bc.reason)
+		return VerdictFailed, bc.reason
+	}
+	if bc.present {
+		if bc.lfs {
+			return VerdictVerified, "Git LFS pointer matches"
+		}
+		return VerdictVerified, ""
+	}
+	switch {
+	case notStored(a):
+		return VerdictNotStored, "only its hash and size are kept"
+	case a.Store == StoreBucket:
+		return VerdictUnchecked, "in the media bucket, not fetched"
+	default:
+		reason := "is missing from the pack folder"
+		v.problem(CodeMissingFile, a.Path, 0, "Artifact %q %s.", a.Path, reason)
+		return VerdictFailed, reason
+	}
+}
+
+// lookAt finds artifact a's file without following any symlink and, when it
+// is there, checks its size and then its hash. Only an ended context is an
+// error; everything else is a finding.
+func (v *verifier) lookAt(a Artifact) (byteCheck, error) {
+	if v.fsys == nil {
+		return byteCheck{}, nil
+	}
+	name := artifactsDir + "/" + a.Path
+	info, bc := lstatNoSymlinks(v.fsys, name)
+	if bc.code != "" || info == nil {
+		return bc, nil
+	}
+	if info.Size() != a.Size {
+		if a.Store == StoreLFS && info.Size() < lfsPointerMax {
+			if ok, err := v.matchesLFSPointer(name, a); err != nil || ok {
+				return byteCheck{present: true, lfs: ok}, err
+			}
+		}
+		return byteCheck{present: true, code: CodeSizeMismatch, reason: fmt.Sprintf(
+			"is %d bytes but pack.json says %d", info.Size(), a.Size)}, nil
+	}
+	return v.hashFile(name, info, a)
+}
+
+// lstatNoSymlinks checks every element of name with Lstat: each folder must be
+// a real folder and the file a regular file. A symlink anywhere is refused and
+// never followed. A nil FileInfo with no code means the file is absent.
+func lstatNoSymlinks(fsys fs.FS, name string) (fs.FileInfo, byteCheck) {
+	elems := strings.Split(name, "/")
+	for i := range elems {
+		prefix := strings.Join(elems[:i+1], "/")
+		info, err := fs.Lstat(fsys, prefix)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, byteCheck{}
+		}
+		if err != nil {
+			return nil, byteCheck{code: CodeMissingFile, reason: "could not be read: " + describeFSError(err)}
+		}
+		last := i == len(elems)-1
+		switch mode := info.Mode(); {
+		case mode&fs.ModeSymlink != 0:
+			return nil, byteCheck{code: CodeNotRegular, reason: fmt.Sprintf(
+				"is reached through the symlink %q; symlinks in a pack are refused, never followed", prefix)}
+		case !last && !mode.IsDir():
+			return nil, byteCheck{}
+		case last && !mode.IsRegular():
+			return nil, byteCheck{code: CodeNotRegular, reason: "is not a regular file (" + describeMode(mode) + "); only regular files count"}
+		case last:
+			return info, byteCheck{}
+		}
+	}
+	return nil, byteCheck{}
+}
+
+// hashFile opens the file, makes sure it is still the one inspected, and
+// hashes it through a reader limited to the declared size plus one byte.
+func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact) (byteCheck, error) {
+	f, err := v.fsys.Open(name)
+	if err != nil {
+		return byteCheck{present: true, code: CodeMissingFile, reason: "could not be opened: " + describeFSError(err)}, nil
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil || !opened.Mode().IsRegular() || (v.sameFile && !os.SameFile(info, opened)) {
+		return byteCheck{present: true, code: CodeNotRegular, reason: "changed while it was being checked"}, nil
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1))
+	if err != nil {
+		if ctxErr := v.ctx.Err(); ctxErr != nil {
+			return byteCheck{}, fmt.Errorf("verifying artifact %q stopped: %w", a.Path, ctxErr)
+		}
+		return byteCheck{present: true, code: CodeMissingFile, reason: "could not be read: " + describeFSError(err)}, nil
+	}
+	if n != a.Size {
+		return byteCheck{present: true, code: CodeSizeMismatch, reason: fmt.Sprintf(
+			"gave %s bytes when read but pack.json says %d", readCount(n, a.Size), a.Size)}, nil
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != a.SHA256 {
+		return byteCheck{present: true, code: CodeHashMismatch, reason: fmt.Sprintf(
+			"has SHA-256 %s but pack.json says %s; its bytes were changed", short(got), short(a.SHA256))}, nil
+	}
+	return byteCheck{present: true}, nil
+}
+
+func readCount(n, declared int64) string {
+	if n > declared {
+		return "more than " + strconv.FormatInt(declared, 10)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// lfsPointerMax is larger than any Git LFS pointer file.
+const lfsPointerMax = 1024
+
+// matchesLFSPointer accepts a pre-0.2 LFS artifact whose folder holds the
+// pointer rather than the smudged bytes, when the pointer names exactly the
+// declared hash and size.
+func (v *verifier) matchesLFSPointer(name string, a Artifact) (bool, error) {
+	f, err := v.fsys.Open(name)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	var oid, size string
+	sc := bufio.NewScanner(io.LimitReader(f, lfsPointerMax))
+	for i := 0; sc.Scan(); i++ {
+		line := sc.Text()
+		if i == 0 && line != "version https://git-lfs.github.com/spec/v1" {
+			return false, nil
+		}
+		if rest, ok := strings.CutPrefix(line, "oid sha256:"); ok {
+			oid = rest
+		}
+		if rest, ok := strings.CutPrefix(line, "size "); ok {
+			size = rest
+		}
+	}
+	return oid == a.SHA256 && size == strconv.FormatInt(a.Size, 10), nil
+}
+
+// ctxReader stops a long hash when the caller gives up.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	default:
+		return "mode " + m.String()
+	}
+}
+
+// describeFSError drops the path from a PathError; messages name the
+// artifact themselves.
+func describeFSError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// notStored reports whether the pack keeps only the artifact's hash and size:
+// store none, or a tombstone from the 0.1 purge.
+func notStored(a Artifact) bool { return a.Store == StoreNone || a.Tombstone != nil }

@@ -1,0 +1,162 @@
+package proof
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// DecodeError is why pack.json was refused. Code tells callers and tests the
+// class of refusal; Msg is a sentence a person reads.
+type DecodeError struct {
+	Code Code
+	Msg  string
+	Err  error // the underlying error, when there is one
+}
+
+func (e *DecodeError) Error() string { return e.Msg }
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Problem turns the refusal into a report line.
+func (e *DecodeError) Problem() Problem {
+	return Problem{Code: e.Code, Path: packFile, Message: e.Msg}
+}
+
+// ErrNewerSchema is wrapped by the DecodeError for a pack written by a newer
+// aayu than this one.
+var ErrNewerSchema = errors.New("pack schema newer than this aayu")
+
+// Decode reads pack.json with the default limits. See DecodeLimited.
+func Decode(data []byte) (*Pack, error) { return DecodeLimited(data, Limits{}) }
+
+// DecodeLimited reads pack.json the careful way: it caps the size, refuses
+// duplicate keys and trailing data, reads schema_version first, refuses a
+// newer version with a hint to update, validates the document against that
+// version's schema, and only then decodes it into a Pack. Every error is a
+// *DecodeError.
+func DecodeLimited(data []byte, lim Limits) (*Pack, error) {
+	lim = lim.withDefaults()
+	if int64(len(data)) > lim.PackJSONBytes {
+		return nil, &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf(
+			"pack.json is %d bytes; aayu reads at most %d.", len(data), lim.PackJSONBytes)}
+	}
+	if derr := scanPackJSON(data, lim.Artifacts); derr != nil {
+		return nil, derr
+	}
+	version, derr := readSchemaVersion(data)
+	if derr != nil {
+		return nil, derr
+	}
+	if version > SchemaVersion {
+		return nil, &DecodeError{Code: CodeNewerSchema, Err: ErrNewerSchema, Msg: fmt.Sprintf(
+			"pack.json is schema version %d and this aayu reads up to version %d; update aayu (aayu self-update) to read it.",
+			version, SchemaVersion)}
+	}
+	schema, err := schemaFor(version)
+	if err != nil {
+		return nil, &DecodeError{Code: CodeSchema, Err: err, Msg: fmt.Sprintf(
+			"pack.json says schema version %d, which no aayu ever wrote.", version)}
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json is not valid JSON: " + err.Error() + "."}
+	}
+	if err := schema.Validate(doc); err != nil {
+		return nil, &DecodeError{Code: CodeSchema, Err: err, Msg: describeSchemaError(version, err)}
+	}
+	var p Pack
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json matches the schema but does not fit aayu's types: " + err.Error() + "."}
+	}
+	return &p, nil
+}
+
+// readSchemaVersion reads only schema_version, so a newer pack is named as
+// newer rather than as a schema violation.
+func readSchemaVersion(data []byte) (int, *DecodeError) {
+	var head struct {
+		Schema json.RawMessage `json:"schema_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return 0, &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json is not a JSON object: " + err.Error() + "."}
+	}
+	if head.Schema == nil {
+		return 0, &DecodeError{Code: CodeSchema, Msg: "pack.json has no schema_version, so aayu cannot tell how to read it."}
+	}
+	var v int
+	if err := json.Unmarshal(head.Schema, &v); err != nil || v < 1 {
+		return 0, &DecodeError{Code: CodeSchema, Msg: fmt.Sprintf(
+			"pack.json's schema_version is %s; it must be a whole number from 1.", head.Schema)}
+	}
+	return v, nil
+}
+
+// describeSchemaError lists the first few places the document breaks the
+// schema, each with its JSON pointer.
+func describeSchemaError(version int, err error) string {
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return fmt.Sprintf("pack.json does not match schema version %d: %v.", version, err)
+	}
+	seen := map[string]bool{}
+	var lines []string
+	printer := message.NewPrinter(language.English)
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		for _, c := range e.Causes {
+			walk(c)
+		}
+		if len(e.Causes) > 0 {
+			return
+		}
+		line := "/" + strings.Join(e.InstanceLocation, "/") + ": " + e.ErrorKind.LocalizedString(printer)
+		if !seen[line] {
+			seen[line] = true
+			lines = append(lines, line)
+		}
+	}
+	walk(verr)
+	sort.Strings(lines)
+	const most = 5
+	more := ""
+	if len(lines) > most {
+		more = fmt.Sprintf(" (and %d more)", len(lines)-most)
+		lines = lines[:most]
+	}
+	if len(lines) == 0 {
+		return fmt.Sprintf("pack.json does not match schema version %d.", version)
+	}
+	return fmt.Sprintf("pack.json does not match schema version %d: %s%s.", version, strings.Join(lines, "; "), more)
+}
+
+// Encode writes pack.json the way aayu always writes it: indented, with empty
+// lists as [] rather than null, so the output validates against the schema.
+func Encode(p *Pack) ([]byte, error) {
+	out := *p
+	out.Criteria = append(make([]Criterion, 0, len(p.Criteria)), p.Criteria...)
+	for i := range out.Criteria {
+		if out.Criteria[i].Evidence == nil {
+			out.Criteria[i].Evidence = []string{}
+		}
+	}
+	if out.Artifacts == nil {
+		out.Artifacts = []Artifact{}
+	}
+	if out.Checks == nil {
+		out.Checks = []Check{}
+	}
+	data, err := json.MarshalIndent(&out, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding pack.json for story %d: %w", p.Story, err)
+	}
+	return append(data, '\n'), nil
+}

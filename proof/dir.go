@@ -1,0 +1,108 @@
+package proof
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// VerifyDir verifies the pack folder at dir: pack.json beside artifacts/P for
+// each artifact path P, the layout of a local pack, an unzipped run artifact
+// and a ledger copy alike. The folder is opened as an os.Root, so nothing
+// outside it is ever read, and no symlink inside it is followed. The error
+// is non-nil only when the folder cannot be opened or ctx ends.
+func VerifyDir(ctx context.Context, dir string, opts Options) (*Report, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("opening pack folder %s: %w", dir, err)
+	}
+	defer root.Close()
+	return verifyFS(ctx, root.FS(), opts, true)
+}
+
+// VerifyFS is VerifyDir for any file system holding the same layout, such
+// as an opened zip of the run artifact.
+func VerifyFS(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
+	return verifyFS(ctx, fsys, opts, false)
+}
+
+func verifyFS(ctx context.Context, fsys fs.FS, opts Options, sameFile bool) (*Report, error) {
+	lim := opts.Limits.withDefaults()
+	raw, derr := readPackJSON(fsys, lim)
+	if derr != nil {
+		r := &Report{Problems: []Problem{derr.Problem()}}
+		if raw != nil {
+			sum := sha256.Sum256(raw)
+			r.PackSHA256 = hex.EncodeToString(sum[:])
+		}
+		return r, nil
+	}
+	p, err := DecodeLimited(raw, lim)
+	if err != nil {
+		sum := sha256.Sum256(raw)
+		return &Report{PackSHA256: hex.EncodeToString(sum[:]), Problems: []Problem{err.(*DecodeError).Problem()}}, nil
+	}
+	sum := sha256.Sum256(raw)
+	r := &Report{Pack: p, PackSHA256: hex.EncodeToString(sum[:])}
+	v := &verifier{ctx: ctx, r: r, opts: opts, lim: lim, fsys: fsys, sameFile: sameFile}
+	if err := v.run(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ReadPackDir reads and decodes the pack.json of the pack folder at dir, with
+// the same care as VerifyDir, without checking any artifact. It returns the
+// raw bytes too, whose SHA-256 is the pack's identity.
+func ReadPackDir(dir string, lim Limits) (*Pack, []byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening pack folder %s: %w", dir, err)
+	}
+	defer root.Close()
+	raw, derr := readPackJSON(root.FS(), lim.withDefaults())
+	if derr != nil {
+		return nil, raw, derr
+	}
+	p, err := DecodeLimited(raw, lim)
+	if err != nil {
+		return nil, raw, err
+	}
+	return p, raw, nil
+}
+
+// readPackJSON reads pack.json if it is a regular file no larger than the
+// cap, reading at most cap+1 bytes whatever its size claims.
+func readPackJSON(fsys fs.FS, lim Limits) ([]byte, *DecodeError) {
+	info, err := fs.Lstat(fsys, packFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "The pack folder has no pack.json."}
+	case err != nil:
+		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "pack.json could not be read: " + describeFSError(err) + "."}
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, &DecodeError{Code: CodeNotRegular, Msg: "pack.json is a symlink; it is refused, never followed."}
+	case !info.Mode().IsRegular():
+		return nil, &DecodeError{Code: CodeNotRegular, Msg: "pack.json is not a regular file (" + describeMode(info.Mode()) + ")."}
+	case info.Size() > lim.PackJSONBytes:
+		return nil, &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf("pack.json is %d bytes; aayu reads at most %d.", info.Size(), lim.PackJSONBytes)}
+	}
+	f, err := fsys.Open(packFile)
+	if err != nil {
+		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "pack.json could not be opened: " + describeFSError(err) + "."}
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, lim.PackJSONBytes+1))
+	if err != nil {
+		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "pack.json could not be read: " + describeFSError(err) + "."}
+	}
+	if int64(len(raw)) > lim.PackJSONBytes {
+		return raw, &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf("pack.json grew past %d bytes while it was read.", lim.PackJSONBytes)}
+	}
+	return raw, nil
+}

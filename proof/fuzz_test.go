@@ -1,0 +1,166 @@
+package proof
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// FuzzDecode: Decode never panics, and whatever it accepts, Encode writes
+// back in a form Decode reads to the same pack.
+func FuzzDecode(f *testing.F) {
+	for _, name := range []string{"packs/story131.json", "packs/story134-before02.json"} {
+		f.Add(mustReadTestdata(f, name))
+	}
+	f.Add([]byte(`{"schema_version":1,"schema_version":1}`))
+	f.Add([]byte(`{"schema_version":2}`))
+	f.Add([]byte(`[[[[[[`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Decode(data)
+		if err != nil {
+			if _, ok := err.(*DecodeError); !ok {
+				t.Fatalf("error %T is not a *DecodeError", err)
+			}
+			return
+		}
+		again, err := Encode(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := Decode(again)
+		if err != nil {
+			t.Fatalf("Decode refuses what Encode wrote from an accepted pack: %v", err)
+		}
+		if !reflect.DeepEqual(p, q) {
+			t.Fatalf("round trip changed the pack")
+		}
+	})
+}
+
+// FuzzCheckPath: every accepted path is clean, relative, local and
+// "/"-separated, so it can name nothing outside the pack.
+func FuzzCheckPath(f *testing.F) {
+	for _, p := range []string{"a/b", "../a", "a/../b", "./a", "a//b", "/a", `a\b`, "C:/a", "...", ".a", "a/"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if CheckPath(p) != nil {
+			return
+		}
+		if path.Clean(p) != p || path.IsAbs(p) || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
+			t.Fatalf("CheckPath accepted %q", p)
+		}
+		for _, elem := range strings.Split(p, "/") {
+			if elem == "." || elem == ".." || elem == "" {
+				t.Fatalf("CheckPath accepted %q with element %q", p, elem)
+			}
+		}
+	})
+}
+
+// FuzzFlipByte: flip any one byte of any stored artifact and the pack is
+// refused, with a hash or size problem naming that artifact.
+func FuzzFlipByte(f *testing.F) {
+	f.Add(uint8(0), uint16(0), byte(1))
+	f.Add(uint8(1), uint16(40), byte(0x80))
+	f.Add(uint8(3), uint16(7), byte(0xff))
+	f.Fuzz(func(t *testing.T, which uint8, offset uint16, mask byte) {
+		if mask == 0 {
+			return
+		}
+		files := fixtureFiles()
+		p := fixturePack(files)
+		a := p.Artifacts[int(which)%len(p.Artifacts)]
+		data := files[a.Path]
+		data[int(offset)%len(data)] ^= mask
+		dir := writeFixtureDir(t, p, files)
+		r, err := VerifyDir(context.Background(), dir, fixtureOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verified() {
+			t.Fatalf("pack verified with byte %d of %s flipped", int(offset)%len(data), a.Path)
+		}
+		for _, pr := range r.Problems {
+			if pr.Path == a.Path && pr.Code == CodeHashMismatch {
+				return
+			}
+		}
+		t.Fatalf("no hash problem named %s:%s", a.Path, describeProblems(r))
+	})
+}
+
+// FuzzVerifyPackJSON: any pack.json beside real artifacts is verified
+// without panicking, and a pack that verifies claims something: criteria,
+// artifacts and checks, every artifact checked or honestly not stored.
+func FuzzVerifyPackJSON(f *testing.F) {
+	files := fixtureFiles()
+	sound, err := Encode(fixturePack(files))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sound)
+	f.Add([]byte(strings.Replace(string(sound), `"size": 42`, `"size": 43`, 1)))
+	f.Add([]byte(strings.Replace(string(sound), `"evidence/criterion-2.jsonl"`, `"../criterion-2.jsonl"`, 1)))
+	f.Fuzz(func(t *testing.T, packJSON []byte) {
+		dir := t.TempDir()
+		writeFixtureFile(t, filepath.Join(dir, packFile), packJSON)
+		for name, b := range files {
+			writeFixtureFile(t, filepath.Join(dir, artifactsDir, filepath.FromSlash(name)), b)
+		}
+		r, err := VerifyDir(context.Background(), dir, fixtureOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Verified() {
+			return
+		}
+		if len(r.Pack.Criteria) == 0 || len(r.Pack.Artifacts) == 0 || len(r.Pack.Checks) == 0 {
+			t.Fatal("an empty set verified")
+		}
+		for _, a := range r.Artifacts {
+			if a.Verdict == VerdictFailed {
+				t.Fatalf("pack verified with artifact %s failed", a.Artifact.Path)
+			}
+			if a.Verdict == VerdictVerified {
+				got, err := os.ReadFile(filepath.Join(dir, artifactsDir, filepath.FromSlash(a.Artifact.Path)))
+				if err != nil || sha256Hex(got) != a.Artifact.SHA256 {
+					t.Fatalf("artifact %s verified but its bytes do not match", a.Artifact.Path)
+				}
+			}
+		}
+	})
+}
+
+// FuzzDuplicateKeyRefused: whatever the key, saying it twice in one object
+// is refused as a duplicate, never resolved by keeping one of them.
+func FuzzDuplicateKeyRefused(f *testing.F) {
+	for _, k := range []string{"story", "schema_version", "x", "", "\u00e9", "a\"b"} {
+		f.Add(k, true)
+	}
+	f.Add("size", false)
+	f.Fuzz(func(t *testing.T, key string, topLevel bool) {
+		quoted, err := json.Marshal(key)
+		if err != nil {
+			return
+		}
+		raw := string(mustReadTestdata(t, "packs/story131.json"))
+		twice := string(quoted) + `: 0, ` + string(quoted) + `: 1, `
+		if topLevel {
+			raw = strings.Replace(raw, "{", "{"+twice, 1)
+		} else {
+			raw = strings.Replace(raw, `"path": "evidence`, twice+`"path": "evidence`, 1)
+		}
+		_, err = Decode([]byte(raw))
+		var derr *DecodeError
+		if !errors.As(err, &derr) || derr.Code != CodeDuplicateKey {
+			t.Fatalf("key %q given twice: err = %v, want a duplicate-key refusal", key, err)
+		}
+	})
+}

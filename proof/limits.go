@@ -1,0 +1,32 @@
+package proof
+
+// Limits cap what verification will read before it allocates or hashes, so a
+// hostile pack cannot exhaust memory or time. The zero value of a field means
+// "use the default".
+type Limits struct {
+	PackJSONBytes int64 // largest pack.json accepted
+	Artifacts     int   // most artifacts listed in one pack
+	TotalBytes    int64 // sum of declared artifact sizes
+}
+
+// Default caps. A real pack.json is a few kilobytes and a run artifact with
+// recordings a few hundred megabytes; these leave room without inviting abuse.
+const (
+	DefaultPackJSONBytes = 4 << 20
+	DefaultArtifacts     = 10_000
+	DefaultTotalBytes    = 4 << 30
+)
+
+// withDefaults fills every zero field with its default.
+func (l Limits) withDefaults() Limits {
+	if l.PackJSONBytes <= 0 {
+		l.PackJSONBytes = DefaultPackJSONBytes
+	}
+	if l.Artifacts <= 0 {
+		l.Artifacts = DefaultArtifacts
+	}
+	if l.TotalBytes <= 0 {
+		l.TotalBytes = DefaultTotalBytes
+	}
+	return l
+}

@@ -1,0 +1,307 @@
+package proof
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+// Codes the verifier adds to the ones in report.go.
+const (
+	CodeStoryMismatch Code = "story_mismatch" // the pack names another story
+	CodePRMismatch    Code = "pr_mismatch"    // the pack names another pull request
+	CodeBadHash       Code = "bad_sha256"     // sha256 is not 64 lowercase hex digits
+)
+
+// Options are the facts from outside the pack that verification needs, and
+// the limits it works within.
+type Options struct {
+	// Ready is the story's Ready snapshot. Without it the Completion Goal
+	// hash and the criteria cannot be checked, which is itself a problem.
+	Ready *Ready
+	// HeadSHA is the pull request's current head. Empty leaves the head
+	// unchecked, which is itself a problem.
+	HeadSHA string
+	// Story and PR, when non-zero, must be the ones the pack names.
+	Story, PR int
+	Limits    Limits
+	// Progress, when set, is called after each artifact is checked.
+	Progress func(Progress)
+}
+
+// Verify checks a decoded pack. raw is pack.json as read (for its SHA-256);
+// artifacts holds the file "artifacts/P" for each artifact path P, and may be
+// nil when no bytes are at hand. Every problem is reported, not only the
+// first. The error is non-nil only when ctx ends first.
+func Verify(ctx context.Context, p *Pack, raw []byte, artifacts fs.FS, opts Options) (*Report, error) {
+	sum := sha256.Sum256(raw)
+	r := &Report{Pack: p, PackSHA256: hex.EncodeToString(sum[:])}
+	v := &verifier{ctx: ctx, r: r, opts: opts, lim: opts.Limits.withDefaults(), fsys: artifacts}
+	if err := v.run(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+type verifier struct {
+	ctx      context.Context
+	r        *Report
+	opts     Options
+	lim      Limits
+	fsys     fs.FS
+	sameFile bool // the fs is a real folder: re-check the opened file is the one inspected
+}
+
+func (v *verifier) problem(code Code, artifactPath string, criterion int, format string, args ...any) {
+	v.r.Problems = append(v.r.Problems, Problem{
+		Code: code, Path: artifactPath, Criterion: criterion, Message: fmt.Sprintf(format, args...),
+	})
+}
+
+func (v *verifier) run() error {
+	p := v.r.Pack
+	v.checkIdentity(p)
+	v.checkEmpty(p)
+	usable := v.checkArtifactList(p)
+	if err := v.checkArtifactBytes(p, usable); err != nil {
+		return err
+	}
+	v.checkCriteria(p)
+	v.r.FloorsHold, v.r.FailedFloors = FloorsHold(p.Checks)
+	return nil
+}
+
+// checkIdentity compares the pack with the facts from outside: story, pull
+// request, head and Completion Goal hash.
+func (v *verifier) checkIdentity(p *Pack) {
+	if v.opts.Story != 0 && p.Story != v.opts.Story {
+		v.problem(CodeStoryMismatch, "", 0, "The pack is for story %d, not story %d.", p.Story, v.opts.Story)
+	}
+	if v.opts.PR != 0 && p.PR != v.opts.PR {
+		v.problem(CodePRMismatch, "", 0, "The pack is for pull request #%d, not #%d.", p.PR, v.opts.PR)
+	}
+	switch head := strings.ToLower(strings.TrimSpace(v.opts.HeadSHA)); {
+	case head == "":
+		v.problem(CodeNoHead, "", 0, "No current head was given, so the pack's head %s is unchecked.", short(p.PRHeadSHA))
+	case p.PRHeadSHA != head:
+		v.problem(CodeHeadMismatch, "", 0, "The pack proves commit %s but the pull request's head is now %s.", short(p.PRHeadSHA), short(head))
+	}
+	ready := v.opts.Ready
+	if ready == nil {
+		v.problem(CodeNoReady, "", 0, "No Ready snapshot was given, so the Completion Goal hash and the criteria are unchecked.")
+		return
+	}
+	if ready.Story != 0 && ready.Story != p.Story {
+		v.problem(CodeStoryMismatch, "", 0, "The Ready snapshot is for story %d but the pack is for story %d.", ready.Story, p.Story)
+	}
+	if !ready.SelfConsistent() {
+		v.problem(CodeReadyHash, "", 0, "The Ready snapshot records Completion Goal hash %s but its own Completion Goal hashes to %s; the snapshot was edited after it was frozen.",
+			short(ready.RecordedHash), short(ready.BodyHash))
+	}
+	if p.CompletionGoalHash != ready.RecordedHash {
+		v.problem(CodeGoalHash, "", 0, "The pack was built for Completion Goal %s but the Ready snapshot's is %s; the story changed after Ready.",
+			short(p.CompletionGoalHash), short(ready.RecordedHash))
+	}
+}
+
+// checkEmpty refuses a pack that proves nothing.
+func (v *verifier) checkEmpty(p *Pack) {
+	if len(p.Criteria) == 0 {
+		v.problem(CodeEmpty, "", 0, "The pack lists no criteria; a pack that claims nothing proves nothing.")
+	}
+	if len(p.Artifacts) == 0 {
+		v.problem(CodeEmpty, "", 0, "The pack lists no artifacts; there is no evidence to check.")
+	}
+	if len(p.Checks) == 0 {
+		v.problem(CodeEmpty, "", 0, "The pack lists no floor checks.")
+	}
+	if v.opts.Ready != nil && len(v.opts.Ready.Criteria) == 0 {
+		v.problem(CodeEmpty, "", 0, "The Ready snapshot has no numbered Completion Goal criteria.")
+	}
+}
+
+// checkArtifactList checks what pack.json says about each artifact, without
+// reading any bytes: the count and total size caps, paths, duplicates, hash
+// format, negative sizes and media stores. It returns, by index, which
+// artifacts are sound enough to read.
+func (v *verifier) checkArtifactList(p *Pack) []bool {
+	usable := make([]bool, len(p.Artifacts))
+	if len(p.Artifacts) > v.lim.Artifacts {
+		v.problem(CodeTooLarge, "", 0, "The pack lists %d artifacts; aayu reads at most %d, so none were read.", len(p.Artifacts), v.lim.Artifacts)
+		return usable
+	}
+	var total int64
+	tooBig := false
+	seen := map[string]int{}
+	folded := map[string]string{}
+	for i, a := range p.Artifacts {
+		ok := true
+		if err := CheckPath(a.Path); err != nil {
+			pe := err.(*PathError)
+			v.problem(pe.Code, a.Path, 0, "Artifact path %q is refused: %s.", a.Path, pe.Reason)
+			ok = false
+		}
+		if n, dup := seen[a.Path]; dup {
+			if n == 1 {
+				v.problem(CodeDuplicatePath, a.Path, 0, "Artifact path %q is listed more than once.", a.Path)
+			}
+			ok = false
+		} else if other, clash := folded[strings.ToLower(a.Path)]; clash {
+			v.problem(CodeDuplicatePath, a.Path, 0, "Artifact paths %q and %q differ only in case and would be one file on some systems.", other, a.Path)
+			ok = false
+		}
+		seen[a.Path]++
+		folded[strings.ToLower(a.Path)] = a.Path
+		if !isSHA256Hex(a.SHA256) {
+			v.problem(CodeBadHash, a.Path, 0, "Artifact %q has sha256 %q, which is not 64 lowercase hex digits.", a.Path, a.SHA256)
+			ok = false
+		}
+		if a.Size < 0 {
+			v.problem(CodeSizeMismatch, a.Path, 0, "Artifact %q declares a negative size.", a.Path)
+			ok = false
+		} else if total > v.lim.TotalBytes-a.Size {
+			tooBig = true
+		} else {
+			total += a.Size
+		}
+		if IsMedia(a) && a.Store == StoreGit {
+			v.problem(CodeMediaRefused, a.Path, 0, "Artifact %q is media stored in git; media never go to the ledger.", a.Path)
+			ok = false
+		}
+		usable[i] = ok
+	}
+	for i, a := range p.Artifacts {
+		if seen[a.Path] > 1 {
+			usable[i] = false
+		}
+	}
+	if tooBig {
+		v.problem(CodeTooLarge, "", 0, "The pack's artifacts add up to more than %d bytes, the most aayu reads, so none were read.", v.lim.TotalBytes)
+		for i := range usable {
+			usable[i] = false
+		}
+	}
+	return usable
+}
+
+// checkCriteria checks evidence paths against the artifacts and the pack's
+// criteria against the Ready snapshot, and fills the per-criterion results.
+func (v *verifier) checkCriteria(p *Pack) {
+	verdicts := map[string]ArtifactVerdict{}
+	for _, ar := range v.r.Artifacts {
+		if prev, ok := verdicts[ar.Artifact.Path]; !ok || prev != VerdictFailed {
+			verdicts[ar.Artifact.Path] = ar.Verdict
+		}
+	}
+	byID := map[int]Criterion{}
+	for _, c := range p.Criteria {
+		if _, dup := byID[c.ID]; dup {
+			v.problem(CodeDuplicateCriteria, "", c.ID, "Criterion %d is listed more than once.", c.ID)
+			continue
+		}
+		byID[c.ID] = c
+		if len(c.Evidence) == 0 {
+			v.problem(CodeCriterionNoEvid, "", c.ID, "Criterion %d has no evidence.", c.ID)
+		}
+		for _, e := range c.Evidence {
+			if _, ok := verdicts[e]; !ok {
+				v.problem(CodeEvidenceUnknown, e, c.ID, "Criterion %d names evidence %q, which is not an artifact of the pack.", c.ID, e)
+			}
+		}
+	}
+
+	ready := v.opts.Ready
+	if ready == nil {
+		ids := make([]int, 0, len(byID))
+		for id := range byID {
+			ids = append(ids, id)
+		}
+		sort.Ints(ids)
+		for _, id := range ids {
+			v.r.Criteria = append(v.r.Criteria, criterionResult(id, "", byID[id], true, verdicts))
+		}
+		return
+	}
+	inReady := map[int]bool{}
+	for _, rc := range ready.Criteria {
+		inReady[rc.ID] = true
+		c, present := byID[rc.ID]
+		if !present {
+			v.problem(CodeCriterionMissing, "", rc.ID, "Ready criterion %d is not in the pack, so nothing proves it.", rc.ID)
+		}
+		v.r.Criteria = append(v.r.Criteria, criterionResult(rc.ID, rc.Text, c, present, verdicts))
+	}
+	for _, c := range p.Criteria {
+		if !inReady[c.ID] {
+			v.problem(CodeCriterionOutside, "", c.ID, "The pack claims criterion %d, which the Ready snapshot does not have.", c.ID)
+			inReady[c.ID] = true // report each outside criterion once
+		}
+	}
+}
+
+// criterionResult judges one criterion from the verdicts of its evidence.
+func criterionResult(id int, text string, c Criterion, present bool, verdicts map[string]ArtifactVerdict) CriterionResult {
+	res := CriterionResult{ID: id, Text: text, Evidence: c.Evidence}
+	if !present {
+		res.Reason = "not in the pack"
+		return res
+	}
+	if len(c.Evidence) == 0 {
+		res.Reason = "no evidence"
+		return res
+	}
+	var notStoredN, uncheckedN int
+	for _, e := range c.Evidence {
+		switch verdicts[e] {
+		case VerdictVerified:
+		case VerdictNotStored:
+			notStoredN++
+		case VerdictUnchecked:
+			uncheckedN++
+		case VerdictFailed:
+			res.Reason = fmt.Sprintf("evidence %q failed its check", e)
+			return res
+		default:
+			res.Reason = fmt.Sprintf("evidence %q is not an artifact of the pack", e)
+			return res
+		}
+	}
+	res.Proven = true
+	switch {
+	case notStoredN > 0 && uncheckedN > 0:
+		res.Reason = fmt.Sprintf("%d evidence files not stored and %d not fetched; their hashes are kept", notStoredN, uncheckedN)
+	case notStoredN > 0:
+		res.Reason = fmt.Sprintf("%d evidence files not stored; their hashes are kept", notStoredN)
+	case uncheckedN > 0:
+		res.Reason = fmt.Sprintf("%d evidence files in the bucket, not fetched", uncheckedN)
+	}
+	return res
+}
+
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// short abbreviates a hash for sentences; the full value stays in the pack.
+func short(h string) string {
+	if h == "" {
+		return "(none)"
+	}
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/aayudha/aayu/tui"
+)
+
+// TestPackRefusals runs one bad pack per refusal class of SPEC §4 through the
+// real command and asserts exit 4 and that the words name the problem. Each
+// starts from a copy of the demo pack that verifies, so the one change made
+// is what is refused.
+func TestPackRefusals(t *testing.T) {
+	const ev1 = "evidence/criterion-1.jsonl"
+	art := func(dir, p string) string { return filepath.Join(dir, "artifacts", filepath.FromSlash(p)) }
+	setPath := func(p string) func(map[string]any) {
+		return func(pk map[string]any) {
+			artifact(pk, 0)["path"] = p
+			criteria(pk)[0].(map[string]any)["evidence"] = []any{p}
+		}
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		head  string
+		ready string
+		say   []string // every one must appear in the output
+	}{
+		{"flipped byte", func(t *testing.T, dir string) {
+			editBytes(t, art(dir, ev1), func(b []byte) []byte { b[10] ^= 1; return b })
+		}, "", "", []string{ev1, "sha-256"}},
+		{"truncated artifact", func(t *testing.T, dir string) {
+			editBytes(t, art(dir, ev1), func(b []byte) []byte { return b[:len(b)-1] })
+		}, "", "", []string{ev1, "616 bytes", "617"}},
+		{"longer artifact", func(t *testing.T, dir string) {
+			editBytes(t, art(dir, ev1), func(b []byte) []byte { return append(b, '\n') })
+		}, "", "", []string{ev1, "618 bytes", "617"}},
+		{"declared size wrong", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { artifact(p, 0)["size"] = 1 })
+		}, "", "", []string{ev1, "617 bytes", "says 1"}},
+		{"missing file", func(t *testing.T, dir string) {
+			if err := os.Remove(art(dir, ev1)); err != nil {
+				t.Fatal(err)
+			}
+		}, "", "", []string{ev1}},
+		{"duplicate path", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["artifacts"] = append(artifacts(p), artifacts(p)[0]) })
+		}, "", "", []string{ev1, "more than once"}},
+		{"dot element", func(t *testing.T, dir string) { editJSON(t, dir, setPath("evidence/./criterion-1.jsonl")) }, "", "", []string{"evidence/./criterion-1.jsonl"}},
+		{"double slash", func(t *testing.T, dir string) { editJSON(t, dir, setPath("evidence//criterion-1.jsonl")) }, "", "", []string{"evidence//criterion-1.jsonl"}},
+		{"dot-dot escape", func(t *testing.T, dir string) { editJSON(t, dir, setPath("../pack.json")) }, "", "", []string{"../pack.json"}},
+		{"absolute path", func(t *testing.T, dir string) { editJSON(t, dir, setPath("/etc/passwd")) }, "", "", []string{"/etc/passwd"}},
+		{"backslash path", func(t *testing.T, dir string) { editJSON(t, dir, setPath(`evidence\criterion-1.jsonl`)) }, "", "", []string{`evidence\\criterion-1.jsonl`}},
+		{"symlink leaving the pack", func(t *testing.T, dir string) {
+			outside := filepath.Join(t.TempDir(), "outside")
+			if err := os.WriteFile(outside, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			replaceWithSymlink(t, art(dir, ev1), outside)
+		}, "", "", []string{ev1, "link"}},
+		{"symlink inside the pack", func(t *testing.T, dir string) {
+			replaceWithSymlink(t, art(dir, ev1), "criterion-2.jsonl")
+		}, "", "", []string{ev1, "link"}},
+		{"symlinked folder", func(t *testing.T, dir string) {
+			real := filepath.Join(dir, "real-evidence")
+			if err := os.Rename(filepath.Join(dir, "artifacts", "evidence"), real); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(real, filepath.Join(dir, "artifacts", "evidence")); err != nil {
+				t.Fatal(err)
+			}
+		}, "", "", []string{"evidence"}},
+		{"fifo", func(t *testing.T, dir string) {
+			if err := os.Remove(art(dir, ev1)); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(art(dir, ev1), 0o644); err != nil {
+				t.Skipf("no FIFOs here: %v", err)
+			}
+		}, "", "", []string{ev1, "regular"}},
+		{"directory for a file", func(t *testing.T, dir string) {
+			if err := os.Remove(art(dir, ev1)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(art(dir, ev1), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, "", "", []string{ev1, "regular"}},
+		{"evidence names no artifact", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) {
+				criteria(p)[1].(map[string]any)["evidence"] = []any{"evidence/nowhere.jsonl"}
+			})
+		}, "", "", []string{"evidence/nowhere.jsonl"}},
+		{"ready criterion without evidence", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["criteria"] = criteria(p)[:2] })
+		}, "", "", []string{"3"}},
+		{"criterion outside ready", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) {
+				p["criteria"] = append(criteria(p), map[string]any{"id": 9, "evidence": []any{ev1}})
+			})
+		}, "", "", []string{"9"}},
+		{"duplicate criterion", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["criteria"] = append(criteria(p), criteria(p)[0]) })
+		}, "", "", []string{"1"}},
+		{"goal hash differs", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["completion_goal_hash"] = strings.Repeat("0", 64) })
+		}, "", "", []string{strings.Repeat("0", 12), "259e5f182147"}},
+		{"ready snapshot edited after its hash", func(t *testing.T, dir string) {}, "", "edited", []string{"Ready"}},
+		{"head moved", func(t *testing.T, dir string) {}, strings.Repeat("c", 40), "", []string{strings.Repeat("c", 12), "b046d1a1d113"}},
+		{"newer schema", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["schema_version"] = 2 })
+		}, "", "", []string{"update aayu"}},
+		{"unknown kind", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { artifact(p, 0)["kind"] = "video-ish" })
+		}, "", "", []string{"kind"}},
+		{"uppercase sha256", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { artifact(p, 0)["sha256"] = strings.ToUpper(artifact(p, 0)["sha256"].(string)) })
+		}, "", "", []string{"sha256"}},
+		{"negative size", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { artifact(p, 0)["size"] = -1 })
+		}, "", "", []string{"size"}},
+		{"unknown field", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["approved"] = true })
+		}, "", "", []string{"approved"}},
+		{"duplicate key", func(t *testing.T, dir string) {
+			editBytes(t, filepath.Join(dir, "pack.json"), func(b []byte) []byte {
+				return []byte(strings.Replace(string(b), `"story": 131`, `"story": 132, "story": 131`, 1))
+			})
+		}, "", "", []string{"repeats the key", "story"}},
+		{"no criteria", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["criteria"] = []any{} })
+		}, "", "", []string{"criteria"}},
+		{"no artifacts", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["artifacts"] = []any{} })
+		}, "", "", []string{"artifacts"}},
+		{"no checks", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { p["checks"] = []any{} })
+		}, "", "", []string{"checks"}},
+		{"truncated json", func(t *testing.T, dir string) {
+			editBytes(t, filepath.Join(dir, "pack.json"), func(b []byte) []byte { return b[:len(b)/2] })
+		}, "", "", []string{"pack.json"}},
+		{"oversized pack.json", func(t *testing.T, dir string) {
+			editBytes(t, filepath.Join(dir, "pack.json"), func(b []byte) []byte {
+				return append(b, []byte(strings.Repeat(" ", 9<<20))...)
+			})
+		}, "", "", []string{"pack.json"}},
+	}
+	if len(cases) < 25 {
+		t.Fatalf("only %d refusal cases", len(cases))
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := packCopy(t)
+			c.setup(t, dir)
+			head := demoHead
+			if c.head != "" {
+				head = c.head
+			}
+			ready := filepath.Join("testdata", "demo", "ready.md")
+			if c.ready == "edited" {
+				ready = filepath.Join(t.TempDir(), "ready.md")
+				editedReady(t, ready)
+			}
+			code, out, errOut := runAayu(t, "pack", dir, "--ready", ready, "--head", head)
+			if code != tui.ExitRefused {
+				t.Fatalf("exit %d, want %d (refused)\n%s%s", code, tui.ExitRefused, out, errOut)
+			}
+			problems := problemLines(out)
+			if problems == "" {
+				t.Fatalf("refused without naming a problem:\n%s", out)
+			}
+			for _, s := range c.say {
+				if !strings.Contains(strings.ToLower(problems), strings.ToLower(s)) {
+					t.Errorf("the problems do not name %q:\n%s", s, problems)
+				}
+			}
+		})
+	}
+}
+
+// problemLines keeps the lines that state a problem, so a case cannot pass
+// on words that appear elsewhere in the report.
+func problemLines(out string) string {
+	var keep []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "problem: ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+func replaceWithSymlink(t *testing.T, file, target string) {
+	t.Helper()
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, file); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editedReady writes the demo snapshot with its Completion Goal changed
+// after the hash was recorded.
+func editedReady(t *testing.T, to string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "demo", "ready.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), "3. Screened questions", "3. Most screened questions", 1)
+	if err := os.WriteFile(to, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

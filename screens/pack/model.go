@@ -1,0 +1,330 @@
+package pack
+
+import (
+	"context"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/tui"
+)
+
+// Options say which pack to verify and against which outside facts.
+type Options struct {
+	Dir       string // the pack folder: pack.json plus artifacts/…
+	ReadyFile string // --ready: the Ready snapshot; "" when not given
+	Head      string // --head: the pull request's current head; "" when not given
+}
+
+// section is one of the lists the person moves between.
+type section int
+
+const (
+	secCriteria section = iota
+	secArtifacts
+	secChecks
+	secProblems
+	sectionCount
+)
+
+var sectionNames = [sectionCount]string{"Criteria", "Artifacts", "Checks", "Problems"}
+
+type phase int
+
+const (
+	phaseVerifying phase = iota
+	phaseDone
+	phaseFailed // the folder itself could not be read
+)
+
+// keyMap is the pack screen's bindings on top of the shared ones.
+type keyMap struct {
+	tui.KeyMap
+	Section [sectionCount]key.Binding
+	Open    key.Binding
+	Back    key.Binding
+	PageUp  key.Binding
+	PageDn  key.Binding
+	Left    key.Binding
+	Right   key.Binding
+}
+
+func newKeys() keyMap {
+	k := keyMap{KeyMap: tui.DefaultKeys()}
+	for i := range k.Section {
+		n := string(rune('1' + i))
+		k.Section[i] = key.NewBinding(key.WithKeys(n), key.WithHelp(n, sectionNames[i]))
+	}
+	k.Open = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open artifact"))
+	k.Back = key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back"))
+	k.PageUp = key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up"))
+	k.PageDn = key.NewBinding(key.WithKeys("pgdown", "f", "space"), key.WithHelp("pgdn", "page down"))
+	k.Left = key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "previous section"))
+	k.Right = key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "next section"))
+	return k
+}
+
+// viewer is an open artifact.
+type viewer struct {
+	path   string
+	lines  []string
+	err    error
+	offset int
+}
+
+// Model is the pack screen.
+type Model struct {
+	c      tui.Common
+	opts   Options
+	keys   keyMap
+	ctx    context.Context
+	events chan tea.Msg
+
+	phase    phase
+	progress proof.Progress
+	report   *proof.Report
+	err      error
+
+	sec    section
+	cursor [sectionCount]int
+	view   *viewer
+
+	lines    []string // the plain transcript so far
+	narrated int      // progress quarter already narrated in plain mode
+	exitCode int
+	finished bool // verification has ended
+	done     bool // the screen is over: plain mode after the result, else after q
+}
+
+// New returns the pack screen for one local pack folder. ctx cancels the
+// verification when the program stops.
+func New(ctx context.Context, c tui.Common, opts Options) *Model {
+	if c.Width == 0 {
+		c.Width, c.Height = 80, 24
+	}
+	m := &Model{c: c, opts: opts, keys: newKeys(), ctx: ctx, events: make(chan tea.Msg, 1)}
+	m.say("aayu pack: verifying the pack folder " + tui.SanitizeLine(opts.Dir) + "; this screen prints its result and exits (no choice is asked).")
+	m.say("working…")
+	return m
+}
+
+// Init starts verification in the background.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(verify(m.ctx, m.opts, m.events), wait(m.events))
+}
+
+// Update handles progress, the result, resizes and keys. It does no I/O.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.Width, m.c.Height = msg.Width, msg.Height
+	case tea.BackgroundColorMsg:
+		m.c.Styles = tui.NewStyles(msg.IsDark())
+	case progressMsg:
+		m.progress = proof.Progress(msg)
+		m.narrateProgress()
+		return m, wait(m.events)
+	case verifiedMsg:
+		m.finish(msg)
+		if m.c.Plain || m.c.CI {
+			return m, m.quit()
+		}
+		return m, nil
+	case artifactMsg:
+		if m.view != nil && m.view.path == msg.path {
+			m.view.err = msg.err
+			if msg.err == nil {
+				m.view.lines = renderArtifact(msg.path, msg.data)
+			}
+		}
+	case tui.LineMsg, tui.InputClosedMsg:
+		// Plain mode asks nothing of the person on this screen.
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	}
+	return m, nil
+}
+
+// quit ends the screen. Quitting before verification ends is a failure:
+// nothing was verified.
+func (m *Model) quit() tea.Cmd {
+	m.done = true
+	if !m.finished {
+		m.exitCode = tui.ExitFailed
+		m.say("stopped before verification finished; nothing was verified (exit 1)")
+	}
+	return tea.Quit
+}
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	if m.view != nil {
+		return m.handleViewerKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m, m.quit()
+	case m.phase != phaseDone:
+		return m, nil
+	case key.Matches(msg, k.Next), key.Matches(msg, k.Right):
+		m.sec = (m.sec + 1) % sectionCount
+	case key.Matches(msg, k.Prev), key.Matches(msg, k.Left):
+		m.sec = (m.sec + sectionCount - 1) % sectionCount
+	case key.Matches(msg, k.Up):
+		if m.cursor[m.sec] > 0 {
+			m.cursor[m.sec]--
+		}
+	case key.Matches(msg, k.Down):
+		if m.cursor[m.sec] < m.rowCount(m.sec)-1 {
+			m.cursor[m.sec]++
+		}
+	case key.Matches(msg, k.Open):
+		return m, m.openSelected()
+	default:
+		for i, b := range k.Section {
+			if key.Matches(msg, b) {
+				m.sec = section(i)
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) handleViewerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	page := max(1, m.c.Height-4)
+	last := max(0, len(m.view.lines)-page)
+	switch {
+	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit) && msg.String() == "q":
+		m.view = nil
+	case key.Matches(msg, k.Quit):
+		return m, m.quit()
+	case key.Matches(msg, k.Up):
+		m.view.offset = max(0, m.view.offset-1)
+	case key.Matches(msg, k.Down):
+		m.view.offset = min(last, m.view.offset+1)
+	case key.Matches(msg, k.PageUp):
+		m.view.offset = max(0, m.view.offset-page)
+	case key.Matches(msg, k.PageDn):
+		m.view.offset = min(last, m.view.offset+page)
+	}
+	return m, nil
+}
+
+// openSelected opens the artifact under the cursor (or the first evidence
+// file of the selected criterion).
+func (m *Model) openSelected() tea.Cmd {
+	r := m.report
+	if r == nil || r.Pack == nil {
+		return nil
+	}
+	var p string
+	switch m.sec {
+	case secArtifacts:
+		if i := m.cursor[secArtifacts]; i < len(r.Artifacts) {
+			p = r.Artifacts[i].Artifact.Path
+		}
+	case secCriteria:
+		if i := m.cursor[secCriteria]; i < len(r.Criteria) && len(r.Criteria[i].Evidence) > 0 {
+			p = r.Criteria[i].Evidence[0]
+		}
+	}
+	if p == "" {
+		return nil
+	}
+	m.view = &viewer{path: p}
+	return readArtifact(m.opts.Dir, p)
+}
+
+func (m *Model) rowCount(s section) int {
+	r := m.report
+	if r == nil {
+		return 0
+	}
+	switch s {
+	case secCriteria:
+		return len(r.Criteria)
+	case secArtifacts:
+		return len(r.Artifacts)
+	case secChecks:
+		if r.Pack != nil {
+			return len(r.Pack.Checks)
+		}
+	case secProblems:
+		return len(r.Problems)
+	}
+	return 0
+}
+
+// finish records the outcome and its exit code (SPEC §3) and writes the
+// plain transcript of the facts.
+func (m *Model) finish(msg verifiedMsg) {
+	m.finished = true
+	if msg.err != nil {
+		m.phase, m.err, m.exitCode = phaseFailed, msg.err, tui.ExitFailed
+		m.say("failed: the pack folder could not be read: " + tui.SanitizeLine(msg.err.Error()))
+		m.say("result: failed, nothing was verified (exit 1)")
+		return
+	}
+	m.phase, m.report = phaseDone, msg.report
+	m.exitCode = ExitCode(msg.report)
+	if len(msg.report.Problems) > 0 {
+		m.sec = secProblems
+	}
+	for _, l := range plainReport(msg.report) {
+		m.say(l)
+	}
+}
+
+// ExitCode maps a report to the exit code every screen uses: 4 when the pack
+// does not verify, 3 when it verifies but a floor does not hold, 0 otherwise.
+func ExitCode(r *proof.Report) int {
+	switch {
+	case !r.Verified():
+		return tui.ExitRefused
+	case !r.FloorsHold:
+		return tui.ExitFloor
+	}
+	return tui.ExitOK
+}
+
+// Transcript returns the plain lines produced so far.
+func (m *Model) Transcript() []string { return m.lines }
+
+// Done reports whether the screen is over, and its exit code. In plain mode
+// that is as soon as the result is printed; in full screen the person reads
+// the result until they quit.
+func (m *Model) Done() (bool, int) { return m.done, m.exitCode }
+
+// Keys lists the bindings for the help line; those that cannot be used yet
+// say why.
+func (m *Model) Keys() []key.Binding {
+	k := m.keys
+	if m.view != nil {
+		return []key.Binding{k.Up, k.Down, k.PageDn, k.Back}
+	}
+	open := k.Open
+	if m.phase != phaseDone {
+		open = tui.Disable(open, "still verifying")
+	} else if m.sec != secArtifacts && m.sec != secCriteria {
+		open = tui.Disable(open, "choose an artifact")
+	}
+	return []key.Binding{k.Next, k.Up, k.Down, open, k.Quit}
+}
+
+func (m *Model) say(line string) { m.lines = append(m.lines, line) }
+
+// narrateProgress adds a plain line at each quarter of the bytes hashed, so a
+// screen reader hears progress on a large pack without a flood of lines.
+func (m *Model) narrateProgress() {
+	p := m.progress
+	if p.TotalBytes < 64<<20 || p.TotalBytes == 0 {
+		return
+	}
+	q := int(p.DoneBytes * 4 / p.TotalBytes)
+	if q > m.narrated && q < 4 {
+		m.narrated = q
+		m.say(progressLine(p))
+	}
+}

@@ -1,0 +1,181 @@
+package pack
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/tui"
+)
+
+// plainReport is the pack's facts as lines: the same facts the full screen
+// shows, in words, with nothing drawn. Every string from the pack is
+// untrusted and sanitised.
+func plainReport(r *proof.Report) []string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if r.PackSHA256 != "" {
+		add("pack.json sha256: %s", r.PackSHA256)
+	}
+	if p := r.Pack; p != nil {
+		add("%s", identityLine(p))
+		add("head %s%s", clean(p.PRHeadSHA), optional(", base ", p.BaseSHA))
+		add("authority: %s", authorityLine(p.Authority))
+		for _, c := range r.Criteria {
+			add("criterion %d: %s", c.ID, criterionLine(c))
+		}
+		for _, a := range r.Artifacts {
+			add("artifact %s: %s (%s, store %s, %d bytes)%s", clean(a.Artifact.Path), a.Verdict,
+				clean(a.Artifact.Kind), clean(a.Artifact.Store), a.Artifact.Size, optional(": ", a.Reason))
+		}
+		for _, c := range p.Checks {
+			add("check %s", checkLine(c))
+		}
+	}
+	for _, pr := range r.Problems {
+		add("problem: %s", clean(pr.Message))
+	}
+	add("result: %s", resultWords(r))
+	return out
+}
+
+func identityLine(p *proof.Pack) string {
+	s := fmt.Sprintf("repo %s, story %d", clean(p.Repo), p.Story)
+	if p.PR != 0 {
+		s += fmt.Sprintf(", pull request #%d", p.PR)
+	}
+	return s
+}
+
+func authorityLine(a proof.Authority) string {
+	s := clean(a.Kind)
+	if a.Workflow != "" {
+		s += ", workflow " + clean(a.Workflow)
+	}
+	if a.RunID != 0 {
+		s += ", run " + strconv.FormatInt(a.RunID, 10)
+	}
+	if a.Writer != "" {
+		s += ", written by " + clean(a.Writer)
+	}
+	return s
+}
+
+func criterionLine(c proof.CriterionResult) string {
+	s := "not proven"
+	if c.Proven {
+		s = "proven"
+	}
+	if c.Text != "" {
+		s += " — " + clean(c.Text)
+	}
+	if len(c.Evidence) > 0 {
+		ev := make([]string, len(c.Evidence))
+		for i, e := range c.Evidence {
+			ev[i] = clean(e)
+		}
+		s += " (evidence: " + strings.Join(ev, ", ") + ")"
+	} else {
+		s += " (no evidence)"
+	}
+	if !c.Proven && c.Reason != "" {
+		s += "; " + clean(c.Reason)
+	}
+	return s
+}
+
+func checkLine(c proof.Check) string {
+	s := fmt.Sprintf("%s: %s", clean(c.Floor), resultWord(c.Result))
+	if c.Value != nil {
+		s += ", value " + number(*c.Value)
+	}
+	if c.Threshold != nil {
+		s += ", threshold " + number(*c.Threshold)
+	}
+	if c.Tool != "" {
+		s += ", tool " + clean(c.Tool)
+	}
+	if c.Version != "" {
+		s += " " + clean(c.Version)
+	}
+	if c.Network != "" {
+		s += ", network " + clean(c.Network)
+	}
+	if c.Detail != "" {
+		s += "; " + clean(c.Detail)
+	}
+	return s
+}
+
+// resultWord turns a check result into the words a person reads; a floor's
+// status is never a symbol or a colour alone.
+func resultWord(r string) string {
+	switch r {
+	case proof.ResultPass:
+		return "passed"
+	case proof.ResultFail:
+		return "failed"
+	case proof.ResultSkipped:
+		return "skipped"
+	case proof.ResultWaived:
+		return "waived"
+	case proof.ResultBlocked:
+		return "blocked"
+	}
+	return clean(r)
+}
+
+func resultWords(r *proof.Report) string {
+	n := len(r.Problems)
+	switch {
+	case !r.Verified():
+		return fmt.Sprintf("does not verify, %d %s (exit 4)", n, plural(n, "problem", "problems"))
+	case !r.FloorsHold:
+		var names []string
+		for _, c := range r.FailedFloors {
+			names = append(names, clean(c.Floor))
+		}
+		return fmt.Sprintf("verified, but %s not hold: %s (exit 3)", plural(len(names), "a floor does", "floors do"), strings.Join(names, ", "))
+	}
+	s := "verified, floors hold"
+	if r.ArtifactsNotStored > 0 {
+		s += fmt.Sprintf(", %d %s not stored", r.ArtifactsNotStored, plural(r.ArtifactsNotStored, "artifact", "artifacts"))
+	}
+	return s + " (exit 0)"
+}
+
+func progressLine(p proof.Progress) string {
+	return fmt.Sprintf("hashing: %d of %d files, %s of %s", p.DoneFiles, p.TotalFiles, humanBytes(p.DoneBytes), humanBytes(p.TotalBytes))
+}
+
+func clean(s string) string { return tui.SanitizeLine(s) }
+
+func optional(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + clean(s)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

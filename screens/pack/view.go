@@ -1,0 +1,278 @@
+package pack
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/tui"
+)
+
+// View draws the screen. Its cost is bounded by the terminal size: only the
+// visible window of a list is rendered, however many artifacts a pack has.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	return v
+}
+
+func (m *Model) render() string {
+	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
+	var body []string
+	switch {
+	case m.view != nil:
+		body = m.viewerLines(w, h-2)
+	case m.phase == phaseVerifying:
+		body = m.verifyingLines(w)
+	case m.phase == phaseFailed:
+		body = []string{
+			m.c.Styles.Failed.Render("failed") + ": the pack folder could not be read.",
+			tui.SanitizeLine(m.err.Error()),
+			"Nothing was verified. Check the path and run aayu pack again.",
+		}
+	default:
+		body = m.resultLines(w, h-1)
+	}
+	// Pad to fill the screen so the help line stays at the bottom.
+	for len(body) < h-1 {
+		body = append(body, "")
+	}
+	body = body[:h-1]
+	body = append(body, tui.HelpLine(w, m.Keys(), m.c.Styles))
+	for i, l := range body {
+		body[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(body, "\n")
+}
+
+func (m *Model) verifyingLines(w int) []string {
+	p := m.progress
+	lines := []string{
+		m.c.Styles.Title.Render("aayu pack") + " " + m.c.Styles.Subtle.Render(tui.SanitizeLine(m.opts.Dir)),
+		"",
+		m.c.Styles.Warning.Render("verifying") + "…",
+	}
+	if p.TotalFiles > 0 {
+		lines = append(lines, progressLine(p), bar(w-2, p.DoneBytes, p.TotalBytes))
+	}
+	return lines
+}
+
+func bar(width int, done, total int64) string {
+	if total <= 0 || width < 4 {
+		return ""
+	}
+	filled := int(int64(width) * done / total)
+	return "[" + strings.Repeat("#", filled) + strings.Repeat(".", width-filled) + "]"
+}
+
+// resultLines draws the header, the section tabs, the visible window of the
+// selected section and a detail box for the row under the cursor.
+func (m *Model) resultLines(w, h int) []string {
+	st := m.c.Styles
+	r := m.report
+	var head []string
+	if p := r.Pack; p != nil {
+		head = append(head,
+			st.Title.Render("aayu pack")+" "+identityLine(p),
+			"head "+clean(p.PRHeadSHA)+" · "+clean(p.Authority.Kind)+runSuffix(p.Authority))
+	} else {
+		head = append(head, st.Title.Render("aayu pack")+" "+tui.SanitizeLine(m.opts.Dir))
+	}
+	head = append(head, m.verdictLine(), "pack.json sha256 "+r.PackSHA256)
+	// The header wraps rather than truncates: a hash or a head cut short
+	// at 40 columns could not be compared to the byte.
+	var wrapped []string
+	for _, l := range head {
+		wrapped = append(wrapped, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+	}
+	head = append(wrapped, m.tabs(w))
+
+	rows := m.rows(w)
+	detail := m.detail(w)
+	listHeight := max(1, h-len(head)-len(detail)-1)
+	cur := m.cursor[m.sec]
+	start := 0
+	if cur >= listHeight {
+		start = cur - listHeight + 1
+	}
+	end := min(len(rows), start+listHeight)
+	out := append(head, "")
+	if len(rows) == 0 {
+		out = append(out, st.Subtle.Render("  (none)"))
+	}
+	for i := start; i < end; i++ {
+		line := "  " + rows[i]
+		if i == cur {
+			line = st.Selected.Render("> " + ansi.Strip(rows[i]))
+		}
+		out = append(out, line)
+	}
+	for len(out) < len(head)+1+listHeight {
+		out = append(out, "")
+	}
+	return append(out, detail...)
+}
+
+func runSuffix(a proof.Authority) string {
+	if a.RunID == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · run %d", a.RunID)
+}
+
+func (m *Model) verdictLine() string {
+	st := m.c.Styles
+	r := m.report
+	n := len(r.Problems)
+	switch {
+	case !r.Verified():
+		return st.Failed.Render("does not verify") + fmt.Sprintf(" — %d %s", n, plural(n, "problem", "problems"))
+	case !r.FloorsHold:
+		return st.OK.Render("verified") + " · " + st.Failed.Render("a floor does not hold")
+	}
+	s := st.OK.Render("verified") + " · " + st.OK.Render("floors hold")
+	if r.ArtifactsNotStored > 0 {
+		s += fmt.Sprintf(" · %d not stored", r.ArtifactsNotStored)
+	}
+	return s
+}
+
+// tabs names the sections; on a narrow terminal only the current one shows.
+func (m *Model) tabs(w int) string {
+	st := m.c.Styles
+	var parts []string
+	for i := range sectionCount {
+		label := fmt.Sprintf("%d %s (%d)", i+1, sectionNames[i], m.rowCount(i))
+		if i == m.sec {
+			label = st.Selected.Render("[" + label + "]")
+		} else {
+			label = " " + label + " "
+		}
+		parts = append(parts, label)
+	}
+	line := strings.Join(parts, " ")
+	if lipgloss.Width(line) <= w {
+		return line
+	}
+	return st.Selected.Render(fmt.Sprintf("[%s (%d)]", sectionNames[m.sec], m.rowCount(m.sec))) +
+		fmt.Sprintf(" %d/%d · tab: next", m.sec+1, sectionCount)
+}
+
+func (m *Model) rows(w int) []string {
+	r := m.report
+	var rows []string
+	switch m.sec {
+	case secCriteria:
+		for _, c := range r.Criteria {
+			word := m.c.Styles.Failed.Render("not proven")
+			if c.Proven {
+				word = m.c.Styles.OK.Render("proven    ")
+			}
+			rows = append(rows, fmt.Sprintf("%-3d %s %s", c.ID, word, clean(c.Text)))
+		}
+	case secArtifacts:
+		for _, a := range r.Artifacts {
+			rows = append(rows, fmt.Sprintf("%s %-13s %-5s %9s  %s", m.verdictWord(a.Verdict),
+				clean(a.Artifact.Kind), clean(a.Artifact.Store), humanBytes(a.Artifact.Size), clean(a.Artifact.Path)))
+		}
+	case secChecks:
+		if r.Pack != nil {
+			rows = append(rows, m.checkRows(w)...)
+		}
+	case secProblems:
+		for _, p := range r.Problems {
+			rows = append(rows, clean(p.Message))
+		}
+	}
+	return rows
+}
+
+func (m *Model) verdictWord(v proof.ArtifactVerdict) string {
+	s := fmt.Sprintf("%-10s", v)
+	switch v {
+	case proof.VerdictVerified:
+		return m.c.Styles.OK.Render(s)
+	case proof.VerdictFailed:
+		return m.c.Styles.Failed.Render(s)
+	}
+	return m.c.Styles.Warning.Render(s)
+}
+
+// checkRows lays the checks out as a table: floor, result, value, threshold,
+// tool.
+func (m *Model) checkRows(w int) []string {
+	var rows []string
+	for _, c := range m.report.Pack.Checks {
+		val, thr := "-", "-"
+		if c.Value != nil {
+			val = number(*c.Value)
+		}
+		if c.Threshold != nil {
+			thr = number(*c.Threshold)
+		}
+		word := fmt.Sprintf("%-8s", resultWord(c.Result))
+		if c.Result == proof.ResultFail || c.Result == proof.ResultBlocked {
+			word = m.c.Styles.Failed.Render(word)
+		} else {
+			word = m.c.Styles.OK.Render(word)
+		}
+		rows = append(rows, fmt.Sprintf("%-12s %s %7s %7s  %s", clean(c.Floor), word, val, thr, clean(c.Tool)))
+	}
+	_ = w
+	return rows
+}
+
+// detail wraps the full facts of the row under the cursor into a few lines.
+func (m *Model) detail(w int) []string {
+	var text string
+	r := m.report
+	i := m.cursor[m.sec]
+	switch m.sec {
+	case secCriteria:
+		if i < len(r.Criteria) {
+			text = fmt.Sprintf("criterion %d: %s", r.Criteria[i].ID, criterionLine(r.Criteria[i]))
+		}
+	case secArtifacts:
+		if i < len(r.Artifacts) {
+			a := r.Artifacts[i]
+			text = fmt.Sprintf("%s: %s; sha256 %s%s", clean(a.Artifact.Path), a.Verdict, clean(a.Artifact.SHA256), optional("; ", a.Reason))
+		}
+	case secChecks:
+		if r.Pack != nil && i < len(r.Pack.Checks) {
+			text = checkLine(r.Pack.Checks[i])
+		}
+	case secProblems:
+		if i < len(r.Problems) {
+			text = clean(r.Problems[i].Message)
+		}
+	}
+	if text == "" {
+		return nil
+	}
+	wrapped := strings.Split(lipgloss.Wrap(text, max(10, w-2), " /"), "\n")
+	if len(wrapped) > 4 {
+		wrapped = append(wrapped[:3], "…")
+	}
+	return append([]string{strings.Repeat("─", w)}, wrapped...)
+}
+
+func (m *Model) viewerLines(w, h int) []string {
+	st := m.c.Styles
+	v := m.view
+	out := []string{st.Title.Render("artifact") + " " + clean(v.path)}
+	switch {
+	case v.err != nil:
+		out = append(out, st.Failed.Render("could not open")+": "+tui.SanitizeLine(v.err.Error()))
+	case v.lines == nil:
+		out = append(out, "reading…")
+	default:
+		end := min(len(v.lines), v.offset+h-1)
+		out = append(out, v.lines[v.offset:end]...)
+	}
+	return out
+}

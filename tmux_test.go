@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxSession drives the real aayu binary in a detached tmux session on a
+// private server socket, as a person over SSH would see it.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+	name   string
+}
+
+func buildAayu(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "aayu")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func newTmux(t *testing.T, width, height int, command string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed; .ci/run installs it")
+		}
+		t.Skip("tmux is not installed")
+	}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("aayu-test-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "aayu"}
+	s.run("new-session", "-d", "-s", s.name, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height),
+		"export TERM=xterm-256color; "+command+"; echo AAYU-EXIT=$?; sleep 60")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxSession) run(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (s *tmuxSession) screen() string { return s.run("capture-pane", "-p", "-t", s.name) }
+
+func (s *tmuxSession) keys(keys ...string) { s.run(append([]string{"send-keys", "-t", s.name}, keys...)...) }
+
+// waitFor polls the pane until it shows want; polling with a generous
+// deadline keeps the test from flaking on a busy machine.
+func (s *tmuxSession) waitFor(want string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		scr := s.screen()
+		if strings.Contains(scr, want) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q; it shows:\n%s", want, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestTmuxPackScreen(t *testing.T) {
+	bin := buildAayu(t)
+	wd, _ := os.Getwd()
+	cmd := fmt.Sprintf("cd %s && %s pack testdata/demo/pack --ready testdata/demo/ready.md --head %s", wd, bin, demoHead)
+	s := newTmux(t, 100, 30, cmd)
+	scr := s.waitFor("floors hold")
+	for _, want := range []string{"story 131", "pull request #148", "1 Criteria (3)", "pack.json sha256"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the screen does not show %q:\n%s", want, scr)
+		}
+	}
+	s.keys("2")
+	s.waitFor("[2 Artifacts (6)]")
+	s.keys("Enter")
+	s.waitFor("passed  answer TestAnswerCitesPassage")
+	s.keys("Escape")
+	s.waitFor("[2 Artifacts (6)]")
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
+}
+
+func TestTmuxPackScreenTampered(t *testing.T) {
+	bin := buildAayu(t)
+	wd, _ := os.Getwd()
+	cmd := fmt.Sprintf("cd %s && %s pack testdata/demo/tampered --ready testdata/demo/ready.md --head %s", wd, bin, demoHead)
+	s := newTmux(t, 40, 20, cmd)
+	s.waitFor("does not verify")
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=4")
+}

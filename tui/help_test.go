@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func helpBindings() []key.Binding {
+	k := DefaultKeys()
+	ship := key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "ship"))
+	return []key.Binding{k.Up, k.Down, k.Enter, Disable(ship, "CI is still running"), k.Help, k.Quit}
+}
+
+func TestHelpLineFitsEveryWidth(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		st := NewStyles(dark)
+		for width := 0; width <= 130; width++ {
+			line := HelpLine(width, helpBindings(), st)
+			if w := lipgloss.Width(line); w > width {
+				t.Fatalf("HelpLine(%d) is %d cells wide: %q", width, w, ansi.Strip(line))
+			}
+			if strings.Contains(line, "\n") {
+				t.Fatalf("HelpLine(%d) holds a line break", width)
+			}
+		}
+	}
+}
+
+func TestHelpLineContent(t *testing.T) {
+	st := NewStyles(true)
+	tests := []struct {
+		name    string
+		width   int
+		want    string
+		wantNot []string
+	}{
+		{
+			name:  "everything fits, the disabled key says why",
+			width: 120,
+			want:  "↑/k up • ↓/j down • enter choose • s ship (unavailable: CI is still running) • ? help • q quit",
+		},
+		{
+			name:    "narrow: leading items and an ellipsis",
+			width:   40,
+			want:    "↑/k up • ↓/j down • enter choose …",
+			wantNot: []string{"quit"},
+		},
+		{
+			name:  "first item alone is cut to fit",
+			width: 4,
+			want:  "↑/k…",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ansi.Strip(HelpLine(tt.width, helpBindings(), st))
+			if got != tt.want {
+				t.Errorf("HelpLine(%d) = %q, want %q", tt.width, got, tt.want)
+			}
+			for _, no := range tt.wantNot {
+				if strings.Contains(got, no) {
+					t.Errorf("HelpLine(%d) = %q should not hold %q", tt.width, got, no)
+				}
+			}
+		})
+	}
+}
+
+func TestHelpLineSkipsUnboundBindings(t *testing.T) {
+	b := key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "gone"))
+	b.Unbind()
+	if got := ansi.Strip(HelpLine(80, []key.Binding{b, DefaultKeys().Quit}, NewStyles(true))); got != "q quit" {
+		t.Errorf("HelpLine = %q, want only the bound binding", got)
+	}
+}
+
+func TestDisable(t *testing.T) {
+	ship := key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "ship"))
+	off := Disable(ship, "no pack qualifies")
+	if off.Enabled() {
+		t.Error("Disable left the binding enabled")
+	}
+	if got := off.Help().Desc; got != "ship (unavailable: no pack qualifies)" {
+		t.Errorf("disabled help text = %q", got)
+	}
+	if !ship.Enabled() || ship.Help().Desc != "ship" {
+		t.Error("Disable changed the binding it was given")
+	}
+}
+
+func TestDefaultKeysAllHaveHelp(t *testing.T) {
+	k := DefaultKeys()
+	for _, b := range []key.Binding{k.Quit, k.Help, k.Up, k.Down, k.Next, k.Prev, k.Enter} {
+		if !b.Enabled() || b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("binding %v lacks keys or help text", b.Keys())
+		}
+	}
+	if got := k.Quit.Keys(); len(got) != 2 || got[0] != "q" || got[1] != "ctrl+c" {
+		t.Errorf("quit keys = %v, want q and ctrl+c", got)
+	}
+}

@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// Plain mode's page size when the caller gives none.
+const (
+	plainWidth  = 80
+	plainHeight = 24
+)
+
+// ErrInterrupted is returned by Run, with ExitFailed, when the person pressed
+// Ctrl-C (or the process got SIGINT) before the screen finished.
+var ErrInterrupted = errors.New("interrupted before the screen finished")
+
+// RunOptions says how Run draws a screen.
+type RunOptions struct {
+	// Plain selects the plain renderer: lines appended to Out, never a
+	// redraw, never colour. Decide it with DecidePlain.
+	Plain bool
+	// In is where input comes from. Full screen: the terminal (nil means
+	// standard input). Plain: lines of choices ("3", "x 2", "enter", "q"),
+	// delivered as LineMsg; nil means there is none, and the screen gets
+	// InputClosedMsg at once (as in CI).
+	In io.Reader
+	// Out is where the screen is drawn or the lines are printed (nil means
+	// standard output in full screen; plain mode requires it).
+	Out io.Writer
+	// Width and Height are the terminal size. Full screen: only used when Out
+	// is not a terminal (tests); a real terminal reports its own. Plain:
+	// the size the screen lays its lines out for, 80×24 when zero.
+	Width, Height int
+	// ColorProfile forces a colour profile in full screen (tests use
+	// colorprofile.Ascii); the zero value detects it from Out and the
+	// environment.
+	ColorProfile colorprofile.Profile
+}
+
+// Run runs one screen to the end and returns the exit code it finished
+// with. This is aayu's one renderer decision: the same model runs in a
+// full-screen Bubble Tea program, or — with opts.Plain — in a program without
+// a renderer whose only output is the screen's Transcript, printed a line at
+// a time.
+//
+// The shell quits the program as soon as the screen reports Done; a command
+// returned from that last Update is not run, so a screen finishes its work
+// before it says it is done. Ctrl-C in full screen always quits, after the
+// screen has seen the key. A screen
+// that stops without finishing (Ctrl-C, a cancelled ctx, a crash) gives
+// ExitFailed — or the code it set, when it set one — and an error saying why.
+func Run(ctx context.Context, s Screen, opts RunOptions) (int, error) {
+	if s == nil {
+		return ExitFailed, errors.New("run: no screen to run")
+	}
+	if opts.Plain {
+		return runPlain(ctx, s, opts)
+	}
+	return runFullScreen(ctx, s, opts)
+}
+
+func runFullScreen(ctx context.Context, s Screen, opts RunOptions) (int, error) {
+	progOpts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.In != nil {
+		progOpts = append(progOpts, tea.WithInput(opts.In))
+	}
+	if opts.Out != nil {
+		progOpts = append(progOpts, tea.WithOutput(opts.Out))
+	}
+	if opts.ColorProfile != colorprofile.Unknown {
+		progOpts = append(progOpts, tea.WithColorProfile(opts.ColorProfile))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		progOpts = append(progOpts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
+	final, err := tea.NewProgram(newFullScreen(s), progOpts...).Run()
+	shell, ok := final.(*fullScreen)
+	if !ok {
+		return ExitFailed, fmt.Errorf("run: the program returned an unexpected model %T: %w", final, err)
+	}
+	if shell.err != nil {
+		return ExitFailed, shell.err
+	}
+	if shell.interrupted && err == nil {
+		err = ErrInterrupted
+	}
+	return outcome(shell.screen, err)
+}
+
+// outcome turns the final screen and the program's error into Run's result.
+func outcome(s Screen, runErr error) (int, error) {
+	finished, code := s.Done()
+	if finished {
+		if errors.Is(runErr, tea.ErrProgramPanic) {
+			return ExitFailed, fmt.Errorf("the screen crashed: %w", runErr)
+		}
+		return code, nil
+	}
+	if code == ExitOK {
+		code = ExitFailed
+	}
+	switch {
+	case runErr == nil:
+		return code, errors.New("the screen stopped without finishing; this is a bug in aayu")
+	case errors.Is(runErr, ErrInterrupted), errors.Is(runErr, tea.ErrInterrupted):
+		return code, ErrInterrupted
+	case errors.Is(runErr, context.Canceled), errors.Is(runErr, context.DeadlineExceeded):
+		return code, fmt.Errorf("cancelled before the screen finished: %w", runErr)
+	default:
+		return code, fmt.Errorf("the screen stopped before it finished: %w", runErr)
+	}
+}
