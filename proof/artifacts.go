@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -132,6 +133,10 @@ func lstatNoSymlinks(fsys fs.FS, name string) (fs.FileInfo, byteCheck) {
 		last := i == len(elems)-1
 		switch mode := info.Mode(); {
 		case mode&fs.ModeSymlink != 0:
+			if symlinkLeaves(fsys, prefix) {
+				return nil, byteCheck{code: CodeEscapingPath, reason: fmt.Sprintf(
+					"is reached through the symlink %q, which points outside the pack; it was not followed", prefix)}
+			}
 			return nil, byteCheck{code: CodeNotRegular, reason: fmt.Sprintf(
 				"is reached through the symlink %q; symlinks in a pack are refused, never followed", prefix)}
 		case !last && !mode.IsDir():
@@ -143,6 +148,17 @@ func lstatNoSymlinks(fsys fs.FS, name string) (fs.FileInfo, byteCheck) {
 		}
 	}
 	return nil, byteCheck{}
+}
+
+// symlinkLeaves reads (never follows) the symlink at name and reports
+// whether its target lies outside the pack folder, or cannot be read.
+func symlinkLeaves(fsys fs.FS, name string) bool {
+	target, err := fs.ReadLink(fsys, name)
+	if err != nil || target == "" || strings.HasPrefix(target, "/") || strings.Contains(target, `\`) || hasDriveLetter(target) {
+		return true
+	}
+	joined := path.Join(path.Dir(name), target)
+	return joined == ".." || strings.HasPrefix(joined, "../")
 }
 
 // hashFile opens the file, makes sure it is still the one inspected, and
@@ -158,7 +174,10 @@ func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact) (byteChec
 		return byteCheck{present: true, code: CodeNotRegular, reason: "changed while it was being checked"}, nil
 	}
 	h := sha256.New()
-	n, err := io.Copy(h, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1))
+	if v.buf == nil {
+		v.buf = make([]byte, 64<<10)
+	}
+	n, err := io.CopyBuffer(h, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1), v.buf)
 	if err != nil {
 		if ctxErr := v.ctx.Err(); ctxErr != nil {
 			return byteCheck{}, fmt.Errorf("verifying artifact %q stopped: %w", a.Path, ctxErr)

@@ -21,12 +21,14 @@ type DecodeError struct {
 	Err  error // the underlying error, when there is one
 }
 
-func (e *DecodeError) Error() string { return e.Msg }
+// Error is Msg with any control character made visible: parts of it may be
+// quoted from the hostile document.
+func (e *DecodeError) Error() string { return escapeControls(e.Msg) }
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // Problem turns the refusal into a report line.
 func (e *DecodeError) Problem() Problem {
-	return Problem{Code: e.Code, Path: packFile, Message: e.Msg}
+	return Problem{Code: e.Code, Path: packFile, Message: e.Error()}
 }
 
 // ErrNewerSchema is wrapped by the DecodeError for a pack written by a newer
@@ -118,7 +120,7 @@ func describeSchemaError(version int, err error) string {
 		if len(e.Causes) > 0 {
 			return
 		}
-		line := "/" + strings.Join(e.InstanceLocation, "/") + ": " + e.ErrorKind.LocalizedString(printer)
+		line := escapeControls("/" + strings.Join(e.InstanceLocation, "/") + ": " + e.ErrorKind.LocalizedString(printer))
 		if !seen[line] {
 			seen[line] = true
 			lines = append(lines, line)

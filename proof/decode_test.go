@@ -162,6 +162,9 @@ func TestDecodeRefuses(t *testing.T) {
 		{name: "backslash path", data: func(t *testing.T) []byte {
 			return seedWith(t, `"path": "evidence/criterion-1.jsonl"`, `"path": "evidence\\criterion-1.jsonl"`)
 		}, want: CodeSchema},
+		{name: "terminal escape in a schema complaint", data: func(t *testing.T) []byte {
+			return seedWith(t, `"repo": "rahulnakmol/agentic-ayudha"`, `"repo": "\u001b]0;pwned\u0007 \u202e"`)
+		}, want: CodeSchema, says: `\x1b]0;pwned\a \u202e`},
 		{name: "null list", data: func(t *testing.T) []byte {
 			return seedWith(t, `"footprint": [`, `"footprint": null, "x": [`)
 		}, want: CodeSchema},
@@ -188,6 +191,9 @@ func TestDecodeRefuses(t *testing.T) {
 			}
 			if derr.Code != tc.want {
 				t.Errorf("code = %s (%v), want %s", derr.Code, err, tc.want)
+			}
+			if strings.IndexFunc(err.Error(), isControlOrBidi) >= 0 {
+				t.Errorf("message carries a control character to the terminal: %q", err)
 			}
 			if tc.says != "" && !strings.Contains(err.Error(), tc.says) {
 				t.Errorf("message %q does not say %q", err, tc.says)
@@ -216,6 +222,12 @@ func TestCheckPath(t *testing.T) {
 		{"a//b", CodeUncleanPath},
 		{"a/", CodeUncleanPath},
 		{"a\x00b", CodeUncleanPath},
+		{"screens/\x1b]52;c;aGk=\x07.png", CodeUncleanPath},
+		{"a\u0085b", CodeUncleanPath},
+		{"evil\u202egnp.exe", CodeUncleanPath},
+		{"a\x7fb", CodeUncleanPath},
+		{"bad\xffutf8", CodeUncleanPath},
+		{"screens/écran-1.png", ""},
 		{"..", CodeEscapingPath},
 		{"../a", CodeEscapingPath},
 		{"a/../b", CodeEscapingPath},

@@ -101,7 +101,6 @@ func problemCodes(r *Report) []Code {
 	return codes
 }
 
-
 func describeProblems(r *Report) string {
 	var b strings.Builder
 	for _, p := range r.Problems {

@@ -133,3 +133,23 @@ func TestVerifyReadsNoMoreThanDeclared(t *testing.T) {
 		t.Errorf("read %d bytes of a file declared as %d, want exactly %d", read, declared, declared+1)
 	}
 }
+
+func TestReadPackDir(t *testing.T) {
+	files := fixtureFiles()
+	p := fixturePack(files)
+	dir := writeFixtureDir(t, p, files)
+	got, raw, err := ReadPackDir(dir, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Story != p.Story || len(got.Artifacts) != len(p.Artifacts) {
+		t.Errorf("ReadPackDir = %+v", got)
+	}
+	want, _ := Encode(p)
+	if string(raw) != string(want) {
+		t.Error("ReadPackDir did not return pack.json's bytes as written")
+	}
+	if _, _, err := ReadPackDir(dir, Limits{PackJSONBytes: 64}); err == nil || err.(*DecodeError).Code != CodeTooLarge {
+		t.Errorf("ReadPackDir over the cap: err = %v, want too_large", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzDecode: Decode never panics, and whatever it accepts, Encode writes
@@ -53,7 +54,8 @@ func FuzzCheckPath(f *testing.F) {
 		if CheckPath(p) != nil {
 			return
 		}
-		if path.Clean(p) != p || path.IsAbs(p) || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
+		if path.Clean(p) != p || path.IsAbs(p) || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) ||
+			strings.IndexFunc(p, isControlOrBidi) >= 0 || !utf8.ValidString(p) {
 			t.Fatalf("CheckPath accepted %q", p)
 		}
 		for _, elem := range strings.Split(p, "/") {

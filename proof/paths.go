@@ -3,7 +3,9 @@ package proof
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // PathError says why an artifact path is refused.
@@ -19,15 +21,18 @@ func (e *PathError) Error() string {
 
 // CheckPath accepts only a path that is already clean, relative and
 // "/"-separated: path.Clean(p) == p, no "." or ".." element, no backslash,
-// no leading "/" or drive letter, no NUL. A path that would need rewriting is
+// no leading "/" or drive letter, valid UTF-8 with no control or
+// text-direction character. A path that would need rewriting is
 // refused, never rewritten, so the name that was hashed is the name read.
 func CheckPath(p string) error {
 	refuse := func(code Code, reason string) error { return &PathError{Code: code, Path: p, Reason: reason} }
 	switch {
 	case p == "":
 		return refuse(CodeUncleanPath, "it is empty")
-	case strings.ContainsRune(p, 0):
-		return refuse(CodeUncleanPath, "it holds a NUL byte")
+	case !utf8.ValidString(p):
+		return refuse(CodeUncleanPath, "it is not valid UTF-8")
+	case strings.IndexFunc(p, isControlOrBidi) >= 0:
+		return refuse(CodeUncleanPath, "it holds a control or text-direction character")
 	case strings.Contains(p, `\`):
 		return refuse(CodeBackslashPath, `it holds a backslash; pack paths are "/"-separated`)
 	case strings.HasPrefix(p, "/"):
@@ -49,6 +54,36 @@ func CheckPath(p string) error {
 		return refuse(CodeUncleanPath, fmt.Sprintf("it is not clean (clean form %q)", path.Clean(p)))
 	}
 	return nil
+}
+
+// isControlOrBidi reports the characters that could move the cursor, fake
+// a link or reorder text when a path is shown: C0, DEL, C1 and the
+// bidirectional overrides and isolates.
+func isControlOrBidi(r rune) bool {
+	return r < 0x20 || r == 0x7f || (0x80 <= r && r <= 0x9f) ||
+		(0x202a <= r && r <= 0x202e) || (0x2066 <= r && r <= 0x2069)
+}
+
+// escapeControls makes control and text-direction characters in a message
+// visible as Go escapes, so text quoted from a hostile pack cannot act on
+// the terminal that shows it.
+func escapeControls(s string) string {
+	if utf8.ValidString(s) && strings.IndexFunc(s, isControlOrBidi) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !utf8.ValidString(s[i:i+1]):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case isControlOrBidi(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // hasDriveLetter reports a Windows volume such as "C:" at the start, which

@@ -33,14 +33,16 @@ type Options struct {
 	Progress func(Progress)
 }
 
-// Verify checks a decoded pack. raw is pack.json as read (for its SHA-256);
-// artifacts holds the file "artifacts/P" for each artifact path P, and may be
-// nil when no bytes are at hand. Every problem is reported, not only the
-// first. The error is non-nil only when ctx ends first.
-func Verify(ctx context.Context, p *Pack, raw []byte, artifacts fs.FS, opts Options) (*Report, error) {
+// Verify checks a pack already decoded (by Decode) from raw, the pack.json
+// bytes whose SHA-256 the report carries. packFolder holds the file
+// "artifacts/P" for each artifact path P, as a pack folder does; it may be
+// nil when no bytes are at hand, and then every stored artifact is missing.
+// Every problem is reported, not only the first. The error is non-nil only
+// when ctx ends first.
+func Verify(ctx context.Context, p *Pack, raw []byte, packFolder fs.FS, opts Options) (*Report, error) {
 	sum := sha256.Sum256(raw)
 	r := &Report{Pack: p, PackSHA256: hex.EncodeToString(sum[:])}
-	v := &verifier{ctx: ctx, r: r, opts: opts, lim: opts.Limits.withDefaults(), fsys: artifacts}
+	v := &verifier{ctx: ctx, r: r, opts: opts, lim: opts.Limits.withDefaults(), fsys: packFolder}
 	if err := v.run(); err != nil {
 		return nil, err
 	}
@@ -53,7 +55,8 @@ type verifier struct {
 	opts     Options
 	lim      Limits
 	fsys     fs.FS
-	sameFile bool // the fs is a real folder: re-check the opened file is the one inspected
+	sameFile bool   // the fs is a real folder: re-check the opened file is the one inspected
+	buf      []byte // one copy buffer for every artifact hashed
 }
 
 func (v *verifier) problem(code Code, artifactPath string, criterion int, format string, args ...any) {

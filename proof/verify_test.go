@@ -86,6 +86,9 @@ func TestVerifyDetects(t *testing.T) {
 		{name: "dot element", break_: func(t *testing.T, p *Pack, _ map[string][]byte, _ *Options) {
 			p.Artifacts[2].Path = "./reports/coverage.txt"
 		}, want: []Code{CodeUncleanPath}},
+		{name: "terminal escape in a path", break_: func(t *testing.T, p *Pack, _ map[string][]byte, _ *Options) {
+			p.Artifacts[2].Path = "reports/\x1b]52;c;aGk=\x07coverage.txt"
+		}, want: []Code{CodeUncleanPath}},
 		{name: "absolute path refused by the schema", break_: func(t *testing.T, p *Pack, _ map[string][]byte, _ *Options) {
 			p.Artifacts[2].Path = "/etc/passwd"
 		}, want: []Code{CodeSchema}},
@@ -177,7 +180,7 @@ func TestVerifyDetects(t *testing.T) {
 			writeFixtureFile(t, outside, data)
 			mustRemove(t, name)
 			mustSymlink(t, outside, name)
-		}, want: []Code{CodeNotRegular}},
+		}, want: []Code{CodeEscapingPath}},
 		{name: "symlinked folder", after: func(t *testing.T, dir string) {
 			reports := filepath.Join(dir, "artifacts/reports")
 			moved := filepath.Join(t.TempDir(), "reports")
@@ -185,7 +188,7 @@ func TestVerifyDetects(t *testing.T) {
 				t.Fatal(err)
 			}
 			mustSymlink(t, moved, reports)
-		}, want: []Code{CodeNotRegular}},
+		}, want: []Code{CodeEscapingPath}},
 		{name: "pack.json is a symlink", after: func(t *testing.T, dir string) {
 			name := filepath.Join(dir, packFile)
 			data, _ := os.ReadFile(name)
@@ -221,6 +224,9 @@ func TestVerifyDetects(t *testing.T) {
 			for _, pr := range r.Problems {
 				if pr.Message == "" || !strings.HasSuffix(pr.Message, ".") {
 					t.Errorf("problem %s has no sentence: %q", pr.Code, pr.Message)
+				}
+				if strings.IndexFunc(pr.Message, isControlOrBidi) >= 0 {
+					t.Errorf("problem %s carries a control character to the terminal: %q", pr.Code, pr.Message)
 				}
 			}
 		})
