@@ -15,7 +15,9 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/screens/auth"
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/tui"
 )
@@ -66,8 +68,23 @@ func run(ctx context.Context, args []string, e env) int {
 		CI:     inv.Global.CI,
 	}
 
+	if inv.Command == "sandbox" {
+		return runSandbox(ctx, inv, e)
+	}
+	sess, err := openSession(ctx, inv, e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
+		return tui.ExitFailed
+	}
+	defer sess.close()
+
 	var screen tui.Screen
 	switch inv.Command {
+	case "auth":
+		screen = auth.New(ctx, common, auth.Deps{
+			Resolve: sess.resolve, Client: sess.client, APIURL: sess.apiURL,
+			Bot: ghx.BotIdentity(identityConfig(cfg)),
+		})
 	case "pack":
 		dir := inv.Args[0]
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {

@@ -54,7 +54,9 @@ func (s *tmuxSession) run(args ...string) string {
 
 func (s *tmuxSession) screen() string { return s.run("capture-pane", "-p", "-t", s.name) }
 
-func (s *tmuxSession) keys(keys ...string) { s.run(append([]string{"send-keys", "-t", s.name}, keys...)...) }
+func (s *tmuxSession) keys(keys ...string) {
+	s.run(append([]string{"send-keys", "-t", s.name}, keys...)...)
+}
 
 // waitFor polls the pane until it shows want; polling with a generous
 // deadline keeps the test from flaking on a busy machine.

@@ -99,6 +99,8 @@ func lookupFlag(name string) (flagSpec, bool) {
 		return flagSpec{}, true
 	case "list":
 		return flagSpec{command: "inbox"}, true
+	case "reset":
+		return flagSpec{command: "sandbox"}, true
 	case "ready", "head":
 		return flagSpec{value: true, command: "pack"}, true
 	case "addr", "faults", "scale":
@@ -255,7 +257,7 @@ func setFlag(inv *Invocation, name, value string) error {
 			return usagef("flag --%s needs a value", name)
 		}
 		inv.Flags[name] = value
-	default: // list
+	default: // list, reset
 		inv.Flags[name] = value
 	}
 	return nil
@@ -327,6 +329,7 @@ Usage:
   aayu auth                        where each token comes from; never a token's value
   aayu sandbox [--addr HOST:PORT]  only the sandbox GitHub, in the foreground
            [--faults SPEC] [--scale N]   e.g. --faults 5xx=0.1,latency=300ms
+           [--reset]                     throw away every change and seed the demo again
 
 Global flags (before or after the command):
   --repo OWNER/NAME   the repository (default: from the checkout's origin)

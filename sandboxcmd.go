@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// runSandbox is `aayu sandbox`: the sandbox GitHub alone, in the
+// foreground, one log line per request on standard error, until Ctrl-C.
+func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
+	faults, err := sandbox.ParseFaults(inv.Flags["faults"])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: --faults: %v\n", err)
+		return tui.ExitUsage
+	}
+	scale := 0
+	if v := inv.Flags["scale"]; v != "" {
+		scale, _ = strconv.Atoi(v) // ParseArgs checked it
+	}
+	cache, err := userCacheDir(e.getenv)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
+		return tui.ExitFailed
+	}
+	srv, err := sandbox.New(sandbox.Options{
+		StateDir: filepath.Join(cache, "aayu", "sandbox"),
+		Faults:   faults,
+		Scale:    scale,
+		Logf:     func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
+		return tui.ExitFailed
+	}
+	if inv.Flags["reset"] != "" {
+		if err := srv.Reset(); err != nil {
+			fmt.Fprintf(e.stderr, "aayu sandbox: resetting: %v\n", err)
+			return tui.ExitFailed
+		}
+		fmt.Fprintln(e.stdout, "the sandbox was reset to the demo repository acme/benefits")
+	}
+	addr := inv.Flags["addr"]
+	if addr == "" {
+		addr = "127.0.0.1:8765"
+	}
+	url, err := srv.Start(addr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
+		return tui.ExitFailed
+	}
+	fmt.Fprintf(e.stdout, "sandbox GitHub serving acme/benefits at %s\n", url)
+	fmt.Fprintf(e.stdout, "use it with: aayu --api-url %s/ --oauth-url %s  (token sandbox-founder, -writer, -reader or -agent-bot)\n", url, url)
+	fmt.Fprintf(e.stdout, "state kept in %s; Ctrl-C stops it\n", filepath.Join(cache, "aayu", "sandbox"))
+	<-ctx.Done()
+	if err := srv.Close(); err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: saving state: %v\n", err)
+		return tui.ExitFailed
+	}
+	return tui.ExitOK
+}
