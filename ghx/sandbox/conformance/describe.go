@@ -1,0 +1,207 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Files under testdata/openapi that make up the description.
+var descriptionFiles = []string{"api.github.com.subset.json", "extras.json"}
+
+// Description is GitHub's OpenAPI description of the operations the
+// sandbox serves, ready to validate responses against.
+type Description struct {
+	ops     []*operation
+	defs    map[string]any // component schemas and response schemas, converted to 2020-12
+	respRef map[string]any // components/responses
+
+	mu       sync.Mutex
+	compiled map[string]*jsonschema.Schema
+}
+
+type operation struct {
+	ID         string
+	Method     string
+	Template   string
+	segments   []string
+	literals   int
+	responses  map[string]any
+	deprecated bool
+}
+
+// FindDir walks up from the working directory to the repository's
+// testdata/openapi folder.
+func FindDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, "testdata", "openapi")
+		if _, err := os.Stat(filepath.Join(p, descriptionFiles[0])); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("testdata/openapi was not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Load reads the description files in dir and prepares the schemas.
+func Load(dir string) (*Description, error) {
+	d := &Description{defs: map[string]any{}, respRef: map[string]any{}, compiled: map[string]*jsonschema.Schema{}}
+	for _, name := range descriptionFiles {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, fmt.Errorf("reading the OpenAPI description: %w", err)
+		}
+		var doc map[string]any
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil {
+			return nil, fmt.Errorf("parsing %s: %w", name, err)
+		}
+		comps, _ := doc["components"].(map[string]any)
+		if s, ok := comps["schemas"].(map[string]any); ok {
+			for k, v := range s {
+				d.defs[k] = convert(v)
+			}
+		}
+		if s, ok := comps["responses"].(map[string]any); ok {
+			for k, v := range s {
+				d.respRef[k] = v
+			}
+		}
+		paths, _ := doc["paths"].(map[string]any)
+		for tmpl, item := range paths {
+			for method, o := range item.(map[string]any) {
+				om, ok := o.(map[string]any)
+				if !ok || method == "parameters" {
+					continue
+				}
+				op := &operation{Method: strings.ToUpper(method), Template: tmpl, responses: map[string]any{}}
+				op.ID, _ = om["operationId"].(string)
+				op.deprecated, _ = om["deprecated"].(bool)
+				if rs, ok := om["responses"].(map[string]any); ok {
+					op.responses = rs
+				}
+				op.segments = strings.Split(strings.Trim(tmpl, "/"), "/")
+				for _, s := range op.segments {
+					if !strings.Contains(s, "{") {
+						op.literals++
+					}
+				}
+				d.ops = append(d.ops, op)
+			}
+		}
+	}
+	sort.Slice(d.ops, func(i, j int) bool { return d.ops[i].ID < d.ops[j].ID })
+	return d, nil
+}
+
+// Operations lists the operationIds the description knows.
+func (d *Description) Operations() []string {
+	var out []string
+	for _, op := range d.ops {
+		out = append(out, op.ID)
+	}
+	return out
+}
+
+// greedy names the parameters that may span several path segments.
+var greedy = map[string]bool{"{path}": true, "{ref}": true, "{basehead}": true}
+
+// match finds the operation for a method and escaped path, preferring the
+// template with the most literal segments and skipping deprecated aliases.
+func (d *Description) match(method, escapedPath string) *operation {
+	segs := strings.Split(strings.Trim(escapedPath, "/"), "/")
+	var best *operation
+	for _, op := range d.ops {
+		if op.Method != method || op.deprecated || !segmentsMatch(op.segments, segs) {
+			continue
+		}
+		if best == nil || op.literals > best.literals {
+			best = op
+		}
+	}
+	return best
+}
+
+func segmentsMatch(tmpl, segs []string) bool {
+	if len(segs) < len(tmpl) {
+		return false
+	}
+	if len(segs) > len(tmpl) && !greedy[tmpl[len(tmpl)-1]] {
+		return false
+	}
+	for i, t := range tmpl {
+		switch {
+		case strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && strings.Count(t, "{") == 1:
+			if segs[i] == "" {
+				return false
+			}
+		case strings.Contains(t, "{"):
+			if !strings.Contains(segs[i], "...") {
+				return false
+			}
+		default:
+			if t != segs[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// response resolves the described response for a status ("" when none).
+func (d *Description) response(op *operation, status int) (map[string]any, bool) {
+	r, ok := op.responses[fmt.Sprint(status)]
+	if !ok {
+		r, ok = op.responses["default"]
+	}
+	if !ok {
+		return nil, false
+	}
+	m, _ := r.(map[string]any)
+	if ref, isRef := m["$ref"].(string); isRef {
+		m, _ = d.respRef[strings.TrimPrefix(ref, "#/components/responses/")].(map[string]any)
+	}
+	return m, m != nil
+}
+
+// schemaFor compiles (once) the JSON body schema of a response.
+func (d *Description) schemaFor(key string, raw any) (*jsonschema.Schema, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if s, ok := d.compiled[key]; ok {
+		return s, nil
+	}
+	defs := map[string]any{}
+	for k, v := range d.defs {
+		defs[k] = v
+	}
+	defs["__response"] = convert(raw)
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	url := fmt.Sprintf("https://sandbox.invalid/%d.json", len(d.compiled))
+	if err := c.AddResource(url, map[string]any{"$defs": defs}); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(url + "#/$defs/__response")
+	if err != nil {
+		return nil, err
+	}
+	d.compiled[key] = s
+	return s, nil
+}

@@ -1,0 +1,72 @@
+package sandbox_test
+
+import (
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/aayudha/aayu/ghx/sandbox"
+)
+
+func TestParseFaults(t *testing.T) {
+	f, err := sandbox.ParseFaults("5xx=0.1,latency=300ms,secondary-limit=0.05,drop=0.02,seed=7")
+	want := sandbox.FaultSpec{ServerError: 0.1, Latency: 300 * time.Millisecond, SecondaryLimit: 0.05, Drop: 0.02, Seed: 7}
+	if err != nil || f != want {
+		t.Errorf("ParseFaults = %+v, %v", f, err)
+	}
+	for _, bad := range []string{"5xx", "5xx=2", "latency=fast", "teapot=1"} {
+		if _, err := sandbox.ParseFaults(bad); err == nil {
+			t.Errorf("ParseFaults(%q) accepted", bad)
+		}
+	}
+}
+
+// TestFaultsAsGitHubShowsThem: with a fixed seed every fault shape shows
+// up, and the same seed gives the same sequence.
+func TestFaultsAsGitHubShowsThem(t *testing.T) {
+	run := func() []int {
+		spec := sandbox.FaultSpec{ServerError: 0.25, SecondaryLimit: 0.25, Drop: 0.25, Seed: 42}
+		_, _, base := startValidated(t, sandbox.Options{Faults: spec})
+		var statuses []int
+		for i := 0; i < 40; i++ {
+			req, _ := http.NewRequest("GET", base+"/repos/acme/benefits/issues/1", nil)
+			req.Header.Set("Authorization", "token sandbox-founder")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				statuses = append(statuses, -1)
+				continue
+			}
+			if resp.StatusCode == 403 || resp.StatusCode == 429 {
+				if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+					t.Errorf("a secondary limit must not say remaining 0")
+				}
+			}
+			_, rerr := readBody(resp)
+			if rerr != nil {
+				statuses = append(statuses, -1)
+				continue
+			}
+			statuses = append(statuses, resp.StatusCode)
+		}
+		return statuses
+	}
+	a, b := run(), run()
+	seen := map[int]bool{}
+	for i := range a {
+		seen[a[i]] = true
+		if a[i] != b[i] {
+			t.Fatalf("same seed, different faults at request %d: %v vs %v", i, a, b)
+		}
+	}
+	for _, want := range []int{200, 502, 503, 403, 429, -1} {
+		if !seen[want] {
+			t.Errorf("fault shape %d never appeared in %v", want, a)
+		}
+	}
+}
+
+func readBody(resp *http.Response) ([]byte, error) {
+	defer resp.Body.Close()
+	return io.ReadAll(resp.Body)
+}

@@ -1,0 +1,209 @@
+package sandbox
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const exposeHeaders = "ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, X-GitHub-Media-Type, X-GitHub-SSO, X-GitHub-Request-Id, Deprecation, Sunset"
+
+// routes builds the API mux and the web mux (device flow pages, signed
+// blob downloads) and picks between them by path.
+func (s *Server) routes() http.Handler {
+	api := http.NewServeMux()
+	s.routeRepo(api)
+	s.routeIssues(api)
+	s.routePulls(api)
+	s.routeGit(api)
+	s.routeActions(api)
+	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
+	api.HandleFunc("GET /user", s.handleUser)
+
+	web := http.NewServeMux()
+	s.routeDevice(web)
+	web.HandleFunc("GET /_blob/artifacts/{id}", s.handleBlob)
+
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") {
+			s.serveWeb(w, r, web)
+			return
+		}
+		s.serveAPI(w, r, api)
+	})
+}
+
+func (s *Server) serveWeb(w http.ResponseWriter, r *http.Request, web *http.ServeMux) {
+	bw := newBufWriter()
+	s.mu.Lock()
+	web.ServeHTTP(bw, r)
+	s.mu.Unlock()
+	for k, v := range bw.h {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(bw.status)
+	_, _ = w.Write(bw.body.Bytes())
+	s.logf("%s %s %d not counted", r.Method, r.URL.Path, bw.status)
+}
+
+// serveAPI runs one REST request through faults, authentication, the rate
+// limit, the handler, and conditional-request handling, then writes it.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.ServeMux) {
+	if d := s.opts.Faults.Latency; d > 0 {
+		time.Sleep(d)
+	}
+	fault, variant := s.faults.draw()
+	c, authOK := authenticate(r)
+	if !authOK {
+		c = caller{anonymous: true} // a bad token counts against the anonymous limit
+	}
+
+	s.mu.Lock()
+	s.reqSeq++
+	seq := s.reqSeq
+	bw := newBufWriter()
+	counted := false
+	b := s.bucket(c)
+	switch {
+	case !authOK:
+		writeError(bw, http.StatusUnauthorized, "Bad credentials")
+	case fault == faultServerError:
+		writeServerError(bw, variant)
+	case fault == faultSecondary:
+		writeSecondaryLimit(bw, variant)
+	case r.URL.Path != "/rate_limit" && b.remaining() == 0:
+		writeRateLimited(bw, c)
+	default:
+		counted = s.dispatch(bw, withCaller(r, c), api, c)
+	}
+	if counted {
+		b.used++
+	}
+	b.setHeaders(bw.h)
+	if bw.status >= 200 && bw.status < 300 && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if err := s.save(); err != nil {
+			s.logf("sandbox: %v", err)
+		}
+	}
+	s.mu.Unlock()
+
+	h := w.Header()
+	for k, v := range bw.h {
+		h[k] = v
+	}
+	h.Set("X-GitHub-Request-Id", fmt.Sprintf("5A4D:%04X:%06X:%06X:%08X", seq%0xffff, seq*7919%0xffffff, seq*104729%0xffffff, s.now().Unix()&0xffffffff))
+	h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
+	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
+	h.Set("Access-Control-Expose-Headers", exposeHeaders)
+	h.Set("Access-Control-Allow-Origin", "*")
+	if c.Login != "" {
+		h.Set("X-OAuth-Scopes", "repo, workflow")
+		h.Set("X-Accepted-OAuth-Scopes", "repo")
+	}
+	if bw.status == 0 {
+		bw.status = http.StatusOK
+	}
+	countWord := "not counted"
+	if counted {
+		countWord = "counted"
+	}
+	s.logf("%s %s %d %s", r.Method, r.URL.Path, bw.status, countWord)
+
+	if fault == faultDrop {
+		// The outermost layer cuts the connection (see dropLayer), so a
+		// validator wrapped around the API still sees GitHub's response.
+		h.Set(dropHeader, "1")
+	}
+	w.WriteHeader(bw.status)
+	if bw.status != http.StatusNotModified {
+		_, _ = w.Write(bw.body.Bytes())
+	}
+}
+
+// dispatch routes to a handler and applies ETag/304. It reports whether the
+// request counts against the primary limit: /rate_limit never does, nor a
+// 304 made with a token.
+func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c caller) bool {
+	if _, pattern := api.Handler(r); pattern == "" {
+		notFound(bw)
+		return true
+	}
+	if c.anonymous && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		writeError(bw, http.StatusUnauthorized, "Requires authentication")
+		return true
+	}
+	api.ServeHTTP(bw, r)
+	if bw.status == 0 {
+		bw.status = http.StatusOK
+	}
+	if r.Method == http.MethodGet && bw.status == http.StatusOK {
+		etag := weakETag(bw.body.Bytes(), r.Header.Get("Accept"), c.Login)
+		bw.h.Set("ETag", etag)
+		bw.h.Set("Cache-Control", "private, max-age=60, s-maxage=60")
+		bw.h.Set("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
+		if notModified(r, etag, bw.h.Get("Last-Modified")) {
+			bw.status = http.StatusNotModified
+			bw.body.Reset()
+			bw.h.Del("Content-Type")
+			bw.h.Del("Link")
+			if !c.anonymous {
+				return false
+			}
+		}
+	}
+	return r.URL.Path != "/rate_limit"
+}
+
+const dropHeader = "X-Sandbox-Drop-Connection"
+
+// dropLayer is the outermost handler: a response marked for the drop fault
+// is cut off mid-body on the wire.
+func dropLayer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bw := newBufWriter()
+		next.ServeHTTP(bw, r)
+		if bw.status == 0 {
+			bw.status = http.StatusOK
+		}
+		if bw.h.Get(dropHeader) != "" {
+			bw.h.Del(dropHeader)
+			dropMidBody(w, bw)
+			return
+		}
+		for k, v := range bw.h {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(bw.status)
+		_, _ = w.Write(bw.body.Bytes())
+	})
+}
+
+// dropMidBody writes the status line, the headers with the full length, and
+// half the body, then closes the connection, as a network failure would.
+func dropMidBody(w http.ResponseWriter, bw *bufWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		w.WriteHeader(bw.status)
+		_, _ = w.Write(bw.body.Bytes()[:bw.body.Len()/2])
+		return
+	}
+	conn, rw, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	writeRawHead(rw, bw)
+	body := bw.body.Bytes()
+	_, _ = rw.Write(body[:len(body)/2])
+	_ = rw.Flush()
+}
+
+func writeRawHead(rw *bufio.ReadWriter, bw *bufWriter) {
+	fmt.Fprintf(rw, "HTTP/1.1 %d %s\r\n", bw.status, http.StatusText(bw.status))
+	bw.h.Set("Content-Length", strconv.Itoa(bw.body.Len()))
+	_ = bw.h.Write(rw)
+	fmt.Fprint(rw, "\r\n")
+}

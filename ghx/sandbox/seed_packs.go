@@ -1,0 +1,263 @@
+package sandbox
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// story is one demo story with its frozen Completion Goal.
+type story struct {
+	Number   int
+	Title    string
+	Criteria []string
+	Tests    [][]string // per criterion: mapped test names in package Pkg
+	Pkg      string     // Go package path under the module, e.g. "deductible"
+}
+
+// GoalHash is SPEC §4's completion_goal_hash of a Completion Goal body:
+// CRLF turned to LF, leading and trailing blank lines removed, joined by
+// LF with no final LF, then SHA-256 in hex.
+func GoalHash(body string) string {
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+func (st story) goalBody() string {
+	var b strings.Builder
+	for i, c := range st.Criteria {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, c)
+	}
+	return b.String()
+}
+
+func (st story) goalHash() string { return GoalHash(st.goalBody()) }
+
+// readyMarkdown is specs/STORY/ready.md in the SPEC §4 format.
+func (st story) readyMarkdown(frozen time.Time) string {
+	return fmt.Sprintf("# Ready: story %d — %s\ncompletion_goal_hash: %s\nfrozen_at: %s\n\n## Completion Goal\n%s",
+		st.Number, st.Title, st.goalHash(), ts(frozen), st.goalBody())
+}
+
+// evidenceLines are go test -json events of passing tests with Time and
+// Elapsed dropped, as TestEvidence writes them.
+func evidenceLines(pkg string, tests []string) []byte {
+	var b bytes.Buffer
+	full := "example.com/benefits/" + pkg
+	for _, t := range tests {
+		for _, ev := range []map[string]string{
+			{"Action": "run", "Package": full, "Test": t},
+			{"Action": "output", "Package": full, "Test": t, "Output": "=== RUN   " + t + "\n"},
+			{"Action": "output", "Package": full, "Test": t, "Output": "--- PASS: " + t + " (0.00s)\n"},
+			{"Action": "pass", "Package": full, "Test": t},
+		} {
+			line, _ := json.Marshal(orderedEvent(ev))
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// orderedEvent keeps go test -json's field order.
+func orderedEvent(ev map[string]string) any {
+	type event struct {
+		Action  string
+		Package string
+		Test    string
+		Output  string `json:",omitempty"`
+	}
+	return event{Action: ev["Action"], Package: ev["Package"], Test: ev["Test"], Output: ev["Output"]}
+}
+
+// The pack.json v1 shape, kept here so the sandbox does not depend on the
+// proof package while it is being written.
+type packDoc struct {
+	Schema             int             `json:"schema_version"`
+	Repo               string          `json:"repo"`
+	Story              int             `json:"story"`
+	PR                 int             `json:"pr,omitempty"`
+	PRHeadSHA          string          `json:"pr_head_sha"`
+	BaseSHA            string          `json:"base_sha,omitempty"`
+	Seat               string          `json:"seat"`
+	Host               string          `json:"host"`
+	Identity           string          `json:"identity"`
+	Authority          packAuthority   `json:"authority"`
+	CompletionGoalHash string          `json:"completion_goal_hash"`
+	Footprint          []string        `json:"footprint,omitempty"`
+	Criteria           []packCriterion `json:"criteria"`
+	Artifacts          []packArtifact  `json:"artifacts"`
+	Checks             []packCheck     `json:"checks"`
+	Cost               packCost        `json:"cost"`
+	Links              packLinks       `json:"links"`
+	CreatedAt          string          `json:"created_at"`
+}
+
+type packAuthority struct {
+	Kind     string `json:"kind"`
+	Workflow string `json:"workflow,omitempty"`
+	RunID    int64  `json:"run_id,omitempty"`
+	Writer   string `json:"writer,omitempty"`
+}
+
+type packCriterion struct {
+	ID       int      `json:"id"`
+	Evidence []string `json:"evidence"`
+}
+
+type packArtifact struct {
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+	Store  string `json:"store"`
+}
+
+type packCheck struct {
+	Floor     string   `json:"floor"`
+	Result    string   `json:"result"`
+	Value     *float64 `json:"value,omitempty"`
+	Threshold *float64 `json:"threshold,omitempty"`
+	Tool      string   `json:"tool,omitempty"`
+	Version   string   `json:"version,omitempty"`
+	Detail    string   `json:"detail,omitempty"`
+	Network   string   `json:"network,omitempty"`
+}
+
+type packCost struct {
+	TokensIn  int64   `json:"tokens_in"`
+	TokensOut int64   `json:"tokens_out"`
+	USD       float64 `json:"usd"`
+}
+
+type packLinks struct {
+	Issue         string `json:"issue,omitempty"`
+	PR            string `json:"pr,omitempty"`
+	ReadySnapshot string `json:"ready_snapshot,omitempty"`
+}
+
+// packFolder is a pack.json plus its artifact files (paths under artifacts/).
+type packFolder struct {
+	PackJSON  []byte
+	Artifacts map[string][]byte // by artifact path, e.g. evidence/criterion-1.jsonl
+}
+
+// packSpec says how to build one pack for a story.
+type packSpec struct {
+	Story     story
+	PR        int
+	Head      string
+	Base      string
+	Authority packAuthority
+	Identity  string
+	Created   time.Time
+	Missing   map[int]bool // criteria that get no evidence (the run did not prove them)
+}
+
+func num(f float64) *float64 { return &f }
+
+// buildPack assembles a pack folder whose hashes match its bytes.
+func buildPack(p packSpec) packFolder {
+	files := map[string][]byte{}
+	doc := packDoc{
+		Schema: 1, Repo: RepoOwner + "/" + RepoName, Story: p.Story.Number, PR: p.PR, PRHeadSHA: p.Head, BaseSHA: p.Base,
+		Seat: "ai-native-engineer", Host: "cli", Identity: p.Identity, Authority: p.Authority,
+		CompletionGoalHash: p.Story.goalHash(), Footprint: []string{"L05"},
+		Links: packLinks{Issue: fmt.Sprintf("%s/%s#%d", RepoOwner, RepoName, p.Story.Number),
+			ReadySnapshot: fmt.Sprintf("specs/%d/ready.md", p.Story.Number)},
+		CreatedAt: ts(p.Created),
+	}
+	if p.PR != 0 {
+		doc.Links.PR = fmt.Sprintf("%s/%s#%d", RepoOwner, RepoName, p.PR)
+	}
+	for i := range p.Story.Criteria {
+		id := i + 1
+		c := packCriterion{ID: id, Evidence: []string{}}
+		if !p.Missing[id] {
+			path := fmt.Sprintf("evidence/criterion-%d.jsonl", id)
+			files[path] = evidenceLines(p.Story.Pkg, p.Story.Tests[i])
+			c.Evidence = append(c.Evidence, path)
+		}
+		doc.Criteria = append(doc.Criteria, c)
+	}
+	files["reports/coverage.txt"] = []byte(fmt.Sprintf("mode: set\nexample.com/benefits/%s: 100.0%% of changed executable lines covered\n", p.Story.Pkg))
+	for _, path := range sortedKeys(files) {
+		sum := sha256.Sum256(files[path])
+		kind := "api-trace"
+		if strings.HasPrefix(path, "reports/") {
+			kind = "report"
+		}
+		doc.Artifacts = append(doc.Artifacts, packArtifact{Path: path, Kind: kind, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(files[path])), Store: "git"})
+	}
+	doc.Checks = []packCheck{
+		{Floor: "coverage", Result: "pass", Value: num(100), Threshold: num(90), Tool: "aayudha diff coverage (go test -coverprofile)",
+			Version: "go1.26.8", Detail: "all changed executable lines covered (go coverprofile)", Network: "isolated"},
+		{Floor: "vet", Result: "pass", Tool: "go vet", Version: "go1.26.8", Detail: "no findings", Network: "isolated"},
+	}
+	b, _ := json.MarshalIndent(doc, "", "  ")
+	return packFolder{PackJSON: append(b, '\n'), Artifacts: files}
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+// zipPack is the aayudha-pack run artifact: pack.json and artifacts/… at
+// the root of the zip, as upload-artifact stores the folder.
+func zipPack(f packFolder, modified time.Time) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, b []byte) {
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: modified.UTC()})
+		_, _ = w.Write(b)
+	}
+	add("pack.json", f.PackJSON)
+	for _, p := range sortedKeys(f.Artifacts) {
+		add("artifacts/"+p, f.Artifacts[p])
+	}
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+// tampered flips one byte of an artifact without touching pack.json.
+func tampered(f packFolder, path string) packFolder {
+	out := packFolder{PackJSON: f.PackJSON, Artifacts: map[string][]byte{}}
+	for k, v := range f.Artifacts {
+		out.Artifacts[k] = append([]byte(nil), v...)
+	}
+	b := out.Artifacts[path]
+	if len(b) > 10 {
+		b[10] ^= 0x01
+	}
+	return out
+}
+
+// ledgerFiles places a pack folder under dir on the ledger.
+func ledgerFiles(dir string, f packFolder) map[string]string {
+	out := map[string]string{dir + "/pack.json": string(f.PackJSON)}
+	for p, b := range f.Artifacts {
+		out[dir+"/artifacts/"+p] = string(b)
+	}
+	return out
+}

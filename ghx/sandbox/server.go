@@ -1,0 +1,168 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Options configure a sandbox server.
+type Options struct {
+	// StateDir holds the persisted state (state.json and the bare git
+	// repository benefits.git). "" keeps everything in memory.
+	StateDir string
+	// Faults switches on injected failures; the zero value injects none.
+	Faults FaultSpec
+	// Logf, when set, receives one line per request: method, path, status,
+	// and whether the request counted against the rate limit.
+	Logf func(format string, args ...any)
+	// Scale seeds this many more issues and pull requests, spread over
+	// every inbox kind, after the fixed demo.
+	Scale int
+	// Now is the clock; nil means time.Now. Seeded dates are relative to
+	// Now at seeding time, so a fixed clock gives stable data and SHAs.
+	Now func() time.Time
+	// RateLimit is the primary limit per account per hour (default 5000).
+	RateLimit int
+	// Device tunes the OAuth device flow; nil means GitHub's values.
+	Device *DeviceOptions
+	// Wrap, when set, wraps the handler (tests install the conformance
+	// validator here).
+	Wrap func(http.Handler) http.Handler
+}
+
+// DeviceOptions tune the device flow so tests need not wait.
+type DeviceOptions struct {
+	Interval          time.Duration // polling interval; GitHub uses 5 s
+	Expiry            time.Duration // code lifetime; GitHub uses 15 min
+	DisabledClientIDs []string      // client ids whose app has the device flow off
+}
+
+// Server is one sandbox GitHub. All state sits behind mu; requests are
+// served one at a time, which is plenty for a demo and keeps writes simple.
+type Server struct {
+	opts    Options
+	handler http.Handler
+
+	mu      sync.Mutex
+	st      *state
+	git     *gitStore
+	rates   map[string]*rateBucket
+	devices map[string]*deviceCode // by device_code
+	faults  *faultInjector
+	reqSeq  uint64
+
+	httpSrv  *http.Server
+	listener net.Listener
+}
+
+// New builds a server, loading persisted state from opts.StateDir when it
+// is there and seeding the demo repository otherwise.
+func New(opts Options) (*Server, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.RateLimit <= 0 {
+		opts.RateLimit = 5000
+	}
+	dev := DeviceOptions{Interval: 5 * time.Second, Expiry: 15 * time.Minute}
+	if opts.Device != nil {
+		dev = *opts.Device
+	}
+	opts.Device = &dev
+	s := &Server{
+		opts:    opts,
+		rates:   map[string]*rateBucket{},
+		devices: map[string]*deviceCode{},
+		faults:  newFaultInjector(opts.Faults),
+	}
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	s.handler = s.routes()
+	if opts.Wrap != nil {
+		s.handler = opts.Wrap(s.handler)
+	}
+	s.handler = dropLayer(s.handler)
+	return s, nil
+}
+
+// DefaultStateDir is where `aayu --sandbox` keeps the sandbox between runs:
+// the user's cache folder, aayu/sandbox.
+func DefaultStateDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the cache folder for the sandbox: %w", err)
+	}
+	return filepath.Join(dir, "aayu", "sandbox"), nil
+}
+
+// Handler serves the REST API, the device-flow pages and the signed
+// artifact downloads.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the
+// background. It returns the base URL without a trailing slash.
+func (s *Server) Start(addr string) (string, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("the sandbox could not listen on %s: %w", addr, err)
+	}
+	s.listener = ln
+	s.httpSrv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := s.httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.logf("sandbox server stopped: %v", err)
+		}
+	}()
+	return "http://" + ln.Addr().String(), nil
+}
+
+// Close stops the listener started by Start and saves the state.
+func (s *Server) Close() error {
+	var err error
+	if s.httpSrv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		err = s.httpSrv.Shutdown(ctx)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if serr := s.save(); serr != nil && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// Reset throws away every change and seeds the demo again.
+func (s *Server) Reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opts.StateDir != "" {
+		for _, name := range []string{stateFile, gitDirName} {
+			if err := os.RemoveAll(filepath.Join(s.opts.StateDir, name)); err != nil {
+				return fmt.Errorf("resetting the sandbox: %w", err)
+			}
+		}
+	}
+	s.rates = map[string]*rateBucket{}
+	s.devices = map[string]*deviceCode{}
+	return s.seedFresh()
+}
+
+func (s *Server) now() time.Time { return s.opts.Now().UTC() }
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
