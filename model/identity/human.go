@@ -1,0 +1,83 @@
+package identity
+
+import "fmt"
+
+// Outcome is what a human-only step may do next.
+type Outcome int
+
+const (
+	// Allowed: go on; a person is at a terminal, or approved this run.
+	Allowed Outcome = iota
+	// NeedsPresence: show a device code and go on only once a person
+	// approves it on GitHub (the presence check).
+	NeedsPresence
+	// Refused: stop at once; no code is offered.
+	Refused
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Allowed:
+		return "allowed"
+	case NeedsPresence:
+		return "needs the presence check"
+	}
+	return "refused"
+}
+
+// Decision is RequireHuman's answer. Reason is a sentence a person reads;
+// Marker names the environment variable that made it, if any.
+type Decision struct {
+	Outcome Outcome
+	Reason  string
+	Marker  string
+}
+
+// HumanCheck is what RequireHuman looks at.
+type HumanCheck struct {
+	Command  string              // the command as the person would type it, e.g. "aayu ship 148"
+	Env      func(string) string // os.Getenv or a test's map
+	Terminal bool                // standard input and output are a terminal
+	CI       bool                // --ci
+	// Session is this run's presence approval, if one was made; it lets the
+	// later steps of the same command go on without a second code.
+	Session *Session
+	// Need is the access the step needs from whoever approves (write, or
+	// admin for a solo-mode bypass).
+	Need Access
+}
+
+// RequireHuman applies the guard on human-only steps (seed invariant 6,
+// SPEC §6), in this order: aayu's own lane (AAYU_AGENT) is refused at once
+// and never offered a code; CI is refused; an approval this run that covers
+// the command allows it; a host's agent marker, or a process with neither a
+// marker nor a terminal, needs the presence check; a terminal without a
+// marker is allowed.
+func RequireHuman(in HumanCheck) Decision {
+	env := in.Env
+	if env == nil {
+		env = func(string) string { return "" }
+	}
+	if v := env(AgentVariable); v != "" && v != "0" {
+		return Decision{Outcome: Refused, Marker: AgentVariable,
+			Reason: fmt.Sprintf("%s is a human-only step and this is aayu's own agent lane (AAYU_AGENT=%s), which never waits for an approval; run it yourself from a terminal", in.Command, v)}
+	}
+	if in.CI {
+		return Decision{Outcome: Refused,
+			Reason: fmt.Sprintf("%s is a human-only step and CI (--ci) has no person to approve it; run it yourself from a terminal", in.Command)}
+	}
+	lane, marker := AgentLane(env)
+	if in.Session != nil && in.Session.Covers(in.Command, in.Need) {
+		return Decision{Outcome: Allowed, Marker: marker,
+			Reason: fmt.Sprintf("approved by @%s (%s, %s access) earlier in this run", in.Session.Login, in.Session.Method, in.Session.Access)}
+	}
+	if lane {
+		return Decision{Outcome: NeedsPresence, Marker: marker,
+			Reason: fmt.Sprintf("%s is a human-only step and this shell carries an agent host's marker (%s); approve it on any device with the code shown, if you asked for it", in.Command, marker)}
+	}
+	if !in.Terminal {
+		return Decision{Outcome: NeedsPresence,
+			Reason: fmt.Sprintf("%s is a human-only step and this process has no terminal, so nothing shows a person is here; approve it on any device with the code shown, if you asked for it", in.Command)}
+	}
+	return Decision{Outcome: Allowed, Reason: "a person's terminal with no agent marker"}
+}

@@ -1,0 +1,83 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aayudha/aayu/model/identity"
+)
+
+// CounselMarker starts the comment `aayu counsel --post` writes on a
+// Decision: a hidden HTML comment line, then the counsel.
+const CounselMarker = "<!-- aayu counsel --post -->"
+
+// CounselWords is how many words of counsel a card shows.
+const CounselWords = 75
+
+// decisionCounsel is the newest counsel comment by an account with write
+// access, cut to CounselWords words; without one, it says what the Decision
+// itself recommends.
+func decisionCounsel(comments []identity.Comment, d Decision) string {
+	var found identity.Comment
+	ok := false
+	for _, c := range comments {
+		if c.Author.Access() < identity.AccessWrite {
+			continue
+		}
+		if !strings.HasPrefix(strings.TrimLeft(c.Body, " \t\r\n"), CounselMarker) {
+			continue
+		}
+		if !ok || c.CreatedAt.After(found.CreatedAt) || (c.CreatedAt.Equal(found.CreatedAt) && c.ID > found.ID) {
+			found, ok = c, true
+		}
+	}
+	if ok {
+		text := strings.TrimPrefix(strings.TrimLeft(found.Body, " \t\r\n"), CounselMarker)
+		if cut := CutWords(text, CounselWords); cut != "" {
+			return cut
+		}
+	}
+	o, _ := d.Option(d.Recommended)
+	return fmt.Sprintf("No counsel has been posted. The Decision recommends option %d (%s); it is a %s door.", o.Number, o.Title, d.Door)
+}
+
+// CutWords keeps the first n words of s, joined by single spaces, and adds
+// an ellipsis when it cut anything.
+func CutWords(s string, n int) string {
+	words := strings.Fields(s)
+	if len(words) <= n {
+		return strings.Join(words, " ")
+	}
+	return strings.Join(words[:n], " ") + "…"
+}
+
+func readyCounsel(pr PullRequest, story Issue, c identity.Comment, solo bool) string {
+	how := "Ship checks every gate again on this head and asks for your pass."
+	if solo {
+		how = "In solo mode ship runs with --solo-bypass and posts your Solo-mode bypass: comment for this head only once its checks pass, just before the merge."
+	}
+	return fmt.Sprintf("aayu ship stopped on #%d (Story #%d) only for the human pass, and the merge gate is green on head %s (comment by @%s). %s",
+		pr.Number, story.Number, shortSHA(pr.HeadSHA), c.Author.Login, how)
+}
+
+func reviewCounsel(pr PullRequest, inspect Status, facts PRFacts) string {
+	approvals := 0
+	for _, r := range facts.Reviews {
+		if strings.EqualFold(r.State, "APPROVED") && strings.EqualFold(r.CommitID, pr.HeadSHA) {
+			approvals++
+		}
+	}
+	return fmt.Sprintf("Inspect waits at the human rung for head %s: no reviewer app or paid model could review it. %d approval(s) on this head so far. Approving records your review of exactly this head.",
+		shortSHA(pr.HeadSHA), approvals)
+}
+
+func stoppedCounsel(pr PullRequest, inspect Status) string {
+	return fmt.Sprintf("Inspect's review ran 3 rounds on distinct heads without converging and asked the builder to step back (head %s). Read it before shipping.", shortSHA(pr.HeadSHA))
+}
+
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}

@@ -1,0 +1,188 @@
+package inbox
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aayudha/aayu/model/identity"
+)
+
+// Derive lists every step waiting in the snapshot, ordered: NeedsYou
+// first, then Housekeeping; within a group by kind (Kinds order), then by
+// item number.
+func Derive(s Snapshot) []Step {
+	var steps []Step
+	for _, is := range s.Issues {
+		if is.Open() && is.HasLabel(LabelDecision) {
+			steps = append(steps, decisionStep(s, is))
+		}
+	}
+	for _, pr := range s.PullRequests {
+		if st, ok := openPRStep(s, pr); ok {
+			steps = append(steps, st)
+		}
+		if st, ok := auditStep(s, pr); ok {
+			steps = append(steps, st)
+		}
+	}
+	steps = append(steps, mergedSteps(s)...)
+	steps = append(steps, replacedSteps(s)...)
+	for i := range steps {
+		finish(&steps[i])
+	}
+	sort.SliceStable(steps, func(i, j int) bool {
+		a, b := steps[i], steps[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		if a.Kind != b.Kind {
+			return a.Kind.rank() < b.Kind.rank()
+		}
+		return a.Item.Number < b.Item.Number
+	})
+	return steps
+}
+
+func decisionStep(s Snapshot, is Issue) Step {
+	st := Step{Kind: KindDecision, Item: Item{Number: is.Number, Title: is.Title}}
+	d, err := ParseDecision(is.Body)
+	if err != nil {
+		st.Problem = fmt.Sprintf("Decision #%d cannot be accepted here: %v. Open it and fix its body.", is.Number, strings.TrimPrefix(err.Error(), ErrNotDecision.Error()+": "))
+		st.Choices = []Choice{{Key: "1", Label: "open it on GitHub", Recommended: true, Writes: []Write{{Kind: WriteOpen, Number: is.Number}}}}
+		st.Counsel = st.Problem
+		return st
+	}
+	st.Door = d.Door
+	for _, o := range d.Options {
+		st.Choices = append(st.Choices, Choice{
+			Key:         strconv.Itoa(o.Number),
+			Label:       fmt.Sprintf("accept option %d: %s", o.Number, o.Title),
+			Recommended: o.Recommended,
+			OneWay:      d.Door == DoorOneWay,
+			Writes: []Write{
+				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)},
+				{Kind: WriteAddLabel, Number: is.Number, Label: LabelAccepted},
+				{Kind: WriteClose, Number: is.Number, Reason: "completed"},
+			},
+		})
+	}
+	st.Counsel = decisionCounsel(s.IssueComments[is.Number], d)
+	return st
+}
+
+// openPRStep gives an open pull request's step, at most one: ready to ship
+// wins over needs review, which wins over review stopped, so one pull
+// request is never two cards.
+func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
+	if !pr.Open() {
+		return Step{}, false
+	}
+	facts := s.PRFacts[pr.Number]
+	item := Item{Number: pr.Number, Title: pr.Title, IsPR: true}
+	open := Write{Kind: WriteOpen, Number: pr.Number}
+	ship := Write{Kind: WriteOpenShip, Number: pr.Number, Solo: s.SoloMode}
+	if story, ok := linkedOpen(s, pr, LabelStory); ok && !pr.Draft && facts.MergeGate == "success" {
+		if c, found := ReadyToShipComment(facts.Comments, pr.HeadSHA, s.BotLogins); found {
+			return Step{Kind: KindReadyToShip, Item: item, Head: pr.HeadSHA,
+				Links:   []Link{{Number: story.Number, Title: story.Title, Role: "links Story"}},
+				Counsel: readyCounsel(pr, story, c, s.SoloMode),
+				Choices: []Choice{
+					{Key: "1", Label: "ship it", Recommended: true, Writes: []Write{ship}},
+					{Key: "2", Label: "open it and review it", Writes: []Write{open}},
+				}}, true
+		}
+	}
+	inspect, ok := statusOf(facts.Statuses, InspectContext)
+	if !ok {
+		return Step{}, false
+	}
+	desc := strings.ToLower(strings.TrimSpace(inspect.Description))
+	switch {
+	case inspect.State == "pending" && strings.HasPrefix(desc, "human rung"):
+		approve := Choice{Key: "2", Label: "approve its head", NeedsNote: "One line on what you checked:",
+			Writes: []Write{
+				{Kind: WriteReview, Number: pr.Number, CommitID: pr.HeadSHA, Login: s.Viewer},
+				{Kind: WriteLedgerPut, Number: pr.Number, Path: fmt.Sprintf("reviews/%d/%s.json", pr.Number, pr.HeadSHA), Login: s.Viewer, CommitID: pr.HeadSHA},
+			}}
+		switch {
+		case s.Approver == "":
+			approve.Disabled = "only the [autonomy] approver may approve a head here, and none is set"
+		case !identity.SameLogin(s.Approver, s.Viewer):
+			approve.Disabled = fmt.Sprintf("only the [autonomy] approver, @%s, may approve a head here", strings.TrimPrefix(s.Approver, "@"))
+		case identity.SameLogin(pr.Author.Login, s.Viewer):
+			approve.Disabled = "you opened this pull request, and GitHub refuses an author's own approval"
+		}
+		return Step{Kind: KindNeedsReview, Item: item, Head: pr.HeadSHA,
+			Counsel: reviewCounsel(pr, inspect, facts),
+			Choices: []Choice{{Key: "1", Label: "open it and review it", Recommended: true, Writes: []Write{open}}, approve}}, true
+	case inspect.State == "failure" && strings.HasPrefix(desc, "stopped"):
+		return Step{Kind: KindReviewStopped, Item: item, Head: pr.HeadSHA,
+			Counsel: stoppedCounsel(pr, inspect),
+			Choices: []Choice{
+				{Key: "1", Label: "open it and review it", Recommended: true, Writes: []Write{open}},
+				{Key: "2", Label: "ship it, with every gate of ship", Writes: []Write{ship}},
+			}}, true
+	}
+	return Step{}, false
+}
+
+var headWord = regexp.MustCompile(`\b[0-9a-fA-F]{40}\b`)
+
+// ReadyToShipComment finds the newest comment that starts with "Ready to
+// ship", names head's full SHA as a word, and is by a person (not a bot)
+// with write or admin access — what aayu ship posts when it stops only for
+// the human pass.
+func ReadyToShipComment(comments []identity.Comment, head string, botLogins []string) (identity.Comment, bool) {
+	var found identity.Comment
+	ok := false
+	if head == "" {
+		return found, false
+	}
+	for _, c := range comments {
+		if identity.IsBot(c.Author, botLogins) || c.Author.Access() < identity.AccessWrite {
+			continue
+		}
+		if !strings.HasPrefix(strings.TrimLeft(c.Body, " \t\r\n"), "Ready to ship") {
+			continue
+		}
+		named := false
+		for _, w := range headWord.FindAllString(c.Body, -1) {
+			named = named || strings.EqualFold(w, head)
+		}
+		if named && (!ok || c.CreatedAt.After(found.CreatedAt) || (c.CreatedAt.Equal(found.CreatedAt) && c.ID > found.ID)) {
+			found, ok = c, true
+		}
+	}
+	return found, ok
+}
+
+func statusOf(statuses []Status, context string) (Status, bool) {
+	for _, st := range statuses {
+		if st.Context == context {
+			return st, true
+		}
+	}
+	return Status{}, false
+}
+
+// linkedOpen returns the first open issue with label that pr links.
+func linkedOpen(s Snapshot, pr PullRequest, label string) (Issue, bool) {
+	issues := issueIndex(s)
+	for _, n := range LinkedIssues(pr.HeadRef, pr.Body) {
+		if is, ok := issues[n]; ok && is.Open() && is.HasLabel(label) {
+			return is, true
+		}
+	}
+	return Issue{}, false
+}
+
+func issueIndex(s Snapshot) map[int]Issue {
+	m := make(map[int]Issue, len(s.Issues))
+	for _, is := range s.Issues {
+		m[is.Number] = is
+	}
+	return m
+}

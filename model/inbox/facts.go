@@ -1,0 +1,116 @@
+package inbox
+
+import (
+	"time"
+
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/pass"
+)
+
+// Issue is an issue as read from GitHub (pull requests are read as
+// PullRequest, not here).
+type Issue struct {
+	Number      int
+	Title       string
+	Body        string
+	State       string // "open" or "closed"
+	StateReason string // "completed", "not_planned", "reopened" or ""
+	Labels      []string
+	Author      identity.Account // Permission filled when read
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	ClosedAt    time.Time
+}
+
+// Open says whether the issue is open.
+func (i Issue) Open() bool { return i.State == "open" }
+
+// HasLabel says whether the issue carries label.
+func (i Issue) HasLabel(label string) bool { return hasLabel(i.Labels, label) }
+
+// PullRequest is a pull request as read from GitHub.
+type PullRequest struct {
+	Number         int
+	Title          string
+	Body           string
+	HeadRef        string // the branch, e.g. story/131-dental-cap
+	HeadSHA        string
+	BaseRef        string
+	State          string // "open" or "closed"
+	Draft          bool
+	Merged         bool
+	MergedAt       time.Time
+	MergeCommitSHA string
+	Labels         []string
+	Author         identity.Account
+}
+
+// Open says whether the pull request is open.
+func (p PullRequest) Open() bool { return p.State == "open" }
+
+// HasLabel says whether the pull request carries label.
+func (p PullRequest) HasLabel(label string) bool { return hasLabel(p.Labels, label) }
+
+// Status is a commit status on a pull request's head.
+type Status struct {
+	Context     string // e.g. aayudha/inspect
+	State       string // pending, success, failure, error
+	Description string
+}
+
+// PRFacts is what was read about one pull request besides itself.
+type PRFacts struct {
+	Comments []identity.Comment
+	Reviews  []pass.Review
+	// Statuses on the current head, the latest per context (as GitHub's
+	// combined status lists them).
+	Statuses []Status
+	// MergeGate is the conclusion of the newest merge-gate run for the
+	// current head ("success", "failure", …; "" when none or still running).
+	MergeGate string
+}
+
+// Snapshot is everything the inbox read, and the settings it judges by.
+type Snapshot struct {
+	Viewer            string // the person's login; accepts are written as them
+	Approver          string // autonomy.approver
+	IntegrationBranch string // autonomy.integration_branch; "" reads as "dev"
+	SoloMode          bool   // no bot identity: ship runs with --solo-bypass
+	BotLogins         []string
+	Issues            []Issue
+	PullRequests      []PullRequest
+	PRFacts           map[int]PRFacts            // by pull request number
+	IssueComments     map[int][]identity.Comment // by issue number
+	AuditEntries      map[int]bool               // pull requests with autonomy/audit/PR.json on the ledger
+}
+
+func (s Snapshot) integrationBranch() string {
+	if s.IntegrationBranch == "" {
+		return "dev"
+	}
+	return s.IntegrationBranch
+}
+
+// Labels and statuses the inbox reads and writes.
+const (
+	LabelDecision   = "type:decision"
+	LabelStory      = "type:story"
+	LabelBug        = "type:bug"
+	LabelAccepted   = "status:accepted"
+	LabelMerged     = "status:merged"
+	LabelDone       = "status:done"
+	LabelCancelled  = "status:cancelled"
+	LabelLease      = "aayu:lease"
+	LabelAudit      = "aayu:audit"
+	LabelCorrection = "aayu:correction"
+	InspectContext  = "aayudha/inspect"
+)
+
+func hasLabel(labels []string, want string) bool {
+	for _, l := range labels {
+		if l == want {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,53 @@
+package inbox
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+)
+
+var (
+	storyBranch = regexp.MustCompile(`^story/([0-9]+)(-|$)`)
+	linkWord    = regexp.MustCompile(`(?i)\b(?:refs|closes|fixes|resolves):?[ \t]+#([0-9]+)\b`)
+	replacesRef = regexp.MustCompile(`(?i)\breplaces:?[ \t]+#([0-9]+)\b`)
+)
+
+// LinkedIssues lists, sorted and once each, the issue numbers a pull request
+// links: a story/N-… branch, or Refs, Closes, Fixes or Resolves #N in its
+// body (any case, whole words).
+func LinkedIssues(headRef, body string) []int {
+	set := map[int]bool{}
+	if m := storyBranch.FindStringSubmatch(headRef); m != nil {
+		addNumber(set, m[1])
+	}
+	for _, m := range linkWord.FindAllStringSubmatch(body, -1) {
+		addNumber(set, m[1])
+	}
+	return sortedNumbers(set)
+}
+
+// ReplacedIssues lists the issue numbers a body says it replaces
+// ("Replaces #N").
+func ReplacedIssues(body string) []int {
+	set := map[int]bool{}
+	for _, m := range replacesRef.FindAllStringSubmatch(body, -1) {
+		addNumber(set, m[1])
+	}
+	return sortedNumbers(set)
+}
+
+func addNumber(set map[int]bool, digits string) {
+	n, err := strconv.Atoi(digits)
+	if err == nil && n > 0 {
+		set[n] = true
+	}
+}
+
+func sortedNumbers(set map[int]bool) []int {
+	out := make([]int, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Ints(out)
+	return out
+}

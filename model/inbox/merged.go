@@ -1,0 +1,146 @@
+package inbox
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/aayudha/aayu/model/identity"
+)
+
+// atOrAfterMerged are the status labels that mean a Story is no longer
+// "before status:merged".
+var atOrAfterMerged = []string{LabelMerged, LabelDone, LabelCancelled}
+
+// mergedSteps finds open Stories and Bugs that a pull request merged into
+// the integration branch links: one step per issue, naming every such pull
+// request, the most recently merged first.
+func mergedSteps(s Snapshot) []Step {
+	issues := issueIndex(s)
+	merged := map[int][]PullRequest{}
+	for _, pr := range s.PullRequests {
+		if !pr.Merged || pr.BaseRef != s.integrationBranch() {
+			continue
+		}
+		for _, n := range LinkedIssues(pr.HeadRef, pr.Body) {
+			merged[n] = append(merged[n], pr)
+		}
+	}
+	var out []Step
+	for n, prs := range merged {
+		is, ok := issues[n]
+		if !ok || !is.Open() {
+			continue
+		}
+		sort.Slice(prs, func(i, j int) bool {
+			if !prs[i].MergedAt.Equal(prs[j].MergedAt) {
+				return prs[i].MergedAt.After(prs[j].MergedAt)
+			}
+			return prs[i].Number > prs[j].Number
+		})
+		fix := prs[0]
+		var links []Link
+		for _, pr := range prs {
+			links = append(links, Link{Number: pr.Number, Title: pr.Title, IsPR: true, Role: "merged into " + s.integrationBranch()})
+		}
+		item := Item{Number: is.Number, Title: is.Title}
+		switch {
+		case is.HasLabel(LabelStory) && !anyLabel(is.Labels, atOrAfterMerged):
+			writes := []Write{
+				{Kind: WriteAddLabel, Number: is.Number, Label: LabelMerged},
+				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Merged in #%d without aayu ship, so no proof pack covers it; it stays uncovered.", fix.Number)},
+			}
+			if is.HasLabel(LabelLease) {
+				writes = append(writes, Write{Kind: WriteRemoveLabel, Number: is.Number, Label: LabelLease})
+			}
+			out = append(out, Step{Kind: KindMergedWithoutShip, Item: item, Links: links,
+				Counsel: fmt.Sprintf("Pull request #%d merged into %s and links this Story, which is still before %s. It shipped without aayu ship, so no proof covers it; marking it merged says so.", fix.Number, s.integrationBranch(), LabelMerged),
+				Choices: []Choice{{Key: "1", Label: "mark it merged without proof (it stays uncovered)", Recommended: true, Writes: writes}}})
+		case is.HasLabel(LabelBug):
+			out = append(out, Step{Kind: KindBugFixMerged, Item: item, Links: links,
+				Counsel: fmt.Sprintf("Pull request #%d merged into %s and links this Bug, which is still open.", fix.Number, s.integrationBranch()),
+				Choices: []Choice{{Key: "1", Label: "close it as completed", Recommended: true, Writes: []Write{
+					{Kind: WriteAddLabel, Number: is.Number, Label: LabelDone},
+					{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Fixed in #%d", fix.Number)},
+					{Kind: WriteClose, Number: is.Number, Reason: "completed"},
+				}}}})
+		}
+	}
+	return out
+}
+
+// replacedSteps finds open issues another issue says it replaces. Only a
+// body written by an account with write access counts, so an outsider's
+// issue cannot queue someone else's for closing. The newest replacing
+// issue is named.
+func replacedSteps(s Snapshot) []Step {
+	issues := issueIndex(s)
+	by := map[int]Issue{}
+	for _, m := range s.Issues {
+		if m.Author.Access() < identity.AccessWrite {
+			continue
+		}
+		for _, n := range ReplacedIssues(m.Body) {
+			if prev, seen := by[n]; n != m.Number && (!seen || m.Number > prev.Number) {
+				by[n] = m
+			}
+		}
+	}
+	var out []Step
+	for n, m := range by {
+		is, ok := issues[n]
+		if !ok || !is.Open() {
+			continue
+		}
+		out = append(out, Step{Kind: KindReplaced, Item: Item{Number: n, Title: is.Title},
+			Links:   []Link{{Number: m.Number, Title: m.Title, Role: "replaced by"}},
+			Counsel: fmt.Sprintf("#%d says it replaces this issue, which is still open.", m.Number),
+			Choices: []Choice{{Key: "1", Label: "close it as not planned", Recommended: true, Writes: []Write{
+				{Kind: WriteAddLabel, Number: n, Label: LabelCancelled},
+				{Kind: WriteComment, Number: n, Body: fmt.Sprintf("Replaced by #%d", m.Number)},
+				{Kind: WriteClose, Number: n, Reason: "not_planned"},
+			}}}})
+	}
+	return out
+}
+
+// SamplesPath and AuditPath are the ledger files an audit step writes.
+const SamplesPath = "autonomy/samples.jsonl"
+
+// AuditPath is the ledger entry of one unreviewed merge.
+func AuditPath(pr int) string { return fmt.Sprintf("autonomy/audit/%d.json", pr) }
+
+// auditStep: a merged pull request with both the aayu:audit label and its
+// ledger entry. "looks right" appends a clean sample and removes the entry
+// and the label; "correction" appends a correction sample, adds
+// aayu:correction, opens the revert pull request into the integration
+// branch, then removes the entry and the label so the card leaves.
+func auditStep(s Snapshot, pr PullRequest) (Step, bool) {
+	if !pr.Merged || !pr.HasLabel(LabelAudit) || !s.AuditEntries[pr.Number] {
+		return Step{}, false
+	}
+	clear := []Write{
+		{Kind: WriteLedgerRemove, Number: pr.Number, Path: AuditPath(pr.Number)},
+		{Kind: WriteRemoveLabel, Number: pr.Number, Label: LabelAudit},
+	}
+	right := append([]Write{{Kind: WriteLedgerAppend, Number: pr.Number, Path: SamplesPath}}, clear...)
+	correction := append([]Write{
+		{Kind: WriteLedgerAppend, Number: pr.Number, Path: SamplesPath, Correction: true},
+		{Kind: WriteAddLabel, Number: pr.Number, Label: LabelCorrection},
+		{Kind: WriteRevertPR, Number: pr.Number, Base: s.integrationBranch()},
+	}, clear...)
+	return Step{Kind: KindAudit, Item: Item{Number: pr.Number, Title: pr.Title, IsPR: true}, Head: pr.MergeCommitSHA,
+		Counsel: fmt.Sprintf("aayu ship merged #%d into %s with no person's review; every such merge is audited. A correction resets the streak of each layer it touched.", pr.Number, pr.BaseRef),
+		Choices: []Choice{
+			{Key: "1", Label: "looks right", Recommended: true, Writes: right},
+			{Key: "2", Label: "correction: revert it", Writes: correction},
+		}}, true
+}
+
+func anyLabel(labels, want []string) bool {
+	for _, w := range want {
+		if hasLabel(labels, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,230 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is one of the eight kinds of step in the seed's inbox table.
+type Kind string
+
+const (
+	KindDecision          Kind = "decision"
+	KindReadyToShip       Kind = "ready-to-ship"
+	KindNeedsReview       Kind = "needs-review"
+	KindReviewStopped     Kind = "review-stopped"
+	KindMergedWithoutShip Kind = "merged-without-ship"
+	KindBugFixMerged      Kind = "bug-fix-merged"
+	KindReplaced          Kind = "replaced"
+	KindAudit             Kind = "audit"
+)
+
+// Kinds lists every kind in the seed's table order, which is also the order
+// of steps within a group.
+func Kinds() []Kind {
+	return []Kind{KindDecision, KindReadyToShip, KindNeedsReview, KindReviewStopped,
+		KindMergedWithoutShip, KindBugFixMerged, KindReplaced, KindAudit}
+}
+
+// Words is the kind's name on a card.
+func (k Kind) Words() string {
+	switch k {
+	case KindDecision:
+		return "Decision"
+	case KindReadyToShip:
+		return "Story PR ready to ship"
+	case KindNeedsReview:
+		return "PR that needs your review"
+	case KindReviewStopped:
+		return "PR whose review stopped"
+	case KindMergedWithoutShip:
+		return "Story merged without ship"
+	case KindBugFixMerged:
+		return "Bug with its fix merged"
+	case KindReplaced:
+		return "Replaced"
+	case KindAudit:
+		return "Merged unreviewed, to audit"
+	}
+	return string(k)
+}
+
+// Group is where a kind is listed: steps that need the person, or the
+// housekeeping that may be selected and done in bulk.
+func (k Kind) Group() Group {
+	switch k {
+	case KindMergedWithoutShip, KindBugFixMerged, KindReplaced:
+		return Housekeeping
+	}
+	return NeedsYou
+}
+
+func (k Kind) rank() int {
+	for i, x := range Kinds() {
+		if x == k {
+			return i
+		}
+	}
+	return len(Kinds())
+}
+
+// Group orders the list: NeedsYou first.
+type Group int
+
+const (
+	NeedsYou Group = iota
+	Housekeeping
+)
+
+func (g Group) String() string {
+	if g == Housekeeping {
+		return "housekeeping"
+	}
+	return "needs you"
+}
+
+// Item is the issue or pull request a step acts on.
+type Item struct {
+	Number int
+	Title  string
+	IsPR   bool
+}
+
+// Link is another issue or pull request shown on the card.
+type Link struct {
+	Number int
+	Title  string
+	IsPR   bool
+	Role   string // e.g. "links Story", "merged fix", "replaced by"
+}
+
+// Step is one card.
+type Step struct {
+	Kind    Kind
+	Group   Group
+	Item    Item
+	Links   []Link
+	Head    string // the pull request head shown on the card; approve-its-head approves exactly this
+	Counsel string // advice, never an approval
+	// Problem says why the step cannot be accepted from the inbox (a
+	// Decision whose body does not parse); its choices only open it.
+	Problem        string
+	Door           Door     // a Decision's door
+	Choices        []Choice // in key order, skip last
+	Recommendation Choice
+}
+
+// ID names the step across reads: its kind and item.
+func (s Step) ID() string { return fmt.Sprintf("%s#%d", s.Kind, s.Item.Number) }
+
+// Choice is one thing the person can do with a card.
+type Choice struct {
+	Key          string // "1".."9", or "s" for skip; Enter picks the Recommendation
+	Label        string
+	Recommended  bool
+	OneWay       bool   // cannot be undone later (a one-way Decision)
+	NeedsConfirm bool   // applies only on a second Enter (y in plain mode)
+	Confirm      string // the one line shown first, saying exactly what it will do
+	NeedsNote    string // when set, ask for one line (this prompt) before writing
+	Disabled     string // when set, the choice stays visible and says why it cannot be taken
+	Writes       []Write
+}
+
+// SkipKey is the key that skips a card.
+const SkipKey = "s"
+
+func skipChoice() Choice {
+	return Choice{Key: SkipKey, Label: "skip"}
+}
+
+// WriteKind says what one write does.
+type WriteKind string
+
+const (
+	WriteComment      WriteKind = "comment"       // Body on issue or PR Number
+	WriteAddLabel     WriteKind = "add-label"     // Label on Number
+	WriteRemoveLabel  WriteKind = "remove-label"  // Label from Number
+	WriteClose        WriteKind = "close"         // close Number with Reason (completed, not_planned)
+	WriteReview       WriteKind = "review"        // a review with event APPROVE and commit_id CommitID on PR Number
+	WriteLedgerPut    WriteKind = "ledger-put"    // a file at Path on the ledger (a review record: Login, CommitID, the time, the person's note)
+	WriteLedgerAppend WriteKind = "ledger-append" // one sample line for PR Number appended to Path (Correction marks it)
+	WriteLedgerRemove WriteKind = "ledger-remove" // the file at Path removed from the ledger
+	WriteRevertPR     WriteKind = "revert-pr"     // a pull request into Base reverting PR Number's merge (SPEC §7)
+	WriteOpenShip     WriteKind = "open-ship"     // opens the ship screen for PR Number (Solo: with --solo-bypass); writes nothing itself
+	WriteOpen         WriteKind = "open"          // opens Number on GitHub in the browser; writes nothing
+)
+
+// Write is one effect of accepting a choice, as data.
+type Write struct {
+	Kind       WriteKind
+	Number     int
+	Body       string
+	Label      string
+	Reason     string
+	CommitID   string
+	Login      string
+	Path       string
+	Correction bool
+	Base       string
+	Solo       bool
+}
+
+// Writes says whether it changes anything on GitHub or the ledger.
+func (w Write) Writes() bool { return w.Kind != WriteOpen && w.Kind != WriteOpenShip }
+
+// String says the write in words, for --dry-run and the confirmation line.
+func (w Write) String() string {
+	switch w.Kind {
+	case WriteComment:
+		return fmt.Sprintf("comment on #%d: %q", w.Number, w.Body)
+	case WriteAddLabel:
+		return fmt.Sprintf("add the label %s to #%d", w.Label, w.Number)
+	case WriteRemoveLabel:
+		return fmt.Sprintf("remove the label %s from #%d", w.Label, w.Number)
+	case WriteClose:
+		return fmt.Sprintf("close #%d as %s", w.Number, strings.ReplaceAll(w.Reason, "_", " "))
+	case WriteReview:
+		return fmt.Sprintf("approve pull request #%d at head %s", w.Number, w.CommitID)
+	case WriteLedgerPut:
+		return fmt.Sprintf("write %s on the ledger", w.Path)
+	case WriteLedgerAppend:
+		kind := "a clean sample"
+		if w.Correction {
+			kind = "a correction sample"
+		}
+		return fmt.Sprintf("append %s for #%d to %s on the ledger", kind, w.Number, w.Path)
+	case WriteLedgerRemove:
+		return fmt.Sprintf("remove %s from the ledger", w.Path)
+	case WriteRevertPR:
+		return fmt.Sprintf("open a pull request into %s that reverts #%d", w.Base, w.Number)
+	case WriteOpenShip:
+		if w.Solo {
+			return fmt.Sprintf("open the ship screen for #%d (aayu ship %d --solo-bypass)", w.Number, w.Number)
+		}
+		return fmt.Sprintf("open the ship screen for #%d (aayu ship %d)", w.Number, w.Number)
+	case WriteOpen:
+		return fmt.Sprintf("open #%d on GitHub", w.Number)
+	}
+	return string(w.Kind)
+}
+
+// Describe joins a choice's writes in words.
+func (c Choice) Describe() string {
+	if len(c.Writes) == 0 {
+		return "nothing is written"
+	}
+	parts := make([]string, len(c.Writes))
+	for i, w := range c.Writes {
+		parts[i] = w.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (c Choice) writes() bool {
+	for _, w := range c.Writes {
+		if w.Writes() {
+			return true
+		}
+	}
+	return false
+}
