@@ -108,9 +108,9 @@ func TestPackRefusals(t *testing.T) {
 		}, "", "", []string{"1"}},
 		{"goal hash differs", func(t *testing.T, dir string) {
 			editJSON(t, dir, func(p map[string]any) { p["completion_goal_hash"] = strings.Repeat("0", 64) })
-		}, "", "", []string{strings.Repeat("0", 12), "259e5f182147"}},
+		}, "", "", []string{strings.Repeat("0", 64), "259e5f182147c010d47cd88b8f0aafd09fa23f2ff46ab752d84ee196745e3620"}},
 		{"ready snapshot edited after its hash", func(t *testing.T, dir string) {}, "", "edited", []string{"Ready"}},
-		{"head moved", func(t *testing.T, dir string) {}, strings.Repeat("c", 40), "", []string{strings.Repeat("c", 12), "b046d1a1d113"}},
+		{"head moved", func(t *testing.T, dir string) {}, strings.Repeat("c", 40), "", []string{strings.Repeat("c", 40), "b046d1a1d113339eb80e130c9dc0008fa223e76f"}},
 		{"newer schema", func(t *testing.T, dir string) {
 			editJSON(t, dir, func(p map[string]any) { p["schema_version"] = 2 })
 		}, "", "", []string{"update aayu"}},

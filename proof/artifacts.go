@@ -30,39 +30,50 @@ type byteCheck struct {
 	lfs     bool   // matched through a Git LFS pointer, not the bytes
 }
 
-// checkArtifactBytes reads every usable artifact's bytes and records one
-// verdict per artifact, in pack order.
+// checkArtifactBytes reads every usable artifact's bytes, on a small pool of
+// workers (see hashpool.go), and records one verdict per artifact in pack
+// order, so the report and its problems are the same whatever order the
+// workers finish in.
 func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
 	prog := Progress{TotalFiles: len(p.Artifacts)}
+	var toRead []int
 	for i, a := range p.Artifacts {
-		if usable[i] && a.Size > 0 {
-			prog.TotalBytes += a.Size
+		if usable[i] {
+			toRead = append(toRead, i)
+			prog.TotalBytes += max(a.Size, 0)
 		}
 	}
-	for i, a := range p.Artifacts {
-		if err := v.ctx.Err(); err != nil {
-			return fmt.Errorf("verifying the pack for story %d stopped: %w", p.Story, err)
+	report := func() {
+		if v.opts.Progress != nil {
+			v.opts.Progress(prog)
 		}
+	}
+	// Artifacts refused before reading are done at once.
+	for i := range p.Artifacts {
+		if !usable[i] {
+			prog.DoneFiles++
+			report()
+		}
+	}
+	checks, err := v.lookAtAll(p.Artifacts, toRead, func(i int) {
+		prog.DoneFiles++
+		prog.DoneBytes += p.Artifacts[i].Size
+		report()
+	})
+	if err != nil {
+		return fmt.Errorf("verifying the pack for story %d stopped: %w", p.Story, err)
+	}
+	for i, a := range p.Artifacts {
 		res := ArtifactResult{Artifact: a}
 		if notStored(a) {
 			v.r.ArtifactsNotStored++
 		}
-		switch {
-		case !usable[i]:
+		if usable[i] {
+			res.Verdict, res.Reason = v.judge(a, checks[i])
+		} else {
 			res.Verdict, res.Reason = VerdictFailed, "refused before reading; see the problems"
-		default:
-			bc, err := v.lookAt(a)
-			if err != nil {
-				return err
-			}
-			res.Verdict, res.Reason = v.judge(a, bc)
-			prog.DoneBytes += a.Size
 		}
 		v.r.Artifacts = append(v.r.Artifacts, res)
-		prog.DoneFiles++
-		if v.opts.Progress != nil {
-			v.opts.Progress(prog)
-		}
 	}
 	return nil
 }
@@ -93,9 +104,10 @@ func (v *verifier) judge(a Artifact, bc byteCheck) (ArtifactVerdict, string) {
 }
 
 // lookAt finds artifact a's file without following any symlink and, when it
-// is there, checks its size and then its hash. Only an ended context is an
-// error; everything else is a finding.
-func (v *verifier) lookAt(a Artifact) (byteCheck, error) {
+// is there, checks its size and then its hash, reading through buf. Only an
+// ended context is an error; everything else is a finding. It only reads the
+// verifier, so several workers may call it at once, each with its own buf.
+func (v *verifier) lookAt(a Artifact, buf []byte) (byteCheck, error) {
 	if v.fsys == nil {
 		return byteCheck{}, nil
 	}
@@ -113,7 +125,7 @@ func (v *verifier) lookAt(a Artifact) (byteCheck, error) {
 		return byteCheck{present: true, code: CodeSizeMismatch, reason: fmt.Sprintf(
 			"is %d bytes but pack.json says %d", info.Size(), a.Size)}, nil
 	}
-	return v.hashFile(name, info, a)
+	return v.hashFile(name, info, a, buf)
 }
 
 // lstatNoSymlinks checks every element of name with Lstat: each folder must be
@@ -162,8 +174,9 @@ func symlinkLeaves(fsys fs.FS, name string) bool {
 }
 
 // hashFile opens the file, makes sure it is still the one inspected, and
-// hashes it through a reader limited to the declared size plus one byte.
-func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact) (byteCheck, error) {
+// hashes it through a reader limited to the declared size plus one byte,
+// streaming it through buf so a file of any size costs only buf's memory.
+func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact, buf []byte) (byteCheck, error) {
 	f, err := v.fsys.Open(name)
 	if err != nil {
 		return byteCheck{present: true, code: CodeMissingFile, reason: "could not be opened: " + describeFSError(err)}, nil
@@ -174,13 +187,10 @@ func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact) (byteChec
 		return byteCheck{present: true, code: CodeNotRegular, reason: "changed while it was being checked"}, nil
 	}
 	h := sha256.New()
-	if v.buf == nil {
-		v.buf = make([]byte, 64<<10)
-	}
-	n, err := io.CopyBuffer(h, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1), v.buf)
+	n, err := io.CopyBuffer(h, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1), buf)
 	if err != nil {
 		if ctxErr := v.ctx.Err(); ctxErr != nil {
-			return byteCheck{}, fmt.Errorf("verifying artifact %q stopped: %w", a.Path, ctxErr)
+			return byteCheck{}, fmt.Errorf("artifact %q was being read: %w", a.Path, ctxErr)
 		}
 		return byteCheck{present: true, code: CodeMissingFile, reason: "could not be read: " + describeFSError(err)}, nil
 	}
@@ -190,7 +200,7 @@ func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact) (byteChec
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != a.SHA256 {
 		return byteCheck{present: true, code: CodeHashMismatch, reason: fmt.Sprintf(
-			"has SHA-256 %s but pack.json says %s; its bytes were changed", short(got), short(a.SHA256))}, nil
+			"has SHA-256 %s but pack.json says %s; its bytes were changed", hashInWords(got), hashInWords(a.SHA256))}, nil
 	}
 	return byteCheck{present: true}, nil
 }

@@ -26,7 +26,9 @@ func VerifyDir(ctx context.Context, dir string, opts Options) (*Report, error) {
 }
 
 // VerifyFS is VerifyDir for any file system holding the same layout, such
-// as an opened zip of the run artifact.
+// as an opened zip of the run artifact. Artifacts are read by several
+// goroutines at once, so fsys must allow concurrent Open and Lstat, as
+// os.Root, zip.Reader and fstest.MapFS do.
 func VerifyFS(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 	return verifyFS(ctx, fsys, opts, false)
 }

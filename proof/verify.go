@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -29,7 +30,8 @@ type Options struct {
 	// Story and PR, when non-zero, must be the ones the pack names.
 	Story, PR int
 	Limits    Limits
-	// Progress, when set, is called after each artifact is checked.
+	// Progress, when set, is called after each artifact is checked, always
+	// on the goroutine that called Verify, never on a hashing worker.
 	Progress func(Progress)
 }
 
@@ -37,6 +39,7 @@ type Options struct {
 // bytes whose SHA-256 the report carries. packFolder holds the file
 // "artifacts/P" for each artifact path P, as a pack folder does; it may be
 // nil when no bytes are at hand, and then every stored artifact is missing.
+// Like VerifyFS it reads packFolder from several goroutines at once.
 // Every problem is reported, not only the first. The error is non-nil only
 // when ctx ends first.
 func Verify(ctx context.Context, p *Pack, raw []byte, packFolder fs.FS, opts Options) (*Report, error) {
@@ -55,8 +58,7 @@ type verifier struct {
 	opts     Options
 	lim      Limits
 	fsys     fs.FS
-	sameFile bool   // the fs is a real folder: re-check the opened file is the one inspected
-	buf      []byte // one copy buffer for every artifact hashed
+	sameFile bool // the fs is a real folder: re-check the opened file is the one inspected
 }
 
 func (v *verifier) problem(code Code, artifactPath string, criterion int, format string, args ...any) {
@@ -89,9 +91,9 @@ func (v *verifier) checkIdentity(p *Pack) {
 	}
 	switch head := strings.ToLower(strings.TrimSpace(v.opts.HeadSHA)); {
 	case head == "":
-		v.problem(CodeNoHead, "", 0, "No current head was given, so the pack's head %s is unchecked.", short(p.PRHeadSHA))
+		v.problem(CodeNoHead, "", 0, "No current head was given, so the pack's head %s is unchecked.", hashInWords(p.PRHeadSHA))
 	case p.PRHeadSHA != head:
-		v.problem(CodeHeadMismatch, "", 0, "The pack proves commit %s but the pull request's head is now %s.", short(p.PRHeadSHA), short(head))
+		v.problem(CodeHeadMismatch, "", 0, "The pack proves commit %s but the pull request's head is now %s.", hashInWords(p.PRHeadSHA), hashInWords(head))
 	}
 	ready := v.opts.Ready
 	if ready == nil {
@@ -103,11 +105,11 @@ func (v *verifier) checkIdentity(p *Pack) {
 	}
 	if !ready.SelfConsistent() {
 		v.problem(CodeReadyHash, "", 0, "The Ready snapshot records Completion Goal hash %s but its own Completion Goal hashes to %s; the snapshot was edited after it was frozen.",
-			short(ready.RecordedHash), short(ready.BodyHash))
+			hashInWords(ready.RecordedHash), hashInWords(ready.BodyHash))
 	}
 	if p.CompletionGoalHash != ready.RecordedHash {
 		v.problem(CodeGoalHash, "", 0, "The pack was built for Completion Goal %s but the Ready snapshot's is %s; the story changed after Ready.",
-			short(p.CompletionGoalHash), short(ready.RecordedHash))
+			hashInWords(p.CompletionGoalHash), hashInWords(ready.RecordedHash))
 	}
 }
 
@@ -285,10 +287,9 @@ func criterionResult(id int, text string, c Criterion, present bool, verdicts ma
 	return res
 }
 
-func isSHA256Hex(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
+func isSHA256Hex(s string) bool { return len(s) == 64 && isLowerHex(s) }
+
+func isLowerHex(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
@@ -298,13 +299,17 @@ func isSHA256Hex(s string) bool {
 	return true
 }
 
-// short abbreviates a hash for sentences; the full value stays in the pack.
-func short(h string) string {
-	if h == "" {
+// hashInWords shows a hash or commit SHA whole in a sentence: a person
+// compares them character by character, and aayu is correct to the byte, so
+// they are never abbreviated. A value that is not plain lowercase hex (a
+// head given from outside, say) is quoted and clipped instead.
+func hashInWords(h string) string {
+	switch {
+	case h == "":
 		return "(none)"
+	case len(h) <= 64 && isLowerHex(h):
+		return h
+	default:
+		return strconv.Quote(clipText(h))
 	}
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

@@ -3,7 +3,6 @@ package proof
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,11 +46,12 @@ func writeLocal(dir string, p *Pack, files map[string][]byte, step func(name str
 	if err := checkPackFiles(p, files); err != nil {
 		return "", fmt.Errorf("writing the local pack to %s: nothing was written: %w", dir, err)
 	}
-	packJSON, err := json.MarshalIndent(p, "", "  ")
+	// Encode, not json.Marshal: a nil list must be written as [], never as
+	// null, which Decode refuses.
+	packJSON, err := Encode(p)
 	if err != nil {
-		return "", fmt.Errorf("writing the local pack to %s: encoding pack.json: %w", dir, err)
+		return "", fmt.Errorf("writing the local pack to %s: %w", dir, err)
 	}
-	packJSON = append(packJSON, '\n')
 
 	dir = filepath.Clean(dir)
 	if info, err := os.Lstat(dir); err == nil && !info.IsDir() {

@@ -254,9 +254,10 @@ func (m *Model) detail(w int) []string {
 	if text == "" {
 		return nil
 	}
+	// Room for a whole problem with its full hashes even at 40 columns.
 	wrapped := strings.Split(lipgloss.Wrap(text, max(10, w-2), " /"), "\n")
-	if len(wrapped) > 4 {
-		wrapped = append(wrapped[:3], "…")
+	if len(wrapped) > 8 {
+		wrapped = append(wrapped[:7], "… (the plain twin, --plain, prints it whole)")
 	}
 	return append([]string{strings.Repeat("─", w)}, wrapped...)
 }
