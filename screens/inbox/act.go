@@ -1,0 +1,547 @@
+package inbox
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/aayudha/aayu/actions"
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// outcomeBox hands each job's Outcome from the queue's goroutine to the
+// command that reports it; the queue itself only carries errors.
+type outcomeBox struct {
+	mu  sync.Mutex
+	out map[string]Outcome
+}
+
+func newOutcomeBox() *outcomeBox { return &outcomeBox{out: map[string]Outcome{}} }
+
+func (b *outcomeBox) put(id string, o Outcome) {
+	b.mu.Lock()
+	b.out[id] = o
+	b.mu.Unlock()
+}
+
+func (b *outcomeBox) take(id string) Outcome {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o := b.out[id]
+	delete(b.out, id)
+	return o
+}
+
+// waitJobs reports the next finished write.
+func (m *Model) waitJobs() tea.Cmd {
+	results, box := m.queue.Results(), m.outcomes
+	return func() tea.Msg {
+		r := <-results
+		return jobDoneMsg{id: r.ID, outcome: box.take(r.ID)}
+	}
+}
+
+// onKey handles a key in the full screen.
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.confetti > 0 {
+		m.confetti = 0 // any key carries on
+	}
+	switch {
+	case m.quitAsk:
+		switch {
+		case key.Matches(msg, k.WaitAll):
+			return m.quitWaiting(false)
+		case key.Matches(msg, k.WaitRunning):
+			return m.quitWaiting(true)
+		case key.Matches(msg, k.Back):
+			m.quitAsk = false
+			m.message = ""
+		}
+		return nil
+	case m.pend != nil && m.pend.note:
+		switch msg.String() {
+		case "enter":
+			return m.submitNote(m.pend.noteBuf)
+		case "esc":
+			return m.cancel()
+		case "backspace":
+			if r := []rune(m.pend.noteBuf); len(r) > 0 {
+				m.pend.noteBuf = string(r[:len(r)-1])
+			}
+		default:
+			if msg.Text != "" {
+				m.pend.noteBuf += msg.Text
+			}
+		}
+		return nil
+	case m.pend != nil:
+		if key.Matches(msg, k.Confirm) {
+			return m.confirm()
+		}
+		return m.cancel()
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Up):
+		if m.cursor > 0 {
+			m.cursor--
+		}
+		m.details = false
+	case key.Matches(msg, k.Down):
+		if m.cursor < len(m.steps)-1 {
+			m.cursor++
+		}
+		m.details = false
+	case key.Matches(msg, k.Act):
+		return m.bulkOrPick("enter")
+	case key.Matches(msg, k.Pick):
+		return m.pick(msg.String())
+	case key.Matches(msg, k.Skip):
+		m.skip()
+	case key.Matches(msg, k.SelectAll):
+		m.selectAll()
+	case key.Matches(msg, k.ClearHouse):
+		m.clearHousekeeping()
+	case key.Matches(msg, k.Select):
+		m.selectOne(m.cursor)
+	case key.Matches(msg, k.Details):
+		m.details = !m.details
+	case key.Matches(msg, k.Refresh):
+		return m.refresh()
+	}
+	return nil
+}
+
+// onLine handles one line typed in plain mode.
+func (m *Model) onLine(line string) tea.Cmd {
+	line = strings.TrimSpace(line)
+	word := strings.ToLower(line)
+	switch {
+	case m.quitAsk:
+		switch word {
+		case "a":
+			return m.quitWaiting(false)
+		case "w":
+			return m.quitWaiting(true)
+		}
+		m.quitAsk = false
+		m.say("not quitting.")
+		return nil
+	case m.pend != nil && m.pend.note:
+		return m.submitNote(line)
+	case m.pend != nil:
+		if word == "y" {
+			return m.confirm()
+		}
+		return m.cancel()
+	}
+	switch {
+	case word == "q":
+		return m.quit()
+	case word == "" || word == "enter":
+		return m.bulkOrPick("enter")
+	case word == "s":
+		m.skip()
+	case line == "X":
+		m.selectAll()
+	case line == "C":
+		m.clearHousekeeping()
+	case word == "d":
+		m.details = true
+		m.sayDetails()
+	case word == "r":
+		return m.refresh()
+	case word == "list":
+		m.sayList()
+		m.askCurrent()
+	case strings.HasPrefix(word, "x"):
+		n, err := strconv.Atoi(strings.TrimSpace(word[1:]))
+		if err != nil || n < 1 || n > len(m.steps) {
+			m.say(fmt.Sprintf("refused: x wants a card number from 1 to %d, e.g. x 2.", len(m.steps)))
+			return nil
+		}
+		m.selectOne(n - 1)
+	case len(word) == 1 && word[0] >= '1' && word[0] <= '9':
+		return m.pick(word)
+	default:
+		m.say(fmt.Sprintf("refused: %q is not a key here. %s", tui.SanitizeLine(line), legend))
+	}
+	return nil
+}
+
+func (m *Model) tell(s string) {
+	m.message = s
+	m.say(s)
+}
+
+// bulkOrPick: Enter with housekeeping selected does each one's
+// recommendation after one confirmation; otherwise it is the current
+// card's recommendation.
+func (m *Model) bulkOrPick(k string) tea.Cmd {
+	if len(m.selected) > 0 {
+		return m.askBulk()
+	}
+	return m.pick(k)
+}
+
+func (m *Model) pick(k string) tea.Cmd {
+	st, ok := m.current()
+	if !ok {
+		m.tell("Nothing waits for you.")
+		return nil
+	}
+	c, refusal := model.Pick(st, k)
+	if refusal != "" {
+		m.tell("refused: " + refusal)
+		return nil
+	}
+	if why, gone := m.state(st.ID()).takenOff[c.Key]; gone {
+		m.tell("refused: this action failed in a way pressing Enter again cannot fix (" + why + ")")
+		return nil
+	}
+	if c.Key == model.SkipKey {
+		m.skip()
+		return nil
+	}
+	if c.NeedsNote != "" {
+		m.pend = &pending{stepID: st.ID(), choice: c, note: true}
+		m.tell(c.NeedsNote)
+		return nil
+	}
+	if c.NeedsConfirm {
+		return m.askConfirm(st, c)
+	}
+	return m.submit(st, c, "")
+}
+
+func (m *Model) askConfirm(st model.Step, c model.Choice) tea.Cmd {
+	m.pend = &pending{stepID: st.ID(), choice: c, confirm: []string{c.Confirm}}
+	m.message = c.Confirm
+	if m.c.Plain {
+		m.say(c.Confirm + " (y applies it; anything else cancels)")
+	}
+	return nil
+}
+
+func (m *Model) submitNote(note string) tea.Cmd {
+	p := m.pend
+	note = strings.TrimSpace(note)
+	if note == "" {
+		m.tell("Write one line on what you checked, or esc to cancel.")
+		return nil
+	}
+	st, ok := model.Find(m.steps, p.stepID)
+	if !ok {
+		m.pend = nil
+		m.tell("That card is gone; nothing was written.")
+		return nil
+	}
+	p.note, p.noteBuf = false, note
+	if p.choice.NeedsConfirm {
+		p.confirm = []string{p.choice.Confirm}
+		m.message = p.choice.Confirm
+		if m.c.Plain {
+			m.say(p.choice.Confirm + " (y applies it; anything else cancels)")
+		}
+		return nil
+	}
+	m.pend = nil
+	return m.submit(st, p.choice, note)
+}
+
+func (m *Model) confirm() tea.Cmd {
+	p := m.pend
+	m.pend = nil
+	if len(p.bulk) > 0 {
+		return m.submitBulk(p.bulk)
+	}
+	st, ok := model.Find(m.steps, p.stepID)
+	if !ok {
+		m.tell("That card is gone; nothing was written.")
+		return nil
+	}
+	return m.submit(st, p.choice, p.noteBuf)
+}
+
+func (m *Model) cancel() tea.Cmd {
+	m.pend = nil
+	m.tell("Cancelled; nothing was written.")
+	return nil
+}
+
+// submit hands one choice to the write queue, or does what writes nothing.
+func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
+	for _, w := range c.Writes {
+		switch w.Kind {
+		case model.WriteOpen:
+			m.tell(fmt.Sprintf("Opening #%d in your browser.", w.Number))
+			open, n := m.deps.Open, w.Number
+			if open == nil {
+				return nil
+			}
+			return func() tea.Msg { _ = open(n); return nil }
+		case model.WriteOpenShip:
+			m.tell(fmt.Sprintf("Ship #%d with: aayu ship %d%s (the ship screen opens from here in a later version).", w.Number, w.Number, map[bool]string{true: " --solo-bypass"}[w.Solo]))
+			return nil
+		}
+	}
+	if m.opts.DryRun {
+		m.tell(fmt.Sprintf("dry run: %s #%d would %s; nothing was written.", st.Kind.Words(), st.Item.Number, c.Describe()))
+		m.advancePlain()
+		return nil
+	}
+	if why := m.writeBlocked(); why != "" {
+		m.tell("refused: " + why)
+		return nil
+	}
+	cs := m.state(st.ID())
+	if cs.running {
+		m.tell(fmt.Sprintf("A write on #%d is under way; wait for it.", st.Item.Number))
+		return nil
+	}
+	cs.running, cs.failure, cs.changed, cs.choice = true, nil, "", c.Key
+	m.running++
+	req := Request{Step: st, Choice: c, Note: note}
+	exec, box, id := m.deps.Execute, m.outcomes, st.ID()
+	m.queue.Submit(actions.Job{ID: id, Key: fmt.Sprintf("#%d", st.Item.Number), Run: func(ctx context.Context) error {
+		box.put(id, exec(ctx, req))
+		return nil
+	}})
+	m.tell(fmt.Sprintf("%s #%d: writing in the background (%s).", st.Kind.Words(), st.Item.Number, c.Label))
+	m.advancePlain()
+	return nil
+}
+
+func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
+	cmds := []tea.Cmd{m.waitJobs()}
+	m.running--
+	cs := m.state(msg.id)
+	cs.running = false
+	o := msg.outcome
+	label := msg.id
+	if st, ok := model.Find(m.steps, msg.id); ok {
+		label = fmt.Sprintf("%s #%d", st.Kind.Words(), st.Item.Number)
+	}
+	_, wasBulk := m.bulkActive[msg.id]
+	delete(m.bulkActive, msg.id)
+	switch {
+	case o.Changed:
+		cs.changed = "It changed on GitHub since it was shown, so nothing was written; the card now shows it as it is."
+		m.say(fmt.Sprintf("not done: %s — %s", label, cs.changed))
+		if o.Now != nil {
+			m.replaceStep(*o.Now)
+		}
+	case o.Failure != nil:
+		cs.failure = o.Failure
+		if !o.Failure.Retryable {
+			cs.takenOff[cs.choice] = o.Failure.What
+		}
+		m.say(fmt.Sprintf("not done: %s", label))
+		m.say("  " + o.Failure.What)
+		m.say("  " + o.Failure.Changed)
+		m.say("  " + o.Failure.Next)
+		m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(o.Failure.Details, "; ")))
+	case o.Done:
+		cs.done = o.Wrote
+		m.say(fmt.Sprintf("done: %s — %s", label, strings.Join(o.Wrote, "; ")))
+	}
+	if wasBulk && len(m.bulkActive) == 0 && m.noFailures() {
+		cmds = append(cmds, m.jobWellDone("Job well done: the housekeeping is clear."))
+	}
+	if m.snap != nil && !m.reading {
+		m.reading = true
+		cmds = append(cmds, m.readCmd(m.snap, m.readAt))
+	}
+	if m.quitting && m.running == 0 {
+		cmds = append(cmds, m.finish())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) replaceStep(now model.Step) {
+	for i, st := range m.steps {
+		if st.ID() == now.ID() {
+			m.steps[i] = now
+		}
+	}
+}
+
+// skip leaves the card as it is and moves on.
+func (m *Model) skip() {
+	if st, ok := m.current(); ok {
+		m.state(st.ID()).skipped = true
+		m.message = fmt.Sprintf("Skipped %s #%d.", st.Kind.Words(), st.Item.Number)
+		if m.c.Plain {
+			m.say("skipped: " + m.message[len("Skipped "):])
+		}
+	}
+	if m.c.Plain {
+		m.advancePlain()
+		return
+	}
+	if m.cursor < len(m.steps)-1 {
+		m.cursor++
+	}
+}
+
+func (m *Model) selectOne(i int) {
+	if i >= len(m.steps) {
+		return
+	}
+	st := m.steps[i]
+	if ok, why := model.Selectable(st); !ok {
+		m.tell("refused: " + why)
+		return
+	}
+	id := st.ID()
+	if m.selected[id] {
+		delete(m.selected, id)
+		m.tell(fmt.Sprintf("Unselected %s #%d.", st.Kind.Words(), st.Item.Number))
+		return
+	}
+	m.selected[id] = true
+	m.tell(fmt.Sprintf("Selected %s #%d; enter does the recommendation of every selected card.", st.Kind.Words(), st.Item.Number))
+}
+
+func (m *Model) selectAll() {
+	idx := model.SelectAll(m.steps)
+	if len(idx) == 0 {
+		m.tell("There is no housekeeping to select.")
+		return
+	}
+	for _, i := range idx {
+		m.selected[m.steps[i].ID()] = true
+	}
+	m.tell(fmt.Sprintf("Selected all %s; enter does each one's recommendation.", describeCount(len(idx), "housekeeping card", "housekeeping cards")))
+}
+
+func (m *Model) clearHousekeeping() {
+	m.selectAll()
+	if len(m.selected) > 0 {
+		m.askBulk()
+	}
+}
+
+func (m *Model) selectedSteps() []model.Step {
+	var out []model.Step
+	for _, st := range m.steps {
+		if m.selected[st.ID()] {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func (m *Model) askBulk() tea.Cmd {
+	steps := m.selectedSteps()
+	viewer := ""
+	if m.snap != nil {
+		viewer = m.snap.Viewer
+	}
+	lines := model.BulkConfirm(steps, viewer)
+	if len(lines) == 0 {
+		m.selected = map[string]bool{}
+		return m.pick("enter")
+	}
+	if m.opts.DryRun {
+		for _, l := range lines[1:] {
+			m.say("dry run: " + l)
+		}
+		m.tell("dry run: nothing was written.")
+		return nil
+	}
+	if why := m.writeBlocked(); why != "" {
+		m.tell("refused: " + why)
+		return nil
+	}
+	var ids []string
+	for _, st := range steps {
+		ids = append(ids, st.ID())
+	}
+	m.pend = &pending{confirm: lines, bulk: ids}
+	m.message = lines[0]
+	if m.c.Plain {
+		for _, l := range lines {
+			m.say(l)
+		}
+		m.say("y applies all of them; anything else cancels.")
+	}
+	return nil
+}
+
+func (m *Model) submitBulk(ids []string) tea.Cmd {
+	m.selected = map[string]bool{}
+	var cmds []tea.Cmd
+	for _, id := range ids {
+		st, ok := model.Find(m.steps, id)
+		if !ok || st.Recommendation.Key == "" {
+			continue
+		}
+		m.bulkActive[id] = true
+		cmds = append(cmds, m.submit(st, st.Recommendation, ""))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) refresh() tea.Cmd {
+	if m.reading {
+		m.tell("Already reading GitHub.")
+		return nil
+	}
+	m.reading = true
+	m.tell("Refreshing from GitHub…")
+	var since = m.readAt
+	if m.cached || m.snap == nil {
+		return m.readCmd(nil, since)
+	}
+	return m.readCmd(m.snap, since)
+}
+
+// quit leaves at once unless writes run; then it asks whether to wait for
+// all of them or only the ones under way, so no write stops half done.
+func (m *Model) quit() tea.Cmd {
+	if m.running > 0 {
+		m.quitAsk = true
+		running, waiting := m.queue.Counts()
+		m.tell(fmt.Sprintf("%s under way and %d waiting. a: wait for all of them; w: wait only for those under way; esc: stay.", describeCount(running, "write is", "writes are"), waiting))
+		return nil
+	}
+	return m.finish()
+}
+
+func (m *Model) quitWaiting(onlyRunning bool) tea.Cmd {
+	m.quitAsk = false
+	if onlyRunning {
+		for _, j := range m.queue.DropWaiting() {
+			m.running--
+			m.state(j.ID).running = false
+			m.say(fmt.Sprintf("not done: %s was not started; nothing was written for it.", j.ID))
+		}
+	}
+	m.quitting = true
+	if m.running == 0 {
+		return m.finish()
+	}
+	m.tell("Waiting for the writes under way…")
+	return nil
+}
+
+func (m *Model) onInputClosed() tea.Cmd {
+	m.inputClosed = true
+	if m.reading && m.snap == nil {
+		return nil // finish once the first read lands
+	}
+	m.quitting = true
+	if m.running == 0 {
+		return m.finish()
+	}
+	return nil
+}

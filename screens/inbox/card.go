@@ -1,0 +1,124 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// cardLines is one card as plain lines of words, the same facts both
+// renderers show. Text from GitHub is sanitised here, at the edge.
+func (m *Model) cardLines(st model.Step) []string {
+	var out []string
+	out = append(out, fmt.Sprintf("%s #%d (%s): %s", st.Kind.Words(), st.Item.Number, st.Group, clean(st.Item.Title)))
+	for _, l := range st.Links {
+		out = append(out, fmt.Sprintf("%s #%d: %s", clean(l.Role), l.Number, clean(l.Title)))
+	}
+	if st.Head != "" {
+		out = append(out, "head "+clean(st.Head))
+	}
+	if st.Door != "" {
+		out = append(out, "door: "+string(st.Door))
+	}
+	if st.Problem != "" {
+		out = append(out, "problem: "+clean(st.Problem))
+	} else if st.Counsel != "" {
+		out = append(out, "counsel: "+clean(st.Counsel))
+	}
+	cs := m.states[st.ID()]
+	for _, c := range st.Choices {
+		line := fmt.Sprintf("  %s  %s", c.Key, clean(c.Label))
+		if c.Recommended {
+			line += " (recommended)"
+		}
+		switch {
+		case c.Disabled != "":
+			line += " — unavailable: " + clean(c.Disabled)
+		case cs != nil && cs.takenOff[c.Key] != "":
+			line += " — unavailable: it failed in a way Enter cannot fix"
+		}
+		if m.opts.DryRun && c.Key != model.SkipKey {
+			line += " — would " + clean(c.Describe())
+		}
+		out = append(out, line)
+	}
+	return append(out, m.statusLines(st)...)
+}
+
+// statusLines say in words what happened to the card in this run.
+func (m *Model) statusLines(st model.Step) []string {
+	cs := m.states[st.ID()]
+	if cs == nil {
+		return nil
+	}
+	switch {
+	case cs.running:
+		return []string{"status: writing…"}
+	case cs.failure != nil:
+		out := []string{"status: not done", cs.failure.What, cs.failure.Changed, cs.failure.Next}
+		if m.details {
+			for _, d := range cs.failure.Details {
+				out = append(out, "details: "+clean(d))
+			}
+		} else if len(cs.failure.Details) > 0 {
+			out = append(out, "(d shows the details)")
+		}
+		return out
+	case cs.changed != "":
+		return []string{"status: not done", cs.changed}
+	case cs.done != nil:
+		return []string{"status: done — " + clean(strings.Join(cs.done, "; "))}
+	case cs.skipped:
+		return []string{"status: skipped"}
+	}
+	return nil
+}
+
+func clean(s string) string { return tui.SanitizeLine(s) }
+
+// rowLabel is the short list row for a card.
+func rowLabel(st model.Step) string {
+	return fmt.Sprintf("%s #%d %s", shortKind(st.Kind), st.Item.Number, clean(st.Item.Title))
+}
+
+func shortKind(k model.Kind) string {
+	switch k {
+	case model.KindDecision:
+		return "Decision"
+	case model.KindReadyToShip:
+		return "Ship"
+	case model.KindNeedsReview:
+		return "Review"
+	case model.KindReviewStopped:
+		return "Stopped"
+	case model.KindMergedWithoutShip:
+		return "Merged"
+	case model.KindBugFixMerged:
+		return "Fixed"
+	case model.KindReplaced:
+		return "Replaced"
+	case model.KindAudit:
+		return "Audit"
+	}
+	return string(k)
+}
+
+// statusWord is the one word a row shows for its card's state.
+func (m *Model) statusWord(st model.Step) string {
+	cs := m.states[st.ID()]
+	switch {
+	case cs == nil:
+		return ""
+	case cs.running:
+		return "writing"
+	case cs.failure != nil || cs.changed != "":
+		return "not done"
+	case cs.done != nil:
+		return "done"
+	case cs.skipped:
+		return "skipped"
+	}
+	return ""
+}

@@ -1,0 +1,376 @@
+package inbox
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	xgolden "github.com/charmbracelet/x/exp/golden"
+
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// syncBuffer is an output the test reads while the program writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// plainSession runs the inbox's plain twin through the real shell, typing
+// lines only when the screen has asked for them.
+type plainSession struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *syncBuffer
+	done chan int
+}
+
+func startPlain(t *testing.T, deps Deps, opts Options) *plainSession {
+	t.Helper()
+	pr, pw := io.Pipe()
+	s := &plainSession{t: t, in: pw, out: &syncBuffer{}, done: make(chan int, 1)}
+	m := New(context.Background(), tui.Common{Plain: true}, deps, opts)
+	go func() {
+		code, _ := tui.Run(context.Background(), m, tui.RunOptions{Plain: true, In: pr, Out: s.out})
+		s.done <- code
+	}()
+	t.Cleanup(func() { _ = pw.Close() })
+	return s
+}
+
+func (s *plainSession) waitFor(text string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.out.String(), text) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the plain inbox never said %q; it said:\n%s", text, s.out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (s *plainSession) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func (s *plainSession) exit() int {
+	s.t.Helper()
+	_ = s.in.Close()
+	select {
+	case code := <-s.done:
+		return code
+	case <-time.After(10 * time.Second):
+		s.t.Fatalf("the inbox did not stop:\n%s", s.out.String())
+		return -1
+	}
+}
+
+func TestInboxPlainAcceptsADecision(t *testing.T) {
+	f := newFake()
+	s := startPlain(t, f.deps(), Options{})
+	s.waitFor("card 1 of 5: Decision #1")
+	s.send("1")
+	s.waitFor("done: Decision #1")
+	reqs := f.requests()
+	if len(reqs) != 1 || reqs[0].Step.Item.Number != 1 || reqs[0].Choice.Key != "1" {
+		t.Fatalf("executed %+v", reqs)
+	}
+	if code := s.exit(); code != tui.ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	out := s.out.String()
+	if !strings.HasPrefix(out, legend) {
+		t.Errorf("the plain twin does not start with the key legend:\n%s", out)
+	}
+	if strings.Count(out, legend) != 1 {
+		t.Errorf("the legend was said more than once")
+	}
+	if strings.ContainsRune(out, '\x1b') {
+		t.Error("plain output holds an escape sequence")
+	}
+}
+
+func TestDecisionConfirmationsInPlainMode(t *testing.T) {
+	f := newFake()
+	s := startPlain(t, f.deps(), Options{})
+	s.waitFor("card 1 of 5: Decision #1")
+	s.send("2") // not the recommendation
+	s.waitFor("not the recommendation")
+	s.send("n") // anything but y cancels
+	s.waitFor("Cancelled; nothing was written.")
+	if n := len(f.requests()); n != 0 {
+		t.Fatalf("a cancelled confirmation wrote %d times", n)
+	}
+	s.send("2")
+	s.waitFor("(y applies it; anything else cancels)")
+	s.send("y")
+	s.waitFor("done: Decision #1")
+	if reqs := f.requests(); len(reqs) != 1 || reqs[0].Choice.Key != "2" {
+		t.Fatalf("executed %+v", reqs)
+	}
+	s.send("1") // card 2 is the one-way door: even its recommendation asks first
+	s.waitFor("a one-way door")
+	s.send("y")
+	s.waitFor("done: Decision #2")
+	s.exit()
+}
+
+func TestSelectionRules(t *testing.T) {
+	f := newFake()
+	s := startPlain(t, f.deps(), Options{})
+	s.waitFor("card 1 of 5")
+	s.send("x 1")
+	s.waitFor("refused: Decision #1 needs you: it is never selected or done in bulk")
+	s.send("X")
+	s.waitFor("Selected all 2 housekeeping cards")
+	s.send("enter")
+	s.waitFor("Each is written as @founder and is not undone later.")
+	if n := len(f.requests()); n != 0 {
+		t.Fatalf("bulk wrote before its confirmation: %d", n)
+	}
+	s.send("y")
+	s.waitFor("Job well done: the housekeeping is clear.")
+	for _, r := range f.requests() {
+		if r.Step.Group != model.Housekeeping {
+			t.Fatalf("bulk did a step that needs the person: %+v", r.Step.Kind)
+		}
+	}
+	if n := len(f.requests()); n != 2 {
+		t.Fatalf("bulk did %d steps, want 2", n)
+	}
+	s.exit()
+}
+
+func TestInboxFailureCards(t *testing.T) {
+	f := newFake()
+	f.fail["decision#1"] = &Failure{
+		What:      "The comment on Decision #1 was not posted: GitHub had a server error.",
+		Changed:   "Nothing changed on GitHub.",
+		Next:      "Press Enter to try again.",
+		Details:   []string{"step: comment", "POST /repos/acme/benefits/issues/1/comments: 502 Bad Gateway"},
+		Retryable: true,
+	}
+	s := startPlain(t, f.deps(), Options{})
+	s.waitFor("card 1 of 5")
+	s.send("1")
+	s.waitFor("Press Enter to try again.")
+	out := s.out.String()
+	failure := out[strings.Index(out, "not done: Decision #1"):]
+	lines := strings.Split(strings.TrimSpace(failure), "\n")
+	if len(lines) < 4 {
+		t.Fatalf("failure card too short:\n%s", failure)
+	}
+	for _, l := range lines[1:4] {
+		if regexp.MustCompile(`https?://|\b(POST|GET|PATCH|PUT|DELETE)\b|\b[1-5]\d\d\b|[0-9a-f]{40}`).MatchString(l) {
+			t.Errorf("a failure line names a link, method, status or commit: %q", l)
+		}
+	}
+	if strings.Contains(out, "502 Bad Gateway") {
+		t.Error("details were shown without d")
+	}
+	s.send("q")
+	if code := s.exit(); code != tui.ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(s.out.String(), "log: Decision #1 failed: step: comment; POST /repos/acme/benefits/issues/1/comments: 502 Bad Gateway") {
+		t.Errorf("the log printed on quit lacks the details:\n%s", s.out.String())
+	}
+}
+
+func TestInboxFailedChoiceLeaves(t *testing.T) {
+	f := newFake()
+	f.fail["decision#1"] = &Failure{What: "GitHub refused the comment on Decision #1.", Changed: "Nothing changed on GitHub.", Next: "Open #1 on GitHub to act on it by hand.", Retryable: false}
+	m := loaded(t, f, 100, 24, Options{})
+	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
+	m.Update(m.waitJobs()())
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "Open #1 on GitHub to act on it by hand.") || !strings.Contains(v, "unavailable: it failed in a way Enter cannot fix") {
+		t.Fatalf("the failed choice does not leave the card:\n%s", v)
+	}
+	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
+	if !strings.HasPrefix(m.message, "refused: this action failed in a way pressing Enter again cannot fix") {
+		t.Fatalf("the failed choice was offered again: %q", m.message)
+	}
+	if n := len(f.requests()); n != 1 {
+		t.Fatalf("%d executions, want 1", n)
+	}
+}
+
+func TestInboxRereadRefusesAChangedItem(t *testing.T) {
+	f := newFake()
+	f.changed["decision#1"] = true
+	s := startPlain(t, f.deps(), Options{})
+	s.waitFor("card 1 of 5")
+	s.send("1")
+	s.waitFor("It changed on GitHub since it was shown, so nothing was written")
+	s.exit()
+}
+
+func TestInboxDryRunWritesNothing(t *testing.T) {
+	f := newFake()
+	s := startPlain(t, f.deps(), Options{DryRun: true})
+	s.waitFor("card 1 of 5")
+	s.send("1")
+	s.waitFor(`dry run: Decision #1 would comment on #1: "Accepted option 1 (Add the seat) by @founder"; add the label status:accepted to #1; close #1 as completed; nothing was written.`)
+	if n := len(f.requests()); n != 0 {
+		t.Fatalf("dry run executed %d writes", n)
+	}
+	s.exit()
+}
+
+func TestInboxHumanOnlyRefusedWithoutPresence(t *testing.T) {
+	f := newFake()
+	d := f.deps()
+	d.HumanCheck = func() string {
+		return "this shell carries an agent marker (CLAUDECODE); approve from any device with aayu login"
+	}
+	s := startPlain(t, d, Options{})
+	s.waitFor("card 1 of 5")
+	s.send("1")
+	s.waitFor("refused: this shell carries an agent marker (CLAUDECODE)")
+	if n := len(f.requests()); n != 0 {
+		t.Fatalf("an agent lane wrote %d times", n)
+	}
+	s.exit()
+}
+
+func TestInboxListIsReadOnly(t *testing.T) {
+	f := newFake()
+	var out bytes.Buffer
+	m := New(context.Background(), tui.Common{Plain: true}, f.deps(), Options{List: true})
+	code, err := tui.Run(context.Background(), m, tui.RunOptions{Plain: true, Out: &out})
+	if err != nil || code != tui.ExitOK {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	xgolden.RequireEqual(t, out.String())
+	if len(f.requests()) != 0 {
+		t.Fatal("--list wrote")
+	}
+}
+
+func TestInboxReadFailureInWords(t *testing.T) {
+	f := newFake()
+	d := f.deps()
+	d.Read = func(context.Context, *model.Snapshot, time.Time) (model.Snapshot, error) {
+		return model.Snapshot{}, fmt.Errorf("GitHub could not be reached: %w", errOffline)
+	}
+	var out bytes.Buffer
+	code, _ := tui.Run(context.Background(), New(context.Background(), tui.Common{Plain: true}, d, Options{List: true}), tui.RunOptions{Plain: true, Out: &out})
+	if code != tui.ExitFailed || !strings.Contains(out.String(), "failed: the inbox could not be read from GitHub") {
+		t.Fatalf("exit %d:\n%s", code, out.String())
+	}
+}
+
+// loaded returns a full-screen inbox after its first read.
+func loaded(t *testing.T, f *fakeGitHub, w, h int, opts Options) *Model {
+	m := New(context.Background(), tui.Common{Width: w, Height: h, Styles: tui.NewStyles(true), Motion: true}, f.deps(), opts)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	snap, _ := f.deps().Read(context.Background(), nil, time.Time{})
+	m.Update(readMsg{snap: snap, at: t0})
+	return m
+}
+
+func assertFits(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Errorf("%d lines on a %d-line terminal", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("line %d is %d wide on %d columns: %q", i+1, n, w, ansi.Strip(l))
+		}
+	}
+}
+
+func TestInboxGolden(t *testing.T) {
+	for _, w := range []int{40, 80, 120} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			m := loaded(t, newFake(), w, 24, Options{})
+			view := m.View().Content
+			assertFits(t, view, w, 24)
+			xgolden.RequireEqual(t, ansi.Strip(view))
+		})
+	}
+}
+
+func TestInboxCachedReadIsShownButNeverActedOn(t *testing.T) {
+	f := newFake()
+	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, f.deps(), Options{})
+	m.Update(cacheMsg{snap: demoSnapshot(), at: t0.Add(-time.Hour), ok: true})
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "cached") || !strings.Contains(v, "Decision #1") {
+		t.Fatalf("the cached read is not shown, marked cached:\n%s", v)
+	}
+	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
+	if len(f.requests()) != 0 || !strings.Contains(m.message, "from the last read") {
+		t.Fatalf("acted on the cache: %q", m.message)
+	}
+}
+
+func TestInboxQuitWhileWritingAsks(t *testing.T) {
+	f := newFake()
+	f.block = make(chan struct{})
+	m := loaded(t, f, 100, 24, Options{})
+	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
+	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if !m.quitAsk || m.done {
+		t.Fatal("q while a write runs did not ask")
+	}
+	m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
+	if m.done {
+		t.Fatal("quit before the write under way finished")
+	}
+	close(f.block)
+	msg := m.waitJobs()()
+	m.Update(msg)
+	if !m.done {
+		t.Fatal("did not quit once the write finished")
+	}
+}
+
+func TestInboxJobWellDoneConfetti(t *testing.T) {
+	for _, motion := range []bool{true, false} {
+		f := newFake()
+		f.snap.Issues = f.snap.Issues[:1] // one Decision, nothing else needs you
+		f.snap.PullRequests = nil
+		m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true), Motion: motion}, f.deps(), Options{})
+		m.Update(readMsg{snap: f.snap, at: t0})
+		m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+		m.Update(m.waitJobs()())
+		snap, _ := f.deps().Read(context.Background(), nil, time.Time{})
+		m.Update(readMsg{snap: snap, at: t0})
+		if !strings.Contains(m.message, "Job well done") {
+			t.Fatalf("motion=%v: no job well done: %q", motion, m.message)
+		}
+		if got := m.confetti > 0; got != motion {
+			t.Fatalf("motion=%v: confetti=%d", motion, m.confetti)
+		}
+		if m.confetti*int(frameEvery) > int(1500*time.Millisecond) {
+			t.Fatalf("confetti lasts %d frames, more than 1.5 s", m.confetti)
+		}
+	}
+}

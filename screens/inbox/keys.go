@@ -1,0 +1,41 @@
+package inbox
+
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/aayudha/aayu/tui"
+)
+
+type keyMap struct {
+	tui.KeyMap
+	Act         key.Binding
+	Pick        key.Binding
+	Skip        key.Binding
+	Select      key.Binding
+	SelectAll   key.Binding
+	ClearHouse  key.Binding
+	Confirm     key.Binding
+	Back        key.Binding
+	Details     key.Binding
+	Refresh     key.Binding
+	WaitAll     key.Binding
+	WaitRunning key.Binding
+}
+
+func newKeys() keyMap {
+	return keyMap{
+		KeyMap:      tui.DefaultKeys(),
+		Act:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "recommendation")),
+		Pick:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "choice")),
+		Skip:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "skip")),
+		Select:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x/X/C", "select housekeeping")),
+		SelectAll:   key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "select all housekeeping")),
+		ClearHouse:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "clear all housekeeping")),
+		Confirm:     key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter/y", "apply")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Details:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "details")),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		WaitAll:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "wait for all writes")),
+		WaitRunning: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wait only for those under way")),
+	}
+}

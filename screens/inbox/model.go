@@ -1,0 +1,366 @@
+package inbox
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/aayudha/aayu/actions"
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// Options are the flags the inbox runs with.
+type Options struct {
+	List   bool // --list: print the cards and stop; writes nothing (allowed for agents)
+	DryRun bool // --dry-run: show what each key would write, write nothing
+}
+
+// cardState is what happened to one card during this run.
+type cardState struct {
+	running  bool
+	choice   string   // the key of the choice last submitted
+	done     []string // writes that landed, in words
+	failure  *Failure
+	changed  string // the re-read found the card changed
+	skipped  bool
+	takenOff map[string]string // choice key -> why it left the card
+}
+
+// pending is a choice waiting for its second Enter (y in plain mode) or
+// for its one line of note.
+type pending struct {
+	stepID  string
+	choice  model.Choice
+	confirm []string // the lines shown; empty when only a note is asked
+	note    bool     // waiting for the note line
+	noteBuf string
+	bulk    []string // step IDs for a bulk confirmation
+}
+
+// Model is the inbox screen.
+type Model struct {
+	c    tui.Common
+	deps Deps
+	opts Options
+	ctx  context.Context
+	keys keyMap
+
+	snap     *model.Snapshot
+	readAt   time.Time
+	cached   bool // the cards shown are the last read, not yet refreshed
+	reading  bool
+	readErr  error
+	steps    []model.Step
+	cursor   int
+	selected map[string]bool
+	states   map[string]*cardState
+	pend     *pending
+	details  bool
+	message  string // one line under the list: a refusal or what just happened
+
+	queue    *actions.Queue
+	outcomes *outcomeBox
+	running  int
+
+	quitAsk     bool // q while writes run: wait for all, or only those under way
+	quitting    bool // finish once the writes being waited for are done
+	inputClosed bool // plain: standard input ended
+	celebrate   time.Time
+	confetti    int
+	needsYouN   int // needs-you steps at the last read, to notice the last one clearing
+	bulkActive  map[string]bool
+
+	humanRefusal string // why this process may not write as the person, or ""
+
+	lines    []string // plain transcript
+	printed  map[string]bool
+	plainCur int // plain mode: the card being asked about
+	logLines []string
+	done     bool
+	code     int
+}
+
+// New returns the inbox screen.
+func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	m := &Model{
+		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
+		selected: map[string]bool{}, states: map[string]*cardState{},
+		queue: actions.NewQueue(ctx, 2), outcomes: newOutcomeBox(),
+		printed: map[string]bool{}, bulkActive: map[string]bool{},
+	}
+	if deps.HumanCheck != nil && !opts.List {
+		m.humanRefusal = deps.HumanCheck()
+	}
+	if opts.List {
+		m.say("aayu inbox --list: every step waiting for a person, read-only; nothing is written.")
+	} else if c.Plain {
+		m.say(legend)
+	}
+	return m
+}
+
+// legend says once, at the top of the plain twin, what every word does.
+const legend = "keys: a number picks that choice on the current card; enter does its recommendation; s skips to the next card; " +
+	"x N selects housekeeping card N; X selects all housekeeping; C clears all housekeeping; y confirms; d shows details; r refreshes; q quits."
+
+type readMsg struct {
+	snap model.Snapshot
+	at   time.Time
+	err  error
+}
+
+type cacheMsg struct {
+	snap model.Snapshot
+	at   time.Time
+	ok   bool
+}
+
+type jobDoneMsg struct {
+	id      string
+	outcome Outcome
+}
+
+type frameMsg struct{}
+
+// Init shows the cached read at once and starts a fresh one.
+func (m *Model) Init() tea.Cmd {
+	m.reading = true
+	cmds := []tea.Cmd{m.readCmd(nil, time.Time{})}
+	if m.deps.LoadCache != nil && !m.opts.List && !m.c.Plain {
+		load := m.deps.LoadCache
+		cmds = append(cmds, func() tea.Msg {
+			snap, at, err := load()
+			return cacheMsg{snap: snap, at: at, ok: err == nil}
+		})
+	}
+	if !m.opts.List {
+		cmds = append(cmds, m.waitJobs())
+	}
+	if m.c.Plain || m.opts.List {
+		m.say("reading GitHub…")
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
+	ctx, read, now := m.ctx, m.deps.Read, m.deps.Now
+	var p *model.Snapshot
+	if prev != nil {
+		cp := *prev
+		p = &cp
+	}
+	return func() tea.Msg {
+		at := now()
+		snap, err := read(ctx, p, since)
+		return readMsg{snap: snap, at: at, err: err}
+	}
+}
+
+// Update routes messages; it never does I/O.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.Width, m.c.Height = msg.Width, msg.Height
+	case tea.BackgroundColorMsg:
+		m.c.Styles = tui.NewStyles(msg.IsDark())
+	case cacheMsg:
+		if msg.ok && m.snap == nil {
+			s := msg.snap
+			m.snap, m.readAt, m.cached = &s, msg.at, true
+			m.setSteps(model.Derive(s))
+		}
+	case readMsg:
+		return m, m.onRead(msg)
+	case jobDoneMsg:
+		return m, m.onJobDone(msg)
+	case frameMsg:
+		if m.confetti > 0 {
+			m.confetti--
+			if m.confetti > 0 {
+				return m, frameTick()
+			}
+		}
+	case tui.LineMsg:
+		return m, m.onLine(msg.Line)
+	case tui.InputClosedMsg:
+		return m, m.onInputClosed()
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) onRead(msg readMsg) tea.Cmd {
+	m.reading = false
+	if msg.err != nil {
+		m.readErr = msg.err
+		m.message = "The read from GitHub failed: " + tui.SanitizeLine(msg.err.Error())
+		m.say("failed: the inbox could not be read from GitHub: " + tui.SanitizeLine(msg.err.Error()))
+		if m.snap == nil || m.opts.List || m.c.Plain {
+			m.code = tui.ExitFailed
+			if m.opts.List || m.c.CI || m.c.Plain {
+				return m.finish()
+			}
+		}
+		return nil
+	}
+	m.readErr = nil
+	first := m.snap == nil || m.cached
+	s := msg.snap
+	m.snap, m.readAt, m.cached = &s, msg.at, false
+	if m.deps.SaveCache != nil && !m.opts.DryRun {
+		save := m.deps.SaveCache
+		go func() { _ = save(s, msg.at) }() // best effort; the cache is never acted on
+	}
+	before := m.needsYouN
+	m.setSteps(model.Derive(s))
+	if m.opts.List {
+		m.sayList()
+		return m.finish()
+	}
+	if m.c.Plain {
+		if first {
+			m.sayList()
+		}
+		m.askCurrent()
+		if m.inputClosed && m.running == 0 {
+			return m.finish()
+		}
+	}
+	if !first && before > 0 && m.needsYouN == 0 && m.noFailures() {
+		return m.jobWellDone("Job well done: nothing waits for you now.")
+	}
+	return nil
+}
+
+// setSteps replaces the cards, keeping the cursor on the same card.
+func (m *Model) setSteps(steps []model.Step) {
+	var curID string
+	if m.cursor < len(m.steps) {
+		curID = m.steps[m.cursor].ID()
+	}
+	m.steps = steps
+	m.needsYouN = 0
+	for i, st := range steps {
+		if st.Group == model.NeedsYou {
+			m.needsYouN++
+		}
+		if st.ID() == curID {
+			m.cursor = i
+		}
+	}
+	if m.cursor >= len(steps) {
+		m.cursor = max(0, len(steps)-1)
+	}
+	for id := range m.selected {
+		if _, ok := model.Find(steps, id); !ok {
+			delete(m.selected, id)
+		}
+	}
+}
+
+func (m *Model) state(id string) *cardState {
+	s, ok := m.states[id]
+	if !ok {
+		s = &cardState{takenOff: map[string]string{}}
+		m.states[id] = s
+	}
+	return s
+}
+
+func (m *Model) noFailures() bool {
+	for _, s := range m.states {
+		if s.failure != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *Model) current() (model.Step, bool) {
+	if m.cursor < len(m.steps) {
+		return m.steps[m.cursor], true
+	}
+	return model.Step{}, false
+}
+
+// finish ends the screen; the log of failures is printed on quit.
+func (m *Model) finish() tea.Cmd {
+	m.done = true
+	for _, l := range m.logLines {
+		m.say(l)
+	}
+	m.logLines = nil
+	return tea.Quit
+}
+
+func (m *Model) jobWellDone(words string) tea.Cmd {
+	m.message = words
+	m.say(words)
+	if m.c.Motion && !m.c.Plain {
+		m.celebrate = m.deps.Now()
+		m.confetti = confettiFrames
+		return frameTick()
+	}
+	return nil
+}
+
+// confettiFrames at frameEvery is at most a second and a half of motion.
+const (
+	confettiFrames = 15
+	frameEvery     = 100 * time.Millisecond
+)
+
+func frameTick() tea.Cmd { return tea.Tick(frameEvery, func(time.Time) tea.Msg { return frameMsg{} }) }
+
+// Transcript returns the plain lines.
+func (m *Model) Transcript() []string { return m.lines }
+
+// Done reports whether the screen is over and its exit code.
+func (m *Model) Done() (bool, int) { return m.done, m.code }
+
+func (m *Model) say(l string) { m.lines = append(m.lines, l) }
+
+// Keys lists the bindings for the help line; a binding that cannot be used
+// now stays listed and says why.
+func (m *Model) Keys() []key.Binding {
+	k := m.keys
+	if m.quitAsk {
+		return []key.Binding{k.WaitAll, k.WaitRunning, k.Back}
+	}
+	if m.pend != nil {
+		return []key.Binding{k.Confirm, k.Back}
+	}
+	act := k.Act
+	if why := m.writeBlocked(); why != "" {
+		act = tui.Disable(act, why)
+	}
+	return []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh, k.Quit}
+}
+
+// writeBlocked says why nothing can be written now, or "".
+func (m *Model) writeBlocked() string {
+	switch {
+	case m.snap == nil:
+		return "still reading GitHub"
+	case m.cached:
+		return "these cards are from the last read; waiting for GitHub"
+	case !m.opts.DryRun:
+		return m.humanRefusal
+	}
+	return ""
+}
+
+func describeCount(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

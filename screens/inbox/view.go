@@ -1,0 +1,222 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// View draws the list on the left and the card on the right, or the card
+// below the list on a narrow terminal. Only the visible window of the list
+// is drawn, so the cost is bounded by the terminal, not the inbox.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	return v
+}
+
+const twoPaneMin = 80
+
+func (m *Model) render() string {
+	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
+	st := m.c.Styles
+	header := st.Title.Render("aayu inbox") + " " + clean(m.deps.Repo)
+	switch {
+	case m.snap == nil && m.readErr != nil:
+		header += " · " + st.Failed.Render("read failed")
+	case m.snap == nil:
+		header += " · reading GitHub…"
+	case m.cached:
+		header += " · " + st.Warning.Render("cached") + fmt.Sprintf(" from %s, refreshing…", m.readAt.UTC().Format("15:04 UTC"))
+	case m.reading:
+		header += " · refreshing…"
+	}
+	if m.opts.DryRun {
+		header += " · " + st.Warning.Render("dry run")
+	}
+	bodyH := h - 3 // header, message, help
+	var body []string
+	if w >= twoPaneMin {
+		listW := min(44, w*2/5)
+		cardW := w - listW - 3
+		left := m.listLines(listW, bodyH)
+		right := m.cardPane(cardW, bodyH)
+		for i := range bodyH {
+			l, r := "", ""
+			if i < len(left) {
+				l = left[i]
+			}
+			if i < len(right) {
+				r = right[i]
+			}
+			body = append(body, pad(l, listW)+" "+st.Subtle.Render("│")+" "+r)
+		}
+	} else {
+		listH := max(3, bodyH/3)
+		body = append(body, m.listLines(w, listH)...)
+		for len(body) < listH {
+			body = append(body, "")
+		}
+		body = append(body, st.Subtle.Render(strings.Repeat("─", w)))
+		body = append(body, m.cardPane(w, bodyH-listH-1)...)
+	}
+	for len(body) < bodyH {
+		body = append(body, "")
+	}
+	body = body[:bodyH]
+	msg := clean(m.message)
+	out := append([]string{header}, body...)
+	out = append(out, msg, tui.HelpLine(w, m.Keys(), st))
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(out, "\n")
+}
+
+func pad(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	if n := lipgloss.Width(s); n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// listLines is the grouped list, windowed around the cursor.
+func (m *Model) listLines(w, h int) []string {
+	st := m.c.Styles
+	if m.snap == nil {
+		if m.readErr != nil {
+			return []string{st.Failed.Render("failed") + ": the inbox could not be read.", clean(m.readErr.Error()), "r tries again; q quits."}
+		}
+		return []string{"reading GitHub…"}
+	}
+	if len(m.steps) == 0 {
+		return []string{st.OK.Render("Nothing waits for you."), "Job well done."}
+	}
+	type row struct {
+		text  string
+		index int // -1 for a heading
+	}
+	var rows []row
+	group := model.Group(-1)
+	for i, s := range m.steps {
+		if s.Group != group {
+			group = s.Group
+			n := 0
+			for _, x := range m.steps {
+				if x.Group == group {
+					n++
+				}
+			}
+			title := "Needs you"
+			if group == model.Housekeeping {
+				title = "Housekeeping"
+			}
+			rows = append(rows, row{st.Title.Render(fmt.Sprintf("%s (%d)", title, n)), -1})
+		}
+		mark := "   "
+		if m.selected[s.ID()] {
+			mark = "[x]"
+		} else if s.Group == model.Housekeeping {
+			mark = "[ ]"
+		}
+		text := mark + " " + rowLabel(s)
+		if word := m.statusWord(s); word != "" {
+			text = mark + " " + word + " · " + rowLabel(s)
+		}
+		rows = append(rows, row{text, i})
+	}
+	curRow := 0
+	for i, r := range rows {
+		if r.index == m.cursor {
+			curRow = i
+		}
+	}
+	start := 0
+	if curRow >= h {
+		start = curRow - h + 1
+	}
+	var out []string
+	for i := start; i < len(rows) && len(out) < h; i++ {
+		r := rows[i]
+		if r.index == m.cursor && r.index >= 0 {
+			out = append(out, st.Selected.Render(pad("> "+ansi.Strip(r.text), w)))
+			continue
+		}
+		if r.index >= 0 {
+			out = append(out, "  "+r.text)
+		} else {
+			out = append(out, r.text)
+		}
+	}
+	return out
+}
+
+// cardPane is the current card wrapped to its pane, with the pending
+// confirmation or note, and confetti over it for a moment after a job well
+// done.
+func (m *Model) cardPane(w, h int) []string {
+	s, ok := m.current()
+	if !ok {
+		return nil
+	}
+	st := m.c.Styles
+	var lines []string
+	for i, l := range m.cardLines(s) {
+		if i == 0 {
+			l = st.Title.Render(l)
+		}
+		if strings.HasPrefix(l, "status: not done") {
+			l = st.Failed.Render("status: not done")
+		} else if strings.HasPrefix(l, "status: done") {
+			l = st.OK.Render("status: done") + l[len("status: done"):]
+		}
+		lines = append(lines, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+	}
+	if p := m.pend; p != nil {
+		lines = append(lines, "")
+		if p.note {
+			lines = append(lines, st.Warning.Render(p.choice.NeedsNote), "> "+p.noteBuf+"▏", "enter sends it; esc cancels")
+		} else {
+			for _, c := range p.confirm {
+				lines = append(lines, strings.Split(ansi.Wrap(st.Warning.Render(c), w, " "), "\n")...)
+			}
+			lines = append(lines, "enter or y applies it; any other key cancels")
+		}
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	if m.confetti > 0 {
+		lines = sprinkle(lines, w, h, m.confetti)
+	}
+	return lines
+}
+
+// sprinkle lays confetti over the card pane; frame picks a fixed pattern
+// so the same frame always draws the same way.
+func sprinkle(lines []string, w, h, frame int) []string {
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	glyphs := []string{"*", "+", "·", "o"}
+	for i := range lines {
+		if (i+frame)%3 != 0 {
+			continue
+		}
+		col := (i*7 + frame*5) % max(1, w-1)
+		plain := []rune(ansi.Strip(lines[i]))
+		for len(plain) < w {
+			plain = append(plain, ' ')
+		}
+		plain[col] = []rune(glyphs[(i+frame)%len(glyphs)])[0]
+		lines[i] = string(plain)
+	}
+	return lines
+}
