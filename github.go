@@ -33,6 +33,10 @@ func (s *session) close() {
 	}
 }
 
+// webURL is the web host for links to issues: the device-flow host, which
+// is github.com (or the GHES host, or the sandbox) without a trailing slash.
+func (s *session) webURL() string { return strings.TrimSuffix(s.oauthURL, "/") }
+
 // client returns a go-github client for tok through ghx's transport stack.
 func (s *session) client(tok ghx.Token) (*github.Client, error) {
 	return ghx.NewClient(ghx.ClientOptions{APIURL: s.apiURL, Token: tok, CacheDir: s.cacheDir, UserAgent: "aayu"})

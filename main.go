@@ -18,6 +18,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/screens/auth"
+	"github.com/aayudha/aayu/screens/inbox"
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/tui"
 )
@@ -28,6 +29,7 @@ func main() {
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, environ: os.Environ(),
 		stdoutIsTerminal: term.IsTerminal(os.Stdout.Fd()),
+		stdinIsTerminal:  term.IsTerminal(os.Stdin.Fd()),
 	})
 	stop()
 	os.Exit(code)
@@ -41,6 +43,7 @@ type env struct {
 	getenv           func(string) string
 	environ          []string
 	stdoutIsTerminal bool
+	stdinIsTerminal  bool
 }
 
 // run is aayu from arguments to exit code.
@@ -80,6 +83,17 @@ func run(ctx context.Context, args []string, e env) int {
 
 	var screen tui.Screen
 	switch inv.Command {
+	case "inbox":
+		deps, err := inboxDeps(ctx, inv, e, sess)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
+			return tui.ExitFailed
+		}
+		list := inv.Flags["list"] != ""
+		if list {
+			common.Plain = true // --list prints the cards as lines, for people and agents alike
+		}
+		screen = inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})
 	case "auth":
 		screen = auth.New(ctx, common, auth.Deps{
 			Resolve: sess.resolve, Client: sess.client, APIURL: sess.apiURL,
@@ -97,8 +111,8 @@ func run(ctx context.Context, args []string, e env) int {
 		return tui.ExitFailed
 	}
 
-	opts := tui.RunOptions{Plain: plain, Out: e.stdout}
-	if plain {
+	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout}
+	if common.Plain {
 		opts.In = e.stdin
 		if inv.Global.CI {
 			opts.In = nil // CI never waits for a person

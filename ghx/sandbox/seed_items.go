@@ -39,7 +39,7 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 			"3. Fetch them from the plan administrator's API\n\nDoor: two-way\n\n"+
 			"Recommendation: option 1. Three tiers change once a year, and code review is the control we already have.\n",
 		[]string{"type:decision", "status:proposed"}, sd.ago(300))
-	sd.comment(decision, "writer", "<!-- aayu:counsel -->\nCounsel: option 1 is the cheapest to reverse and keeps every change reviewed. "+
+	sd.comment(decision, "writer", "<!-- aayu counsel --post -->\nCounsel: option 1 is the cheapest to reverse and keeps every change reviewed. "+
 		"Option 3 adds a network dependency the service does not have today.", sd.ago(290))
 	sd.issue(bot, "Decision: stop answering questions about plan year 2024",
 		"Members still ask about 2024 claims.\n\n## Options\n1. Keep answering 2024 questions until March (recommended)\n"+

@@ -311,7 +311,11 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 	m.running++
 	req := Request{Step: st, Choice: c, Note: note}
 	exec, box, id := m.deps.Execute, m.outcomes, st.ID()
-	m.queue.Submit(actions.Job{ID: id, Key: fmt.Sprintf("#%d", st.Item.Number), Run: func(ctx context.Context) error {
+	itemKey := fmt.Sprintf("#%d", st.Item.Number)
+	if m.deps.ItemKey != nil {
+		itemKey = m.deps.ItemKey(st)
+	}
+	m.queue.Submit(actions.Job{ID: id, Key: itemKey, Run: func(ctx context.Context) error {
 		box.put(id, exec(ctx, req))
 		return nil
 	}})
@@ -335,7 +339,10 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	switch {
 	case o.Changed:
 		cs.changed = "It changed on GitHub since it was shown, so nothing was written; the card now shows it as it is."
-		m.say(fmt.Sprintf("not done: %s — %s", label, cs.changed))
+		if o.ChangedWhat != "" {
+			cs.changed += " (" + clean(o.ChangedWhat) + ")"
+		}
+		m.tell(fmt.Sprintf("not done: %s — %s", label, cs.changed))
 		if o.Now != nil {
 			m.replaceStep(*o.Now)
 		}
@@ -344,14 +351,19 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 		if !o.Failure.Retryable {
 			cs.takenOff[cs.choice] = o.Failure.What
 		}
-		m.say(fmt.Sprintf("not done: %s", label))
+		m.tell(fmt.Sprintf("not done: %s", label))
+		m.message = fmt.Sprintf("not done: %s — %s", label, o.Failure.What)
 		m.say("  " + o.Failure.What)
 		m.say("  " + o.Failure.Changed)
 		m.say("  " + o.Failure.Next)
 		m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(o.Failure.Details, "; ")))
 	case o.Done:
 		cs.done = o.Wrote
-		m.say(fmt.Sprintf("done: %s — %s", label, strings.Join(o.Wrote, "; ")))
+		m.tell(fmt.Sprintf("done: %s — %s", label, strings.Join(o.Wrote, "; ")))
+		if o.ByHand != "" {
+			cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
+			m.say("  still to do by hand: " + clean(o.ByHand))
+		}
 	}
 	if wasBulk && len(m.bulkActive) == 0 && m.noFailures() {
 		cmds = append(cmds, m.jobWellDone("Job well done: the housekeeping is clear."))

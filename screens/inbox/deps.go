@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/aayudha/aayu/actions"
 	model "github.com/aayudha/aayu/model/inbox"
 )
 
@@ -21,6 +22,9 @@ type Deps struct {
 	// Execute carries out one choice: it re-reads the item first and writes
 	// nothing when the card changed.
 	Execute func(ctx context.Context, req Request) Outcome
+	// ItemKey names the issue or pull request a step writes to, so the queue
+	// never runs two writes on one item; nil keys by the card's item.
+	ItemKey func(model.Step) string
 	// Open opens an issue or pull request in the browser; it must never
 	// write to the terminal.
 	Open func(number int) error
@@ -32,29 +36,10 @@ type Deps struct {
 	Repo       string // OWNER/NAME, for headings
 }
 
-// Request is one accepted choice handed to Execute.
-type Request struct {
-	Step   model.Step
-	Choice model.Choice
-	Note   string // the one line typed when the choice asks for it
-	DryRun bool
-}
-
-// Outcome is what Execute reports.
-type Outcome struct {
-	Done    bool        // every write landed
-	Changed bool        // the re-read found the card changed: nothing was written
-	Now     *model.Step // the card as it is now, when Changed (nil: the step is gone)
-	Wrote   []string    // each write that landed, in words
-	Failure *Failure
-}
-
-// Failure is a write that did not finish, in the seed's three plain lines,
-// with the details behind d.
-type Failure struct {
-	What      string // what happened
-	Changed   string // whether anything changed on GitHub
-	Next      string // who acts next
-	Details   []string
-	Retryable bool // false: Enter again cannot fix it, so the action leaves the card
-}
+// Request, Outcome and Failure are the write side's own types: the screen
+// shows exactly what actions reports.
+type (
+	Request = actions.Request
+	Outcome = actions.Outcome
+	Failure = actions.Failure
+)

@@ -16,9 +16,9 @@ const (
 )
 
 var (
-	t0      = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	agent   = identity.Account{Login: "agent-bot[bot]", Bot: true, Permission: "write"}
-	writer  = identity.Account{Login: "writer", Permission: "write"}
+	t0     = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	agent  = identity.Account{Login: "agent-bot[bot]", Bot: true, Permission: "write"}
+	writer = identity.Account{Login: "writer", Permission: "write"}
 )
 
 // demoSnapshot holds one step of most kinds, as the inbox reads them.

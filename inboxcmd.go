@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/model/identity"
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/screens/inbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// inboxDeps wires the inbox screen to GitHub: reads through
+// ghx/inboxread, writes through actions, the last read cached per user
+// outside the repository, and the human-only check.
+func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session) (inbox.Deps, error) {
+	if sess.owner == "" {
+		return inbox.Deps{}, errors.New("which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
+	}
+	tok, _, err := sess.resolve(ctx)
+	if err != nil {
+		return inbox.Deps{}, err
+	}
+	client, err := sess.client(tok)
+	if err != nil {
+		return inbox.Deps{}, err
+	}
+	reader := inboxread.New(client, sess.owner, sess.repo, inboxread.Options{})
+	cache, err := userCacheDir(e.getenv)
+	if err != nil {
+		return inbox.Deps{}, err
+	}
+	cacheDir := filepath.Join(cache, "aayu", "inbox")
+	// The cache is per user; the token's hash names the user without a
+	// request, so the cached cards can show before GitHub answers.
+	sum := sha256.Sum256([]byte("aayu inbox user\x00" + tok.Reveal()))
+	userKey := hex.EncodeToString(sum[:8])
+
+	var (
+		mu     sync.Mutex
+		latest model.Snapshot
+	)
+	remember := func(s model.Snapshot) {
+		mu.Lock()
+		latest = s
+		mu.Unlock()
+	}
+	reread := func(ctx context.Context, st model.Step) (model.Step, bool, error) {
+		mu.Lock()
+		prev := latest
+		mu.Unlock()
+		snap, err := reader.Reread(ctx, st.Kind, st.Item.Number, prev)
+		if err != nil {
+			return model.Step{}, false, err
+		}
+		now, ok := model.Find(model.Derive(snap), st.ID())
+		return now, ok, nil
+	}
+	logDir, err := actions.DefaultLogDir(e.getenv)
+	if err != nil {
+		return inbox.Deps{}, err
+	}
+	var (
+		execOnce sync.Once
+		executor *actions.Executor
+		execErr  error
+	)
+	getExecutor := func(ctx context.Context) (*actions.Executor, error) {
+		execOnce.Do(func() {
+			user, _, err := client.Users.Get(ctx, "")
+			if err != nil {
+				execErr = err
+				return
+			}
+			executor, execErr = actions.NewExecutor(actions.ExecutorConfig{
+				Client: client, Owner: sess.owner, Repo: sess.repo, Viewer: user.GetLogin(),
+				Reread: reread, Log: actions.OpenLog(logDir, nil),
+			})
+		})
+		return executor, execErr
+	}
+	web := sess.webURL()
+	return inbox.Deps{
+		Repo: sess.owner + "/" + sess.repo,
+		Now:  time.Now,
+		LoadCache: func() (model.Snapshot, time.Time, error) {
+			return reader.LoadCache(cacheDir, userKey)
+		},
+		Read: func(ctx context.Context, prev *model.Snapshot, _ time.Time) (model.Snapshot, error) {
+			var snap model.Snapshot
+			var err error
+			if prev == nil {
+				snap, err = reader.Read(ctx)
+			} else {
+				// A zero since asks from the last full read, so an unchanged
+				// answer is a 304 that GitHub does not count.
+				snap, _, err = reader.Refresh(ctx, *prev, time.Time{})
+			}
+			if err == nil {
+				remember(snap)
+			}
+			return snap, err
+		},
+		SaveCache: func(s model.Snapshot, _ time.Time) error {
+			return reader.SaveCache(cacheDir, userKey, s, reader.LastReadAt())
+		},
+		Execute: func(ctx context.Context, req inbox.Request) inbox.Outcome {
+			ex, err := getExecutor(ctx)
+			if err != nil {
+				return inbox.Outcome{Failure: &inbox.Failure{
+					What:      "Nothing was written: aayu could not find out which account it writes as.",
+					Changed:   "Nothing changed on GitHub.",
+					Next:      "Check your connection and token with aayu auth, then press Enter again.",
+					Details:   []string{err.Error()},
+					Retryable: true,
+				}}
+			}
+			return ex.Execute(ctx, req)
+		},
+		ItemKey: func(st model.Step) string { return fmt.Sprintf("%s/%s#%d", sess.owner, sess.repo, st.Item.Number) },
+		Open: func(n int) error {
+			u, err := url.JoinPath(web, sess.owner, sess.repo, "issues", fmt.Sprint(n))
+			if err != nil {
+				return err
+			}
+			return tui.OpenBrowser(u, e.getenv, exec.LookPath)
+		},
+		HumanCheck: func() string { return humanRefusal("inbox", inv, e) },
+	}, nil
+}
+
+// humanRefusal says why this process may not act as the person, or "".
+// Until the login screen takes over here, a step that needs the presence
+// check is refused with words that name the way forward.
+func humanRefusal(command string, inv tui.Invocation, e env) string {
+	d := identity.RequireHuman(identity.HumanCheck{
+		Command: command, Env: e.getenv, Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI,
+		Need: identity.AccessWrite,
+	})
+	switch d.Outcome {
+	case identity.Allowed:
+		return ""
+	case identity.NeedsPresence:
+		return d.Reason + " — approve it from any device with the presence check (aayu login), then run aayu inbox again"
+	}
+	return d.Reason
+}
