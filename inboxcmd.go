@@ -23,7 +23,7 @@ import (
 // inboxDeps wires the inbox screen to GitHub: reads through
 // ghx/inboxread, writes through actions, the last read cached per user
 // outside the repository, and the human-only check.
-func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session) (inbox.Deps, error) {
+func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, approval *identity.Session) (inbox.Deps, error) {
 	if sess.owner == "" {
 		return inbox.Deps{}, errors.New("which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
@@ -135,17 +135,17 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session) (i
 			}
 			return tui.OpenBrowser(u, e.getenv, exec.LookPath)
 		},
-		HumanCheck: func() string { return humanRefusal("inbox", inv, e) },
+		HumanCheck: func() string { return humanRefusal("aayu inbox", inv, e, approval) },
 	}, nil
 }
 
 // humanRefusal says why this process may not act as the person, or "".
-// Until the login screen takes over here, a step that needs the presence
-// check is refused with words that name the way forward.
-func humanRefusal(command string, inv tui.Invocation, e env) string {
+// The presence check ran before the inbox opened when it was needed; its
+// approval covers this run's later steps at its access level.
+func humanRefusal(command string, inv tui.Invocation, e env, approval *identity.Session) string {
 	d := identity.RequireHuman(identity.HumanCheck{
 		Command: command, Env: e.getenv, Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI,
-		Need: identity.AccessWrite,
+		Need: identity.AccessWrite, Session: approval,
 	})
 	switch d.Outcome {
 	case identity.Allowed:

@@ -17,8 +17,10 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/screens/auth"
 	"github.com/aayudha/aayu/screens/inbox"
+	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/tui"
 )
@@ -83,13 +85,33 @@ func run(ctx context.Context, args []string, e env) int {
 
 	var screen tui.Screen
 	switch inv.Command {
+	case "login":
+		s, err := loginScreen(ctx, inv, e, cfg, sess, common, login.Request{Command: "aayu login", Need: identity.AccessWrite})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "aayu login: %v\nNothing was done.\n", err)
+			return tui.ExitFailed
+		}
+		screen = s
 	case "inbox":
-		deps, err := inboxDeps(ctx, inv, e, sess)
+		list := inv.Flags["list"] != ""
+		var approval *identity.Session
+		if !list && !inv.Global.DryRun {
+			// Human-only steps need a person: the presence check comes first
+			// when this process cannot show it is one.
+			s, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
+				Command: "aayu inbox", Need: identity.AccessWrite,
+				Approving: []string{"Each step you accept in this inbox session is written as you."},
+			})
+			if !ok {
+				return code
+			}
+			approval = s
+		}
+		deps, err := inboxDeps(ctx, inv, e, sess, approval)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
 			return tui.ExitFailed
 		}
-		list := inv.Flags["list"] != ""
 		if list {
 			common.Plain = true // --list prints the cards as lines, for people and agents alike
 		}
@@ -111,14 +133,7 @@ func run(ctx context.Context, args []string, e env) int {
 		return tui.ExitFailed
 	}
 
-	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout}
-	if common.Plain {
-		opts.In = e.stdin
-		if inv.Global.CI {
-			opts.In = nil // CI never waits for a person
-		}
-	}
-	code, err := tui.Run(ctx, screen, opts)
+	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
 	if err != nil && !errors.Is(err, tui.ErrInterrupted) {
 		fmt.Fprintf(e.stderr, "aayu: %v\n", err)
 	}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Plain mode's page size when the caller gives none.
@@ -90,7 +92,29 @@ func runFullScreen(ctx context.Context, s Screen, opts RunOptions) (int, error) 
 	if shell.interrupted && err == nil {
 		err = ErrInterrupted
 	}
+	printEpilogue(shell.screen, opts.Out)
 	return outcome(shell.screen, err)
+}
+
+// Epilogue is implemented by a screen that has something to leave behind
+// after the full screen closes, such as the inbox's log of what it wrote
+// and the details of what failed. Plain mode never needs it: its lines are
+// already on the page.
+type Epilogue interface {
+	Epilogue() []string
+}
+
+func printEpilogue(s Screen, out io.Writer) {
+	e, ok := s.(Epilogue)
+	if !ok {
+		return
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	for _, l := range e.Epilogue() {
+		fmt.Fprintln(out, ansi.Strip(l))
+	}
 }
 
 // outcome turns the final screen and the program's error into Run's result.

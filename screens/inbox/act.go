@@ -336,6 +336,8 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	}
 	_, wasBulk := m.bulkActive[msg.id]
 	delete(m.bulkActive, msg.id)
+	histFrom := len(m.lines)
+	defer func() { m.history = append(m.history, m.lines[histFrom:]...) }()
 	switch {
 	case o.Changed:
 		cs.changed = "It changed on GitHub since it was shown, so nothing was written; the card now shows it as it is."

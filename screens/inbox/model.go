@@ -80,6 +80,7 @@ type Model struct {
 	printed  map[string]bool
 	plainCur int // plain mode: the card being asked about
 	logLines []string
+	history  []string // what this run wrote or failed to write, for the epilogue
 	done     bool
 	code     int
 }
@@ -319,6 +320,19 @@ const (
 )
 
 func frameTick() tea.Cmd { return tea.Tick(frameEvery, func(time.Time) tea.Msg { return frameMsg{} }) }
+
+// Epilogue is left on the terminal when the full screen closes: what this
+// run wrote, what did not finish, and the details of each failure.
+func (m *Model) Epilogue() []string {
+	if m.c.Plain || len(m.history) == 0 {
+		return nil
+	}
+	out := append([]string{"aayu inbox: what this run did (the actions log keeps every write):"}, m.history...)
+	for _, l := range m.logLines {
+		out = append(out, l)
+	}
+	return out
+}
 
 // Transcript returns the plain lines.
 func (m *Model) Transcript() []string { return m.lines }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/screens/login"
+	"github.com/aayudha/aayu/tui"
+)
+
+// sandboxClientID is the device-flow client the sandbox accepts; real
+// GitHub needs the OAuth App of [identity] device_client_id.
+const sandboxClientID = "aayu-sandbox"
+
+// loginScreen builds the presence check for one command.
+func loginScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, req login.Request) (*login.Model, error) {
+	logDir, err := actions.DefaultLogDir(e.getenv)
+	if err != nil {
+		return nil, err
+	}
+	clientID := cfg.String("identity.device_client_id")
+	if clientID == "" && inv.Global.Sandbox {
+		clientID = sandboxClientID
+	}
+	if req.Repo == "" && sess.owner != "" {
+		req.Repo = sess.owner + "/" + sess.repo
+	}
+	if req.BotLogins == nil {
+		req.BotLogins = cfg.Strings("identity.bot_logins")
+	}
+	api := sess.apiURL
+	return login.New(ctx, common, req, login.Deps{
+		OAuthHost: sess.webURL(),
+		ClientID:  clientID,
+		// The device token proves who approved and nothing else: no cache,
+		// no log, never stored.
+		APIClient: func(token string) (*github.Client, error) {
+			return ghx.NewClient(ghx.ClientOptions{APIURL: api, Token: ghx.NewToken(token, "device flow")})
+		},
+		Log:         actions.OpenLog(logDir, nil),
+		OpenBrowser: login.OpenInBrowser(e.getenv),
+		Clipboard:   login.CopyToClipboard,
+		InTmux:      login.InTmux(e.getenv),
+		AgentEnv:    e.getenv,
+	}), nil
+}
+
+// presenceFor runs the presence check when the command needs it (a host
+// marker, or no terminal) and returns the session approval, or an exit code
+// when it was refused or failed. An agent lane (AAYU_AGENT=1) and CI are
+// refused at once, without a code.
+func presenceFor(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, req login.Request) (*identity.Session, int, bool) {
+	d := identity.RequireHuman(identity.HumanCheck{
+		Command: req.Command, Env: e.getenv, Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: req.Need,
+	})
+	switch d.Outcome {
+	case identity.Allowed:
+		return nil, tui.ExitOK, true
+	case identity.Refused:
+		fmt.Fprintf(e.stderr, "aayu: refused: %s\nNothing was done.\n", d.Reason)
+		return nil, tui.ExitRefused, false
+	}
+	screen, err := loginScreen(ctx, inv, e, cfg, sess, common, req)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
+		return nil, tui.ExitFailed, false
+	}
+	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu: %v\n", err)
+	}
+	if s, ok := screen.Session(); ok && code == tui.ExitOK {
+		return s, code, true
+	}
+	return nil, code, false
+}
+
+// runOptions is how a screen is drawn for this invocation.
+func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
+	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout}
+	if common.Plain && !inv.Global.CI {
+		opts.In = e.stdin // CI never waits for a person
+	}
+	return opts
+}

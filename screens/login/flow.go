@@ -1,0 +1,181 @@
+package login
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/cli/oauth/device"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/identity"
+)
+
+// Method names how an approval was given, in the log and on the screen.
+const Method = "device-flow"
+
+// LogCommand is the actions log's command for a presence approval.
+const LogCommand = "presence.approve"
+
+// The device-flow endpoints on the OAuth host (github.com or the sandbox).
+const (
+	codePath  = "/login/device/code"
+	tokenPath = "/login/oauth/access_token"
+)
+
+// codeMsg says GitHub gave a code to show. It carries only what the person
+// sees; the device code that polls for the token stays in the flow.
+type codeMsg struct {
+	gen       int
+	userCode  string
+	uri       string
+	expiresIn time.Duration
+}
+
+// checkingMsg says a code was approved and the account is being checked.
+type checkingMsg struct{ gen int }
+
+// resultMsg ends one run of the flow: approved, or a failure in words.
+type resultMsg struct {
+	gen     int
+	account identity.Account // set when approved or refused
+	access  identity.Access
+	fail    *failure // nil when approved
+}
+
+// flowInput is everything one run of the flow uses, copied before the
+// goroutine starts so it never reads the model.
+type flowInput struct {
+	gen  int
+	req  Request
+	deps Deps
+}
+
+// runFlow asks for a code, waits for its approval, checks the approving
+// account and records the approval, sending what the screen needs to events.
+// The token is a local variable of this function and nothing else.
+func runFlow(ctx context.Context, in flowInput, events chan<- tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		events <- flow(ctx, in, events)
+		return nil
+	}
+}
+
+func flow(ctx context.Context, in flowInput, events chan<- tea.Msg) resultMsg {
+	d := in.deps
+	post := ctxPoster{ctx: ctx, client: d.HTTPClient}
+	host := strings.TrimRight(d.OAuthHost, "/")
+	if d.ClientID == "" {
+		return resultMsg{gen: in.gen, fail: &failure{kind: failUnsupported, code: exitFailed,
+			what: "No OAuth App is named for the presence check, so no code can be asked for.",
+			next: "Nothing was done. Name one with the repository variable AAYUDHA_DEVICE_CLIENT_ID or [identity] device_client_id."}}
+	}
+	code, err := device.RequestCode(post, host+codePath, d.ClientID, nil)
+	if err != nil {
+		return resultMsg{gen: in.gen, fail: codeFailure(ctx, host, d.ClientID, err)}
+	}
+	events <- codeMsg{gen: in.gen, userCode: code.UserCode, uri: code.VerificationURI,
+		expiresIn: time.Duration(code.ExpiresIn) * time.Second}
+	tok, err := device.Wait(ctx, post, host+tokenPath, device.WaitOptions{ClientID: d.ClientID, DeviceCode: code})
+	if err != nil {
+		return resultMsg{gen: in.gen, fail: waitFailure(ctx, host, err)}
+	}
+	events <- checkingMsg{gen: in.gen}
+	account, err := approvingAccount(ctx, d, tok.Token, in.req.Repo)
+	if err != nil {
+		return resultMsg{gen: in.gen, fail: &failure{kind: failNetwork, code: exitFailed,
+			what: "The code was approved, but aayu could not read who approved it: " + err.Error() + ".",
+			next: "Nothing was done. Check the network and run the command again."}}
+	}
+	return decide(in, account)
+}
+
+// decide checks the approving account against the request and records the
+// outcome in the actions log. A log that cannot be written refuses the
+// approval: an unrecorded approval must not let anything go ahead.
+func decide(in flowInput, account identity.Account) resultMsg {
+	req := in.req
+	rec := actions.Record{Time: in.deps.Now(), Command: LogCommand, Repo: req.Repo, Item: req.Command,
+		Who: account.Login, Lines: req.Approving, Method: Method}
+	if err := identity.CheckApprover(account, req.Need, req.MustBe, req.BotLogins); err != nil {
+		rec.Outcome, rec.Detail = "refused", err.Error()
+		f := refusalFailure(err, account, req)
+		if logErr := appendLog(in.deps.Log, rec); logErr != nil {
+			f.next += " (The refusal could not be written to the actions log: " + logErr.Error() + ".)"
+		}
+		return resultMsg{gen: in.gen, account: account, access: account.Access(), fail: f}
+	}
+	rec.Outcome = "done"
+	if err := appendLog(in.deps.Log, rec); err != nil {
+		return resultMsg{gen: in.gen, account: account, fail: &failure{kind: failNetwork, code: exitFailed,
+			what: "@" + account.Login + " approved, but the approval could not be written to the actions log: " + err.Error() + ".",
+			next: "Nothing was done. Make the actions log folder writable and run the command again."}}
+	}
+	return resultMsg{gen: in.gen, account: account, access: account.Access()}
+}
+
+func appendLog(l *actions.Log, r actions.Record) error {
+	if l == nil {
+		return errors.New("no actions log was given to the login screen")
+	}
+	return l.Append(r)
+}
+
+// approvingAccount reads /user with the device token and the account's
+// permission on repo. GitHub answers 403 to a reader asking for collaborator
+// permissions and 404 to an account that cannot see the repository; those
+// read as "read" and "none", never as an error.
+func approvingAccount(ctx context.Context, d Deps, token, repo string) (identity.Account, error) {
+	client, err := d.APIClient(token)
+	if err != nil {
+		return identity.Account{}, fmt.Errorf("building a GitHub client: %w", err)
+	}
+	user, _, err := client.Users.Get(ctx, "")
+	if err != nil {
+		return identity.Account{}, fmt.Errorf("reading the approving account: %s", ghx.Describe(err))
+	}
+	a := identity.Account{Login: user.GetLogin(), Bot: user.GetType() == "Bot"}
+	owner, name, ok := strings.Cut(repo, "/")
+	if !ok || a.Login == "" {
+		return a, nil
+	}
+	level, resp, err := client.Repositories.GetPermissionLevel(ctx, owner, name, a.Login)
+	switch {
+	case err == nil:
+		a.Permission = level.GetPermission()
+	case resp != nil && resp.StatusCode == http.StatusForbidden:
+		a.Permission = "read"
+	case resp != nil && resp.StatusCode == http.StatusNotFound:
+		a.Permission = "none"
+	default:
+		return a, fmt.Errorf("reading @%s's access to %s: %s", a.Login, repo, ghx.Describe(err))
+	}
+	return a, nil
+}
+
+// ctxPoster is the HTTP client cli/oauth posts through, carrying ctx into
+// every request: cli/oauth's Wait honours ctx between polls, but not inside
+// a request, so without this a cancelled screen would wait out a slow poll.
+type ctxPoster struct {
+	ctx    context.Context
+	client *http.Client
+}
+
+func (p ctxPoster) PostForm(u string, v url.Values) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(p.ctx, http.MethodPost, u, strings.NewReader(v.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	c := p.client
+	if c == nil {
+		c = &http.Client{Timeout: 30 * time.Second}
+	}
+	return c.Do(req)
+}
