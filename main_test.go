@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -129,3 +130,21 @@ func artifacts(p map[string]any) []any { return p["artifacts"].([]any) }
 func artifact(p map[string]any, i int) map[string]any { return artifacts(p)[i].(map[string]any) }
 
 func criteria(p map[string]any) []any { return p["criteria"].([]any) }
+
+func TestInboxListOnSandboxShowsEveryKind(t *testing.T) {
+	home := t.TempDir()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--sandbox", "inbox", "--list", "--plain"}, env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv:  func(k string) string { return map[string]string{"HOME": home, "AAYU_AGENT": "1"}[k] },
+		environ: nil,
+	})
+	if code != tui.ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	for _, k := range model.Kinds() {
+		if !strings.Contains(out.String(), k.Words()+" #") {
+			t.Errorf("--list does not show a %q card:\n%s", k.Words(), out.String())
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aayudha/aayu/model/identity"
 )
 
 // tmuxSession drives the real aayu binary in a detached tmux session on a
@@ -104,4 +106,36 @@ func TestTmuxPackScreenTampered(t *testing.T) {
 	s.waitFor("does not verify")
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=4")
+}
+
+// humanEnv clears every agent marker so the real binary sees a person at a
+// terminal, whatever shell runs the tests.
+func humanEnv(home string) string {
+	cmd := "env"
+	for _, m := range append(identity.HostMarkers(), identity.AgentVariable, "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME") {
+		cmd += " -u " + m
+	}
+	return cmd + " HOME=" + home
+}
+
+func TestTmuxInboxOnSandbox(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 120, 30, humanEnv(home)+" "+bin+" --sandbox inbox")
+	s.waitFor("Needs you (6)")
+	s.waitFor("Housekeeping (3)")
+	for range 6 {
+		s.keys("Down")
+	}
+	s.waitFor("> [ ] Merged #9")
+	s.keys("Enter")
+	s.waitFor("done: Story merged without ship #9")
+	s.waitFor("Housekeeping (2)") // the accepted card has left the inbox
+	s.keys("q")
+	scr := s.waitFor("AAYU-EXIT=0")
+	for _, want := range []string{"what this run did", "done: Story merged without ship #9"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the log printed on quit lacks %q:\n%s", want, scr)
+		}
+	}
 }

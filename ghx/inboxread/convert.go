@@ -1,0 +1,93 @@
+package inboxread
+
+import (
+	"time"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/pass"
+)
+
+// The conversions from go-github's types to the model's facts. Text stays
+// raw; permissions are filled in later, only where a rule reads them.
+
+func accountFrom(u *github.User) identity.Account {
+	return identity.Account{Login: u.GetLogin(), Bot: u.GetType() == "Bot"}
+}
+
+func timeOf(t *github.Timestamp) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.Time.UTC()
+}
+
+func labelNames(labels []*github.Label) []string {
+	var out []string
+	for _, l := range labels {
+		out = append(out, l.GetName())
+	}
+	return out
+}
+
+func issueFrom(is *github.Issue) inbox.Issue {
+	return inbox.Issue{
+		Number:      is.GetNumber(),
+		Title:       is.GetTitle(),
+		Body:        is.GetBody(),
+		State:       is.GetState(),
+		StateReason: is.GetStateReason(),
+		Labels:      labelNames(is.Labels),
+		Author:      accountFrom(is.GetUser()),
+		CreatedAt:   timeOf(is.CreatedAt),
+		UpdatedAt:   timeOf(is.UpdatedAt),
+		ClosedAt:    timeOf(is.ClosedAt),
+	}
+}
+
+// pullFrom reads a pull request from pulls/list or pulls/get. The list's
+// simple form has no "merged" field, so merged_at decides.
+func pullFrom(pr *github.PullRequest) inbox.PullRequest {
+	return inbox.PullRequest{
+		Number:         pr.GetNumber(),
+		Title:          pr.GetTitle(),
+		Body:           pr.GetBody(),
+		HeadRef:        pr.GetHead().GetRef(),
+		HeadSHA:        pr.GetHead().GetSHA(),
+		BaseRef:        pr.GetBase().GetRef(),
+		State:          pr.GetState(),
+		Draft:          pr.GetDraft(),
+		Merged:         pr.GetMerged() || pr.MergedAt != nil,
+		MergedAt:       timeOf(pr.MergedAt),
+		MergeCommitSHA: pr.GetMergeCommitSHA(),
+		Labels:         labelNames(pr.Labels),
+		Author:         accountFrom(pr.GetUser()),
+	}
+}
+
+func commentFrom(c *github.IssueComment) identity.Comment {
+	return identity.Comment{
+		ID:        c.GetID(),
+		Author:    accountFrom(c.GetUser()),
+		Body:      c.GetBody(),
+		CreatedAt: timeOf(c.CreatedAt),
+		URL:       c.GetHTMLURL(),
+	}
+}
+
+func reviewFrom(r *github.PullRequestReview) pass.Review {
+	return pass.Review{
+		ID:          r.GetID(),
+		Author:      accountFrom(r.GetUser()),
+		State:       r.GetState(),
+		CommitID:    r.GetCommitID(),
+		SubmittedAt: timeOf(r.SubmittedAt),
+		URL:         r.GetHTMLURL(),
+	}
+}
+
+func statusFrom(s *github.RepoStatus) inbox.Status {
+	return inbox.Status{Context: s.GetContext(), State: s.GetState(), Description: s.GetDescription()}
+}

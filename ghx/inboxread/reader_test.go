@@ -1,0 +1,216 @@
+package inboxread_test
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/model/inbox"
+)
+
+func TestReadDerivesEveryKind(t *testing.T) {
+	f := start(t, sandbox.Options{}, "founder")
+	snap := read(t, f.reader)
+	requests, counted, paths := f.wire.take()
+	t.Logf("first Read of the demo: %d requests, %d counted against the rate limit", requests, counted)
+	for _, p := range paths {
+		t.Log("  ", p)
+	}
+
+	if snap.Viewer != "founder" || snap.Approver != "founder" || snap.IntegrationBranch != "dev" || snap.SoloMode ||
+		!slices.Contains(snap.BotLogins, sandbox.BotLogin) {
+		t.Errorf("settings from the demo's config.toml: viewer %q approver %q integration %q solo %v bots %v",
+			snap.Viewer, snap.Approver, snap.IntegrationBranch, snap.SoloMode, snap.BotLogins)
+	}
+	got := stepsByKind(inbox.Derive(snap))
+	want := map[inbox.Kind][]int{
+		inbox.KindDecision:          {sandbox.DemoDecision, sandbox.DemoDecisionOneWay},
+		inbox.KindReadyToShip:       {sandbox.DemoPRReady},
+		inbox.KindNeedsReview:       {sandbox.DemoPRReview},
+		inbox.KindReviewStopped:     {sandbox.DemoPRStopped},
+		inbox.KindMergedWithoutShip: {sandbox.DemoStoryMergedNoShip},
+		inbox.KindBugFixMerged:      {sandbox.DemoBug},
+		inbox.KindReplaced:          {sandbox.DemoReplaced},
+		inbox.KindAudit:             {sandbox.DemoPRAudit},
+	}
+	for _, kind := range inbox.Kinds() {
+		if !reflect.DeepEqual(got[kind], want[kind]) {
+			t.Errorf("%s: steps on %v, want %v", kind, got[kind], want[kind])
+		}
+	}
+	if gate := snap.PRFacts[sandbox.DemoPRReady].MergeGate; gate != "success" {
+		t.Errorf("PR 4's merge gate = %q, want the newest finished pull_request_target run on its head, success", gate)
+	}
+	// Only items that can become a step are read in detail.
+	for _, p := range paths {
+		for _, n := range []string{"/issues/3/comments", "/issues/10/comments", "/issues/13/comments", "/pulls/10/reviews"} {
+			if strings.HasSuffix(strings.SplitN(p, "?", 2)[0], n) {
+				t.Errorf("read %s, which cannot become a step", p)
+			}
+		}
+	}
+}
+
+// A person with read access cannot see others' permissions (GitHub's 403):
+// the read still succeeds, and comments that need write access count for
+// nothing, so PR 4 is not ready to ship from this account's view.
+func TestReadAsReadOnlyAccount(t *testing.T) {
+	f := start(t, sandbox.Options{}, "reader")
+	snap := read(t, f.reader)
+	got := stepsByKind(inbox.Derive(snap))
+	if len(got[inbox.KindReadyToShip]) != 0 {
+		t.Errorf("ready to ship without a known write-access comment: %v", got[inbox.KindReadyToShip])
+	}
+	if len(got[inbox.KindNeedsReview]) != 1 || len(got[inbox.KindDecision]) != 2 {
+		t.Errorf("the other steps should still be read: %v", got)
+	}
+}
+
+func TestRefreshNothingChangedIsOneRequest(t *testing.T) {
+	f := start(t, sandbox.Options{}, "founder")
+	ctx := context.Background()
+	prev := read(t, f.reader)
+	f.wire.take()
+	for round := 1; round <= 2; round++ {
+		snap, stats, err := f.reader.Refresh(ctx, prev, since(f.reader))
+		if err != nil {
+			t.Fatalf("Refresh: %v", err)
+		}
+		requests, counted, paths := f.wire.take()
+		t.Logf("refresh %d with nothing changed: %d request(s), %d counted (wire: %v)", round, stats.Requests, stats.CountedAgainstLimit, paths)
+		if stats != (inboxread.Stats{Requests: 1, CountedAgainstLimit: 0}) || requests != 1 || counted != 0 {
+			t.Errorf("refresh %d: stats %+v, wire %d requests %d counted; want one request answered 304", round, stats, requests, counted)
+		}
+		if !reflect.DeepEqual(snap, prev) {
+			t.Errorf("refresh %d changed the snapshot though nothing changed", round)
+		}
+	}
+}
+
+func TestRefreshSeesAChange(t *testing.T) {
+	f := start(t, sandbox.Options{}, "founder")
+	ctx := context.Background()
+	prev := read(t, f.reader)
+	f.wire.take()
+	w := writer(t, f.base)
+	counsel := inbox.CounselMarker + "\nOption 1 keeps the 2024 answers until the plan administrator confirms."
+	if _, _, err := w.Issues.CreateComment(ctx, owner, repo, sandbox.DemoDecisionOneWay, &github.IssueComment{Body: github.String(counsel)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := w.Issues.AddLabelsToIssue(ctx, owner, repo, sandbox.DemoStoryMergedNoShip, []string{inbox.LabelMerged}); err != nil {
+		t.Fatal(err)
+	}
+
+	snap, stats, err := f.reader.Refresh(ctx, prev, since(f.reader))
+	if err != nil {
+		t.Fatalf("Refresh: %v", err)
+	}
+	requests, _, paths := f.wire.take()
+	t.Logf("refresh after a comment and a label: %+v (wire: %v)", stats, paths)
+	if stats.Requests != requests || stats.Requests > 4 {
+		t.Errorf("refresh cost %d requests (wire %d); want the since query and the changed Decision's comments only", stats.Requests, requests)
+	}
+	steps := stepIDs(inbox.Derive(snap))
+	if st, ok := steps[id(inbox.KindDecision, sandbox.DemoDecisionOneWay)]; !ok || !strings.HasPrefix(st.Counsel, "Option 1 keeps the 2024 answers") {
+		t.Errorf("the new counsel on #%d was not picked up: %q", sandbox.DemoDecisionOneWay, st.Counsel)
+	}
+	if _, ok := steps[id(inbox.KindMergedWithoutShip, sandbox.DemoStoryMergedNoShip)]; ok {
+		t.Errorf("#%d now carries %s and should no longer wait", sandbox.DemoStoryMergedNoShip, inbox.LabelMerged)
+	}
+	if !reflect.DeepEqual(snap.PRFacts, prev.PRFacts) {
+		t.Error("a refresh of two issues re-read pull requests it did not need to")
+	}
+
+	// The same question again: GitHub's answer is unchanged, so it is a 304.
+	again, stats, err := f.reader.Refresh(ctx, snap, since(f.reader))
+	if err != nil || stats != (inboxread.Stats{Requests: 1}) || !reflect.DeepEqual(again, snap) {
+		t.Errorf("second refresh: %+v, %v, changed %v; want one free request and no change", stats, err, !reflect.DeepEqual(again, snap))
+	}
+}
+
+func TestRereadSeesChange(t *testing.T) {
+	cases := []struct {
+		name   string
+		kind   inbox.Kind
+		number int
+		stage  func(ctx context.Context, w *github.Client, srv *sandbox.Server) error
+		gone   bool // the step no longer waits
+	}{
+		{"nothing changed", inbox.KindDecision, sandbox.DemoDecision, nil, false},
+		{"inspect passed (a status, which no refresh sees)", inbox.KindNeedsReview, sandbox.DemoPRReview,
+			func(ctx context.Context, w *github.Client, srv *sandbox.Server) error {
+				_, _, err := w.Repositories.CreateStatus(ctx, owner, repo, srv.HeadSHA(sandbox.DemoPRReview),
+					&github.RepoStatus{State: github.String("success"), Context: github.String(inbox.InspectContext), Description: github.String("rung A: converged")})
+				return err
+			}, true},
+		{"story marked merged", inbox.KindMergedWithoutShip, sandbox.DemoStoryMergedNoShip,
+			func(ctx context.Context, w *github.Client, _ *sandbox.Server) error {
+				_, _, err := w.Issues.AddLabelsToIssue(ctx, owner, repo, sandbox.DemoStoryMergedNoShip, []string{inbox.LabelMerged})
+				return err
+			}, true},
+		{"replaced issue closed", inbox.KindReplaced, sandbox.DemoReplaced,
+			func(ctx context.Context, w *github.Client, _ *sandbox.Server) error {
+				_, _, err := w.Issues.Edit(ctx, owner, repo, sandbox.DemoReplaced, &github.IssueRequest{State: github.String("closed")})
+				return err
+			}, true},
+		{"new counsel on a Decision", inbox.KindDecision, sandbox.DemoDecision,
+			func(ctx context.Context, w *github.Client, _ *sandbox.Server) error {
+				_, _, err := w.Issues.CreateComment(ctx, owner, repo, sandbox.DemoDecision, &github.IssueComment{Body: github.String(inbox.CounselMarker + "\nTake option 2 after all.")})
+				return err
+			}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := start(t, sandbox.Options{}, "founder")
+			ctx := context.Background()
+			prev := read(t, f.reader)
+			before, ok := stepIDs(inbox.Derive(prev))[id(c.kind, c.number)]
+			if !ok {
+				t.Fatalf("the demo has no %s step", id(c.kind, c.number))
+			}
+			if c.stage != nil {
+				if err := c.stage(ctx, writer(t, f.base), f.srv); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f.wire.take()
+			snap, err := f.reader.Reread(ctx, c.kind, c.number, prev)
+			if err != nil {
+				t.Fatalf("Reread: %v", err)
+			}
+			requests, counted, _ := f.wire.take()
+			t.Logf("reread of %s: %d requests, %d counted", before.ID(), requests, counted)
+			after, still := stepIDs(inbox.Derive(snap))[before.ID()]
+			if still == c.gone {
+				t.Errorf("after the reread the step waits: %v, want %v", still, !c.gone)
+			}
+			changed, what := inbox.Reread(before, after)
+			if changed != (c.stage != nil) {
+				t.Errorf("inbox.Reread says changed=%v (%s); want %v", changed, what, c.stage != nil)
+			}
+			if c.stage == nil {
+				// The item's own GET is new to the cache the first time;
+				// read again, every request is a 304.
+				if _, err := f.reader.Reread(ctx, c.kind, c.number, snap); err != nil {
+					t.Fatal(err)
+				}
+				if requests, counted, paths := f.wire.take(); counted != 0 {
+					t.Errorf("a second reread of an unchanged item cost %d of %d requests: %v", counted, requests, paths)
+				}
+			}
+		})
+	}
+}
+
+func TestRereadRefusesUnknownKind(t *testing.T) {
+	f := start(t, sandbox.Options{}, "founder")
+	if _, err := f.reader.Reread(context.Background(), inbox.Kind("nonsense"), 1, inbox.Snapshot{}); err == nil {
+		t.Error("an unknown kind was read")
+	}
+}

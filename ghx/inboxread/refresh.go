@@ -1,0 +1,288 @@
+package inboxread
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/model/inbox"
+)
+
+// Refresh asks GitHub only what changed since the last read: one
+// issues?state=all&since= query through the client's ETag cache (with
+// nothing changed, one request that GitHub answers 304), then the details
+// of the changed items only, merged into prev. since is the moment prev
+// was read (LastReadAt, or the time LoadCache returned); zero means
+// LastReadAt. Keeping since at the last full read, rather than moving it
+// on each refresh, is what lets an unchanged answer be a 304.
+//
+// A change that does not touch an issue's updated_at (a new commit status,
+// a merge-gate run finishing, a ledger commit) is seen by the next Read or
+// by Reread, never here. prev must be the snapshot the last Read or Refresh
+// returned: what the reader saw of pull requests is remembered with it.
+func (r *Reader) Refresh(ctx context.Context, prev inbox.Snapshot, since time.Time) (inbox.Snapshot, Stats, error) {
+	ctx, count := withCounter(ctx)
+	if since.IsZero() {
+		since = r.LastReadAt()
+	}
+	s := r.newSession(ctx, prev.BotLogins)
+	s.rememberPermissions(prev)
+	changed, err := s.changedSince(since)
+	if err != nil {
+		return prev, count.stats(), fmt.Errorf("asking GitHub what changed: %w", err)
+	}
+	known := map[int]time.Time{}
+	for _, is := range prev.Issues {
+		known[is.Number] = is.UpdatedAt
+	}
+	var todo []*github.Issue
+	for _, is := range changed {
+		at, inPrev := known[is.GetNumber()]
+		if inPrev && at.Equal(timeOf(is.UpdatedAt)) {
+			continue // prev already holds this version
+		}
+		if !inPrev && !r.unseen(is.GetNumber(), timeOf(is.UpdatedAt)) {
+			continue // read before, and nothing a step needs from it changed
+		}
+		todo = append(todo, is)
+	}
+	if len(todo) == 0 {
+		return prev, count.stats(), nil
+	}
+	snap := cloneSnapshot(prev)
+	var issues, pulls []int
+	for _, is := range todo {
+		s.note(is)
+		if !is.IsPullRequest() {
+			upsertIssue(&snap, issueFrom(is))
+			issues = append(issues, is.GetNumber())
+			continue
+		}
+		if is.GetState() == "closed" && is.GetPullRequestLinks().GetMergedAt().IsZero() {
+			removePull(&snap, is.GetNumber()) // closed without merging: no step left
+			continue
+		}
+		pr, err := s.getPull(is.GetNumber())
+		if err != nil {
+			return prev, count.stats(), err
+		}
+		upsertPull(&snap, pullFrom(pr))
+		pulls = append(pulls, is.GetNumber())
+	}
+	if err := s.settle(&snap, issues, pulls); err != nil {
+		return prev, count.stats(), err
+	}
+	r.remember(s.seen)
+	return snap, count.stats(), nil
+}
+
+// Reread reads one item again, bypassing nothing but staleness (every GET
+// is a conditional request; a 304 means unchanged), with what its step
+// depends on: a Decision's comments; a pull request's head, status,
+// comments, reviews, merge gate and the issues it links; the merged pull
+// requests that link a Story or Bug; the issues that replace one; an
+// audit's ledger entry. It returns prev with those replaced, so the caller
+// can Derive it and compare the card with inbox.Reread before writing.
+func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev inbox.Snapshot) (inbox.Snapshot, error) {
+	s := r.newSession(ctx, prev.BotLogins)
+	snap := cloneSnapshot(prev)
+	var issues, pulls []int
+	readIssue := func(n int) error {
+		is, _, err := r.gh.Issues.Get(ctx, r.owner, r.repo, n)
+		if err != nil {
+			return fmt.Errorf("reading #%d again: %w", n, err)
+		}
+		s.note(is)
+		if is.IsPullRequest() {
+			return fmt.Errorf("#%d is a pull request, not an issue", n)
+		}
+		upsertIssue(&snap, issueFrom(is))
+		issues = append(issues, n)
+		return nil
+	}
+	readPull := func(n int) error {
+		pr, err := s.getPull(n)
+		if err != nil {
+			return err
+		}
+		upsertPull(&snap, pullFrom(pr))
+		pulls = append(pulls, n)
+		return nil
+	}
+	var err error
+	switch kind {
+	case inbox.KindDecision:
+		err = readIssue(number)
+	case inbox.KindMergedWithoutShip, inbox.KindBugFixMerged:
+		err = readIssue(number)
+		for _, pr := range prev.PullRequests {
+			if err == nil && pr.Merged && slices.Contains(inbox.LinkedIssues(pr.HeadRef, pr.Body), number) {
+				err = readPull(pr.Number)
+			}
+		}
+	case inbox.KindReplaced:
+		err = readIssue(number)
+		for _, is := range prev.Issues {
+			if err == nil && is.Number != number && slices.Contains(inbox.ReplacedIssues(is.Body), number) {
+				err = readIssue(is.Number)
+			}
+		}
+	case inbox.KindReadyToShip, inbox.KindNeedsReview, inbox.KindReviewStopped, inbox.KindAudit:
+		err = readPull(number)
+		if err == nil && kind != inbox.KindAudit {
+			i, _ := findPull(snap, number)
+			pr := snap.PullRequests[i]
+			for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body) {
+				if _, known := findIssue(snap, n); known && err == nil {
+					err = readIssue(n)
+				}
+			}
+		}
+	default:
+		err = fmt.Errorf("the inbox has no step of kind %q", kind)
+	}
+	if err == nil {
+		err = s.settle(&snap, issues, pulls)
+	}
+	if err != nil {
+		return prev, err
+	}
+	// What was read here is not remembered: the next Refresh reads these
+	// items again whether or not the caller kept this snapshot.
+	return snap, nil
+}
+
+// settle reads the details of the issues and pull requests just replaced
+// in snap, and of the open pull requests that link a replaced issue (a
+// Story reopening can make its pull request ready to ship).
+func (s *session) settle(snap *inbox.Snapshot, issues, pulls []int) error {
+	changed := map[int]bool{}
+	for i, is := range snap.Issues {
+		if slices.Contains(issues, is.Number) {
+			changed[is.Number] = true
+			if err := s.issueDetails(snap, i); err != nil {
+				return fmt.Errorf("reading issue #%d: %w", is.Number, err)
+			}
+		}
+	}
+	audit := false
+	for _, pr := range snap.PullRequests {
+		linked := false
+		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body) {
+			linked = linked || changed[n]
+		}
+		if linked && pr.Open() && !slices.Contains(pulls, pr.Number) {
+			pulls = append(pulls, pr.Number)
+		}
+		if slices.Contains(pulls, pr.Number) && pr.Merged && pr.HasLabel(inbox.LabelAudit) {
+			audit = true
+		}
+	}
+	if err := s.pullDetails(snap, pulls); err != nil {
+		return err
+	}
+	if !audit {
+		return nil
+	}
+	entries, err := s.auditEntries()
+	if err != nil {
+		return err
+	}
+	for _, n := range pulls {
+		delete(snap.AuditEntries, n)
+		if entries[n] {
+			snap.AuditEntries[n] = true
+		}
+	}
+	return nil
+}
+
+// rememberPermissions reuses the permissions prev already holds, so a
+// refresh asks only about logins it has not seen.
+func (s *session) rememberPermissions(prev inbox.Snapshot) {
+	add := func(login, permission string) {
+		if login != "" && permission != "" {
+			s.perms[strings.ToLower(login)] = permission
+		}
+	}
+	for _, is := range prev.Issues {
+		add(is.Author.Login, is.Author.Permission)
+	}
+	for _, comments := range prev.IssueComments {
+		for _, c := range comments {
+			add(c.Author.Login, c.Author.Permission)
+		}
+	}
+	for _, facts := range prev.PRFacts {
+		for _, c := range facts.Comments {
+			add(c.Author.Login, c.Author.Permission)
+		}
+	}
+}
+
+// cloneSnapshot copies the slices and maps a refresh replaces entries of;
+// the entries themselves are replaced whole, never changed in place.
+func cloneSnapshot(prev inbox.Snapshot) inbox.Snapshot {
+	snap := prev
+	snap.BotLogins = slices.Clone(prev.BotLogins)
+	snap.Issues = slices.Clone(prev.Issues)
+	snap.PullRequests = slices.Clone(prev.PullRequests)
+	snap.PRFacts = cloneMap(prev.PRFacts)
+	snap.IssueComments = cloneMap(prev.IssueComments)
+	snap.AuditEntries = cloneMap(prev.AuditEntries)
+	return snap
+}
+
+func cloneMap[V any](m map[int]V) map[int]V {
+	if m == nil {
+		return map[int]V{}
+	}
+	return maps.Clone(m)
+}
+
+func upsertIssue(snap *inbox.Snapshot, is inbox.Issue) {
+	if i, ok := findIssue(*snap, is.Number); ok {
+		snap.Issues[i] = is
+		return
+	}
+	snap.Issues = append(snap.Issues, is)
+	sortSnapshot(snap)
+}
+
+func upsertPull(snap *inbox.Snapshot, pr inbox.PullRequest) {
+	if i, ok := findPull(*snap, pr.Number); ok {
+		snap.PullRequests[i] = pr
+		return
+	}
+	snap.PullRequests = append(snap.PullRequests, pr)
+	sortSnapshot(snap)
+}
+
+func removePull(snap *inbox.Snapshot, n int) {
+	snap.PullRequests = slices.DeleteFunc(snap.PullRequests, func(pr inbox.PullRequest) bool { return pr.Number == n })
+	delete(snap.PRFacts, n)
+	delete(snap.AuditEntries, n)
+}
+
+func findIssue(snap inbox.Snapshot, n int) (int, bool) {
+	for i, is := range snap.Issues {
+		if is.Number == n {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+func findPull(snap inbox.Snapshot, n int) (int, bool) {
+	for i, pr := range snap.PullRequests {
+		if pr.Number == n {
+			return i, true
+		}
+	}
+	return -1, false
+}
