@@ -55,6 +55,8 @@ type Model struct {
 	reading  bool
 	readErr  error
 	steps    []model.Step
+	rows     []listRow // the list's layout, built once per read
+	rowOf    []int     // card index -> row index
 	cursor   int
 	selected map[string]bool
 	states   map[string]*cardState
@@ -248,6 +250,7 @@ func (m *Model) setSteps(steps []model.Step) {
 		curID = m.steps[m.cursor].ID()
 	}
 	m.steps = steps
+	m.rows, m.rowOf = layoutRows(steps)
 	m.needsYouN = 0
 	for i, st := range steps {
 		if st.Group == model.NeedsYou {

@@ -87,7 +87,9 @@ func pad(s string, w int) string {
 	return s
 }
 
-// listLines is the grouped list, windowed around the cursor.
+// listLines is the grouped list, windowed around the cursor. Only the rows
+// in the window are drawn: the layout (m.rows) is built once per read, so a
+// keypress costs the same with ten cards or ten thousand.
 func (m *Model) listLines(w, h int) []string {
 	st := m.c.Styles
 	if m.snap == nil {
@@ -99,27 +101,26 @@ func (m *Model) listLines(w, h int) []string {
 	if len(m.steps) == 0 {
 		return []string{st.OK.Render("Nothing waits for you."), "Job well done."}
 	}
-	type row struct {
-		text  string
-		index int // -1 for a heading
+	curRow := 0
+	if m.cursor < len(m.rowOf) {
+		curRow = m.rowOf[m.cursor]
 	}
-	var rows []row
-	group := model.Group(-1)
-	for i, s := range m.steps {
-		if s.Group != group {
-			group = s.Group
-			n := 0
-			for _, x := range m.steps {
-				if x.Group == group {
-					n++
-				}
-			}
+	start := 0
+	if curRow >= h {
+		start = curRow - h + 1
+	}
+	var out []string
+	for i := start; i < len(m.rows) && len(out) < h; i++ {
+		r := m.rows[i]
+		if r.step < 0 {
 			title := "Needs you"
-			if group == model.Housekeeping {
+			if r.group == model.Housekeeping {
 				title = "Housekeeping"
 			}
-			rows = append(rows, row{st.Title.Render(fmt.Sprintf("%s (%d)", title, n)), -1})
+			out = append(out, st.Title.Render(fmt.Sprintf("%s (%d)", title, r.count)))
+			continue
 		}
+		s := m.steps[r.step]
 		mark := "   "
 		if m.selected[s.ID()] {
 			mark = "[x]"
@@ -130,32 +131,39 @@ func (m *Model) listLines(w, h int) []string {
 		if word := m.statusWord(s); word != "" {
 			text = mark + " " + word + " · " + rowLabel(s)
 		}
-		rows = append(rows, row{text, i})
-	}
-	curRow := 0
-	for i, r := range rows {
-		if r.index == m.cursor {
-			curRow = i
-		}
-	}
-	start := 0
-	if curRow >= h {
-		start = curRow - h + 1
-	}
-	var out []string
-	for i := start; i < len(rows) && len(out) < h; i++ {
-		r := rows[i]
-		if r.index == m.cursor && r.index >= 0 {
-			out = append(out, st.Selected.Render(pad("> "+ansi.Strip(r.text), w)))
+		if r.step == m.cursor {
+			out = append(out, st.Selected.Render(pad("> "+ansi.Strip(text), w)))
 			continue
 		}
-		if r.index >= 0 {
-			out = append(out, "  "+r.text)
-		} else {
-			out = append(out, r.text)
-		}
+		out = append(out, "  "+text)
 	}
 	return out
+}
+
+// listRow is one line of the list: a group heading (step < 0) or a card.
+type listRow struct {
+	step  int
+	group model.Group
+	count int // a heading's number of cards
+}
+
+// layoutRows builds the list's rows and each card's row index once.
+func layoutRows(steps []model.Step) (rows []listRow, rowOf []int) {
+	rowOf = make([]int, len(steps))
+	counts := map[model.Group]int{}
+	for _, s := range steps {
+		counts[s.Group]++
+	}
+	group := model.Group(-1)
+	for i, s := range steps {
+		if s.Group != group {
+			group = s.Group
+			rows = append(rows, listRow{step: -1, group: group, count: counts[group]})
+		}
+		rowOf[i] = len(rows)
+		rows = append(rows, listRow{step: i, group: s.Group})
+	}
+	return rows, rowOf
 }
 
 // cardPane is the current card wrapped to its pane, with the pending
