@@ -1,0 +1,108 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/model/inbox"
+)
+
+// TestQueueNeverTwoWritesOnOneItemAgainstSandbox runs real sandbox writes
+// through the Queue, two at a time, with every card pressed twice, and
+// records how many run at once per item (run it with -race).
+func TestQueueNeverTwoWritesOnOneItemAgainstSandbox(t *testing.T) {
+	f := newFixture(t, nil)
+	type press struct {
+		kind  inbox.Kind
+		item  int
+		key   string
+		note  string
+		times int
+	}
+	presses := []press{
+		{inbox.KindDecision, sandbox.DemoDecision, "1", "", 2},
+		{inbox.KindDecision, sandbox.DemoDecisionOneWay, "1", "", 2},
+		{inbox.KindMergedWithoutShip, sandbox.DemoStoryMergedNoShip, "1", "", 2},
+		{inbox.KindBugFixMerged, sandbox.DemoBug, "1", "", 2},
+		{inbox.KindReplaced, sandbox.DemoReplaced, "1", "", 1},
+		{inbox.KindAudit, sandbox.DemoPRAudit, "1", "", 1},
+		{inbox.KindNeedsReview, sandbox.DemoPRReview, "2", "read the copay rules", 1},
+	}
+	q := NewQueue(context.Background(), 2)
+	var (
+		mu               sync.Mutex
+		perKey           = map[string]int{}
+		maxPerKey, total int
+		maxTotal         int
+		outcomes         = map[int][]Outcome{}
+		jobs             int
+	)
+	for _, p := range presses {
+		req := request(t, f.step(p.kind, p.item), p.key, p.note)
+		for i := range p.times {
+			job := f.exec.Job(fmt.Sprintf("%d/%d", p.item, i), req, func(o Outcome) {
+				mu.Lock()
+				outcomes[p.item] = append(outcomes[p.item], o)
+				mu.Unlock()
+			})
+			run := job.Run
+			job.Run = func(ctx context.Context) error {
+				mu.Lock()
+				perKey[job.Key]++
+				total++
+				maxPerKey, maxTotal = max(maxPerKey, perKey[job.Key]), max(maxTotal, total)
+				mu.Unlock()
+				err := run(ctx)
+				mu.Lock()
+				perKey[job.Key]--
+				total--
+				mu.Unlock()
+				return err
+			}
+			q.Submit(job)
+			jobs++
+		}
+	}
+	for range jobs {
+		select {
+		case r := <-q.Results():
+			if r.Err != nil {
+				t.Errorf("job %s: %v", r.ID, r.Err)
+			}
+		case <-time.After(2 * time.Minute):
+			t.Fatal("the writes did not finish")
+		}
+	}
+	if maxPerKey != 1 || maxTotal > 2 {
+		t.Errorf("at most %d writes ran at once on one item and %d overall; want 1 and at most 2", maxPerKey, maxTotal)
+	}
+	for _, p := range presses {
+		done, changed := 0, 0
+		for _, o := range outcomes[p.item] {
+			switch {
+			case o.Done:
+				done++
+			case o.Changed:
+				changed++
+			}
+		}
+		if done != 1 || changed != p.times-1 {
+			t.Errorf("#%d: %d done and %d changed of %d presses, want 1 done and the rest changed", p.item, done, changed, p.times)
+		}
+	}
+	for _, n := range []int{1, 2, 9, 11, 13} {
+		if got := f.commentsBy(n, "founder"); len(got) != 1 {
+			t.Errorf("#%d has %d comments by founder, want 1: %q", n, len(got), got)
+		}
+	}
+	if s := f.samples(); len(s) != 1 {
+		t.Errorf("samples %+v, want one", s)
+	}
+	if _, ok := f.gitShow("ledger:reviews/6/" + f.srv.HeadSHA(6) + ".json"); !ok {
+		t.Error("the review record is not on the ledger")
+	}
+}
