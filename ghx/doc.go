@@ -10,11 +10,17 @@
 //     repeating a write that may have landed), the per-user conditional
 //     request cache (304s cost no rate limit), request logging with secrets
 //     masked, and authentication that sends the token to the API host only;
-//   - ListAll for pagination, DownloadArtifact for Actions artifacts, and
-//     Describe, which turns any GitHub error into a sentence for a person.
+//   - ListAll for pagination, and ListAllCached with a ListCache, whose
+//     refresh of an unchanged list is one free request; DownloadArtifact for
+//     Actions artifacts; Describe, which turns any GitHub error into a
+//     sentence for a person;
+//   - the ledger's plumbing: CommitFiles writes files as one commit through
+//     the Git Data API (re-read and rebuilt on a moved branch, never
+//     forced), ReadFile and ListTree read files and folders at a ref.
 //
 // It must not: import Bubble Tea or print to the terminal; decide policy
-// (model/ does); write to GitHub on its own (actions/ does); store or log a
+// (model/ does); decide to write (actions/ does, calling CommitFiles and
+// go-github through this client); store or log a
 // token, or keep anything in package-level mutable state. The sandbox
 // GitHub server lives in ghx/sandbox and is not part of this package.
 package ghx

@@ -20,9 +20,14 @@ var ErrTooManyPages = errors.New("the list is longer than aayu reads")
 // fetch gets the options to pass on (per_page and page already set). On an
 // error the items read so far are returned with it.
 func ListAll[T any](ctx context.Context, fetch func(opts *github.ListOptions) ([]T, *github.Response, error)) ([]T, error) {
-	opts := &github.ListOptions{PerPage: 100, Page: 1}
-	var all []T
-	for pages := 1; ; pages++ {
+	return readPages(ctx, fetch, nil, 1, 0)
+}
+
+// readPages appends to all the pages from page on; read is how many pages
+// were read before it, so the cap counts them too.
+func readPages[T any](ctx context.Context, fetch func(opts *github.ListOptions) ([]T, *github.Response, error), all []T, page, read int) ([]T, error) {
+	opts := &github.ListOptions{PerPage: 100, Page: page}
+	for pages := read + 1; ; pages++ {
 		if err := ctx.Err(); err != nil {
 			return all, err
 		}

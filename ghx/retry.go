@@ -149,9 +149,16 @@ type retryTransport struct {
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead
 	masked := MaskURL(req.URL.String())
-	attempt, limitWaits := 1, 0
+	attempt, limitWaits, tries := 1, 0, 1
 	for {
 		resp, err := t.next.RoundTrip(req)
+		if err == nil && !idempotent {
+			// A write's answer is small; a drop in its middle must read as
+			// "may have landed", not as a decoding error later.
+			if berr := bufferBody(resp, t.policy.BufferLimit); berr != nil {
+				return nil, &MayHaveLandedError{Method: req.Method, URL: masked, Err: berr}
+			}
+		}
 		if err == nil && idempotent {
 			err = bufferBody(resp, t.policy.BufferLimit)
 		}
@@ -203,8 +210,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req = next
 		attempt++
+		tries++
 		if t.policy.OnWait != nil {
-			t.policy.OnWait(Wait{Duration: wait, Reason: reason, Method: req.Method, URL: masked, Attempt: attempt})
+			t.policy.OnWait(Wait{Duration: wait, Reason: reason, Method: req.Method, URL: masked, Attempt: tries})
 		}
 		if err := t.sleep(req.Context(), wait); err != nil {
 			return nil, err

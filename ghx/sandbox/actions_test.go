@@ -112,6 +112,10 @@ func TestMergeGateRuns(t *testing.T) {
 		if err != nil || len(arts.Artifacts) != 1 {
 			t.Fatalf("%s artifacts: %v", situation, err)
 		}
+		one, _, err := gh.Actions.GetArtifact(ctx, "acme", "benefits", arts.Artifacts[0].GetID())
+		if err != nil || one.GetName() != arts.Artifacts[0].GetName() || one.GetExpired() != arts.Artifacts[0].GetExpired() {
+			t.Errorf("%s: get-artifact disagrees with the run's list: %v, %v", situation, one, err)
+		}
 		u, resp, err := gh.Actions.DownloadArtifact(ctx, "acme", "benefits", arts.Artifacts[0].GetID(), 1)
 		if err != nil {
 			return nil, resp.StatusCode

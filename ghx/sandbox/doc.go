@@ -9,7 +9,10 @@
 //
 // Accounts and tokens: sandbox-founder (admin), sandbox-writer (write),
 // sandbox-reader (read), sandbox-agent-bot (the bot agent-bot[bot], write).
-// Any other token gets GitHub's 401 "Bad credentials".
+// Any other token gets GitHub's 401 "Bad credentials", unless a test names
+// it in Options.ExtraTokens. Options.Faults injects failures at random
+// (with a Seed, the same ones every run); Options.FaultPlan puts a chosen
+// failure on a chosen request.
 //
 // The demo (numbers are stable; see the Demo* and Run* constants):
 // #1, #2 Decisions; #3/#4 a Story and its PR ready to ship with every kind

@@ -68,6 +68,26 @@ func ParseFaults(s string) (FaultSpec, error) {
 	return f, nil
 }
 
+// Fault is one failure a FaultPlan puts on a particular request.
+type Fault int
+
+// The faults a plan can pick, each in the shape GitHub shows it.
+const (
+	NoFault              Fault = iota // serve the request normally
+	FaultBadGateway                   // 502 with GitHub's HTML page
+	FaultUnavailable                  // 503 with a JSON body
+	FaultSecondaryRetry               // 403 secondary limit with retry-after: 60
+	FaultSecondaryNoWait              // 403 secondary limit without retry-after
+	FaultSecondary429                 // 429 secondary limit with retry-after: 30
+	FaultDrop                         // the connection closed mid-body
+)
+
+// FaultPlan picks a fault for one API request, for tests that need a
+// failure on exactly that request. It is called for every REST request,
+// one at a time, before the random faults of FaultSpec are drawn; NoFault
+// leaves the request to them.
+type FaultPlan func(r *http.Request) Fault
+
 type faultKind int
 
 const (
@@ -81,20 +101,39 @@ const (
 // the same sequence of faults for the same sequence of requests.
 type faultInjector struct {
 	spec FaultSpec
+	plan FaultPlan
 	mu   sync.Mutex
 	rnd  *rand.Rand
 }
 
-func newFaultInjector(spec FaultSpec) *faultInjector {
+func newFaultInjector(spec FaultSpec, plan FaultPlan) *faultInjector {
 	seed := spec.Seed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	return &faultInjector{spec: spec, rnd: rand.New(rand.NewPCG(seed, seed^0x5eed))}
+	return &faultInjector{spec: spec, plan: plan, rnd: rand.New(rand.NewPCG(seed, seed^0x5eed))}
+}
+
+// planned maps a FaultPlan's choice to a fault kind and its shape.
+var planned = map[Fault]struct {
+	kind    faultKind
+	variant int
+}{
+	FaultBadGateway: {faultServerError, 0}, FaultUnavailable: {faultServerError, 1},
+	FaultSecondaryRetry: {faultSecondary, 0}, FaultSecondaryNoWait: {faultSecondary, 1},
+	FaultSecondary429: {faultSecondary, 2}, FaultDrop: {faultDrop, 0},
 }
 
 // draw picks this request's fault and a variant number for its shape.
-func (f *faultInjector) draw() (faultKind, int) {
+func (f *faultInjector) draw(r *http.Request) (faultKind, int) {
+	if f.plan != nil {
+		f.mu.Lock()
+		choice := f.plan(r)
+		f.mu.Unlock()
+		if p, ok := planned[choice]; ok {
+			return p.kind, p.variant
+		}
+	}
 	if f.spec.ServerError == 0 && f.spec.SecondaryLimit == 0 && f.spec.Drop == 0 {
 		return faultNone, 0
 	}

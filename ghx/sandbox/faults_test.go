@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,4 +70,46 @@ func TestFaultsAsGitHubShowsThem(t *testing.T) {
 func readBody(resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
 	return io.ReadAll(resp.Body)
+}
+
+// TestFaultPlanAndExtraTokens: a plan puts its fault on exactly the
+// request it picks, and an extra token is its account while an extra
+// token naming no account is refused like any unknown token.
+func TestFaultPlanAndExtraTokens(t *testing.T) {
+	calls := 0
+	plan := func(r *http.Request) sandbox.Fault {
+		calls++
+		if calls == 2 {
+			return sandbox.FaultUnavailable
+		}
+		return sandbox.NoFault
+	}
+	_, _, base := startValidated(t, sandbox.Options{FaultPlan: plan,
+		ExtraTokens: map[string]string{"tok-writer": "writer", "tok-ghost": "ghost"}})
+	get := func(token string) (int, string) {
+		req, _ := http.NewRequest("GET", base+"/user", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := readBody(resp)
+		return resp.StatusCode, string(body)
+	}
+	cases := []struct {
+		token  string
+		status int
+		body   string
+	}{
+		{"tok-writer", 200, `"login":"writer"`},
+		{"tok-writer", 503, "No server is currently available"},
+		{"tok-writer", 200, `"login":"writer"`},
+		{"tok-ghost", 401, "Bad credentials"},
+		{"sandbox-reader", 200, `"login":"reader"`},
+	}
+	for i, c := range cases {
+		if status, body := get(c.token); status != c.status || !strings.Contains(body, c.body) {
+			t.Errorf("request %d: %d %.80s, want %d with %q", i+1, status, body, c.status, c.body)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	git "github.com/go-git/go-git/v5"
@@ -23,6 +24,11 @@ import (
 // ledger:…` reads what the API wrote.
 type gitStore struct {
 	st storage.Storer
+
+	// commits keeps decoded commits: objects never change, and walking
+	// history (merges, compares) decodes the same commits again and again.
+	mu      sync.Mutex
+	commits map[plumbing.Hash]*object.Commit
 }
 
 func newMemoryGitStore() *gitStore {
@@ -91,10 +97,22 @@ func (g *gitStore) tree(h plumbing.Hash) (*object.Tree, error) {
 }
 
 func (g *gitStore) commit(h plumbing.Hash) (*object.Commit, error) {
+	g.mu.Lock()
+	c, ok := g.commits[h]
+	g.mu.Unlock()
+	if ok {
+		return c, nil
+	}
 	c, err := object.GetCommit(g.st, h)
 	if err != nil {
 		return nil, errNoObject
 	}
+	g.mu.Lock()
+	if g.commits == nil {
+		g.commits = map[plumbing.Hash]*object.Commit{}
+	}
+	g.commits[h] = c
+	g.mu.Unlock()
 	return c, nil
 }
 

@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"net/url"
+	"os"
 	"testing"
 	"time"
 
@@ -13,6 +14,12 @@ import (
 
 var demoNow = time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC)
 
+// coverage records the operations every validated sandbox of this test
+// binary served; TestMain fails the suite when one was never tried.
+var coverage = conformance.NewCoverage()
+
+func TestMain(m *testing.M) { os.Exit(conformance.RunWithCoverage(m, coverage)) }
+
 func fixedClock() time.Time { return demoNow }
 
 // startValidated runs the demo with the conformance validator on.
@@ -21,7 +28,9 @@ func startValidated(t *testing.T, opts sandbox.Options) (*sandbox.Server, *confo
 	if opts.Now == nil {
 		opts.Now = fixedClock
 	}
-	return conformance.StartSandbox(t, opts)
+	s, v, base := conformance.StartSandbox(t, opts)
+	coverage.Add(v)
+	return s, v, base
 }
 
 func client(t *testing.T, base, token string) *github.Client {

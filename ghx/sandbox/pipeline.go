@@ -55,8 +55,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	if d := s.opts.Faults.Latency; d > 0 {
 		time.Sleep(d)
 	}
-	fault, variant := s.faults.draw()
-	c, authOK := authenticate(r)
+	fault, variant := s.faults.draw(r)
+	c, authOK := s.authenticate(r)
 	if !authOK {
 		c = caller{anonymous: true} // a bad token counts against the anonymous limit
 	}

@@ -89,10 +89,13 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 	sd.issue("writer", "Bug: Applies ignores upper-case service names",
 		"`Applies(\"Hospital\")` says false; `Applies(\"hospital\")` says true.\n\n## Completion Goal\n1. Service names match whatever their case.\n",
 		[]string{"type:bug"}, sd.ago(265))
-	c12 := sd.commit(sd.s.git.branch("dev"), map[string]string{"deductible/deductible.go": fileDeductibleFixed,
-		"deductible/case_test.go": fileDeductibleCaseTest}, "deductible: match service names without case\n\nFixes #11", bot, sd.ago(262))
+	files12 := map[string]string{"deductible/deductible.go": fileDeductibleFixed, "deductible/case_test.go": fileDeductibleCaseTest}
+	for p, b := range bugEvidenceFiles() { // seed_verify.go: the Bugs' evidence maps
+		files12[p] = b
+	}
+	c12 := sd.commit(sd.s.git.branch("dev"), files12, "deductible: match service names without case\n\nFixes #11", bot, sd.ago(262))
 	sd.branch("fix/11-applies-case", c12)
-	pr12 := sd.pull(bot, "Match service names without case", "Fixes #11", "fix/11-applies-case", "dev", nil, sd.ago(262))
+	pr12 := sd.pull(bot, "Match service names without case", "Fixes #11\n\nRefs #16", "fix/11-applies-case", "dev", nil, sd.ago(262))
 	sd.merge(pr12, "writer", sd.ago(250))
 
 	// 13 replaced by 14; PR 15 merged on proof and waits for its audit.
@@ -121,6 +124,7 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 	sd.seedLedger(head4, head8, c15, merge15, run15)
 	sd.seedSignals(pr4, pr6, pr8, old4, head4, head6, head8, c8b)
 	sd.seedRuns(pr4, pr6, pr8, old4, head4, head6, head8, root)
+	sd.seedVerifyDemo() // seed_verify.go: Bug 16 and the Bugs' Ready snapshots
 }
 
 // seedSignals writes the statuses, reviews and comments the inbox reads.

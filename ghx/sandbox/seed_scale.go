@@ -18,7 +18,9 @@ func (sd *seeder) seedScale(n int) {
 		at := 190 - float64(i%150)
 		k := i + 100
 		notes := func(is int) map[string]string {
-			return map[string]string{fmt.Sprintf("notes/item-%d.md", is): fmt.Sprintf("# Note %d\n\nScaled demo item.\n", is)}
+			// Spread over 100 folders: rewriting one folder of thousands of
+			// entries per commit made seeding quadratic.
+			return map[string]string{fmt.Sprintf("notes/%02d/item-%d.md", is%100, is): fmt.Sprintf("# Note %d\n\nScaled demo item.\n", is)}
 		}
 		storyAndPR := func(labels []string) (*issueRec, *issueRec, plumbing.Hash) {
 			st := sd.issue("founder", fmt.Sprintf("Story: scaled item %d", k), fmt.Sprintf("## Completion Goal\n1. Note %d exists.\n", k),

@@ -19,6 +19,11 @@ type Options struct {
 	StateDir string
 	// Faults switches on injected failures; the zero value injects none.
 	Faults FaultSpec
+	// FaultPlan, when set, puts a chosen fault on chosen requests (tests).
+	FaultPlan FaultPlan
+	// ExtraTokens accepts more token values, each as the account whose
+	// login it maps to (tests use a distinctive value to hunt for leaks).
+	ExtraTokens map[string]string
 	// Logf, when set, receives one line per request: method, path, status,
 	// and whether the request counted against the rate limit.
 	Logf func(format string, args ...any)
@@ -80,7 +85,7 @@ func New(opts Options) (*Server, error) {
 		opts:    opts,
 		rates:   map[string]*rateBucket{},
 		devices: map[string]*deviceCode{},
-		faults:  newFaultInjector(opts.Faults),
+		faults:  newFaultInjector(opts.Faults, opts.FaultPlan),
 	}
 	if err := s.load(); err != nil {
 		return nil, err

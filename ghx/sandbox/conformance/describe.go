@@ -93,6 +93,10 @@ func Load(dir string) (*Description, error) {
 				op := &operation{Method: strings.ToUpper(method), Template: tmpl, responses: map[string]any{}}
 				op.ID, _ = om["operationId"].(string)
 				op.deprecated, _ = om["deprecated"].(bool)
+				// Octokit marks an alias kept for old clients in words only.
+				if desc, _ := om["description"].(string); strings.HasPrefix(desc, "**Deprecated**") {
+					op.deprecated = true
+				}
 				if rs, ok := om["responses"].(map[string]any); ok {
 					op.responses = rs
 				}
@@ -136,6 +140,20 @@ func (d *Description) match(method, escapedPath string) *operation {
 		}
 	}
 	return best
+}
+
+// aliases lists the deprecated operations that describe the same request
+// as the one matched: GitHub serves them at the same URL, so serving the
+// request exercises them too.
+func (d *Description) aliases(method, escapedPath string) []*operation {
+	segs := strings.Split(strings.Trim(escapedPath, "/"), "/")
+	var out []*operation
+	for _, op := range d.ops {
+		if op.Method == method && op.deprecated && segmentsMatch(op.segments, segs) {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 func segmentsMatch(tmpl, segs []string) bool {

@@ -6,6 +6,8 @@
 // missing GitHub header fails the test.
 //
 // It is a test helper for any package: StartSandbox gives a validated
-// sandbox; Validator.Wrap validates any handler. It must not be imported by
+// sandbox; Validator.Wrap validates any handler; Coverage and
+// RunWithCoverage (from TestMain) fail a suite that never served one of
+// the operations in operations.txt. It must not be imported by
 // non-test code, and it never changes a response.
 package conformance

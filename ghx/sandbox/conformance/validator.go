@@ -43,16 +43,23 @@ type Validator struct {
 // reports every mismatch to t with t.Errorf.
 func New(t testing.TB) *Validator {
 	t.Helper()
-	dir, err := FindDir()
-	if err != nil {
-		t.Fatalf("conformance: %v", err)
-	}
-	d, err := Load(dir)
+	d, err := sharedDescription()
 	if err != nil {
 		t.Fatalf("conformance: %v", err)
 	}
 	return &Validator{desc: d, t: t, seen: map[string]int{}}
 }
+
+// sharedDescription loads the description once per test binary: it never
+// changes, and its compiled schemas (safe for concurrent use) are the
+// costly part of a validator.
+var sharedDescription = sync.OnceValues(func() (*Description, error) {
+	dir, err := FindDir()
+	if err != nil {
+		return nil, err
+	}
+	return Load(dir)
+})
 
 // Description returns the loaded description.
 func (v *Validator) Description() *Description { return v.desc }
@@ -88,6 +95,9 @@ func (v *Validator) Check(method, escapedPath string, status int, h http.Header,
 	}
 	v.mu.Lock()
 	v.seen[fmt.Sprintf("%s %d", op.ID, status)]++
+	for _, alias := range v.desc.aliases(method, escapedPath) {
+		v.seen[fmt.Sprintf("%s %d", alias.ID, status)]++
+	}
 	v.mu.Unlock()
 	if err := checkHeaders(method, status, h); err != nil {
 		return fmt.Errorf("%s: %w", op.ID, err)

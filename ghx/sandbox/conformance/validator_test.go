@@ -63,3 +63,26 @@ func TestCheckAccepts(t *testing.T) {
 		})
 	}
 }
+
+// TestCoverageCountsAliases: a request to the compare URL exercises the
+// current operation and its deprecated alias at once, and Missing names
+// only what no validator saw.
+func TestCoverageCountsAliases(t *testing.T) {
+	v := New(t)
+	c := NewCoverage()
+	c.Add(v)
+	want := []string{"repos/compare-commits-with-basehead", "repos/compare-commits", "git/get-ref"}
+	if got := c.Missing(want); len(got) != 3 {
+		t.Errorf("before any request: missing %v", got)
+	}
+	if err := v.Check("GET", "/repos/acme/benefits/compare/dev...story%2F3-x", 404, githubHeaders(), []byte(`{"message":"Not Found"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Missing(want); len(got) != 1 || got[0] != "git/get-ref" {
+		t.Errorf("after a compare: missing %v, want only git/get-ref", got)
+	}
+	ids, err := RequiredOperations()
+	if err != nil || len(ids) != 33 {
+		t.Errorf("operations.txt: %d operations, %v", len(ids), err)
+	}
+}

@@ -1,0 +1,299 @@
+package ghx
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/google/go-github/v66/github"
+)
+
+// MaxCommitAttempts bounds how often CommitFiles rebuilds its commit on a
+// branch that keeps moving under it.
+const MaxCommitAttempts = 5
+
+// CommitOptions shape the commit CommitFiles makes.
+type CommitOptions struct {
+	// Author of the commit; nil lets GitHub use the token's account.
+	Author *github.CommitAuthor
+	// Trailers are added as the message's last paragraph, one a line,
+	// e.g. HumanFallbackTrailer.
+	Trailers []string
+}
+
+// CommitFiles writes files onto branch as one new commit through the Git
+// Data API, so no checkout is touched: read the branch tip and its tree,
+// create a blob per file, a tree on the tip's tree, a commit on the tip,
+// and move the branch without force. A file whose value is nil is deleted.
+// When the branch moved meanwhile (GitHub's 422 "not a fast forward") the
+// tip is read again and the commit rebuilt on it, at most
+// MaxCommitAttempts times; the branch is never forced. A branch that does
+// not exist yet is created with a first commit holding only files.
+// It returns the new commit's SHA.
+func CommitFiles(ctx context.Context, client *github.Client, owner, repo, branch string, files map[string][]byte, message string, opts CommitOptions) (string, error) {
+	if len(files) == 0 {
+		return "", fmt.Errorf("writing to %s/%s branch %s: there are no files to commit", owner, repo, branch)
+	}
+	w := ledgerWriter{ctx: ctx, gh: client.Git, owner: owner, repo: repo, branch: branch, opts: opts,
+		message: withTrailers(message, opts.Trailers)}
+	entries, err := w.blobs(files)
+	if err != nil {
+		return "", err
+	}
+	var lastErr error
+	for attempt := 1; attempt <= MaxCommitAttempts; attempt++ {
+		sha, err := w.commitOnce(entries)
+		if err == nil {
+			return sha, nil
+		}
+		if !IsNotFastForward(err) && !isRefExists(err) {
+			return "", err
+		}
+		lastErr = err
+	}
+	return "", fmt.Errorf("writing to %s/%s branch %s: the branch moved under each of %d attempts; nothing was forced: %w",
+		owner, repo, branch, MaxCommitAttempts, lastErr)
+}
+
+type ledgerWriter struct {
+	ctx                 context.Context
+	gh                  *github.GitService
+	owner, repo, branch string
+	message             string
+	opts                CommitOptions
+}
+
+func (w *ledgerWriter) where() string {
+	return fmt.Sprintf("%s/%s branch %s", w.owner, w.repo, w.branch)
+}
+
+// blobs creates one blob per file (content-addressed, so creating them
+// once serves every attempt) and returns the tree entries, sorted by path.
+func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, error) {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "//") || strings.Contains(p, "\\") {
+			return nil, fmt.Errorf("writing to %s: %q is not a clean relative path", w.where(), p)
+		}
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	entries := make([]*github.TreeEntry, 0, len(paths))
+	for _, p := range paths {
+		entry := &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")}
+		if files[p] != nil {
+			var blob *github.Blob
+			err := retryLanded(func() (err error) {
+				blob, _, err = w.gh.CreateBlob(w.ctx, w.owner, w.repo, &github.Blob{
+					Content: github.String(base64.StdEncoding.EncodeToString(files[p])), Encoding: github.String("base64")})
+				return err
+			})
+			if err != nil {
+				return nil, fmt.Errorf("writing %s to %s: creating its blob: %w", p, w.where(), err)
+			}
+			entry.SHA = blob.SHA
+		}
+		entries = append(entries, entry)
+	}
+	return entries, nil
+}
+
+// commitOnce builds the commit on the branch's current tip and moves the
+// branch to it without force.
+func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
+	ref, _, err := w.gh.GetRef(w.ctx, w.owner, w.repo, "heads/"+w.branch)
+	if IsNotFound(err) {
+		return w.createBranch(entries)
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the tip of %s: %w", w.where(), err)
+	}
+	tip := ref.GetObject().GetSHA()
+	parent, _, err := w.gh.GetCommit(w.ctx, w.owner, w.repo, tip)
+	if err != nil {
+		return "", fmt.Errorf("reading commit %s of %s: %w", short(tip), w.where(), err)
+	}
+	sha, err := w.tree(parent.GetTree().GetSHA(), entries)
+	if err != nil {
+		return "", err
+	}
+	commit, err := w.commit(sha, []string{tip})
+	if err != nil {
+		return "", err
+	}
+	update := &github.Reference{Ref: github.String("refs/heads/" + w.branch), Object: &github.GitObject{SHA: github.String(commit)}}
+	_, _, err = w.gh.UpdateRef(w.ctx, w.owner, w.repo, update, false)
+	if errors.Is(err, ErrMayHaveLanded) {
+		// The answer was lost: the branch tells whether the move happened.
+		if now, _, rerr := w.gh.GetRef(w.ctx, w.owner, w.repo, "heads/"+w.branch); rerr == nil && now.GetObject().GetSHA() == commit {
+			return commit, nil
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("moving %s from %s to %s: %w", w.where(), short(tip), short(commit), err)
+	}
+	return commit, nil
+}
+
+// createBranch starts a branch whose first commit holds only the files.
+func (w *ledgerWriter) createBranch(entries []*github.TreeEntry) (string, error) {
+	var kept []*github.TreeEntry
+	for _, e := range entries {
+		if e.SHA != nil {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == 0 {
+		return "", fmt.Errorf("writing to %s: the branch does not exist and there is nothing to add", w.where())
+	}
+	tree, err := w.tree("", kept)
+	if err != nil {
+		return "", err
+	}
+	commit, err := w.commit(tree, nil)
+	if err != nil {
+		return "", err
+	}
+	ref := &github.Reference{Ref: github.String("refs/heads/" + w.branch), Object: &github.GitObject{SHA: github.String(commit)}}
+	if _, _, err := w.gh.CreateRef(w.ctx, w.owner, w.repo, ref); err != nil {
+		return "", fmt.Errorf("creating %s at %s: %w", w.where(), short(commit), err)
+	}
+	return commit, nil
+}
+
+func (w *ledgerWriter) tree(base string, entries []*github.TreeEntry) (string, error) {
+	var tree *github.Tree
+	err := retryLanded(func() (err error) {
+		tree, _, err = w.gh.CreateTree(w.ctx, w.owner, w.repo, base, entries)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("writing to %s: creating the tree: %w", w.where(), err)
+	}
+	return tree.GetSHA(), nil
+}
+
+func (w *ledgerWriter) commit(tree string, parents []string) (string, error) {
+	c := &github.Commit{Message: github.String(w.message), Tree: &github.Tree{SHA: github.String(tree)}, Author: w.opts.Author}
+	for _, p := range parents {
+		c.Parents = append(c.Parents, &github.Commit{SHA: github.String(p)})
+	}
+	var made *github.Commit
+	err := retryLanded(func() (err error) {
+		made, _, err = w.gh.CreateCommit(w.ctx, w.owner, w.repo, c, nil)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("writing to %s: creating the commit: %w", w.where(), err)
+	}
+	return made.GetSHA(), nil
+}
+
+// retryLanded repeats a create whose answer was lost. Blobs and trees are
+// content-addressed and a commit nothing points at yet is harmless, so
+// creating one twice changes nothing that matters.
+func retryLanded(create func() error) error {
+	var err error
+	for range 3 {
+		if err = create(); !errors.Is(err, ErrMayHaveLanded) {
+			return err
+		}
+	}
+	return err
+}
+
+// withTrailers appends the trailers as the message's last paragraph.
+func withTrailers(message string, trailers []string) string {
+	message = strings.TrimRight(message, "\n")
+	if len(trailers) == 0 {
+		return message + "\n"
+	}
+	return message + "\n\n" + strings.Join(trailers, "\n") + "\n"
+}
+
+// isRefExists is create-ref's 422 for a branch someone else just created.
+func isRefExists(err error) bool {
+	var resp *github.ErrorResponse
+	return errors.As(err, &resp) && resp.Response != nil && resp.Response.StatusCode == http.StatusUnprocessableEntity &&
+		strings.Contains(strings.ToLower(resp.Message), "already exists")
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// TreeEntry is one entry of a folder on a branch.
+type TreeEntry struct {
+	Name string // the last element of Path
+	Path string // from the repository's root
+	Type string // "file", "dir", "symlink" or "submodule"
+	SHA  string // the blob's (or tree's) git SHA
+	Size int64  // bytes, for files
+}
+
+// ReadFile returns a file's bytes at ref (a branch, tag or commit) through
+// the contents API, falling back to the blob for files over GitHub's 1 MB
+// inline limit. A missing file gives an error that IsNotFound reports.
+func ReadFile(ctx context.Context, client *github.Client, owner, repo, ref, path string) ([]byte, error) {
+	file, dir, _, err := client.Repositories.GetContents(ctx, owner, repo, path, &github.RepositoryContentGetOptions{Ref: ref})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s at %s of %s/%s: %w", path, ref, owner, repo, err)
+	}
+	if file == nil {
+		return nil, fmt.Errorf("reading %s at %s of %s/%s: it is a folder of %d entries, not a file", path, ref, owner, repo, len(dir))
+	}
+	if file.GetEncoding() == "none" {
+		blob, _, err := client.Git.GetBlob(ctx, owner, repo, file.GetSHA())
+		if err != nil {
+			return nil, fmt.Errorf("reading %s at %s of %s/%s (blob %s): %w", path, ref, owner, repo, short(file.GetSHA()), err)
+		}
+		return base64.StdEncoding.DecodeString(blob.GetContent())
+	}
+	text, err := file.GetContent()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s at %s of %s/%s: GitHub's content did not decode: %w", path, ref, owner, repo, err)
+	}
+	return []byte(text), nil
+}
+
+// ListTree lists the entries of the folder dir at ref, sorted by name,
+// through the contents API ("" lists the root through the trees API). A
+// missing folder gives an error that IsNotFound reports.
+func ListTree(ctx context.Context, client *github.Client, owner, repo, ref, dir string) ([]TreeEntry, error) {
+	dir = strings.Trim(dir, "/")
+	var out []TreeEntry
+	if dir == "" {
+		tree, _, err := client.Git.GetTree(ctx, owner, repo, ref, false)
+		if err != nil {
+			return nil, fmt.Errorf("listing the root of %s/%s at %s: %w", owner, repo, ref, err)
+		}
+		kinds := map[string]string{"blob": "file", "tree": "dir", "commit": "submodule"}
+		for _, e := range tree.Entries {
+			kind := kinds[e.GetType()]
+			if e.GetMode() == "120000" {
+				kind = "symlink"
+			}
+			out = append(out, TreeEntry{Name: e.GetPath(), Path: e.GetPath(), Type: kind, SHA: e.GetSHA(), Size: int64(e.GetSize())})
+		}
+	} else {
+		file, entries, _, err := client.Repositories.GetContents(ctx, owner, repo, dir, &github.RepositoryContentGetOptions{Ref: ref})
+		if err != nil {
+			return nil, fmt.Errorf("listing %s at %s of %s/%s: %w", dir, ref, owner, repo, err)
+		}
+		if file != nil {
+			return nil, fmt.Errorf("listing %s at %s of %s/%s: it is a file, not a folder", dir, ref, owner, repo)
+		}
+		for _, e := range entries {
+			out = append(out, TreeEntry{Name: e.GetName(), Path: e.GetPath(), Type: e.GetType(), SHA: e.GetSHA(), Size: int64(e.GetSize())})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}

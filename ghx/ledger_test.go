@@ -1,0 +1,158 @@
+package ghx_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/sandbox"
+)
+
+const ledgerRef = "/repos/acme/benefits/git/refs/heads/ledger"
+
+// moveLedgerFirst is a sandbox hook: before the first `times` updates of
+// the ledger ref by CommitFiles, another writer commits to the ledger, so
+// CommitFiles finds the branch moved under it.
+func moveLedgerFirst(t *testing.T, times int32, moved *atomic.Int32) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		var busy atomic.Bool
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPatch && r.URL.Path == ledgerRef && moved.Load() < times && busy.CompareAndSwap(false, true) {
+				other, err := ghx.NewClient(ghx.ClientOptions{APIURL: "http://" + r.Host + "/", Token: ghx.NewToken("sandbox-writer", "test")})
+				if err == nil {
+					n := moved.Add(1)
+					path := fmt.Sprintf("autonomy/other-%d.txt", n)
+					_, err = ghx.CommitFiles(r.Context(), other, owner, repo, "ledger", map[string][]byte{path: []byte("the other writer\n")},
+						"ledger: the other writer", ghx.CommitOptions{})
+				}
+				busy.Store(false)
+				if err != nil {
+					t.Errorf("the concurrent writer: %v", err)
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// TestCommitFilesRebuildsOnAMovedBranch: the ledger moves between
+// CommitFiles' read and its update; GitHub's 422 "not a fast forward" makes
+// it re-read the tip and commit again on top, never by force, and the real
+// git binary then shows both writers' files.
+func TestCommitFilesRebuildsOnAMovedBranch(t *testing.T) {
+	var moved atomic.Int32
+	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir(), Wrap: moveLedgerFirst(t, 1, &moved)}})
+	ctx := context.Background()
+	files := map[string][]byte{
+		"proof/3/abc/authoritative/ship.json": []byte(`{"pr":4}` + "\n"),
+		"autonomy/audit/15.json":              nil, // deleted
+	}
+	mark := env.served.mark()
+	sha, err := ghx.CommitFiles(ctx, env.client, owner, repo, "ledger", files, "ledger: ship PR 4",
+		ghx.CommitOptions{Author: &github.CommitAuthor{Name: github.String("Demo Founder"), Email: github.String("founder@example.com")},
+			Trailers: []string{ghx.HumanFallbackTrailer}})
+	if err != nil {
+		t.Fatalf("CommitFiles: %v", err)
+	}
+	lines, _ := env.served.since(mark)
+	var refused int
+	for _, l := range lines {
+		if strings.HasPrefix(l, "PATCH "+ledgerRef+" 422") {
+			refused++
+		}
+	}
+	if moved.Load() != 1 || refused != 1 || env.srv.BranchSHA("ledger") != sha {
+		t.Errorf("moved %d times, %d refused updates, ledger at %s, want 1, 1, %s", moved.Load(), refused, env.srv.BranchSHA("ledger"), sha)
+	}
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"--git-dir", env.srv.GitDir()}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if got := git("show", "ledger:proof/3/abc/authoritative/ship.json"); got != `{"pr":4}`+"\n" {
+		t.Errorf("git show ship.json: %q", got)
+	}
+	if got := git("show", "ledger:autonomy/other-1.txt"); got != "the other writer\n" {
+		t.Errorf("the other writer's file is gone: %q", got)
+	}
+	if got := git("ls-tree", "-r", "--name-only", "ledger", "autonomy/audit/"); strings.Contains(got, "15.json") {
+		t.Errorf("autonomy/audit/15.json was not deleted: %q", got)
+	}
+	if msg := git("log", "-1", "--format=%an%n%B", "ledger"); !strings.Contains(msg, "Demo Founder\nledger: ship PR 4\n\n"+ghx.HumanFallbackTrailer) {
+		t.Errorf("commit: %q", msg)
+	}
+	if parent := strings.TrimSpace(git("rev-parse", "ledger^")); !strings.Contains(git("show", "--format=%s", "-s", parent), "the other writer") {
+		t.Errorf("the commit is not on top of the other writer's")
+	}
+}
+
+// TestCommitFilesGivesUp: a branch that moves before every update wins;
+// CommitFiles stops after MaxCommitAttempts and says so, without force.
+func TestCommitFilesGivesUp(t *testing.T) {
+	var moved atomic.Int32
+	env := startSandbox(t, envConfig{sandbox: sandbox.Options{Wrap: moveLedgerFirst(t, 100, &moved)}})
+	_, err := ghx.CommitFiles(context.Background(), env.client, owner, repo, "ledger",
+		map[string][]byte{"autonomy/samples.jsonl": []byte("{}\n")}, "ledger: sample", ghx.CommitOptions{})
+	if !ghx.IsNotFastForward(err) || !strings.Contains(err.Error(), "nothing was forced") {
+		t.Errorf("err = %v, want a not-fast-forward after %d attempts", err, ghx.MaxCommitAttempts)
+	}
+	if moved.Load() != ghx.MaxCommitAttempts {
+		t.Errorf("%d attempts, want %d", moved.Load(), ghx.MaxCommitAttempts)
+	}
+}
+
+// TestLedgerReads: ReadFile and ListTree read what CommitFiles wrote, on a
+// new branch too, and a missing path reads as not found.
+func TestLedgerReads(t *testing.T) {
+	env := startSandbox(t, envConfig{})
+	ctx := context.Background()
+	big := []byte(strings.Repeat("0123456789abcdef", 4096)) // wraps base64 over many lines
+	sha, err := ghx.CommitFiles(ctx, env.client, owner, repo, "scratch/notes",
+		map[string][]byte{"a/one.json": []byte("{}\n"), "a/two.bin": big}, "scratch: first", ghx.CommitOptions{})
+	if err != nil || env.srv.BranchSHA("scratch/notes") != sha {
+		t.Fatalf("a new branch: %v", err)
+	}
+	got, err := ghx.ReadFile(ctx, env.client, owner, repo, "scratch/notes", "a/two.bin")
+	if err != nil || string(got) != string(big) {
+		t.Errorf("ReadFile: %d bytes, %v", len(got), err)
+	}
+	entries, err := ghx.ListTree(ctx, env.client, owner, repo, "scratch/notes", "a")
+	if err != nil || len(entries) != 2 || entries[0].Name != "one.json" || entries[0].Type != "file" || entries[1].Size != int64(len(big)) {
+		t.Errorf("ListTree: %+v, %v", entries, err)
+	}
+	root, err := ghx.ListTree(ctx, env.client, owner, repo, "ledger", "")
+	if err != nil || len(root) == 0 {
+		t.Errorf("ledger root: %+v, %v", root, err)
+	}
+	for _, e := range root {
+		if e.Type != "dir" && e.Type != "file" {
+			t.Errorf("root entry %+v", e)
+		}
+	}
+	packs, err := ghx.ListTree(ctx, env.client, owner, repo, "ledger", "proof")
+	if err != nil || len(packs) == 0 || packs[0].Type != "dir" {
+		t.Errorf("ledger proof/: %+v, %v", packs, err)
+	}
+	ready, err := ghx.ReadFile(ctx, env.client, owner, repo, "ledger", "specs/3/ready.md")
+	if err != nil || !strings.HasPrefix(string(ready), "# Ready: story 3") {
+		t.Errorf("ready.md: %.40q, %v", ready, err)
+	}
+	if _, err := ghx.ReadFile(ctx, env.client, owner, repo, "ledger", "specs/999/ready.md"); !ghx.IsNotFound(err) {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := ghx.ListTree(ctx, env.client, owner, repo, "ledger", "specs/999"); !ghx.IsNotFound(err) {
+		t.Errorf("missing folder: %v", err)
+	}
+	if _, err := ghx.ReadFile(ctx, env.client, owner, repo, "ledger", "specs"); err == nil {
+		t.Errorf("ReadFile of a folder succeeded")
+	}
+}
