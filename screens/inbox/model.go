@@ -331,10 +331,7 @@ func (m *Model) Epilogue() []string {
 		return nil
 	}
 	out := append([]string{"aayu inbox: what this run did (the actions log keeps every write):"}, m.history...)
-	for _, l := range m.logLines {
-		out = append(out, l)
-	}
-	return out
+	return append(out, m.logLines...)
 }
 
 // Transcript returns the plain lines.
