@@ -59,7 +59,7 @@ func run(ctx context.Context, args []string, e env) int {
 		fmt.Fprint(e.stdout, tui.Usage())
 		return tui.ExitOK
 	}
-	cfg, err := loadConfig(inv, e)
+	cfg, src, err := loadConfig(inv, e)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu: the configuration could not be read: %v\nNothing was done. Fix the file or flag named above and run aayu again.\n", err)
 		return tui.ExitUsage
@@ -116,6 +116,12 @@ func run(ctx context.Context, args []string, e env) int {
 			common.Plain = true // --list prints the cards as lines, for people and agents alike
 		}
 		screen = inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})
+	case "verify":
+		s, code := verifyScreen(ctx, inv, e, sess, common, src)
+		if s == nil {
+			return code
+		}
+		screen = s
 	case "auth":
 		screen = auth.New(ctx, common, auth.Deps{
 			Resolve: sess.resolve, Client: sess.client, APIURL: sess.apiURL,
@@ -140,9 +146,13 @@ func run(ctx context.Context, args []string, e env) int {
 	return code
 }
 
+// configSources are the layers read for this run, kept so a screen that
+// reads the base branch's file can layer it under them again.
+type configSources struct{ sources config.Sources }
+
 // loadConfig layers the user's config file, AAYU_* variables and --set.
 // The repository layer joins when a screen reads the base branch.
-func loadConfig(inv tui.Invocation, e env) (*config.Config, error) {
+func loadConfig(inv tui.Invocation, e env) (*config.Config, configSources, error) {
 	src := config.Sources{Environ: e.environ, Set: inv.Global.Set}
 	if p := userConfigPath(e.getenv); p != "" {
 		b, err := os.ReadFile(p)
@@ -150,10 +160,11 @@ func loadConfig(inv tui.Invocation, e env) (*config.Config, error) {
 		case err == nil:
 			src.User, src.UserPath = b, p
 		case !errors.Is(err, os.ErrNotExist):
-			return nil, fmt.Errorf("%s: %w", p, err)
+			return nil, configSources{}, fmt.Errorf("%s: %w", p, err)
 		}
 	}
-	return config.Load(src)
+	cfg, err := config.Load(src)
+	return cfg, configSources{src}, err
 }
 
 func userConfigPath(getenv func(string) string) string {

@@ -1,0 +1,70 @@
+package build
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/model/config"
+)
+
+// PrepareOptions say where the checkout comes from.
+type PrepareOptions struct {
+	Owner, Repo string
+	Story       int
+	// Checkout is the person's checkout of the pull request (normally the
+	// current directory). Ignored when SandboxGitDir is set.
+	Checkout string
+	// SandboxGitDir is the sandbox's bare repository: the demo has no
+	// checkout on disk, so a fresh clone is made under CacheDir.
+	SandboxGitDir string
+	CacheDir      string
+	CI            bool
+	Config        config.Sources
+	Getenv        func(string) string
+}
+
+// Prepare reads the story's facts from GitHub (Resolve) and finds or makes
+// the checkout, giving the Request a run needs. With a sandbox the demo is
+// cloned and the pull request's head checked out; otherwise the checkout
+// given is used as it is, and its base branch must have been fetched.
+func Prepare(ctx context.Context, t Tools, gh *github.Client, o PrepareOptions) (Request, error) {
+	target, err := Resolve(ctx, gh, o.Owner, o.Repo, o.Story)
+	if err != nil {
+		return Request{}, err
+	}
+	req := Request{
+		Repo: o.Owner + "/" + o.Repo, Story: o.Story, PR: target.PR, Ready: target.Ready, Bug: target.Bug,
+		CI: o.CI, Private: target.Private, Config: o.Config, Getenv: o.Getenv, Dir: o.Checkout,
+	}
+	if o.SandboxGitDir != "" {
+		if target.HeadSHA == "" {
+			return Request{}, fmt.Errorf("no pull request links story %d, so the sandbox has nothing to check out", o.Story)
+		}
+		req.Dir = SandboxCheckoutDir(o.CacheDir, req.Repo, o.Story)
+		if err := t.CloneCheckout(ctx, o.SandboxGitDir, req.Dir, target.HeadSHA); err != nil {
+			return Request{}, err
+		}
+	}
+	req.BaseRef, err = t.baseRef(ctx, req.Dir, target.BaseBranch)
+	if err != nil {
+		return Request{}, err
+	}
+	return req, nil
+}
+
+// baseRef finds the base branch in the checkout: its remote-tracking
+// branch first (what CI and a fresh clone have), else a local branch.
+func (t Tools) baseRef(ctx context.Context, dir, branch string) (string, error) {
+	if branch == "" {
+		return "", fmt.Errorf("the base branch is not known")
+	}
+	for _, ref := range []string{"origin/" + branch, branch} {
+		if _, err := t.git(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err == nil {
+			return ref, nil
+		}
+	}
+	return "", fmt.Errorf("the checkout %s has no copy of the base branch %s; run git fetch origin %s and verify again", dir, branch, strings.TrimSpace(branch))
+}

@@ -1,0 +1,129 @@
+package build
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/proof"
+)
+
+// Exit codes of a run, as SPEC §3 numbers them for every screen.
+const (
+	ExitOK      = 0 // the pack is built, verifies, and every floor holds
+	ExitFailed  = 1 // git, go or the file system failed
+	ExitFloor   = 3 // the pack verifies but a floor does not hold
+	ExitRefused = 4 // the pack does not verify, or the evidence map or Ready snapshot is unusable
+)
+
+// Request is one verify run: which checkout, which story, and the facts
+// from GitHub that the checkout does not hold.
+type Request struct {
+	// Dir is the checkout: a git work tree of the pull request's head.
+	Dir string
+	// Repo is OWNER/NAME, as the pack records it.
+	Repo string
+	// Story is the story (or Bug) number; PR the pull request, 0 if none.
+	Story, PR int
+	// BaseRef names the base branch's tip in the checkout, e.g. origin/dev
+	// or a SHA. The base commit is its merge-base with the head.
+	BaseRef string
+	// Ready is the Ready snapshot read from the ledger (specs/STORY/ready.md).
+	Ready []byte
+	// Bug says the story is labelled type:bug: red on base runs.
+	Bug bool
+	// CI is --ci: the identity is ci, and the run's workflow is recorded.
+	CI bool
+	// Private says the repository is private (retention may reach 400 days).
+	Private bool
+	// Config holds the layers above the repository's (user file, AAYU_*,
+	// --set); the repository layer is the base commit's
+	// .aayudha/config.toml, never the checkout's.
+	Config config.Sources
+	// Getenv reads GITHUB_RETENTION_DAYS, GITHUB_RUN_ID and
+	// GITHUB_WORKFLOW_REF; nil means none is set.
+	Getenv func(string) string
+	// Now is the clock (red on base's blocking date, created_at); nil
+	// means time.Now.
+	Now func() time.Time
+}
+
+func (r Request) now() time.Time {
+	if r.Now == nil {
+		return time.Now()
+	}
+	return r.Now()
+}
+
+func (r Request) getenv(k string) string {
+	if r.Getenv == nil {
+		return ""
+	}
+	return r.Getenv(k)
+}
+
+// settings are the [verify] and [proof] values a run uses.
+type settings struct {
+	coverageThreshold float64
+	blockingFrom      time.Time
+	retentionDays     int
+}
+
+// loadSettings layers the base commit's .aayudha/config.toml under the
+// request's own layers and reads the keys verify needs.
+func loadSettings(src config.Sources, baseConfig []byte) (settings, error) {
+	src.Repo = baseConfig
+	cfg, err := config.Load(src)
+	if err != nil {
+		return settings{}, err
+	}
+	s := settings{coverageThreshold: 90, retentionDays: cfg.Int("proof.retention_days")}
+	if v := strings.TrimSpace(cfg.String("verify.coverage_threshold")); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 || f > 100 {
+			return settings{}, fmt.Errorf("verify.coverage_threshold %q is not a percentage from 0 to 100", v)
+		}
+		s.coverageThreshold = f
+	}
+	date := strings.TrimSpace(cfg.String("verify.red_on_base_blocking_from"))
+	if date == "" {
+		date = "2026-11-13"
+	}
+	d, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return settings{}, fmt.Errorf("verify.red_on_base_blocking_from %q is not a date such as 2026-11-13", date)
+	}
+	s.blockingFrom = d
+	return s, nil
+}
+
+// Outcome is what a run produced.
+type Outcome struct {
+	ExitCode int
+	// Refusal says in words why no pack was built (exit 4 before the pack).
+	Refusal string
+	// Dir is the pack folder written, and PackSHA256 its pack.json's hash.
+	Dir        string
+	PackSHA256 string
+	Pack       *proof.Pack
+	// Report is the written pack's verification against the Ready snapshot
+	// and the head.
+	Report *proof.Report
+	// Evidence lists every criterion that got no evidence, and why.
+	Evidence []proof.Problem
+	// Head and Base are the commits verified and compared against.
+	Head, Base string
+	// Network is whether the go commands ran without network.
+	Network string
+	// RetentionDays is how long the gate's run artifact is kept, and
+	// RetentionNote which rule decided.
+	RetentionDays int
+	RetentionNote string
+}
+
+// refuse ends a run before the pack with exit 4.
+func refuse(format string, args ...any) *Outcome {
+	return &Outcome{ExitCode: ExitRefused, Refusal: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,156 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/aayudha/aayu/tui"
+)
+
+// View draws the screen. Its cost is bounded by the terminal size: the
+// output viewer renders only the lines in view.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	return v
+}
+
+func (m *Model) render() string {
+	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
+	var body []string
+	if m.showOutput {
+		body = m.outputLines(w, h-1)
+	} else {
+		body = m.mainLines(w)
+	}
+	for len(body) < h-1 {
+		body = append(body, "")
+	}
+	body = body[:h-1]
+	body = append(body, tui.HelpLine(w, m.Keys(), m.c.Styles))
+	for i, l := range body {
+		body[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(body, "\n")
+}
+
+func (m *Model) mainLines(w int) []string {
+	st := m.c.Styles
+	head := st.Title.Render("aayu verify") + fmt.Sprintf(" story %d", m.deps.Story)
+	if m.req.PR != 0 {
+		head += fmt.Sprintf(" · pull request #%d", m.req.PR)
+	}
+	out := []string{head}
+	if m.phase == phasePreparing {
+		return append(out, "", st.Warning.Render("preparing")+" the checkout…")
+	}
+	if m.req.Dir != "" {
+		out = append(out, st.Subtle.Render("checkout "+clean(m.req.Dir)))
+	}
+	out = append(out, "")
+	for _, r := range m.steps {
+		out = append(out, m.stepLine(r))
+	}
+	if m.phase == phaseDone {
+		out = append(out, "")
+		out = append(out, m.wrap(m.verdict(), w)...)
+		for _, r := range m.steps {
+			if r.state == stepFailed && r.detail != "" {
+				out = append(out, m.wrap(st.Failed.Render(clean(r.name)+" failed")+": "+clean(r.detail), w)...)
+			}
+		}
+		out = append(out, m.packLines(w)...)
+	}
+	return out
+}
+
+// stepLine is one floor: its state in words, its name, and what it is
+// doing or how it ended.
+func (m *Model) stepLine(r stepRow) string {
+	st := m.c.Styles
+	var word, info string
+	switch r.state {
+	case stepWaiting:
+		word = st.Subtle.Render(fmt.Sprintf("%-8s", "waiting"))
+	case stepRunning:
+		word = st.Warning.Render(fmt.Sprintf("%-8s", "running"))
+		info = clean(r.what)
+		if r.test != "" {
+			info = r.test
+		}
+	case stepPassed:
+		word, info = st.OK.Render(fmt.Sprintf("%-8s", "passed")), clean(r.detail)
+	case stepSkipped:
+		word, info = st.Subtle.Render(fmt.Sprintf("%-8s", "skipped")), clean(r.detail)
+	case stepFailed:
+		word, info = st.Failed.Render(fmt.Sprintf("%-8s", "failed")), clean(r.detail)
+	}
+	return strings.TrimRight(fmt.Sprintf("%s %-11s %s", word, clean(r.name), info), " ")
+}
+
+func (m *Model) verdict() string {
+	st := m.c.Styles
+	switch {
+	case m.err != nil:
+		return st.Failed.Render("failed") + ": no pack was built: " + clean(m.err.Error())
+	case m.outcome.Refusal != "":
+		return st.Failed.Render("refused") + ": " + clean(m.outcome.Refusal)
+	case !m.outcome.Report.Verified():
+		return st.Failed.Render("does not verify") + ": " + strings.TrimSuffix(resultWords(m.outcome), " (exit 4)")
+	case !m.outcome.Report.FloorsHold:
+		return st.OK.Render("verified") + " · " + st.Failed.Render("a floor does not hold")
+	}
+	return st.OK.Render("verified") + " · " + st.OK.Render("every floor holds")
+}
+
+// packLines name the pack folder, its hash in full (wrapped, never cut:
+// a hash cut short cannot be compared) and each criterion's verdict.
+func (m *Model) packLines(w int) []string {
+	o := m.outcome
+	if o == nil || o.Refusal != "" || o.Report == nil {
+		return nil
+	}
+	st := m.c.Styles
+	var out []string
+	out = append(out, m.wrap("pack "+clean(o.Dir), w)...)
+	out = append(out, m.wrap("sha256 "+o.PackSHA256, w)...)
+	for _, c := range o.Report.Criteria {
+		word := st.Failed.Render("not proven")
+		if c.Proven {
+			word = st.OK.Render("proven    ")
+		}
+		out = append(out, fmt.Sprintf("%-2d %s %s", c.ID, word, clean(c.Text)))
+	}
+	return out
+}
+
+func (m *Model) wrap(s string, w int) []string {
+	return strings.Split(lipgloss.Wrap(s, w, " /"), "\n")
+}
+
+func (m *Model) outputLines(w, h int) []string {
+	st := m.c.Styles
+	n := len(m.output)
+	page := max(1, h-1)
+	offset := m.offset
+	if m.follow {
+		offset = max(0, n-page)
+	}
+	title := st.Title.Render("test output") + fmt.Sprintf(" %d %s", n, plural(n, "line", "lines"))
+	if n > page {
+		title += st.Subtle.Render(fmt.Sprintf(" · %d–%d", offset+1, min(n, offset+page)))
+	}
+	out := []string{title}
+	if n == 0 {
+		return append(out, st.Subtle.Render("(no output yet)"))
+	}
+	for _, l := range m.output[offset:min(n, offset+page)] {
+		out = append(out, strings.TrimRight(clean(l), " "))
+	}
+	_ = w
+	return out
+}
