@@ -115,6 +115,12 @@ func humanEnv(home string) string {
 	for _, m := range append(identity.HostMarkers(), identity.AgentVariable, "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME") {
 		cmd += " -u " + m
 	}
+	// A new HOME must not mean a cold Go build cache for verify's go test runs.
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if out, err := exec.Command("go", "env", v).Output(); err == nil {
+			cmd += " " + v + "=" + strings.TrimSpace(string(out))
+		}
+	}
 	return cmd + " HOME=" + home
 }
 
@@ -138,4 +144,16 @@ func TestTmuxInboxOnSandbox(t *testing.T) {
 			t.Errorf("the log printed on quit lacks %q:\n%s", want, scr)
 		}
 	}
+}
+
+func TestTmuxVerifyOnSandbox(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 100, 30, humanEnv(home)+" "+bin+" --sandbox verify 5")
+	scr := s.waitFor("does not hold")
+	if !strings.Contains(scr, "5 of 7 changed executable lines covered") {
+		t.Errorf("the coverage floor's reason is not on the screen:\n%s", scr)
+	}
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=3")
 }
