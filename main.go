@@ -21,7 +21,6 @@ import (
 	"github.com/aayudha/aayu/screens/auth"
 	"github.com/aayudha/aayu/screens/inbox"
 	"github.com/aayudha/aayu/screens/login"
-	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -128,15 +127,24 @@ func run(ctx context.Context, args []string, e env) int {
 			Bot: ghx.BotIdentity(identityConfig(cfg)),
 		})
 	case "pack":
-		dir := inv.Args[0]
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			fmt.Fprintf(e.stderr, "aayu pack: %s is not a pack folder. Reading a story's best pack from the ledger (aayu pack STORY) is not built yet; give a folder holding pack.json and artifacts/.\n", dir)
-			return tui.ExitUsage
+		s, cleanup, code := packScreen(ctx, inv, e, cfg, sess, common)
+		if s == nil {
+			return code
 		}
-		screen = pack.New(ctx, common, pack.Options{Dir: dir, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"]})
+		defer cleanup()
+		screen = s
+	case "comment":
+		return runComment(ctx, inv, e, sess)
+	case "ship":
+		s, cleanup, code := shipScreen(ctx, inv, e, cfg, sess, common, src)
+		if s == nil {
+			return code
+		}
+		defer cleanup()
+		screen = s
 	default:
-		fmt.Fprintf(e.stderr, "aayu %s: this screen is not built yet in this version. Nothing was done. aayu pack DIR works today.\n", inv.Command)
-		return tui.ExitFailed
+		fmt.Fprintf(e.stderr, "aayu %s: unknown screen. Nothing was done.\n", inv.Command)
+		return tui.ExitUsage
 	}
 
 	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))

@@ -44,7 +44,7 @@ func TestPackCommandExitCodes(t *testing.T) {
 		{"no head given", []string{"pack", "testdata/demo/pack", "--ready", ready}, tui.ExitRefused, "head"},
 		{"unknown flag", []string{"pack", "testdata/demo/pack", "--bogus"}, tui.ExitUsage, "--bogus"},
 		{"missing argument", []string{"pack"}, tui.ExitUsage, "pack"},
-		{"not a folder", []string{"pack", "testdata/demo/ready.md"}, tui.ExitUsage, "not a pack folder"},
+		{"not a folder", []string{"pack", "testdata/demo/ready.md"}, tui.ExitUsage, "neither a pack folder nor a story number"},
 		{"bad --set", []string{"--set", "nodot", "pack", "testdata/demo/pack"}, tui.ExitUsage, "--set"},
 	}
 	for _, c := range cases {

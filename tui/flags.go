@@ -101,6 +101,10 @@ func lookupFlag(name string) (flagSpec, bool) {
 		return flagSpec{command: "inbox"}, true
 	case "reset":
 		return flagSpec{command: "sandbox"}, true
+	case "solo-bypass":
+		return flagSpec{command: "ship"}, true
+	case "dir":
+		return flagSpec{value: true, command: "comment"}, true
 	case "ready", "head":
 		return flagSpec{value: true, command: "pack"}, true
 	case "addr", "faults", "scale":
@@ -252,12 +256,12 @@ func setFlag(inv *Invocation, name, value string) error {
 			return usagef("--scale wants a whole number of 1 or more, got %q", SanitizeLine(value))
 		}
 		inv.Flags[name] = value
-	case "ready", "faults":
+	case "ready", "faults", "dir":
 		if value == "" {
 			return usagef("flag --%s needs a value", name)
 		}
 		inv.Flags[name] = value
-	default: // list, reset
+	default: // list, reset, solo-bypass
 		inv.Flags[name] = value
 	}
 	return nil
@@ -324,8 +328,9 @@ Usage:
   aayu pack STORY | DIR            best pack of a story on the ledger, or a local pack folder
            [--ready FILE] [--head SHA]   outside facts for checking a local pack folder
   aayu verify STORY                run the floors, build the pack in .aayudha/proof/STORY/
-  aayu ship PR                     the ship screen
-  aayu comment PR                  the merge gate's one comment on the pull request (CI)
+  aayu ship PR [--solo-bypass]     the ship screen (solo mode: the bypass is recorded
+                                   as a Solo-mode bypass: comment when no review passes)
+  aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)
   aayu auth                        where each token comes from; never a token's value
   aayu sandbox [--addr HOST:PORT]  only the sandbox GitHub, in the foreground
            [--faults SPEC] [--scale N]   e.g. --faults 5xx=0.1,latency=300ms

@@ -3,7 +3,6 @@ package inboxread_test
 import (
 	"context"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -23,8 +22,9 @@ func TestReadDerivesEveryKind(t *testing.T) {
 		t.Log("  ", p)
 	}
 
-	if snap.Viewer != "founder" || snap.Approver != "founder" || snap.IntegrationBranch != "dev" || snap.SoloMode ||
-		!slices.Contains(snap.BotLogins, sandbox.BotLogin) {
+	// The demo configures no bot identity: solo mode (SPEC §9).
+	if snap.Viewer != "founder" || snap.Approver != "founder" || snap.IntegrationBranch != "dev" || !snap.SoloMode ||
+		len(snap.BotLogins) != 0 {
 		t.Errorf("settings from the demo's config.toml: viewer %q approver %q integration %q solo %v bots %v",
 			snap.Viewer, snap.Approver, snap.IntegrationBranch, snap.SoloMode, snap.BotLogins)
 	}

@@ -31,8 +31,7 @@ red_on_base_blocking_from = "2026-11-13"
 [proof]
 retention_days = 30
 
-[identity]
-bot_logins = ["agent-bot[bot]"]
+# No [identity] table: the demo runs in solo mode (SPEC §9).
 `
 
 const fileLayers = `# Layers

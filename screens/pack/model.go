@@ -90,6 +90,9 @@ type Model struct {
 	cursor [sectionCount]int
 	view   *viewer
 
+	story *storyState // set when the screen shows a story (NewStory)
+	skeys storyKeys
+
 	lines    []string // the plain transcript so far
 	narrated int      // progress quarter already narrated in plain mode
 	exitCode int
@@ -109,8 +112,12 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 	return m
 }
 
-// Init starts verification in the background.
+// Init starts verification in the background; for a story, reading its
+// best pack on the ledger first.
 func (m *Model) Init() tea.Cmd {
+	if m.story != nil {
+		return m.fetch(SourceLedger)
+	}
 	return tea.Batch(verify(m.ctx, m.opts, m.events), wait(m.events))
 }
 
@@ -131,6 +138,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.quit()
 		}
 		return m, nil
+	case fetchedMsg:
+		return m, m.gotFetched(msg)
+	case pushedMsg:
+		m.story.pushing = false
+		if msg.err != nil {
+			m.story.notice = "push failed: " + msg.err.Error()
+		} else {
+			m.story.notice = msg.said
+		}
+		m.say(m.story.notice)
 	case artifactMsg:
 		if m.view != nil && m.view.path == msg.path {
 			m.view.err = msg.err
@@ -162,9 +179,19 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.view != nil {
 		return m.handleViewerKey(msg)
 	}
-	switch {
-	case key.Matches(msg, k.Quit):
+	if m.story != nil && m.story.confirm {
+		cmd, _ := m.handleStoryKey(msg)
+		return m, cmd
+	}
+	if key.Matches(msg, k.Quit) {
 		return m, m.quit()
+	}
+	if m.story != nil {
+		if cmd, ok := m.handleStoryKey(msg); ok {
+			return m, cmd
+		}
+	}
+	switch {
 	case m.phase != phaseDone:
 		return m, nil
 	case key.Matches(msg, k.Next), key.Matches(msg, k.Right):
@@ -234,7 +261,7 @@ func (m *Model) openSelected() tea.Cmd {
 		return nil
 	}
 	m.view = &viewer{path: p}
-	return readArtifact(m.opts.Dir, p)
+	return readArtifact(m.dir(), p)
 }
 
 func (m *Model) rowCount(s section) int {
@@ -304,16 +331,30 @@ func (m *Model) Keys() []key.Binding {
 	if m.view != nil {
 		return []key.Binding{k.Up, k.Down, k.PageDn, k.Back}
 	}
+	if m.story != nil && m.story.confirm {
+		return m.storyBindings()
+	}
 	open := k.Open
 	if m.phase != phaseDone {
 		open = tui.Disable(open, "still verifying")
 	} else if m.sec != secArtifacts && m.sec != secCriteria {
 		open = tui.Disable(open, "choose an artifact")
 	}
+	if m.story != nil {
+		return append(m.storyBindings(), k.Next, open, k.Quit)
+	}
 	return []key.Binding{k.Next, k.Up, k.Down, open, k.Quit}
 }
 
 func (m *Model) say(line string) { m.lines = append(m.lines, line) }
+
+// dir is the pack folder on the screen.
+func (m *Model) dir() string {
+	if m.story != nil {
+		return m.story.current.Dir
+	}
+	return m.opts.Dir
+}
 
 // narrateProgress adds a plain line at each quarter of the bytes hashed, so a
 // screen reader hears progress on a large pack without a flood of lines.

@@ -28,6 +28,8 @@ func (m *Model) render() string {
 		body = m.viewerLines(w, h-2)
 	case m.phase == phaseVerifying:
 		body = m.verifyingLines(w)
+	case m.phase == phaseFailed && m.story != nil:
+		body = m.storyFailedLines(w)
 	case m.phase == phaseFailed:
 		body = []string{
 			m.c.Styles.Failed.Render("failed") + ": the pack folder could not be read.",
@@ -56,6 +58,9 @@ func (m *Model) verifyingLines(w int) []string {
 		"",
 		m.c.Styles.Warning.Render("verifying") + "…",
 	}
+	if m.story != nil {
+		lines = m.storyVerifyingLines()
+	}
 	if p.TotalFiles > 0 {
 		lines = append(lines, progressLine(p), bar(w-2, p.DoneBytes, p.TotalBytes))
 	}
@@ -82,6 +87,13 @@ func (m *Model) resultLines(w, h int) []string {
 			"head "+clean(p.PRHeadSHA)+" · "+clean(p.Authority.Kind)+runSuffix(p.Authority))
 	} else {
 		head = append(head, st.Title.Render("aayu pack")+" "+tui.SanitizeLine(m.opts.Dir))
+	}
+	if m.story != nil {
+		rest := head[1:]
+		if r.Pack != nil {
+			rest = append([]string{identityLine(r.Pack)}, rest...)
+		}
+		head = append(m.storyHeader(), rest...)
 	}
 	head = append(head, m.verdictLine(), "pack.json sha256 "+r.PackSHA256)
 	// The header wraps rather than truncates: a hash or a head cut short

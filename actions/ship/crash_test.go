@@ -1,0 +1,72 @@
+package ship
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/aayudha/aayu/ghx/sandbox"
+)
+
+// TestShipCrashResume kills ship after each step that writes (the bypass
+// comment, the merge, the ledger commit); a second ship completes what is
+// left, merging once, posting the comment once and landing ship.json once.
+func TestShipCrashResume(t *testing.T) {
+	for _, step := range []GateID{GateBypass, GateMerge, GateLedger} {
+		t.Run(step.Title(), func(t *testing.T) {
+			f := newFixture(t)
+			f.solo()
+			pr := sandbox.DemoPRReady
+			head := f.srv.HeadSHA(pr)
+			cfg := f.config("founder")
+			cfg.SoloBypass = true
+			killed := errors.New("killed")
+			cfg.AfterStep = func(g GateID) error {
+				if g == step {
+					return killed
+				}
+				return nil
+			}
+			res, _, err := f.ship(cfg, pr)
+			if !errors.Is(err, killed) || res.ExitCode != ExitFailed {
+				t.Fatalf("first ship: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+			}
+			if step >= GateMerge && (!res.Merged || res.Unfinished == "" && step == GateMerge) {
+				t.Errorf("after the merge the result says merged %v, unfinished %q", res.Merged, res.Unfinished)
+			}
+			if step == GateMerge && !strings.Contains(res.Unfinished, "run aayu ship 4 again") {
+				t.Errorf("unfinished = %q", res.Unfinished)
+			}
+
+			cfg.AfterStep = nil
+			again, _, err := f.ship(cfg, pr)
+			if err != nil || again.ExitCode != ExitShipped || !again.Shipped {
+				t.Fatalf("second ship: err %v, exit %d, refusals %q", err, again.ExitCode, again.Refusals)
+			}
+			if again.Resumed != (step >= GateMerge) {
+				t.Errorf("resumed = %v after a kill at %s", again.Resumed, step.Title())
+			}
+			if n := f.squashCommits(pr); n != 1 {
+				t.Errorf("dev holds %d squash commits for #4, want 1", n)
+			}
+			out, err := f.git("ls-tree", "-r", "--name-only", "ledger", "proof/3/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(out, "/ship.json"); n != 1 || !strings.Contains(out, "proof/3/"+head+"/authoritative/ship.json") {
+				t.Errorf("ledger holds %d ship.json under proof/3:\n%s", n, out)
+			}
+			if !strings.Contains(out, "proof/3/"+head+"/authoritative/pack.json") {
+				t.Errorf("ledger lacks the pack:\n%s", out)
+			}
+			comments := f.bypassComments(pr, head)
+			if comments != 1 {
+				t.Errorf("%d Solo-mode bypass: comments for the head, want 1", comments)
+			}
+			log, _ := f.git("log", "--format=%s", "ledger")
+			if n := strings.Count(log, "ledger: ship story 3"); n != 1 {
+				t.Errorf("%d ledger commits ship story 3, want 1", n)
+			}
+		})
+	}
+}

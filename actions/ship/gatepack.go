@@ -1,0 +1,306 @@
+package ship
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/proof"
+	"github.com/google/go-github/v66/github"
+)
+
+// The merge gate's workflow and the artifact it uploads.
+const (
+	GateWorkflowFile = "aayudha-merge-gate.yml"
+	GateWorkflowPath = ".github/workflows/" + GateWorkflowFile
+	PackArtifactName = "aayudha-pack"
+	eventTarget      = "pull_request_target"
+)
+
+// gatePack is the run ship took and the pack it verified.
+type gatePack struct {
+	run       *github.WorkflowRun
+	artifact  *github.Artifact
+	zipSHA256 string
+	dir       string
+	pack      *proof.Pack
+	raw       []byte
+	report    *proof.Report
+	ready     string // the ledger path of the Ready snapshot
+}
+
+// checkPack is gate 3, gatePack: the newest pull_request_target run of the
+// merge gate bound to exactly this head whose aayudha-pack artifact is
+// there, safe, matches pack.json, names this story, pull request and head,
+// verifies against the ledger's Ready snapshot, and whose floors hold.
+func (r *run) checkPack() (gateOutcome, error) {
+	runs, err := r.listGateRuns()
+	if err != nil {
+		return gateOutcome{}, err
+	}
+	gp, err := r.selectRun(runs)
+	var detail []string
+	for _, p := range r.res.Passed {
+		detail = append(detail, "passed over "+p.String())
+	}
+	if err != nil {
+		return gateOutcome{detail: detail}, err
+	}
+	if gp == nil {
+		r.floorOnly = false
+		return gateOutcome{
+			words: fmt.Sprintf("nothing qualifies: no successful pull_request_target run of %s proves head %s with a pack that verifies", GateWorkflowFile, short(r.head)),
+			refusals: []string{fmt.Sprintf("nothing qualifies: no successful pull_request_target run of %s proves head %s with a pack that verifies (%d runs passed over)",
+				GateWorkflowFile, short(r.head), len(r.res.Passed))},
+			detail: detail,
+		}, nil
+	}
+	r.pack = gp
+	r.res.PackDir, r.res.Pack = gp.dir, gp.report
+	if r.story == 0 {
+		r.story = gp.pack.Story
+	}
+	if !gp.report.FloorsHold {
+		var floors []string
+		for _, c := range gp.report.FailedFloors {
+			floors = append(floors, fmt.Sprintf("floor %s: %s", c.Floor, c.Result))
+		}
+		if len(floors) == 0 {
+			floors = []string{"the pack lists no checks"}
+		}
+		return gateOutcome{refusals: []string{fmt.Sprintf("run %d's pack verifies but a floor does not hold (%s)", gp.run.GetID(), strings.Join(floors, "; "))},
+			detail: detail}, nil
+	}
+	return gateOutcome{words: fmt.Sprintf("run %d on head %s: the pack verifies (pack.json sha256 %s) and every floor holds",
+		gp.run.GetID(), short(r.head), short(gp.report.PackSHA256)), detail: detail}, nil
+}
+
+// listGateRuns lists the merge gate's runs since the pull request opened.
+func (r *run) listGateRuns() ([]*github.WorkflowRun, error) {
+	opts := &github.ListWorkflowRunsOptions{}
+	if t := r.pull.GetCreatedAt(); !t.IsZero() {
+		opts.Created = ">=" + t.UTC().Format("2006-01-02")
+	}
+	runs, err := ghx.ListAll(r.ctx, func(lo *github.ListOptions) ([]*github.WorkflowRun, *github.Response, error) {
+		opts.ListOptions = *lo
+		list, resp, err := r.cfg.Client.Actions.ListWorkflowRunsByFileName(r.ctx, r.cfg.Owner, r.cfg.Repo, GateWorkflowFile, opts)
+		if list == nil {
+			return nil, resp, err
+		}
+		return list.WorkflowRuns, resp, err
+	})
+	if ghx.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing the runs of %s: %s", GateWorkflowFile, ghx.Describe(err))
+	}
+	sort.SliceStable(runs, func(i, j int) bool {
+		a, b := runs[i].GetCreatedAt().Time, runs[j].GetCreatedAt().Time
+		if !a.Equal(b) {
+			return a.After(b)
+		}
+		return runs[i].GetID() > runs[j].GetID()
+	})
+	return runs, nil
+}
+
+// selectRun takes the newest run that qualifies; every run of this pull
+// request it passes over before that goes into r.res.Passed with its reason.
+func (r *run) selectRun(runs []*github.WorkflowRun) (*gatePack, error) {
+	fork := r.pull.GetHead().GetRepo().GetID() != r.pull.GetBase().GetRepo().GetID()
+	for _, run := range runs {
+		entry, ours := r.binding(run, fork)
+		if !ours {
+			continue
+		}
+		passOver := func(reason string) {
+			r.res.Passed = append(r.res.Passed, PassedOver{RunID: run.GetID(), Event: run.GetEvent(), URL: run.GetHTMLURL(), Reason: reason})
+		}
+		if reason := r.disqualify(run, entry); reason != "" {
+			passOver(reason)
+			continue
+		}
+		gp, reason, err := r.fetchPack(run)
+		if err != nil {
+			return nil, err
+		}
+		if reason != "" {
+			passOver(reason)
+			continue
+		}
+		return gp, nil
+	}
+	return nil, nil
+}
+
+// binding finds the run's pull_requests[] entry for this pull request.
+// A pull_request run of the head branch is the pull request's own copy;
+// a pull_request_target run with no entry counts only for a fork, whose
+// runs GitHub lists without one, and is then bound by the pack alone.
+func (r *run) binding(run *github.WorkflowRun, fork bool) (*github.PullRequest, bool) {
+	for _, p := range run.PullRequests {
+		if p.GetNumber() == r.pr {
+			return p, true
+		}
+	}
+	if len(run.PullRequests) > 0 {
+		return nil, false
+	}
+	switch run.GetEvent() {
+	case "pull_request":
+		return nil, run.GetHeadBranch() == r.pull.GetHead().GetRef()
+	case eventTarget:
+		return nil, fork
+	}
+	return nil, false
+}
+
+// disqualify says, from the run record alone, why a run cannot count.
+func (r *run) disqualify(run *github.WorkflowRun, entry *github.PullRequest) string {
+	switch {
+	case run.GetEvent() == "pull_request":
+		return "the pull request's own copy of the gate (pull_request)"
+	case run.GetEvent() != eventTarget:
+		return fmt.Sprintf("a %s run, not pull_request_target", run.GetEvent())
+	case run.GetPath() != "" && !strings.HasPrefix(run.GetPath(), GateWorkflowPath):
+		return fmt.Sprintf("a run of %s, not the merge gate", run.GetPath())
+	case entry != nil && entry.GetHead().GetSHA() != r.head:
+		return "proves another commit " + short(entry.GetHead().GetSHA())
+	case run.GetStatus() != "completed":
+		return "still running"
+	case run.GetConclusion() != "success":
+		if c := run.GetConclusion(); c != "failure" && c != "" {
+			return "failed (" + c + ")"
+		}
+		return "failed"
+	case r.resume != nil && r.resume.RunID != 0 && run.GetID() != r.resume.RunID:
+		return fmt.Sprintf("not the run the merge recorded (run %d)", r.resume.RunID)
+	}
+	return ""
+}
+
+// fetchPack downloads, unpacks and verifies a run's aayudha-pack artifact.
+// A reason means the run is passed over; an error is a failure.
+func (r *run) fetchPack(run *github.WorkflowRun) (*gatePack, string, error) {
+	arts, _, err := r.cfg.Client.Actions.ListWorkflowRunArtifacts(r.ctx, r.cfg.Owner, r.cfg.Repo, run.GetID(), &github.ListOptions{PerPage: 100})
+	if err != nil {
+		return nil, "", fmt.Errorf("listing the artifacts of run %d: %s", run.GetID(), ghx.Describe(err))
+	}
+	var art *github.Artifact
+	for _, a := range arts.Artifacts {
+		if a.GetName() == PackArtifactName && (art == nil || a.GetCreatedAt().After(art.GetCreatedAt().Time)) {
+			art = a
+		}
+	}
+	now := r.cfg.Now()
+	switch {
+	case art == nil:
+		return nil, "no " + PackArtifactName + " artifact", nil
+	case art.GetExpired() || (!art.GetExpiresAt().IsZero() && !now.Before(art.GetExpiresAt().Time)):
+		return nil, "its artifact expired", nil
+	case art.GetSizeInBytes() > r.cfg.Caps.ZipBytes:
+		return nil, fmt.Sprintf("its artifact is %d bytes, more than ship accepts (%d)", art.GetSizeInBytes(), r.cfg.Caps.ZipBytes), nil
+	}
+	gp := &gatePack{run: run, artifact: art, dir: filepath.Join(r.cfg.WorkDir, fmt.Sprintf("run-%d", run.GetID()))}
+	zipPath := gp.dir + ".zip"
+	sum, reason, err := r.download(art.GetID(), zipPath)
+	if err != nil || reason != "" {
+		return nil, reason, err
+	}
+	gp.zipSHA256 = sum
+	_ = os.RemoveAll(gp.dir)
+	if err := unzipPack(zipPath, gp.dir, r.cfg.Caps); err != nil {
+		return nil, "its artifact is not a safe zip: " + err.Error(), nil
+	}
+	return r.verifyPack(gp)
+}
+
+func (r *run) download(id int64, zipPath string) (string, string, error) {
+	if err := os.MkdirAll(filepath.Dir(zipPath), 0o700); err != nil {
+		return "", "", fmt.Errorf("preparing the work folder: %w", err)
+	}
+	f, err := os.OpenFile(zipPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return "", "", fmt.Errorf("preparing the work folder: %w", err)
+	}
+	h := sha256.New()
+	n, err := ghx.DownloadArtifact(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, id, io.MultiWriter(f, h), r.cfg.Caps.ZipBytes)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case ghx.IsExpired(err):
+		return "", "its artifact expired", nil
+	case err != nil && n > r.cfg.Caps.ZipBytes:
+		return "", fmt.Sprintf("its artifact is larger than ship accepts (%d bytes)", r.cfg.Caps.ZipBytes), nil
+	case err != nil:
+		return "", "", fmt.Errorf("downloading artifact %d: %s", id, ghx.Describe(err))
+	}
+	return hex.EncodeToString(h.Sum(nil)), "", nil
+}
+
+// verifyPack checks the unpacked pack names this story, pull request, head
+// and run, then verifies it against the ledger's Ready snapshot.
+func (r *run) verifyPack(gp *gatePack) (*gatePack, string, error) {
+	p, raw, err := proof.ReadPackDir(gp.dir, proof.Limits{})
+	if err != nil {
+		return nil, "its pack.json cannot be read: " + err.Error(), nil
+	}
+	gp.pack, gp.raw = p, raw
+	switch {
+	case p.PR != 0 && p.PR != r.pr:
+		return nil, fmt.Sprintf("its pack names pull request #%d", p.PR), nil
+	case p.PRHeadSHA != r.head:
+		return nil, "proves another commit " + short(p.PRHeadSHA), nil
+	case r.story != 0 && p.Story != r.story:
+		return nil, fmt.Sprintf("its pack names story %d; the pull request links story %d", p.Story, r.story), nil
+	case p.Authority.RunID != 0 && p.Authority.RunID != gp.run.GetID():
+		return nil, fmt.Sprintf("its pack says run %d built it", p.Authority.RunID), nil
+	}
+	gp.ready = fmt.Sprintf("specs/%d/ready.md", p.Story)
+	readyBytes, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, gp.ready)
+	if ghx.IsNotFound(err) {
+		return nil, fmt.Sprintf("story %d has no Ready snapshot on the ledger (%s)", p.Story, gp.ready), nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("reading %s on the ledger: %s", gp.ready, ghx.Describe(err))
+	}
+	ready, err := proof.ParseReady(readyBytes)
+	if err != nil {
+		return nil, fmt.Sprintf("the ledger's %s cannot be read: %v", gp.ready, err), nil
+	}
+	rep, err := proof.VerifyDir(r.ctx, gp.dir, proof.Options{Ready: ready, HeadSHA: r.head, Story: p.Story, PR: r.pr})
+	if err != nil {
+		return nil, "", fmt.Errorf("verifying the pack of run %d: %w", gp.run.GetID(), err)
+	}
+	gp.report = rep
+	if !rep.Verified() {
+		return nil, verifyReason(rep.Problems), nil
+	}
+	return gp, "", nil
+}
+
+// verifyReason puts a pack's problems in words: bytes that do not match
+// pack.json first, as the seed names a tampered artifact.
+func verifyReason(problems []proof.Problem) string {
+	var bytesWrong, other []string
+	for _, p := range problems {
+		switch p.Code {
+		case proof.CodeHashMismatch, proof.CodeSizeMismatch, proof.CodeMissingFile, proof.CodeNotRegular:
+			bytesWrong = append(bytesWrong, p.Message)
+		default:
+			other = append(other, p.Message)
+		}
+	}
+	if len(bytesWrong) > 0 {
+		return "its artifact does not match pack.json: " + strings.Join(bytesWrong, "; ")
+	}
+	return "its pack does not verify: " + strings.Join(other, "; ")
+}

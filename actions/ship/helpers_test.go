@@ -1,0 +1,202 @@
+package ship
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/ghx/sandbox/conformance"
+	"github.com/google/go-github/v66/github"
+)
+
+const owner, repo = sandbox.RepoOwner, sandbox.RepoName
+
+// fixture is a validated sandbox with a client per account.
+type fixture struct {
+	t       *testing.T
+	srv     *sandbox.Server
+	base    string
+	clients map[string]*github.Client
+	logDir  string
+	lastPR  int // the pull request a test opened last
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	srv, _, base := conformance.StartSandbox(t, sandbox.Options{StateDir: t.TempDir()})
+	return &fixture{t: t, srv: srv, base: base, clients: map[string]*github.Client{}, logDir: t.TempDir()}
+}
+
+func (f *fixture) client(login string) *github.Client {
+	f.t.Helper()
+	if c, ok := f.clients[login]; ok {
+		return c
+	}
+	c, err := ghx.NewClient(ghx.ClientOptions{
+		APIURL: f.base + "/", Token: ghx.NewToken(sandbox.TokenPrefix+login, "test"),
+		Retry: ghx.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.clients[login] = c
+	return c
+}
+
+// config is a person at a terminal shipping as login.
+func (f *fixture) config(login string) Config {
+	return Config{Client: f.client(login), Owner: owner, Repo: repo, Viewer: login, Log: actions.OpenLog(f.logDir, nil),
+		WorkDir: f.t.TempDir(), Terminal: true, Env: envOf(nil)}
+}
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// ship runs ship on pr and returns the result and every event.
+func (f *fixture) ship(cfg Config, pr int) (Result, []Event, error) {
+	f.t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	events := make(chan Event, 1024)
+	res, err := s.Run(context.Background(), pr, events)
+	close(events)
+	var all []Event
+	for e := range events {
+		all = append(all, e)
+	}
+	return res, all, err
+}
+
+// approve posts login's review of pr's head (or of commit).
+func (f *fixture) review(login string, pr int, event, commit string) {
+	f.t.Helper()
+	if commit == "" {
+		commit = f.srv.HeadSHA(pr)
+	}
+	_, _, err := f.client(login).PullRequests.CreateReview(context.Background(), owner, repo, pr,
+		&github.PullRequestReviewRequest{CommitID: github.String(commit), Event: github.String(event)})
+	if err != nil {
+		f.t.Fatalf("%s %s on #%d: %v", login, event, pr, err)
+	}
+}
+
+// commit writes files onto branch as founder, as an outside script would.
+func (f *fixture) commit(branch string, files map[string]string) {
+	f.t.Helper()
+	m := map[string][]byte{}
+	for k, v := range files {
+		m[k] = []byte(v)
+	}
+	if _, err := ghx.CommitFiles(context.Background(), f.client("founder"), owner, repo, branch, m, "staged by the test", ghx.CommitOptions{}); err != nil {
+		f.t.Fatalf("committing onto %s: %v", branch, err)
+	}
+}
+
+// baseConfig rewrites dev's .aayudha/config.toml by replacing old with new.
+func (f *fixture) baseConfig(pairs ...string) {
+	f.t.Helper()
+	b, err := ghx.ReadFile(context.Background(), f.client("founder"), owner, repo, "dev", ".aayudha/config.toml")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	s := string(b)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			f.t.Fatalf("the demo config has no %q", pairs[i])
+		}
+		s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+	}
+	f.commit("dev", map[string]string{".aayudha/config.toml": s})
+}
+
+// soloLine is the demo config's line saying no [identity] table is set; a
+// test that needs a bot identity or a seat puts its table there.
+const soloLine = "# No [identity] table: the demo runs in solo mode (SPEC §9)."
+
+// solo says the test relies on solo mode, which the demo already is.
+func (f *fixture) solo() {
+	f.t.Helper()
+	b, err := ghx.ReadFile(context.Background(), f.client("founder"), owner, repo, "dev", ".aayudha/config.toml")
+	if err != nil || !strings.Contains(string(b), soloLine) {
+		f.t.Fatalf("the demo is no longer in solo mode: %v", err)
+	}
+}
+
+// git runs git on the sandbox's bare repository.
+func (f *fixture) git(args ...string) (string, error) {
+	out, err := exec.Command("git", append([]string{"--git-dir", f.srv.GitDir()}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+// squashCommits counts the commits on dev whose title names #pr.
+func (f *fixture) squashCommits(pr int) int {
+	f.t.Helper()
+	out, err := f.git("log", "--format=%s", "dev")
+	if err != nil {
+		f.t.Fatalf("git log: %v\n%s", err, out)
+	}
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasSuffix(line, "(#"+strconv.Itoa(pr)+")") {
+			n++
+		}
+	}
+	return n
+}
+
+// snapshot is the state a refused ship must leave unchanged.
+type snapshot struct{ dev, ledger, head string }
+
+func (f *fixture) snapshot(pr int) snapshot {
+	return snapshot{dev: f.srv.BranchSHA("dev"), ledger: f.srv.BranchSHA("ledger"), head: f.srv.HeadSHA(pr)}
+}
+
+func (f *fixture) assertUnchanged(before snapshot, pr int) {
+	f.t.Helper()
+	if now := f.snapshot(pr); now != before {
+		f.t.Errorf("a refused ship changed the repository: before %+v, after %+v", before, now)
+	}
+}
+
+func hasWords(list []string, words string) bool {
+	for _, s := range list {
+		if strings.Contains(s, words) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastEvent is the final state of each gate's line.
+func lastEvent(events []Event) map[GateID]Event {
+	out := map[GateID]Event{}
+	for _, e := range events {
+		out[e.Gate] = e
+	}
+	return out
+}
+
+// bypassComments counts the Solo-mode bypass: comments naming head on pr.
+func (f *fixture) bypassComments(pr int, head string) int {
+	f.t.Helper()
+	list, _, err := f.client("reader").Issues.ListComments(context.Background(), owner, repo, pr, &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	n := 0
+	for _, c := range list {
+		if strings.HasPrefix(c.GetBody(), "Solo-mode bypass:") && strings.Contains(c.GetBody(), head) {
+			n++
+		}
+	}
+	return n
+}

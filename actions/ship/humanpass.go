@@ -1,0 +1,322 @@
+package ship
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/pass"
+	"github.com/google/go-github/v66/github"
+)
+
+// MaxListedFiles is how many files GitHub lists for a pull request; one
+// with more needs a person, as ship cannot see them all.
+const MaxListedFiles = 3000
+
+// PlanReviewedPrefix starts a comment on the story by which a person who
+// is not the author records the plan-time review a never layer needs.
+const PlanReviewedPrefix = "Plan reviewed:"
+
+// checkHumanPass is gate 4: the facts from GitHub and the ledger, judged by
+// pass.HumanPass under the base branch's policy.
+func (r *run) checkHumanPass() (gateOutcome, error) {
+	if r.base == nil {
+		return gateOutcome{refusals: []string{"the human pass cannot be judged without the base branch's policy"}}, nil
+	}
+	in, err := r.passInput()
+	if err != nil {
+		return gateOutcome{}, err
+	}
+	res := pass.HumanPass(in)
+	if !res.Passed && r.resume != nil {
+		res = r.passFromTrailers(res)
+	}
+	r.pass = res
+	var detail []string
+	for _, p := range alwaysPersonPaths(in.Changed, in.Policy.AlwaysPerson) {
+		detail = append(detail, "needs a person: "+p+" is in autonomy.always_person")
+	}
+	for _, why := range in.NeedsPerson {
+		detail = append(detail, "needs a person: "+why)
+	}
+	if !res.Passed {
+		return gateOutcome{refusals: res.Refusals, detail: detail}, nil
+	}
+	return gateOutcome{words: passWords(res), detail: detail}, nil
+}
+
+func passWords(res pass.PassResult) string {
+	switch res.Kind {
+	case pass.KindReview:
+		return fmt.Sprintf("approved by @%s on head %s", res.Login, short(res.Commit))
+	case pass.KindSoloBypass:
+		return fmt.Sprintf("solo-mode bypass by @%s for head %s: no review happened, and the record will say so", res.Login, short(res.Commit))
+	}
+	return res.Kind + ": " + res.Note
+}
+
+// passFromTrailers is the pass an earlier run merged with, when the facts
+// no longer read the same after the merge (a dismissed review, say).
+func (r *run) passFromTrailers(now pass.PassResult) pass.PassResult {
+	t := r.resume
+	res := pass.PassResult{Passed: true, Kind: t.PassKind, Login: t.PassBy, Commit: r.head, Footprint: now.Footprint, Plan: now.Plan,
+		Note: "recorded in the merge commit by the aayu ship run that merged it; read again now it does not pass: " + strings.Join(now.Refusals, "; ")}
+	if t.PassKind == pass.KindSoloBypass {
+		res.CommentURL = t.PassURL
+	} else {
+		res.ReviewURL = t.PassURL
+	}
+	return res
+}
+
+func (r *run) passInput() (pass.PassInput, error) {
+	b := r.base
+	in := pass.PassInput{Author: r.author, Head: r.head, BaseRef: r.baseRef, Policy: b.policy, Layers: b.layers, Codeowners: b.codeowners}
+	var err error
+	if in.Reviews, err = r.reviews(); err != nil {
+		return in, err
+	}
+	if in.Changed, in.NeedsPerson, err = r.changedFiles(); err != nil {
+		return in, err
+	}
+	if in.Streaks, err = r.streaks(); err != nil {
+		return in, err
+	}
+	never := intersect(pass.Footprint(in.Changed, b.layers), b.policy.Never)
+	if len(never) > 0 {
+		if in.PlanReview, err = r.planReview(); err != nil {
+			return in, err
+		}
+		r.plan = in.PlanReview
+	}
+	if in.OnProof, err = r.onProof(); err != nil {
+		return in, err
+	}
+	if r.cfg.SoloBypass {
+		if err := r.loadPerson(); err != nil {
+			return in, err
+		}
+		if err := r.loadComments(); err != nil {
+			return in, err
+		}
+		in.SoloBypass = &identity.SoloBypassInput{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
+			Session: r.cfg.Presence, Identity: b.identity, Person: r.person,
+			Seats: map[string]string{"Engineering Manager": b.policy.EngineeringManager}, Comments: r.plannedComments(), Head: r.head}
+	}
+	return in, nil
+}
+
+// plannedComments are the pull request's comments plus, when the person has
+// none for this head yet, the bypass comment ship will post once every
+// check has passed: the bypass is judged as it will stand, and the comment
+// is never posted for a ship that is refused.
+func (r *run) plannedComments() []identity.Comment {
+	if _, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
+		return r.comments
+	}
+	planned := identity.Comment{Author: identity.Account{Login: r.cfg.Viewer, Permission: r.person.Permission},
+		Body: identity.SoloBypassComment(r.head, r.bypassWhy()), CreatedAt: r.cfg.Now()}
+	return append(append([]identity.Comment(nil), r.comments...), planned)
+}
+
+func (r *run) bypassWhy() string {
+	if r.cfg.SoloBypassWhy != "" {
+		return r.cfg.SoloBypassWhy
+	}
+	return "solo mode: GitHub refuses self-approval and no bot App exists, so no second person can review this pull request; shipped with aayu ship --solo-bypass"
+}
+
+func (r *run) reviews() ([]pass.Review, error) {
+	list, err := ghx.ListAll(r.ctx, func(lo *github.ListOptions) ([]*github.PullRequestReview, *github.Response, error) {
+		return r.cfg.Client.PullRequests.ListReviews(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, lo)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the reviews of #%d: %s", r.pr, ghx.Describe(err))
+	}
+	out := make([]pass.Review, 0, len(list))
+	for _, v := range list {
+		out = append(out, pass.Review{ID: v.GetID(), State: v.GetState(), CommitID: v.GetCommitID(), SubmittedAt: v.GetSubmittedAt().Time,
+			URL: v.GetHTMLURL(), Author: identity.Account{Login: v.GetUser().GetLogin(), Bot: v.GetUser().GetType() == "Bot"}})
+	}
+	return out, nil
+}
+
+// changedFiles lists the pull request's files (a rename's old path too) and
+// the reasons among them that a person must pass it.
+func (r *run) changedFiles() ([]pass.ChangedFile, []string, error) {
+	list, err := ghx.ListAll(r.ctx, func(lo *github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
+		return r.cfg.Client.PullRequests.ListFiles(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, lo)
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the files of #%d: %s", r.pr, ghx.Describe(err))
+	}
+	var needs []string
+	if len(list) >= MaxListedFiles || r.pull.GetChangedFiles() > len(list) {
+		needs = append(needs, fmt.Sprintf("it changes more files than GitHub lists (%d), so ship cannot see them all", MaxListedFiles))
+	}
+	out := make([]pass.ChangedFile, 0, len(list))
+	for _, f := range list {
+		out = append(out, pass.ChangedFile{Path: f.GetFilename(), PreviousPath: f.GetPreviousFilename()})
+		for _, p := range []string{f.GetFilename(), f.GetPreviousFilename()} {
+			if !isWorkflow(p) {
+				continue
+			}
+			ref := r.head
+			if f.GetStatus() == "removed" || p == f.GetPreviousFilename() {
+				ref = r.base.tip
+			}
+			text, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, ref, p)
+			if err != nil && !ghx.IsNotFound(err) {
+				return nil, nil, fmt.Errorf("reading %s: %s", p, ghx.Describe(err))
+			}
+			if why := holdsCredential(text); why != "" {
+				needs = append(needs, fmt.Sprintf("workflow %s %s", p, why))
+			}
+		}
+	}
+	return out, needs, nil
+}
+
+func (r *run) loadPerson() error {
+	if r.person.Login != "" {
+		return nil
+	}
+	lvl, _, err := r.cfg.Client.Repositories.GetPermissionLevel(r.ctx, r.cfg.Owner, r.cfg.Repo, r.cfg.Viewer)
+	perm := "none"
+	switch {
+	case err == nil:
+		perm = lvl.GetPermission()
+		if rn := lvl.GetRoleName(); rn == "maintain" || rn == "triage" {
+			perm = rn
+		}
+	case ghx.IsNotFound(err) || isForbidden(err):
+	default:
+		return fmt.Errorf("reading your access to %s: %s", r.repoName(), ghx.Describe(err))
+	}
+	r.person = identity.Account{Login: r.cfg.Viewer, Permission: perm}
+	return nil
+}
+
+func isForbidden(err error) bool {
+	var e *github.ErrorResponse
+	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == 403
+}
+
+func (r *run) loadComments() error {
+	if r.comments != nil {
+		return nil
+	}
+	list, err := r.issueComments(r.pr)
+	if err != nil {
+		return err
+	}
+	r.comments = list
+	if r.comments == nil {
+		r.comments = []identity.Comment{}
+	}
+	return nil
+}
+
+func (r *run) issueComments(n int) ([]identity.Comment, error) {
+	list, err := ghx.ListAll(r.ctx, func(lo *github.ListOptions) ([]*github.IssueComment, *github.Response, error) {
+		return r.cfg.Client.Issues.ListComments(r.ctx, r.cfg.Owner, r.cfg.Repo, n, &github.IssueListCommentsOptions{ListOptions: *lo})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the comments of #%d: %s", n, ghx.Describe(err))
+	}
+	out := make([]identity.Comment, 0, len(list))
+	for _, c := range list {
+		out = append(out, identity.Comment{ID: c.GetID(), Body: c.GetBody(), CreatedAt: c.GetCreatedAt().Time, URL: c.GetHTMLURL(),
+			Author: identity.Account{Login: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"}})
+	}
+	return out, nil
+}
+
+// planReview reads the story's comments for the plan-time review: a
+// "Plan reviewed:" comment by a person who is not the pull request's author,
+// or the person's own plan bypass ("Solo-mode bypass:" on the story).
+func (r *run) planReview() (pass.PlanReview, error) {
+	if r.story == 0 {
+		return pass.PlanReview{}, nil
+	}
+	comments, err := r.issueComments(r.story)
+	if err != nil {
+		return pass.PlanReview{}, err
+	}
+	bots := r.base.policy.BotLogins
+	for i := len(comments) - 1; i >= 0; i-- {
+		c := comments[i]
+		if strings.HasPrefix(strings.TrimSpace(c.Body), PlanReviewedPrefix) && !identity.IsBot(c.Author, bots) && !identity.SameLogin(c.Author.Login, r.author) {
+			return pass.PlanReview{Reviewed: true, By: c.Author.Login}, nil
+		}
+	}
+	if c, ok := identity.FindSoloBypassComment(comments, r.cfg.Viewer, "", bots); ok {
+		return pass.PlanReview{Bypass: true, CommentURL: c.URL}, nil
+	}
+	return pass.PlanReview{}, nil
+}
+
+// onProof says whether [autonomy] proof may merge this pull request with no
+// review: the pack verified with its floors holding, every status on the
+// head green, and inspect's judgement at a rung in proof_rungs.
+func (r *run) onProof() (bool, error) {
+	p := r.base.policy
+	if !p.Proof || r.pack == nil || !r.pack.report.FloorsHold {
+		return false, nil
+	}
+	st, _, err := r.cfg.Client.Repositories.GetCombinedStatus(r.ctx, r.cfg.Owner, r.cfg.Repo, r.head, &github.ListOptions{PerPage: 100})
+	if err != nil {
+		return false, fmt.Errorf("reading the statuses of head %s: %s", short(r.head), ghx.Describe(err))
+	}
+	rungOK := false
+	for _, s := range st.Statuses {
+		if s.GetState() != "success" {
+			return false, nil
+		}
+		if s.GetContext() == "aayudha/inspect" {
+			for _, rung := range p.ProofRungs {
+				if strings.HasPrefix(s.GetDescription(), "rung "+rung+":") || strings.HasPrefix(s.GetDescription(), "rung "+rung+" ") {
+					rungOK = true
+				}
+			}
+		}
+	}
+	return rungOK, nil
+}
+
+func intersect(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// alwaysPersonPaths names the changed paths autonomy.always_person covers,
+// matched as LAYERS.md globs are, for the gate's words (pass.HumanPass
+// applies the rule itself).
+func alwaysPersonPaths(changed []pass.ChangedFile, globs []string) []string {
+	if len(globs) == 0 {
+		return nil
+	}
+	layers, err := pass.ParseLayers("| L00 | always_person | " + strings.Join(globs, ", ") + " |\n")
+	if err != nil || len(layers) != 1 {
+		return nil
+	}
+	var out []string
+	for _, c := range changed {
+		for _, p := range []string{c.Path, c.PreviousPath} {
+			if p != "" && layers[0].Matches(p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

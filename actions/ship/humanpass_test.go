@@ -1,0 +1,143 @@
+package ship
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/model/pass"
+	"github.com/google/go-github/v66/github"
+)
+
+// TestHumanPass checks the pass as ship reads it from GitHub: each
+// reviewer's latest decisive review, a comment replacing nothing, the
+// autonomous streak from the ledger's samples, and merge on proof.
+func TestHumanPass(t *testing.T) {
+	pr := sandbox.DemoPRReady
+	t.Run("latest decisive review per reviewer", func(t *testing.T) {
+		f := newFixture(t)
+		f.baseConfig(`approver = "founder"`, `approver = "writer"`)
+		f.review("writer", pr, "APPROVE", "")
+		f.review("writer", pr, "REQUEST_CHANGES", "")
+		res, _, err := f.ship(f.config("founder"), pr)
+		if err != nil || res.ExitCode != ExitRefused || !hasWords(res.Refusals, "@writer requested changes") {
+			t.Fatalf("after changes requested: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+		}
+		f.review("writer", pr, "APPROVE", "")
+		f.review("writer", pr, "COMMENT", "")
+		res, _, err = f.ship(f.config("founder"), pr)
+		if err != nil || res.ExitCode != ExitShipped {
+			t.Fatalf("approved again, then a comment: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+		}
+	})
+	t.Run("an autonomous streak", func(t *testing.T) {
+		f := newFixture(t)
+		f.baseConfig(`streak = 10`, `streak = 2`)
+		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"]}` + "\n" +
+			`{"pr":16,"correction":true,"layers":["L05"]}` + "\n" + `{"pr":17,"correction":false,"layers":["L05"]}` + "\n"})
+		res, _, err := f.ship(f.config("founder"), pr)
+		if err != nil || res.ExitCode != ExitRefused {
+			t.Fatalf("a streak of 1 after a correction shipped: err %v, exit %d", err, res.ExitCode)
+		}
+		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"]}` + "\n" +
+			`{"pr":17,"correction":false,"layers":["L05"]}` + "\n"})
+		res, _, err = f.ship(f.config("founder"), pr)
+		if err != nil || res.ExitCode != ExitShipped {
+			t.Fatalf("a streak of 2: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+		}
+		f.assertAudited(t, res, pass.KindAutonomous)
+	})
+	t.Run("merge on proof", func(t *testing.T) {
+		f := newFixture(t)
+		f.baseConfig(`proof = false`, `proof = true`, `proof_rungs = ["A", "B", "C"]`, `proof_rungs = ["A"]`)
+		res, _, err := f.ship(f.config("founder"), pr)
+		if err != nil || res.ExitCode != ExitRefused {
+			t.Fatalf("inspect at rung B with proof_rungs [A] shipped: err %v, exit %d", err, res.ExitCode)
+		}
+		f.baseConfig(`proof_rungs = ["A"]`, `proof_rungs = ["A", "B"]`)
+		res, _, err = f.ship(f.config("founder"), pr)
+		if err != nil || res.ExitCode != ExitShipped {
+			t.Fatalf("on proof: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+		}
+		f.assertAudited(t, res, pass.KindProof)
+	})
+}
+
+// assertAudited checks an unreviewed merge: the aayu:audit label and the
+// audit entry on the ledger, and the kind in ship.json.
+func (f *fixture) assertAudited(t *testing.T, res Result, kind string) {
+	t.Helper()
+	var rec ShipRecord
+	if err := json.Unmarshal(res.ShipRecord, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.HumanPass.Kind != kind {
+		t.Errorf("human_pass.kind = %q, want %q", rec.HumanPass.Kind, kind)
+	}
+	issue, _, err := f.client("reader").Issues.Get(context.Background(), owner, repo, rec.PR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, l := range issue.Labels {
+		found = found || l.GetName() == AuditLabel
+	}
+	if !found {
+		t.Errorf("an unreviewed merge lacks the %s label", AuditLabel)
+	}
+	if out, err := f.git("show", "ledger:autonomy/audit/4.json"); err != nil || !strings.Contains(out, `"kind": "`+kind+`"`) {
+		t.Errorf("audit entry: %v %s", err, out)
+	}
+}
+
+// TestProtectedPathsGate: a never-layer path passes only with an approval
+// of the head from one of its CODEOWNERS (and a plan review), and a
+// CODEOWNERS rule ship cannot evaluate fails closed.
+func TestProtectedPathsGate(t *testing.T) {
+	pr := sandbox.DemoPRReady
+	passLine := func(t *testing.T, f *fixture) Event {
+		t.Helper()
+		_, events, err := f.ship(f.config("founder"), pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lastEvent(events)[GateHumanPass]
+	}
+	stage := func(f *fixture, approver string) {
+		f.baseConfig(`approver = "founder"`, `approver = "`+approver+`"`)
+		f.commit("story/3-remaining-deductible", map[string]string{"policy/limits.go": "package policy\n"})
+		_, _, err := f.client("writer").Issues.CreateComment(context.Background(), owner, repo, sandbox.DemoStoryReady,
+			&github.IssueComment{Body: github.String(PlanReviewedPrefix + " the plan keeps limits in the policy package.")})
+		if err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	t.Run("a CODEOWNER's approval passes it", func(t *testing.T) {
+		f := newFixture(t)
+		stage(f, "founder")
+		f.review("founder", pr, "APPROVE", "")
+		if e := passLine(t, f); e.State != Passed {
+			t.Errorf("human pass %s: %s %q", e.State, e.Words, e.Detail)
+		}
+	})
+	t.Run("another approver's does not", func(t *testing.T) {
+		f := newFixture(t)
+		stage(f, "writer")
+		f.review("writer", pr, "APPROVE", "")
+		e := passLine(t, f)
+		if e.State != Refused || !hasWords(e.Detail, "policy/limits.go is in never layer L04 and needs a pass") || !hasWords(e.Detail, "@founder") {
+			t.Errorf("human pass %s: %q", e.State, e.Detail)
+		}
+	})
+	t.Run("an unknown CODEOWNERS pattern fails closed", func(t *testing.T) {
+		f := newFixture(t)
+		f.commit("dev", map[string]string{"CODEOWNERS": "* @founder\n/policy/[a-z]*.go @founder\n"})
+		f.review("founder", pr, "APPROVE", "")
+		res, _, err := f.ship(f.config("founder"), pr)
+		if err != nil || res.ExitCode != ExitRefused || !hasWords(res.Refusals, "CODEOWNERS has a rule ship cannot evaluate") {
+			t.Fatalf("err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+		}
+	})
+}

@@ -1,0 +1,183 @@
+package ship
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/aayudha/aayu/ghx"
+)
+
+// LedgerBranch is where packs and ship records land.
+const LedgerBranch = "ledger"
+
+// checkPR is gate 1: the pull request is open, not a draft and not in
+// conflict; its head, author, base and linked story are read. A pull request
+// an earlier ship merged is resumed; one merged otherwise is refused.
+func (r *run) checkPR() (gateOutcome, error) {
+	pr, _, err := r.cfg.Client.PullRequests.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr)
+	if ghx.IsNotFound(err) {
+		return gateOutcome{refusals: []string{fmt.Sprintf("pull request #%d does not exist in %s, or your token cannot see it", r.pr, r.repoName())}}, nil
+	}
+	if err != nil {
+		return gateOutcome{}, fmt.Errorf("reading pull request #%d: %s", r.pr, ghx.Describe(err))
+	}
+	r.pull = pr
+	r.head = pr.GetHead().GetSHA()
+	r.author = pr.GetUser().GetLogin()
+	r.baseRef = pr.GetBase().GetRef()
+	r.story = linkedStory(pr.GetHead().GetRef(), pr.GetBody())
+
+	if pr.GetMerged() {
+		return r.resumeMerged(pr.GetMergeCommitSHA())
+	}
+	var refusals []string
+	switch {
+	case pr.GetState() != "open":
+		refusals = append(refusals, fmt.Sprintf("pull request #%d is closed without being merged", r.pr))
+	case pr.GetDraft():
+		refusals = append(refusals, fmt.Sprintf("pull request #%d is a draft; mark it ready for review first", r.pr))
+	case pr.Mergeable != nil && !pr.GetMergeable():
+		refusals = append(refusals, fmt.Sprintf("pull request #%d conflicts with %s; nothing can merge until its branch is brought up to date", r.pr, r.baseRef))
+	}
+	if len(refusals) > 0 {
+		if pr.GetState() != "open" {
+			r.head = "" // nothing further is worth checking
+		}
+		return gateOutcome{refusals: refusals}, nil
+	}
+	return gateOutcome{words: fmt.Sprintf("#%d is open into %s at head %s", r.pr, r.baseRef, short(r.head))}, nil
+}
+
+// resumeMerged handles a pull request that is already merged: only a merge
+// an earlier ship made for this very head is finished; the record is then
+// landed unless it already is.
+func (r *run) resumeMerged(mergeSHA string) (gateOutcome, error) {
+	tr, err := r.readMergeTrailers(mergeSHA)
+	if err != nil {
+		return gateOutcome{}, err
+	}
+	if tr == nil || tr.Head != r.head {
+		msg := fmt.Sprintf("pull request #%d was merged as %s without aayu ship for head %s, so there is no gate pack ship may land; the inbox marks it merged without proof",
+			r.pr, short(mergeSHA), short(r.head))
+		r.head = ""
+		return gateOutcome{refusals: []string{msg}}, nil
+	}
+	r.resume = tr
+	r.res.Merged, r.res.MergeCommit, r.res.Resumed = true, mergeSHA, true
+	if tr.Story != 0 {
+		r.story = tr.Story
+	}
+	dir := ledgerDir(r.story, r.head)
+	rec, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json")
+	switch {
+	case err == nil:
+		r.res.Shipped, r.res.ShipRecord, r.res.LedgerDir = true, rec, dir
+		r.res.ExitCode = ExitShipped
+		return gateOutcome{words: fmt.Sprintf("#%d was merged as %s and its record is already on the ledger", r.pr, short(mergeSHA))}, nil
+	case !ghx.IsNotFound(err):
+		return gateOutcome{}, fmt.Errorf("reading the ledger's ship record: %s", ghx.Describe(err))
+	}
+	return gateOutcome{words: fmt.Sprintf("#%d was merged as %s by an earlier aayu ship; finishing its record", r.pr, short(mergeSHA))}, nil
+}
+
+var (
+	storyBranch = regexp.MustCompile(`^story/([0-9]+)-`)
+	storyRef    = regexp.MustCompile(`(?i)\b(?:refs|closes|fixes|resolves)\s+#([0-9]+)\b`)
+)
+
+// linkedStory reads the item a pull request links: a story/N-… branch, else
+// the first Refs, Closes, Fixes or Resolves #N in its body.
+func linkedStory(branch, body string) int {
+	if m := storyBranch.FindStringSubmatch(branch); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	if m := storyRef.FindStringSubmatch(body); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+// mergeTrailers are what ship writes into its squash commit's message, so a
+// later run can tell its own merge from anyone else's and finish the record.
+type mergeTrailers struct {
+	Head     string
+	Story    int
+	RunID    int64
+	PackSHA  string
+	PassKind string
+	PassBy   string
+	PassURL  string
+}
+
+const (
+	trailerShip = "Aayudha-Ship:"
+	trailerPass = "Aayudha-Pass:"
+)
+
+func (t mergeTrailers) lines() string {
+	pass := fmt.Sprintf("%s %s @%s", trailerPass, t.PassKind, t.PassBy)
+	if t.PassURL != "" {
+		pass += " " + t.PassURL
+	}
+	return fmt.Sprintf("%s head=%s story=%d run=%d pack=%s\n%s", trailerShip, t.Head, t.Story, t.RunID, t.PackSHA, pass)
+}
+
+func parseTrailers(msg string) *mergeTrailers {
+	var t mergeTrailers
+	found := false
+	for _, line := range strings.Split(msg, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, trailerShip):
+			found = true
+			for _, f := range strings.Fields(strings.TrimPrefix(line, trailerShip)) {
+				k, v, _ := strings.Cut(f, "=")
+				switch k {
+				case "head":
+					t.Head = v
+				case "story":
+					t.Story, _ = strconv.Atoi(v)
+				case "run":
+					t.RunID, _ = strconv.ParseInt(v, 10, 64)
+				case "pack":
+					t.PackSHA = v
+				}
+			}
+		case strings.HasPrefix(line, trailerPass):
+			f := strings.Fields(strings.TrimPrefix(line, trailerPass))
+			if len(f) > 0 {
+				t.PassKind = f[0]
+			}
+			if len(f) > 1 {
+				t.PassBy = strings.TrimPrefix(f[1], "@")
+			}
+			if len(f) > 2 {
+				t.PassURL = f[2]
+			}
+		}
+	}
+	if !found || t.Head == "" {
+		return nil
+	}
+	return &t
+}
+
+func (r *run) readMergeTrailers(sha string) (*mergeTrailers, error) {
+	if sha == "" {
+		return nil, nil
+	}
+	c, _, err := r.cfg.Client.Git.GetCommit(r.ctx, r.cfg.Owner, r.cfg.Repo, sha)
+	if err != nil {
+		return nil, fmt.Errorf("reading merge commit %s: %s", short(sha), ghx.Describe(err))
+	}
+	return parseTrailers(c.GetMessage()), nil
+}
+
+// ledgerDir is where the authoritative pack of a story's head lands.
+func ledgerDir(story int, head string) string {
+	return fmt.Sprintf("proof/%d/%s/authoritative", story, head)
+}

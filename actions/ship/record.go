@@ -1,0 +1,269 @@
+package ship
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/proof"
+)
+
+// ShipRecord is ship.json, the seed's ship record.
+type ShipRecord struct {
+	Repo             string          `json:"repo"`
+	Story            int             `json:"story"`
+	PR               int             `json:"pr"`
+	PRHeadSHA        string          `json:"pr_head_sha"`
+	MergeCommit      string          `json:"merge_commit"`
+	GateRun          GateRunRecord   `json:"gate_run"`
+	Artifact         ArtifactRecord  `json:"artifact"`
+	PackSHA256       string          `json:"pack_sha256"`        // the run artifact's pack.json, as the pull request comment shows it
+	LedgerPackSHA256 string          `json:"ledger_pack_sha256"` // the ledger copy's pack.json (writer set, media not stored)
+	PackLanded       string          `json:"pack_landed"`
+	HumanPass        HumanPassRecord `json:"human_pass"`
+	PlanReview       PlanRecord      `json:"plan_review"`
+	ActionsSegment   string          `json:"actions_segment"`
+	ShippedAt        string          `json:"shipped_at"`
+	ShippedBy        string          `json:"shipped_by"`
+}
+
+// GateRunRecord ties the pack to the merge-gate run that built it.
+type GateRunRecord struct {
+	Workflow   string `json:"workflow"`
+	RunID      int64  `json:"run_id"`
+	RunAttempt int    `json:"run_attempt,omitempty"`
+	Event      string `json:"event"`
+	URL        string `json:"url"`
+}
+
+// ArtifactRecord is the aayudha-pack run artifact the pack came from.
+type ArtifactRecord struct {
+	ID            int64  `json:"id"`
+	Name          string `json:"name"`
+	SHA256        string `json:"sha256"` // of the zip as downloaded
+	ExpiresAt     string `json:"expires_at,omitempty"`
+	RetentionDays int    `json:"retention_days"`
+	Retention     string `json:"retention"` // which rule decided, in words
+}
+
+// HumanPassRecord is who gave the pass. A bypass names the human, the
+// comment, the commit and a note saying no review happened.
+type HumanPassRecord struct {
+	Kind       string   `json:"kind"`
+	Login      string   `json:"login"`
+	ReviewURL  string   `json:"review_url,omitempty"`
+	CommentURL string   `json:"comment_url,omitempty"`
+	Commit     string   `json:"commit"`
+	Note       string   `json:"note,omitempty"`
+	Footprint  []string `json:"footprint,omitempty"`
+}
+
+// PlanRecord is the never-layer plan review.
+type PlanRecord struct {
+	Required bool        `json:"required"`
+	Layers   []string    `json:"layers,omitempty"`
+	Reviewer string      `json:"reviewer,omitempty"`
+	Bypass   *PlanBypass `json:"bypass,omitempty"`
+}
+
+// PlanBypass records a plan that went through a solo-mode bypass.
+type PlanBypass struct {
+	As         string `json:"as"`
+	Reviewer   string `json:"reviewer"`
+	RecordedBy string `json:"recorded_by"`
+	CommentURL string `json:"comment_url,omitempty"`
+	Note       string `json:"note"`
+}
+
+// land is gate 8: pack.json (authoritative, writer the person), its data
+// artifacts (never media), ship.json, an audit entry for an unreviewed
+// merge, and this ship's actions log segment, as one ledger commit under
+// the person's identity. Landing twice is impossible: a ship.json already
+// there for this head ends the step.
+func (r *run) land() (gateOutcome, error) {
+	dir := ledgerDir(r.story, r.head)
+	r.res.LedgerDir = dir
+	existing, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json")
+	if err == nil {
+		r.res.ShipRecord = existing
+		return gateOutcome{words: "the record was already on the ledger"}, nil
+	}
+	if !ghx.IsNotFound(err) {
+		return gateOutcome{}, fmt.Errorf("reading the ledger: %s", ghx.Describe(err))
+	}
+	files, ledgerSHA, err := r.packFiles(dir)
+	if err != nil {
+		return gateOutcome{}, err
+	}
+	now := r.cfg.Now().UTC()
+	segment := fmt.Sprintf("actions/%s/ship-%d-%s.jsonl", now.Format("2006-01-02"), r.pr, now.Format("20060102T150405Z"))
+	rec := r.shipRecord(ledgerSHA, segment, now)
+	shipJSON, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return gateOutcome{}, fmt.Errorf("encoding ship.json: %w", err)
+	}
+	shipJSON = append(shipJSON, '\n')
+	files[dir+"/ship.json"] = shipJSON
+	if k := r.pass.Kind; k == pass.KindAutonomous || k == pass.KindProof {
+		audit, _ := json.MarshalIndent(map[string]any{"pr": r.pr, "story": r.story, "head": r.head, "merge_commit": r.res.MergeCommit,
+			"kind": k, "layers": r.pass.Footprint, "merged_at": rec.ShippedAt, "merged_by": r.cfg.Viewer}, "", "  ")
+		files[fmt.Sprintf("autonomy/audit/%d.json", r.pr)] = append(audit, '\n')
+	}
+	landing := fmt.Sprintf("landed %s/{pack.json,ship.json,artifacts} and %s on the ledger", dir, segment)
+	seg, err := r.segment(actions.Record{Time: now, Command: r.command(), Repo: r.repoName(), Item: r.item(), Who: r.cfg.Viewer,
+		Outcome: "done", Writes: []string{landing}})
+	if err != nil {
+		return gateOutcome{}, err
+	}
+	files[segment] = seg
+	msg := fmt.Sprintf("ledger: ship story %d (PR #%d) at %s\n\nAuthoritative pack of run %d, landed by %s through aayu ship.",
+		r.story, r.pr, short(r.head), r.pack.run.GetID(), r.cfg.Viewer)
+	trailer := fmt.Sprintf("Aayudha-Identity: human (%s, aayu ship)", r.cfg.Viewer)
+	if _, err := ghx.CommitFiles(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, files, msg,
+		ghx.CommitOptions{Trailers: []string{trailer}}); err != nil {
+		return gateOutcome{}, fmt.Errorf("landing the record on the ledger: %s", ghx.Describe(err))
+	}
+	r.res.ShipRecord = shipJSON
+	r.record("done", []string{landing}, "")
+	return gateOutcome{words: fmt.Sprintf("%s: pack.json, %d data artifacts, ship.json", dir, len(files)-3)}, nil
+}
+
+// packFiles is the ledger copy of the gate's pack: media never leave the
+// run artifact, data artifacts go with the bytes that were verified.
+func (r *run) packFiles(dir string) (map[string][]byte, string, error) {
+	p := proof.LedgerCopy(*r.pack.pack)
+	p.Authority = proof.Authority{Kind: proof.AuthorityAuthoritative, Workflow: GateWorkflowPath, RunID: r.pack.run.GetID(),
+		Writer: r.cfg.Viewer + " (aayu ship)"}
+	if p.Identity == "" {
+		p.Identity = proof.IdentityCI
+	}
+	packJSON, err := proof.Encode(&p)
+	if err != nil {
+		return nil, "", fmt.Errorf("encoding the ledger's pack.json: %w", err)
+	}
+	files := map[string][]byte{dir + "/pack.json": packJSON}
+	root, err := os.OpenRoot(r.pack.dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("reopening the verified pack: %w", err)
+	}
+	defer root.Close()
+	for _, a := range p.Artifacts {
+		if proof.IsMedia(a) || a.Store != proof.StoreGit {
+			continue
+		}
+		b, err := fs.ReadFile(root.FS(), path.Join("artifacts", a.Path))
+		if err != nil {
+			return nil, "", fmt.Errorf("reading verified artifact %s: %w", a.Path, err)
+		}
+		if int64(len(b)) != a.Size {
+			return nil, "", fmt.Errorf("artifact %s changed on disk after it was verified", a.Path)
+		}
+		files[dir+"/artifacts/"+a.Path] = b
+	}
+	return files, sha256Hex(packJSON), nil
+}
+
+func (r *run) shipRecord(ledgerSHA, segment string, now time.Time) ShipRecord {
+	gp := r.pack
+	days, note := proof.ArtifactRetention(r.base.cfg.Int("proof.retention_days"), r.base.private, r.cfg.Env)
+	hp := HumanPassRecord{Kind: r.pass.Kind, Login: r.pass.Login, ReviewURL: r.pass.ReviewURL, CommentURL: r.pass.CommentURL,
+		Commit: r.head, Note: r.pass.Note, Footprint: r.pass.Footprint}
+	if hp.Login == "" {
+		hp.Login = r.cfg.Viewer
+	}
+	plan := PlanRecord{Required: r.pass.Plan.Required, Layers: r.pass.Plan.Layers, Reviewer: r.pass.Plan.By}
+	if r.pass.Plan.Bypass {
+		plan.Bypass = &PlanBypass{As: pass.KindSoloBypass, Reviewer: "none (solo mode)", RecordedBy: r.cfg.Viewer, CommentURL: r.plan.CommentURL,
+			Note: "solo mode: no second person exists to review the plan; no review happened"}
+	}
+	rec := ShipRecord{
+		Repo: r.repoName(), Story: r.story, PR: r.pr, PRHeadSHA: r.head, MergeCommit: r.res.MergeCommit,
+		GateRun: GateRunRecord{Workflow: GateWorkflowPath, RunID: gp.run.GetID(), RunAttempt: gp.run.GetRunAttempt(), Event: gp.run.GetEvent(),
+			URL: gp.run.GetHTMLURL()},
+		Artifact:   ArtifactRecord{ID: gp.artifact.GetID(), Name: gp.artifact.GetName(), SHA256: gp.zipSHA256, RetentionDays: days, Retention: note},
+		PackSHA256: gp.report.PackSHA256, LedgerPackSHA256: ledgerSHA,
+		PackLanded: fmt.Sprintf("run %d of the base branch's %s; landed by %s through aayu ship, because CI writes nothing to the ledger",
+			gp.run.GetID(), GateWorkflowFile, r.cfg.Viewer),
+		HumanPass: hp, PlanReview: plan, ActionsSegment: segment,
+		ShippedAt: now.Format(time.RFC3339), ShippedBy: r.cfg.Viewer,
+	}
+	if t := gp.artifact.GetExpiresAt(); !t.IsZero() {
+		rec.Artifact.ExpiresAt = t.UTC().Format(time.RFC3339)
+	}
+	return rec
+}
+
+// segment is this ship's part of the actions log: the records of this run,
+// those an earlier run of the same ship kept in the local log (a resumed
+// ship), and the landing itself, which is true exactly when the commit
+// holding the segment lands.
+func (r *run) segment(landing actions.Record) ([]byte, error) {
+	var lines [][]byte
+	seen := map[string]bool{}
+	add := func(rec actions.Record) error {
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return fmt.Errorf("encoding the actions log segment: %w", err)
+		}
+		if !seen[string(b)] {
+			seen[string(b)] = true
+			lines = append(lines, b)
+		}
+		return nil
+	}
+	if r.resume != nil && r.cfg.Log != nil {
+		for _, t := range []time.Time{r.pull.GetMergedAt().Time, r.cfg.Now()} {
+			for _, rec := range r.earlierRecords(t) {
+				if err := add(rec); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for _, rec := range append(append([]actions.Record(nil), r.records...), landing) {
+		if err := add(rec); err != nil {
+			return nil, err
+		}
+	}
+	return append(bytes.Join(lines, []byte("\n")), '\n'), nil
+}
+
+// earlierRecords reads this ship's writes from the local log of one day.
+func (r *run) earlierRecords(day time.Time) []actions.Record {
+	if day.IsZero() {
+		return nil
+	}
+	f, err := os.Open(r.cfg.Log.Segment(day))
+	if errors.Is(err, fs.ErrNotExist) || err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []actions.Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		var rec actions.Record
+		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Command == r.command() && rec.Repo == r.repoName() &&
+			rec.Outcome == "done" && strings.Contains(strings.Join(rec.Writes, " "), r.head) {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,230 @@
+package ship
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/pass"
+	"github.com/google/go-github/v66/github"
+)
+
+// run is one call of Shipper.Run: the facts read so far and the result.
+type run struct {
+	s      *Shipper
+	cfg    Config
+	ctx    context.Context
+	pr     int
+	events chan<- Event
+	res    Result
+
+	pull     *github.PullRequest
+	head     string
+	author   string
+	baseRef  string
+	story    int // the story the pull request links, 0 when none
+	resume   *mergeTrailers
+	base     *basePolicy
+	pack     *gatePack
+	pass     pass.PassResult
+	plan     pass.PlanReview // the plan review as found on the story
+	person   identity.Account
+	comments []identity.Comment
+	// floorOnly stays true while every refusal is a floor that does not hold.
+	floorOnly bool
+	records   []actions.Record
+}
+
+// gateOutcome is what one gate found.
+type gateOutcome struct {
+	words    string
+	detail   []string
+	refusals []string // non-empty: the gate refused
+	skipped  bool
+}
+
+func (r *run) emit(e Event) {
+	if r.events == nil {
+		return
+	}
+	select {
+	case r.events <- e:
+	case <-r.ctx.Done():
+	}
+}
+
+// errStopped is AfterStep's error wrapped: ship stopped as if killed.
+var errStopped = errors.New("ship stopped after a step")
+
+// gate runs one gate, reports it, and calls AfterStep when it passed.
+// ok is false when it refused; err is a failure (or a simulated kill).
+func (r *run) gate(g GateID, fn func() (gateOutcome, error)) (ok bool, err error) {
+	r.emit(Event{Gate: g, State: Running})
+	out, err := fn()
+	if err != nil {
+		r.emit(Event{Gate: g, State: Failed, Words: err.Error(), Detail: out.detail})
+		return false, err
+	}
+	switch {
+	case out.skipped:
+		r.emit(Event{Gate: g, State: Skipped, Words: out.words, Detail: out.detail})
+		return true, nil
+	case len(out.refusals) > 0:
+		r.res.Refusals = append(r.res.Refusals, out.refusals...)
+		words := out.words
+		if words == "" {
+			words = strings.Join(out.refusals, "; ")
+		}
+		r.emit(Event{Gate: g, State: Refused, Words: words, Detail: append(append([]string(nil), out.refusals...), out.detail...)})
+		return false, nil
+	}
+	r.emit(Event{Gate: g, State: Passed, Words: out.words, Detail: out.detail})
+	if r.cfg.AfterStep != nil {
+		if herr := r.cfg.AfterStep(g); herr != nil {
+			return false, fmt.Errorf("%w %q: %w", errStopped, g.Title(), herr)
+		}
+	}
+	return true, nil
+}
+
+// skipRest marks the gates from g on as not reached.
+func (r *run) skipRest(from GateID, why string) {
+	for _, g := range Gates() {
+		if g >= from {
+			r.emit(Event{Gate: g, State: Skipped, Words: why})
+		}
+	}
+}
+
+func (r *run) refusedExit() int {
+	if r.floorOnly {
+		return ExitFloor
+	}
+	return ExitRefused
+}
+
+func (r *run) do() (Result, error) {
+	r.floorOnly = true
+	ok, err := r.gate(GatePR, r.checkPR)
+	if err != nil {
+		r.skipRest(GatePolicy, "not reached: the pull request could not be read")
+		return r.fail(err)
+	}
+	if r.res.Shipped {
+		r.skipRest(GatePolicy, "already shipped: the record is on the ledger")
+		r.emit(Event{Gate: GateDone, State: Passed, Words: "already shipped; nothing was written"})
+		return r.res, nil
+	}
+	if !ok {
+		r.floorOnly = false
+		if r.head == "" {
+			r.skipRest(GatePolicy, "not reached: the pull request cannot be shipped")
+			r.res.ExitCode = ExitRefused
+			return r.res, nil
+		}
+	}
+	// The read-only gates all run, so the person sees every refusal at once.
+	policyOK, err := r.gate(GatePolicy, r.checkPolicy)
+	if err != nil {
+		r.skipRest(GatePack, "not reached: the base branch's policy could not be read")
+		return r.fail(err)
+	}
+	if !policyOK {
+		r.floorOnly = false
+	}
+	packOK, err := r.gate(GatePack, r.checkPack)
+	if err != nil {
+		r.skipRest(GateHumanPass, "not reached: the gate pack could not be checked")
+		return r.fail(err)
+	}
+	passOK, err := r.gate(GateHumanPass, r.checkHumanPass)
+	if err != nil {
+		r.skipRest(GatePresence, "not reached: the human pass could not be checked")
+		return r.fail(err)
+	}
+	if !passOK {
+		r.floorOnly = false
+	}
+	presentOK, err := r.gate(GatePresence, r.checkPresence)
+	if err != nil {
+		return r.fail(err)
+	}
+	if !presentOK {
+		r.floorOnly = false
+	}
+	if !(ok && policyOK && packOK && passOK && presentOK) {
+		r.skipRest(GateBypass, "not reached: a gate above refused, so nothing was written")
+		r.res.ExitCode = r.refusedExit()
+		r.logRefusal()
+		return r.res, nil
+	}
+	if _, err := r.gate(GateBypass, r.postBypass); err != nil {
+		r.skipRest(GateMerge, "not reached")
+		return r.fail(err)
+	}
+	mergeOK, err := r.gate(GateMerge, r.merge)
+	if err != nil {
+		r.skipRest(GateLedger, "not reached")
+		return r.fail(err)
+	}
+	if !mergeOK {
+		r.skipRest(GateLedger, "not reached: nothing was merged")
+		r.res.ExitCode = ExitRefused
+		r.logRefusal()
+		return r.res, nil
+	}
+	if _, err := r.gate(GateLedger, r.land); err != nil {
+		r.skipRest(GateDone, "not finished")
+		return r.fail(err)
+	}
+	r.res.Shipped = true
+	r.emit(Event{Gate: GateDone, State: Passed, Words: fmt.Sprintf("merged as %s; the record is on the ledger", short(r.res.MergeCommit))})
+	r.res.ExitCode = ExitShipped
+	return r.res, nil
+}
+
+// fail ends the run on an error. After the merge, the result still says
+// merged and names the step that did not finish.
+func (r *run) fail(err error) (Result, error) {
+	r.res.ExitCode = ExitFailed
+	if r.res.Merged && !r.res.Shipped {
+		r.res.Unfinished = fmt.Sprintf("merged as %s, but the record did not reach the ledger (%v); run aayu ship %d again to finish it without merging twice",
+			short(r.res.MergeCommit), err, r.pr)
+	}
+	return r.res, err
+}
+
+// logRefusal writes the refused ship to the actions log: nothing was written
+// on GitHub, but the attempt and its reasons are kept.
+func (r *run) logRefusal() {
+	if r.cfg.Log == nil {
+		return
+	}
+	_ = r.cfg.Log.Append(actions.Record{Time: r.cfg.Now(), Command: r.command(), Repo: r.repoName(), Item: r.item(),
+		Who: r.cfg.Viewer, Outcome: "refused", Detail: strings.Join(r.res.Refusals, "; ")})
+}
+
+// record keeps a write for this run's log segment and appends it to the
+// local actions log.
+func (r *run) record(outcome string, writes []string, detail string) {
+	rec := actions.Record{Time: r.cfg.Now().UTC(), Command: r.command(), Repo: r.repoName(), Item: r.item(),
+		Who: r.cfg.Viewer, Outcome: outcome, Writes: writes, Detail: detail}
+	r.records = append(r.records, rec)
+	if r.cfg.Log != nil {
+		_ = r.cfg.Log.Append(rec)
+	}
+}
+
+func (r *run) command() string  { return fmt.Sprintf("ship %d", r.pr) }
+func (r *run) repoName() string { return r.cfg.Owner + "/" + r.cfg.Repo }
+func (r *run) item() string     { return fmt.Sprintf("#%d", r.pr) }
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/actions/gatecomment"
+	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/screens/pack"
+	"github.com/aayudha/aayu/tui"
+)
+
+// packScreen wires `aayu pack DIR` (a local folder, checked against the
+// facts given by --ready and --head) and `aayu pack STORY` (the story's best
+// pack on the ledger, with its local pack and the gate's run artifact one
+// key away).
+func packScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common) (tui.Screen, func(), int) {
+	arg := inv.Args[0]
+	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+		return pack.New(ctx, common, pack.Options{Dir: arg, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"]}), func() {}, tui.ExitOK
+	}
+	story, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
+	if err != nil || story <= 0 {
+		fmt.Fprintf(e.stderr, "aayu pack: %s is neither a pack folder nor a story number. Nothing was done.\n", tui.SanitizeLine(arg))
+		return nil, nil, tui.ExitUsage
+	}
+	if sess.owner == "" {
+		fmt.Fprintln(e.stderr, "aayu pack: which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		return nil, nil, tui.ExitUsage
+	}
+	tok, _, err := sess.resolve(ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu pack: %v\nNothing was done.\n", err)
+		return nil, nil, tui.ExitFailed
+	}
+	gh, err := sess.client(tok)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu pack: %v\n", err)
+		return nil, nil, tui.ExitFailed
+	}
+	work, err := os.MkdirTemp("", "aayu-pack-*")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu pack: %v\n", err)
+		return nil, nil, tui.ExitFailed
+	}
+	var log *actions.Log
+	if d, err := actions.DefaultLogDir(e.getenv); err == nil {
+		log = actions.OpenLog(d, nil)
+	}
+	screen := pack.NewStory(ctx, common, pack.StoryFromLedger(pack.LedgerConfig{
+		Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, WorkDir: work,
+		CI: inv.Global.CI, MediaBucket: cfg.String("proof.media"), Log: log,
+	}))
+	return screen, func() { _ = os.RemoveAll(work) }, tui.ExitOK
+}
+
+// runComment is `aayu comment PR --ci`: the merge gate's one comment on the
+// pull request. It writes nothing to the ledger, and refuses to run outside
+// CI so a person never posts the gate's comment under their own name.
+func runComment(ctx context.Context, inv tui.Invocation, e env, sess *session) int {
+	pr, err := strconv.Atoi(strings.TrimPrefix(inv.Args[0], "#"))
+	if err != nil || pr <= 0 || sess.owner == "" || !inv.Global.CI {
+		fmt.Fprintln(e.stderr, "aayu comment PR --ci --repo OWNER/NAME: the merge gate's step; it needs --ci, a repository and a pull request number. Nothing was done.")
+		return tui.ExitUsage
+	}
+	tok, _, err := sess.resolve(ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu comment: %v\nNothing was done.\n", err)
+		return tui.ExitFailed
+	}
+	gh, err := sess.client(tok)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
+		return tui.ExitFailed
+	}
+	code, body, err := gatecomment.Run(ctx, gatecomment.Config{Client: gh, Owner: sess.owner, Repo: sess.repo, PR: pr, Dir: inv.Flags["dir"], Getenv: e.getenv})
+	fmt.Fprint(e.stdout, body)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
+	}
+	return code
+}

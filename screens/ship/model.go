@@ -1,0 +1,271 @@
+package ship
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	core "github.com/aayudha/aayu/actions/ship"
+	"github.com/aayudha/aayu/tui"
+)
+
+// Runner runs ship for one pull request, reporting each gate on events.
+// main wires it to core.Shipper.Run; tests to the sandbox or a script.
+type Runner func(ctx context.Context, pr int, events chan<- core.Event) (core.Result, error)
+
+// Options say which pull request to ship.
+type Options struct {
+	PR  int
+	Run Runner
+	// Summary renders the verified pack as lines for the pack view
+	// (screens/pack.Summary).
+	Summary func(core.Result) []string
+}
+
+type gateLine struct {
+	state  core.State
+	words  string
+	detail []string
+}
+
+type eventMsg core.Event
+
+type resultMsg struct {
+	res core.Result
+	err error
+}
+
+// Model is the ship screen.
+type Model struct {
+	c      tui.Common
+	opts   Options
+	ctx    context.Context
+	events chan core.Event
+	keys   keyMap
+
+	gates    map[core.GateID]*gateLine
+	result   *core.Result
+	err      error
+	showPack bool
+	pending  *resultMsg // the run's result, waiting for the last gate event
+	drained  bool       // the end-of-run marker has arrived
+	offset   int
+
+	lines []string
+	said  map[core.GateID]core.State
+	done  bool
+	code  int
+}
+
+type keyMap struct {
+	tui.KeyMap
+	Pack key.Binding
+	Back key.Binding
+}
+
+// New returns the ship screen for one pull request.
+func New(ctx context.Context, c tui.Common, opts Options) *Model {
+	m := &Model{
+		c: c, opts: opts, ctx: ctx, events: make(chan core.Event, 64),
+		keys: keyMap{KeyMap: tui.DefaultKeys(),
+			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
+			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))},
+		gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{},
+	}
+	for _, g := range core.Gates() {
+		m.gates[g] = &gateLine{state: core.Waiting}
+	}
+	m.say(fmt.Sprintf("aayu ship #%d: every gate is checked in order, then the squash merge and the record on the ledger; this screen prints each gate as it ends and asks nothing.", opts.PR))
+	return m
+}
+
+// Init starts the run in the background.
+func (m *Model) Init() tea.Cmd {
+	ctx, pr, run, events := m.ctx, m.opts.PR, m.opts.Run, m.events
+	start := func() tea.Msg {
+		res, err := run(ctx, pr, events)
+		// The end marker goes through the same channel as the gates, so the
+		// outcome is written only after every gate's line.
+		events <- core.Event{Gate: endOfRun}
+		return resultMsg{res: res, err: err}
+	}
+	return tea.Batch(start, m.next())
+}
+
+// next delivers the next gate event.
+func (m *Model) next() tea.Cmd {
+	events := m.events
+	return func() tea.Msg { return eventMsg(<-events) }
+}
+
+// Update fills in the gates; it does no I/O.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.Width, m.c.Height = msg.Width, msg.Height
+	case tea.BackgroundColorMsg:
+		m.c.Styles = tui.NewStyles(msg.IsDark())
+	case eventMsg:
+		if msg.Gate == endOfRun {
+			m.drained = true
+			return m, m.finishIfReady()
+		}
+		m.onEvent(core.Event(msg))
+		return m, m.next()
+	case resultMsg:
+		m.pending = &msg
+		return m, m.finishIfReady()
+	case tui.LineMsg, tui.InputClosedMsg:
+		// The ship screen asks nothing in plain mode.
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) onEvent(e core.Event) {
+	g, ok := m.gates[e.Gate]
+	if !ok {
+		return
+	}
+	g.state, g.words, g.detail = e.State, e.Words, e.Detail
+	if e.State == core.Running || e.State == core.Waiting {
+		return
+	}
+	if m.said[e.Gate] == e.State {
+		return
+	}
+	m.said[e.Gate] = e.State
+	m.say(fmt.Sprintf("%s: %s%s", e.Gate.Title(), stateWord(e.State), optional(" — ", e.Words)))
+	for _, d := range e.Detail {
+		m.say("  " + clean(d))
+	}
+}
+
+// endOfRun marks the last event of a run.
+const endOfRun core.GateID = 0
+
+// finishIfReady writes the outcome once both the result and every gate
+// event have arrived, in whichever order they came.
+func (m *Model) finishIfReady() tea.Cmd {
+	if m.pending == nil || !m.drained || m.result != nil {
+		return nil
+	}
+	return m.onResult(*m.pending)
+}
+
+func (m *Model) onResult(msg resultMsg) tea.Cmd {
+	res := msg.res
+	m.result, m.err = &res, msg.err
+	m.code = res.ExitCode
+	switch {
+	case msg.err != nil:
+		m.code = tui.ExitFailed
+		m.say("failed: " + clean(msg.err.Error()))
+		if res.Merged {
+			m.say("The pull request is merged; run aayu ship again to finish the record. It will not merge twice.")
+		} else {
+			m.say("Nothing was merged. Fix what is named above and run aayu ship again.")
+		}
+	case res.Shipped:
+		m.say(fmt.Sprintf("shipped: #%d merged as %s; the record is on the ledger at %s.", m.opts.PR, clean(res.MergeCommit), clean(res.LedgerDir)))
+	case res.Merged:
+		m.say(fmt.Sprintf("merged as %s, but not finished: %s. Run aayu ship %d again to finish it; it will not merge twice.", clean(res.MergeCommit), clean(res.Unfinished), m.opts.PR))
+	default:
+		m.say(fmt.Sprintf("refused: nothing was merged and nothing landed (exit %d).", res.ExitCode))
+	}
+	m.say(fmt.Sprintf("result: exit %d", m.code))
+	if m.c.Plain || m.c.CI {
+		m.done = true
+		return tea.Quit
+	}
+	return nil
+}
+
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case m.showPack && key.Matches(msg, k.Back):
+		m.showPack = false
+	case m.showPack && key.Matches(msg, k.Down):
+		m.offset++
+	case m.showPack && key.Matches(msg, k.Up):
+		m.offset = max(0, m.offset-1)
+	case key.Matches(msg, k.Pack):
+		if m.packReady() == "" {
+			m.showPack, m.offset = !m.showPack, 0
+		}
+	case key.Matches(msg, k.Quit):
+		if m.result == nil {
+			// Quitting cancels the run through ctx; the core never stops a
+			// write half done and a later run finishes the record.
+			m.code = tui.ExitFailed
+			m.say("stopped before ship finished; run aayu ship again to see where it stands (exit 1)")
+		}
+		m.done = true
+		return tea.Quit
+	}
+	return nil
+}
+
+// packReady says why the pack cannot be shown yet, or "".
+func (m *Model) packReady() string {
+	switch {
+	case m.result == nil:
+		return "the gate pack is still being checked"
+	case m.result.Pack == nil:
+		return "no merge-gate run qualified, so there is no pack to show"
+	}
+	return ""
+}
+
+// Keys lists the bindings; the pack key stays visible with why it is not
+// available yet.
+func (m *Model) Keys() []key.Binding {
+	k := m.keys
+	if m.showPack {
+		return []key.Binding{k.Up, k.Down, k.Back, k.Quit}
+	}
+	pack := k.Pack
+	if why := m.packReady(); why != "" {
+		pack = tui.Disable(pack, why)
+	}
+	return []key.Binding{pack, k.Quit}
+}
+
+// Transcript returns the plain lines.
+func (m *Model) Transcript() []string { return m.lines }
+
+// Done reports whether the screen is over and its exit code.
+func (m *Model) Done() (bool, int) { return m.done, m.code }
+
+func (m *Model) say(l string) { m.lines = append(m.lines, l) }
+
+func stateWord(s core.State) string {
+	switch s {
+	case core.Waiting:
+		return "waiting"
+	case core.Running:
+		return "checking"
+	case core.Passed:
+		return "passed"
+	case core.Refused:
+		return "refused"
+	case core.Skipped:
+		return "skipped"
+	case core.Failed:
+		return "failed"
+	}
+	return s.String()
+}
+
+func clean(s string) string { return tui.SanitizeLine(s) }
+
+func optional(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + clean(s)
+}

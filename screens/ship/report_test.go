@@ -1,0 +1,5 @@
+package ship
+
+import "github.com/aayudha/aayu/proof"
+
+var proofReport = proof.Report{}

@@ -1,0 +1,97 @@
+package ship
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	core "github.com/aayudha/aayu/actions/ship"
+	"github.com/aayudha/aayu/tui"
+)
+
+// View draws one line per gate, filled in as the run reports, the runs
+// passed over under the pack gate, and the outcome.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	return v
+}
+
+func (m *Model) render() string {
+	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
+	st := m.c.Styles
+	var body []string
+	body = append(body, st.Title.Render(fmt.Sprintf("aayu ship #%d", m.opts.PR)))
+	if m.showPack {
+		body = append(body, m.packLines(w, h-2)...)
+	} else {
+		body = append(body, "")
+		for _, g := range core.Gates() {
+			line := m.gates[g]
+			word := stateWord(line.state)
+			switch line.state {
+			case core.Passed:
+				word = st.OK.Render(word)
+			case core.Refused, core.Failed:
+				word = st.Failed.Render(word)
+			case core.Running:
+				word = st.Warning.Render(word + "…")
+			default:
+				word = st.Subtle.Render(word)
+			}
+			text := fmt.Sprintf("%-22s %s%s", g.Title(), word, optional(" — ", line.words))
+			body = append(body, strings.Split(ansi.Wrap(text, w, " "), "\n")...)
+			for _, d := range line.detail {
+				body = append(body, strings.Split(ansi.Wrap("    "+clean(d), w, " "), "\n")...)
+			}
+		}
+		body = append(body, "")
+		body = append(body, m.outcomeLines(w)...)
+	}
+	for len(body) < h-1 {
+		body = append(body, "")
+	}
+	if len(body) > h-1 {
+		body = body[:h-1]
+	}
+	body = append(body, tui.HelpLine(w, m.Keys(), st))
+	for i, l := range body {
+		body[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(body, "\n")
+}
+
+func (m *Model) outcomeLines(w int) []string {
+	st := m.c.Styles
+	r := m.result
+	var s string
+	switch {
+	case r == nil:
+		s = "checking every gate…"
+	case m.err != nil && r.Merged:
+		s = st.Warning.Render("merged, not finished") + ": " + clean(m.err.Error()) + ". Run aayu ship again; it will not merge twice."
+	case m.err != nil:
+		s = st.Failed.Render("failed") + ": " + clean(m.err.Error()) + ". Nothing was merged."
+	case r.Shipped:
+		s = st.OK.Render("shipped") + fmt.Sprintf(": merged as %s; the record is on the ledger at %s.", clean(r.MergeCommit), clean(r.LedgerDir))
+	case r.Merged:
+		s = st.Warning.Render("merged, not finished") + ": " + clean(r.Unfinished) + ". Run aayu ship again; it will not merge twice."
+	default:
+		s = st.Failed.Render("refused") + ": nothing was merged and nothing landed."
+	}
+	return strings.Split(ansi.Wrap(s, w, " "), "\n")
+}
+
+func (m *Model) packLines(w, h int) []string {
+	lines := []string{"the merge gate's pack, as verified:"}
+	if m.opts.Summary != nil && m.result != nil {
+		for _, l := range m.opts.Summary(*m.result) {
+			lines = append(lines, strings.Split(ansi.Wrap(l, w, " /"), "\n")...)
+		}
+	}
+	start := min(m.offset, max(0, len(lines)-h))
+	end := min(len(lines), start+h)
+	return lines[start:end]
+}
