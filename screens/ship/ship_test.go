@@ -9,8 +9,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	xgolden "github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/ansi"
+	xgolden "github.com/charmbracelet/x/exp/golden"
 
 	core "github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/tui"
