@@ -9,14 +9,18 @@ import (
 	"net/url"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/aayudha/aayu/actions"
+	core "github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/screens/inbox"
+	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -154,4 +158,60 @@ func humanRefusal(command string, inv tui.Invocation, e env, approval *identity.
 		return d.Reason + " — approve it from any device with the presence check (aayu login), then run aayu inbox again"
 	}
 	return d.Reason
+}
+
+// runInbox runs the inbox, and the ship screen whenever a card hands over
+// to it, coming back to the inbox afterwards. The presence check, when
+// needed, is asked once: the inbox session's approval covers each ship
+// started from it (seed 001, "The inbox"), never a command started later.
+func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources) int {
+	list := inv.Flags["list"] != ""
+	var approval *identity.Session
+	if !list && !inv.Global.DryRun {
+		s, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
+			Command: "aayu inbox", Need: identity.AccessWrite,
+			Approving: []string{"Each step you accept in this inbox session is written as you, including each pull request you ship from it."},
+		})
+		if !ok {
+			return code
+		}
+		approval = s
+	}
+	if list {
+		common.Plain = true // --list prints the cards as lines, for people and agents alike
+	}
+	for {
+		deps, err := inboxDeps(ctx, inv, e, sess, approval)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
+			return tui.ExitFailed
+		}
+		deps.ShipFromInbox = !list && !inv.Global.CI
+		screen := inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})
+		code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
+		if err != nil && !errors.Is(err, tui.ErrInterrupted) {
+			fmt.Fprintf(e.stderr, "aayu: %v\n", err)
+		}
+		next, ok := screen.Next()
+		if !ok || ctx.Err() != nil {
+			return code
+		}
+		shipInv := inv
+		shipInv.Command, shipInv.Args = "ship", []string{strconv.Itoa(next.Ship)}
+		var shipApproval *identity.Session
+		if approval != nil {
+			s := *approval
+			s.Command = core.Command(next.Ship)
+			s.Method = approval.Method + ", this inbox session"
+			shipApproval = &s
+		}
+		s, cleanup, code := shipScreenWith(ctx, shipInv, e, cfg, sess, common, src, shipApproval, true)
+		if s == nil {
+			return code
+		}
+		if _, err := tui.Run(ctx, s, runOptions(shipInv, e, common)); err != nil && !errors.Is(err, tui.ErrInterrupted) {
+			fmt.Fprintf(e.stderr, "aayu: %v\n", err)
+		}
+		cleanup()
+	}
 }

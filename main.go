@@ -19,7 +19,6 @@ import (
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/screens/auth"
-	"github.com/aayudha/aayu/screens/inbox"
 	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
 )
@@ -92,29 +91,7 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 		screen = s
 	case "inbox":
-		list := inv.Flags["list"] != ""
-		var approval *identity.Session
-		if !list && !inv.Global.DryRun {
-			// Human-only steps need a person: the presence check comes first
-			// when this process cannot show it is one.
-			s, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
-				Command: "aayu inbox", Need: identity.AccessWrite,
-				Approving: []string{"Each step you accept in this inbox session is written as you."},
-			})
-			if !ok {
-				return code
-			}
-			approval = s
-		}
-		deps, err := inboxDeps(ctx, inv, e, sess, approval)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
-			return tui.ExitFailed
-		}
-		if list {
-			common.Plain = true // --list prints the cards as lines, for people and agents alike
-		}
-		screen = inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})
+		return runInbox(ctx, inv, e, cfg, sess, common, src)
 	case "verify":
 		s, code := verifyScreen(ctx, inv, e, sess, common, src)
 		if s == nil {

@@ -21,6 +21,12 @@ import (
 // shipScreen wires `aayu ship PR`: the presence check first when this
 // process cannot show it is a person, then every gate in actions/ship.
 func shipScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources) (tui.Screen, func(), int) {
+	return shipScreenWith(ctx, inv, e, cfg, sess, common, src, nil, false)
+}
+
+// shipScreenWith is shipScreen with an approval already given: the inbox
+// session's, when the ship was started from the inbox.
+func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources, given *identity.Session, fromInbox bool) (tui.Screen, func(), int) {
 	pr, err := strconv.Atoi(inv.Args[0])
 	if err != nil || pr < 1 {
 		fmt.Fprintf(e.stderr, "aayu ship: %q is not a pull request number\n", tui.SanitizeLine(inv.Args[0]))
@@ -30,14 +36,17 @@ func shipScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 		fmt.Fprintln(e.stderr, "aayu ship: which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 		return nil, nil, tui.ExitUsage
 	}
-	approval, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
-		Command: core.Command(pr), Need: identity.AccessWrite,
-		Approving: []string{
-			fmt.Sprintf("Squash-merges pull request #%d on %s/%s once every gate passes.", pr, sess.owner, sess.repo),
-			"Lands its proof pack and ship record on the ledger under your name.",
-			"In solo mode, posts your Solo-mode bypass: comment on its head just before the merge.",
-		},
-	})
+	approval, code, ok := given, tui.ExitOK, true
+	if !fromInbox {
+		approval, code, ok = presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
+			Command: core.Command(pr), Need: identity.AccessWrite,
+			Approving: []string{
+				fmt.Sprintf("Squash-merges pull request #%d on %s/%s once every gate passes.", pr, sess.owner, sess.repo),
+				"Lands its proof pack and ship record on the ledger under your name.",
+				"In solo mode, posts your Solo-mode bypass: comment on its head just before the merge.",
+			},
+		})
+	}
 	if !ok {
 		return nil, nil, code
 	}

@@ -157,3 +157,24 @@ func TestTmuxVerifyOnSandbox(t *testing.T) {
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=3")
 }
+
+func TestTmuxShipFromTheInbox(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
+	s.waitFor("Needs you (6)")
+	s.keys("Down")
+	s.keys("Down")
+	s.waitFor("Story PR ready to ship #4 (needs you)")
+	s.keys("Enter") // the card's recommendation: ship it
+	scr := s.waitFor("shipped: merged as")
+	for _, want := range []string{"the merge gate's pack for this head passed", "human pass", "solo-mode bypass by @founder", "squash merge"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the ship screen does not show %q:\n%s", want, scr)
+		}
+	}
+	s.keys("q")
+	s.waitFor("Needs you (5)") // back in the inbox, without the shipped card
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
+}

@@ -289,6 +289,15 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 			}
 			return func() tea.Msg { _ = open(n); return nil }
 		case model.WriteOpenShip:
+			if m.deps.ShipFromInbox && !m.opts.DryRun {
+				if m.running > 0 {
+					m.tell("Writes are under way; ship once they finish.")
+					return nil
+				}
+				m.next = &Next{Ship: w.Number, SoloBypass: w.Solo}
+				m.tell(fmt.Sprintf("Opening the ship screen for #%d.", w.Number))
+				return m.finish()
+			}
 			m.tell(fmt.Sprintf("Ship #%d with: aayu ship %d%s (the ship screen opens from here in a later version).", w.Number, w.Number, map[bool]string{true: " --solo-bypass"}[w.Solo]))
 			return nil
 		}

@@ -28,6 +28,10 @@ type Deps struct {
 	// Open opens an issue or pull request in the browser; it must never
 	// write to the terminal.
 	Open func(number int) error
+	// ShipFromInbox, when true, lets a "ship it" choice close the inbox and
+	// open the ship screen for that pull request (main then comes back to
+	// the inbox); otherwise the card says which command to run.
+	ShipFromInbox bool
 	// HumanCheck says whether this process may write as the person (an
 	// agent lane or a process without a terminal is refused or needs the
 	// presence check); "" means yes.

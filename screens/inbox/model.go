@@ -77,6 +77,7 @@ type Model struct {
 	bulkActive  map[string]bool
 
 	humanRefusal string // why this process may not write as the person, or ""
+	next         *Next  // the screen to open after this one
 
 	lines    []string // plain transcript
 	printed  map[string]bool
@@ -332,6 +333,20 @@ func (m *Model) Epilogue() []string {
 	}
 	out := append([]string{"aayu inbox: what this run did (the actions log keeps every write):"}, m.history...)
 	return append(out, m.logLines...)
+}
+
+// Next is a screen the inbox hands over to when it closes.
+type Next struct {
+	Ship       int // open the ship screen for this pull request
+	SoloBypass bool
+}
+
+// Next says which screen to open now that the inbox has closed, if any.
+func (m *Model) Next() (Next, bool) {
+	if m.next == nil {
+		return Next{}, false
+	}
+	return *m.next, true
 }
 
 // Transcript returns the plain lines.
