@@ -96,8 +96,8 @@ func TestInboxAuditLooksRight(t *testing.T) {
 	}
 	samples := f.samples()
 	if len(samples) != 1 || samples[0].PR != 15 || samples[0].Correction || samples[0].By != "founder" ||
-		samples[0].MergeCommit != st.Head || samples[0].At.IsZero() {
-		t.Errorf("samples %+v, want one clean sample of #15 at merge %s", samples, st.Head)
+		samples[0].MergeCommit != st.Head || samples[0].At.IsZero() || len(samples[0].Layers) == 0 {
+		t.Errorf("samples %+v, want one clean sample of #15 at merge %s, naming its layers", samples, st.Head)
 	}
 	if _, ok := f.gitShow("ledger:" + inbox.AuditPath(15)); ok {
 		t.Error("the audit entry is still on the ledger")

@@ -1,6 +1,8 @@
 package actions
 
 import (
+	"github.com/google/go-github/v66/github"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/pass"
 )
 
 // ReviewRecord is reviews/PR/HEAD.json on the ledger: a person's review of
@@ -31,6 +34,9 @@ type Sample struct {
 	At          time.Time `json:"at"`
 	By          string    `json:"by"`
 	Correction  bool      `json:"correction"`
+	// Layers is the pull request's footprint (LAYERS.md on its base
+	// branch): ship counts each layer's correction-free streak from them.
+	Layers []string `json:"layers"`
 }
 
 func (r *run) ledger(ctx context.Context, w inbox.Write) (bool, error) {
@@ -40,6 +46,13 @@ func (r *run) ledger(ctx context.Context, w inbox.Write) (bool, error) {
 			return false, err
 		}
 		r.req.Step.Head = merge
+	}
+	if w.Kind == inbox.WriteLedgerAppend && r.layers == nil {
+		layers, err := r.footprint(ctx, w.Number)
+		if err != nil {
+			return false, err
+		}
+		r.layers = layers
 	}
 	if w.Kind != inbox.WriteLedgerAppend {
 		return r.ledgerFixed(ctx, w)
@@ -145,7 +158,7 @@ func (r *run) withSample(cur []byte, w inbox.Write) ([]byte, bool, error) {
 		lines[i] = b
 		return append(bytes.Join(lines, []byte("\n")), '\n'), true, nil
 	}
-	s := Sample{PR: w.Number, MergeCommit: r.req.Step.Head, At: r.e.cfg.Now().UTC(), By: r.e.cfg.Viewer, Correction: w.Correction}
+	s := Sample{PR: w.Number, MergeCommit: r.req.Step.Head, At: r.e.cfg.Now().UTC(), By: r.e.cfg.Viewer, Correction: w.Correction, Layers: r.layers}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return nil, false, err
@@ -158,4 +171,41 @@ func lineBreak(lines [][]byte) []byte {
 		return nil
 	}
 	return []byte("\n")
+}
+
+// footprint is the layers a merged pull request's changed paths (the old
+// path of a rename too) fall in, by LAYERS.md on its base branch. No
+// LAYERS.md means no layers: the sample then counts for none.
+func (r *run) footprint(ctx context.Context, pr int) ([]string, error) {
+	c := r.e.cfg.Client
+	p, _, err := c.PullRequests.Get(ctx, r.e.cfg.Owner, r.e.cfg.Repo, pr)
+	if err != nil {
+		return nil, err
+	}
+	md, err := ghx.ReadFile(ctx, c, r.e.cfg.Owner, r.e.cfg.Repo, p.GetBase().GetRef(), "LAYERS.md")
+	if ghx.IsNotFound(err) {
+		return []string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	layers, err := pass.ParseLayers(string(md))
+	if err != nil {
+		return nil, err
+	}
+	files, err := ghx.ListAll(ctx, func(o *github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
+		return c.PullRequests.ListFiles(ctx, r.e.cfg.Owner, r.e.cfg.Repo, pr, o)
+	})
+	if err != nil {
+		return nil, err
+	}
+	changed := make([]pass.ChangedFile, 0, len(files))
+	for _, f := range files {
+		changed = append(changed, pass.ChangedFile{Path: f.GetFilename(), PreviousPath: f.GetPreviousFilename()})
+	}
+	out := pass.Footprint(changed, layers)
+	if out == nil {
+		out = []string{}
+	}
+	return out, nil
 }

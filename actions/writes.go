@@ -30,8 +30,9 @@ type run struct {
 	wrote    []string // each write that landed or had landed, in words
 	changed  []string // what this attempt changed, in short words
 	byHand   string
-	commit   string // the commit the last ledger or revert write made or stopped at
-	revertPR int    // the revert pull request, once opened or found
+	commit   string   // the commit the last ledger or revert write made or stopped at
+	revertPR int      // the revert pull request, once opened or found
+	layers   []string // the audited pull request's footprint, for its sample
 	// revertWords replaces the revert's usual words when no pull request
 	// was needed or none could be opened.
 	revertWords string

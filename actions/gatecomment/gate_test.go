@@ -190,9 +190,6 @@ func TestProofCommentKeepsOneComment(t *testing.T) {
 		t.Fatalf("a second run left %d gate comments", len(again))
 	}
 
-	if !slices.Contains(f.v.Description().Operations(), "issues/update-comment") {
-		t.Skip("the sandbox does not serve PATCH /repos/{owner}/{repo}/issues/comments/{id} (issues/update-comment) yet; the update step is covered by TestUpsertUpdatesInPlace")
-	}
 	// A new verdict updates that one comment in place.
 	code, body := f.run(f.gatePack(sandbox.RunTampered, nil), "", f.env(sandbox.RunTampered))
 	after := mine()
@@ -218,9 +215,6 @@ func TestProofCommentFindsThePackInTheCheckout(t *testing.T) {
 	}
 	if err := os.Rename(f.gatePack(sandbox.RunQualifying, nil), filepath.Join(checkout, ".aayudha", "proof", "3")); err != nil {
 		t.Fatal(err)
-	}
-	if !slices.Contains(f.v.Description().Operations(), "issues/update-comment") {
-		t.Skip("the sandbox does not serve issues/update-comment yet, so the second verdict cannot replace the first")
 	}
 	if code, body := f.run("", checkout, nil); code != gatecomment.ExitOK || !strings.Contains(body, "Story 3 · pull request #4") {
 		t.Fatalf("with the pack in the checkout: exit %d:\n%s", code, body)

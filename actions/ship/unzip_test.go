@@ -71,12 +71,12 @@ func TestUnzipRefusals(t *testing.T) {
 		{"symlink", []zipEntry{pack, {name: "artifacts/link", body: "/etc/passwd", mode: fs.ModeSymlink | 0o777}}, Caps{}, "is a symbolic link"},
 		{"device", []zipEntry{pack, {name: "artifacts/dev", body: "", mode: fs.ModeDevice | 0o600}}, Caps{}, "is not a regular file"},
 		{"duplicate", []zipEntry{pack, {name: "artifacts/a", body: "1"}, {name: "artifacts/a", body: "2"}}, Caps{}, "listed twice"},
-		{"case-fold duplicate", []zipEntry{pack, {name: "artifacts/A", body: "1"}, {name: "artifacts/a", body: "2"}}, Caps{}, "differ only in case"},
-		{"file and folder", []zipEntry{pack, {name: "artifacts/a", body: "1"}, {name: "artifacts/a/b", body: "2"}}, Caps{}, "both a file and a folder"},
+		{"case-fold duplicate", []zipEntry{pack, {name: "artifacts/A", body: "1"}, {name: "artifacts/a", body: "2"}}, Caps{}, "only in case"},
+		{"file and folder", []zipEntry{pack, {name: "artifacts/a", body: "1"}, {name: "artifacts/a/b", body: "2"}}, Caps{}, "need a folder"},
 		{"outside the pack", []zipEntry{pack, {name: "README", body: "x"}}, Caps{}, "outside pack.json and artifacts/"},
 		{"no pack.json", []zipEntry{{name: "artifacts/a", body: "x"}}, Caps{}, "no pack.json"},
-		{"too many entries", []zipEntry{pack, {name: "artifacts/a", body: "1"}, {name: "artifacts/b", body: "2"}}, Caps{Entries: 2}, "more than ship accepts (2)"},
-		{"too many bytes", []zipEntry{pack, {name: "artifacts/a", body: strings.Repeat("x", 100)}}, Caps{Uncompressed: 50}, "more than ship accepts (50 bytes)"},
+		{"too many entries", []zipEntry{pack, {name: "artifacts/a", body: "1"}, {name: "artifacts/b", body: "2"}}, Caps{Entries: 2}, "more than the 2 aayu accepts"},
+		{"too many bytes", []zipEntry{pack, {name: "artifacts/a", body: strings.Repeat("x", 100)}}, Caps{Uncompressed: 50}, "more than the 50 aayu accepts"},
 		{"a size that lies", []zipEntry{pack, {name: "artifacts/a", body: "0123456789", lie: 4}}, Caps{}, `"artifacts/a"`},
 	}
 	for _, tc := range cases {
@@ -88,6 +88,9 @@ func TestUnzipRefusals(t *testing.T) {
 			}
 			if _, serr := os.Stat(filepath.Join(filepath.Dir(dir), "evil")); serr == nil {
 				t.Error("an entry was written outside the folder")
+			}
+			if _, serr := os.Lstat(dir); serr == nil {
+				t.Error("a refused zip left its folder behind")
 			}
 		})
 	}
