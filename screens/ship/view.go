@@ -30,18 +30,20 @@ func (m *Model) render() string {
 		body = append(body, "")
 		for _, g := range core.Gates() {
 			line := m.gates[g]
-			word := stateWord(line.state)
+			// The state word leads, in a fixed column, so the eye runs down
+			// one column to see what passed.
+			word := fmt.Sprintf("%-9s", stateWord(line.state))
 			switch line.state {
 			case core.Passed:
 				word = st.OK.Render(word)
 			case core.Refused, core.Failed:
 				word = st.Failed.Render(word)
 			case core.Running:
-				word = st.Warning.Render(word + "…")
+				word = st.Warning.Render(word)
 			default:
 				word = st.Subtle.Render(word)
 			}
-			text := fmt.Sprintf("%-22s %s%s", g.Title(), word, optional(" — ", line.words))
+			text := word + " " + g.Title() + optional(" — ", line.words)
 			body = append(body, strings.Split(ansi.Wrap(text, w, " "), "\n")...)
 			for _, d := range line.detail {
 				body = append(body, strings.Split(ansi.Wrap("    "+clean(d), w, " "), "\n")...)
