@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -176,5 +177,25 @@ func TestTmuxShipFromTheInbox(t *testing.T) {
 	s.keys("q")
 	s.waitFor("Needs you (5)") // back in the inbox, without the shipped card
 	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
+}
+
+func TestTmuxLoginApprovedFromAnotherDevice(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 100, 30, humanEnv(home)+" "+bin+" --sandbox login")
+	scr := s.waitFor("/login/device")
+	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
+	s.waitFor("expires in")
+	// The code is drawn large (its characters spaced out); read it from the
+	// screen as a person would, then approve it as if on a phone.
+	scr = s.screen()
+	flat := strings.Join(strings.Fields(scr), "")
+	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(flat)
+	if page == "" || code == "" {
+		t.Fatalf("no link or code on the screen:\n%s", scr)
+	}
+	approveOnSandbox(t, page, code, "founder")
+	s.waitFor("Approved by @founder")
 	s.waitFor("AAYU-EXIT=0")
 }
