@@ -13,6 +13,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -71,6 +72,14 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 	repo := inv.Global.Repo
 	if repo == "" && inv.Global.Sandbox {
 		repo = sandbox.RepoOwner + "/" + sandbox.RepoName
+	}
+	if repo == "" && !inv.Global.Sandbox {
+		// The repository defaults to the checkout's origin, as gh does.
+		if cwd, err := os.Getwd(); err == nil {
+			if owner, name, err := (build.Tools{}).RepoFromCheckout(ctx, cwd); err == nil {
+				repo = owner + "/" + name
+			}
+		}
 	}
 	if repo != "" {
 		s.owner, s.repo, _ = strings.Cut(repo, "/")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	core "github.com/aayudha/aayu/actions/ship"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
@@ -110,10 +111,12 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 				// answer is a 304 that GitHub does not count.
 				snap, _, err = reader.Refresh(ctx, *prev, time.Time{})
 			}
-			if err == nil {
-				remember(snap)
+			if err != nil {
+				// Words a person reads; the request and its answer stay out.
+				return snap, errors.New(ghx.Describe(err))
 			}
-			return snap, err
+			remember(snap)
+			return snap, nil
 		},
 		SaveCache: func(s model.Snapshot, _ time.Time) error {
 			return reader.SaveCache(cacheDir, userKey, s, reader.LastReadAt())
