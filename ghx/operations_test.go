@@ -61,6 +61,15 @@ func TestEveryOperationThroughGhx(t *testing.T) {
 			cs, _, err := gh.Issues.ListComments(ctx, owner, repo, sandbox.DemoPRReady, nil)
 			return len(cs) == 1, err
 		}},
+		{"issues/update-comment", func() (bool, error) {
+			cs, _, err := gh.Issues.ListComments(ctx, owner, repo, sandbox.DemoPRReady, nil)
+			if err != nil || len(cs) == 0 {
+				return false, err
+			}
+			body := cs[0].GetBody() + "\n\n(edited)"
+			c, _, err := gh.Issues.EditComment(ctx, owner, repo, cs[0].GetID(), &github.IssueComment{Body: &body})
+			return c.GetID() == cs[0].GetID() && c.GetBody() == body, err
+		}},
 		{"repos/compare-commits-with-basehead", func() (bool, error) {
 			c, _, err := gh.Repositories.CompareCommits(ctx, owner, repo, "dev", "story/3-remaining-deductible", nil)
 			return c.GetAheadBy() > 0, err

@@ -136,6 +136,9 @@ func TestExtractZipRefusals(t *testing.T) {
 			if _, serr := os.Lstat(dir); serr == nil {
 				t.Errorf("a refused zip left %s behind", dir)
 			}
+			if beside, _ := os.ReadDir(filepath.Dir(dir)); len(beside) != 0 {
+				t.Errorf("a refused zip wrote %s beside its folder", beside[0].Name())
+			}
 		})
 	}
 }

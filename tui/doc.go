@@ -12,4 +12,7 @@
 // configuration files or know anything about proof packs; it must not keep
 // package-level mutable state. Core packages (proof, model, ghx, actions)
 // never import it.
+//
+// The sub-package tuitest holds the checks screens' tests share (a view fits
+// its terminal, plain output is plain, golden files); only tests import it.
 package tui

@@ -2,8 +2,6 @@ package sandbox_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,16 +11,8 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/proof"
 )
-
-func TestGoalHash(t *testing.T) {
-	want := sha256.Sum256([]byte("1. a\n2. b"))
-	for _, body := range []string{"1. a\n2. b", "\n\n1. a\r\n2. b\r\n\n", "1. a\n2. b\n"} {
-		if got := sandbox.GoalHash(body); got != hex.EncodeToString(want[:]) {
-			t.Errorf("GoalHash(%q) = %s", body, got)
-		}
-	}
-}
 
 // TestReadySnapshotsAreSelfConsistent reads each Ready snapshot from the
 // ledger and recomputes its hash from its own Completion Goal.
@@ -35,11 +25,9 @@ func TestReadySnapshotsAreSelfConsistent(t *testing.T) {
 			t.Fatalf("story %s: %v", story, err)
 		}
 		text, _ := fc.GetContent()
-		_, rest, _ := strings.Cut(text, "completion_goal_hash: ")
-		recorded, _, _ := strings.Cut(rest, "\n")
-		_, body, ok := strings.Cut(text, "## Completion Goal\n")
-		if !ok || !strings.HasPrefix(text, "# Ready: story "+story+" — ") || sandbox.GoalHash(body) != recorded {
-			t.Errorf("story %s snapshot is not self-consistent:\n%s", story, text)
+		ready, err := proof.ParseReady([]byte(text))
+		if err != nil || !strings.HasPrefix(text, "# Ready: story "+story+" — ") || !ready.SelfConsistent() {
+			t.Errorf("story %s snapshot is not self-consistent (%v):\n%s", story, err, text)
 		}
 	}
 }

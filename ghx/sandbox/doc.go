@@ -22,6 +22,9 @@
 // proof and waiting for its audit. The ledger branch holds Ready
 // snapshots, packs, a ship record and the audit entry.
 //
+// The demo's packs and Ready snapshots are built with package proof's types,
+// GoalHash and RenderReady, so they are exactly what aayu reads.
+//
 // The package owns its state (state.json and a bare git repository under
 // Options.StateDir) and nothing else: it must not import package ghx or
 // any screen, never reaches the network, and never logs a token.

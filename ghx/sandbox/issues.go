@@ -18,6 +18,7 @@ func (s *Server) routeIssues(m *http.ServeMux) {
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/{number}", s.updateIssue)
 	m.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", s.listComments)
 	m.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/comments", s.createComment)
+	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", s.updateComment)
 	m.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/labels", s.addLabels)
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/issues/{number}/labels/{name...}", s.removeLabel)
 	m.HandleFunc("GET /repos/{owner}/{repo}/labels", s.listRepoLabels)
@@ -229,57 +230,6 @@ func (s *Server) setIssueState(is *issueRec, state, reason, by string) {
 		return
 	}
 	is.StateReason, is.ClosedAt, is.ClosedBy = "reopened", nil, ""
-}
-
-func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
-	is := s.issueFrom(w, r)
-	if is == nil {
-		return
-	}
-	var since time.Time
-	if v := r.URL.Query().Get("since"); v != "" {
-		since, _ = time.Parse(time.RFC3339, v)
-	}
-	var list []*commentRec
-	for _, c := range s.st.Comments {
-		if c.Issue == is.Number && (since.IsZero() || !c.UpdatedAt.Before(since)) {
-			list = append(list, c)
-		}
-	}
-	start, end := pageOf(w, r, len(list))
-	out := make([]any, 0, end-start)
-	for _, c := range list[start:end] {
-		out = append(out, commentJSON(baseURL(r), c))
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
-func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
-	is := s.issueFrom(w, r)
-	if is == nil {
-		return
-	}
-	var req struct {
-		Body *string `json:"body"`
-	}
-	if !decodeBody(w, r, &req) {
-		return
-	}
-	if req.Body == nil || *req.Body == "" {
-		writeValidation(w, fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
-		return
-	}
-	c := s.addComment(is, callerOf(r).Login, *req.Body)
-	w.Header().Set("Location", fmt.Sprintf("%s%s/issues/comments/%d", baseURL(r), repoPath, c.ID))
-	writeJSON(w, http.StatusCreated, commentJSON(baseURL(r), c))
-}
-
-func (s *Server) addComment(is *issueRec, user, body string) *commentRec {
-	now := s.now()
-	c := &commentRec{ID: s.st.newID(), Issue: is.Number, User: user, Body: body, CreatedAt: now, UpdatedAt: now}
-	s.st.Comments = append(s.st.Comments, c)
-	is.UpdatedAt = now
-	return c
 }
 
 // addLabels takes go-github's bare array or {"labels": [...]}; unknown

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/aayudha/aayu/proof"
 )
 
 var (
@@ -112,7 +114,7 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 		PRs: []runPR{{15, "story/14-plan-tiers", c15.String(), "dev", base15.String()}}},
 		func(id int64) *packFolder {
 			f := buildPack(packSpec{Story: story14, PR: 15, Head: c15.String(), Base: base15.String(), Identity: "ci",
-				Authority: packAuthority{Kind: "authoritative", Workflow: gatePath, RunID: id}, Created: sd.ago(225.9)})
+				Authority: proof.Authority{Kind: "authoritative", Workflow: gatePath, RunID: id}, Created: sd.ago(225.9)})
 			return &f
 		}, 30)
 	merge15 := sd.merge(pr15, "founder", sd.ago(210))
@@ -165,7 +167,7 @@ func (sd *seeder) seedLedger(head4, head8, head15, merge15 plumbing.Hash, run15 
 
 	dir15 := fmt.Sprintf("proof/14/%s/authoritative", head15)
 	pack15 := buildPack(packSpec{Story: story14, PR: 15, Head: head15.String(), Base: run15.HeadSHA, Identity: "ci",
-		Authority: packAuthority{Kind: "authoritative", Workflow: gatePath, RunID: run15.ID, Writer: "founder (aayu ship)"}, Created: sd.ago(225.9)})
+		Authority: proof.Authority{Kind: "authoritative", Workflow: gatePath, RunID: run15.ID, Writer: "founder (aayu ship)"}, Created: sd.ago(225.9)})
 	shipped := ledgerFiles(dir15, pack15)
 	ship, _ := json.MarshalIndent(map[string]any{
 		"repo": RepoOwner + "/" + RepoName, "story": 14, "pr": 15, "pr_head_sha": head15.String(), "merge_commit": merge15.String(),
@@ -181,10 +183,10 @@ func (sd *seeder) seedLedger(head4, head8, head15, merge15 plumbing.Hash, run15 
 	l3 := sd.commit(l2, shipped, "ledger: ship story 14 (PR 15) on proof", "founder", sd.ago(209))
 
 	adv4 := buildPack(packSpec{Story: story3, PR: 4, Head: head4.String(), Identity: "bot",
-		Authority: packAuthority{Kind: "advisory", Writer: BotLogin + " (aayu proof push)"}, Created: sd.ago(78)})
+		Authority: proof.Authority{Kind: "advisory", Writer: BotLogin + " (aayu proof push)"}, Created: sd.ago(78)})
 	l4 := sd.commit(l3, ledgerFiles(fmt.Sprintf("proof/3/%s/advisory", head4), adv4), "ledger: advisory pack for story 3", BotLogin, sd.ago(78))
 	adv8 := buildPack(packSpec{Story: story7, PR: 8, Head: head8.String(), Identity: "bot", Missing: map[int]bool{2: true},
-		Authority: packAuthority{Kind: "advisory", Writer: BotLogin + " (aayu proof push)"}, Created: sd.ago(39)})
+		Authority: proof.Authority{Kind: "advisory", Writer: BotLogin + " (aayu proof push)"}, Created: sd.ago(39)})
 	l5 := sd.commit(l4, ledgerFiles(fmt.Sprintf("proof/7/%s/advisory", head8), adv8), "ledger: advisory pack for story 7", BotLogin, sd.ago(39))
 	sd.branch("ledger", l5)
 }
@@ -199,7 +201,7 @@ func (sd *seeder) seedRuns(pr4, pr6, pr8 *issueRec, old4, head4, head6, head8, r
 	pack := func(st story, pr int, head, base plumbing.Hash, missing map[int]bool, created float64) func(int64) *packFolder {
 		return func(id int64) *packFolder {
 			f := buildPack(packSpec{Story: st, PR: pr, Head: head.String(), Base: base.String(), Identity: "ci", Missing: missing,
-				Authority: packAuthority{Kind: "authoritative", Workflow: gatePath, RunID: id}, Created: sd.ago(created)})
+				Authority: proof.Authority{Kind: "authoritative", Workflow: gatePath, RunID: id}, Created: sd.ago(created)})
 			return &f
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/aayudha/aayu/proof"
 )
 
 // story is one demo story with its frozen Completion Goal.
@@ -20,21 +22,8 @@ type story struct {
 	Pkg      string     // Go package path under the module, e.g. "deductible"
 }
 
-// GoalHash is SPEC §4's completion_goal_hash of a Completion Goal body:
-// CRLF turned to LF, leading and trailing blank lines removed, joined by
-// LF with no final LF, then SHA-256 in hex.
-func GoalHash(body string) string {
-	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
-	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:])
-}
-
+// goalBody is the Completion Goal as the story's issue lists it, numbered
+// the way proof.RenderReady numbers the snapshot's.
 func (st story) goalBody() string {
 	var b strings.Builder
 	for i, c := range st.Criteria {
@@ -43,12 +32,11 @@ func (st story) goalBody() string {
 	return b.String()
 }
 
-func (st story) goalHash() string { return GoalHash(st.goalBody()) }
+func (st story) goalHash() string { return proof.GoalHash(st.goalBody()) }
 
 // readyMarkdown is specs/STORY/ready.md in the SPEC §4 format.
 func (st story) readyMarkdown(frozen time.Time) string {
-	return fmt.Sprintf("# Ready: story %d — %s\ncompletion_goal_hash: %s\nfrozen_at: %s\n\n## Completion Goal\n%s",
-		st.Number, st.Title, st.goalHash(), ts(frozen), st.goalBody())
+	return string(proof.RenderReady(st.Number, st.Title, frozen, st.Criteria))
 }
 
 // evidenceLines are go test -json events of passing tests with Time and
@@ -82,72 +70,6 @@ func orderedEvent(ev map[string]string) any {
 	return event{Action: ev["Action"], Package: ev["Package"], Test: ev["Test"], Output: ev["Output"]}
 }
 
-// The pack.json v1 shape, kept here so the sandbox does not depend on the
-// proof package while it is being written.
-type packDoc struct {
-	Schema             int             `json:"schema_version"`
-	Repo               string          `json:"repo"`
-	Story              int             `json:"story"`
-	PR                 int             `json:"pr,omitempty"`
-	PRHeadSHA          string          `json:"pr_head_sha"`
-	BaseSHA            string          `json:"base_sha,omitempty"`
-	Seat               string          `json:"seat"`
-	Host               string          `json:"host"`
-	Identity           string          `json:"identity"`
-	Authority          packAuthority   `json:"authority"`
-	CompletionGoalHash string          `json:"completion_goal_hash"`
-	Footprint          []string        `json:"footprint,omitempty"`
-	Criteria           []packCriterion `json:"criteria"`
-	Artifacts          []packArtifact  `json:"artifacts"`
-	Checks             []packCheck     `json:"checks"`
-	Cost               packCost        `json:"cost"`
-	Links              packLinks       `json:"links"`
-	CreatedAt          string          `json:"created_at"`
-}
-
-type packAuthority struct {
-	Kind     string `json:"kind"`
-	Workflow string `json:"workflow,omitempty"`
-	RunID    int64  `json:"run_id,omitempty"`
-	Writer   string `json:"writer,omitempty"`
-}
-
-type packCriterion struct {
-	ID       int      `json:"id"`
-	Evidence []string `json:"evidence"`
-}
-
-type packArtifact struct {
-	Path   string `json:"path"`
-	Kind   string `json:"kind"`
-	SHA256 string `json:"sha256"`
-	Size   int64  `json:"size"`
-	Store  string `json:"store"`
-}
-
-type packCheck struct {
-	Floor     string   `json:"floor"`
-	Result    string   `json:"result"`
-	Value     *float64 `json:"value,omitempty"`
-	Threshold *float64 `json:"threshold,omitempty"`
-	Tool      string   `json:"tool,omitempty"`
-	Version   string   `json:"version,omitempty"`
-	Detail    string   `json:"detail,omitempty"`
-	Network   string   `json:"network,omitempty"`
-}
-
-type packCost struct {
-	TokensIn  int64   `json:"tokens_in"`
-	TokensOut int64   `json:"tokens_out"`
-	USD       float64 `json:"usd"`
-}
-
-type packLinks struct {
-	Issue         string `json:"issue,omitempty"`
-	PR            string `json:"pr,omitempty"`
-	ReadySnapshot string `json:"ready_snapshot,omitempty"`
-}
-
 // packFolder is a pack.json plus its artifact files (paths under artifacts/).
 type packFolder struct {
 	PackJSON  []byte
@@ -160,7 +82,7 @@ type packSpec struct {
 	PR        int
 	Head      string
 	Base      string
-	Authority packAuthority
+	Authority proof.Authority
 	Identity  string
 	Created   time.Time
 	Missing   map[int]bool // criteria that get no evidence (the run did not prove them)
@@ -171,11 +93,11 @@ func num(f float64) *float64 { return &f }
 // buildPack assembles a pack folder whose hashes match its bytes.
 func buildPack(p packSpec) packFolder {
 	files := map[string][]byte{}
-	doc := packDoc{
+	doc := proof.Pack{
 		Schema: 1, Repo: RepoOwner + "/" + RepoName, Story: p.Story.Number, PR: p.PR, PRHeadSHA: p.Head, BaseSHA: p.Base,
 		Seat: "ai-native-engineer", Host: "cli", Identity: p.Identity, Authority: p.Authority,
 		CompletionGoalHash: p.Story.goalHash(), Footprint: []string{"L05"},
-		Links: packLinks{Issue: fmt.Sprintf("%s/%s#%d", RepoOwner, RepoName, p.Story.Number),
+		Links: proof.Links{Issue: fmt.Sprintf("%s/%s#%d", RepoOwner, RepoName, p.Story.Number),
 			ReadySnapshot: fmt.Sprintf("specs/%d/ready.md", p.Story.Number)},
 		CreatedAt: ts(p.Created),
 	}
@@ -184,7 +106,7 @@ func buildPack(p packSpec) packFolder {
 	}
 	for i := range p.Story.Criteria {
 		id := i + 1
-		c := packCriterion{ID: id, Evidence: []string{}}
+		c := proof.Criterion{ID: id, Evidence: []string{}}
 		if !p.Missing[id] {
 			path := fmt.Sprintf("evidence/criterion-%d.jsonl", id)
 			files[path] = evidenceLines(p.Story.Pkg, p.Story.Tests[i])
@@ -199,9 +121,9 @@ func buildPack(p packSpec) packFolder {
 		if strings.HasPrefix(path, "reports/") {
 			kind = "report"
 		}
-		doc.Artifacts = append(doc.Artifacts, packArtifact{Path: path, Kind: kind, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(files[path])), Store: "git"})
+		doc.Artifacts = append(doc.Artifacts, proof.Artifact{Path: path, Kind: kind, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(files[path])), Store: "git"})
 	}
-	doc.Checks = []packCheck{
+	doc.Checks = []proof.Check{
 		{Floor: "coverage", Result: "pass", Value: num(100), Threshold: num(90), Tool: "aayudha diff coverage (go test -coverprofile)",
 			Version: "go1.26.8", Detail: "all changed executable lines covered (go coverprofile)", Network: "isolated"},
 		{Floor: "vet", Result: "pass", Tool: "go vet", Version: "go1.26.8", Detail: "no findings", Network: "isolated"},

@@ -2,6 +2,7 @@ package login
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -190,7 +191,22 @@ func TestPresenceCheckSlowDown(t *testing.T) {
 	sg := startSandbox(t, sandbox.DeviceOptions{Interval: 500 * time.Millisecond, Expiry: 20 * time.Second})
 	rec := &pollRecorder{}
 	deps, _ := testDeps(t, sg, rec)
-	r, code := runPlain(t, shipRequest(), deps, approveAs(t, sg, "founder", "approve"))
+	// Approve only once GitHub has said slow_down: approving earlier lets
+	// the very first poll get the token, and the test would prove nothing.
+	approveAfterSlowDown := func(r *plainRun, l string) {
+		c := codeLine.FindStringSubmatch(l)
+		if c == nil {
+			return
+		}
+		go func() {
+			deadline := time.Now().Add(15 * time.Second)
+			for !slices.Contains(rec.answers(), "slow_down") && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			decideOnGitHub(t, sg.url, c[1], "founder", "approve")
+		}()
+	}
+	r, code := runPlain(t, shipRequest(), deps, approveAfterSlowDown)
 	if code != tui.ExitOK {
 		t.Fatalf("exit %d, want 0:\n%s", code, r.out.String())
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 var errAccessDenied = &api.Error{Code: "access_denied", ResponseCode: 200}
@@ -47,19 +48,6 @@ func showCode(m *Model) {
 func approve(m *Model, login string, access identity.Access) {
 	m.Update(checkingMsg{gen: m.gen})
 	m.Update(resultMsg{gen: m.gen, account: identity.Account{Login: login}, access: access})
-}
-
-func assertFits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) > h {
-		t.Errorf("view has %d lines, terminal has %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := ansi.StringWidth(l); n > w {
-			t.Errorf("line %d is %d columns wide on a %d-column terminal: %q", i+1, n, w, ansi.Strip(l))
-		}
-	}
 }
 
 func TestLoginScreenGolden(t *testing.T) {
@@ -91,11 +79,9 @@ func TestLoginScreenGolden(t *testing.T) {
 		for _, w := range []int{40, 80, 120} {
 			t.Run(fmt.Sprintf("%s/%d", s.name, w), func(t *testing.T) {
 				deps := Deps{InTmux: true, OpenBrowser: func(string) error { return nil }}
-				m, clk := staged(t, tui.Common{Width: w, Height: 24, Styles: tui.NewStyles(true)}, shipRequest(), deps)
+				m, clk := staged(t, tuitest.Common(w, 24), shipRequest(), deps)
 				s.stage(m, clk)
-				view := m.View().Content
-				assertFits(t, view, w, 24)
-				xgolden.RequireEqual(t, ansi.Strip(view))
+				tuitest.GoldenView(t, m.View().Content, w, 24)
 			})
 		}
 	}
@@ -112,7 +98,7 @@ func TestLoginScreenFitsEverySize(t *testing.T) {
 			showCode(m)
 			m.Update(copiedMsg{})
 			view := m.View().Content
-			assertFits(t, view, w, h)
+			tuitest.AssertFits(t, view, w, h)
 			if h >= 24 && w >= 40 {
 				for _, want := range []string{"W D J B - M J H T", "WDJB-MJHT", "expires in 15:00, at 22:41 UTC", "Approve only if you asked for this"} {
 					if !strings.Contains(ansi.Strip(view), want) {
@@ -125,7 +111,7 @@ func TestLoginScreenFitsEverySize(t *testing.T) {
 }
 
 func TestLoginScreenLinkIsHyperlink(t *testing.T) {
-	m, _ := staged(t, tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, shipRequest(), Deps{})
+	m, _ := staged(t, tuitest.Common(80, 24), shipRequest(), Deps{})
 	showCode(m)
 	if v := m.View().Content; !strings.Contains(v, "\x1b]8;;https://github.com/login/device\x1b\\") &&
 		!strings.Contains(v, "\x1b]8;;https://github.com/login/device\a") {
@@ -181,14 +167,7 @@ func TestLoginPlainGolden(t *testing.T) {
 func golden(t *testing.T, m *Model) {
 	t.Helper()
 	text := strings.Join(m.Transcript(), "\n") + "\n"
-	if strings.ContainsRune(text, '\x1b') {
-		t.Error("plain output holds an escape sequence")
-	}
-	for _, r := range text {
-		if r >= 0x2500 && r <= 0x257f || r >= 0x2800 && r <= 0x28ff {
-			t.Fatalf("plain output holds box drawing or braille %q", r)
-		}
-	}
+	tuitest.AssertPlain(t, text)
 	done, code := m.Done()
 	xgolden.RequireEqual(t, fmt.Sprintf("%sdone %v, exit %d\n", text, done, code))
 }
@@ -213,12 +192,12 @@ func TestCopyKey(t *testing.T) {
 		return nil
 	}
 	for _, tmux := range []bool{false, true} {
-		m, _ := staged(t, tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, shipRequest(), Deps{Clipboard: native, InTmux: tmux})
-		if _, cmd := m.Update(press("c")); cmd != nil {
+		m, _ := staged(t, tuitest.Common(80, 24), shipRequest(), Deps{Clipboard: native, InTmux: tmux})
+		if _, cmd := m.Update(tuitest.Key("c")); cmd != nil {
 			t.Fatal("c copied before there was a code")
 		}
 		showCode(m)
-		_, cmd := m.Update(press("c"))
+		_, cmd := m.Update(tuitest.Key("c"))
 		msgs := runAll(cmd)
 		osc52 := false
 		for _, msg := range msgs {
@@ -244,9 +223,9 @@ func TestCopyKey(t *testing.T) {
 func TestEnterOpensBrowser(t *testing.T) {
 	var opened []string
 	open := func(u string) error { opened = append(opened, u); return errors.New("xdg-open failed") }
-	m, _ := staged(t, tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, shipRequest(), Deps{OpenBrowser: open})
+	m, _ := staged(t, tuitest.Common(80, 24), shipRequest(), Deps{OpenBrowser: open})
 	showCode(m)
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd := m.Update(tuitest.Key("enter"))
 	for _, msg := range runAll(cmd) {
 		m.Update(msg)
 	}
@@ -260,11 +239,11 @@ func TestEnterOpensBrowser(t *testing.T) {
 
 // A run abandoned for a new code cannot change the screen later.
 func TestStaleRunIgnored(t *testing.T) {
-	m, _ := staged(t, tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, shipRequest(), Deps{})
+	m, _ := staged(t, tuitest.Common(80, 24), shipRequest(), Deps{})
 	showCode(m)
 	m.Update(resultMsg{gen: m.gen, fail: expired()})
 	old := m.gen
-	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}) // a new code
+	m.Update(tuitest.Key("enter")) // a new code
 	m.cancel()
 	m.Update(resultMsg{gen: old, account: identity.Account{Login: "founder"}, access: identity.AccessAdmin})
 	if _, ok := m.Session(); ok || m.phase != phaseRequesting {
@@ -300,7 +279,7 @@ func TestFullScreenOnSandbox(t *testing.T) {
 	t.Parallel()
 	sg := startSandbox(t, fastDevice())
 	deps, _ := testDeps(t, sg, nil)
-	m := New(t.Context(), tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, shipRequest(), deps)
+	m := New(t.Context(), tuitest.Common(80, 24), shipRequest(), deps)
 	tm := teatest.NewTestModel(t, quitWhenDone{m}, teatest.WithInitialTermSize(80, 24),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	codeRE := regexp.MustCompile(`enter the code ([A-Z0-9]{4}-[A-Z0-9]{4}):`)
@@ -333,8 +312,6 @@ func (q quitWhenDone) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return q, cmd
 }
 
-func press(s string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: rune(s[0]), Text: s} }
-
 // runAll runs a command and the batches inside it, returning the messages.
 // Ticks are not waited for.
 func runAll(cmd tea.Cmd) []tea.Msg {
@@ -355,7 +332,7 @@ func runAll(cmd tea.Cmd) []tea.Msg {
 // Ctrl-C is the shell's interruption (exit 1): the screen stops polling but
 // does not claim to have finished.
 func TestCtrlCStopsPollingOnly(t *testing.T) {
-	m, _ := staged(t, tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, shipRequest(), Deps{})
+	m, _ := staged(t, tuitest.Common(80, 24), shipRequest(), Deps{})
 	showCode(m)
 	ctrlC := tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	if ctrlC.String() != "ctrl+c" {
@@ -365,7 +342,7 @@ func TestCtrlCStopsPollingOnly(t *testing.T) {
 	if done, _ := m.Done(); done {
 		t.Fatal("ctrl+c finished the screen; the shell reports it as an interruption")
 	}
-	m.Update(press("q"))
+	m.Update(tuitest.Key("q"))
 	if done, code := m.Done(); !done || code != tui.ExitRefused {
 		t.Fatalf("q: done=%v code=%d, want exit 4", done, code)
 	}

@@ -13,10 +13,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	xgolden "github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 const demoHead = "b046d1a1d113339eb80e130c9dc0008fa223e76f"
@@ -48,58 +48,21 @@ func verified(t *testing.T, c tui.Common, opts Options) *Model {
 	return m
 }
 
-func fullCommon(w, h int) tui.Common {
-	return tui.Common{Width: w, Height: h, Styles: tui.NewStyles(true)}
-}
-
-// golden compares against testdata/<test name>.golden; go test -update
-// rewrites them (the flag belongs to charmbracelet/x/exp/golden).
-func golden(t *testing.T, got string) {
-	t.Helper()
-	xgolden.RequireEqual(t, got)
-}
-
-func assertFits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) > h {
-		t.Errorf("view has %d lines, terminal has %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := ansi.StringWidth(l); n > w {
-			t.Errorf("line %d is %d columns wide on a %d-column terminal: %q", i+1, n, w, ansi.Strip(l))
-		}
-	}
-}
-
 func TestPackScreenGolden(t *testing.T) {
 	for _, name := range []string{"pack", "tampered", "floorfail"} {
 		for _, w := range []int{40, 80, 120} {
 			t.Run(fmt.Sprintf("%s/%d", name, w), func(t *testing.T) {
-				m := verified(t, fullCommon(w, 24), demo(name))
-				view := m.View().Content
-				assertFits(t, view, w, 24)
-				golden(t, ansi.Strip(view))
+				m := verified(t, tuitest.Common(w, 24), demo(name))
+				tuitest.GoldenView(t, m.View().Content, w, 24)
 			})
 		}
 	}
 }
 
 func TestPackScreenSectionsAndViewer(t *testing.T) {
-	m := verified(t, fullCommon(80, 24), demo("pack"))
+	m := verified(t, tuitest.Common(80, 24), demo("pack"))
 	press := func(k string) {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		case "tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab}
-		default:
-			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
-		}
-		_, cmd := m.Update(msg)
+		_, cmd := m.Update(tuitest.Key(k))
 		if cmd != nil {
 			if out := cmd(); out != nil {
 				m.Update(out)
@@ -181,16 +144,7 @@ func TestPackScreenPlainGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := out.String()
-			if strings.ContainsRune(text, '\x1b') {
-				t.Error("plain output holds an escape sequence")
-			}
-			for _, r := range text {
-				if r >= 0x2500 && r <= 0x257f || r >= 0x2800 && r <= 0x28ff {
-					t.Fatalf("plain output holds box drawing or braille %q", r)
-				}
-			}
-			golden(t, fmt.Sprintf("%sexit %d\n", text, code))
+			tuitest.GoldenPlain(t, out.String(), code)
 		})
 	}
 }
@@ -215,7 +169,7 @@ func TestPackScreenSanitisesUntrustedText(t *testing.T) {
 	opts := demo("pack")
 	opts.Dir = dir
 	m := verified(t, tui.Common{Width: 200, Height: 40, Styles: tui.NewStyles(true), Plain: true}, opts)
-	m.Update(tea.KeyPressMsg{Code: '3', Text: "3"})
+	m.Update(tuitest.Key("3"))
 	outputs := append(m.Transcript(), m.View().Content)
 	shown := false
 	for _, s := range outputs {
@@ -257,7 +211,7 @@ func copyDir(t *testing.T, from, to string) {
 }
 
 func TestPackScreenTeatest(t *testing.T) {
-	tm := teatest.NewTestModel(t, New(context.Background(), fullCommon(80, 24), demo("pack")),
+	tm := teatest.NewTestModel(t, New(context.Background(), tuitest.Common(80, 24), demo("pack")),
 		teatest.WithInitialTermSize(80, 24),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

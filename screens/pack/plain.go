@@ -86,7 +86,7 @@ func criterionLine(c proof.CriterionResult) string {
 }
 
 func checkLine(c proof.Check) string {
-	s := fmt.Sprintf("%s: %s", clean(c.Floor), resultWord(c.Result))
+	s := fmt.Sprintf("%s: %s", clean(c.Floor), tui.ResultWord(c.Result))
 	if c.Value != nil {
 		s += ", value " + number(*c.Value)
 	}
@@ -108,45 +108,27 @@ func checkLine(c proof.Check) string {
 	return s
 }
 
-// resultWord turns a check result into the words a person reads; a floor's
-// status is never a symbol or a colour alone.
-func resultWord(r string) string {
-	switch r {
-	case proof.ResultPass:
-		return "passed"
-	case proof.ResultFail:
-		return "failed"
-	case proof.ResultSkipped:
-		return "skipped"
-	case proof.ResultWaived:
-		return "waived"
-	case proof.ResultBlocked:
-		return "blocked"
-	}
-	return clean(r)
-}
-
 func resultWords(r *proof.Report) string {
 	n := len(r.Problems)
 	switch {
 	case !r.Verified():
-		return fmt.Sprintf("does not verify, %d %s (exit 4)", n, plural(n, "problem", "problems"))
+		return fmt.Sprintf("does not verify, %d %s (exit 4)", n, tui.Plural(n, "problem", "problems"))
 	case !r.FloorsHold:
 		var names []string
 		for _, c := range r.FailedFloors {
 			names = append(names, clean(c.Floor))
 		}
-		return fmt.Sprintf("verified, but %s not hold: %s (exit 3)", plural(len(names), "a floor does", "floors do"), strings.Join(names, ", "))
+		return fmt.Sprintf("verified, but %s not hold: %s (exit 3)", tui.Plural(len(names), "a floor does", "floors do"), strings.Join(names, ", "))
 	}
 	s := "verified, floors hold"
 	if r.ArtifactsNotStored > 0 {
-		s += fmt.Sprintf(", %d %s not stored", r.ArtifactsNotStored, plural(r.ArtifactsNotStored, "artifact", "artifacts"))
+		s += fmt.Sprintf(", %d %s not stored", r.ArtifactsNotStored, tui.Plural(r.ArtifactsNotStored, "artifact", "artifacts"))
 	}
 	return s + " (exit 0)"
 }
 
 func progressLine(p proof.Progress) string {
-	return fmt.Sprintf("hashing: %d of %d files, %s of %s", p.DoneFiles, p.TotalFiles, humanBytes(p.DoneBytes), humanBytes(p.TotalBytes))
+	return fmt.Sprintf("hashing: %d of %d files, %s of %s", p.DoneFiles, p.TotalFiles, tui.HumanBytes(p.DoneBytes), tui.HumanBytes(p.TotalBytes))
 }
 
 func clean(s string) string { return tui.SanitizeLine(s) }
@@ -158,24 +140,4 @@ func optional(prefix, s string) string {
 	return prefix + clean(s)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}

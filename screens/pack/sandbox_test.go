@@ -11,6 +11,7 @@ import (
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/conformance"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // TestPackStoryOnTheSandbox reads the demo ledger through StoryFromLedger,
@@ -50,14 +51,14 @@ func TestPackStoryOnTheSandbox(t *testing.T) {
 	}
 
 	// g reads the gate's newest run for PR 4's head: the tampered one.
-	m := story(t, fullCommon(100, 30), cfg(sandbox.DemoStoryReady))
+	m := story(t, tuitest.Common(100, 30), cfg(sandbox.DemoStoryReady))
 	if why := m.gateWhy(); why != "" {
 		t.Fatalf("g is unavailable: %s", why)
 	}
 	if o := cfg(sandbox.DemoStoryReady); o.Push != nil || o.Local != nil {
 		t.Fatal("with no local pack in the checkout, l and p have nothing to act on")
 	}
-	_, cmd := m.Update(key1("g"))
+	_, cmd := m.Update(tuitest.Key("g"))
 	drive(t, m, cmd, func() bool { return m.finished })
 	v := ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "gate's run artifact") || !strings.Contains(v, "does not verify") {

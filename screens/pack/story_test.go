@@ -18,6 +18,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // demoStory serves the demo pack folder as if it came from the ledger,
@@ -102,15 +103,11 @@ func story(t *testing.T, c tui.Common, o StoryOptions) *Model {
 	return m
 }
 
-func key1(k string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: rune(k[0]), Text: k} }
-
 func TestPackStoryScreenGolden(t *testing.T) {
 	for _, w := range []int{40, 80, 120} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
-			m := story(t, fullCommon(w, 24), demoStory(t))
-			view := m.View().Content
-			assertFits(t, view, w, 24)
-			golden(t, ansi.Strip(view))
+			m := story(t, tuitest.Common(w, 24), demoStory(t))
+			tuitest.GoldenView(t, m.View().Content, w, 24)
 		})
 	}
 }
@@ -123,25 +120,22 @@ func TestPackStoryScreenPlainGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := out.String()
-	if strings.ContainsRune(text, '\x1b') {
-		t.Error("plain output holds an escape sequence")
-	}
 	for _, want := range []string{"source: ledger's best: authoritative pack at proof/131/", "note: also on the ledger: advisory pack", "result: verified, floors hold"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the plain twin does not say %q", want)
 		}
 	}
-	golden(t, fmt.Sprintf("%sexit %d\n", text, code))
+	tuitest.GoldenPlain(t, text, code)
 }
 
 func TestPackStorySwitchesSources(t *testing.T) {
-	m := story(t, fullCommon(100, 30), demoStory(t))
+	m := story(t, tuitest.Common(100, 30), demoStory(t))
 	view := func() string { return ansi.Strip(m.View().Content) }
 	if v := view(); !strings.Contains(v, "ledger's best") || !strings.Contains(v, "proof/131/"+demoHead+"/authoritative") {
 		t.Fatalf("the header does not say which pack:\n%s", v)
 	}
 
-	_, cmd := m.Update(key1("l"))
+	_, cmd := m.Update(tuitest.Key("l"))
 	drive(t, m, cmd, func() bool { return m.finished })
 	if v := view(); !strings.Contains(v, "local pack") || !strings.Contains(v, "does not verify") {
 		t.Fatalf("l did not show the (tampered) local pack:\n%s", v)
@@ -150,13 +144,13 @@ func TestPackStorySwitchesSources(t *testing.T) {
 		t.Errorf("exit %d for a local pack that does not verify", code)
 	}
 
-	_, cmd = m.Update(key1("g"))
+	_, cmd = m.Update(tuitest.Key("g"))
 	drive(t, m, cmd, func() bool { return m.finished })
 	if v := view(); !strings.Contains(v, "gate's run artifact could not be read") || !strings.Contains(v, "expired") {
 		t.Fatalf("g did not say the artifact expired, in words:\n%s", v)
 	}
 
-	_, cmd = m.Update(key1("b"))
+	_, cmd = m.Update(tuitest.Key("b"))
 	drive(t, m, cmd, func() bool { return m.finished })
 	if v := view(); !strings.Contains(v, "ledger's best") || !strings.Contains(v, "floors hold") {
 		t.Fatalf("b did not go back to the ledger's best:\n%s", v)
@@ -170,19 +164,19 @@ func TestPackStoryPush(t *testing.T) {
 		pushes.Add(1)
 		return "pushed: 4 files landed at proof/131/x/advisory", nil
 	}
-	m := story(t, fullCommon(120, 30), o)
+	m := story(t, tuitest.Common(120, 30), o)
 	view := func() string { return ansi.Strip(m.View().Content) }
 
-	m.Update(key1("p"))
+	m.Update(tuitest.Key("p"))
 	if !strings.Contains(view(), "y pushes") || pushes.Load() != 0 {
 		t.Fatalf("p should ask once before pushing:\n%s", view())
 	}
-	m.Update(key1("n"))
+	m.Update(tuitest.Key("n"))
 	if !strings.Contains(view(), "push cancelled") || pushes.Load() != 0 {
 		t.Fatalf("a key other than y should cancel:\n%s", view())
 	}
-	m.Update(key1("p"))
-	_, cmd := m.Update(key1("y"))
+	m.Update(tuitest.Key("p"))
+	_, cmd := m.Update(tuitest.Key("y"))
 	drive(t, m, cmd, func() bool { return !m.story.pushing })
 	if pushes.Load() != 1 || !strings.Contains(view(), "pushed: 4 files landed") {
 		t.Fatalf("%d pushes; view:\n%s", pushes.Load(), view())
@@ -190,9 +184,9 @@ func TestPackStoryPush(t *testing.T) {
 
 	// A failed push says why and changes nothing else.
 	o.Push = func(context.Context) (string, error) { return "", errors.New("media refused: screens/1.png") }
-	m = story(t, fullCommon(120, 30), o)
-	m.Update(key1("p"))
-	_, cmd = m.Update(key1("y"))
+	m = story(t, tuitest.Common(120, 30), o)
+	m.Update(tuitest.Key("p"))
+	_, cmd = m.Update(tuitest.Key("y"))
 	drive(t, m, cmd, func() bool { return !m.story.pushing })
 	if !strings.Contains(view(), "push failed: media refused: screens/1.png") {
 		t.Fatalf("the failure is not shown:\n%s", view())
@@ -213,8 +207,8 @@ func TestPackStoryPushDisabledWithWhy(t *testing.T) {
 			o := demoStory(t)
 			o.Push = func(context.Context) (string, error) { t.Error("pushed while disabled"); return "", nil }
 			c.edit(&o)
-			m := story(t, fullCommon(200, 30), o)
-			_, cmd := m.Update(key1("p"))
+			m := story(t, tuitest.Common(200, 30), o)
+			_, cmd := m.Update(tuitest.Key("p"))
 			if cmd != nil || m.story.confirm {
 				t.Fatal("p was accepted while disabled")
 			}

@@ -39,16 +39,7 @@ func (m *Model) render() string {
 	default:
 		body = m.resultLines(w, h-1)
 	}
-	// Pad to fill the screen so the help line stays at the bottom.
-	for len(body) < h-1 {
-		body = append(body, "")
-	}
-	body = body[:h-1]
-	body = append(body, tui.HelpLine(w, m.Keys(), m.c.Styles))
-	for i, l := range body {
-		body[i] = ansi.Truncate(l, w, "…")
-	}
-	return strings.Join(body, "\n")
+	return tui.Frame(body, w, h, tui.HelpLine(w, m.Keys(), m.c.Styles))
 }
 
 func (m *Model) verifyingLines(w int) []string {
@@ -143,7 +134,7 @@ func (m *Model) verdictLine() string {
 	n := len(r.Problems)
 	switch {
 	case !r.Verified():
-		return st.Failed.Render("does not verify") + fmt.Sprintf(" — %d %s", n, plural(n, "problem", "problems"))
+		return st.Failed.Render("does not verify") + fmt.Sprintf(" — %d %s", n, tui.Plural(n, "problem", "problems"))
 	case !r.FloorsHold:
 		return st.OK.Render("verified") + " · " + st.Failed.Render("a floor does not hold")
 	}
@@ -190,7 +181,7 @@ func (m *Model) rows(w int) []string {
 	case secArtifacts:
 		for _, a := range r.Artifacts {
 			rows = append(rows, fmt.Sprintf("%s %-13s %-5s %9s  %s", m.verdictWord(a.Verdict),
-				clean(a.Artifact.Kind), clean(a.Artifact.Store), humanBytes(a.Artifact.Size), clean(a.Artifact.Path)))
+				clean(a.Artifact.Kind), clean(a.Artifact.Store), tui.HumanBytes(a.Artifact.Size), clean(a.Artifact.Path)))
 		}
 	case secChecks:
 		if r.Pack != nil {
@@ -227,7 +218,7 @@ func (m *Model) checkRows(w int) []string {
 		if c.Threshold != nil {
 			thr = number(*c.Threshold)
 		}
-		word := fmt.Sprintf("%-8s", resultWord(c.Result))
+		word := fmt.Sprintf("%-8s", tui.ResultWord(c.Result))
 		if c.Result == proof.ResultFail || c.Result == proof.ResultBlocked {
 			word = m.c.Styles.Failed.Render(word)
 		} else {

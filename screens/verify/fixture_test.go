@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-	xgolden "github.com/charmbracelet/x/exp/golden"
 
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/proof/build"
@@ -126,30 +124,6 @@ func driven(t *testing.T, c tui.Common, s script, finish bool) *Model {
 		m.Update(finishedMsg{out: s.out, err: s.err})
 	}
 	return m
-}
-
-func fullCommon(w, h int) tui.Common {
-	return tui.Common{Width: w, Height: h, Styles: tui.NewStyles(true)}
-}
-
-func assertFits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) > h {
-		t.Errorf("view has %d lines, terminal has %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := ansi.StringWidth(l); n > w {
-			t.Errorf("line %d is %d columns wide on a %d-column terminal: %q", i+1, n, w, ansi.Strip(l))
-		}
-	}
-}
-
-// golden compares against testdata/<test name>.golden; go test -update
-// rewrites them.
-func golden(t *testing.T, got string) {
-	t.Helper()
-	xgolden.RequireEqual(t, got)
 }
 
 var errGit = errors.New("git merge-base origin/dev HEAD: exit status 1: fatal: Not a valid object name origin/dev")

@@ -36,29 +36,11 @@ func plainStarted(ev build.StepStarted) string {
 }
 
 func plainEnded(ev build.StepEnded) string {
-	s := clean(ev.Step) + ": " + resultWord(ev.Result)
+	s := clean(ev.Step) + ": " + tui.ResultWord(ev.Result)
 	if ev.Detail != "" {
 		s += " — " + clean(ev.Detail)
 	}
 	return s
-}
-
-// resultWord is a check result in words; a status is never a symbol or a
-// colour alone.
-func resultWord(r string) string {
-	switch r {
-	case proof.ResultPass:
-		return "passed"
-	case proof.ResultFail:
-		return "failed"
-	case proof.ResultSkipped:
-		return "skipped"
-	case proof.ResultWaived:
-		return "waived"
-	case proof.ResultBlocked:
-		return "blocked"
-	}
-	return clean(r)
 }
 
 // shortTest names a test by its package's last element: copay.TestCopayUnknown.
@@ -113,7 +95,7 @@ func resultWords(out *build.Outcome) string {
 	switch {
 	case !r.Verified():
 		n := len(r.Problems)
-		return fmt.Sprintf("the pack does not verify (%d %s) (exit 4)", n, plural(n, "problem", "problems"))
+		return fmt.Sprintf("the pack does not verify (%d %s) (exit 4)", n, tui.Plural(n, "problem", "problems"))
 	case !r.FloorsHold:
 		var names []string
 		for _, c := range r.FailedFloors {
@@ -122,11 +104,4 @@ func resultWords(out *build.Outcome) string {
 		return fmt.Sprintf("the pack verifies, but a floor does not hold: %s (exit 3)", strings.Join(names, ", "))
 	}
 	return "the pack verifies and every floor holds (exit 0)"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

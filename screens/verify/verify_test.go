@@ -19,6 +19,7 @@ import (
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 func TestVerifyScreenGolden(t *testing.T) {
@@ -33,35 +34,22 @@ func TestVerifyScreenGolden(t *testing.T) {
 	for _, name := range []string{"running", "floorshold", "coveragefails"} {
 		for _, w := range []int{40, 80, 120} {
 			t.Run(fmt.Sprintf("%s/%d", name, w), func(t *testing.T) {
-				m := driven(t, fullCommon(w, 24), cases[name].s, cases[name].finish)
-				view := m.View().Content
-				assertFits(t, view, w, 24)
-				golden(t, ansi.Strip(view))
+				m := driven(t, tuitest.Common(w, 24), cases[name].s, cases[name].finish)
+				tuitest.GoldenView(t, m.View().Content, w, 24)
 			})
 		}
 	}
 }
 
 func press(m *Model, k string) tea.Cmd {
-	var msg tea.KeyPressMsg
-	switch k {
-	case "esc":
-		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "enter":
-		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "up":
-		msg = tea.KeyPressMsg{Code: tea.KeyUp}
-	default:
-		msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
-	}
-	_, cmd := m.Update(msg)
+	_, cmd := m.Update(tuitest.Key(k))
 	return cmd
 }
 
 // TestVerifyScreenShowsTheRunningTest: while a step runs, its row names the
 // test under way; the others wait.
 func TestVerifyScreenShowsTheRunningTest(t *testing.T) {
-	m := driven(t, fullCommon(80, 24), runningScript(), false)
+	m := driven(t, tuitest.Common(80, 24), runningScript(), false)
 	v := ansi.Strip(m.View().Content)
 	for _, want := range []string{"running  tests       deductible.TestRemaining", "waiting  evidence", "waiting  pack"} {
 		if !strings.Contains(v, want) {
@@ -76,7 +64,7 @@ func TestVerifyScreenShowsTheRunningTest(t *testing.T) {
 // TestVerifyScreenOutputView: o shows the test output, scrolls, esc goes
 // back; the screen stays open.
 func TestVerifyScreenOutputView(t *testing.T) {
-	m := driven(t, fullCommon(80, 8), floorsHold(), true)
+	m := driven(t, tuitest.Common(80, 8), floorsHold(), true)
 	press(m, "o")
 	v := ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "test output 7 lines") || !strings.Contains(v, "coverage: 100.0%") {
@@ -108,7 +96,7 @@ func TestVerifyScreenOutputView(t *testing.T) {
 // TestVerifyScreenQuitWhileRunning: quitting before the pack is built is a
 // failure (exit 1) and cancels the run.
 func TestVerifyScreenQuitWhileRunning(t *testing.T) {
-	m := driven(t, fullCommon(80, 24), runningScript(), false)
+	m := driven(t, tuitest.Common(80, 24), runningScript(), false)
 	press(m, "q")
 	if done, code := m.Done(); !done || code != build.ExitFailed {
 		t.Fatalf("done=%v code=%d, want exit 1", done, code)
@@ -156,16 +144,7 @@ func TestVerifyScreenPlainGolden(t *testing.T) {
 			if code != cases[name].code {
 				t.Errorf("exit %d, want %d", code, cases[name].code)
 			}
-			text := buf.String()
-			if strings.ContainsRune(text, '\x1b') {
-				t.Error("plain output holds an escape sequence")
-			}
-			for _, r := range text {
-				if r >= 0x2500 && r <= 0x257f || r >= 0x2800 && r <= 0x28ff {
-					t.Fatalf("plain output holds box drawing or braille %q", r)
-				}
-			}
-			golden(t, fmt.Sprintf("%sexit %d\n", text, code))
+			tuitest.GoldenPlain(t, buf.String(), code)
 		})
 	}
 }
@@ -244,7 +223,7 @@ func TestVerifyScreenRealRun(t *testing.T) {
 // arrive through the channel, the list fills in, q ends it with the run's
 // exit code.
 func TestVerifyScreenTeatest(t *testing.T) {
-	tm := teatest.NewTestModel(t, New(context.Background(), fullCommon(80, 24), coverageFails().deps()),
+	tm := teatest.NewTestModel(t, New(context.Background(), tuitest.Common(80, 24), coverageFails().deps()),
 		teatest.WithInitialTermSize(80, 24),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/aayudha/aayu/tui"
 )
@@ -27,15 +26,7 @@ func (m *Model) render() string {
 	} else {
 		body = m.mainLines(w)
 	}
-	for len(body) < h-1 {
-		body = append(body, "")
-	}
-	body = body[:h-1]
-	body = append(body, tui.HelpLine(w, m.Keys(), m.c.Styles))
-	for i, l := range body {
-		body[i] = ansi.Truncate(l, w, "…")
-	}
-	return strings.Join(body, "\n")
+	return tui.Frame(body, w, h, tui.HelpLine(w, m.Keys(), m.c.Styles))
 }
 
 func (m *Model) mainLines(w int) []string {
@@ -140,7 +131,7 @@ func (m *Model) outputLines(w, h int) []string {
 	if m.follow {
 		offset = max(0, n-page)
 	}
-	title := st.Title.Render("test output") + fmt.Sprintf(" %d %s", n, plural(n, "line", "lines"))
+	title := st.Title.Render("test output") + fmt.Sprintf(" %d %s", n, tui.Plural(n, "line", "lines"))
 	if n > page {
 		title += st.Subtle.Render(fmt.Sprintf(" · %d–%d", offset+1, min(n, offset+page)))
 	}
