@@ -169,7 +169,7 @@ func TestTmuxShipFromTheInbox(t *testing.T) {
 	s.waitFor("Story PR ready to ship #4 (needs you)")
 	s.keys("Enter") // the card's recommendation: ship it
 	scr := s.waitFor("shipped: merged as")
-	for _, want := range []string{"the merge gate's pack for this head passed", "human pass", "solo-mode bypass by @founder", "squash merge"} {
+	for _, want := range []string{"passed    the merge gate's pack for this head", "human pass", "solo-mode bypass by @founder", "squash merge"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the ship screen does not show %q:\n%s", want, scr)
 		}

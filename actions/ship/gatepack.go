@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aayudha/aayu/ghx"
@@ -69,7 +70,7 @@ func (r *run) checkPack() (gateOutcome, error) {
 	if !gp.report.FloorsHold {
 		var floors []string
 		for _, c := range gp.report.FailedFloors {
-			floors = append(floors, fmt.Sprintf("floor %s: %s", c.Floor, c.Result))
+			floors = append(floors, floorWords(c))
 		}
 		if len(floors) == 0 {
 			floors = []string{"the pack lists no checks"}
@@ -303,4 +304,18 @@ func verifyReason(problems []proof.Problem) string {
 		return "its artifact does not match pack.json: " + strings.Join(bytesWrong, "; ")
 	}
 	return "its pack does not verify: " + strings.Join(other, "; ")
+}
+
+// floorWords says why one floor does not hold: its result, value against
+// threshold, and the tool's own detail.
+func floorWords(c proof.Check) string {
+	s := fmt.Sprintf("floor %s: %s", c.Floor, c.Result)
+	if c.Value != nil && c.Threshold != nil {
+		s += fmt.Sprintf(", %s against a threshold of %s",
+			strconv.FormatFloat(*c.Value, 'f', -1, 64), strconv.FormatFloat(*c.Threshold, 'f', -1, 64))
+	}
+	if c.Detail != "" {
+		s += ": " + c.Detail
+	}
+	return s
 }

@@ -224,7 +224,13 @@ func (sd *seeder) seedRuns(pr4, pr6, pr8 *issueRec, old4, head4, head6, head8, r
 	running.UpdatedAt = sd.ago(0.9)
 	sd.gateRun(RunInProgress, running, nil, 30)
 
-	sd.gateRun(RunReviewPR, target(55, dev, head6, 6, pr6.PR.Head, "completed", "success"), pack(story5, 6, head6, dev, nil, 54.9), 30)
+	// PR 6's pack verifies but its coverage floor does not hold: Copay's
+	// specialist case never runs (5 of 7 changed lines), as verify finds.
+	sd.gateRun(RunReviewPR, target(55, dev, head6, 6, pr6.PR.Head, "completed", "success"), func(id int64) *packFolder {
+		f := buildPack(packSpec{Story: story5, PR: 6, Head: head6.String(), Base: dev.String(), Identity: "ci",
+			Authority: proof.Authority{Kind: "authoritative", Workflow: gatePath, RunID: id}, Created: sd.ago(54.9), Uncovered: 2, Changed: 7})
+		return &f
+	}, 30)
 	sd.gateRun(RunUnverifiedPR, target(35, dev, head8, 8, pr8.PR.Head, "completed", "success"),
 		pack(story7, 8, head8, dev, map[int]bool{2: true}, 34.9), 30)
 }
