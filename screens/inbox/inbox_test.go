@@ -17,6 +17,7 @@ import (
 
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // syncBuffer is an output the test reads while the program writes.
@@ -294,25 +295,12 @@ func loaded(t *testing.T, f *fakeGitHub, w, h int, opts Options) *Model {
 	return m
 }
 
-func assertFits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) > h {
-		t.Errorf("%d lines on a %d-line terminal", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := ansi.StringWidth(l); n > w {
-			t.Errorf("line %d is %d wide on %d columns: %q", i+1, n, w, ansi.Strip(l))
-		}
-	}
-}
-
 func TestInboxGolden(t *testing.T) {
 	for _, w := range []int{40, 80, 120} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			m := loaded(t, newFake(), w, 24, Options{})
 			view := m.View().Content
-			assertFits(t, view, w, 24)
+			tuitest.AssertFits(t, view, w, 24)
 			xgolden.RequireEqual(t, ansi.Strip(view))
 		})
 	}

@@ -14,6 +14,7 @@ import (
 
 	core "github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // script is a Runner that reports a fixed sequence of gate events.
@@ -98,11 +99,7 @@ func TestShipScreenGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d", name, w), func(t *testing.T) {
 				m := finished(t, tui.Common{Width: w, Height: 30, Styles: tui.NewStyles(true)}, run)
 				view := m.View().Content
-				for i, l := range strings.Split(view, "\n") {
-					if n := ansi.StringWidth(l); n > w {
-						t.Errorf("line %d is %d wide on %d columns", i+1, n, w)
-					}
-				}
+				tuitest.AssertFits(t, view, w, 30)
 				xgolden.RequireEqual(t, ansi.Strip(view))
 			})
 		}

@@ -52,17 +52,7 @@ func (m *Model) render() string {
 		body = append(body, "")
 		body = append(body, m.outcomeLines(w)...)
 	}
-	for len(body) < h-1 {
-		body = append(body, "")
-	}
-	if len(body) > h-1 {
-		body = body[:h-1]
-	}
-	body = append(body, tui.HelpLine(w, m.Keys(), st))
-	for i, l := range body {
-		body[i] = ansi.Truncate(l, w, "…")
-	}
-	return strings.Join(body, "\n")
+	return tui.Frame(body, w, h, tui.HelpLine(w, m.Keys(), st))
 }
 
 func (m *Model) outcomeLines(w int) []string {
