@@ -1,5 +1,11 @@
 package proof
 
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
 // Limits cap what verification will read before it allocates or hashes, so a
 // hostile pack cannot exhaust memory or time. The zero value of a field means
 // "use the default".
@@ -29,4 +35,23 @@ func (l Limits) withDefaults() Limits {
 		l.TotalBytes = DefaultTotalBytes
 	}
 	return l
+}
+
+// ReadFileCapped reads a whole file that must not be larger than limit
+// bytes, reading at most limit+1 so a lying or growing file never costs
+// more memory than the cap.
+func ReadFileCapped(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", name, limit)
+	}
+	return b, nil
 }

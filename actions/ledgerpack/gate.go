@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"time"
 
 	"github.com/google/go-github/v66/github"
@@ -114,23 +113,10 @@ func gateRun(ctx context.Context, client *github.Client, owner, repo string, pr 
 		}
 		return run, nil
 	}
-	runs, err := ghx.ListAll(ctx, func(o *github.ListOptions) ([]*github.WorkflowRun, *github.Response, error) {
-		list, resp, err := client.Actions.ListWorkflowRunsByFileName(ctx, owner, repo, GateWorkflowFile, &github.ListWorkflowRunsOptions{ListOptions: *o})
-		if list == nil {
-			return nil, resp, err
-		}
-		return list.WorkflowRuns, resp, err
-	})
+	runs, err := ghx.ListWorkflowRuns(ctx, client, owner, repo, GateWorkflowFile, nil)
 	if err != nil {
 		return nil, fmt.Errorf("listing the runs of %s: %s", GateWorkflowFile, ghx.Describe(err))
 	}
-	sort.SliceStable(runs, func(i, j int) bool {
-		a, b := runs[i].GetCreatedAt().Time, runs[j].GetCreatedAt().Time
-		if !a.Equal(b) {
-			return a.After(b)
-		}
-		return runs[i].GetID() > runs[j].GetID()
-	})
 	for _, r := range runs {
 		if r.GetEvent() != "pull_request_target" || r.GetStatus() != "completed" || r.GetConclusion() != "success" {
 			continue

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -88,27 +87,13 @@ func (r *run) listGateRuns() ([]*github.WorkflowRun, error) {
 	if t := r.pull.GetCreatedAt(); !t.IsZero() {
 		opts.Created = ">=" + t.UTC().Format("2006-01-02")
 	}
-	runs, err := ghx.ListAll(r.ctx, func(lo *github.ListOptions) ([]*github.WorkflowRun, *github.Response, error) {
-		opts.ListOptions = *lo
-		list, resp, err := r.cfg.Client.Actions.ListWorkflowRunsByFileName(r.ctx, r.cfg.Owner, r.cfg.Repo, GateWorkflowFile, opts)
-		if list == nil {
-			return nil, resp, err
-		}
-		return list.WorkflowRuns, resp, err
-	})
+	runs, err := ghx.ListWorkflowRuns(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, GateWorkflowFile, opts)
 	if ghx.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("listing the runs of %s: %s", GateWorkflowFile, ghx.Describe(err))
 	}
-	sort.SliceStable(runs, func(i, j int) bool {
-		a, b := runs[i].GetCreatedAt().Time, runs[j].GetCreatedAt().Time
-		if !a.Equal(b) {
-			return a.After(b)
-		}
-		return runs[i].GetID() > runs[j].GetID()
-	})
 	return runs, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -154,7 +153,7 @@ func (r *runner) prepare(ctx context.Context) (*Outcome, error) {
 		return refuse("The Ready snapshot of story %d cannot be read: %v. Nothing was built.", req.Story, err), nil
 	}
 	mapPath := filepath.Join(".aayudha", "evidence", strconv.Itoa(req.Story)+".toml")
-	raw, err := readCapped(filepath.Join(req.Dir, mapPath), proof.MaxEvidenceMapBytes)
+	raw, err := proof.ReadFileCapped(filepath.Join(req.Dir, mapPath), proof.MaxEvidenceMapBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return refuse("The checkout has no evidence map %s, so no test is named for any criterion. The builder commits it: which tests prove which criterion.", filepath.ToSlash(mapPath)), nil
 	}
@@ -180,20 +179,4 @@ func (r *runner) prepare(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	return nil, nil
-}
-
-func readCapped(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return b, nil
 }

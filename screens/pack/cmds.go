@@ -70,7 +70,7 @@ func loadReady(file string) (*proof.Ready, *proof.Problem) {
 	if file == "" {
 		return nil, nil
 	}
-	b, err := readCapped(file, 1<<20)
+	b, err := proof.ReadFileCapped(file, 1<<20)
 	if err != nil {
 		return nil, &proof.Problem{Code: proof.CodeNoReady,
 			Message: fmt.Sprintf("The Ready snapshot %s could not be read (%v), so the criteria and the Completion Goal hash were not checked.", file, err)}
@@ -93,22 +93,6 @@ func replaceReadyProblem(problems []proof.Problem, specific proof.Problem) []pro
 		}
 	}
 	return append([]proof.Problem{specific}, out...)
-}
-
-func readCapped(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return b, nil
 }
 
 // readArtifact reads one artifact for the viewer through an os.Root on the
