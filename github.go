@@ -1,6 +1,9 @@
 package main
 
 import (
+	"github.com/charmbracelet/x/term"
+	"sync"
+
 	"context"
 	"errors"
 	"fmt"
@@ -90,8 +93,21 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 		GhToken: ghx.GhAuthToken(ghx.ExecRunner, ghx.GhHostname(s.apiURL)),
 		Keyring: ghx.KeyringToken(nil, 0),
 	}
+	if e.stdinIsTerminal && e.ttyIn != nil {
+		// The last source: ask the person, with the input hidden.
+		in, out := e.ttyIn, e.stderr
+		resolveEnv.Prompt = func(ctx context.Context) (string, error) {
+			fmt.Fprint(out, "No GitHub token was found (AAYU_GITHUB_TOKEN, gh auth token, the keyring).\nPaste a token for aayu (input hidden): ")
+			b, err := term.ReadPassword(in.Fd())
+			fmt.Fprintln(out)
+			if err != nil {
+				return "", fmt.Errorf("reading the token from the terminal: %w", err)
+			}
+			return strings.TrimSpace(string(b)), nil
+		}
+	}
 	sandboxed := inv.Global.Sandbox
-	s.resolve = func(ctx context.Context) (ghx.Token, []ghx.SourceStatus, error) {
+	resolve := func(ctx context.Context) (ghx.Token, []ghx.SourceStatus, error) {
 		if sandboxed && e.getenv("AAYU_GITHUB_TOKEN") == "" {
 			return ghx.NewToken(sandboxToken, "the sandbox's founder account"),
 				[]ghx.SourceStatus{{Source: "sandbox", State: ghx.StateUsed, Detail: "the in-process sandbox GitHub; you act as @founder"}}, nil
@@ -99,6 +115,18 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 		env := resolveEnv
 		env.CheckAll = inv.Command == "auth"
 		return ghx.ResolveHumanToken(ctx, env)
+	}
+	// The token is looked up once per run: a prompt must never ask twice,
+	// and must run before a screen takes the terminal (see run).
+	var (
+		once     sync.Once
+		tok      ghx.Token
+		statuses []ghx.SourceStatus
+		rerr     error
+	)
+	s.resolve = func(ctx context.Context) (ghx.Token, []ghx.SourceStatus, error) {
+		once.Do(func() { tok, statuses, rerr = resolve(ctx) })
+		return tok, statuses, rerr
 	}
 	return s, nil
 }

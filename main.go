@@ -30,6 +30,7 @@ func main() {
 		getenv: os.Getenv, environ: os.Environ(),
 		stdoutIsTerminal: term.IsTerminal(os.Stdout.Fd()),
 		stdinIsTerminal:  term.IsTerminal(os.Stdin.Fd()),
+		ttyIn:            os.Stdin,
 	})
 	stop()
 	os.Exit(code)
@@ -44,6 +45,7 @@ type env struct {
 	environ          []string
 	stdoutIsTerminal bool
 	stdinIsTerminal  bool
+	ttyIn            *os.File // standard input when it is a terminal, for the token prompt
 }
 
 // run is aayu from arguments to exit code.
@@ -80,6 +82,11 @@ func run(ctx context.Context, args []string, e env) int {
 		return tui.ExitFailed
 	}
 	defer sess.close()
+	if e.stdinIsTerminal && needsToken(inv) {
+		// A token prompt, when it comes to that, must read the terminal
+		// before a screen takes it over.
+		_, _, _ = sess.resolve(ctx)
+	}
 
 	var screen tui.Screen
 	switch inv.Command {
@@ -160,4 +167,16 @@ func userConfigPath(getenv func(string) string) string {
 		return filepath.Join(h, ".config", "aayu", "config.toml")
 	}
 	return ""
+}
+
+// needsToken says whether the command talks to GitHub as the person.
+func needsToken(inv tui.Invocation) bool {
+	switch inv.Command {
+	case "sandbox", "login":
+		return false
+	case "pack":
+		fi, err := os.Stat(inv.Args[0])
+		return err != nil || !fi.IsDir()
+	}
+	return true
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/identity"
 )
 
@@ -198,4 +199,34 @@ func TestTmuxLoginApprovedFromAnotherDevice(t *testing.T) {
 	approveOnSandbox(t, page, code, "founder")
 	s.waitFor("Approved by @founder")
 	s.waitFor("AAYU-EXIT=0")
+}
+
+func TestTmuxAuthPromptsForATokenOnATerminal(t *testing.T) {
+	bin := buildAayu(t)
+	srv, err := sandbox.New(sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	home := t.TempDir()
+	// No token anywhere: no variables, no gh on PATH, no keyring service.
+	cmd := "env -u AAYU_GITHUB_TOKEN -u GITHUB_TOKEN -u GH_TOKEN" + strings.TrimPrefix(humanEnv(home), "env") +
+		" PATH=/nonexistent DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent " +
+		bin + " --plain --api-url " + url + "/ auth"
+	s := newTmux(t, 120, 30, cmd)
+	s.waitFor("input hidden")
+	s.keys("sandbox-founder", "Enter")
+	scr := s.waitFor("AAYU-EXIT=0")
+	for _, want := range []string{"token source prompt: used", "account: @founder"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("auth does not say %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "sandbox-founder") {
+		t.Errorf("the typed token was echoed or printed:\n%s", scr)
+	}
 }
