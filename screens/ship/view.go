@@ -43,10 +43,10 @@ func (m *Model) render() string {
 			default:
 				word = st.Subtle.Render(word)
 			}
-			text := word + " " + g.Title() + optional(" — ", line.words)
-			body = append(body, strings.Split(ansi.Wrap(text, w, " "), "\n")...)
+			text := g.Title() + optional(" — ", line.words)
+			body = append(body, hang(word+" ", text, w)...)
 			for _, d := range line.detail {
-				body = append(body, strings.Split(ansi.Wrap("    "+clean(d), w, " "), "\n")...)
+				body = append(body, hang(strings.Repeat(" ", 12), clean(d), w)...)
 			}
 		}
 		body = append(body, "")
@@ -86,4 +86,23 @@ func (m *Model) packLines(w, h int) []string {
 	start := min(m.offset, max(0, len(lines)-h))
 	end := min(len(lines), start+h)
 	return lines[start:end]
+}
+
+// hang wraps text after a lead (the state word's column) and indents the
+// continuation lines under the text, so the state column stays clear.
+func hang(lead, text string, w int) []string {
+	indent := ansi.StringWidth(lead)
+	if w-indent < 20 {
+		return strings.Split(ansi.Wrap(lead+text, w, " "), "\n")
+	}
+	lines := strings.Split(ansi.Wrap(text, w-indent, " "), "\n")
+	pad := strings.Repeat(" ", indent)
+	for i := range lines {
+		if i == 0 {
+			lines[i] = lead + lines[i]
+		} else {
+			lines[i] = pad + lines[i]
+		}
+	}
+	return lines
 }
