@@ -12,5 +12,8 @@
 // It must not import Bubble Tea or draw anything; it decides nothing the
 // model packages decide (the pass rule, identity, verification) but gathers
 // their facts from GitHub and acts on their answers. It never writes before
-// every check has passed: a refused ship changes nothing on GitHub.
+// every check has passed, with one exception: a ship refused only for the
+// human pass, on a pull request linking an open Story, posts the person's
+// "Ready to ship" comment for the head (once per head, never with --ci), so
+// the inbox shows it ready to ship. Nothing else changes on GitHub.
 package ship

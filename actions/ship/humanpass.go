@@ -42,10 +42,21 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 		detail = append(detail, "needs a person: "+why)
 	}
 	if !res.Passed {
-		return gateOutcome{refusals: res.Refusals, detail: detail}, nil
+		refusals := res.Refusals
+		if r.cfg.SoloBypass && !identity.SoloMode(r.base.identity) {
+			refusals = append(append([]string(nil), refusals...), noBypassHere)
+		}
+		r.passOutcome = gateOutcome{refusals: refusals, detail: detail}
+		return r.passOutcome, nil
 	}
 	return gateOutcome{words: passWords(res), detail: detail}, nil
 }
+
+// noBypassHere follows the missing review when --solo-bypass was set (the
+// program sets it always) in a repository that is not in solo mode: the
+// bypass was never on offer, so its refusals are not listed as if the
+// person had tried one.
+const noBypassHere = "the solo-mode bypass is not available: this repository has a bot identity, so agents do not write as you and a review can be given — ask for one"
 
 func passWords(res pass.PassResult) string {
 	switch res.Kind {
@@ -94,7 +105,8 @@ func (r *run) passInput() (pass.PassInput, error) {
 	if in.OnProof, err = r.onProof(); err != nil {
 		return in, err
 	}
-	if r.cfg.SoloBypass {
+	// Outside solo mode the bypass is never judged: the review is the pass.
+	if r.cfg.SoloBypass && identity.SoloMode(b.identity) {
 		if err := r.loadPerson(); err != nil {
 			return in, err
 		}

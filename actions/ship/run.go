@@ -33,6 +33,9 @@ type run struct {
 	plan     pass.PlanReview // the plan review as found on the story
 	person   identity.Account
 	comments []identity.Comment
+	// passOutcome is the human pass's refusal, kept so its line can say
+	// later that ship commented Ready to ship.
+	passOutcome gateOutcome
 	// floorOnly stays true while every refusal is a floor that does not hold.
 	floorOnly bool
 	records   []actions.Record
@@ -74,11 +77,7 @@ func (r *run) gate(g GateID, fn func() (gateOutcome, error)) (ok bool, err error
 		return true, nil
 	case len(out.refusals) > 0:
 		r.res.Refusals = append(r.res.Refusals, out.refusals...)
-		words := out.words
-		if words == "" {
-			words = strings.Join(out.refusals, "; ")
-		}
-		r.emit(Event{Gate: g, State: Refused, Words: words, Detail: append(append([]string(nil), out.refusals...), out.detail...)})
+		r.emit(Event{Gate: g, State: Refused, Words: refusedWords(out), Detail: append(append([]string(nil), out.refusals...), out.detail...)})
 		return false, nil
 	}
 	r.emit(Event{Gate: g, State: Passed, Words: out.words, Detail: out.detail})
@@ -156,7 +155,12 @@ func (r *run) do() (Result, error) {
 		r.floorOnly = false
 	}
 	if !(ok && policyOK && packOK && passOK && presentOK) {
-		r.skipRest(GateBypass, "not reached: a gate above refused, so nothing was written")
+		r.readyToShip(gateStates{pr: ok, policy: policyOK, pack: packOK, pass: passOK, presence: presentOK})
+		why := "not reached: a gate above refused, so nothing was written"
+		if r.res.ReadyToShip != "" {
+			why = "not reached: a gate above refused, so nothing was merged"
+		}
+		r.skipRest(GateBypass, why)
 		r.res.ExitCode = r.refusedExit()
 		r.logRefusal()
 		return r.res, nil

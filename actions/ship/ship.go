@@ -170,6 +170,9 @@ type Result struct {
 	Refusals    []string
 	Passed      []PassedOver // runs passed over
 	Unfinished  string       // after a merge: the step that did not finish, in words
+	// ReadyToShip is the person's "Ready to ship" comment for the head, when
+	// a run refused only for the human pass posted it or found it there.
+	ReadyToShip string
 	ExitCode    int
 }
 
