@@ -185,7 +185,7 @@ func (m *Model) cardPane(w, h int) []string {
 		} else if strings.HasPrefix(l, "status: done") {
 			l = st.OK.Render("status: done") + l[len("status: done"):]
 		}
-		lines = append(lines, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+		lines = append(lines, wrapHanging(l, w)...)
 	}
 	if p := m.pend; p != nil {
 		lines = append(lines, "")
@@ -227,4 +227,31 @@ func sprinkle(lines []string, w, h, frame int) []string {
 		lines[i] = string(plain)
 	}
 	return lines
+}
+
+// wrapHanging wraps a card line so its continuation lines sit under its
+// text: a choice's label under the label, not under its key.
+func wrapHanging(l string, w int) []string {
+	plain := ansi.Strip(l)
+	indent := len(plain) - len(strings.TrimLeft(plain, " "))
+	if indent > 0 && len(plain) > indent+3 && plain[indent+1:indent+3] == "  " {
+		indent += 3 // "  1  label": hang under the label
+	} else if i := strings.Index(plain, ": "); i > 0 && i < 12 && indent == 0 {
+		indent = i + 2 // "counsel: …", "door: …": hang under the value
+	}
+	if indent == 0 || w-indent < 20 {
+		return strings.Split(ansi.Wrap(l, w, " "), "\n")
+	}
+	first := strings.Split(ansi.Wrap(l, w, " "), "\n")
+	if len(first) == 1 {
+		return first
+	}
+	head := ansi.Truncate(l, indent, "")
+	rest := strings.Split(ansi.Wrap(ansi.Cut(l, indent, ansi.StringWidth(l)), w-indent, " "), "\n")
+	pad := strings.Repeat(" ", indent)
+	out := []string{head + rest[0]}
+	for _, r := range rest[1:] {
+		out = append(out, pad+r)
+	}
+	return out
 }
