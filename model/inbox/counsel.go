@@ -33,6 +33,12 @@ func decisionCounsel(comments []identity.Comment, d Decision) string {
 	}
 	if ok {
 		text := strings.TrimPrefix(strings.TrimLeft(found.Body, " \t\r\n"), CounselMarker)
+		// The card already says "counsel:"; a body that says it again
+		// would read twice.
+		text = strings.TrimSpace(text)
+		if len(text) >= 8 && strings.EqualFold(text[:8], "counsel:") {
+			text = text[8:]
+		}
 		if cut := CutWords(text, CounselWords); cut != "" {
 			return cut
 		}

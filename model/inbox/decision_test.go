@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"errors"
+	"github.com/aayudha/aayu/model/identity"
 	"reflect"
 	"strings"
 	"testing"
@@ -139,5 +140,17 @@ func TestCutWords(t *testing.T) {
 	}
 	if got := CutWords("  a\n b  ", 75); got != "a b" {
 		t.Fatalf("short text = %q", got)
+	}
+}
+
+func TestCounselSaysCounselOnce(t *testing.T) {
+	d, err := ParseDecision("## Options\n1. Keep it (recommended)\n2. Drop it\n\nDoor: two-way\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer := identity.Account{Login: "writer", Permission: "write"}
+	got := decisionCounsel([]identity.Comment{{ID: 1, Author: writer, Body: CounselMarker + "\nCounsel: keep it; dropping it is cheap to undo."}}, d)
+	if got != "keep it; dropping it is cheap to undo." {
+		t.Fatalf("counsel %q", got)
 	}
 }
