@@ -226,9 +226,15 @@ func (m *Model) askConfirm(st model.Step, c model.Choice) tea.Cmd {
 	m.pend = &pending{stepID: st.ID(), choice: c, confirm: []string{c.Confirm}}
 	m.message = c.Confirm
 	if m.c.Plain {
-		m.say(c.Confirm + " (y applies it; anything else cancels)")
+		m.say(plainConfirm(c.Confirm))
 	}
 	return nil
+}
+
+// plainConfirm is the confirmation line for the plain twin, where a line of
+// input answers: y applies, and no Enter is asked for.
+func plainConfirm(line string) string {
+	return strings.TrimSuffix(strings.TrimSpace(line), " Press Enter again to apply.") + " (y applies it; anything else cancels)"
 }
 
 func (m *Model) submitNote(note string) tea.Cmd {
@@ -249,7 +255,7 @@ func (m *Model) submitNote(note string) tea.Cmd {
 		p.confirm = []string{p.choice.Confirm}
 		m.message = p.choice.Confirm
 		if m.c.Plain {
-			m.say(p.choice.Confirm + " (y applies it; anything else cancels)")
+			m.say(plainConfirm(p.choice.Confirm))
 		}
 		return nil
 	}

@@ -362,3 +362,21 @@ func TestInboxJobWellDoneConfetti(t *testing.T) {
 		}
 	}
 }
+
+// TestInboxPlainTwinGolden is the plain twin of a short session: the key
+// legend once, the cards line by line, a confirmation, a write, a skip.
+func TestInboxPlainTwinGolden(t *testing.T) {
+	f := newFake()
+	s := startPlain(t, f.deps(), Options{})
+	s.waitFor("card 1 of 5")
+	s.send("2")
+	s.waitFor("(y applies it; anything else cancels)")
+	s.send("y")
+	s.waitFor("done: Decision #1")
+	s.waitFor("card 1 of 4: Decision #2") // the refresh after the write: #1 has left
+	s.send("s")
+	s.waitFor("skipped: Decision #2.")
+	s.send("q")
+	code := s.exit()
+	xgolden.RequireEqual(t, fmt.Sprintf("%sexit %d\n", s.out.String(), code))
+}
