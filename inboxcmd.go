@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -48,8 +46,7 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 	cacheDir := filepath.Join(cache, "aayu", "inbox")
 	// The cache is per user; the token's hash names the user without a
 	// request, so the cached cards can show before GitHub answers.
-	sum := sha256.Sum256([]byte("aayu inbox user\x00" + tok.Reveal()))
-	userKey := hex.EncodeToString(sum[:8])
+	userKey := tok.Fingerprint("inbox user")
 
 	var (
 		mu     sync.Mutex

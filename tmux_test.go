@@ -107,7 +107,20 @@ func TestTmuxPackScreenTampered(t *testing.T) {
 	s := newTmux(t, 40, 20, cmd)
 	s.waitFor("does not verify")
 	s.keys("q")
-	s.waitFor("AAYU-EXIT=4")
+	scr := s.waitFor("AAYU-EXIT=4")
+	// The outcome stays on the terminal after the full screen closes.
+	if !strings.Contains(scr, "result: does not verify") {
+		t.Errorf("the outcome is gone with the full screen:\n%s", scr)
+	}
+}
+
+func TestTmuxLoginRefusesAnAgentLaneInWords(t *testing.T) {
+	bin := buildAayu(t)
+	s := newTmux(t, 100, 30, humanEnv(t.TempDir())+" AAYU_AGENT=1 "+bin+" --sandbox login")
+	scr := s.waitFor("AAYU-EXIT=4")
+	if !strings.Contains(scr, "aayu login: ") || strings.Contains(scr, "/login/device") {
+		t.Errorf("the agent lane was not refused in words, or was offered a code:\n%s", scr)
+	}
 }
 
 // humanEnv clears every agent marker so the real binary sees a person at a

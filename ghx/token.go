@@ -103,3 +103,15 @@ func (t Token) cacheNamespace() string {
 	sum := sha256.Sum256([]byte("aayu http cache namespace\x00" + t.secret.value))
 	return "token-sha256:" + hex.EncodeToString(sum[:8])
 }
+
+// Fingerprint names the token for one purpose (a cache file per user) with
+// a short prefix of a domain-separated SHA-256: stable for the same token
+// and purpose, never the value, and different between purposes so two
+// fingerprints cannot be matched up.
+func (t Token) Fingerprint(purpose string) string {
+	if t.IsZero() {
+		return "anonymous"
+	}
+	sum := sha256.Sum256([]byte("aayu " + purpose + "\x00" + t.secret.value))
+	return hex.EncodeToString(sum[:8])
+}

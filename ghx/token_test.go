@@ -81,3 +81,17 @@ func TestTokenZero(t *testing.T) {
 		}
 	}
 }
+
+func TestFingerprintNamesWithoutRevealing(t *testing.T) {
+	a, b := NewToken("ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "test"), NewToken("ghp_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "test")
+	again := NewToken("ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "another source")
+	if a.Fingerprint("inbox user") != again.Fingerprint("inbox user") {
+		t.Fatal("the same token gives two fingerprints")
+	}
+	if a.Fingerprint("inbox user") == b.Fingerprint("inbox user") || a.Fingerprint("inbox user") == a.Fingerprint("other") {
+		t.Fatal("fingerprints collide across tokens or purposes")
+	}
+	if strings.Contains(a.Fingerprint("inbox user"), "aaaa") {
+		t.Fatal("the fingerprint shows the token")
+	}
+}

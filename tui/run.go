@@ -105,15 +105,22 @@ type Epilogue interface {
 }
 
 func printEpilogue(s Screen, out io.Writer) {
-	e, ok := s.(Epilogue)
-	if !ok {
-		return
+	var lines []string
+	if e, ok := s.(Epilogue); ok {
+		lines = e.Epilogue()
+	} else if t := s.Transcript(); len(t) > 0 {
+		// Every screen's transcript ends on its outcome ("result: …"):
+		// leave that line behind so no outcome, above all no refusal, is
+		// gone with the alternate screen.
+		lines = t[len(t)-1:]
 	}
 	if out == nil {
 		out = os.Stdout
 	}
-	for _, l := range e.Epilogue() {
-		fmt.Fprintln(out, ansi.Strip(l))
+	for _, l := range lines {
+		// Printed after the full screen closes, onto the person's shell:
+		// as clean as every plain line.
+		fmt.Fprintln(out, Sanitize(ansi.Strip(l)))
 	}
 }
 

@@ -369,11 +369,16 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 			cs.takenOff[cs.choice] = o.Failure.What
 		}
 		m.tell(fmt.Sprintf("not done: %s", label))
-		m.message = fmt.Sprintf("not done: %s — %s", label, o.Failure.What)
-		m.say("  " + o.Failure.What)
-		m.say("  " + o.Failure.Changed)
-		m.say("  " + o.Failure.Next)
-		m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(o.Failure.Details, "; ")))
+		m.message = fmt.Sprintf("not done: %s — %s", label, clean(o.Failure.What))
+		m.say("  " + clean(o.Failure.What))
+		m.say("  " + clean(o.Failure.Changed))
+		m.say("  " + clean(o.Failure.Next))
+		// Details quote GitHub's own answer: untrusted, like any text from it.
+		details := make([]string, len(o.Failure.Details))
+		for i, d := range o.Failure.Details {
+			details[i] = clean(d)
+		}
+		m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
 	case o.Done:
 		cs.done = o.Wrote
 		m.tell(fmt.Sprintf("done: %s — %s", label, strings.Join(o.Wrote, "; ")))

@@ -57,7 +57,7 @@ func (m *Model) statusLines(st model.Step) []string {
 	case cs.running:
 		return []string{"status: writing…"}
 	case cs.failure != nil:
-		out := []string{"status: not done", cs.failure.What, cs.failure.Changed, cs.failure.Next}
+		out := []string{"status: not done", clean(cs.failure.What), clean(cs.failure.Changed), clean(cs.failure.Next)}
 		if m.details {
 			for _, d := range cs.failure.Details {
 				out = append(out, "details: "+clean(d))

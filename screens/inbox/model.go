@@ -202,6 +202,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) onRead(msg readMsg) tea.Cmd {
+	cmd, save := m.applyRead(msg)
+	return tea.Batch(save, cmd)
+}
+
+// applyRead takes a read in; it returns what to do next and the command
+// that keeps the read in the cache.
+func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	m.reading = false
 	if msg.err != nil {
 		m.readErr = msg.err
@@ -210,24 +217,27 @@ func (m *Model) onRead(msg readMsg) tea.Cmd {
 		if m.snap == nil || m.opts.List || m.c.Plain {
 			m.code = tui.ExitFailed
 			if m.opts.List || m.c.CI || m.c.Plain {
-				return m.finish()
+				return m.finish(), nil
 			}
 		}
-		return nil
+		return nil, nil
 	}
 	m.readErr = nil
 	first := m.snap == nil || m.cached
 	s := msg.snap
 	m.snap, m.readAt, m.cached = &s, msg.at, false
+	// Keeping the last read is a write: a command, like every other, and
+	// best effort, since the cache is never acted on.
+	var saveCmd tea.Cmd
 	if m.deps.SaveCache != nil && !m.opts.DryRun {
-		save := m.deps.SaveCache
-		go func() { _ = save(s, msg.at) }() // best effort; the cache is never acted on
+		save, at := m.deps.SaveCache, msg.at
+		saveCmd = func() tea.Msg { _ = save(s, at); return nil }
 	}
 	before := m.needsYouN
 	m.setSteps(model.Derive(s))
 	if m.opts.List {
 		m.sayList()
-		return m.finish()
+		return m.finish(), saveCmd
 	}
 	if m.c.Plain {
 		if first {
@@ -235,13 +245,13 @@ func (m *Model) onRead(msg readMsg) tea.Cmd {
 		}
 		m.askCurrent()
 		if m.inputClosed && m.running == 0 {
-			return m.finish()
+			return m.finish(), saveCmd
 		}
 	}
 	if !first && before > 0 && m.needsYouN == 0 && m.noFailures() {
-		return m.jobWellDone("Job well done: nothing waits for you now.")
+		return m.jobWellDone("Job well done: nothing waits for you now."), saveCmd
 	}
-	return nil
+	return nil, saveCmd
 }
 
 // setSteps replaces the cards, keeping the cursor on the same card.

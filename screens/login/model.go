@@ -446,3 +446,12 @@ func (m *Model) note(s string) {
 		m.say(s)
 	}
 }
+
+// Epilogue leaves the outcome on the terminal once the full screen closes:
+// a refusal or failure is never wordless, whatever ended the screen.
+func (m *Model) Epilogue() []string {
+	if m.c.Plain || m.fail == nil {
+		return nil
+	}
+	return []string{"aayu login: " + m.fail.what, m.fail.next}
+}

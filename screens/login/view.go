@@ -77,8 +77,8 @@ func (m *Model) body(w int, fit int) []string {
 		body = append(body, wrap(st.OK.Render(m.approvedLine()), w)...)
 	case phaseFailed:
 		body = append(body, st.Failed.Render("Not approved")+":")
-		body = append(body, wrap(m.fail.what, w)...)
-		body = append(body, wrap(m.fail.next, w)...)
+		body = append(body, wrap(tui.SanitizeLine(m.fail.what), w)...)
+		body = append(body, wrap(tui.SanitizeLine(m.fail.next), w)...)
 	}
 	return body
 }

@@ -95,7 +95,6 @@ func (m *Model) resultLines(w, h int) []string {
 	}
 	head = append(wrapped, m.tabs(w))
 
-	rows := m.rows(w)
 	detail := m.detail(w)
 	listHeight := max(1, h-len(head)-len(detail)-1)
 	cur := m.cursor[m.sec]
@@ -103,15 +102,19 @@ func (m *Model) resultLines(w, h int) []string {
 	if cur >= listHeight {
 		start = cur - listHeight + 1
 	}
-	end := min(len(rows), start+listHeight)
+	n := m.rowCount(m.sec)
+	end := min(n, start+listHeight)
+	// Only the rows in the window are formatted: a pack of a thousand
+	// artifacts draws as fast as one of ten.
+	rows := m.rows(w, start, end)
 	out := append(head, "")
-	if len(rows) == 0 {
+	if n == 0 {
 		out = append(out, st.Subtle.Render("  (none)"))
 	}
 	for i := start; i < end; i++ {
-		line := "  " + rows[i]
+		line := "  " + rows[i-start]
 		if i == cur {
-			line = st.Selected.Render("> " + ansi.Strip(rows[i]))
+			line = st.Selected.Render("> " + ansi.Strip(rows[i-start]))
 		}
 		out = append(out, line)
 	}
@@ -166,12 +169,13 @@ func (m *Model) tabs(w int) string {
 		fmt.Sprintf(" %d/%d · tab: next", m.sec+1, sectionCount)
 }
 
-func (m *Model) rows(w int) []string {
+// rows formats the rows start..end of the current section.
+func (m *Model) rows(w, start, end int) []string {
 	r := m.report
 	var rows []string
 	switch m.sec {
 	case secCriteria:
-		for _, c := range r.Criteria {
+		for _, c := range r.Criteria[start:end] {
 			word := m.c.Styles.Failed.Render("not proven")
 			if c.Proven {
 				word = m.c.Styles.OK.Render("proven    ")
@@ -179,16 +183,16 @@ func (m *Model) rows(w int) []string {
 			rows = append(rows, fmt.Sprintf("%-3d %s %s", c.ID, word, clean(c.Text)))
 		}
 	case secArtifacts:
-		for _, a := range r.Artifacts {
+		for _, a := range r.Artifacts[start:end] {
 			rows = append(rows, fmt.Sprintf("%s %-13s %-5s %9s  %s", m.verdictWord(a.Verdict),
 				clean(a.Artifact.Kind), clean(a.Artifact.Store), tui.HumanBytes(a.Artifact.Size), clean(a.Artifact.Path)))
 		}
 	case secChecks:
 		if r.Pack != nil {
-			rows = append(rows, m.checkRows(w)...)
+			rows = append(rows, m.checkRows(w)[start:end]...)
 		}
 	case secProblems:
-		for _, p := range r.Problems {
+		for _, p := range r.Problems[start:end] {
 			rows = append(rows, clean(p.Message))
 		}
 	}

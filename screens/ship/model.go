@@ -49,9 +49,14 @@ type Model struct {
 	result   *core.Result
 	err      error
 	showPack bool
-	pending  *resultMsg // the run's result, waiting for the last gate event
-	drained  bool       // the end-of-run marker has arrived
-	offset   int
+	// The pack's summary, made once when the run ends, and its wrapping
+	// for the width it was last drawn at.
+	packSummary []string
+	packWrapped []string
+	packWidth   int
+	pending     *resultMsg // the run's result, waiting for the last gate event
+	drained     bool       // the end-of-run marker has arrived
+	offset      int
 
 	lines []string
 	said  map[core.GateID]core.State
@@ -159,6 +164,9 @@ func (m *Model) finishIfReady() tea.Cmd {
 func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	res := msg.res
 	m.result, m.err = &res, msg.err
+	if m.opts.Summary != nil {
+		m.packSummary = m.opts.Summary(res)
+	}
 	m.code = res.ExitCode
 	switch {
 	case msg.err != nil:

@@ -152,9 +152,20 @@ func TestShipScreenSanitisesGateWords(t *testing.T) {
 	run := script(core.Result{ExitCode: core.ExitRefused}, nil,
 		core.Event{Gate: core.GatePR, State: core.Refused, Words: "#4's branch is \x1b]52;c;ZXZpbA==\x07evil\x1b[2J"})
 	m := finished(t, tui.Common{Width: 120, Height: 30, Styles: tui.NewStyles(true), Plain: true}, run)
-	for _, l := range append(m.Transcript(), ansi.Strip(m.View().Content)) {
+	for _, l := range m.Transcript() {
 		if strings.ContainsAny(l, "\x1b\x07") {
-			t.Fatalf("control characters reached the terminal: %q", l)
+			t.Fatalf("control characters reached the plain twin: %q", l)
 		}
+	}
+	// The full screen holds the styles' own escapes, so look for the
+	// attack's: the OSC 52 opener, its BEL and the screen clear.
+	view := m.View().Content
+	for _, attack := range []string{"\x1b]52", "\x07", "\x1b[2J"} {
+		if strings.Contains(view, attack) {
+			t.Fatalf("%q reached the full screen: %q", attack, view)
+		}
+	}
+	if !strings.Contains(ansi.Strip(view), "evil") {
+		t.Fatal("the gate's words were not shown at all")
 	}
 }

@@ -77,12 +77,14 @@ func (m *Model) outcomeLines(w int) []string {
 }
 
 func (m *Model) packLines(w, h int) []string {
-	lines := []string{"the merge gate's pack, as verified:"}
-	if m.opts.Summary != nil && m.result != nil {
-		for _, l := range m.opts.Summary(*m.result) {
-			lines = append(lines, strings.Split(ansi.Wrap(l, w, " /"), "\n")...)
+	if m.packWidth != w {
+		// Wrapped once per width, not once per frame.
+		m.packWrapped, m.packWidth = []string{"the merge gate's pack, as verified:"}, w
+		for _, l := range m.packSummary {
+			m.packWrapped = append(m.packWrapped, strings.Split(ansi.Wrap(clean(l), w, " /"), "\n")...)
 		}
 	}
+	lines := m.packWrapped
 	start := min(m.offset, max(0, len(lines)-h))
 	end := min(len(lines), start+h)
 	return lines[start:end]
