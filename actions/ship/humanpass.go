@@ -35,8 +35,8 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	}
 	r.pass = res
 	var detail []string
-	for _, p := range alwaysPersonPaths(in.Changed, in.Policy.AlwaysPerson) {
-		detail = append(detail, "needs a person: "+p+" is in autonomy.always_person")
+	for _, why := range pass.AlwaysPerson(in.Changed, in.Policy.AlwaysPerson) {
+		detail = append(detail, "needs a person: "+why)
 	}
 	for _, why := range in.NeedsPerson {
 		detail = append(detail, "needs a person: "+why)
@@ -305,28 +305,6 @@ func intersect(a, b []string) []string {
 			if x == y {
 				out = append(out, x)
 				break
-			}
-		}
-	}
-	return out
-}
-
-// alwaysPersonPaths names the changed paths autonomy.always_person covers,
-// matched as LAYERS.md globs are, for the gate's words (pass.HumanPass
-// applies the rule itself).
-func alwaysPersonPaths(changed []pass.ChangedFile, globs []string) []string {
-	if len(globs) == 0 {
-		return nil
-	}
-	layers, err := pass.ParseLayers("| L00 | always_person | " + strings.Join(globs, ", ") + " |\n")
-	if err != nil || len(layers) != 1 {
-		return nil
-	}
-	var out []string
-	for _, c := range changed {
-		for _, p := range []string{c.Path, c.PreviousPath} {
-			if p != "" && layers[0].Matches(p) {
-				out = append(out, p)
 			}
 		}
 	}

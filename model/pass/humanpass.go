@@ -109,7 +109,7 @@ func HumanPass(in PassInput) PassResult {
 	if len(never) > 0 {
 		needsPerson = append(needsPerson, "it touches never layer "+strings.Join(never, ", "))
 	}
-	needsPerson = append(needsPerson, alwaysPerson(in.Changed, in.Policy.AlwaysPerson)...)
+	needsPerson = append(needsPerson, AlwaysPerson(in.Changed, in.Policy.AlwaysPerson)...)
 
 	if len(needsPerson) == 0 {
 		if in.Policy.Proof && in.OnProof && in.BaseRef == in.Policy.integrationBranch() {
@@ -269,7 +269,11 @@ func planReview(pr PlanReview, never []string, res *PlanResult) []string {
 	return nil
 }
 
-func alwaysPerson(changed []ChangedFile, globs []string) []string {
+// AlwaysPerson says, in words, which changed paths (old names of renames
+// too) fall under autonomy.always_person; a pattern it cannot evaluate
+// fails closed and says so. Ship shows these lines as the pass rule judges
+// them, from this one matcher.
+func AlwaysPerson(changed []ChangedFile, globs []string) []string {
 	var out []string
 	for _, g := range globs {
 		cg, err := compileGlob(g)
@@ -279,7 +283,7 @@ func alwaysPerson(changed []ChangedFile, globs []string) []string {
 		}
 		for _, p := range paths(changed) {
 			if cg.match(p) {
-				out = append(out, p+" always needs a person")
+				out = append(out, p+" is in autonomy.always_person")
 			}
 		}
 	}
