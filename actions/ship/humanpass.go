@@ -41,6 +41,18 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	for _, why := range in.NeedsPerson {
 		detail = append(detail, "needs a person: "+why)
 	}
+	if res.Passed && res.Kind == pass.KindSoloBypass && !r.cfg.SoloBypass && r.resume == nil {
+		// The bypass is judged as it would stand, so the person learns it is
+		// the only pass; it is taken only when they ask for it.
+		r.bypassNotAsked = true
+		noBypass := in
+		noBypass.SoloBypass = nil
+		refusals := append(pass.HumanPass(noBypass).Refusals, fmt.Sprintf(
+			"only your Solo-mode bypass could pass head %s (in solo mode nobody else can review it), and ship takes a bypass only when you ask for it: run aayu ship %d --solo-bypass (its comment and the ship record say no review happened)",
+			short(r.head), r.pr))
+		r.passOutcome = gateOutcome{refusals: refusals, detail: detail}
+		return r.passOutcome, nil
+	}
 	if !res.Passed {
 		refusals := res.Refusals
 		if r.cfg.SoloBypass && !identity.SoloMode(r.base.identity) {
@@ -52,11 +64,28 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	return gateOutcome{words: passWords(res), detail: detail}, nil
 }
 
-// noBypassHere follows the missing review when --solo-bypass was set (the
-// program sets it always) in a repository that is not in solo mode: the
-// bypass was never on offer, so its refusals are not listed as if the
-// person had tried one.
+// noBypassHere follows the missing review when --solo-bypass was asked for
+// in a repository that is not in solo mode: the bypass was never on offer,
+// so its refusals are not listed as if the person had tried one.
 const noBypassHere = "the solo-mode bypass is not available: this repository has a bot identity, so agents do not write as you and a review can be given — ask for one"
+
+// plannedSession is the approval the bypass is judged with before anyone is
+// asked: the one given earlier, else — where this process needs the
+// presence check — the admin approval ship will ask for next, which
+// checkPresence then holds the real one to. aayu's own lane and CI are
+// never given one.
+func (r *run) plannedSession() *identity.Session {
+	cmd := Command(r.pr)
+	if r.cfg.Presence.Covers(cmd, identity.AccessAdmin) {
+		return r.cfg.Presence
+	}
+	d := identity.RequireHuman(identity.HumanCheck{Command: cmd, Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
+		Session: r.cfg.Presence, Need: identity.AccessAdmin})
+	if d.Outcome == identity.NeedsPresence && r.cfg.AskPresence != nil {
+		return &identity.Session{Command: cmd, Login: r.cfg.Viewer, Access: identity.AccessAdmin, Method: "the presence check, asked next"}
+	}
+	return r.cfg.Presence
+}
 
 func passWords(res pass.PassResult) string {
 	switch res.Kind {
@@ -106,7 +135,9 @@ func (r *run) passInput() (pass.PassInput, error) {
 		return in, err
 	}
 	// Outside solo mode the bypass is never judged: the review is the pass.
-	if r.cfg.SoloBypass && identity.SoloMode(b.identity) {
+	// In solo mode it is judged whether or not it was asked for, so a ship
+	// that only a bypass could pass says so before anyone is asked.
+	if identity.SoloMode(b.identity) {
 		if err := r.loadPerson(); err != nil {
 			return in, err
 		}
@@ -114,7 +145,7 @@ func (r *run) passInput() (pass.PassInput, error) {
 			return in, err
 		}
 		in.SoloBypass = &identity.SoloBypassInput{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
-			Session: r.cfg.Presence, Identity: b.identity, Person: r.person,
+			Session: r.plannedSession(), Identity: b.identity, Person: r.person,
 			Seats: map[string]string{"Engineering Manager": b.policy.EngineeringManager}, Comments: r.plannedComments(), Head: r.head}
 	}
 	return in, nil
