@@ -65,7 +65,7 @@ func TestShipAsksOnlyAfterEveryReadOnlyGate(t *testing.T) {
 			t.Errorf("asked in the order %v", order)
 		}
 		all := strings.Join(plan.Writes, "\n")
-		for _, want := range []string{"Solo-mode bypass: comment", "squash-merges #4 into dev", "ship.json on the ledger", "updates Story #3: label status:merged"} {
+		for _, want := range []string{"Solo-mode bypass: comment", "squash-merges #4 into dev", "ship.json on the ledger", "updates Story #3: status:merged"} {
 			if !strings.Contains(all, want) {
 				t.Errorf("the confirmation does not list %q:\n%s", want, all)
 			}

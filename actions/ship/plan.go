@@ -17,6 +17,7 @@ type Plan struct {
 	Head     string
 	Base     string
 	Story    int
+	Viewer   string // who writes: the person whose token ship uses
 	PassKind string // the human pass's kind (pass.Kind*)
 	PassBy   string
 	Bypass   bool // the pass is the person's Solo-mode bypass: no review happened
@@ -33,13 +34,13 @@ type PresenceRequest struct {
 
 // writesPlan lists this run's writes, after every read-only gate passed.
 func (r *run) writesPlan() Plan {
-	p := Plan{PR: r.pr, Title: r.pull.GetTitle(), Head: r.head, Base: r.baseRef, Story: r.story,
+	p := Plan{PR: r.pr, Title: r.pull.GetTitle(), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
 		PassKind: r.pass.Kind, PassBy: firstNonEmpty(r.pass.Login, r.cfg.Viewer), Bypass: r.pass.Kind == pass.KindSoloBypass}
 	if p.Bypass && r.resume == nil {
 		if c, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
-			p.Writes = append(p.Writes, fmt.Sprintf("uses your Solo-mode bypass: comment already on #%d for head %s (%s): the record says no review happened", r.pr, short(r.head), c.URL))
+			p.Writes = append(p.Writes, fmt.Sprintf("reuses your Solo-mode bypass: comment already on #%d for head %s (%s)", r.pr, short(r.head), c.URL))
 		} else {
-			p.Writes = append(p.Writes, fmt.Sprintf("posts your Solo-mode bypass: comment on #%d for head %s, saying no review happened and why", r.pr, short(r.head)))
+			p.Writes = append(p.Writes, fmt.Sprintf("posts your Solo-mode bypass: comment on #%d for head %s", r.pr, short(r.head)))
 		}
 	}
 	if k := r.pass.Kind; (k == pass.KindAutonomous || k == pass.KindProof) && r.resume == nil {
@@ -48,9 +49,9 @@ func (r *run) writesPlan() Plan {
 	if r.resume == nil {
 		p.Writes = append(p.Writes, fmt.Sprintf("squash-merges #%d into %s at head %s", r.pr, r.baseRef, short(r.head)))
 	}
-	p.Writes = append(p.Writes, fmt.Sprintf("lands pack.json, its data artifacts and ship.json on the ledger at %s, as @%s", ledgerDir(r.story, r.head), r.cfg.Viewer))
+	p.Writes = append(p.Writes, fmt.Sprintf("lands the pack and ship.json on the ledger (%s)", ledgerDir(r.story, r.head)))
 	if r.story != 0 {
-		p.Writes = append(p.Writes, fmt.Sprintf("updates Story #%d: label %s, a comment naming the pack, the ship record and the human pass, and the %s label removed",
+		p.Writes = append(p.Writes, fmt.Sprintf("updates Story #%d: %s, a comment naming the pack, the ship record and the pass, %s removed",
 			r.story, inbox.LabelMerged, inbox.LabelLease))
 	}
 	return p

@@ -84,13 +84,20 @@ func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
 	item := Item{Number: pr.Number, Title: pr.Title, IsPR: true}
 	open := Write{Kind: WriteOpen, Number: pr.Number}
 	ship := Write{Kind: WriteOpenShip, Number: pr.Number, Solo: s.SoloMode}
+	// In solo mode the only pass is the person's bypass, so the choice says
+	// so in its own words: picking it is asking for the bypass.
+	shipIt, shipGates := "ship it", "ship it, with every gate of ship"
+	if s.SoloMode {
+		shipIt = "ship it by your Solo-mode bypass (no review happened; ship lists its writes and asks first)"
+		shipGates = "ship it by your Solo-mode bypass, with every gate of ship"
+	}
 	if story, ok := linkedOpen(s, pr, LabelStory); ok && !pr.Draft && facts.MergeGate == "success" {
 		if c, found := ReadyToShipComment(facts.Comments, pr.HeadSHA, s.BotLogins); found {
 			return Step{Kind: KindReadyToShip, Item: item, Head: pr.HeadSHA,
 				Links:   []Link{{Number: story.Number, Title: story.Title, Role: "links Story"}},
 				Counsel: readyCounsel(pr, story, c, s.SoloMode),
 				Choices: []Choice{
-					{Key: "1", Label: "ship it", Recommended: true, Writes: []Write{ship}},
+					{Key: "1", Label: shipIt, Recommended: true, Writes: []Write{ship}},
 					{Key: "2", Label: "open it and review it", Writes: []Write{open}},
 				}}, true
 		}
@@ -123,7 +130,7 @@ func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
 			Counsel: stoppedCounsel(pr, inspect),
 			Choices: []Choice{
 				{Key: "1", Label: "open it and review it", Recommended: true, Writes: []Write{open}},
-				{Key: "2", Label: "ship it, with every gate of ship", Writes: []Write{ship}},
+				{Key: "2", Label: shipGates, Writes: []Write{ship}},
 			}}, true
 	}
 	return Step{}, false
