@@ -57,7 +57,7 @@ type Model struct {
 	// The confirmation while it waits for an answer.
 	confirm      *core.Plan
 	confirmReply chan bool
-	inputClosed  bool // plain: standard input ended, so no answer can come
+	inputClosed  bool    // plain: standard input ended, so no answer can come
 	markerSeen   bool    // the gate events before the next question are shown
 	held         tea.Msg // a question that came before its marker
 
