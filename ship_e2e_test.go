@@ -243,3 +243,48 @@ func TestPresenceCheckAccess(t *testing.T) {
 		})
 	}
 }
+
+// TestShipCountsASoloHeadApproval: in solo mode the person's approval of a
+// head recorded on the ledger (reviews/PR/HEAD.json, what "approve its
+// head" writes where GitHub refuses an author's own review) is the human
+// pass of ship for exactly that head: no bypass, no bypass comment.
+func TestShipCountsASoloHeadApproval(t *testing.T) {
+	home := t.TempDir()
+	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := srv.HeadSHA(4)
+	founder, err := ghx.NewClient(ghx.ClientOptions{APIURL: u + "/", Token: ghx.NewToken(sandbox.TokenPrefix+"founder", "test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"pr": 4, "login": "founder", "head": "` + head + `", "time": "2026-12-01T10:00:00Z", "checked": "ran the deductible tests", "via": "aayu inbox"}`
+	if _, err := ghx.CommitFiles(context.Background(), founder, "acme", "benefits", "ledger",
+		map[string][]byte{"reviews/4/" + head + ".json": []byte(rec)}, "ledger: review of #4", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out := shipWithoutTerminal(t, home, "founder", "y", "4")
+	if code != tui.ExitOK {
+		t.Fatalf("ship 4 with a recorded head approval exited %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "by the review record ledger:reviews/4/"+head+".json") || strings.Contains(out, "posts your Solo-mode bypass") {
+		t.Errorf("ship did not take the record as the pass, or offered a bypass:\n%s", out)
+	}
+	git := filepath.Join(home, ".cache", "aayu", "sandbox", "benefits.git")
+	shipJSON, err := runCmd("git", "--git-dir", git, "show", "ledger:proof/3/"+head+"/authoritative/ship.json")
+	if err != nil || !strings.Contains(shipJSON, `"kind": "review"`) || !strings.Contains(shipJSON, "review by record") {
+		t.Fatalf("ship.json does not record the review by record: %v\n%s", err, shipJSON)
+	}
+	if _, n := prState(t, sandboxState(t, home), 4); n != 0 {
+		t.Errorf("%d Solo-mode bypass: comments; a review by record needs none", n)
+	}
+}

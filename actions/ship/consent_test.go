@@ -2,12 +2,17 @@ package ship
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/pass"
 )
 
 // TestShipAsksOnlyAfterEveryReadOnlyGate: a doomed ship never reaches the
@@ -171,4 +176,46 @@ func (f *fixture) srvComments(n int) ([]string, error) {
 		out = append(out, c.GetBody())
 	}
 	return out, err
+}
+
+// TestShipCountsAReviewRecordOfThisHead: in solo mode the person's review
+// record on the ledger (what "approve its head" writes where GitHub
+// refuses the author's own review) is the human pass for exactly that
+// head, and for no other.
+func TestShipCountsAReviewRecordOfThisHead(t *testing.T) {
+	f := newFixture(t)
+	f.solo()
+	pr := sandbox.DemoPRReady
+	head := f.srv.HeadSHA(pr)
+	record := func(h string) {
+		b, _ := json.Marshal(actions.ReviewRecord{PR: pr, Login: "founder", Head: h, Time: time.Now().UTC(), Checked: "read the diff", Via: "aayu inbox"})
+		if _, err := ghx.CommitFiles(context.Background(), f.client("founder"), owner, repo, LedgerBranch,
+			map[string][]byte{ReviewRecordPath(pr, head): b}, "ledger: review", ghx.CommitOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record(strings.Repeat("a", 40)) // a record naming another head, at this head's path
+	before := f.snapshot(pr)
+	res, _, err := f.ship(f.config("founder"), pr)
+	if err != nil || res.ExitCode != ExitRefused {
+		t.Fatalf("a record of another head: err %v, exit %d", err, res.ExitCode)
+	}
+	f.assertUnchanged(before, pr)
+
+	record(head)
+	res, _, err = f.ship(f.config("founder"), pr) // no --solo-bypass: the record is a review
+	if err != nil || res.ExitCode != ExitShipped {
+		t.Fatalf("err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+	}
+	var rec ShipRecord
+	if err := json.Unmarshal(res.ShipRecord, &rec); err != nil {
+		t.Fatal(err)
+	}
+	hp := rec.HumanPass
+	if hp.Kind != pass.KindReview || hp.Login != "founder" || hp.ReviewURL != "ledger:"+ReviewRecordPath(pr, head) || !strings.Contains(hp.Note, "review by record") {
+		t.Errorf("human_pass = %+v", hp)
+	}
+	if n := f.bypassComments(pr, head); n != 0 {
+		t.Errorf("a review by record posted %d bypass comments", n)
+	}
 }

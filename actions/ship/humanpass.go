@@ -33,6 +33,9 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	if !res.Passed && r.resume != nil {
 		res = r.passFromTrailers(res)
 	}
+	if res.Passed && res.Kind == pass.KindReview && r.byRecord != "" && res.ReviewURL == r.byRecord {
+		res.Note = recordNote
+	}
 	r.pass = res
 	var detail []string
 	for _, why := range pass.AlwaysPerson(in.Changed, in.Policy.AlwaysPerson) {
@@ -90,6 +93,9 @@ func (r *run) plannedSession() *identity.Session {
 func passWords(res pass.PassResult) string {
 	switch res.Kind {
 	case pass.KindReview:
+		if res.Note == recordNote {
+			return fmt.Sprintf("approved by @%s on head %s, by the review record %s (GitHub refuses an author's own review)", res.Login, short(res.Commit), res.ReviewURL)
+		}
 		return fmt.Sprintf("approved by @%s on head %s", res.Login, short(res.Commit))
 	case pass.KindSoloBypass:
 		return fmt.Sprintf("solo-mode bypass by @%s for head %s: no review happened, and the record will say so", res.Login, short(res.Commit))
@@ -117,6 +123,20 @@ func (r *run) passInput() (pass.PassInput, error) {
 	var err error
 	if in.Reviews, err = r.reviews(); err != nil {
 		return in, err
+	}
+	rec, ok, err := r.recordedReview()
+	if err != nil {
+		return in, err
+	}
+	if ok {
+		in.Reviews = append(in.Reviews, rec)
+		if identity.SameLogin(rec.Author.Login, r.author) {
+			// In solo mode the author GitHub shows is the person's own token
+			// writing for an agent, not a person who wrote the change; the
+			// record is the person's deliberate approval of this head.
+			in.Author = r.author + " (an agent writing with this token)"
+		}
+		r.byRecord = rec.URL
 	}
 	if in.Changed, in.NeedsPerson, err = r.changedFiles(); err != nil {
 		return in, err

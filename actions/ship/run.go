@@ -36,6 +36,9 @@ type run struct {
 	// passOutcome is the human pass's refusal, kept so its line can say
 	// later that ship commented Ready to ship.
 	passOutcome gateOutcome
+	// byRecord is the ledger review record of this head read in solo
+	// mode, "" when none.
+	byRecord string
 	// bypassNotAsked: only the Solo-mode bypass could pass, and the person
 	// did not ask for it.
 	bypassNotAsked bool

@@ -119,6 +119,16 @@ func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
 			approve.Disabled = "only the [autonomy] approver may approve a head here, and none is set"
 		case !identity.SameLogin(s.Approver, s.Viewer):
 			approve.Disabled = fmt.Sprintf("only the [autonomy] approver, @%s, may approve a head here", strings.TrimPrefix(s.Approver, "@"))
+		case identity.SameLogin(pr.Author.Login, s.Viewer) && s.SoloMode:
+			// In solo mode agents write with the person's token, so GitHub
+			// names the person as author and refuses their review. The seed's
+			// way: the review record of exactly this head on the ledger, and
+			// the reply the gate reads; ship counts the record for this head.
+			approve.Label = "approve its head (recorded on the ledger: GitHub refuses an author's own review)"
+			approve.Writes = []Write{
+				approve.Writes[1],
+				{Kind: WriteComment, Number: pr.Number, Body: HumanReviewReply(pr.Number, pr.HeadSHA, s.Viewer)},
+			}
 		case identity.SameLogin(pr.Author.Login, s.Viewer):
 			approve.Disabled = "you opened this pull request, and GitHub refuses an author's own approval"
 		}
@@ -192,4 +202,15 @@ func issueIndex(s Snapshot) map[int]Issue {
 		m[is.Number] = is
 	}
 	return m
+}
+
+// HumanReviewPrefix starts the reply the merge gate's inspect reads as a
+// person's review of a head at the human rung.
+const HumanReviewPrefix = "Human review:"
+
+// HumanReviewReply is that reply for a review recorded on the ledger: it
+// names the full head, so it is bound to one commit, and the record's path.
+func HumanReviewReply(pr int, head, login string) string {
+	return fmt.Sprintf("%s @%s approved head %s through aayu inbox. GitHub refuses an author's own review, and in solo mode agents write as @%s, so the review is recorded on the ledger at reviews/%d/%s.json.\n\n<!-- aayu:human-review head=%s -->",
+		HumanReviewPrefix, strings.TrimPrefix(login, "@"), head, strings.TrimPrefix(login, "@"), pr, head, head)
 }
