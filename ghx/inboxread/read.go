@@ -76,6 +76,7 @@ func (s *session) readItems(snap *inbox.Snapshot) error {
 	for _, step := range []func(*inbox.Snapshot) error{
 		func(sn *inbox.Snapshot) error { return s.readOpenPulls(sn, openPRs) },
 		s.readReplacers, s.readMergedPulls, s.readAudits, s.readDetails,
+		func(sn *inbox.Snapshot) error { return s.readShipRecords(sn, nil) },
 	} {
 		if err := step(snap); err != nil {
 			return err

@@ -77,6 +77,20 @@ func (r *Reader) Refresh(ctx context.Context, prev inbox.Snapshot, since time.Ti
 	if err := s.settle(&snap, issues, pulls); err != nil {
 		return prev, count.stats(), err
 	}
+	changedPRs := map[int]bool{}
+	for _, n := range pulls {
+		changedPRs[n] = true
+	}
+	for _, pr := range snap.PullRequests {
+		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body) {
+			if slices.Contains(issues, n) {
+				changedPRs[pr.Number] = true
+			}
+		}
+	}
+	if err := s.readShipRecords(&snap, changedPRs); err != nil {
+		return prev, count.stats(), err
+	}
 	r.remember(s.seen)
 	return snap, count.stats(), nil
 }
@@ -235,6 +249,7 @@ func cloneSnapshot(prev inbox.Snapshot) inbox.Snapshot {
 	snap.PRFacts = cloneMap(prev.PRFacts)
 	snap.IssueComments = cloneMap(prev.IssueComments)
 	snap.AuditEntries = cloneMap(prev.AuditEntries)
+	snap.ShipRecords = cloneMap(prev.ShipRecords)
 	return snap
 }
 

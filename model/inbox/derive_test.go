@@ -205,6 +205,10 @@ func TestDeriveSkips(t *testing.T) {
 		}, "needs-review#150"},
 		{"merged into main, not dev", func(s *Snapshot) { withMergedWithoutShip(s); s.PullRequests[0].BaseRef = "main" }, "merged-without-ship#120"},
 		{"story already merged", func(s *Snapshot) { withMergedWithoutShip(s); s.Issues[0].Labels = []string{LabelStory, LabelMerged} }, "merged-without-ship#120"},
+		{"a ship record covers the merge", func(s *Snapshot) {
+			withMergedWithoutShip(s)
+			s.ShipRecords = map[int]bool{122: true}
+		}, "merged-without-ship#120"},
 		{"pr closed unmerged", func(s *Snapshot) { withBugFixMerged(s); s.PullRequests[0].Merged = false }, "bug-fix-merged#170"},
 		{"replaced issue closed", func(s *Snapshot) { withReplaced(s); s.Issues[0].State = "closed" }, "replaced#90"},
 		{"replaces written by an outsider", func(s *Snapshot) { withReplaced(s); s.Issues[1].Author = outside }, "replaced#90"},

@@ -82,6 +82,10 @@ type Snapshot struct {
 	PRFacts           map[int]PRFacts            // by pull request number
 	IssueComments     map[int][]identity.Comment // by issue number
 	AuditEntries      map[int]bool               // pull requests with autonomy/audit/PR.json on the ledger
+	// ShipRecords are merged pull requests whose head a ship record on the
+	// ledger covers (proof/STORY/HEAD/authoritative/ship.json): aayu ship
+	// merged them, so they never make a Story "merged without ship".
+	ShipRecords map[int]bool
 }
 
 func (s Snapshot) integrationBranch() string {

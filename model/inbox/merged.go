@@ -43,6 +43,17 @@ func mergedSteps(s Snapshot) []Step {
 			links = append(links, Link{Number: pr.Number, Title: pr.Title, IsPR: true, Role: "merged into " + s.integrationBranch()})
 		}
 		item := Item{Number: is.Number, Title: is.Title}
+		if is.HasLabel(LabelStory) {
+			// Only a merge no ship record covers leaves a Story uncovered.
+			prs = uncovered(s, prs)
+			if len(prs) == 0 {
+				continue
+			}
+			fix, links = prs[0], links[:0]
+			for _, pr := range prs {
+				links = append(links, Link{Number: pr.Number, Title: pr.Title, IsPR: true, Role: "merged into " + s.integrationBranch()})
+			}
+		}
 		switch {
 		case is.HasLabel(LabelStory) && !anyLabel(is.Labels, atOrAfterMerged):
 			writes := []Write{
@@ -134,6 +145,17 @@ func auditStep(s Snapshot, pr PullRequest) (Step, bool) {
 			{Key: "1", Label: "looks right", Recommended: true, Writes: right},
 			{Key: "2", Label: "correction: revert it", Writes: correction},
 		}}, true
+}
+
+// uncovered keeps the merged pull requests no ship record covers.
+func uncovered(s Snapshot, prs []PullRequest) []PullRequest {
+	var out []PullRequest
+	for _, pr := range prs {
+		if !s.ShipRecords[pr.Number] {
+			out = append(out, pr)
+		}
+	}
+	return out
 }
 
 func anyLabel(labels, want []string) bool {

@@ -1,0 +1,94 @@
+package inboxread
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/inbox"
+)
+
+// readShipRecords marks the merged pull requests a ship record on the
+// ledger covers (proof/STORY/HEAD/authoritative/ship.json), among those
+// that would otherwise file an open Story as "merged without ship": a
+// merge aayu ship made is never called one made without it. only, when
+// not nil, limits the check to those pull requests (a refresh's changes).
+// The ledger is listed by folder, through conditional requests, and only
+// when some pull request needs it.
+func (s *session) readShipRecords(snap *inbox.Snapshot, only map[int]bool) error {
+	if snap.ShipRecords == nil {
+		snap.ShipRecords = map[int]bool{}
+	}
+	stories := map[int]bool{}
+	for _, is := range snap.Issues {
+		if is.Open() && is.HasLabel(inbox.LabelStory) && !is.HasLabel(inbox.LabelMerged) {
+			stories[is.Number] = true
+		}
+	}
+	base := snap.IntegrationBranch
+	if base == "" {
+		base = "dev"
+	}
+	type candidate struct{ pr, story int }
+	var todo []candidate
+	for _, pr := range snap.PullRequests {
+		if !pr.Merged || pr.BaseRef != base || pr.HeadSHA == "" || snap.ShipRecords[pr.Number] || (only != nil && !only[pr.Number]) {
+			continue
+		}
+		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body) {
+			if stories[n] {
+				todo = append(todo, candidate{pr.Number, n})
+			}
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	list := func(dir string) (map[string]bool, error) {
+		entries, err := ghx.ListTree(s.ctx, s.r.gh, s.r.owner, s.r.repo, LedgerBranch, dir)
+		if ghx.IsNotFound(err) {
+			return map[string]bool{}, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the ship records on the %s branch: %w", LedgerBranch, err)
+		}
+		out := map[string]bool{}
+		for _, e := range entries {
+			out[strings.ToLower(e.Name)] = true
+		}
+		return out, nil
+	}
+	proofs, err := list("proof")
+	if err != nil {
+		return err
+	}
+	heads := map[int]map[string]bool{}
+	for _, c := range todo {
+		if !proofs[strconv.Itoa(c.story)] {
+			continue
+		}
+		if heads[c.story] == nil {
+			if heads[c.story], err = list(fmt.Sprintf("proof/%d", c.story)); err != nil {
+				return err
+			}
+		}
+		var head string
+		for _, pr := range snap.PullRequests {
+			if pr.Number == c.pr {
+				head = strings.ToLower(pr.HeadSHA)
+			}
+		}
+		if !heads[c.story][head] {
+			continue
+		}
+		files, err := list(fmt.Sprintf("proof/%d/%s/authoritative", c.story, head))
+		if err != nil {
+			return err
+		}
+		if files["ship.json"] {
+			snap.ShipRecords[c.pr] = true
+		}
+	}
+	return nil
+}
