@@ -3,6 +3,7 @@ package ship
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +218,48 @@ func TestShipCountsAReviewRecordOfThisHead(t *testing.T) {
 	}
 	if n := f.bypassComments(pr, head); n != 0 {
 		t.Errorf("a review by record posted %d bypass comments", n)
+	}
+}
+
+// TestShipFinishesAStoryLeftUnfinished: a ship stopped after the ledger
+// leaves the Story without its update; the next run asks for a yes and
+// finishes only the Story, each write once.
+func TestShipFinishesAStoryLeftUnfinished(t *testing.T) {
+	f := newFixture(t)
+	f.solo()
+	pr, story := sandbox.DemoPRReady, 3
+	cfg := f.config("founder")
+	cfg.SoloBypass = true
+	cfg.AfterStep = func(g GateID) error {
+		if g == GateLedger {
+			return errors.New("killed")
+		}
+		return nil
+	}
+	if res, _, err := f.ship(cfg, pr); err == nil || !res.Merged || res.StoryUpdated {
+		t.Fatalf("the stopped run: err %v, merged %v, story updated %v", err, res.Merged, res.StoryUpdated)
+	}
+	cfg.AfterStep = nil
+	asked := 0
+	cfg.Confirm = func(_ context.Context, p Plan) (bool, error) {
+		asked++
+		if len(p.Writes) != 1 || !strings.Contains(p.Writes[0], "updates Story #3") {
+			t.Errorf("the plan lists %q; only the Story's update is left", p.Writes)
+		}
+		return true, nil
+	}
+	res, _, err := f.ship(cfg, pr)
+	if err != nil || res.ExitCode != ExitShipped || !res.StoryUpdated || asked != 1 {
+		t.Fatalf("the finishing run: err %v, exit %d, story updated %v, asked %d", err, res.ExitCode, res.StoryUpdated, asked)
+	}
+	head := f.srv.HeadSHA(pr)
+	if n := len(f.shippedComments(story, pr, head)); n != 1 {
+		t.Errorf("%d shipped comments, want 1", n)
+	}
+	if f.squashCommits(pr) != 1 {
+		t.Error("the finishing run merged again")
+	}
+	if _, _, err := f.ship(cfg, pr); err != nil || asked != 1 {
+		t.Errorf("a third run asked again (%d) or failed: %v", asked, err)
 	}
 }

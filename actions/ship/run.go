@@ -119,9 +119,7 @@ func (r *run) do() (Result, error) {
 		return r.fail(err)
 	}
 	if r.res.Shipped {
-		r.skipRest(GatePolicy, "already shipped: the record is on the ledger")
-		r.emit(Event{Gate: GateDone, State: Passed, Words: "already shipped; nothing was written"})
-		return r.res, nil
+		return r.finishShipped()
 	}
 	if !ok {
 		r.floorOnly = false

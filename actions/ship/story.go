@@ -1,6 +1,7 @@
 package ship
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -151,4 +152,104 @@ func (r *run) passLine() string {
 		return fmt.Sprintf("%s: no person reviewed it, and the inbox audits it", p.Kind)
 	}
 	return p.Kind + " by @" + by
+}
+
+// finishShipped ends a run on a pull request whose record is already on
+// the ledger. A Story an earlier run left without its update (it stopped
+// after the ledger) is finished, after the presence check and a yes, like
+// any write; otherwise nothing is written.
+func (r *run) finishShipped() (Result, error) {
+	done := func(words string) (Result, error) {
+		r.emit(Event{Gate: GateDone, State: Passed, Words: words})
+		return r.res, nil
+	}
+	todo, err := r.storyTodo()
+	if err != nil {
+		r.skipRest(GatePolicy, "already shipped: the record is on the ledger")
+		return r.fail(err)
+	}
+	if !todo {
+		r.res.StoryUpdated = r.story != 0
+		r.skipRest(GatePolicy, "already shipped: the record is on the ledger")
+		return done("already shipped; nothing was written")
+	}
+	var rec ShipRecord
+	if err := json.Unmarshal(r.res.ShipRecord, &rec); err != nil {
+		r.skipRest(GatePolicy, "already shipped: the record is on the ledger")
+		return r.fail(fmt.Errorf("reading the ship record on the ledger: %w", err))
+	}
+	hp := rec.HumanPass
+	r.pass = pass.PassResult{Passed: true, Kind: hp.Kind, Login: hp.Login, ReviewURL: hp.ReviewURL, CommentURL: hp.CommentURL, Commit: hp.Commit}
+	if r.resume != nil && r.resume.PackSHA == "" {
+		r.resume.PackSHA, r.resume.RunID = rec.PackSHA256, rec.GateRun.RunID
+	}
+	for _, g := range []GateID{GatePolicy, GatePack, GateHumanPass} {
+		r.emit(Event{Gate: g, State: Skipped, Words: "already shipped: the record is on the ledger"})
+	}
+	p := Plan{PR: r.pr, Title: r.pull.GetTitle(), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
+		PassKind: hp.Kind, PassBy: hp.Login,
+		Writes: []string{fmt.Sprintf("updates Story #%d, which an earlier ship left unfinished: %s, a comment naming the pack, the ship record and the pass, %s removed",
+			r.story, inbox.LabelMerged, inbox.LabelLease)}}
+	ok, err := r.gate(GatePresence, func() (gateOutcome, error) {
+		if err := r.askPresence(r.needFor(), p); err != nil {
+			return gateOutcome{}, err
+		}
+		return r.checkPresence()
+	})
+	if err != nil || !ok {
+		if err != nil {
+			r.skipRest(GateConfirm, "not reached: nothing was written")
+			return r.fail(err)
+		}
+		return r.refusedBefore(GateConfirm)
+	}
+	r.res.Plan = &p
+	if ok, err = r.gate(GateConfirm, func() (gateOutcome, error) { return r.confirm(p) }); err != nil || !ok {
+		if err != nil {
+			r.skipRest(GateBypass, "not reached: nothing was written")
+			return r.fail(err)
+		}
+		return r.refusedBefore(GateBypass)
+	}
+	for _, g := range []GateID{GateBypass, GateMerge, GateLedger} {
+		r.emit(Event{Gate: g, State: Skipped, Words: "done by an earlier run"})
+	}
+	if _, err := r.gate(GateStory, r.updateStory); err != nil {
+		r.skipRest(GateDone, "not finished")
+		return r.fail(err)
+	}
+	return done("already shipped; this run finished the Story")
+}
+
+// storyTodo says whether the Story still lacks its update: status:merged,
+// the person's shipped comment for this head, or the lease removed.
+func (r *run) storyTodo() (bool, error) {
+	if r.story == 0 {
+		return false, nil
+	}
+	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story)
+	if ghx.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading Story #%d: %s", r.story, ghx.Describe(err))
+	}
+	merged, lease := false, false
+	for _, l := range is.Labels {
+		merged = merged || l.GetName() == inbox.LabelMerged
+		lease = lease || l.GetName() == inbox.LabelLease
+	}
+	if !merged || lease {
+		return true, nil
+	}
+	list, err := r.issueComments(r.story)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range list {
+		if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body, ShippedMarker(r.pr, r.head)) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
