@@ -277,3 +277,51 @@ func TestTmuxShipFromTheInboxAnsweredNo(t *testing.T) {
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=0")
 }
+
+// TestTmuxShipPresenceThenConfirm: in a shell with an agent host's marker,
+// ship checks every read-only gate, then shows the presence check inside
+// its own screen, then the confirmation; only y merges.
+func TestTmuxShipPresenceThenConfirm(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 100, 40, humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox ship 4 --solo-bypass")
+	scr := s.waitFor("/login/device")
+	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
+	s.waitFor("expires in")
+	flat := strings.Join(strings.Fields(s.screen()), "")
+	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(flat)
+	if page == "" || code == "" {
+		t.Fatalf("no link or code on the screen:\n%s", scr)
+	}
+	approveOnSandbox(t, page, code, "founder")
+	scr = s.waitFor("no: write nothing")
+	if !strings.Contains(strings.Join(strings.Fields(scr), " "), "squash-merges #4 into dev") {
+		t.Errorf("the confirmation does not list the merge:\n%s", scr)
+	}
+	s.keys("y")
+	s.waitFor("shipped: merged as")
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
+}
+
+// TestTmuxShipRefusesAnotherApprover: approved as @writer while ship
+// writes as @founder, the full screen says so in words and writes nothing.
+func TestTmuxShipRefusesAnotherApprover(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 100, 40, humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox ship 4 --solo-bypass")
+	scr := s.waitFor("/login/device")
+	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
+	s.waitFor("expires in")
+	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(strings.Join(strings.Fields(s.screen()), ""))
+	approveOnSandbox(t, page, code, "writer")
+	s.waitFor("@writer approved the code, but this step must be approved by @founder.")
+	s.keys("Enter") // leave the presence check's refusal
+	scr = s.waitFor("refused: nothing was merged and nothing landed")
+	flat := strings.Join(strings.Fields(scr), " ")
+	if !strings.Contains(flat, "@writer approved the code, but this step must be approved by @founder.") || strings.Contains(flat, "write all of these") {
+		t.Errorf("the refusal is not in words, or ship asked for a yes:\n%s", scr)
+	}
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=4")
+}

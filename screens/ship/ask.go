@@ -161,6 +161,11 @@ func (m *Model) updateSub(msg tea.Msg) tea.Cmd {
 	s, ok := m.sub.Session()
 	if !ok {
 		s = nil
+		// The check's own words say why (another account, the access, an
+		// expired code); the full screen keeps them under the gate's line.
+		if t := m.sub.Transcript(); len(t) > 0 {
+			m.presenceWhy = t[max(0, len(t)-2):]
+		}
 	}
 	m.subReply <- presenceReply{s: s}
 	m.sub, m.subReply = nil, nil

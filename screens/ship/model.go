@@ -54,6 +54,9 @@ type Model struct {
 	sub        PresenceScreen
 	subReply   chan presenceReply
 	subPrinted int
+	// presenceWhy is the presence check's own words when it ended without
+	// an approval.
+	presenceWhy []string
 	// The confirmation while it waits for an answer.
 	confirm      *core.Plan
 	confirmReply chan bool
@@ -184,6 +187,9 @@ func (m *Model) onEvent(e core.Event) {
 		return
 	}
 	g.state, g.words, g.detail = e.State, e.Words, e.Detail
+	if e.Gate == core.GatePresence && e.State == core.Refused && len(m.presenceWhy) > 0 {
+		g.detail = append(append([]string(nil), e.Detail...), m.presenceWhy...)
+	}
 	if e.State == core.Running || e.State == core.Waiting {
 		return
 	}
