@@ -328,8 +328,8 @@ Usage:
   aayu pack STORY | DIR            best pack of a story on the ledger, or a local pack folder
            [--ready FILE] [--head SHA]   outside facts for checking a local pack folder
   aayu verify STORY                run the floors, build the pack in .aayudha/proof/STORY/
-  aayu ship PR [--solo-bypass]     the ship screen (solo mode: the bypass is recorded
-                                   as a Solo-mode bypass: comment when no review passes)
+  aayu ship PR [--solo-bypass]     the ship screen: read-only gates, presence, then your yes
+                                   to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)
   aayu auth                        where each token comes from; never a token's value
   aayu sandbox [--addr HOST:PORT]  only the sandbox GitHub, in the foreground
