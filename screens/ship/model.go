@@ -250,7 +250,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if m.confirmReply != nil {
 		switch {
-		case key.Matches(msg, k.Yes):
+		case key.Matches(msg, k.Yes) && !m.writesHidden():
 			m.answer(true)
 		case key.Matches(msg, k.No):
 			m.answer(false)
@@ -300,6 +300,9 @@ func (m *Model) Keys() []key.Binding {
 		return m.sub.Keys()
 	}
 	if m.confirmReply != nil {
+		if m.writesHidden() {
+			return []key.Binding{tui.Disable(k.Yes, "make the terminal taller to see every write"), k.No}
+		}
 		return []key.Binding{k.Yes, k.No}
 	}
 	if m.showPack {

@@ -29,7 +29,8 @@ func (m *Model) render() string {
 	body = append(body, st.Title.Render(fmt.Sprintf("aayu ship #%d", m.opts.PR)))
 	switch {
 	case m.confirm != nil:
-		body = append(body, m.confirmView(w)...)
+		lines, _ := m.confirmView(w, h-2)
+		body = append(body, lines...)
 	case m.showPack:
 		body = append(body, m.packLines(w, h-2)...)
 	default:
@@ -117,25 +118,49 @@ func hang(lead, text string, w int) []string {
 
 // confirmView is the one question ship asks before it writes: every write
 // listed, and the two answers worded so neither can be mistaken.
-func (m *Model) confirmView(w int) []string {
+func (m *Model) confirmView(w, room int) (body []string, hidden bool) {
 	st := m.c.Styles
 	p := *m.confirm
 	lines := confirmLines(p)
-	body := []string{""}
-	body = append(body, strings.Split(ansi.Wrap(lines[0], w, " "), "\n")...)
+	wrap := func(s string) []string { return strings.Split(ansi.Wrap(s, w, " "), "\n") }
+	intro := wrap(lines[0])
 	rest := lines[1:]
+	var bypass []string
 	if p.Bypass {
-		body = append(body, "")
-		body = append(body, strings.Split(ansi.Wrap(st.Warning.Render("Solo-mode bypass")+": "+strings.TrimPrefix(rest[0], "This is your Solo-mode bypass: "), w, " "), "\n")...)
+		bypass = wrap(st.Warning.Render("Solo-mode bypass") + ": " + strings.TrimPrefix(rest[0], "This is your Solo-mode bypass: "))
 		rest = rest[1:]
 	}
-	body = append(body, "")
-	body = append(body, strings.Split(ansi.Wrap(rest[0], w, " "), "\n")...)
+	list := wrap(rest[0])
 	for i, wr := range p.Writes {
-		body = append(body, hang(fmt.Sprintf("  %d. ", i+1), clean(wr), w)...)
+		list = append(list, hang(fmt.Sprintf("  %d. ", i+1), clean(wr), w)...)
 	}
-	body = append(body, "")
-	body = append(body, hang(st.OK.Render("y/enter")+"  ", "yes: write all of these", w)...)
-	body = append(body, hang(st.Failed.Render("n/esc  ")+"  ", "no: write nothing", w)...)
-	return body
+	answers := append(hang(st.OK.Render("y/enter")+"  ", "yes: write all of these", w),
+		hang(st.Failed.Render("n/esc  ")+"  ", "no: write nothing", w)...)
+	if 1+len(intro)+len(bypass)+len(list)+len(answers)+3 <= room {
+		// Room for the blank lines that set each part apart.
+		for _, part := range [][]string{intro, bypass, list, answers} {
+			if len(part) > 0 {
+				body = append(append(body, ""), part...)
+			}
+		}
+		return body, false
+	}
+	body = append(append(append([]string(nil), intro...), bypass...), list...)
+	if over := len(body) + len(answers) - room; over > 0 {
+		// A yes must be to writes the person saw: on a terminal too short to
+		// show them all, the yes waits until it is taller.
+		hidden = true
+		warn := wrap(st.Warning.Render("more writes below: make the terminal taller to read them all; y waits until then"))
+		body = append(body[:max(0, len(body)-over-len(warn))], warn...)
+	}
+	return append(body, answers...), hidden
+}
+
+// writesHidden says the terminal is too short to show every write.
+func (m *Model) writesHidden() bool {
+	if m.confirm == nil || m.c.Plain {
+		return false
+	}
+	_, hidden := m.confirmView(max(m.c.Width, 20), max(m.c.Height, 8)-2)
+	return hidden
 }
