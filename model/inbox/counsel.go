@@ -58,9 +58,9 @@ func CutWords(s string, n int) string {
 }
 
 func readyCounsel(pr PullRequest, story Issue, c identity.Comment, solo bool) string {
-	how := "Ship checks every gate again on this head and asks for your pass."
+	how := "Ship checks every gate again on this head, then lists what it will write and waits for your yes."
 	if solo {
-		how = "In solo mode ship runs with --solo-bypass and posts your Solo-mode bypass: comment for this head only once its checks pass, just before the merge."
+		how = "In solo mode the pass is your Solo-mode bypass (--solo-bypass): ship checks every gate again, lists its writes and waits for your yes, and posts the bypass comment for this head only then, just before the merge."
 	}
 	return fmt.Sprintf("aayu ship stopped on #%d (Story #%d) only for the human pass, and the merge gate is green on head %s (comment by @%s). %s",
 		pr.Number, story.Number, shortSHA(pr.HeadSHA), c.Author.Login, how)
