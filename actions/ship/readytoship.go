@@ -75,6 +75,9 @@ func (r *run) postReadyToShip() (string, error) {
 	if err := r.loadPerson(); err != nil {
 		return "", err
 	}
+	if r.person.Access() < identity.AccessWrite {
+		return "", nil // the inbox reads the comment only from write access
+	}
 	if err := r.loadComments(); err != nil {
 		return "", err
 	}
