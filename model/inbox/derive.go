@@ -108,7 +108,7 @@ func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
 	}
 	desc := strings.ToLower(strings.TrimSpace(inspect.Description))
 	switch {
-	case inspect.State == "pending" && strings.HasPrefix(desc, "human rung"):
+	case inspect.State == "pending" && strings.HasPrefix(desc, "human rung") && !humanReviewed(s, facts.Comments, pr.HeadSHA):
 		approve := Choice{Key: "2", Label: "approve its head", NeedsNote: "One line on what you checked:",
 			Writes: []Write{
 				{Kind: WriteReview, Number: pr.Number, CommitID: pr.HeadSHA, Login: s.Viewer},
@@ -213,4 +213,26 @@ const HumanReviewPrefix = "Human review:"
 func HumanReviewReply(pr int, head, login string) string {
 	return fmt.Sprintf("%s @%s approved head %s through aayu inbox. GitHub refuses an author's own review, and in solo mode agents write as @%s, so the review is recorded on the ledger at reviews/%d/%s.json.\n\n<!-- aayu:human-review head=%s -->",
 		HumanReviewPrefix, strings.TrimPrefix(login, "@"), head, strings.TrimPrefix(login, "@"), pr, head, head)
+}
+
+// humanReviewed says the approver's Human review: reply names this head:
+// the person approved it by record, and the step no longer waits for them.
+func humanReviewed(s Snapshot, comments []identity.Comment, head string) bool {
+	if s.Approver == "" || head == "" {
+		return false
+	}
+	for _, c := range comments {
+		if identity.IsBot(c.Author, s.BotLogins) || !identity.SameLogin(c.Author.Login, strings.TrimPrefix(s.Approver, "@")) {
+			continue
+		}
+		if !strings.HasPrefix(strings.TrimLeft(c.Body, " \t\r\n"), HumanReviewPrefix) {
+			continue
+		}
+		for _, w := range headWord.FindAllString(c.Body, -1) {
+			if strings.EqualFold(w, head) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -205,6 +205,12 @@ func TestDeriveSkips(t *testing.T) {
 		}, "needs-review#150"},
 		{"merged into main, not dev", func(s *Snapshot) { withMergedWithoutShip(s); s.PullRequests[0].BaseRef = "main" }, "merged-without-ship#120"},
 		{"story already merged", func(s *Snapshot) { withMergedWithoutShip(s); s.Issues[0].Labels = []string{LabelStory, LabelMerged} }, "merged-without-ship#120"},
+		{"the approver's human review reply names the head", func(s *Snapshot) {
+			withNeedsReview(s)
+			f := s.PRFacts[150]
+			f.Comments = []identity.Comment{{Author: founder, Body: HumanReviewReply(150, headB, "founder")}}
+			s.PRFacts[150] = f
+		}, "needs-review#150"},
 		{"a ship record covers the merge", func(s *Snapshot) {
 			withMergedWithoutShip(s)
 			s.ShipRecords = map[int]bool{122: true}
@@ -269,5 +275,26 @@ func TestMalformedDecisionOnlyOpens(t *testing.T) {
 		if c.writes() {
 			t.Fatalf("a malformed Decision must offer no write: %+v", c)
 		}
+	}
+}
+
+// TestHumanReviewReplyOnlyForThisHead: a reply naming another head, or
+// written by someone other than the approver, leaves the card waiting.
+func TestHumanReviewReplyOnlyForThisHead(t *testing.T) {
+	for name, c := range map[string]identity.Comment{
+		"another head":     {Author: founder, Body: HumanReviewReply(150, headA, "founder")},
+		"not the approver": {Author: identity.Account{Login: "writer", Permission: "write"}, Body: HumanReviewReply(150, headB, "writer")},
+		"not at the start": {Author: founder, Body: "Re: " + HumanReviewReply(150, headB, "founder")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := base()
+			withNeedsReview(&s)
+			f := s.PRFacts[150]
+			f.Comments = []identity.Comment{c}
+			s.PRFacts[150] = f
+			if _, ok := Find(Derive(s), "needs-review#150"); !ok {
+				t.Error("the card left without the approver's reply for this head")
+			}
+		})
 	}
 }
