@@ -139,7 +139,7 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 			return ex.Execute(ctx, req)
 		},
 		ItemKey: func(st model.Step) string { return fmt.Sprintf("%s/%s#%d", sess.owner, sess.repo, st.Item.Number) },
-		URL: func(n int) string { return itemURL(n) },
+		URL:     func(n int) string { return itemURL(n) },
 		Open: func(n int) error {
 			u := itemURL(n)
 			if u == "" {

@@ -50,27 +50,27 @@ type Model struct {
 	ctx  context.Context
 	keys keyMap
 
-	snap     *model.Snapshot
-	readAt   time.Time
-	cached   bool // the cards shown are the last read, not yet refreshed
-	reading  bool
-	readErr  error
+	snap    *model.Snapshot
+	readAt  time.Time
+	cached  bool // the cards shown are the last read, not yet refreshed
+	reading bool
+	readErr error
 	// stale: the last read failed, and the cards shown are the last good
 	// read's (readAt), kept on screen and marked so.
 	stale bool
 	// refreshAsked: the person pressed r, so the landing of this read is
 	// said in words, never left at "Refreshing from GitHub…".
 	refreshAsked bool
-	steps    []model.Step
-	rows     []listRow // the list's layout, built once per read
-	rowOf    []int     // card index -> row index
-	cursor   int
-	selected map[string]bool
-	states   map[string]*cardState
-	pend     *pending
-	details  bool
-	message  string // one line under the list: a refusal or what just happened
-	link     string // a URL in message, drawn as an OSC 8 link in the full screen
+	steps        []model.Step
+	rows         []listRow // the list's layout, built once per read
+	rowOf        []int     // card index -> row index
+	cursor       int
+	selected     map[string]bool
+	states       map[string]*cardState
+	pend         *pending
+	details      bool
+	message      string // one line under the list: a refusal or what just happened
+	link         string // a URL in message, drawn as an OSC 8 link in the full screen
 
 	queue    *actions.Queue
 	outcomes *outcomeBox
