@@ -385,6 +385,7 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 		}
 		if o.ByHand == "" {
 			needsYou := m.needsYouN
+			m.finished[msg.id] = true
 			m.removeStep(msg.id)
 			if !wasBulk && needsYou > 0 && m.needsYouN == 0 && m.noFailures() {
 				cmds = append(cmds, m.jobWellDone("Job well done: nothing waits for you now."))

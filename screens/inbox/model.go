@@ -76,14 +76,16 @@ type Model struct {
 	outcomes *outcomeBox
 	running  int
 
-	quitAsk     bool // q while writes run: wait for all, or only those under way
-	quitting    bool // finish once the writes being waited for are done
-	inputClosed bool // plain: standard input ended
+	quitAsk     bool     // q while writes run: wait for all, or only those under way
+	quitting    bool     // finish once the writes being waited for are done
+	inputClosed bool     // plain: standard input ended
+	early       []string // plain: lines typed before the first read landed
 	celebrate   time.Time
 	confetti    int
 	needsYouN   int // needs-you steps at the last read, to notice the last one clearing
 	bulkActive  map[string]bool
-	inBulk      bool // submitBulk is handing cards to the queue
+	inBulk      bool            // submitBulk is handing cards to the queue
+	finished    map[string]bool // cards whose every write landed in this run
 
 	humanRefusal string // why this process may not write as the person, or ""
 	next         *Next  // the screen to open after this one
@@ -106,7 +108,7 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
 		selected: map[string]bool{}, states: map[string]*cardState{},
 		queue: actions.NewQueue(ctx, 2), outcomes: newOutcomeBox(),
-		printed: map[string]bool{}, bulkActive: map[string]bool{},
+		printed: map[string]bool{}, bulkActive: map[string]bool{}, finished: map[string]bool{},
 	}
 	if deps.HumanCheck != nil && !opts.List {
 		m.humanRefusal = deps.HumanCheck()
@@ -203,6 +205,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 	case tui.LineMsg:
+		if m.snap == nil && m.readErr == nil {
+			// Typed ahead (right after the presence check, say): the line
+			// waits for the cards it is about instead of acting on none.
+			m.early = append(m.early, msg.Line)
+			return m, nil
+		}
 		return m, m.onLine(msg.Line)
 	case tui.InputClosedMsg:
 		return m, m.onInputClosed()
@@ -261,7 +269,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 		saveCmd = func() tea.Msg { _ = save(s, at); return nil }
 	}
 	before := m.needsYouN
-	m.setSteps(model.Derive(s))
+	m.setSteps(m.notFinished(model.Derive(s)))
 	if m.opts.List {
 		m.sayList()
 		return m.finish(), saveCmd
@@ -271,6 +279,23 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 			m.sayList()
 		}
 		m.askCurrent()
+		if early := m.early; len(early) > 0 {
+			m.early = nil
+			var cmds []tea.Cmd
+			for _, l := range early {
+				if m.done {
+					break
+				}
+				cmds = append(cmds, m.onLine(l))
+			}
+			if !m.done && m.inputClosed {
+				m.quitting = true // finish once the writes the lines started end
+				if m.running == 0 {
+					cmds = append(cmds, m.finish())
+				}
+			}
+			return tea.Batch(cmds...), saveCmd
+		}
 		if m.inputClosed && m.running == 0 {
 			return m.finish(), saveCmd
 		}
@@ -310,6 +335,20 @@ func (m *Model) setSteps(steps []model.Step) {
 	if m.cursor >= len(steps) {
 		m.cursor = max(0, len(steps)-1)
 	}
+}
+
+// notFinished drops the cards this run finished: every write of theirs
+// landed, so no later read (one that started before the writes ended, or
+// a refresh that missed a change made within the same second as the last
+// read) brings a done card back. The next run reads them afresh.
+func (m *Model) notFinished(steps []model.Step) []model.Step {
+	out := steps[:0:0]
+	for _, st := range steps {
+		if !m.finished[st.ID()] {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 // relayout recounts the groups and lays out the list after the cards
