@@ -125,6 +125,13 @@ func run(ctx context.Context, args []string, e env) int {
 		screen = s
 	case "comment":
 		return runComment(ctx, inv, e, sess)
+	case "audit":
+		s, err := auditScreen(ctx, sess, common)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "aayu audit: %v\nNothing was done.\n", err)
+			return tui.ExitUsage
+		}
+		screen = s
 	case "ship":
 		s, cleanup, code := shipScreen(ctx, inv, e, cfg, sess, common, src)
 		if s == nil {
