@@ -86,7 +86,9 @@ func TestInboxCommentNeverPostedTwice(t *testing.T) {
 // writes had changed. Enter again does not mistake our own change for
 // someone else's: it finishes the step, each write once.
 func TestInboxHalfDoneStepFinishedAfterBlindFailure(t *testing.T) {
-	lost := &lostAnswer{match: func(r *http.Request) bool { return r.Method == http.MethodDelete && strings.Contains(r.URL.Path, "/labels/") }}
+	lost := &lostAnswer{match: func(r *http.Request) bool {
+		return r.Method == http.MethodDelete && strings.Contains(r.URL.Path, "/labels/")
+	}}
 	f := newFixture(t, func(next http.RoundTripper) http.RoundTripper { lost.next = next; return lost })
 	ctx := context.Background()
 	req := request(t, f.step(inbox.KindMergedWithoutShip, sandbox.DemoStoryMergedNoShip), "enter", "")
