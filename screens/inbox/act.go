@@ -280,6 +280,9 @@ func (m *Model) confirm() tea.Cmd {
 func (m *Model) cancel() tea.Cmd {
 	m.pend = nil
 	m.tell("Cancelled; nothing was written.")
+	if m.c.Plain {
+		m.askCurrent() // say again which card the next line answers
+	}
 	return nil
 }
 
