@@ -294,3 +294,30 @@ func TestInboxPlainEveryLineTakesEffect(t *testing.T) {
 		t.Errorf("the housekeeping was cleared without its words:\n%s", out)
 	}
 }
+
+// TestInboxFailedReadKeepsCardsStale: GitHub goes away while the plain
+// inbox is open; the refresh fails, the last good cards stay, marked stale
+// with the time they were read and the failure in words, and the session
+// goes on: the next typed line still acts on the card asked about.
+func TestInboxFailedReadKeepsCardsStale(t *testing.T) {
+	home := t.TempDir()
+	srv, url := sandboxAt(t, filepath.Join(t.TempDir(), "sandbox"), sandbox.FaultSpec{})
+	a := inboxAgainst(t, home, url)
+	a.waitFor(`card 1 of (\d+): Decision #1\. Choose`)
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a.send("r")
+	a.waitFor(`The read from GitHub failed: [^\n]+\. The cards shown are stale, from the read at \d\d:\d\d:\d\d UTC; r tries again\.`)
+	a.send("s")
+	a.waitFor(`skipped: Decision #1\.\ncard 2 of \d+: Decision #2\. Choose`)
+	a.send("list")
+	a.waitFor(`(?s)r tries again\..*card 9: Replaced #13`)
+	a.send("q")
+	if c := a.exit(); c != tui.ExitOK {
+		t.Fatalf("exit %d:\n%s", c, a.out.String())
+	}
+	if strings.Contains(a.out.String(), "failed: the inbox could not be read") {
+		t.Errorf("the failed refresh emptied the inbox:\n%s", a.out.String())
+	}
+}
