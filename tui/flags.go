@@ -66,7 +66,7 @@ type commandSpec struct {
 // lookupCommand returns the spec of a command name.
 func lookupCommand(name string) (commandSpec, bool) {
 	switch name {
-	case "inbox", "login", "auth", "sandbox":
+	case "inbox", "login", "auth", "sandbox", "audit":
 		return commandSpec{0, ""}, true
 	case "pack":
 		return commandSpec{1, "STORY or DIR"}, true
@@ -80,7 +80,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "auth", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "auth", "audit", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -332,6 +332,8 @@ Usage:
                                    to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)
   aayu auth                        where each token comes from; never a token's value
+  aayu audit                       every Solo-mode bypass, human-fallback write and
+                                   bypass recorded late, from the ledger (read-only)
   aayu sandbox [--addr HOST:PORT]  only the sandbox GitHub, in the foreground
            [--faults SPEC] [--scale N]   e.g. --faults 5xx=0.1,latency=300ms
            [--reset]                     throw away every change and seed the demo again

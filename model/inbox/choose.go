@@ -107,5 +107,8 @@ func BulkConfirm(steps []Step, viewer string) []string {
 		return nil
 	}
 	head := fmt.Sprintf("Do the recommendation of these %d items? Each is written as @%s and is not undone later.", len(lines), viewer)
+	if len(lines) == 1 {
+		head = fmt.Sprintf("Do the recommendation of this 1 item? It is written as @%s and is not undone later.", viewer)
+	}
 	return append([]string{head}, lines...)
 }

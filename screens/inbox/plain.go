@@ -11,7 +11,8 @@ func (m *Model) sayList() {
 		return
 	}
 	needs := m.needsYouN
-	m.say(fmt.Sprintf("%s wait: %d %s you, %d housekeeping.", describeCount(len(m.steps), "step", "steps"), needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(m.steps)-needs))
+	m.say(fmt.Sprintf("%s wait: %d %s you, %d housekeeping (as GitHub had them at %s%s).", describeCount(len(m.steps), "step", "steps"), needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(m.steps)-needs,
+		clock(m.readAt), map[bool]string{true: "; stale: the last read failed", false: ""}[m.stale]))
 	for i, st := range m.steps {
 		lines := m.cardLines(st)
 		m.say(fmt.Sprintf("card %d: %s", i+1, lines[0]))
