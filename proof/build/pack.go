@@ -83,7 +83,8 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 	if err != nil {
 		return nil, fmt.Errorf("writing the pack to %s: %w", dir, err)
 	}
-	report, err := proof.VerifyDir(ctx, dir, proof.Options{Ready: r.ready, HeadSHA: r.head, Story: req.Story, PR: req.PR})
+	report, err := proof.VerifyDir(ctx, dir, proof.Options{Ready: r.ready, HeadSHA: r.head, Story: req.Story, PR: req.PR,
+		EvidenceMap: r.evidenceMap, ModulePath: r.modulePath, RequiredFloors: r.set.requiredFloors})
 	if err != nil {
 		return nil, fmt.Errorf("verifying the pack just written to %s: %w", dir, err)
 	}
