@@ -111,8 +111,8 @@ type Report struct {
 
 // The rule sets a report names.
 const (
-	RulesCurrent  = "0.2 rules: every criterion needs evidence bytes hashed here"
-	RulesBefore02 = "pre-0.2 rules for media (LFS, tombstones); evidence bytes still hashed here"
+	RulesCurrent  = "0.2 (each criterion proven by evidence bytes hashed here whose tests pass)"
+	RulesBefore02 = "pre-0.2 (LFS media and tombstones accepted for media; evidence bytes still hashed here)"
 )
 
 // HashedWords is the number behind "verified", e.g. "12 files, 48,213
