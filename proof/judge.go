@@ -129,7 +129,7 @@ func (v *verifier) judgeCriterion(c Criterion, arts map[string]Artifact, verdict
 			}
 		}
 		if len(absent) > 0 {
-			fail(CodeEvidenceTestAbsent, "", "is not proven: its test events show no pass for "+clipText(strings.Join(absent, ", "))+", which the evidence map names")
+			fail(CodeEvidenceTestAbsent, "", "is not proven: its test events do not show "+clipText(strings.Join(absent, ", "))+" running and passing, as the evidence map requires")
 			return res
 		}
 	} else if !tally.anyPass() {

@@ -20,6 +20,7 @@ const maxEvidenceRead = maxTestEvidenceBytes
 // eventTally is what one evidence file's events say about each top-level
 // test, by package import path and test name.
 type eventTally struct {
+	ran    map[testKey]bool
 	passed map[testKey]bool
 	failed map[testKey]bool
 	// pkgFailed lists packages with a package-level fail or build failure.
@@ -27,7 +28,7 @@ type eventTally struct {
 }
 
 func newEventTally() *eventTally {
-	return &eventTally{passed: map[testKey]bool{}, failed: map[testKey]bool{}, pkgFailed: map[string]bool{}}
+	return &eventTally{ran: map[testKey]bool{}, passed: map[testKey]bool{}, failed: map[testKey]bool{}, pkgFailed: map[string]bool{}}
 }
 
 // readTestEvents adds the events of one evidence file to t. It returns why
@@ -60,6 +61,8 @@ func (t *eventTally) read(data []byte) string {
 			t.pkgFailed[pkg] = true
 		case action == "fail":
 			t.failed[testKey{pkg, top}] = true
+		case action == "run" && test == top && test != "":
+			t.ran[testKey{pkg, top}] = true
 		case action == "pass" && test == top && test != "":
 			t.passed[testKey{pkg, top}] = true
 		}
@@ -91,16 +94,18 @@ func (t *eventTally) failures() []string {
 	return out
 }
 
-// passes reports whether a mapped test has a pass event. With no module
+// passes reports whether a mapped test has a run and a pass event, as
+// TestEvidence keeps for every test it counts. With no module
 // path the package is matched by its path inside the module: the event's
 // import path must end in "/"+Package (or be it); "." then matches the
 // test name in any package.
 func (t *eventTally) passes(ref TestRef, modulePath string) bool {
 	if modulePath != "" {
-		return t.passed[testKey{ref.importPath(modulePath), ref.Test}]
+		k := testKey{ref.importPath(modulePath), ref.Test}
+		return t.ran[k] && t.passed[k]
 	}
 	for k := range t.passed {
-		if k.test != ref.Test {
+		if k.test != ref.Test || !t.ran[k] {
 			continue
 		}
 		if ref.Package == "." || k.importPath == ref.Package || strings.HasSuffix(k.importPath, "/"+ref.Package) {
