@@ -188,7 +188,7 @@ func packResult(o *Outcome) (string, string) {
 		return proof.ResultFail, fmt.Sprintf("written, but it does not verify: %s", strings.Join(words, " "))
 	}
 	if !r.FloorsHold {
-		return proof.ResultPass, "written and verified; a floor does not hold"
+		return proof.ResultPass, "written and verified (" + r.HashedWords() + "); a floor does not hold"
 	}
-	return proof.ResultPass, "written and verified"
+	return proof.ResultPass, "written and verified (" + r.HashedWords() + ")"
 }
