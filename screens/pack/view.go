@@ -255,6 +255,13 @@ func (m *Model) detail(w int) []string {
 	case secChecks:
 		if r.Pack != nil && i < len(r.Pack.Checks) {
 			text = checkLine(r.Pack.Checks[i])
+			// The recomputed verdict, with why, replaces the check's own word.
+			for _, f := range r.FailedFloors {
+				if f.Floor == r.Pack.Checks[i].Floor && f.Result == r.Pack.Checks[i].Result {
+					text = checkLine(f) + " — does not hold"
+					break
+				}
+			}
 		}
 	case secProblems:
 		if i < len(r.Problems) {
