@@ -10,6 +10,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/gatecomment"
 	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/tui"
 )
@@ -21,7 +22,8 @@ import (
 func packScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common) (tui.Screen, func(), int) {
 	arg := inv.Args[0]
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
-		return pack.New(ctx, common, pack.Options{Dir: arg, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"]}), func() {}, tui.ExitOK
+		return pack.New(ctx, common, pack.Options{Dir: arg, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"],
+			RequiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))}), func() {}, tui.ExitOK
 	}
 	story, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
 	if err != nil || story <= 0 {
@@ -54,6 +56,7 @@ func packScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 	screen := pack.NewStory(ctx, common, pack.StoryFromLedger(pack.LedgerConfig{
 		Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, WorkDir: work,
 		CI: inv.Global.CI, MediaBucket: cfg.String("proof.media"), Log: log,
+		RequiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors")),
 	}))
 	return screen, func() { _ = os.RemoveAll(work) }, tui.ExitOK
 }

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aayudha/aayu/tui"
 )
@@ -216,4 +221,229 @@ func editedReady(t *testing.T, to string) {
 	if err := os.WriteFile(to, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestPackRefusesPacksThatProveNothing runs, through the real command, each
+// way a pack can look sound and prove nothing (issue 14): evidence kept only
+// by hash, evidence whose events fail or show no test passing, a citation
+// given twice, a date that is no date, a --ready that is no regular file.
+// Each is exit 4 with the reason in words; each starts from the demo pack,
+// and an artifact whose bytes the case changes has its hash recomputed, as a
+// forger would, so only the rule under test can refuse it.
+func TestPackRefusesPacksThatProveNothing(t *testing.T) {
+	const ev1 = "evidence/criterion-1.jsonl"
+	art := func(dir, p string) string { return filepath.Join(dir, "artifacts", filepath.FromSlash(p)) }
+	evidence := []string{ev1, "evidence/criterion-2.jsonl", "evidence/criterion-3.jsonl"}
+	drop := func(t *testing.T, dir string, paths ...string) {
+		for _, p := range paths {
+			if err := os.Remove(art(dir, p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, dir string) string // returns the --ready file, "" for the demo's
+		say   []string
+	}{
+		{"every artifact store none", func(t *testing.T, dir string) string {
+			editJSON(t, dir, func(p map[string]any) {
+				for _, a := range artifacts(p) {
+					a.(map[string]any)["store"] = "none"
+				}
+			})
+			drop(t, dir, append(evidence, "reports/coverage.txt", "metrics/latency.json")...)
+			return ""
+		}, []string{"no evidence whose bytes were hashed here", "store none"}},
+		{"evidence in a bucket nobody configured", func(t *testing.T, dir string) string {
+			editJSON(t, dir, func(p map[string]any) {
+				for i := range 3 {
+					artifact(p, i)["store"], artifact(p, i)["object"] = "bucket", "acme/benefits/"+evidence[i]
+				}
+			})
+			drop(t, dir, evidence...)
+			return ""
+		}, []string{"bucket", "not fetched"}},
+		{"evidence tombstoned", func(t *testing.T, dir string) string {
+			editJSON(t, dir, func(p map[string]any) {
+				for i := range 3 {
+					artifact(p, i)["store"] = "none"
+					artifact(p, i)["tombstone"] = map[string]any{"purged_at": "2026-09-30T02:00:00Z", "reason": "proof purge"}
+				}
+			})
+			drop(t, dir, evidence...)
+			return ""
+		}, []string{"tombstone"}},
+		{"evidence only Git LFS pointers", func(t *testing.T, dir string) string {
+			editJSON(t, dir, func(p map[string]any) {
+				for i := range 3 {
+					a := artifact(p, i)
+					a["store"] = "lfs"
+					pointer := fmt.Sprintf("version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize %v\n", a["sha256"], a["size"])
+					if err := os.WriteFile(art(dir, evidence[i]), []byte(pointer), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
+			return ""
+		}, []string{"Git LFS pointer", "not hashed"}},
+		{"evidence recording a fail", func(t *testing.T, dir string) string {
+			editBytes(t, art(dir, ev1), func(b []byte) []byte {
+				return bytes.ReplaceAll(b, []byte(`"Action":"pass"`), []byte(`"Action":"fail"`))
+			})
+			rehash(t, dir, ev1)
+			return ""
+		}, []string{"criterion 1", "fail", "TestAnswerCitesPassage"}},
+		{"evidence with no test passing", func(t *testing.T, dir string) string {
+			editBytes(t, art(dir, ev1), func(b []byte) []byte {
+				var keep []string
+				for _, l := range strings.SplitAfter(string(b), "\n") {
+					if !strings.Contains(l, `"Action":"pass"`) {
+						keep = append(keep, l)
+					}
+				}
+				return []byte(strings.Join(keep, ""))
+			})
+			rehash(t, dir, ev1)
+			return ""
+		}, []string{"criterion 1", "no test passing"}},
+		{"evidence that is not test events", func(t *testing.T, dir string) string {
+			editBytes(t, art(dir, ev1), func([]byte) []byte { return []byte("PASS\nok  \texample.com/benefits/answer\t0.01s\n") })
+			rehash(t, dir, ev1)
+			return ""
+		}, []string{ev1, "not go test -json events"}},
+		{"evidence cited twice", func(t *testing.T, dir string) string {
+			editJSON(t, dir, func(p map[string]any) {
+				c := criteria(p)[1].(map[string]any)
+				c["evidence"] = append(c["evidence"].([]any), c["evidence"].([]any)[0])
+			})
+			return ""
+		}, []string{"criterion 2", "more than once"}},
+		{"criterion proven only by a screenshot kept by hash", func(t *testing.T, dir string) string {
+			editJSON(t, dir, func(p map[string]any) { criteria(p)[2].(map[string]any)["evidence"] = []any{"screens/1.png"} })
+			return ""
+		}, []string{"criterion 3", "media"}},
+		{"created_at that is no date", func(t *testing.T, dir string) string {
+			editJSON(t, dir, func(p map[string]any) { p["created_at"] = "yesterday\u001b[2J" })
+			return ""
+		}, []string{"created_at"}},
+		{"--ready names a FIFO", func(t *testing.T, dir string) string {
+			fifo := filepath.Join(t.TempDir(), "ready.md")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skipf("no FIFOs here: %v", err)
+			}
+			return fifo
+		}, []string{"ready", "not a regular file", "FIFO"}},
+		{"--ready names a folder", func(t *testing.T, dir string) string { return t.TempDir() }, []string{"ready", "not a regular file"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := packCopy(t)
+			ready := c.setup(t, dir)
+			if ready == "" {
+				ready = filepath.Join("testdata", "demo", "ready.md")
+			}
+			type result struct {
+				code     int
+				out, err string
+			}
+			done := make(chan result, 1)
+			go func() {
+				code, out, errOut := runAayu(t, "pack", dir, "--ready", ready, "--head", demoHead)
+				done <- result{code, out, errOut}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(60 * time.Second):
+				t.Fatal("aayu pack did not finish; it is waiting on something it should have refused")
+			}
+			if r.code != tui.ExitRefused {
+				t.Fatalf("exit %d, want %d (refused)\n%s%s", r.code, tui.ExitRefused, r.out, r.err)
+			}
+			if strings.ContainsRune(r.out+r.err, '\x1b') {
+				t.Error("the output carries an escape byte")
+			}
+			problems := strings.ToLower(problemLines(r.out))
+			for _, s := range c.say {
+				if !strings.Contains(problems, strings.ToLower(s)) {
+					t.Errorf("the problems do not name %q:\n%s", s, problems)
+				}
+			}
+		})
+	}
+}
+
+// TestPackFloorsRecomputed: floors are judged from their numbers and the
+// required list, through the real command: exit 3 with the floor and why.
+func TestPackFloorsRecomputed(t *testing.T) {
+	check := func(p map[string]any, floor string) map[string]any {
+		for _, c := range p["checks"].([]any) {
+			if c.(map[string]any)["floor"] == floor {
+				return c.(map[string]any)
+			}
+		}
+		t.Fatalf("the demo pack has no %s check", floor)
+		return nil
+	}
+	cases := []struct {
+		name string
+		edit func(p map[string]any)
+		say  []string
+	}{
+		{"coverage claiming pass below its threshold", func(p map[string]any) { check(p, "coverage")["value"] = 10 },
+			[]string{"floor coverage does not hold", "10 does not meet the threshold 90"}},
+		{"coverage recorded as fail though it meets its threshold", func(p map[string]any) { check(p, "coverage")["result"] = "fail" },
+			[]string{"floor coverage does not hold", "disagrees with its own numbers"}},
+		{"only a vet check", func(p map[string]any) {
+			p["checks"] = []any{check(p, "vet")}
+		}, []string{"floor coverage does not hold", "floor tests does not hold", "required"}},
+		{"a required check skipped", func(p map[string]any) { check(p, "tests")["result"] = "skipped" },
+			[]string{"floor tests does not hold", "skipped"}},
+		{"every check skipped", func(p map[string]any) {
+			for _, c := range p["checks"].([]any) {
+				c.(map[string]any)["result"] = "skipped"
+			}
+		}, []string{"floor coverage does not hold", "floor vet does not hold"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := packCopy(t)
+			editJSON(t, dir, c.edit)
+			code, out, errOut := runAayu(t, "pack", dir, "--ready", filepath.Join("testdata", "demo", "ready.md"), "--head", demoHead)
+			if code != tui.ExitFloor {
+				t.Fatalf("exit %d, want %d (a floor does not hold)\n%s%s", code, tui.ExitFloor, out, errOut)
+			}
+			for _, s := range c.say {
+				if !strings.Contains(out, s) {
+					t.Errorf("the report does not say %q:\n%s", s, out)
+				}
+			}
+		})
+	}
+}
+
+// TestPackSaysWhatWasHashed: "verified" has a number behind it.
+func TestPackSaysWhatWasHashed(t *testing.T) {
+	code, out, errOut := runAayu(t, "pack", filepath.Join("testdata", "demo", "pack"), "--ready", filepath.Join("testdata", "demo", "ready.md"), "--head", demoHead)
+	if code != tui.ExitOK || !strings.Contains(out, "verified: 5 files, 4,128 bytes hashed") || !strings.Contains(out, "rules: 0.2") {
+		t.Fatalf("exit %d; the report does not say what was hashed and by which rules:\n%s%s", code, out, errOut)
+	}
+}
+
+// rehash sets an artifact's sha256 and size in pack.json to its bytes.
+func rehash(t *testing.T, dir, path string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "artifacts", filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	editJSON(t, dir, func(p map[string]any) {
+		for _, a := range artifacts(p) {
+			if m := a.(map[string]any); m["path"] == path {
+				m["sha256"], m["size"] = hex.EncodeToString(sum[:]), len(b)
+			}
+		}
+	})
 }

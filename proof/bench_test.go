@@ -46,7 +46,12 @@ func BenchmarkVerifyDir(b *testing.B) {
 		p.Artifacts = append(p.Artifacts, fixtureArtifact(name, KindReport, StoreGit, data))
 		total += int64(len(data))
 	}
-	p.Criteria = []Criterion{{ID: 1, Evidence: []string{"reports/r-000.txt"}}, {ID: 2, Evidence: []string{"reports/r-001.txt"}}}
+	// The criteria cite test events beside the reports, as a pack must.
+	events := fixtureFiles()["evidence/criterion-1.jsonl"]
+	files["evidence/criterion-1.jsonl"] = events
+	p.Artifacts = append(p.Artifacts, fixtureArtifact("evidence/criterion-1.jsonl", KindAPITrace, StoreGit, events))
+	p.Criteria = []Criterion{{ID: 1, Evidence: []string{"reports/r-000.txt", "evidence/criterion-1.jsonl"}},
+		{ID: 2, Evidence: []string{"reports/r-001.txt", "evidence/criterion-1.jsonl"}}}
 	dir := writeFixtureDir(b, p, files)
 	b.SetBytes(total)
 	for b.Loop() {
@@ -310,11 +315,23 @@ func buildBenchPack(dir, sumsFile string, shape benchShape) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.Artifacts = append(p.Artifacts, Artifact{Path: name, Kind: KindAPITrace, SHA256: digest, Size: size, Store: StoreGit})
+		// Random bytes are no test events: the bulk is a report, and the
+		// criteria cite one small events file beside it.
+		p.Artifacts = append(p.Artifacts, Artifact{Path: name, Kind: KindReport, SHA256: digest, Size: size, Store: StoreGit})
 		fmt.Fprintf(&sums, "%s  %s\n", digest, name)
 	}
 	first, last := p.Artifacts[0].Path, p.Artifacts[len(p.Artifacts)-1].Path
-	p.Criteria = []Criterion{{ID: 1, Evidence: []string{first}}, {ID: 2, Evidence: []string{last}}}
+	const eventsPath = "tests/criteria.jsonl"
+	events := []byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n")
+	if err := os.MkdirAll(filepath.Join(dir, artifactsDir, "tests"), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, artifactsDir, eventsPath), events, 0o644); err != nil {
+		return nil, err
+	}
+	p.Artifacts = append(p.Artifacts, ArtifactFromBytes(eventsPath, KindAPITrace, events))
+	fmt.Fprintf(&sums, "%s  %s\n", p.Artifacts[len(p.Artifacts)-1].SHA256, eventsPath)
+	p.Criteria = []Criterion{{ID: 1, Evidence: []string{first, eventsPath}}, {ID: 2, Evidence: []string{last, eventsPath}}}
 	packJSON, err := Encode(p)
 	if err != nil {
 		return nil, err

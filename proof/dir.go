@@ -51,7 +51,7 @@ func verifyFS(ctx context.Context, fsys fs.FS, opts Options, sameFile bool) (*Re
 	}
 	sum := sha256.Sum256(raw)
 	r := &Report{Pack: p, PackSHA256: hex.EncodeToString(sum[:])}
-	v := &verifier{ctx: ctx, r: r, opts: opts, lim: lim, fsys: fsys, sameFile: sameFile}
+	v := newVerifier(ctx, r, opts, lim, fsys, sameFile)
 	if err := v.run(); err != nil {
 		return nil, err
 	}

@@ -43,6 +43,16 @@ func (r TestRef) importPath(modulePath string) string {
 	return modulePath + "/" + r.Package
 }
 
+// ModulePathOf reads the module line of go.mod; "" when it has none.
+func ModulePathOf(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
+}
+
 // MappedCriterion is one [[criterion]] table of the evidence map.
 type MappedCriterion struct {
 	ID    int

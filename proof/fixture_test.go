@@ -35,7 +35,7 @@ func fixtureArtifact(p, kind, store string, data []byte) Artifact {
 }
 
 func fixturePack(files map[string][]byte) *Pack {
-	value, threshold := 100.0, 90.0
+	value, threshold, testsPassed := 100.0, 90.0, 2.0
 	return &Pack{
 		Schema: SchemaVersion, Repo: "acme/benefits", Story: 7, PR: 21, PRHeadSHA: fixtureHead,
 		Seat: "ai-native-engineer", Host: "cli", Identity: IdentityCI,
@@ -51,7 +51,11 @@ func fixturePack(files map[string][]byte) *Pack {
 			fixtureArtifact("reports/coverage.txt", KindReport, StoreGit, files["reports/coverage.txt"]),
 			fixtureArtifact("screens/1.png", KindScreenshot, StoreNone, files["screens/1.png"]),
 		},
-		Checks:    []Check{{Floor: "coverage", Result: ResultPass, Value: &value, Threshold: &threshold, Network: NetworkIsolated}},
+		Checks: []Check{
+			{Floor: "tests", Result: ResultPass, Value: &testsPassed, Network: NetworkIsolated},
+			{Floor: "coverage", Result: ResultPass, Value: &value, Threshold: &threshold, Network: NetworkIsolated},
+			{Floor: "vet", Result: ResultPass, Network: NetworkIsolated},
+		},
 		Links:     Links{ReadySnapshot: "specs/7/ready.md"},
 		CreatedAt: "2026-10-12T09:48:42Z",
 	}

@@ -29,6 +29,9 @@ func manyArtifactsPack(n int) (*Pack, map[string][]byte) {
 		for j := range data {
 			data[j] = byte(i ^ j)
 		}
+		if i == 0 || i == n-1 { // the cited evidence: real test events
+			data = fixtureFiles()["evidence/criterion-1.jsonl"]
+		}
 		files[name] = data
 		p.Artifacts = append(p.Artifacts, fixtureArtifact(name, KindAPITrace, StoreGit, data))
 	}
@@ -129,9 +132,11 @@ func TestVerifyStreamsLargeArtifact(t *testing.T) {
 		data[i] = byte(i * 31)
 	}
 	p := fixturePack(nil)
-	p.Artifacts = []Artifact{fixtureArtifact("reports/trace.jsonl", KindAPITrace, StoreGit, data)}
-	p.Criteria = []Criterion{{ID: 1, Evidence: []string{"reports/trace.jsonl"}}, {ID: 2, Evidence: []string{"reports/trace.jsonl"}}}
-	dir := writeFixtureDir(t, p, map[string][]byte{"reports/trace.jsonl": data})
+	events := fixtureFiles()["evidence/criterion-1.jsonl"]
+	p.Artifacts = []Artifact{fixtureArtifact("reports/trace.txt", KindReport, StoreGit, data),
+		fixtureArtifact("evidence/criterion-1.jsonl", KindAPITrace, StoreGit, events)}
+	p.Criteria = []Criterion{{ID: 1, Evidence: []string{"reports/trace.txt", "evidence/criterion-1.jsonl"}}, {ID: 2, Evidence: []string{"evidence/criterion-1.jsonl"}}}
+	dir := writeFixtureDir(t, p, map[string][]byte{"reports/trace.txt": data, "evidence/criterion-1.jsonl": events})
 	data = nil
 
 	var before, after runtime.MemStats

@@ -39,13 +39,25 @@ func (l Limits) withDefaults() Limits {
 
 // ReadFileCapped reads a whole file that must not be larger than limit
 // bytes, reading at most limit+1 so a lying or growing file never costs
-// more memory than the cap.
+// more memory than the cap. Only a regular file is read: a FIFO or device
+// named by a flag would block or never end, so it is refused before it is
+// opened, and opened without blocking in case it was swapped in since.
 func ReadFileCapped(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s); only regular files are read", name, describeMode(info.Mode()))
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|openNonBlocking, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() || !os.SameFile(info, opened) {
+		return nil, fmt.Errorf("%s changed while it was being opened; only the regular file first seen is read", name)
+	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err

@@ -1,5 +1,11 @@
 package proof
 
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
 // The verification contract. Verify and VerifyLocal fill a Report; the pack
 // screen, ship and the merge gate's comment read it. Every problem found is
 // listed, never only the first.
@@ -35,6 +41,13 @@ const (
 	CodeDuplicateCriteria Code = "duplicate_criterion"
 	CodeNoReady           Code = "ready_unavailable" // no snapshot given: goal and criteria unchecked
 	CodeNoHead            Code = "head_unavailable"  // no head given: head unchecked
+	// A criterion whose evidence shows nothing: no bytes hashed here, no go
+	// test events, a failed or absent mapped test, or the same file twice.
+	CodeEvidenceNotHashed  Code = "evidence_not_hashed"      // no cited evidence byte was read and hashed here
+	CodeEvidenceNotEvents  Code = "evidence_not_test_events" // an api-trace that is not go test -json events
+	CodeEvidenceTestFailed Code = "evidence_test_failed"     // the events record a fail
+	CodeEvidenceTestAbsent Code = "evidence_test_absent"     // a mapped test has no pass in the events
+	CodeDuplicateEvidence  Code = "duplicate_evidence"       // one criterion cites a path twice
 )
 
 // Problem is one reason a pack does not verify, in words a person reads.
@@ -69,7 +82,7 @@ type CriterionResult struct {
 	ID       int
 	Text     string // from the Ready snapshot when known
 	Evidence []string
-	Proven   bool   // has evidence and every evidence artifact verified
+	Proven   bool   // evidence bytes hashed here whose test events show every mapped test passing
 	Reason   string // why not, in words
 }
 
@@ -82,7 +95,52 @@ type Report struct {
 	Criteria           []CriterionResult
 	ArtifactsNotStored int
 	FloorsHold         bool
-	FailedFloors       []Check // checks whose result is not pass/waived/skipped
+	// FailedFloors are the checks that do not hold, each Detail starting
+	// with why (a required floor that is missing is a Check with Result
+	// "missing"), so callers print them as they are.
+	FailedFloors []Check
+	// FilesHashed and BytesHashed count the artifact files whose bytes were
+	// read and hashed here and matched pack.json: the number behind
+	// "verified".
+	FilesHashed int
+	BytesHashed int64
+	// Rules says which rules judged the pack: RulesCurrent, or RulesBefore02
+	// for a pack with LFS media or tombstones.
+	Rules string
+}
+
+// The rule sets a report names.
+const (
+	RulesCurrent  = "0.2 (each criterion proven by evidence bytes hashed here whose tests pass)"
+	RulesBefore02 = "pre-0.2 (LFS media and tombstones accepted for media; evidence bytes still hashed here)"
+)
+
+// HashedWords is the number behind "verified", e.g. "12 files, 48,213
+// bytes hashed".
+func (r *Report) HashedWords() string {
+	if r == nil {
+		return "0 files, 0 bytes hashed"
+	}
+	return fmt.Sprintf("%s %s, %s %s hashed", groupDigits(int64(r.FilesHashed)), plural(r.FilesHashed, "file", "files"),
+		groupDigits(r.BytesHashed), plural(int(min(r.BytesHashed, 2)), "byte", "bytes"))
+}
+
+// groupDigits writes n with a comma between each group of three digits.
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
 
 // Verified reports whether the pack has no integrity problem. Floors do not

@@ -26,6 +26,9 @@ var compiledPackSchemaV1 = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	const url = "pack.v1.json"
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	// Draft 2020-12 makes format an annotation only; asserted, a created_at
+	// of "yesterday\u001b[2J" is refused rather than carried to a screen.
+	c.AssertFormat()
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, fmt.Errorf("loading the embedded pack schema: %w", err)
 	}

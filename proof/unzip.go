@@ -22,6 +22,9 @@ type ZipCaps struct {
 	Entries    int   // most entries (files and folders); default DefaultArtifacts+16
 	TotalBytes int64 // sum of the declared sizes; default DefaultTotalBytes
 	FileBytes  int64 // largest declared size of one file; default TotalBytes
+	// Ratio is the most one file over 1 MiB may inflate (uncompressed over
+	// compressed size); ExtractPackZip only. Default DefaultZipRatio.
+	Ratio int
 }
 
 func (c ZipCaps) withDefaults() ZipCaps {

@@ -30,6 +30,15 @@ type Options struct {
 	// Story and PR, when non-zero, must be the ones the pack names.
 	Story, PR int
 	Limits    Limits
+	// EvidenceMap, when known, names the tests that must pass in each
+	// criterion's evidence; ModulePath turns its package paths into import
+	// paths (empty: matched by path suffix). Without a map a criterion's
+	// events must still show a test passing and none failing.
+	EvidenceMap EvidenceMap
+	ModulePath  string
+	// RequiredFloors are the floors that must be in the pack and pass
+	// ([verify] required_floors). Nil means DefaultRequiredFloors.
+	RequiredFloors []string
 	// Progress, when set, is called after each artifact is checked, always
 	// on the goroutine that called Verify, never on a hashing worker.
 	Progress func(Progress)
@@ -45,7 +54,7 @@ type Options struct {
 func Verify(ctx context.Context, p *Pack, raw []byte, packFolder fs.FS, opts Options) (*Report, error) {
 	sum := sha256.Sum256(raw)
 	r := &Report{Pack: p, PackSHA256: hex.EncodeToString(sum[:])}
-	v := &verifier{ctx: ctx, r: r, opts: opts, lim: opts.Limits.withDefaults(), fsys: packFolder}
+	v := newVerifier(ctx, r, opts, opts.Limits.withDefaults(), packFolder, false)
 	if err := v.run(); err != nil {
 		return nil, err
 	}
@@ -59,6 +68,29 @@ type verifier struct {
 	lim      Limits
 	fsys     fs.FS
 	sameFile bool // the fs is a real folder: re-check the opened file is the one inspected
+
+	keep    map[string]bool   // artifact paths whose bytes are kept to read their test events
+	hashed  map[string]bool   // artifact paths whose bytes were hashed here and matched
+	content map[string][]byte // the kept bytes, by path
+}
+
+func newVerifier(ctx context.Context, r *Report, opts Options, lim Limits, fsys fs.FS, sameFile bool) *verifier {
+	v := &verifier{ctx: ctx, r: r, opts: opts, lim: lim, fsys: fsys, sameFile: sameFile,
+		keep: map[string]bool{}, hashed: map[string]bool{}, content: map[string][]byte{}}
+	if r.Pack != nil {
+		kinds := map[string]string{}
+		for _, a := range r.Pack.Artifacts {
+			kinds[a.Path] = a.Kind
+		}
+		for _, c := range r.Pack.Criteria {
+			for _, e := range c.Evidence {
+				if kinds[e] == KindAPITrace {
+					v.keep[e] = true
+				}
+			}
+		}
+	}
+	return v
 }
 
 func (v *verifier) problem(code Code, artifactPath string, criterion int, format string, args ...any) {
@@ -75,8 +107,9 @@ func (v *verifier) run() error {
 	if err := v.checkArtifactBytes(p, usable); err != nil {
 		return err
 	}
+	v.r.Rules = rulesFor(p)
 	v.checkCriteria(p)
-	v.r.FloorsHold, v.r.FailedFloors = FloorsHold(p.Checks)
+	v.r.FloorsHold, v.r.FailedFloors = FloorsHoldFor(p.Checks, v.opts.RequiredFloors)
 	return nil
 }
 
@@ -194,7 +227,8 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 }
 
 // checkCriteria checks evidence paths against the artifacts and the pack's
-// criteria against the Ready snapshot, and fills the per-criterion results.
+// criteria against the Ready snapshot, judges each criterion by its
+// evidence (judgeCriterion), and fills the per-criterion results.
 func (v *verifier) checkCriteria(p *Pack) {
 	verdicts := map[string]ArtifactVerdict{}
 	for _, ar := range v.r.Artifacts {
@@ -202,7 +236,12 @@ func (v *verifier) checkCriteria(p *Pack) {
 			verdicts[ar.Artifact.Path] = ar.Verdict
 		}
 	}
+	arts := map[string]Artifact{}
+	for _, a := range p.Artifacts {
+		arts[a.Path] = a
+	}
 	byID := map[int]Criterion{}
+	judged := map[int]CriterionResult{}
 	for _, c := range p.Criteria {
 		if _, dup := byID[c.ID]; dup {
 			v.problem(CodeDuplicateCriteria, "", c.ID, "Criterion %d is listed more than once.", c.ID)
@@ -217,6 +256,7 @@ func (v *verifier) checkCriteria(p *Pack) {
 				v.problem(CodeEvidenceUnknown, e, c.ID, "Criterion %d names evidence %q, which is not an artifact of the pack.", c.ID, e)
 			}
 		}
+		judged[c.ID] = v.judgeCriterion(c, arts, verdicts)
 	}
 
 	ready := v.opts.Ready
@@ -227,18 +267,20 @@ func (v *verifier) checkCriteria(p *Pack) {
 		}
 		sort.Ints(ids)
 		for _, id := range ids {
-			v.r.Criteria = append(v.r.Criteria, criterionResult(id, "", byID[id], true, verdicts))
+			v.r.Criteria = append(v.r.Criteria, judged[id])
 		}
 		return
 	}
 	inReady := map[int]bool{}
 	for _, rc := range ready.Criteria {
 		inReady[rc.ID] = true
-		c, present := byID[rc.ID]
+		res, present := judged[rc.ID]
 		if !present {
 			v.problem(CodeCriterionMissing, "", rc.ID, "Ready criterion %d is not in the pack, so nothing proves it.", rc.ID)
+			res = CriterionResult{ID: rc.ID, Reason: "not in the pack"}
 		}
-		v.r.Criteria = append(v.r.Criteria, criterionResult(rc.ID, rc.Text, c, present, verdicts))
+		res.Text = rc.Text
+		v.r.Criteria = append(v.r.Criteria, res)
 	}
 	for _, c := range p.Criteria {
 		if !inReady[c.ID] {
@@ -246,45 +288,6 @@ func (v *verifier) checkCriteria(p *Pack) {
 			inReady[c.ID] = true // report each outside criterion once
 		}
 	}
-}
-
-// criterionResult judges one criterion from the verdicts of its evidence.
-func criterionResult(id int, text string, c Criterion, present bool, verdicts map[string]ArtifactVerdict) CriterionResult {
-	res := CriterionResult{ID: id, Text: text, Evidence: c.Evidence}
-	if !present {
-		res.Reason = "not in the pack"
-		return res
-	}
-	if len(c.Evidence) == 0 {
-		res.Reason = "no evidence"
-		return res
-	}
-	var notStoredN, uncheckedN int
-	for _, e := range c.Evidence {
-		switch verdicts[e] {
-		case VerdictVerified:
-		case VerdictNotStored:
-			notStoredN++
-		case VerdictUnchecked:
-			uncheckedN++
-		case VerdictFailed:
-			res.Reason = fmt.Sprintf("evidence %q failed its check", e)
-			return res
-		default:
-			res.Reason = fmt.Sprintf("evidence %q is not an artifact of the pack", e)
-			return res
-		}
-	}
-	res.Proven = true
-	switch {
-	case notStoredN > 0 && uncheckedN > 0:
-		res.Reason = fmt.Sprintf("%d evidence files not stored and %d not fetched; their hashes are kept", notStoredN, uncheckedN)
-	case notStoredN > 0:
-		res.Reason = fmt.Sprintf("%d evidence files not stored; their hashes are kept", notStoredN)
-	case uncheckedN > 0:
-		res.Reason = fmt.Sprintf("%d evidence files in the bucket, not fetched", uncheckedN)
-	}
-	return res
 }
 
 func isSHA256Hex(s string) bool { return len(s) == 64 && isLowerHex(s) }

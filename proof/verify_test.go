@@ -105,7 +105,7 @@ func TestVerifyDetects(t *testing.T) {
 			p.Criteria = append(p.Criteria, p.Criteria[0])
 		}, want: []Code{CodeDuplicateCriteria}},
 		{name: "criterion outside the Ready snapshot", break_: func(t *testing.T, p *Pack, _ map[string][]byte, _ *Options) {
-			p.Criteria = append(p.Criteria, Criterion{ID: 3, Evidence: []string{"reports/coverage.txt"}})
+			p.Criteria = append(p.Criteria, Criterion{ID: 3, Evidence: []string{"evidence/criterion-2.jsonl"}})
 		}, want: []Code{CodeCriterionOutside}},
 		{name: "Ready criterion missing from the pack", break_: func(t *testing.T, p *Pack, _ map[string][]byte, _ *Options) {
 			p.Criteria = p.Criteria[:1]
@@ -288,7 +288,7 @@ func TestVerifyStoresAndVerdicts(t *testing.T) {
 	if r.ArtifactsNotStored != 1 {
 		t.Errorf("ArtifactsNotStored = %d, want 1", r.ArtifactsNotStored)
 	}
-	if !r.Criteria[0].Proven || !strings.Contains(r.Criteria[0].Reason, "not stored") {
+	if !r.Criteria[0].Proven || !strings.Contains(r.Criteria[0].Reason, "hash only") {
 		t.Errorf("criterion 1 = %+v, want proven with a note that evidence is not stored", r.Criteria[0])
 	}
 }
@@ -305,7 +305,9 @@ func TestVerifyReadsPacksFromBefore02(t *testing.T) {
 	p.Artifacts[2] = withBytes(p.Artifacts[2], trace)
 	ready := &Ready{Story: 134, RecordedHash: p.CompletionGoalHash, BodyHash: p.CompletionGoalHash,
 		Criteria: []ReadyCriterion{{ID: 1}, {ID: 2}}}
-	opts := Options{Ready: ready, HeadSHA: p.PRHeadSHA}
+	// 0.1 packs had no tests or vet floor; a repository reading them names
+	// the floors it requires.
+	opts := Options{Ready: ready, HeadSHA: p.PRHeadSHA, RequiredFloors: []string{"coverage"}}
 
 	tests := []struct {
 		name      string
@@ -313,8 +315,11 @@ func TestVerifyReadsPacksFromBefore02(t *testing.T) {
 		wantCodes []Code
 	}{
 		{name: "LFS media smudged", screen: png},
+		// A pointer is not the screenshot: criterion 1, proven by it alone,
+		// has nothing hashed here.
 		{name: "LFS pointer naming the same object", screen: []byte(
-			"version https://git-lfs.github.com/spec/v1\noid sha256:" + p.Artifacts[0].SHA256 + "\nsize " + itoa(len(png)) + "\n")},
+			"version https://git-lfs.github.com/spec/v1\noid sha256:" + p.Artifacts[0].SHA256 + "\nsize " + itoa(len(png)) + "\n"),
+			wantCodes: []Code{CodeEvidenceNotHashed}},
 		{name: "LFS pointer naming another object", screen: []byte(
 			"version https://git-lfs.github.com/spec/v1\noid sha256:" + strings.Repeat("9", 64) + "\nsize " + itoa(len(png)) + "\n"),
 			wantCodes: []Code{CodeSizeMismatch}},
@@ -336,6 +341,9 @@ func TestVerifyReadsPacksFromBefore02(t *testing.T) {
 			}
 			if r.ArtifactsNotStored != 1 {
 				t.Errorf("ArtifactsNotStored = %d, want 1 (the tombstoned recording)", r.ArtifactsNotStored)
+			}
+			if r.Rules != RulesBefore02 {
+				t.Errorf("Rules = %q, want the pre-0.2 rules named", r.Rules)
 			}
 			if !r.FloorsHold {
 				t.Errorf("floors of the old pack do not hold: %v", r.FailedFloors)
@@ -398,7 +406,7 @@ func TestFloorsHold(t *testing.T) {
 			for _, r := range tc.results {
 				checks = append(checks, Check{Floor: "f", Result: r})
 			}
-			got, failed := FloorsHold(checks)
+			got, failed := FloorsHoldFor(checks, []string{})
 			if got != tc.want || len(failed) != tc.failed {
 				t.Errorf("FloorsHold = %v with %d failed, want %v with %d", got, len(failed), tc.want, tc.failed)
 			}

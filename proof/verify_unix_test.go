@@ -5,8 +5,10 @@ package proof
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestVerifyRefusesFIFO(t *testing.T) {
@@ -25,5 +27,27 @@ func TestVerifyRefusesFIFO(t *testing.T) {
 	}
 	if !sameCodes(problemCodes(r), []Code{CodeNotRegular}) {
 		t.Fatalf("problems = %v, want not_regular_file:%s", problemCodes(r), describeProblems(r))
+	}
+}
+
+// TestReadFileCappedRefusesFIFO: a flag naming a FIFO (--ready) is refused
+// at once instead of blocking until a writer comes.
+func TestReadFileCappedRefusesFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "ready.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadFileCapped(fifo, 1<<20)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "a FIFO") {
+			t.Fatalf("err = %v, want a refusal naming a FIFO", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading a FIFO blocked")
 	}
 }

@@ -13,7 +13,7 @@
 // current head, so proof.VerifyDir can check it like any other pack.
 //
 // GateArtifact finds the merge gate's newest run for a pull request's head
-// and unpacks its aayudha-pack artifact with proof.ExtractZip.
+// and unpacks its aayudha-pack artifact with proof.ExtractPackZip.
 //
 // Writing: PushAdvisory (the seed's `aayu proof push`) lands a local pack on
 // the ledger as advisory in one Git Data API commit, media refused without

@@ -89,7 +89,7 @@ func GateArtifact(ctx context.Context, client *github.Client, owner, repo string
 	case err != nil:
 		return nil, fmt.Errorf("downloading the %s artifact of run %d: %s", PackArtifact, run.GetID(), ghx.Describe(err))
 	}
-	if err := proof.ExtractZip(zf, n, dir, opts.Zip); err != nil {
+	if err := proof.ExtractPackZip(zf, n, dir, opts.Zip); err != nil {
 		return nil, fmt.Errorf("the %s artifact of run %d: %w", PackArtifact, run.GetID(), err)
 	}
 	return g, nil

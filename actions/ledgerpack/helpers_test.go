@@ -98,7 +98,10 @@ func (f *fixture) localPack(s packSpec) string {
 	if s.floorFail {
 		value = 42
 	}
-	p.Checks = []proof.Check{{Floor: "coverage", Result: result, Value: &value, Threshold: &threshold, Tool: "go test -cover", Version: "go1.26.8", Network: proof.NetworkIsolated}}
+	ran := 2.0
+	p.Checks = []proof.Check{{Floor: "coverage", Result: result, Value: &value, Threshold: &threshold, Tool: "go test -cover", Version: "go1.26.8", Network: proof.NetworkIsolated},
+		{Floor: "tests", Result: proof.ResultPass, Value: &ran, Tool: "go test -json", Version: "go1.26.8", Network: proof.NetworkIsolated},
+		{Floor: "vet", Result: proof.ResultPass, Tool: "go vet", Version: "go1.26.8", Network: proof.NetworkIsolated}}
 	dir := filepath.Join(f.t.TempDir(), ".aayudha", "proof", strconv.Itoa(s.story))
 	if _, err := proof.WriteLocal(dir, p, files); err != nil {
 		f.t.Fatal(err)

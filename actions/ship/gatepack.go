@@ -77,8 +77,59 @@ func (r *run) checkPack() (gateOutcome, error) {
 		return gateOutcome{refusals: []string{fmt.Sprintf("run %d's pack verifies but a floor does not hold (%s)", gp.run.GetID(), strings.Join(floors, "; "))},
 			detail: detail}, nil
 	}
-	return gateOutcome{words: fmt.Sprintf("run %d on head %s: the pack verifies (pack.json sha256 %s) and every floor holds",
-		gp.run.GetID(), short(r.head), short(gp.report.PackSHA256)), detail: detail}, nil
+	return gateOutcome{words: fmt.Sprintf("run %d on head %s: the pack verifies (%s; pack.json sha256 %s) and every floor holds",
+		gp.run.GetID(), short(r.head), gp.report.HashedWords(), short(gp.report.PackSHA256)), detail: detail}, nil
+}
+
+// packRules are what a gate pack is judged by beyond its own bytes: the
+// base branch's [verify] required_floors, and the evidence map and module
+// path the head commits, which name the tests each criterion's events must
+// show passing. The map is read once per story.
+type packRules struct {
+	requiredFloors []string
+	maps           map[int]headEvidence
+}
+
+type headEvidence struct {
+	evidence   proof.EvidenceMap
+	modulePath string
+	refusal    string
+}
+
+func (r *run) packRules() *packRules {
+	rules := &packRules{maps: map[int]headEvidence{}}
+	if r.base != nil {
+		rules.requiredFloors = proof.RequiredFloorsSetting(r.base.cfg.Strings("verify.required_floors"))
+	}
+	return rules
+}
+
+// evidenceAt reads story's evidence map at the head. Without one (a head
+// that commits none) the criteria are still held to events that show a
+// test passing and none failing; a map that cannot be read passes the run
+// over, never judges it by less.
+func (r *run) evidenceAt(rules *packRules, story int) (headEvidence, error) {
+	if he, ok := rules.maps[story]; ok {
+		return he, nil
+	}
+	var he headEvidence
+	mapPath := fmt.Sprintf(".aayudha/evidence/%d.toml", story)
+	raw, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.head, mapPath)
+	switch {
+	case ghx.IsNotFound(err):
+	case err != nil:
+		return he, fmt.Errorf("reading %s at head %s: %s", mapPath, short(r.head), ghx.Describe(err))
+	default:
+		if he.evidence, err = proof.LoadEvidenceMap(raw); err != nil {
+			he.refusal = fmt.Sprintf("the head's %s cannot be read (%v), so no criterion's tests can be checked", mapPath, err)
+			break
+		}
+		if gomod, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.head, "go.mod"); err == nil {
+			he.modulePath = proof.ModulePathOf(gomod)
+		}
+	}
+	rules.maps[story] = he
+	return he, nil
 }
 
 // listGateRuns lists the merge gate's runs since the pull request opened.
@@ -100,6 +151,7 @@ func (r *run) listGateRuns() ([]*github.WorkflowRun, error) {
 // selectRun takes the newest run that qualifies; every run of this pull
 // request it passes over before that goes into r.res.Passed with its reason.
 func (r *run) selectRun(runs []*github.WorkflowRun) (*gatePack, error) {
+	rules := r.packRules()
 	fork := r.pull.GetHead().GetRepo().GetID() != r.pull.GetBase().GetRepo().GetID()
 	for _, run := range runs {
 		entry, ours := r.binding(run, fork)
@@ -113,7 +165,7 @@ func (r *run) selectRun(runs []*github.WorkflowRun) (*gatePack, error) {
 			passOver(reason)
 			continue
 		}
-		gp, reason, err := r.fetchPack(run)
+		gp, reason, err := r.fetchPack(run, rules)
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +226,7 @@ func (r *run) disqualify(run *github.WorkflowRun, entry *github.PullRequest) str
 
 // fetchPack downloads, unpacks and verifies a run's aayudha-pack artifact.
 // A reason means the run is passed over; an error is a failure.
-func (r *run) fetchPack(run *github.WorkflowRun) (*gatePack, string, error) {
+func (r *run) fetchPack(run *github.WorkflowRun, rules *packRules) (*gatePack, string, error) {
 	arts, _, err := r.cfg.Client.Actions.ListWorkflowRunArtifacts(r.ctx, r.cfg.Owner, r.cfg.Repo, run.GetID(), &github.ListOptions{PerPage: 100})
 	if err != nil {
 		return nil, "", fmt.Errorf("listing the artifacts of run %d: %s", run.GetID(), ghx.Describe(err))
@@ -205,7 +257,7 @@ func (r *run) fetchPack(run *github.WorkflowRun) (*gatePack, string, error) {
 	if err := unzipPack(zipPath, gp.dir, r.cfg.Caps); err != nil {
 		return nil, "its artifact is not a safe zip: " + err.Error(), nil
 	}
-	return r.verifyPack(gp)
+	return r.verifyPack(gp, rules)
 }
 
 func (r *run) download(id int64, zipPath string) (string, string, error) {
@@ -234,7 +286,7 @@ func (r *run) download(id int64, zipPath string) (string, string, error) {
 
 // verifyPack checks the unpacked pack names this story, pull request, head
 // and run, then verifies it against the ledger's Ready snapshot.
-func (r *run) verifyPack(gp *gatePack) (*gatePack, string, error) {
+func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, error) {
 	p, raw, err := proof.ReadPackDir(gp.dir, proof.Limits{})
 	if err != nil {
 		return nil, "its pack.json cannot be read: " + err.Error(), nil
@@ -262,7 +314,15 @@ func (r *run) verifyPack(gp *gatePack) (*gatePack, string, error) {
 	if err != nil {
 		return nil, fmt.Sprintf("the ledger's %s cannot be read: %v", gp.ready, err), nil
 	}
-	rep, err := proof.VerifyDir(r.ctx, gp.dir, proof.Options{Ready: ready, HeadSHA: r.head, Story: p.Story, PR: r.pr})
+	he, err := r.evidenceAt(rules, p.Story)
+	if err != nil {
+		return nil, "", err
+	}
+	if he.refusal != "" {
+		return nil, he.refusal, nil
+	}
+	rep, err := proof.VerifyDir(r.ctx, gp.dir, proof.Options{Ready: ready, HeadSHA: r.head, Story: p.Story, PR: r.pr,
+		EvidenceMap: he.evidence, ModulePath: he.modulePath, RequiredFloors: rules.requiredFloors})
 	if err != nil {
 		return nil, "", fmt.Errorf("verifying the pack of run %d: %w", gp.run.GetID(), err)
 	}

@@ -8,11 +8,12 @@ import (
 )
 
 // unzipPack unpacks the aayudha-pack zip at zipPath into dir (which must not
-// exist yet) with proof.ExtractZip under ship's caps — refusing unclean or
-// escaping names, names twice or twice up to case, symlinks and other
-// irregular files, and sizes that lie — and then holds it to the pack
-// layout: pack.json at the root and nothing beside it but artifacts/. A
-// refused zip leaves no folder behind.
+// exist yet) with proof.ExtractPackZip under ship's caps — refusing unclean
+// or escaping names, names twice or twice up to case, symlinks and other
+// irregular files, sizes that lie, a file that inflates past the ratio cap,
+// and any file pack.json does not list, all before writing — and then holds
+// it to the pack layout: pack.json at the root and nothing beside it but
+// artifacts/. A refused zip leaves no folder behind.
 func unzipPack(zipPath, dir string, caps Caps) error {
 	caps = caps.withDefaults()
 	f, err := os.Open(zipPath)
@@ -24,7 +25,7 @@ func unzipPack(zipPath, dir string, caps Caps) error {
 	if err != nil {
 		return fmt.Errorf("the zip cannot be read: %v", err)
 	}
-	if err := proof.ExtractZip(f, info.Size(), dir, proof.ZipCaps{Entries: caps.Entries, TotalBytes: caps.Uncompressed}); err != nil {
+	if err := proof.ExtractPackZip(f, info.Size(), dir, proof.ZipCaps{Entries: caps.Entries, TotalBytes: caps.Uncompressed}); err != nil {
 		return err
 	}
 	if err := checkPackLayout(dir); err != nil {

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aayudha/aayu/proof"
 )
 
 type zipEntry struct {
@@ -56,7 +59,7 @@ func writeZip(t *testing.T, entries []zipEntry) string {
 // TestUnzipRefusals: the run artifact is unpacked the x/mod/zip way, and
 // every unsafe zip is refused with words naming the entry.
 func TestUnzipRefusals(t *testing.T) {
-	pack := zipEntry{name: "pack.json", body: "{}"}
+	pack := zipEntry{name: "pack.json", body: listingPack(t, "a", "b", "evidence/criterion-1.jsonl")}
 	cases := []struct {
 		name    string
 		entries []zipEntry
@@ -73,7 +76,9 @@ func TestUnzipRefusals(t *testing.T) {
 		{"duplicate", []zipEntry{pack, {name: "artifacts/a", body: "1"}, {name: "artifacts/a", body: "2"}}, Caps{}, "listed twice"},
 		{"case-fold duplicate", []zipEntry{pack, {name: "artifacts/A", body: "1"}, {name: "artifacts/a", body: "2"}}, Caps{}, "only in case"},
 		{"file and folder", []zipEntry{pack, {name: "artifacts/a", body: "1"}, {name: "artifacts/a/b", body: "2"}}, Caps{}, "need a folder"},
-		{"outside the pack", []zipEntry{pack, {name: "README", body: "x"}}, Caps{}, "outside pack.json and artifacts/"},
+		{"outside the pack", []zipEntry{pack, {name: "README", body: "x"}}, Caps{}, `pack.json does not list ("README")`},
+		{"an artifact the pack does not list", []zipEntry{pack, {name: "artifacts/extra.bin", body: "x"}}, Caps{}, `1 file pack.json does not list ("artifacts/extra.bin")`},
+		{"pack.json that is no pack", []zipEntry{{name: "pack.json", body: "{}"}}, Caps{}, "not a pack aayu reads"},
 		{"no pack.json", []zipEntry{{name: "artifacts/a", body: "x"}}, Caps{}, "no pack.json"},
 		{"too many entries", []zipEntry{pack, {name: "artifacts/a", body: "1"}, {name: "artifacts/b", body: "2"}}, Caps{Entries: 2}, "more than the 2 aayu accepts"},
 		{"too many bytes", []zipEntry{pack, {name: "artifacts/a", body: strings.Repeat("x", 100)}}, Caps{Uncompressed: 50}, "more than the 50 aayu accepts"},
@@ -105,6 +110,70 @@ func TestUnzipRefusals(t *testing.T) {
 			t.Errorf("read back %q, %v", b, err)
 		}
 	})
+}
+
+// listingPack is a pack.json that lists the given artifact paths; their
+// hashes are not checked when unpacking, only which files may be unpacked.
+func listingPack(t *testing.T, paths ...string) string {
+	t.Helper()
+	p := &proof.Pack{Schema: 1, Repo: "acme/benefits", Story: 3, PRHeadSHA: strings.Repeat("a", 40), Seat: "s", Host: "cli",
+		Identity: proof.IdentityCI, Authority: proof.Authority{Kind: proof.AuthorityAdvisory}, CompletionGoalHash: strings.Repeat("b", 64),
+		Criteria: []proof.Criterion{{ID: 1, Evidence: []string{paths[0]}}}, CreatedAt: "2026-10-12T09:48:42Z",
+		Checks: []proof.Check{{Floor: "vet", Result: proof.ResultPass}}}
+	for _, name := range paths {
+		p.Artifacts = append(p.Artifacts, proof.ArtifactFromBytes(name, proof.KindAPITrace, []byte(name)))
+	}
+	b, err := proof.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestUnzipRefusesABombOfUnlistedFiles: a small zip that inflates to 3 GiB
+// of files pack.json does not list is refused from its central directory,
+// quickly, and nothing is written.
+func TestUnzipRefusesABombOfUnlistedFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name, entry, words string
+	}{
+		{"unlisted", "artifacts/bomb.bin", "pack.json does not list"},
+		{"listed but inflating past the ratio", "artifacts/a", "zip bomb"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			w, _ := zw.Create("pack.json")
+			_, _ = w.Write([]byte(listingPack(t, "a")))
+			// A raw deflate stream of zeros, declared at 3 GiB, is written
+			// without compressing anything here: the header alone is the bomb.
+			h := &zip.FileHeader{Name: tc.entry, Method: zip.Deflate, UncompressedSize64: 3 << 30, CompressedSize64: 3 << 20}
+			raw, err := zw.CreateRaw(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = raw.Write(make([]byte, 3<<20))
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			zp := filepath.Join(t.TempDir(), "bomb.zip")
+			if err := os.WriteFile(zp, buf.Bytes(), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(t.TempDir(), "out")
+			start := time.Now()
+			err = unzipPack(zp, dir, Caps{})
+			if err == nil || !strings.Contains(err.Error(), tc.words) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.words)
+			}
+			if took := time.Since(start); took > 2*time.Second {
+				t.Errorf("refusing the bomb took %v; it should need only the central directory", took)
+			}
+			if _, serr := os.Lstat(dir); serr == nil {
+				t.Error("a refused zip left its folder behind")
+			}
+		})
+	}
 }
 
 func TestHoldsCredential(t *testing.T) {

@@ -138,9 +138,17 @@ func buildPack(p packSpec) packFolder {
 			coverage.Result = "fail"
 		}
 	}
+	ran := 0
+	for _, tests := range p.Story.Tests {
+		ran += len(tests)
+	}
+	// tests comes last so the checks keep the positions tests elsewhere
+	// index them by.
 	doc.Checks = []proof.Check{
 		coverage,
 		{Floor: "vet", Result: "pass", Tool: "go vet", Version: "go1.26.8", Detail: "no findings", Network: "isolated"},
+		{Floor: "tests", Result: "pass", Value: num(float64(ran)), Tool: "go test -json", Version: "go1.26.8",
+			Detail: fmt.Sprintf("%d tests passed", ran), Network: "isolated"},
 	}
 	b, _ := json.MarshalIndent(doc, "", "  ")
 	return packFolder{PackJSON: append(b, '\n'), Artifacts: files}

@@ -60,6 +60,11 @@ func Defaults() map[string]any {
 		"seats.engineering_manager":        "",
 		"ui.plain":                         false,
 		"ui.motion":                        true,
+
+		// The floors a pack must have, each passing, for its floors to
+		// hold: the ones aayu verify writes for every Go story
+		// (proof.DefaultRequiredFloors). Ship reads the base branch's.
+		"verify.required_floors": []any{"tests", "coverage", "vet"},
 	}
 }
 

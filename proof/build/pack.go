@@ -83,7 +83,8 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 	if err != nil {
 		return nil, fmt.Errorf("writing the pack to %s: %w", dir, err)
 	}
-	report, err := proof.VerifyDir(ctx, dir, proof.Options{Ready: r.ready, HeadSHA: r.head, Story: req.Story, PR: req.PR})
+	report, err := proof.VerifyDir(ctx, dir, proof.Options{Ready: r.ready, HeadSHA: r.head, Story: req.Story, PR: req.PR,
+		EvidenceMap: r.evidenceMap, ModulePath: r.modulePath, RequiredFloors: r.set.requiredFloors})
 	if err != nil {
 		return nil, fmt.Errorf("verifying the pack just written to %s: %w", dir, err)
 	}
@@ -187,7 +188,7 @@ func packResult(o *Outcome) (string, string) {
 		return proof.ResultFail, fmt.Sprintf("written, but it does not verify: %s", strings.Join(words, " "))
 	}
 	if !r.FloorsHold {
-		return proof.ResultPass, "written and verified; a floor does not hold"
+		return proof.ResultPass, "written and verified (" + r.HashedWords() + "); a floor does not hold"
 	}
-	return proof.ResultPass, "written and verified"
+	return proof.ResultPass, "written and verified (" + r.HashedWords() + ")"
 }

@@ -69,6 +69,7 @@ type settings struct {
 	coverageThreshold float64
 	blockingFrom      time.Time
 	retentionDays     int
+	requiredFloors    []string
 }
 
 // loadSettings layers the base commit's .aayudha/config.toml under the
@@ -79,7 +80,8 @@ func loadSettings(src config.Sources, baseConfig []byte) (settings, error) {
 	if err != nil {
 		return settings{}, err
 	}
-	s := settings{coverageThreshold: 90, retentionDays: cfg.Int("proof.retention_days")}
+	s := settings{coverageThreshold: 90, retentionDays: cfg.Int("proof.retention_days"),
+		requiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))}
 	if v := strings.TrimSpace(cfg.String("verify.coverage_threshold")); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f < 0 || f > 100 {

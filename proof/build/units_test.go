@@ -53,6 +53,8 @@ func TestCoverageCheck(t *testing.T) {
 		{899, 1000, 90, proof.ResultFail, 89.9, "899 of 1000 changed executable lines covered (go coverprofile); below the threshold of 90%"},
 		{8999, 10000, 90, proof.ResultFail, 89.9, "8999 of 10000 changed executable lines covered (go coverprofile); below the threshold of 90%"},
 		{2, 3, 66.6, proof.ResultPass, 66.6, "2 of 3 changed executable lines covered (go coverprofile)"},
+		// 90.06% floors to 90.0, below 90.05: the recorded value decides.
+		{9006, 10000, 90.05, proof.ResultFail, 90, "9006 of 10000 changed executable lines covered (go coverprofile); below the threshold of 90.05%"},
 	}
 	for _, tc := range cases {
 		c := coverageCheck(coverageResult{covered: tc.covered, total: tc.total}, tc.threshold, "go1.26.8", proof.NetworkIsolated)

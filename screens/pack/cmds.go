@@ -49,7 +49,10 @@ func verify(ctx context.Context, opts Options, events chan<- tea.Msg) tea.Cmd {
 			default: // the screen is still drawing the last one; skip
 			}
 		}
-		report, err := proof.VerifyDir(ctx, opts.Dir, proof.Options{Ready: ready, HeadSHA: opts.Head, Progress: progress})
+		// A folder given by path comes with no evidence map: its criteria
+		// are held to events that show a test passing and none failing.
+		report, err := proof.VerifyDir(ctx, opts.Dir, proof.Options{Ready: ready, HeadSHA: opts.Head, Progress: progress,
+			RequiredFloors: opts.RequiredFloors})
 		if err == nil && readyProblem != nil {
 			report.Problems = replaceReadyProblem(report.Problems, *readyProblem)
 		}

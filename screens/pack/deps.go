@@ -31,6 +31,8 @@ type LedgerConfig struct {
 	MediaBucket string // [proof] media
 	Login       string // who pushes; "" asks GitHub
 	Log         *actions.Log
+	// RequiredFloors are [verify] required_floors; nil: proof's defaults.
+	RequiredFloors []string
 }
 
 // StoryFromLedger builds the StoryOptions of `aayu pack STORY` on GitHub.
@@ -62,7 +64,8 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 			return Fetched{}, err
 		}
 		f := Fetched{Dir: l.Dir, Label: l.Kind + " pack at " + l.Path, Ready: l.Ready, ReadyProblem: l.ReadyProblem,
-			Head: l.PRHead, HeadProblem: l.HeadProblem, PR: l.PR}
+			Head: l.PRHead, HeadProblem: l.HeadProblem, PR: l.PR, RequiredFloors: cfg.RequiredFloors}
+		f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
 		if l.Problem != "" {
 			f.Notes = append(f.Notes, "this pack: "+l.Problem)
 		}
@@ -73,7 +76,8 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 	}
 	if local != "" {
 		o.Local = func(ctx context.Context) (Fetched, error) {
-			f := Fetched{Dir: local, Label: "local pack at " + filepath.ToSlash(local) + " (never counts for ship)"}
+			f := Fetched{Dir: local, Label: "local pack at " + filepath.ToSlash(local) + " (never counts for ship)", RequiredFloors: cfg.RequiredFloors}
+			f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
 			var err error
 			f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.Story)
 			if err != nil {
@@ -114,7 +118,9 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 		if err != nil {
 			return Fetched{}, err
 		}
-		f := Fetched{Dir: g.Dir, Label: fmt.Sprintf("aayudha-pack artifact of merge-gate run %d", g.RunID), Head: head, PR: pr}
+		f := Fetched{Dir: g.Dir, Label: fmt.Sprintf("aayudha-pack artifact of merge-gate run %d", g.RunID), Head: head, PR: pr,
+			RequiredFloors: cfg.RequiredFloors}
+		f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
 		f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.Story)
 		if err != nil {
 			return Fetched{}, err
@@ -125,6 +131,25 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 		return f, nil
 	}
 	return o
+}
+
+// checkoutEvidence reads the story's evidence map and go.mod's module path
+// from the checkout, when it has them; without them the pack's criteria are
+// still held to events showing a test passing and none failing.
+func checkoutEvidence(checkout string, story int) (proof.EvidenceMap, string) {
+	raw, err := proof.ReadFileCapped(filepath.Join(checkout, ".aayudha", "evidence", strconv.Itoa(story)+".toml"), proof.MaxEvidenceMapBytes)
+	if err != nil {
+		return nil, ""
+	}
+	m, err := proof.LoadEvidenceMap(raw)
+	if err != nil {
+		return nil, ""
+	}
+	gomod, err := proof.ReadFileCapped(filepath.Join(checkout, "go.mod"), 1<<20)
+	if err != nil {
+		return m, ""
+	}
+	return m, proof.ModulePathOf(gomod)
 }
 
 func isNoPack(err error) bool { return errors.Is(err, ledgerpack.ErrNoPack) }

@@ -15,6 +15,9 @@ type Options struct {
 	Dir       string // the pack folder: pack.json plus artifacts/…
 	ReadyFile string // --ready: the Ready snapshot; "" when not given
 	Head      string // --head: the pull request's current head; "" when not given
+	// RequiredFloors are [verify] required_floors; nil means proof's
+	// defaults.
+	RequiredFloors []string
 }
 
 // section is one of the lists the person moves between.

@@ -70,7 +70,7 @@ func TestPackScreenSectionsAndViewer(t *testing.T) {
 		}
 	}
 	press("3")
-	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "[3 Checks (3)]") || !strings.Contains(v, "coverage") {
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "[3 Checks (4)]") || !strings.Contains(v, "coverage") {
 		t.Fatalf("key 3 did not show the checks table:\n%s", v)
 	}
 	press("2")

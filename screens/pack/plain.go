@@ -36,8 +36,41 @@ func plainReport(r *proof.Report) []string {
 	for _, pr := range r.Problems {
 		add("problem: %s", clean(pr.Message))
 	}
+	if r.Pack != nil {
+		for _, c := range r.FailedFloors {
+			add("floor %s does not hold: %s", clean(c.Floor), clean(joinNonEmpty(tui.ResultWord(c.Result), c.Detail)))
+		}
+		if r.Rules != "" {
+			add("rules: %s", r.Rules)
+		}
+		if r.Verified() {
+			add("verified: %s", r.HashedWords())
+		} else {
+			add("checked: %s", r.HashedWords())
+		}
+	}
 	add("result: %s", resultWords(r))
 	return out
+}
+
+func joinNonEmpty(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "; " + b
+}
+
+// failedFloorNames lists the floors that do not hold, a missing one marked.
+func failedFloorNames(r *proof.Report) string {
+	names := make([]string, 0, len(r.FailedFloors))
+	for _, c := range r.FailedFloors {
+		n := clean(c.Floor)
+		if c.Result == proof.ResultMissing {
+			n += " (missing)"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, ", ")
 }
 
 func identityLine(p *proof.Pack) string {

@@ -48,6 +48,12 @@ type Fetched struct {
 	HeadProblem string
 	PR          int
 	Notes       []string // more facts in words (other packs, the run's link)
+	// EvidenceMap, when the checkout has the story's, names the tests each
+	// criterion's events must show passing; ModulePath is go.mod's module.
+	EvidenceMap proof.EvidenceMap
+	ModulePath  string
+	// RequiredFloors are [verify] required_floors; nil: proof's defaults.
+	RequiredFloors []string
 }
 
 // StoryOptions are what `aayu pack STORY` needs. Every function runs in a
@@ -188,7 +194,8 @@ func verifyFetched(ctx context.Context, f Fetched, events chan<- tea.Msg) tea.Cm
 			default:
 			}
 		}
-		report, err := proof.VerifyDir(ctx, f.Dir, proof.Options{Ready: f.Ready, HeadSHA: f.Head, Progress: progress})
+		report, err := proof.VerifyDir(ctx, f.Dir, proof.Options{Ready: f.Ready, HeadSHA: f.Head, Progress: progress,
+			EvidenceMap: f.EvidenceMap, ModulePath: f.ModulePath, RequiredFloors: f.RequiredFloors})
 		if err == nil {
 			if f.Ready == nil && f.ReadyProblem != "" {
 				report.Problems = replaceProblem(report.Problems, proof.CodeNoReady, proof.Problem{Code: proof.CodeNoReady, Message: f.ReadyProblem})

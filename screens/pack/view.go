@@ -87,6 +87,9 @@ func (m *Model) resultLines(w, h int) []string {
 		head = append(m.storyHeader(), rest...)
 	}
 	head = append(head, m.verdictLine(), "pack.json sha256 "+r.PackSHA256)
+	if r.Rules != "" {
+		head = append(head, st.Subtle.Render("rules: "+r.Rules))
+	}
 	// The header wraps rather than truncates: a hash or a head cut short
 	// at 40 columns could not be compared to the byte.
 	var wrapped []string
@@ -137,11 +140,11 @@ func (m *Model) verdictLine() string {
 	n := len(r.Problems)
 	switch {
 	case !r.Verified():
-		return st.Failed.Render("does not verify") + fmt.Sprintf(" — %d %s", n, tui.Plural(n, "problem", "problems"))
+		return st.Failed.Render("does not verify") + fmt.Sprintf(" — %d %s · %s", n, tui.Plural(n, "problem", "problems"), r.HashedWords())
 	case !r.FloorsHold:
-		return st.OK.Render("verified") + " · " + st.Failed.Render("a floor does not hold")
+		return st.OK.Render("verified") + ": " + r.HashedWords() + " · " + st.Failed.Render("a floor does not hold") + ": " + failedFloorNames(r)
 	}
-	s := st.OK.Render("verified") + " · " + st.OK.Render("floors hold")
+	s := st.OK.Render("verified") + ": " + r.HashedWords() + " · " + st.OK.Render("floors hold")
 	if r.ArtifactsNotStored > 0 {
 		s += fmt.Sprintf(" · %d not stored", r.ArtifactsNotStored)
 	}
@@ -252,6 +255,13 @@ func (m *Model) detail(w int) []string {
 	case secChecks:
 		if r.Pack != nil && i < len(r.Pack.Checks) {
 			text = checkLine(r.Pack.Checks[i])
+			// The recomputed verdict, with why, replaces the check's own word.
+			for _, f := range r.FailedFloors {
+				if f.Floor == r.Pack.Checks[i].Floor && f.Result == r.Pack.Checks[i].Result {
+					text = checkLine(f) + " — does not hold"
+					break
+				}
+			}
 		}
 	case secProblems:
 		if i < len(r.Problems) {

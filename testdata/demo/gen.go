@@ -82,9 +82,9 @@ func main() {
 	// floorfail: verifies, but the coverage floor does not hold.
 	write("floorfail", func(p map[string]any, fs map[string][]byte) {
 		checks := p["checks"].([]map[string]any)
-		checks[0]["result"] = "fail"
-		checks[0]["value"] = 71.5
-		checks[0]["detail"] = "43 of 60 changed executable lines covered (go coverprofile)"
+		checks[1]["result"] = "fail"
+		checks[1]["value"] = 71.5
+		checks[1]["detail"] = "43 of 60 changed executable lines covered (go coverprofile)"
 	})
 }
 
@@ -122,6 +122,7 @@ func basePack(goal string, crit []map[string]any, files map[string][]byte) map[s
 		"criteria":             crit,
 		"artifacts":            arts,
 		"checks": []map[string]any{
+			{"floor": "tests", "result": "pass", "value": 3, "tool": "go test -json", "version": "go1.26.8", "detail": "3 tests passed", "network": "isolated"},
 			{"floor": "coverage", "result": "pass", "value": 100, "threshold": 90, "tool": "aayudha diff coverage (go test -coverprofile)", "version": "go1.26.8", "detail": "9 of 9 changed executable lines covered (go coverprofile)", "network": "isolated"},
 			{"floor": "red-on-base", "result": "pass", "tool": "aayu verify --ci", "version": "0.1.0", "detail": "criterion 1: red on base (TestAnswerCitesPassage); criterion 2: red on base (TestScreenRefuses); criterion 3: inconclusive (does not build on base)", "network": "isolated"},
 			{"floor": "vet", "result": "pass", "value": 0, "threshold": 0, "tool": "go vet", "version": "go1.26.8", "network": "isolated"},

@@ -1,0 +1,147 @@
+package proof
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func fnum(f float64) *float64 { return &f }
+
+func goodChecks() []Check {
+	return []Check{
+		{Floor: "tests", Result: ResultPass, Value: fnum(12)},
+		{Floor: "coverage", Result: ResultPass, Value: fnum(100), Threshold: fnum(90)},
+		{Floor: "vet", Result: ResultPass, Value: fnum(0), Threshold: fnum(0)},
+	}
+}
+
+func failedNamed(failed []Check, floor string) *Check {
+	for i := range failed {
+		if failed[i].Floor == floor {
+			return &failed[i]
+		}
+	}
+	return nil
+}
+
+// TestFloorsRecomputed: floors are judged from their numbers and the
+// required list, never taken at the check's word.
+func TestFloorsRecomputed(t *testing.T) {
+	cases := []struct {
+		name     string
+		edit     func(c []Check) []Check
+		required []string
+		holds    bool
+		floor    string // the floor that must be named, when it does not hold
+		words    string
+	}{
+		{name: "all required floors pass", edit: func(c []Check) []Check { return c }, holds: true},
+		{name: "coverage below threshold claiming pass", edit: func(c []Check) []Check {
+			c[1].Value = fnum(10)
+			return c
+		}, floor: "coverage", words: "10 does not meet the threshold 90"},
+		{name: "coverage just below threshold", edit: func(c []Check) []Check {
+			c[1].Value = fnum(89.9)
+			return c
+		}, floor: "coverage", words: "does not meet"},
+		{name: "coverage at the threshold", edit: func(c []Check) []Check {
+			c[1].Value = fnum(90)
+			return c
+		}, holds: true},
+		{name: "fail that meets its threshold is named", edit: func(c []Check) []Check {
+			c[1].Result = ResultFail
+			return c
+		}, floor: "coverage", words: "disagrees with its own numbers"},
+		{name: "vet with findings claiming pass", edit: func(c []Check) []Check {
+			c[2].Value = fnum(3)
+			return c
+		}, floor: "vet", words: "does not meet"},
+		{name: "only a vet check", edit: func(c []Check) []Check { return c[2:] }, floor: "coverage", words: "no coverage check"},
+		{name: "required floor missing", edit: func(c []Check) []Check { return c[1:] }, floor: "tests", words: "required"},
+		{name: "required floor skipped", edit: func(c []Check) []Check {
+			c[0].Result = ResultSkipped
+			return c
+		}, floor: "tests", words: "skipped"},
+		{name: "required floor waived", edit: func(c []Check) []Check {
+			c[1].Result = ResultWaived
+			return c
+		}, floor: "coverage", words: "waived"},
+		{name: "required floor blocked", edit: func(c []Check) []Check {
+			c[2].Result = ResultBlocked
+			return c
+		}, floor: "vet", words: "blocked"},
+		{name: "every check skipped", edit: func(c []Check) []Check {
+			for i := range c {
+				c[i].Result = ResultSkipped
+			}
+			return c
+		}, floor: "tests", words: "skipped"},
+		{name: "optional floor skipped holds", edit: func(c []Check) []Check {
+			return append(c, Check{Floor: FloorRedOnBase, Result: ResultSkipped})
+		}, holds: true},
+		{name: "red-on-base required by policy", edit: func(c []Check) []Check { return c },
+			required: []string{"tests", "coverage", "vet", FloorRedOnBase}, floor: FloorRedOnBase, words: "no red-on-base check"},
+		{name: "unknown result", edit: func(c []Check) []Check {
+			return append(c, Check{Floor: "lint", Result: "great"})
+		}, floor: "lint", words: "not one aayu knows"},
+		{name: "no checks at all", edit: func([]Check) []Check { return nil }, required: []string{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			holds, failed := FloorsHoldFor(tc.edit(goodChecks()), tc.required)
+			if holds != tc.holds {
+				t.Fatalf("holds = %v, want %v (failed %+v)", holds, tc.holds, failed)
+			}
+			if tc.floor == "" {
+				return
+			}
+			c := failedNamed(failed, tc.floor)
+			if c == nil || !strings.Contains(c.Detail, tc.words) {
+				t.Fatalf("failed floors %+v do not name %s with %q", failed, tc.floor, tc.words)
+			}
+		})
+	}
+}
+
+func TestFloorsRefuseCoverageBelowThreshold(t *testing.T) {
+	files := fixtureFiles()
+	p := fixturePack(files)
+	p.Checks[1].Value = fnum(10) // result still says pass
+	r, err := VerifyDir(context.Background(), writeFixtureDir(t, p, files), fixtureOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Verified() || r.FloorsHold {
+		t.Fatalf("coverage 10 of 90 claiming pass: verified %v, floors hold %v", r.Verified(), r.FloorsHold)
+	}
+}
+
+func TestFloorsRefusePackWithOnlyVet(t *testing.T) {
+	files := fixtureFiles()
+	p := fixturePack(files)
+	p.Checks = p.Checks[2:]
+	r, err := VerifyDir(context.Background(), writeFixtureDir(t, p, files), fixtureOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FloorsHold || failedNamed(r.FailedFloors, "coverage") == nil || failedNamed(r.FailedFloors, "tests") == nil {
+		t.Fatalf("a pack with only vet holds: %+v", r.FailedFloors)
+	}
+	if c := failedNamed(r.FailedFloors, "coverage"); c.Result != ResultMissing {
+		t.Errorf("missing coverage reported as %q", c.Result)
+	}
+}
+
+func TestFloorsFollowRequiredFloorsPolicy(t *testing.T) {
+	checks := goodChecks()[1:] // no tests floor
+	if ok, _ := FloorsHoldFor(checks, nil); ok {
+		t.Error("the default policy does not require tests")
+	}
+	if ok, failed := FloorsHoldFor(checks, RequiredFloorsSetting([]string{"coverage", "vet"})); !ok {
+		t.Errorf("a policy not requiring tests still failed: %+v", failed)
+	}
+	if got := RequiredFloorsSetting(nil); got == nil || len(got) != 0 {
+		t.Errorf("RequiredFloorsSetting(nil) = %#v, want an empty list that is not the defaults", got)
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package proof
+
+// openNonBlocking is unneeded where FIFOs do not block an open.
+const openNonBlocking = 0

@@ -1,0 +1,119 @@
+package proof
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// An evidence file of kind api-trace holds go test -json events (with Time
+// and Elapsed dropped). The verifier reads them again rather than trusting
+// that the file came from TestEvidence: a criterion is proven only when the
+// events themselves show its tests passing.
+
+// maxEvidenceRead caps the bytes of one evidence file kept in memory to
+// read its events; TestEvidence never writes more than this.
+const maxEvidenceRead = maxTestEvidenceBytes
+
+// eventTally is what one evidence file's events say about each top-level
+// test, by package import path and test name.
+type eventTally struct {
+	ran    map[testKey]bool
+	passed map[testKey]bool
+	failed map[testKey]bool
+	// pkgFailed lists packages with a package-level fail or build failure.
+	pkgFailed map[string]bool
+}
+
+func newEventTally() *eventTally {
+	return &eventTally{ran: map[testKey]bool{}, passed: map[testKey]bool{}, failed: map[testKey]bool{}, pkgFailed: map[string]bool{}}
+}
+
+// readTestEvents adds the events of one evidence file to t. It returns why
+// the file is not go test -json events, or "": every non-empty line must be
+// a JSON object with a non-empty string Action, and string Package and Test
+// when present, and the file must hold at least one event.
+func (t *eventTally) read(data []byte) string {
+	n := 0
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var ev struct {
+			Action, Package, Test, FailedBuild *string
+		}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		if err := dec.Decode(&ev); err != nil || dec.More() {
+			return fmt.Sprintf("line %d is not a JSON test event", i+1)
+		}
+		if ev.Action == nil || *ev.Action == "" {
+			return fmt.Sprintf("line %d has no Action, so it is not a go test -json event", i+1)
+		}
+		n++
+		pkg, test := deref(ev.Package), deref(ev.Test)
+		top, _, _ := strings.Cut(test, "/")
+		switch action := *ev.Action; {
+		case action == "build-fail" || deref(ev.FailedBuild) != "":
+			t.pkgFailed[pkg] = true
+		case action == "fail" && test == "":
+			t.pkgFailed[pkg] = true
+		case action == "fail":
+			t.failed[testKey{pkg, top}] = true
+		case action == "run" && test == top && test != "":
+			t.ran[testKey{pkg, top}] = true
+		case action == "pass" && test == top && test != "":
+			t.passed[testKey{pkg, top}] = true
+		}
+	}
+	if n == 0 {
+		return "it holds no go test -json event"
+	}
+	return ""
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// failures names every test or package the events record as failing, in a
+// stable order.
+func (t *eventTally) failures() []string {
+	var out []string
+	for k := range t.failed {
+		out = append(out, k.test+" in "+k.importPath)
+	}
+	for p := range t.pkgFailed {
+		out = append(out, "package "+p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// passes reports whether a mapped test has a run and a pass event, as
+// TestEvidence keeps for every test it counts. With no module
+// path the package is matched by its path inside the module: the event's
+// import path must end in "/"+Package (or be it); "." then matches the
+// test name in any package.
+func (t *eventTally) passes(ref TestRef, modulePath string) bool {
+	if modulePath != "" {
+		k := testKey{ref.importPath(modulePath), ref.Test}
+		return t.ran[k] && t.passed[k]
+	}
+	for k := range t.passed {
+		if k.test != ref.Test || !t.ran[k] {
+			continue
+		}
+		if ref.Package == "." || k.importPath == ref.Package || strings.HasSuffix(k.importPath, "/"+ref.Package) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyPass reports whether any top-level test passed.
+func (t *eventTally) anyPass() bool { return len(t.passed) > 0 }
