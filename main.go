@@ -172,7 +172,8 @@ func userConfigPath(getenv func(string) string) string {
 // needsToken says whether the command talks to GitHub as the person.
 func needsToken(inv tui.Invocation) bool {
 	switch inv.Command {
-	case "sandbox", "login":
+	case "sandbox", "login", "comment":
+		// comment --ci takes the workflow's token only (commentci.go).
 		return false
 	case "pack":
 		fi, err := os.Stat(inv.Args[0])

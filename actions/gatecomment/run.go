@@ -34,6 +34,9 @@ type Config struct {
 	// Getenv reads GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID
 	// for the links; nil means no links.
 	Getenv func(string) string
+	// Preview builds the comment and posts nothing (--dry-run): the only
+	// use --dir has, since no folder stands in for the run's own pack.
+	Preview bool
 }
 
 // Run verifies the gate's pack for pull request cfg.PR and keeps the one
@@ -70,6 +73,9 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	links := runLinks(ctx, cfg)
 	body = Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing})
 
+	if cfg.Preview {
+		return ExitCode(report), body, nil
+	}
 	login := cfg.Login
 	if login == "" {
 		if login, err = Login(ctx, cfg.Client); err != nil {
