@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/proof"
@@ -71,7 +72,7 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		}
 	}
 	links := runLinks(ctx, cfg)
-	body = Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing})
+	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing}))
 
 	if cfg.Preview {
 		return ExitCode(report), body, nil

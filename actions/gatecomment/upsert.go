@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 )
 
@@ -31,6 +32,7 @@ type Upserted struct {
 // counts, so nobody can plant a fake gate comment for aayu to adopt.
 // body must contain marker as one of its lines.
 func Upsert(ctx context.Context, client *github.Client, owner, repo string, pr int, marker, body, login string) (Upserted, error) {
+	body = actions.Neutralize(body)
 	if !hasMarkerLine(body, marker) {
 		return Upserted{}, fmt.Errorf("the comment for #%d does not carry its marker line; nothing was written", pr)
 	}
