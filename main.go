@@ -147,7 +147,7 @@ type configSources struct{ sources config.Sources }
 func loadConfig(inv tui.Invocation, e env) (*config.Config, configSources, error) {
 	src := config.Sources{Environ: e.environ, Set: inv.Global.Set}
 	if p := userConfigPath(e.getenv); p != "" {
-		b, err := os.ReadFile(p)
+		b, err := readCapped(p, config.MaxTOMLBytes)
 		switch {
 		case err == nil:
 			src.User, src.UserPath = b, p

@@ -76,11 +76,10 @@ func (e *LimitError) Error() string {
 	case LimitIdle:
 		return fmt.Sprintf("GitHub sent nothing for %s in the middle of answering %s, so aayu stopped waiting; nothing was changed by a read; try again, and check --api-url if it keeps happening", e.Limit, where)
 	case LimitSize:
-		size := "more than " + bytesWord(e.Cap)
 		if e.Size > 0 {
-			size = bytesWord(e.Size)
+			return fmt.Sprintf("GitHub's answer to %s is %s, over the %s aayu reads for it, so aayu did not read it; nothing was changed by a read; check --api-url", where, bytesWord(e.Size), bytesWord(e.Cap))
 		}
-		return fmt.Sprintf("GitHub's answer to %s is %s, over the %s aayu reads for it, so aayu stopped reading; nothing was changed by a read; check --api-url", where, size, bytesWord(e.Cap))
+		return fmt.Sprintf("GitHub's answer to %s grew past the %s aayu reads for it, so aayu stopped reading; nothing was changed by a read; check --api-url", where, bytesWord(e.Cap))
 	}
 	return fmt.Sprintf("GitHub took longer than %s to answer %s, so aayu gave up; nothing is known to have changed; try again", e.Limit, where)
 }

@@ -119,7 +119,7 @@ func TestTransportRefusesHugeJSONBody(t *testing.T) {
 		before := allocated()
 		err, _ := limitedClientGet(t, url, Limits{})
 		grew := allocated() - before
-		wantLimit(t, err, LimitSize, "more than 32 MiB")
+		wantLimit(t, err, LimitSize, "grew past the 32 MiB")
 		t.Logf("refusing a 600 MB /user allocated %d MiB in all", grew>>20)
 		if grew > 256<<20 {
 			t.Errorf("reading a capped body allocated %d MiB", grew>>20)
@@ -146,7 +146,7 @@ func TestTransportRefusesGzipBomb(t *testing.T) {
 	})
 	t.Logf("the bomb is %d KiB and inflates to 256 MiB", bomb.Len()>>10)
 	err, took := limitedClientGet(t, url, Limits{MaxJSON: 4 << 20})
-	wantLimit(t, err, LimitSize, "more than 4 MiB")
+	wantLimit(t, err, LimitSize, "grew past the 4 MiB")
 	if took > 5*time.Second {
 		t.Errorf("refusing the bomb took %v", took)
 	}
