@@ -21,7 +21,7 @@ func hostile(t *testing.T, h http.HandlerFunc) string {
 	return srv.URL + "/"
 }
 
-func limitedClientGet(t *testing.T, url string, l Limits) (error, time.Duration) {
+func limitedClientGet(t *testing.T, url string, l Limits) (time.Duration, error) {
 	t.Helper()
 	c, err := NewClient(ClientOptions{APIURL: url, Token: NewToken("ghp_limits-test-token", "test"), Limits: l,
 		Retry: RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}})
@@ -32,7 +32,7 @@ func limitedClientGet(t *testing.T, url string, l Limits) (error, time.Duration)
 	defer cancel()
 	start := time.Now()
 	_, _, err = c.Users.Get(ctx, "")
-	return err, time.Since(start)
+	return time.Since(start), err
 }
 
 func wantLimit(t *testing.T, err error, kind LimitKind, words ...string) {
@@ -75,7 +75,7 @@ func trickle(every time.Duration, n int) http.HandlerFunc {
 
 func TestTransportRefusesServerTricklingAByteEveryTwoSeconds(t *testing.T) {
 	url := hostile(t, trickle(2*time.Second, 10))
-	err, took := limitedClientGet(t, url, Limits{Idle: 300 * time.Millisecond})
+	took, err := limitedClientGet(t, url, Limits{Idle: 300 * time.Millisecond})
 	wantLimit(t, err, LimitIdle, "sent nothing for 300ms")
 	if took > 1500*time.Millisecond {
 		t.Errorf("refusing a silent server took %v with a 300ms idle limit", took)
@@ -84,7 +84,7 @@ func TestTransportRefusesServerTricklingAByteEveryTwoSeconds(t *testing.T) {
 
 func TestTransportRefusesBodyPastTheOverallDeadline(t *testing.T) {
 	url := hostile(t, trickle(20*time.Millisecond, 500))
-	err, took := limitedClientGet(t, url, Limits{Timeout: 400 * time.Millisecond, Idle: 300 * time.Millisecond})
+	took, err := limitedClientGet(t, url, Limits{Timeout: 400 * time.Millisecond, Idle: 300 * time.Millisecond})
 	wantLimit(t, err, LimitDeadline, "took longer than 400ms")
 	if took > 2*time.Second {
 		t.Errorf("the 400ms deadline took %v to stop the request", took)
@@ -99,7 +99,7 @@ func TestTransportRefusesHugeJSONBody(t *testing.T) {
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write([]byte(`{"login":"`))
 		})
-		err, took := limitedClientGet(t, url, Limits{})
+		took, err := limitedClientGet(t, url, Limits{})
 		wantLimit(t, err, LimitSize, "572.2 MiB", "over the 32 MiB")
 		if took > time.Second {
 			t.Errorf("a declared 600 MB body took %v to refuse", took)
@@ -117,7 +117,7 @@ func TestTransportRefusesHugeJSONBody(t *testing.T) {
 			}
 		})
 		before := allocated()
-		err, _ := limitedClientGet(t, url, Limits{})
+		_, err := limitedClientGet(t, url, Limits{})
 		grew := allocated() - before
 		wantLimit(t, err, LimitSize, "grew past the 32 MiB")
 		t.Logf("refusing a 600 MB /user allocated %d MiB in all", grew>>20)
@@ -145,7 +145,7 @@ func TestTransportRefusesGzipBomb(t *testing.T) {
 		_, _ = w.Write(bomb.Bytes())
 	})
 	t.Logf("the bomb is %d KiB and inflates to 256 MiB", bomb.Len()>>10)
-	err, took := limitedClientGet(t, url, Limits{MaxJSON: 4 << 20})
+	took, err := limitedClientGet(t, url, Limits{MaxJSON: 4 << 20})
 	wantLimit(t, err, LimitSize, "grew past the 4 MiB")
 	if took > 5*time.Second {
 		t.Errorf("refusing the bomb took %v", took)
