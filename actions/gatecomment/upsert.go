@@ -2,6 +2,7 @@ package gatecomment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -30,12 +31,26 @@ type Upserted struct {
 // it already says exactly that); when there is none, one is created. A
 // comment by anyone else that carries the marker is never touched and never
 // counts, so nobody can plant a fake gate comment for aayu to adopt.
-// body must contain marker as one of its lines.
+// body must contain marker as one of its lines. A write whose answer was
+// lost is never repeated blindly: the comments are read again, and what is
+// there decides (so a lost create never becomes two comments).
 func Upsert(ctx context.Context, client *github.Client, owner, repo string, pr int, marker, body, login string) (Upserted, error) {
 	body = actions.Neutralize(body)
 	if !hasMarkerLine(body, marker) {
 		return Upserted{}, fmt.Errorf("the comment for #%d does not carry its marker line; nothing was written", pr)
 	}
+	var lost error
+	for attempt := 1; attempt <= 3; attempt++ {
+		out, err := upsertOnce(ctx, client, owner, repo, pr, marker, body, login)
+		if !errors.Is(err, ghx.ErrMayHaveLanded) {
+			return out, err
+		}
+		lost = err
+	}
+	return Upserted{}, fmt.Errorf("writing the comment on #%d: %s", pr, ghx.Describe(lost))
+}
+
+func upsertOnce(ctx context.Context, client *github.Client, owner, repo string, pr int, marker, body, login string) (Upserted, error) {
 	comments, err := ghx.ListAll(ctx, func(o *github.ListOptions) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, owner, repo, pr, &github.IssueListCommentsOptions{ListOptions: *o})
 	})
@@ -50,12 +65,18 @@ func Upsert(ctx context.Context, client *github.Client, owner, repo string, pr i
 			return Upserted{ID: c.GetID(), URL: c.GetHTMLURL(), Unchanged: true}, nil
 		}
 		edited, _, err := client.Issues.EditComment(ctx, owner, repo, c.GetID(), &github.IssueComment{Body: github.String(body)})
+		if errors.Is(err, ghx.ErrMayHaveLanded) {
+			return Upserted{}, err
+		}
 		if err != nil {
 			return Upserted{}, fmt.Errorf("updating comment %d on #%d: %s", c.GetID(), pr, ghx.Describe(err))
 		}
 		return Upserted{ID: edited.GetID(), URL: edited.GetHTMLURL()}, nil
 	}
 	made, _, err := client.Issues.CreateComment(ctx, owner, repo, pr, &github.IssueComment{Body: github.String(body)})
+	if errors.Is(err, ghx.ErrMayHaveLanded) {
+		return Upserted{}, err
+	}
 	if err != nil {
 		return Upserted{}, fmt.Errorf("commenting on #%d: %s", pr, ghx.Describe(err))
 	}
