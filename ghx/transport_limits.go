@@ -138,7 +138,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			deadline = time.AfterFunc(l.DownloadTimeout-time.Since(start), func() { cancel(e) })
 		}
 	}
-	if resp.ContentLength > capBytes {
+	if resp.ContentLength > capBytes && req.Method != http.MethodHead {
 		deadline.Stop()
 		resp.Body.Close()
 		cancel(nil)

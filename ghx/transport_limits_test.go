@@ -179,3 +179,22 @@ func allocated() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.TotalAlloc
 }
+
+// TestTransportLimitsTakeAHeadAtItsWord: a HEAD answer declares the size of
+// a body it never sends; that is no reason to refuse it.
+func TestTransportLimitsTakeAHeadAtItsWord(t *testing.T) {
+	url := hostile(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", "600000000")
+	})
+	c, err := NewClient(ClientOptions{APIURL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodHead, url+"repos/acme/benefits", nil)
+	resp, err := c.Client().Do(req)
+	if err != nil {
+		t.Fatalf("HEAD was refused: %v", err)
+	}
+	resp.Body.Close()
+}
