@@ -167,3 +167,18 @@ func TestCommentDryRunWithDirPostsNothing(t *testing.T) {
 		t.Fatalf("a --dry-run preview wrote to GitHub: %v", w)
 	}
 }
+
+// TestCommentCIRefusesAPersonsAccountBehindGITHUB_TOKEN: a person's token
+// without a telltale prefix (an old classic token) put in GITHUB_TOKEN is
+// found out by the account it reads as, before anything is written.
+func TestCommentCIRefusesAPersonsAccountBehindGITHUB_TOKEN(t *testing.T) {
+	sb := startCountingSandbox(t)
+	vars := actionsRun(sb.srv.RunID(sandbox.RunQualifying), "sandbox-founder")
+	code, out, errOut := runAayuEnv(t, vars, "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "comment", "4", "--ci")
+	if code != tui.ExitRefused || !strings.Contains(errOut, "writes as @founder, a person's account") || !strings.Contains(errOut, "Nothing was written") {
+		t.Fatalf("exit %d, want 4 naming the person's account:\n%s%s", code, out, errOut)
+	}
+	if w := sb.writes(); len(w) != 0 {
+		t.Fatalf("a person's token wrote the gate's comment: %v", w)
+	}
+}

@@ -85,7 +85,7 @@ func runComment(ctx context.Context, inv tui.Invocation, e env, sess *session) i
 		return tui.ExitFailed
 	}
 	code, body, err := gatecomment.Run(ctx, gatecomment.Config{Client: gh, Owner: sess.owner, Repo: sess.repo, PR: pr, Dir: inv.Flags["dir"],
-		Getenv: e.getenv, Preview: inv.Global.DryRun})
+		Getenv: e.getenv, Preview: inv.Global.DryRun, WorkflowOnly: true})
 	fmt.Fprint(e.stdout, body)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)

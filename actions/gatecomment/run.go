@@ -38,6 +38,9 @@ type Config struct {
 	// Preview builds the comment and posts nothing (--dry-run): the only
 	// use --dir has, since no folder stands in for the run's own pack.
 	Preview bool
+	// WorkflowOnly refuses to write when the token turns out to be a
+	// person's account (GitHub's workflow token cannot read /user).
+	WorkflowOnly bool
 }
 
 // Run verifies the gate's pack for pull request cfg.PR and keeps the one
@@ -79,8 +82,13 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	}
 	login := cfg.Login
 	if login == "" {
-		if login, err = Login(ctx, cfg.Client); err != nil {
+		var person bool
+		if login, person, err = writer(ctx, cfg.Client); err != nil {
 			return ExitFailed, body, err
+		}
+		if person && cfg.WorkflowOnly {
+			return ExitRefused, body, fmt.Errorf("the token writes as @%s, a person's account, not the workflow's %s; the gate's comment is never written under a person's name. Nothing was written",
+				login, ActionsBot)
 		}
 	}
 	if _, err := Upsert(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.PR, Marker, body, login); err != nil {

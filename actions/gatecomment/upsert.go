@@ -99,14 +99,21 @@ func hasMarkerLine(body, marker string) bool {
 // when GitHub forbids the token to read /user (the workflow token gets 403
 // "Resource not accessible by integration").
 func Login(ctx context.Context, client *github.Client) (string, error) {
+	login, _, err := writer(ctx, client)
+	return login, err
+}
+
+// writer is Login that also says whether the account is a person's (a
+// User, not a Bot): the workflow's own token never is.
+func writer(ctx context.Context, client *github.Client) (login string, person bool, err error) {
 	u, resp, err := client.Users.Get(ctx, "")
 	switch {
 	case err != nil && resp != nil && resp.StatusCode == http.StatusForbidden:
-		return ActionsBot, nil
+		return ActionsBot, false, nil
 	case err != nil:
-		return "", fmt.Errorf("reading which account this token writes as: %s", ghx.Describe(err))
+		return "", false, fmt.Errorf("reading which account this token writes as: %s", ghx.Describe(err))
 	case u.GetLogin() == "":
-		return ActionsBot, nil
+		return ActionsBot, false, nil
 	}
-	return u.GetLogin(), nil
+	return u.GetLogin(), u.GetType() == "User", nil
 }
