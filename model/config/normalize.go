@@ -97,9 +97,9 @@ func fromText(where, key string, kind Kind, raw string) (any, error) {
 		return f, nil
 	case KindBool:
 		switch strings.ToLower(text) {
-		case "true":
+		case "true", "1":
 			return true, nil
-		case "false":
+		case "false", "0":
 			return false, nil
 		}
 		return nil, wrongKind(where, key, kind, raw)

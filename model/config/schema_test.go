@@ -74,6 +74,11 @@ func TestSetListOfOneIsNeverEmpty(t *testing.T) {
 	if got := cfg.Strings("verify.required_floors"); !reflect.DeepEqual(got, []string{"coverage", "tests"}) {
 		t.Errorf("verify.required_floors = %q", got)
 	}
+	// A variable's boolean may be written 1 or 0, as shells do.
+	cfg, err = Load(Sources{Environ: []string{"AAYU_UI_PLAIN=1", "AAYU_UI_MOTION=0"}})
+	if err != nil || !cfg.Bool("ui.plain") || cfg.Bool("ui.motion") {
+		t.Errorf("AAYU_UI_PLAIN=1, AAYU_UI_MOTION=0: plain %v, motion %v, err %v", cfg.Bool("ui.plain"), cfg.Bool("ui.motion"), err)
+	}
 }
 
 func TestEveryDefaultIsDeclaredWithItsKind(t *testing.T) {
