@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -65,4 +69,56 @@ func runAayuEnviron(t *testing.T, vars map[string]string, environ []string, args
 		getenv: func(k string) string { return vars[k] }, environ: environ,
 	})
 	return code, out.String(), errb.String()
+}
+
+// TestShipRefusesTypeConfusedBasePolicyThroughTheBinary: the base branch's
+// policy says never = "L04" (a string where a list belongs). aayu ship
+// refuses, exit 4, naming the file and the key, and writes nothing: the
+// policy is never read as "no never layers".
+func TestShipRefusesTypeConfusedBasePolicyThroughTheBinary(t *testing.T) {
+	sb := startCountingSandbox(t)
+	gh, err := ghx.NewClient(ghx.ClientOptions{APIURL: sb.url + "/", Token: ghx.NewToken("sandbox-founder", "test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cfg, err := ghx.ReadFile(ctx, gh, "acme", "benefits", "dev", ".aayudha/config.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(cfg), `never = ["L04", "L07", "L09"]`, `never = "L04"`, 1)
+	if bad == string(cfg) {
+		t.Fatal("the demo config has no never line to confuse")
+	}
+	if _, err := ghx.CommitFiles(ctx, gh, "acme", "benefits", "dev", map[string][]byte{".aayudha/config.toml": []byte(bad)}, "policy: never as a string", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before := len(sb.writes())
+	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"},
+		"--plain", "--set", "identity.device_client_id=aayu-sandbox", "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "ship", "4", "--solo-bypass")
+	device := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	approved := false
+	deadline := time.Now().Add(30 * time.Second)
+	for !regexp.MustCompile(`result: exit \d`).MatchString(a.out.String()) {
+		if m := device.FindStringSubmatch(a.out.String()); m != nil && !approved {
+			// Whether presence comes before the read-only gates or not,
+			// the refusal must follow.
+			approveOnSandbox(t, m[1], m[2], "founder")
+			approved = true
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ship never finished:\n%s", a.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	code := a.exit()
+	out := a.out.String()
+	if code != tui.ExitRefused || !strings.Contains(out, "the base branch's .aayudha/config.toml: autonomy.never must be a list of strings") {
+		t.Fatalf("exit %d, want 4 naming the file and key:\n%s", code, out)
+	}
+	for _, w := range sb.writes()[before:] {
+		if !strings.Contains(w, "/login/") {
+			t.Errorf("a refused ship wrote %s", w)
+		}
+	}
 }
