@@ -160,7 +160,7 @@ type configSources struct{ sources config.Sources }
 func loadConfig(inv tui.Invocation, e env) (*config.Config, configSources, error) {
 	src := config.Sources{Environ: e.environ, Set: inv.Global.Set}
 	if p := userConfigPath(e.getenv); p != "" {
-		b, err := os.ReadFile(p)
+		b, err := readCapped(p, config.MaxTOMLBytes)
 		switch {
 		case err == nil:
 			src.User, src.UserPath = b, p
@@ -185,7 +185,8 @@ func userConfigPath(getenv func(string) string) string {
 // needsToken says whether the command talks to GitHub as the person.
 func needsToken(inv tui.Invocation) bool {
 	switch inv.Command {
-	case "sandbox", "login":
+	case "sandbox", "login", "comment":
+		// comment --ci takes the workflow's token only (commentci.go).
 		return false
 	case "pack":
 		fi, err := os.Stat(inv.Args[0])

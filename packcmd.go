@@ -70,20 +70,31 @@ func runComment(ctx context.Context, inv tui.Invocation, e env, sess *session) i
 		fmt.Fprintln(e.stderr, "aayu comment PR --ci --repo OWNER/NAME: the merge gate's step; it needs --ci, a repository and a pull request number. Nothing was done.")
 		return tui.ExitUsage
 	}
-	tok, _, err := sess.resolve(ctx)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu comment: %v\nNothing was done.\n", err)
-		return tui.ExitFailed
+	tok, refusal := ciCommentToken(inv, e.getenv)
+	if refusal != "" {
+		fmt.Fprintf(e.stderr, "%s\nNothing was sent to GitHub.\n", refusal)
+		return tui.ExitRefused
+	}
+	if inv.Global.DryRun {
+		var err error
+		if tok, _, err = sess.resolve(ctx); err != nil {
+			fmt.Fprintf(e.stderr, "aayu comment: %v\nNothing was done.\n", err)
+			return tui.ExitFailed
+		}
 	}
 	gh, err := sess.client(tok)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
 		return tui.ExitFailed
 	}
-	code, body, err := gatecomment.Run(ctx, gatecomment.Config{Client: gh, Owner: sess.owner, Repo: sess.repo, PR: pr, Dir: inv.Flags["dir"], Getenv: e.getenv})
+	code, body, err := gatecomment.Run(ctx, gatecomment.Config{Client: gh, Owner: sess.owner, Repo: sess.repo, PR: pr, Dir: inv.Flags["dir"],
+		Getenv: e.getenv, Preview: inv.Global.DryRun, WorkflowOnly: true})
 	fmt.Fprint(e.stdout, body)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
+	}
+	if inv.Global.DryRun && err == nil {
+		fmt.Fprintln(e.stderr, "aayu comment --dry-run: a preview; nothing was posted.")
 	}
 	return code
 }

@@ -82,7 +82,9 @@ func (r *run) ledgerFixed(ctx context.Context, w inbox.Write) (bool, error) {
 	return false, err
 }
 
-func (r *run) ledgerMessage(w inbox.Write) string {
+func (r *run) ledgerMessage(w inbox.Write) string { return Neutralize(r.ledgerWords(w)) }
+
+func (r *run) ledgerWords(w inbox.Write) string {
 	by := "@" + r.e.cfg.Viewer
 	switch w.Kind {
 	case inbox.WriteLedgerPut:

@@ -83,7 +83,7 @@ func (r *run) apply(ctx context.Context, w inbox.Write) (was bool, err error) {
 	}
 	switch w.Kind {
 	case inbox.WriteComment:
-		_, _, err = c.Issues.CreateComment(ctx, owner, repo, w.Number, &github.IssueComment{Body: github.String(w.Body)})
+		_, _, err = c.Issues.CreateComment(ctx, owner, repo, w.Number, &github.IssueComment{Body: github.String(Neutralize(w.Body))})
 	case inbox.WriteAddLabel:
 		_, _, err = c.Issues.AddLabelsToIssue(ctx, owner, repo, w.Number, []string{w.Label})
 	case inbox.WriteRemoveLabel:
@@ -97,7 +97,7 @@ func (r *run) apply(ctx context.Context, w inbox.Write) (was bool, err error) {
 	case inbox.WriteReview:
 		_, _, err = c.PullRequests.CreateReview(ctx, owner, repo, w.Number, &github.PullRequestReviewRequest{
 			CommitID: github.String(w.CommitID), Event: github.String("APPROVE"),
-			Body: github.String(fmt.Sprintf("Approved this head through aayu inbox. Checked: %s", oneLine(r.req.Note)))})
+			Body: github.String(NeutralizeLine(fmt.Sprintf("Approved this head through aayu inbox. Checked: %s", oneLine(r.req.Note))))})
 	case inbox.WriteLedgerPut, inbox.WriteLedgerAppend, inbox.WriteLedgerRemove:
 		return r.ledger(ctx, w)
 	case inbox.WriteRevertPR:
@@ -120,7 +120,7 @@ func (r *run) check(ctx context.Context, w inbox.Write) (bool, error) {
 			return false, fmt.Errorf("reading the comments on #%d: %w", w.Number, err)
 		}
 		for _, cm := range comments {
-			if strings.EqualFold(cm.GetUser().GetLogin(), r.e.cfg.Viewer) && strings.TrimSpace(cm.GetBody()) == strings.TrimSpace(w.Body) {
+			if strings.EqualFold(cm.GetUser().GetLogin(), r.e.cfg.Viewer) && strings.TrimSpace(cm.GetBody()) == strings.TrimSpace(Neutralize(w.Body)) {
 				return true, nil
 			}
 		}

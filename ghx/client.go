@@ -44,6 +44,8 @@ type ClientOptions struct {
 	// Base is the transport that talks to the network; nil means a copy of
 	// http.DefaultTransport with a response-header timeout.
 	Base http.RoundTripper
+	// Limits bound each request's time and body size (transport_limits.go).
+	Limits Limits
 }
 
 // NewClient builds a go-github client whose transport, outermost first,
@@ -67,6 +69,7 @@ func NewClient(opts ClientOptions) (*github.Client, error) {
 		transport.ResponseHeaderTimeout = 60 * time.Second
 		rt = transport
 	}
+	rt = &limitTransport{next: rt, limits: opts.Limits.withDefaults()}
 	rt = &authTransport{next: rt, token: opts.Token, scheme: base.Scheme, host: base.Host}
 	if opts.Logger != nil {
 		rt = &logTransport{next: rt, logger: opts.Logger, now: now}

@@ -70,6 +70,7 @@ func Describe(err error) string {
 	}
 	var (
 		landed    *MayHaveLandedError
+		limited   *LimitError
 		primary   *PrimaryRateLimitError
 		secondary *SecondaryRateLimitError
 		ghRate    *github.RateLimitError
@@ -88,6 +89,8 @@ func Describe(err error) string {
 		}
 		return fmt.Sprintf("%s after aayu sent %s %s, so the change may or may not have been made; aayu re-reads before trying again, and nothing is repeated blindly.",
 			capitalise(what), landed.Method, pathOf(landed.URL))
+	case errors.As(err, &limited):
+		return capitalise(limited.Error()) + "."
 	case errors.Is(err, context.Canceled):
 		return "The request to GitHub was cancelled before it finished; if it was a change, re-read to see whether it was made before trying again."
 	case errors.Is(err, context.DeadlineExceeded):

@@ -8,13 +8,23 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v66/github"
 )
 
 // MaxCommitAttempts bounds how often CommitFiles rebuilds its commit on a
-// branch that keeps moving under it.
-const MaxCommitAttempts = 5
+// branch that keeps moving under it, or whose move GitHub did not confirm.
+const MaxCommitAttempts = 8
+
+// maxCreateAttempts bounds the tries of one content-addressed create (a
+// blob, a tree, a commit) whose answer was lost or was a 5xx.
+const maxCreateAttempts = 6
+
+// ErrAlreadyThere is returned (wrapped) by CommitFiles when
+// CommitOptions.Unless found, at the branch's tip, that the commit is not
+// needed: someone else landed it first.
+var ErrAlreadyThere = errors.New("what this commit would write is already on the branch")
 
 // CommitOptions shape the commit CommitFiles makes.
 type CommitOptions struct {
@@ -23,23 +33,36 @@ type CommitOptions struct {
 	// Trailers are added as the message's last paragraph, one a line,
 	// e.g. HumanFallbackTrailer.
 	Trailers []string
+	// Unless is asked with the tip before each attempt moves the branch;
+	// true stops CommitFiles with ErrAlreadyThere (a concurrent run landed
+	// the same record), so a retry never writes a second copy.
+	Unless func(ctx context.Context, tip string) (bool, error)
+	// Backoff is the wait before the attempt-th retry; nil means 250 ms
+	// doubling up to 4 s (tests shorten it).
+	Backoff func(attempt int) time.Duration
 }
 
 // CommitFiles writes files onto branch as one new commit through the Git
 // Data API, so no checkout is touched: read the branch tip and its tree,
 // create a blob per file, a tree on the tip's tree, a commit on the tip,
 // and move the branch without force. A file whose value is nil is deleted.
-// When the branch moved meanwhile (GitHub's 422 "not a fast forward") the
-// tip is read again and the commit rebuilt on it, at most
-// MaxCommitAttempts times; the branch is never forced. A branch that does
-// not exist yet is created with a first commit holding only files.
-// It returns the new commit's SHA.
+// Blobs, trees and commits are content-addressed and nothing points at
+// them until the branch moves, so each is created again when its answer is
+// lost or is a 5xx. When the branch move is not confirmed (a lost answer, a
+// 5xx, GitHub's 422 "not a fast forward") the tip is read again: a tip at
+// the new commit means it landed; otherwise the commit is rebuilt on the
+// tip, at most MaxCommitAttempts times; the branch is never forced. A
+// branch that does not exist yet is created with a first commit holding
+// only files. It returns the new commit's SHA.
 func CommitFiles(ctx context.Context, client *github.Client, owner, repo, branch string, files map[string][]byte, message string, opts CommitOptions) (string, error) {
 	if len(files) == 0 {
 		return "", fmt.Errorf("writing to %s/%s branch %s: there are no files to commit", owner, repo, branch)
 	}
 	w := ledgerWriter{ctx: ctx, gh: client.Git, owner: owner, repo: repo, branch: branch, opts: opts,
 		message: withTrailers(message, opts.Trailers)}
+	if hc := client.Client(); hc != nil {
+		w.retry, _ = hc.Transport.(*retryTransport)
+	}
 	entries, err := w.blobs(files)
 	if err != nil {
 		return "", err
@@ -47,16 +70,56 @@ func CommitFiles(ctx context.Context, client *github.Client, owner, repo, branch
 	var lastErr error
 	for attempt := 1; attempt <= MaxCommitAttempts; attempt++ {
 		sha, err := w.commitOnce(entries)
-		if err == nil {
-			return sha, nil
+		if err == nil || errors.Is(err, ErrAlreadyThere) {
+			return sha, err
 		}
-		if !IsNotFastForward(err) && !isRefExists(err) {
+		if !IsNotFastForward(err) && !isRefExists(err) && !retryableCreate(err) {
 			return "", err
 		}
 		lastErr = err
+		if !IsNotFastForward(err) && !isRefExists(err) {
+			if werr := w.wait(attempt); werr != nil {
+				return "", werr
+			}
+		}
 	}
-	return "", fmt.Errorf("writing to %s/%s branch %s: the branch moved under each of %d attempts; nothing was forced: %w",
+	return "", fmt.Errorf("writing to %s/%s branch %s: the branch did not take the commit in %d attempts; nothing was forced: %w",
 		owner, repo, branch, MaxCommitAttempts, lastErr)
+}
+
+// retryableCreate is a failure after which a content-addressed create, or
+// a re-read followed by a non-forced move, is safe to repeat: a lost
+// answer, a 5xx, a dropped connection, GitHub's secondary rate limit.
+func retryableCreate(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrMayHaveLanded) || transient(err) {
+		return true
+	}
+	var secondary *SecondaryRateLimitError
+	if errors.As(err, &secondary) {
+		return true
+	}
+	status, ok := statusOf(err)
+	return ok && status >= 500
+}
+
+// wait pauses before the next try: CommitOptions.Backoff, else the
+// client's retry policy (ClientOptions.Retry and Sleep), else 250 ms
+// doubling up to 4 s.
+func (w *ledgerWriter) wait(attempt int) error {
+	switch {
+	case w.opts.Backoff != nil:
+		return sleepContext(w.ctx, w.opts.Backoff(attempt))
+	case w.retry != nil:
+		return w.retry.sleep(w.ctx, w.retry.backoff(attempt))
+	}
+	d := 250 * time.Millisecond << (attempt - 1)
+	if d > 4*time.Second || d <= 0 {
+		d = 4 * time.Second
+	}
+	return sleepContext(w.ctx, d)
 }
 
 type ledgerWriter struct {
@@ -65,6 +128,7 @@ type ledgerWriter struct {
 	owner, repo, branch string
 	message             string
 	opts                CommitOptions
+	retry               *retryTransport // the client's own, whose policy shapes the waits
 }
 
 func (w *ledgerWriter) where() string {
@@ -87,7 +151,7 @@ func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, erro
 		entry := &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")}
 		if files[p] != nil {
 			var blob *github.Blob
-			err := retryLanded(func() (err error) {
+			err := w.retryCreate(func() (err error) {
 				blob, _, err = w.gh.CreateBlob(w.ctx, w.owner, w.repo, &github.Blob{
 					Content: github.String(base64.StdEncoding.EncodeToString(files[p])), Encoding: github.String("base64")})
 				return err
@@ -113,6 +177,15 @@ func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
 		return "", fmt.Errorf("reading the tip of %s: %w", w.where(), err)
 	}
 	tip := ref.GetObject().GetSHA()
+	if w.opts.Unless != nil {
+		done, err := w.opts.Unless(w.ctx, tip)
+		if err != nil {
+			return "", err
+		}
+		if done {
+			return tip, fmt.Errorf("writing to %s at %s: %w", w.where(), short(tip), ErrAlreadyThere)
+		}
+	}
 	parent, _, err := w.gh.GetCommit(w.ctx, w.owner, w.repo, tip)
 	if err != nil {
 		return "", fmt.Errorf("reading commit %s of %s: %w", short(tip), w.where(), err)
@@ -127,8 +200,10 @@ func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
 	}
 	update := &github.Reference{Ref: github.String("refs/heads/" + w.branch), Object: &github.GitObject{SHA: github.String(commit)}}
 	_, _, err = w.gh.UpdateRef(w.ctx, w.owner, w.repo, update, false)
-	if errors.Is(err, ErrMayHaveLanded) {
-		// The answer was lost: the branch tells whether the move happened.
+	if retryableCreate(err) || IsNotFastForward(err) {
+		// The answer was lost, or GitHub failed or refused: the branch
+		// tells whether the move happened (a lost answer to a move that
+		// landed reads as "not a fast forward" when repeated).
 		if now, _, rerr := w.gh.GetRef(w.ctx, w.owner, w.repo, "heads/"+w.branch); rerr == nil && now.GetObject().GetSHA() == commit {
 			return commit, nil
 		}
@@ -160,6 +235,11 @@ func (w *ledgerWriter) createBranch(entries []*github.TreeEntry) (string, error)
 	}
 	ref := &github.Reference{Ref: github.String("refs/heads/" + w.branch), Object: &github.GitObject{SHA: github.String(commit)}}
 	if _, _, err := w.gh.CreateRef(w.ctx, w.owner, w.repo, ref); err != nil {
+		if retryableCreate(err) || isRefExists(err) {
+			if now, _, rerr := w.gh.GetRef(w.ctx, w.owner, w.repo, "heads/"+w.branch); rerr == nil && now.GetObject().GetSHA() == commit {
+				return commit, nil
+			}
+		}
 		return "", fmt.Errorf("creating %s at %s: %w", w.where(), short(commit), err)
 	}
 	return commit, nil
@@ -167,7 +247,7 @@ func (w *ledgerWriter) createBranch(entries []*github.TreeEntry) (string, error)
 
 func (w *ledgerWriter) tree(base string, entries []*github.TreeEntry) (string, error) {
 	var tree *github.Tree
-	err := retryLanded(func() (err error) {
+	err := w.retryCreate(func() (err error) {
 		tree, _, err = w.gh.CreateTree(w.ctx, w.owner, w.repo, base, entries)
 		return err
 	})
@@ -183,7 +263,7 @@ func (w *ledgerWriter) commit(tree string, parents []string) (string, error) {
 		c.Parents = append(c.Parents, &github.Commit{SHA: github.String(p)})
 	}
 	var made *github.Commit
-	err := retryLanded(func() (err error) {
+	err := w.retryCreate(func() (err error) {
 		made, _, err = w.gh.CreateCommit(w.ctx, w.owner, w.repo, c, nil)
 		return err
 	})
@@ -193,14 +273,19 @@ func (w *ledgerWriter) commit(tree string, parents []string) (string, error) {
 	return made.GetSHA(), nil
 }
 
-// retryLanded repeats a create whose answer was lost. Blobs and trees are
-// content-addressed and a commit nothing points at yet is harmless, so
-// creating one twice changes nothing that matters.
-func retryLanded(create func() error) error {
+// retryCreate repeats a create whose answer was lost or was a 5xx. Blobs
+// and trees are content-addressed and a commit nothing points at yet is
+// harmless, so creating one twice changes nothing that matters.
+func (w *ledgerWriter) retryCreate(create func() error) error {
 	var err error
-	for range 3 {
-		if err = create(); !errors.Is(err, ErrMayHaveLanded) {
+	for attempt := 1; attempt <= maxCreateAttempts; attempt++ {
+		if err = create(); !retryableCreate(err) {
 			return err
+		}
+		if attempt < maxCreateAttempts {
+			if werr := w.wait(attempt); werr != nil {
+				return werr
+			}
 		}
 	}
 	return err

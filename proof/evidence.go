@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aayudha/aayu/model/config"
 	"github.com/knadh/koanf/parsers/toml/v2"
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
@@ -102,6 +103,9 @@ func ParseTestRef(s string) (TestRef, error) {
 func LoadEvidenceMap(b []byte) (EvidenceMap, error) {
 	if len(b) > MaxEvidenceMapBytes {
 		return nil, fmt.Errorf("evidence map is %d bytes, more than the %d-byte limit", len(b), MaxEvidenceMapBytes)
+	}
+	if err := config.CheckTOML(b); err != nil { // agent-written: nesting costs memory before any key is checked
+		return nil, fmt.Errorf("evidence map refused: %w", err)
 	}
 	k := koanf.New(".")
 	if err := k.Load(rawbytes.Provider(b), toml.Parser()); err != nil {

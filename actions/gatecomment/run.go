@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/proof"
@@ -34,6 +35,12 @@ type Config struct {
 	// Getenv reads GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID
 	// for the links; nil means no links.
 	Getenv func(string) string
+	// Preview builds the comment and posts nothing (--dry-run): the only
+	// use --dir has, since no folder stands in for the run's own pack.
+	Preview bool
+	// WorkflowOnly refuses to write when the token turns out to be a
+	// person's account (GitHub's workflow token cannot read /user).
+	WorkflowOnly bool
 }
 
 // Run verifies the gate's pack for pull request cfg.PR and keeps the one
@@ -68,12 +75,20 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		}
 	}
 	links := runLinks(ctx, cfg)
-	body = Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing})
+	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing}))
 
+	if cfg.Preview {
+		return ExitCode(report), body, nil
+	}
 	login := cfg.Login
 	if login == "" {
-		if login, err = Login(ctx, cfg.Client); err != nil {
+		var person bool
+		if login, person, err = writer(ctx, cfg.Client); err != nil {
 			return ExitFailed, body, err
+		}
+		if person && cfg.WorkflowOnly {
+			return ExitRefused, body, fmt.Errorf("the token writes as @%s, a person's account, not the workflow's %s; the gate's comment is never written under a person's name. Nothing was written",
+				login, ActionsBot)
 		}
 	}
 	if _, err := Upsert(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.PR, Marker, body, login); err != nil {

@@ -2,12 +2,14 @@ package gatecomment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 )
 
@@ -29,11 +31,26 @@ type Upserted struct {
 // it already says exactly that); when there is none, one is created. A
 // comment by anyone else that carries the marker is never touched and never
 // counts, so nobody can plant a fake gate comment for aayu to adopt.
-// body must contain marker as one of its lines.
+// body must contain marker as one of its lines. A write whose answer was
+// lost is never repeated blindly: the comments are read again, and what is
+// there decides (so a lost create never becomes two comments).
 func Upsert(ctx context.Context, client *github.Client, owner, repo string, pr int, marker, body, login string) (Upserted, error) {
+	body = actions.Neutralize(body)
 	if !hasMarkerLine(body, marker) {
 		return Upserted{}, fmt.Errorf("the comment for #%d does not carry its marker line; nothing was written", pr)
 	}
+	var lost error
+	for attempt := 1; attempt <= 3; attempt++ {
+		out, err := upsertOnce(ctx, client, owner, repo, pr, marker, body, login)
+		if !errors.Is(err, ghx.ErrMayHaveLanded) {
+			return out, err
+		}
+		lost = err
+	}
+	return Upserted{}, fmt.Errorf("writing the comment on #%d: %s", pr, ghx.Describe(lost))
+}
+
+func upsertOnce(ctx context.Context, client *github.Client, owner, repo string, pr int, marker, body, login string) (Upserted, error) {
 	comments, err := ghx.ListAll(ctx, func(o *github.ListOptions) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, owner, repo, pr, &github.IssueListCommentsOptions{ListOptions: *o})
 	})
@@ -48,12 +65,18 @@ func Upsert(ctx context.Context, client *github.Client, owner, repo string, pr i
 			return Upserted{ID: c.GetID(), URL: c.GetHTMLURL(), Unchanged: true}, nil
 		}
 		edited, _, err := client.Issues.EditComment(ctx, owner, repo, c.GetID(), &github.IssueComment{Body: github.String(body)})
+		if errors.Is(err, ghx.ErrMayHaveLanded) {
+			return Upserted{}, err
+		}
 		if err != nil {
 			return Upserted{}, fmt.Errorf("updating comment %d on #%d: %s", c.GetID(), pr, ghx.Describe(err))
 		}
 		return Upserted{ID: edited.GetID(), URL: edited.GetHTMLURL()}, nil
 	}
 	made, _, err := client.Issues.CreateComment(ctx, owner, repo, pr, &github.IssueComment{Body: github.String(body)})
+	if errors.Is(err, ghx.ErrMayHaveLanded) {
+		return Upserted{}, err
+	}
 	if err != nil {
 		return Upserted{}, fmt.Errorf("commenting on #%d: %s", pr, ghx.Describe(err))
 	}
@@ -76,14 +99,21 @@ func hasMarkerLine(body, marker string) bool {
 // when GitHub forbids the token to read /user (the workflow token gets 403
 // "Resource not accessible by integration").
 func Login(ctx context.Context, client *github.Client) (string, error) {
+	login, _, err := writer(ctx, client)
+	return login, err
+}
+
+// writer is Login that also says whether the account is a person's (a
+// User, not a Bot): the workflow's own token never is.
+func writer(ctx context.Context, client *github.Client) (login string, person bool, err error) {
 	u, resp, err := client.Users.Get(ctx, "")
 	switch {
 	case err != nil && resp != nil && resp.StatusCode == http.StatusForbidden:
-		return ActionsBot, nil
+		return ActionsBot, false, nil
 	case err != nil:
-		return "", fmt.Errorf("reading which account this token writes as: %s", ghx.Describe(err))
+		return "", false, fmt.Errorf("reading which account this token writes as: %s", ghx.Describe(err))
 	case u.GetLogin() == "":
-		return ActionsBot, nil
+		return ActionsBot, false, nil
 	}
-	return u.GetLogin(), nil
+	return u.GetLogin(), u.GetType() == "User", nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
@@ -48,42 +49,15 @@ func (r *run) checkPresence() (gateOutcome, error) {
 }
 
 // postBypass is gate 6: with a solo-mode bypass, the person's "Solo-mode
-// bypass:" comment for the head, posted only now that every check passed
-// (an earlier one for the same head is reused, never doubled).
+// bypass:" comment for the head, posted only now that every check passed.
+// The comment is GitHub's own lock on shipping this head: it is checked and
+// posted as a compare-and-set (bypass.go), so two ships of one pull request
+// end with one comment, the earliest, which both use.
 func (r *run) postBypass() (gateOutcome, error) {
 	if r.pass.Kind != pass.KindSoloBypass {
 		return gateOutcome{skipped: true, words: "no bypass: the pass is " + r.pass.Kind}, nil
 	}
-	if err := r.loadComments(); err != nil {
-		return gateOutcome{}, err
-	}
-	bots := r.base.identity.BotLogins
-	if c, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, bots); ok {
-		r.pass.CommentURL = c.URL
-		return gateOutcome{words: "your comment for this head is already there: " + c.URL}, nil
-	}
-	if r.resume != nil {
-		return gateOutcome{skipped: true, words: "merged earlier; no bypass comment for this head was found"}, nil
-	}
-	body := identity.SoloBypassComment(r.head, r.bypassWhy())
-	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, &github.IssueComment{Body: github.String(body)})
-	if errors.Is(err, ghx.ErrMayHaveLanded) {
-		r.comments = nil
-		if lerr := r.loadComments(); lerr != nil {
-			return gateOutcome{}, lerr
-		}
-		found, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, bots)
-		if !ok {
-			return gateOutcome{}, fmt.Errorf("posting the Solo-mode bypass: comment: %s", ghx.Describe(err))
-		}
-		c, err = &github.IssueComment{HTMLURL: github.String(found.URL)}, nil
-	}
-	if err != nil {
-		return gateOutcome{}, fmt.Errorf("posting the Solo-mode bypass: comment: %s; nothing was merged", ghx.Describe(err))
-	}
-	r.pass.CommentURL = c.GetHTMLURL()
-	r.record("done", []string{fmt.Sprintf("posted the Solo-mode bypass: comment for head %s (%s)", r.head, c.GetHTMLURL())}, "")
-	return gateOutcome{words: "posted for head " + short(r.head) + ": " + c.GetHTMLURL()}, nil
+	return r.claimBypass()
 }
 
 // merge is gate 7: a squash merge pinned to the head, so a head that moved
@@ -98,6 +72,11 @@ func (r *run) merge() (gateOutcome, error) {
 		}
 		r.record("done", []string{fmt.Sprintf("added the %s label", AuditLabel)}, "")
 	}
+	if r.pass.Kind == pass.KindSoloBypass {
+		if out, err := r.confirmBypass(); err != nil || len(out.refusals) > 0 {
+			return out, err
+		}
+	}
 	tr := mergeTrailers{Head: r.head, Story: r.story, RunID: r.pack.run.GetID(), PackSHA: r.pack.report.PackSHA256,
 		PassKind: r.pass.Kind, PassBy: r.pass.Login, PassURL: firstNonEmpty(r.pass.ReviewURL, r.pass.CommentURL)}
 	if tr.PassBy == "" {
@@ -105,14 +84,19 @@ func (r *run) merge() (gateOutcome, error) {
 	}
 	msg := fmt.Sprintf("Refs #%d\n\nShipped by @%s with aayu ship.\n\n%s", r.story, r.cfg.Viewer, tr.lines())
 	title := fmt.Sprintf("%s (#%d)", r.pull.GetTitle(), r.pr)
-	out, _, err := r.cfg.Client.PullRequests.Merge(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, msg,
-		&github.PullRequestOptions{MergeMethod: "squash", SHA: r.head, CommitTitle: title})
+	out, err := r.squashMerge(msg, title)
 	var ge *github.ErrorResponse
 	switch {
 	case errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusConflict:
 		return gateOutcome{refusals: []string{fmt.Sprintf("the head moved since ship checked %s; nothing was merged — run ship again to check the new head", short(r.head))}}, nil
 	case errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusMethodNotAllowed:
-		return gateOutcome{refusals: []string{fmt.Sprintf("GitHub refused the merge (%s); nothing was merged", ge.Message)}}, nil
+		// A concurrent ship of the same head may have merged it a moment
+		// ago: its merge commit then carries this head's trailers.
+		if sha, rerr := r.mergedAfterAll(); rerr == nil && sha != "" {
+			r.res.Merged, r.res.MergeCommit = true, sha
+			return gateOutcome{words: fmt.Sprintf("already squash-merged into %s for this head as %s, by another run of aayu ship", r.baseRef, short(sha))}, nil
+		}
+		return gateOutcome{refusals: []string{fmt.Sprintf("GitHub refused the merge (%s); nothing was merged%s", ge.Message, r.postedNote())}}, nil
 	case errors.Is(err, ghx.ErrMayHaveLanded):
 		sha, rerr := r.mergedAfterAll()
 		if rerr != nil || sha == "" {
@@ -125,6 +109,29 @@ func (r *run) merge() (gateOutcome, error) {
 	r.res.Merged, r.res.MergeCommit = true, out.GetSHA()
 	r.record("done", []string{fmt.Sprintf("squash-merged #%d at head %s as %s", r.pr, r.head, out.GetSHA())}, "")
 	return gateOutcome{words: fmt.Sprintf("squash-merged into %s as %s", r.baseRef, short(out.GetSHA()))}, nil
+}
+
+// squashMerge asks GitHub for the squash merge pinned to the head. When the
+// answer is lost or a 5xx, the pull request is read again: merged for this
+// head by ship is done; still open is asked again (the merge is pinned to
+// the head, so a repeat can never merge anything else), a few times.
+func (r *run) squashMerge(msg, title string) (*github.PullRequestMergeResult, error) {
+	for attempt := 1; ; attempt++ {
+		out, _, err := r.cfg.Client.PullRequests.Merge(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, msg,
+			&github.PullRequestOptions{MergeMethod: "squash", SHA: r.head, CommitTitle: title})
+		if !errors.Is(err, ghx.ErrMayHaveLanded) || attempt >= 4 {
+			return out, err
+		}
+		pr, _, rerr := r.cfg.Client.PullRequests.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr)
+		if rerr != nil || pr.GetMerged() || pr.GetState() != "open" || pr.GetHead().GetSHA() != r.head {
+			return out, err // the caller's re-read decides
+		}
+		select {
+		case <-r.ctx.Done():
+			return out, err
+		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+		}
+	}
 }
 
 // mergedAfterAll re-reads the pull request after a merge whose answer was

@@ -22,7 +22,10 @@ type basePolicy struct {
 	private    bool
 }
 
-const checkoutLayer = "your checkout's .aayudha/config.toml"
+const (
+	checkoutLayer = "your checkout's .aayudha/config.toml"
+	baseLayer     = "the base branch's .aayudha/config.toml"
+)
 
 // codeownersPaths are where GitHub looks for CODEOWNERS, in its order.
 var codeownersPaths = []string{".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"}
@@ -50,9 +53,11 @@ func (r *run) checkPolicy() (gateOutcome, error) {
 		return gateOutcome{}, err
 	}
 	var refusals []string
-	b.cfg, err = config.Load(config.Sources{Repo: raw})
+	b.cfg, err = config.Load(config.Sources{Repo: raw, RepoName: baseLayer})
 	if err != nil {
-		return gateOutcome{refusals: []string{fmt.Sprintf("the base branch's .aayudha/config.toml cannot be read (%v), so ship has no policy to judge by", err)}}, nil
+		// Fail closed: a policy value that cannot be read is never taken as
+		// its zero (a string for a list once meant "no never layers").
+		return gateOutcome{refusals: []string{fmt.Sprintf("the policy cannot be read: %v; ship has no policy to judge by and fails closed. Fix the file through a reviewed pull request", err)}}, nil
 	}
 	b.policy = pass.PolicyFrom(b.cfg)
 	b.identity = identitySettings(b.cfg)
@@ -109,16 +114,16 @@ func (r *run) looser(baseRaw []byte) []string {
 	var out []string
 	base := r.base.policy
 	if r.cfg.Local.Repo != nil {
-		checkout, err := config.Load(config.Sources{Repo: r.cfg.Local.Repo})
+		checkout, err := config.Load(config.Sources{Repo: r.cfg.Local.Repo, RepoName: checkoutLayer})
 		if err != nil {
-			out = append(out, fmt.Sprintf("%s cannot be read (%v)", checkoutLayer, err))
+			out = append(out, fmt.Sprintf("a local setting cannot be read: %v", err))
 		} else {
 			for _, l := range pass.Looser(base, pass.PolicyFrom(checkout), func(string) string { return checkoutLayer }) {
 				out = append(out, l.String())
 			}
 		}
 	}
-	eff, err := config.Load(config.Sources{Repo: baseRaw, User: r.cfg.Local.User, UserPath: r.cfg.Local.UserPath,
+	eff, err := config.Load(config.Sources{Repo: baseRaw, RepoName: baseLayer, User: r.cfg.Local.User, UserPath: r.cfg.Local.UserPath,
 		Environ: r.cfg.Local.Environ, Set: r.cfg.Local.Set})
 	if err != nil {
 		return append(out, fmt.Sprintf("your configuration cannot be read (%v)", err))

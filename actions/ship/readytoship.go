@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
@@ -86,7 +87,7 @@ func (r *run) postReadyToShip() (string, error) {
 		return fmt.Sprintf("Ready to ship is already commented on #%d for head %s (%s); nothing was posted", r.pr, r.head, c.URL), nil
 	}
 	body := ReadyToShipComment(r.head, r.neededPass())
-	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, &github.IssueComment{Body: github.String(body)})
+	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, &github.IssueComment{Body: github.String(actions.Neutralize(body))})
 	if errors.Is(err, ghx.ErrMayHaveLanded) {
 		r.comments = nil
 		if lerr := r.loadComments(); lerr != nil {

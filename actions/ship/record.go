@@ -3,6 +3,7 @@ package ship
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -131,9 +132,25 @@ func (r *run) land() (gateOutcome, error) {
 	msg := fmt.Sprintf("ledger: ship story %d (PR #%d) at %s\n\nAuthoritative pack of run %d, landed by %s through aayu ship.",
 		r.story, r.pr, short(r.head), r.pack.run.GetID(), r.cfg.Viewer)
 	trailer := fmt.Sprintf("Aayudha-Identity: human (%s, aayu ship)", r.cfg.Viewer)
-	if _, err := ghx.CommitFiles(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, files, msg,
-		ghx.CommitOptions{Trailers: []string{trailer}}); err != nil {
-		return gateOutcome{}, fmt.Errorf("landing the record on the ledger: %s", ghx.Describe(err))
+	// Each attempt re-reads the ledger's tip for this head's ship.json, so a
+	// retry after a lost answer, or a concurrent ship, never lands it twice.
+	unless := func(ctx context.Context, tip string) (bool, error) {
+		_, err := ghx.ReadFile(ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, tip, dir+"/ship.json")
+		if ghx.IsNotFound(err) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	_, err = ghx.CommitFiles(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, files, msg,
+		ghx.CommitOptions{Trailers: []string{trailer}, Unless: unless})
+	if errors.Is(err, ghx.ErrAlreadyThere) {
+		if existing, rerr := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json"); rerr == nil {
+			r.res.ShipRecord = existing
+		}
+		return gateOutcome{words: "the record was already on the ledger"}, nil
+	}
+	if err != nil {
+		return gateOutcome{}, fmt.Errorf("landing the record on the ledger: %s The pull request is merged; run the same aayu ship again to land its record", ghx.Describe(err))
 	}
 	r.res.ShipRecord = shipJSON
 	r.record("done", []string{landing}, "")

@@ -45,6 +45,7 @@ type run struct {
 	// floorOnly stays true while every refusal is a floor that does not hold.
 	floorOnly bool
 	records   []actions.Record
+	bypass    bypassClaim // what this run posted for a solo-mode bypass (bypass.go)
 }
 
 // gateOutcome is what one gate found.

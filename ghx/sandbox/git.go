@@ -108,6 +108,10 @@ func (s *Server) createRef(w http.ResponseWriter, r *http.Request) {
 		writeErrorDoc(w, http.StatusUnprocessableEntity, "Reference name is invalid: it must start with 'refs' and have at least two slashes.", gitDocs)
 		return
 	}
+	if !validRefName(req.Ref) {
+		writeErrorDoc(w, http.StatusUnprocessableEntity, "Reference name is invalid: git check-ref-format refuses it.", gitDocs)
+		return
+	}
 	name := strings.TrimPrefix(req.Ref, "refs/")
 	if !s.git.ref(name).IsZero() {
 		writeErrorDoc(w, http.StatusUnprocessableEntity, "Reference already exists", gitDocs)

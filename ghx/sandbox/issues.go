@@ -19,6 +19,7 @@ func (s *Server) routeIssues(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", s.listComments)
 	m.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/comments", s.createComment)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", s.updateComment)
+	m.HandleFunc("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", s.deleteComment)
 	m.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/labels", s.addLabels)
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/issues/{number}/labels/{name...}", s.removeLabel)
 	m.HandleFunc("GET /repos/{owner}/{repo}/labels", s.listRepoLabels)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/knadh/koanf/parsers/toml/v2"
-	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 )
 
@@ -25,6 +24,7 @@ const (
 // Sources are the raw inputs, lowest layer first after the defaults.
 type Sources struct {
 	Repo     []byte   // the repository's .aayudha/config.toml, or nil
+	RepoName string   // how errors name Repo, e.g. "the base branch's .aayudha/config.toml"
 	User     []byte   // $XDG_CONFIG_HOME/aayu/config.toml, or nil
 	UserPath string   // for error messages only
 	Environ  []string // os.Environ()-style KEY=VALUE
@@ -68,19 +68,26 @@ func Defaults() map[string]any {
 	}
 }
 
-// Load merges the layers. A malformed layer is an error that names it.
+// Load merges the layers. Every layer is checked against Schema: a
+// malformed layer, an unknown key or a value of the wrong kind is an error
+// that names the file, variable or flag, the key and the kind expected.
 func Load(src Sources) (*Config, error) {
 	c := &Config{k: koanf.New("."), origin: map[string]Layer{}}
 	if err := c.loadMap(Defaults(), LayerDefaults); err != nil {
 		return nil, err
 	}
-	if err := c.loadTOML(src.Repo, LayerRepo); err != nil {
+	repoName := src.RepoName
+	if repoName == "" {
+		repoName = string(LayerRepo)
+	}
+	if err := c.loadTOML(src.Repo, LayerRepo, repoName); err != nil {
 		return nil, err
 	}
-	if err := c.loadTOML(src.User, LayerUser); err != nil {
-		if src.UserPath != "" {
-			return nil, fmt.Errorf("%s: %w", src.UserPath, err)
-		}
+	userName := src.UserPath
+	if userName == "" {
+		userName = string(LayerUser)
+	}
+	if err := c.loadTOML(src.User, LayerUser, userName); err != nil {
 		return nil, err
 	}
 	env, err := envValues(src.Environ)
@@ -100,18 +107,49 @@ func Load(src Sources) (*Config, error) {
 	return c, nil
 }
 
-func (c *Config) loadTOML(b []byte, layer Layer) error {
+func (c *Config) loadTOML(b []byte, layer Layer, where string) error {
 	if len(b) == 0 {
 		return nil
 	}
-	k := koanf.New(".")
-	if err := k.Load(rawbytes.Provider(b), toml.Parser()); err != nil {
-		return fmt.Errorf("reading %s: %w", layer, err)
+	flat, err := DecodeTOML(b, where)
+	if err != nil {
+		return err
 	}
-	for _, key := range k.Keys() {
-		c.origin[key] = layer
+	return c.loadMap(flat, layer)
+}
+
+// DecodeTOML reads one configuration file into its settings, keyed
+// section.key, each checked against Schema and normalised (lists as []any
+// of strings, dates as "2006-01-02"). where names the file in errors. The
+// bytes are checked against MaxTOMLBytes and MaxDepth before parsing.
+func DecodeTOML(b []byte, where string) (map[string]any, error) {
+	if err := CheckTOML(b); err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
-	return c.k.Merge(k)
+	tree, err := toml.Parser().Unmarshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not valid TOML: %w", where, err)
+	}
+	out := map[string]any{}
+	for section, v := range tree {
+		table, ok := v.(map[string]any)
+		if !ok {
+			return nil, unknownKey(where, section)
+		}
+		for name, v := range table {
+			key := section + "." + name
+			kind, ok := Schema[key]
+			if !ok {
+				return nil, unknownKey(where, key)
+			}
+			val, err := normalize(where, key, kind, v)
+			if err != nil {
+				return nil, err
+			}
+			out[key] = val
+		}
+	}
+	return out, nil
 }
 
 func (c *Config) loadMap(m map[string]any, layer Layer) error {
@@ -128,7 +166,9 @@ func (c *Config) loadMap(m map[string]any, layer Layer) error {
 	return c.k.Merge(k)
 }
 
-// envValues maps AAYU_PROOF_RETENTION_DAYS to proof.retention_days.
+// envValues maps AAYU_PROOF_RETENTION_DAYS to proof.retention_days. A
+// variable that starts with a section's name must name a setting; other
+// AAYU_* variables (AAYU_GITHUB_TOKEN, AAYU_AGENT) are not configuration.
 func envValues(environ []string) (map[string]any, error) {
 	out := map[string]any{}
 	for _, kv := range environ {
@@ -138,13 +178,20 @@ func envValues(environ []string) (map[string]any, error) {
 		}
 		rest := strings.ToLower(strings.TrimPrefix(name, "AAYU_"))
 		for _, s := range sections {
-			if key, ok := strings.CutPrefix(rest, s+"_"); ok && key != "" {
-				v, err := parseValue(val)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", name, err)
-				}
-				out[s+"."+key] = v
+			key, ok := strings.CutPrefix(rest, s+"_")
+			if !ok {
+				continue
 			}
+			full := s + "." + key
+			kind, known := Schema[full]
+			if !known {
+				return nil, unknownKey(name, full)
+			}
+			v, err := fromText(name, full, kind, val)
+			if err != nil {
+				return nil, err
+			}
+			out[full] = v
 		}
 	}
 	return out, nil
@@ -158,26 +205,18 @@ func setValues(sets []string) (map[string]any, error) {
 		if !ok || !strings.Contains(key, ".") {
 			return nil, fmt.Errorf("--set %q: want section.key=value, e.g. --set ui.motion=false", s)
 		}
-		v, err := parseValue(val)
+		where := "--set " + key
+		kind, known := Schema[key]
+		if !known {
+			return nil, unknownKey(where, key)
+		}
+		v, err := fromText(where, key, kind, val)
 		if err != nil {
-			return nil, fmt.Errorf("--set %s: %w", key, err)
+			return nil, err
 		}
 		out[key] = v
 	}
 	return out, nil
-}
-
-// parseValue reads a value as TOML when it is one (numbers, booleans,
-// arrays, quoted strings) and as a bare string otherwise.
-func parseValue(s string) (any, error) {
-	k := koanf.New(".")
-	if err := k.Load(rawbytes.Provider([]byte("v = "+s)), toml.Parser()); err == nil {
-		return k.Get("v"), nil
-	}
-	if strings.HasPrefix(strings.TrimSpace(s), "[") {
-		return nil, fmt.Errorf("%q is not a valid list; write it as [\"a\", \"b\"]", s)
-	}
-	return s, nil
 }
 
 // String, Int, Bool and Strings read one merged key.

@@ -1,0 +1,151 @@
+package ship
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/google/go-github/v66/github"
+)
+
+// bypassClaim is what this run did about the Solo-mode bypass comment.
+type bypassClaim struct {
+	posted  string // the URL of the comment this run posted, "" when none
+	deleted bool   // that comment was a duplicate and this run deleted it
+}
+
+// bypassComments re-reads the pull request's comments (never the copy read
+// for the human pass) and returns the person's Solo-mode bypass comments
+// for this head, oldest first. GitHub's comment IDs only grow, so every run
+// sees the same oldest one.
+func (r *run) bypassComments() ([]identity.Comment, error) {
+	r.comments = nil
+	if err := r.loadComments(); err != nil {
+		return nil, err
+	}
+	var out []identity.Comment
+	for _, c := range r.comments {
+		if _, ok := identity.FindSoloBypassComment([]identity.Comment{c}, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// claimBypass checks and posts the bypass comment as a compare-and-set on
+// the head: compare (re-read; an existing comment for the head is used,
+// whoever's run posted it), set (post), then read back: when two runs
+// posted, the oldest comment wins and the run that posted a later one
+// deletes it, so one comment stays and both runs record the same one.
+func (r *run) claimBypass() (gateOutcome, error) {
+	list, err := r.bypassComments()
+	if err != nil {
+		return gateOutcome{}, err
+	}
+	if len(list) > 0 {
+		r.pass.CommentURL = list[0].URL
+		return gateOutcome{words: "your comment for this head is already there: " + list[0].URL}, nil
+	}
+	if r.resume != nil {
+		return gateOutcome{skipped: true, words: "merged earlier; no bypass comment for this head was found"}, nil
+	}
+	body := actions.Neutralize(identity.SoloBypassComment(r.head, r.bypassWhy()))
+	var (
+		made    *github.IssueComment
+		postErr error
+		unknown bool
+	)
+	for attempt := 1; ; attempt++ {
+		made, _, postErr = r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, &github.IssueComment{Body: github.String(body)})
+		unknown = errors.Is(postErr, ghx.ErrMayHaveLanded)
+		if postErr != nil && !unknown {
+			return gateOutcome{}, fmt.Errorf("posting the Solo-mode bypass: comment: %s; nothing was posted and nothing was merged", ghx.Describe(postErr))
+		}
+		if made != nil {
+			r.bypass.posted = made.GetHTMLURL()
+			r.record("done", []string{fmt.Sprintf("posted the Solo-mode bypass: comment for head %s (%s)", r.head, made.GetHTMLURL())}, "")
+		}
+		list, err = r.readBackBypass()
+		if err != nil {
+			if unknown {
+				return gateOutcome{}, fmt.Errorf("posting the Solo-mode bypass: comment: %s, and reading the comments back failed too (%w); nothing was merged; run ship again: it uses the comment if it landed", ghx.Describe(postErr), err)
+			}
+			return gateOutcome{}, fmt.Errorf("%w; nothing was merged%s", err, r.postedNote())
+		}
+		// A lost answer whose comment is not there was never taken: post
+		// again (the read-back above is the compare of the next set).
+		if len(list) > 0 || !unknown || attempt >= 3 {
+			break
+		}
+	}
+	if len(list) == 0 {
+		if unknown {
+			return gateOutcome{}, fmt.Errorf("posting the Solo-mode bypass: comment: %s; it is not on the pull request, so nothing was posted and nothing was merged", ghx.Describe(postErr))
+		}
+		return gateOutcome{}, fmt.Errorf("the Solo-mode bypass: comment ship posted (%s) is not on the pull request when read back; nothing was merged", r.bypass.posted)
+	}
+	first := list[0]
+	r.pass.CommentURL = first.URL
+	if made == nil || made.GetID() == first.ID {
+		return gateOutcome{words: "posted for head " + short(r.head) + ": " + first.URL}, nil
+	}
+	// Another run of ship posted first: this run's comment is the duplicate.
+	_, derr := r.cfg.Client.Issues.DeleteComment(r.ctx, r.cfg.Owner, r.cfg.Repo, made.GetID())
+	if derr != nil && !ghx.IsNotFound(derr) {
+		r.record("failed", []string{fmt.Sprintf("deleting the duplicate Solo-mode bypass: comment %s", made.GetHTMLURL())}, ghx.Describe(derr))
+		return gateOutcome{}, fmt.Errorf("another run of ship posted the Solo-mode bypass: comment first (%s), and the duplicate this run posted (%s) could not be deleted: %s; nothing was merged by this run",
+			first.URL, made.GetHTMLURL(), ghx.Describe(derr))
+	}
+	r.bypass.deleted = true
+	r.record("done", []string{fmt.Sprintf("deleted its duplicate Solo-mode bypass: comment %s; the first, %s, stands for head %s", made.GetHTMLURL(), first.URL, r.head)}, "")
+	return gateOutcome{words: fmt.Sprintf("another run of ship posted first (%s), so this run uses that comment and deleted the one it posted", first.URL)}, nil
+}
+
+// readBackBypass re-reads the bypass comments after a post, a few times
+// over a failing read: giving up here would leave a posted comment unused.
+func (r *run) readBackBypass() ([]identity.Comment, error) {
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		var list []identity.Comment
+		if list, err = r.bypassComments(); err == nil {
+			return list, nil
+		}
+		select {
+		case <-r.ctx.Done():
+			return nil, err
+		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+		}
+	}
+	return nil, err
+}
+
+// confirmBypass re-reads the comments just before the merge: the comment
+// this ship stands on must still be the oldest for the head.
+func (r *run) confirmBypass() (gateOutcome, error) {
+	list, err := r.bypassComments()
+	if err != nil {
+		return gateOutcome{}, fmt.Errorf("%w; nothing was merged%s", err, r.postedNote())
+	}
+	if len(list) == 0 || list[0].URL != r.pass.CommentURL {
+		return gateOutcome{refusals: []string{fmt.Sprintf("the Solo-mode bypass: comment this ship stands on (%s) is no longer the one for head %s on the pull request (deleted or edited); nothing was merged%s",
+			r.pass.CommentURL, short(r.head), r.postedNote())}}, nil
+	}
+	return gateOutcome{}, nil
+}
+
+// postedNote tells, after a refusal or failure, what this run did post, so
+// a run that stops never reads as if it wrote nothing.
+func (r *run) postedNote() string {
+	switch {
+	case r.bypass.posted == "":
+		return ""
+	case r.bypass.deleted:
+		return fmt.Sprintf("; this run posted a Solo-mode bypass: comment (%s) and deleted it as a duplicate", r.bypass.posted)
+	}
+	return fmt.Sprintf("; this run posted the Solo-mode bypass: comment %s, which stays on the pull request for this head", r.bypass.posted)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aayudha/aayu/tui"
+)
+
+// TestHugeAnswerRefusedThroughTheBinary: a server that streams a 600 MB
+// JSON answer to every request; aayu inbox --list stops at the 32 MiB cap
+// and says so, instead of reading it all.
+func TestHugeAnswerRefusedThroughTheBinary(t *testing.T) {
+	chunk := bytes.Repeat([]byte(" "), 1<<20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte("["))
+		for i := 0; i < 600; i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	start := time.Now()
+	code, out, errOut := runAayuEnv(t, map[string]string{"AAYU_GITHUB_TOKEN": "ghp_hostile-server-test"},
+		"--plain", "--api-url", srv.URL+"/", "--repo", "acme/benefits", "inbox", "--list")
+	if code != tui.ExitFailed || !strings.Contains(out+errOut, "grew past the 32 MiB aayu reads for it") {
+		t.Fatalf("exit %d, want 1 naming the cap:\n%s%s", code, out, errOut)
+	}
+	if strings.Contains(out+errOut, "ghp_hostile-server-test") {
+		t.Fatal("the token was shown")
+	}
+	t.Logf("refused in %v", time.Since(start))
+}
+
+// TestHostileUserConfigRefusedFast: a 1 MB user config file of nested
+// inline tables is refused, naming the file, before any parser runs.
+func TestHostileUserConfigRefusedFast(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(home, ".config", "aayu", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	doc := "[ui]\nplain = " + strings.Repeat("{a=", 1<<18) + "1" + strings.Repeat("}", 1<<18)
+	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	code, _, errOut := runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "inbox", "--list")
+	took := time.Since(start)
+	if code != tui.ExitUsage || !strings.Contains(errOut, file) || !strings.Contains(errOut, "256 KiB") {
+		t.Fatalf("exit %d, want 2 naming the file and the limit:\n%s", code, errOut)
+	}
+	if took > 500*time.Millisecond {
+		t.Errorf("refusing the file took %v", took)
+	}
+}
