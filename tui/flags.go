@@ -66,7 +66,7 @@ type commandSpec struct {
 // lookupCommand returns the spec of a command name.
 func lookupCommand(name string) (commandSpec, bool) {
 	switch name {
-	case "inbox", "login", "auth", "sandbox":
+	case "inbox", "login", "auth", "sandbox", "init", "doctor":
 		return commandSpec{0, ""}, true
 	case "pack":
 		return commandSpec{1, "STORY or DIR"}, true
@@ -80,7 +80,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "auth", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "init", "doctor", "auth", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -103,6 +103,10 @@ func lookupFlag(name string) (flagSpec, bool) {
 		return flagSpec{command: "sandbox"}, true
 	case "solo-bypass":
 		return flagSpec{command: "ship"}, true
+	case "yes", "gates", "identity":
+		return flagSpec{command: "init"}, true
+	case "client-id":
+		return flagSpec{value: true, command: "init"}, true
 	case "dir":
 		return flagSpec{value: true, command: "comment"}, true
 	case "ready", "head":
@@ -256,7 +260,7 @@ func setFlag(inv *Invocation, name, value string) error {
 			return usagef("--scale wants a whole number of 1 or more, got %q", SanitizeLine(value))
 		}
 		inv.Flags[name] = value
-	case "ready", "faults", "dir":
+	case "ready", "faults", "dir", "client-id":
 		if value == "" {
 			return usagef("flag --%s needs a value", name)
 		}
@@ -331,6 +335,11 @@ Usage:
   aayu ship PR [--solo-bypass]     the ship screen (solo mode: the bypass is recorded
                                    as a Solo-mode bypass: comment when no review passes)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)
+  aayu init [--yes] [--gates] [--identity] [--client-id ID]
+                                   set up a repository: the merge gate, the protected-paths
+                                   gate, config, LAYERS.md, CODEOWNERS, as one pull request;
+                                   --identity: the presence check's OAuth App and variable
+  aayu doctor                      check the set-up against GitHub, one next step per row
   aayu auth                        where each token comes from; never a token's value
   aayu sandbox [--addr HOST:PORT]  only the sandbox GitHub, in the foreground
            [--faults SPEC] [--scale N]   e.g. --faults 5xx=0.1,latency=300ms

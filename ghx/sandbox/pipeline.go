@@ -20,6 +20,8 @@ func (s *Server) routes() http.Handler {
 	s.routePulls(api)
 	s.routeGit(api)
 	s.routeActions(api)
+	s.routeVariables(api)
+	s.routeRules(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 
@@ -62,6 +64,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	}
 
 	s.mu.Lock()
+	leave := s.enter(r)
 	s.reqSeq++
 	seq := s.reqSeq
 	bw := newBufWriter()
@@ -88,6 +91,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 			s.logf("sandbox: %v", err)
 		}
 	}
+	leave()
 	s.mu.Unlock()
 
 	h := w.Header()

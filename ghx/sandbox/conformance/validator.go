@@ -28,6 +28,8 @@ var undocumented = map[string]bool{
 	"actions/list-workflow-run-artifacts 404": true, "actions/get-artifact 404": true, "actions/download-artifact 404": true,
 	"actions/create-workflow-dispatch 404": true, "actions/create-workflow-dispatch 422": true,
 	"repos/get-collaborator-permission-level 403": true,
+	// A variable that exists already, and a name GitHub refuses (issue 12).
+	"actions/create-repo-variable 409": true, "actions/create-repo-variable 422": true,
 }
 
 // Validator checks every response a handler serves against the description.
