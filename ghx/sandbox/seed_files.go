@@ -54,7 +54,6 @@ const fileCodeowners = `# Owners of the paths that define the gates.
 /.aayudha/config.toml @founder
 `
 
-
 const fileDeductible = `// Package deductible answers questions about a plan's deductible.
 package deductible
 
