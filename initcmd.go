@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	core "github.com/aayudha/aayu/actions/initrepo"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/screens/initrepo"
@@ -32,20 +33,29 @@ func initScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 		}
 		opts.Identity = true
 	}
-	need := identity.AccessWrite
-	if opts.ClientID != "" {
-		need = identity.AccessAdmin
+	// The pull request is only a proposal: a person reviews and merges it,
+	// so proposing needs no approval. The variable is written at once and
+	// names the App every later presence check asks, so setting it is a
+	// person's step: an agent lane and CI are refused, and a process
+	// without a terminal approves by device code first.
+	d := identity.RequireHuman(identity.HumanCheck{Command: "aayu init", Env: e.getenv,
+		Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: identity.AccessAdmin})
+	if d.Outcome == identity.Refused {
+		fmt.Fprintf(e.stderr, "aayu init: refused: %s\nNothing was done.\n", d.Reason)
+		return nil, tui.ExitRefused
 	}
-	if _, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
-		Command: "aayu init", Need: need,
-		Approving: []string{fmt.Sprintf("Opens a pull request on %s/%s that sets up the merge gate, the protected-paths gate and the policy.", sess.owner, sess.repo)},
-	}); !ok {
-		return nil, code
+	if opts.ClientID != "" {
+		if _, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
+			Command: "aayu init --client-id " + opts.ClientID, Need: identity.AccessAdmin,
+			Approving: []string{fmt.Sprintf("Sets the repository variable %s of %s/%s to %s, the OAuth App every presence check will ask.", ghx.DeviceClientVariable, sess.owner, sess.repo, opts.ClientID)},
+		}); !ok {
+			return nil, code
+		}
 	}
 	return initrepo.New(ctx, common, initrepo.Deps{
 		Yes: inv.Flags["yes"] == "true", DryRun: inv.Global.DryRun,
 		Identity: opts.Identity || !opts.Gates,
-		Guide:    core.AppGuide(sess.webURL(), sess.owner, sess.repo),
+		Guide:    guide(inv, sess),
 		Read: func(ctx context.Context) (core.Plan, error) {
 			tok, _, err := sess.resolve(ctx)
 			if err != nil {
@@ -75,4 +85,14 @@ func initScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 			return core.Apply(ctx, gh, p)
 		},
 	}), tui.ExitOK
+}
+
+// guide is how to create the presence check's OAuth App. The sandbox has
+// no settings pages; its device flow takes any client ID.
+func guide(inv tui.Invocation, sess *session) []string {
+	g := core.AppGuide(sess.webURL(), sess.owner, sess.repo)
+	if inv.Global.Sandbox {
+		g = append(g, "(The sandbox has no settings pages and its device flow takes any client ID: try aayu --sandbox --repo "+sess.owner+"/"+sess.repo+" init --identity --client-id Ov23liSandboxFresh.)")
+	}
+	return g
 }

@@ -119,6 +119,12 @@ func run(ctx context.Context, args []string, e env) int {
 		screen = s
 	case "comment":
 		return runComment(ctx, inv, e, sess)
+	case "doctor":
+		s, code := doctorScreen(ctx, e, sess, common)
+		if s == nil {
+			return code
+		}
+		screen = s
 	case "init":
 		s, code := initScreen(ctx, inv, e, cfg, sess, common)
 		if s == nil {

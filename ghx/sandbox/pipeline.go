@@ -81,6 +81,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 		writeRateLimited(bw, c)
 	default:
 		counted = s.dispatch(bw, withCaller(r, c), api, c)
+		s.renameBody(bw)
 	}
 	if counted {
 		b.used++

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -178,3 +179,14 @@ func TestHello(t *testing.T) {
 	}
 }
 `
+
+// renameBody points the demo's URLs in a response at acme/fresh while
+// fresh is served: handlers build links from the demo's name.
+func (s *Server) renameBody(bw *bufWriter) {
+	if s.cur != FreshRepoName || bw.body.Len() == 0 {
+		return
+	}
+	b := bytes.ReplaceAll(bw.body.Bytes(), []byte(RepoOwner+"/"+RepoName), []byte(RepoOwner+"/"+FreshRepoName))
+	bw.body.Reset()
+	bw.body.Write(b)
+}
