@@ -10,7 +10,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/actions/doctor"
 	"github.com/aayudha/aayu/tui"
@@ -31,6 +30,7 @@ type Model struct {
 	check  Check
 	keys   tui.KeyMap
 	lines  []string
+	back   int // lines scrolled back from the end (full screen)
 	read   bool
 	closed bool
 	code   int
@@ -72,6 +72,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			m.back++
+			return m, nil
+		case key.Matches(msg, m.keys.Down):
+			m.back = max(m.back-1, 0)
+			return m, nil
+		}
 		if key.Matches(msg, m.keys.Quit) {
 			m.closed = true
 			if !m.read {
@@ -118,15 +126,23 @@ func Lines(rep core.Report, err error) []string {
 func (m *Model) View() tea.View {
 	st := m.c.Styles
 	w := max(m.c.Width, 20)
+	body := m.lines[1:]
+	if !m.read {
+		body = []string{"reading…"}
+	}
+	help := tui.HelpLine(w, m.Keys(), st)
+	shown, note := tui.Window(body, w, m.c.Height-3-strings.Count(help, "\n")-1, m.back)
 	var b strings.Builder
 	b.WriteString(st.Title.Render("aayu doctor") + "\n\n")
-	if !m.read {
-		b.WriteString("reading…\n")
+	for _, l := range shown {
+		b.WriteString(l + "\n")
 	}
-	for _, l := range m.lines[1:] {
-		b.WriteString(ansi.Wrap(l, w, " ,") + "\n")
+	if note != "" {
+		b.WriteString(st.Disabled.Render(note) + "\n")
+	} else {
+		b.WriteString("\n")
 	}
-	b.WriteString("\n" + tui.HelpLine(w, m.Keys(), st))
+	b.WriteString(help)
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	return v

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/actions/initrepo"
 	"github.com/aayudha/aayu/ghx"
@@ -57,9 +56,13 @@ type Model struct {
 	phase phase
 	plan  core.Plan
 	lines []string
+	back  int // lines scrolled back from the end (full screen)
 	code  int
 	// closed: the person left the full screen after reading the outcome.
 	closed bool
+	// early is a plain line (or the end of input) that came before the
+	// question: the plain shell reads ahead while the repository is read.
+	early *bool
 }
 
 // New returns the init screen; Init starts reading the repository.
@@ -92,14 +95,30 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case appliedMsg:
 		return m.applied(msg)
 	case tui.LineMsg:
+		yes := strings.TrimSpace(strings.ToLower(msg.Line)) == "y"
 		if m.phase == asking {
-			return m.answer(strings.TrimSpace(strings.ToLower(msg.Line)) == "y")
+			return m.answer(yes)
+		}
+		if m.phase == reading && m.early == nil {
+			m.early = &yes // typed ahead; it answers the question once asked
 		}
 	case tui.InputClosedMsg:
 		if m.phase == asking {
 			return m.answer(false)
 		}
+		if m.phase == reading && m.early == nil {
+			no := false
+			m.early = &no
+		}
 	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			m.back++
+			return m, nil
+		case key.Matches(msg, m.keys.Down):
+			m.back = max(m.back-1, 0)
+			return m, nil
+		}
 		switch {
 		case m.phase == asking && key.Matches(msg, m.yes):
 			return m.answer(true)
@@ -154,6 +173,9 @@ func (m *Model) planned(msg planMsg) (tea.Model, tea.Cmd) {
 	m.phase = asking
 	if m.c.Plain {
 		m.say("Write these? Type y to write them; anything else writes nothing.")
+	}
+	if m.early != nil {
+		return m.answer(*m.early)
 	}
 	return m, nil
 }
@@ -250,15 +272,24 @@ func Proposal(p core.Plan, identity bool, guide []string) []string {
 func (m *Model) View() tea.View {
 	st := m.c.Styles
 	w := max(m.c.Width, 20)
+	body := m.lines[1:]
+	if m.phase == asking {
+		body = append(append([]string(nil), body...), "Write these? y writes them; n or q writes nothing.")
+	}
+	help := tui.HelpLine(w, m.Keys(), st)
+	// Title, a blank line, the body, a blank line and the help line.
+	shown, note := tui.Window(body, w, m.c.Height-3-strings.Count(help, "\n")-1, m.back)
 	var b strings.Builder
 	b.WriteString(st.Title.Render("aayu init") + "\n\n")
-	for _, l := range m.lines[1:] {
-		b.WriteString(ansi.Wrap(l, w, " ,") + "\n")
+	for _, l := range shown {
+		b.WriteString(l + "\n")
 	}
-	if m.phase == asking {
-		b.WriteString("\nWrite these? y writes them; n or q writes nothing.\n")
+	if note != "" {
+		b.WriteString(st.Disabled.Render(note) + "\n")
+	} else {
+		b.WriteString("\n")
 	}
-	b.WriteString("\n" + tui.HelpLine(w, m.Keys(), st))
+	b.WriteString(help)
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	return v
