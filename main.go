@@ -119,6 +119,8 @@ func run(ctx context.Context, args []string, e env) int {
 		screen = s
 	case "comment":
 		return runComment(ctx, inv, e, sess)
+	case "protected":
+		return runProtected(ctx, inv, e, sess)
 	case "doctor":
 		s, code := doctorScreen(ctx, e, sess, common)
 		if s == nil {

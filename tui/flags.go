@@ -72,7 +72,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 		return commandSpec{1, "STORY or DIR"}, true
 	case "verify":
 		return commandSpec{1, "STORY"}, true
-	case "ship", "comment":
+	case "ship", "comment", "protected":
 		return commandSpec{1, "PR"}, true
 	}
 	return commandSpec{}, false
@@ -80,7 +80,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "init", "doctor", "auth", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "protected", "init", "doctor", "auth", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -335,6 +335,8 @@ Usage:
   aayu ship PR [--solo-bypass]     the ship screen (solo mode: the bypass is recorded
                                    as a Solo-mode bypass: comment when no review passes)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)
+  aayu protected PR --ci           the protected-paths gate: each changed protected path
+                                   needs its CODEOWNER's approval of the head (CI)
   aayu init [--yes] [--gates] [--identity] [--client-id ID]
                                    set up a repository: the merge gate, the protected-paths
                                    gate, config, LAYERS.md, CODEOWNERS, as one pull request;

@@ -190,3 +190,23 @@ func (s *Server) renameBody(bw *bufWriter) {
 	bw.body.Reset()
 	bw.body.Write(b)
 }
+
+// File returns a file of the demo repository at ref, read from its git
+// objects (for CI's lint of the demo's workflow, and for tests).
+func (s *Server) File(ref, p string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.git.resolve(ref)
+	if !ok {
+		return nil, fmt.Errorf("no ref %s in the demo repository", ref)
+	}
+	c, err := s.git.commit(id)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.lookup(c.TreeHash, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", p, ref, err)
+	}
+	return s.git.blob(e.Hash)
+}
