@@ -157,3 +157,28 @@ func TestFindDeviceClientOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestFindDeviceClientInRepositoryConfig: [identity] device_client_id in
+// the repository's .aayudha/config.toml comes before the variable.
+func TestFindDeviceClientInRepositoryConfig(t *testing.T) {
+	ctx := context.Background()
+	gh, _ := sandboxClient(t, "sandbox-founder")
+	ref, _, _ := gh.Git.GetRef(ctx, "acme", "benefits", "heads/main")
+	parent, _, _ := gh.Git.GetCommit(ctx, "acme", "benefits", ref.GetObject().GetSHA())
+	cfg := "[identity]\ndevice_client_id = \"Ov23liFromConfig\"\n"
+	tree, _, err := gh.Git.CreateTree(ctx, "acme", "benefits", parent.GetTree().GetSHA(), []*github.TreeEntry{{Path: github.String(".aayudha/config.toml"), Mode: github.String("100644"), Type: github.String("blob"), Content: github.String(cfg)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := gh.Git.CreateCommit(ctx, "acme", "benefits", &github.Commit{Message: github.String("name the App"), Tree: tree, Parents: []*github.Commit{{SHA: parent.SHA}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gh.Git.UpdateRef(ctx, "acme", "benefits", &github.Reference{Ref: github.String("refs/heads/main"), Object: &github.GitObject{SHA: c.SHA}}, false); err != nil {
+		t.Fatal(err)
+	}
+	got := ghx.FindDeviceClient(ctx, ghx.DeviceClientLookup{Client: gh, Owner: "acme", Repo: "benefits"})
+	if got.ID != "Ov23liFromConfig" || !strings.Contains(got.From, ".aayudha/config.toml") {
+		t.Errorf("found %+v, want the repository config's App", got)
+	}
+}
