@@ -30,6 +30,10 @@ func (s *Server) routes() http.Handler {
 	web.HandleFunc("GET /_blob/artifacts/{id}", s.handleBlob)
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isGitPath(r.URL.Path) {
+			s.serveGit(w, r)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") {
 			s.serveWeb(w, r, web)
 			return

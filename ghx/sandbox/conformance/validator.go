@@ -67,11 +67,11 @@ var sharedDescription = sync.OnceValues(func() (*Description, error) {
 func (v *Validator) Description() *Description { return v.desc }
 
 // Wrap validates each response of h after it is written. Paths on the web
-// host (/login/…, the signed /_blob/… downloads) are not REST operations
-// and are not checked.
+// host (/login/…, the signed /_blob/… downloads, git's smart HTTP at
+// /OWNER/REPO.git/…) are not REST operations and are not checked.
 func (v *Validator) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") {
+		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") || strings.Contains(r.URL.Path, ".git/") {
 			h.ServeHTTP(w, r)
 			return
 		}
