@@ -18,7 +18,9 @@ func deviceClient(ctx context.Context, inv tui.Invocation, cfg *config.Config, s
 		l.Default, l.DefaultFrom = sandboxClientID, "the sandbox's own device client"
 	}
 	if l.Local == "" && sess.owner != "" {
-		if tok, _, err := sess.resolve(ctx); err == nil {
+		// Never a token prompt just for this: without a token the lookup
+		// falls through to the default, and login says what to set.
+		if tok, err := sess.resolveQuiet(ctx); err == nil {
 			if gh, err := sess.client(tok); err == nil {
 				l.Client = gh
 			}

@@ -119,9 +119,12 @@ func TestInitScreenGolden(t *testing.T) {
 			if !strings.Contains(top, "acme/fresh: default branch main") {
 				t.Errorf("scrolled back, the top of the proposal is not in view:\n%s", top)
 			}
-			model, _ = model.Update(tuitest.Key("y"))
-			if f.applied != 0 {
-				t.Error("applied inside Update")
+			_, cmd := model.Update(tuitest.Key("y"))
+			if f.applied != 0 || cmd == nil {
+				t.Fatalf("y: applied %d inside Update, command %v", f.applied, cmd)
+			}
+			if _, ok := cmd().(appliedMsg); !ok || f.applied != 1 {
+				t.Errorf("y's command did not write the plan once (applied %d)", f.applied)
 			}
 		})
 	}
