@@ -27,11 +27,12 @@ type session struct {
 	apiURL, oauthURL string
 	owner, repo      string
 	resolve          func(ctx context.Context) (ghx.Token, []ghx.SourceStatus, error)
+	cacheDir         string
+	sandbox          *sandbox.Server
+
 	// resolveQuiet finds the token without ever prompting, for reads that
 	// are worth trying but not worth asking for (the presence check's App).
 	resolveQuiet func(ctx context.Context) (ghx.Token, error)
-	cacheDir         string
-	sandbox          *sandbox.Server
 }
 
 func (s *session) close() {
