@@ -29,6 +29,10 @@ type session struct {
 	resolve          func(ctx context.Context) (ghx.Token, []ghx.SourceStatus, error)
 	cacheDir         string
 	sandbox          *sandbox.Server
+
+	// resolveQuiet finds the token without ever prompting, for reads that
+	// are worth trying but not worth asking for (the presence check's App).
+	resolveQuiet func(ctx context.Context) (ghx.Token, error)
 }
 
 func (s *session) close() {
@@ -115,6 +119,15 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 		env := resolveEnv
 		env.CheckAll = inv.Command == "auth"
 		return ghx.ResolveHumanToken(ctx, env)
+	}
+	s.resolveQuiet = func(ctx context.Context) (ghx.Token, error) {
+		if sandboxed && e.getenv("AAYU_GITHUB_TOKEN") == "" {
+			return ghx.NewToken(sandboxToken, "the sandbox's founder account"), nil
+		}
+		env := resolveEnv
+		env.Prompt = nil
+		tok, _, err := ghx.ResolveHumanToken(ctx, env)
+		return tok, err
 	}
 	// The token is looked up once per run: a prompt must never ask twice,
 	// and must run before a screen takes the terminal (see run).

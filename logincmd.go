@@ -16,8 +16,8 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// sandboxClientID is the device-flow client the sandbox accepts; real
-// GitHub needs the OAuth App of [identity] device_client_id.
+// sandboxClientID is the sandbox's own device client, the default under
+// --sandbox when neither config nor the repository names one.
 const sandboxClientID = "aayu-sandbox"
 
 // loginScreen builds the presence check for one command.
@@ -26,10 +26,7 @@ func loginScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Con
 	if err != nil {
 		return nil, err
 	}
-	clientID := cfg.String("identity.device_client_id")
-	if clientID == "" && inv.Global.Sandbox {
-		clientID = sandboxClientID
-	}
+	clientID := deviceClient(ctx, inv, cfg, sess).ID
 	if req.Repo == "" && sess.owner != "" {
 		req.Repo = sess.owner + "/" + sess.repo
 	}

@@ -132,6 +132,20 @@ func run(ctx context.Context, args []string, e env) int {
 			return tui.ExitUsage
 		}
 		screen = s
+	case "protected":
+		return runProtected(ctx, inv, e, sess)
+	case "doctor":
+		s, code := doctorScreen(ctx, e, sess, common)
+		if s == nil {
+			return code
+		}
+		screen = s
+	case "init":
+		s, code := initScreen(ctx, inv, e, cfg, sess, common)
+		if s == nil {
+			return code
+		}
+		screen = s
 	case "ship":
 		s, cleanup, code := shipScreen(ctx, inv, e, cfg, sess, common, src)
 		if s == nil {

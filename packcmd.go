@@ -9,6 +9,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/gatecomment"
+	"github.com/aayudha/aayu/actions/protected"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/screens/pack"
@@ -95,6 +96,34 @@ func runComment(ctx context.Context, inv tui.Invocation, e env, sess *session) i
 	}
 	if inv.Global.DryRun && err == nil {
 		fmt.Fprintln(e.stderr, "aayu comment --dry-run: a preview; nothing was posted.")
+	}
+	return code
+}
+
+// runProtected is `aayu protected PR --ci`: the protected-paths gate's step
+// in the workflow init proposes. Like comment, it is CI's, never a person's.
+func runProtected(ctx context.Context, inv tui.Invocation, e env, sess *session) int {
+	pr, err := strconv.Atoi(strings.TrimPrefix(inv.Args[0], "#"))
+	if err != nil || pr <= 0 || sess.owner == "" || !inv.Global.CI {
+		fmt.Fprintln(e.stderr, "aayu protected PR --ci --repo OWNER/NAME: the protected-paths gate's step; it needs --ci, a repository and a pull request number. Nothing was done.")
+		return tui.ExitUsage
+	}
+	tok, _, err := sess.resolve(ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu protected: %v\n", err)
+		return tui.ExitFailed
+	}
+	gh, err := sess.client(tok)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu protected: %v\n", err)
+		return tui.ExitFailed
+	}
+	code, lines, err := protected.Check(ctx, gh, sess.owner, sess.repo, pr)
+	for _, l := range lines {
+		fmt.Fprintln(e.stdout, tui.SanitizeLine(l))
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu protected: %s\n", tui.SanitizeLine(err.Error()))
 	}
 	return code
 }

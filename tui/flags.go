@@ -66,13 +66,13 @@ type commandSpec struct {
 // lookupCommand returns the spec of a command name.
 func lookupCommand(name string) (commandSpec, bool) {
 	switch name {
-	case "inbox", "login", "auth", "sandbox", "audit":
+	case "inbox", "login", "auth", "sandbox", "audit", "init", "doctor":
 		return commandSpec{0, ""}, true
 	case "pack":
 		return commandSpec{1, "STORY or DIR"}, true
 	case "verify":
 		return commandSpec{1, "STORY"}, true
-	case "ship", "comment":
+	case "ship", "comment", "protected":
 		return commandSpec{1, "PR"}, true
 	}
 	return commandSpec{}, false
@@ -80,7 +80,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "auth", "audit", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -103,6 +103,10 @@ func lookupFlag(name string) (flagSpec, bool) {
 		return flagSpec{command: "sandbox"}, true
 	case "solo-bypass":
 		return flagSpec{command: "ship"}, true
+	case "yes", "gates", "identity":
+		return flagSpec{command: "init"}, true
+	case "client-id":
+		return flagSpec{value: true, command: "init"}, true
 	case "dir":
 		return flagSpec{value: true, command: "comment"}, true
 	case "ready", "head":
@@ -256,7 +260,7 @@ func setFlag(inv *Invocation, name, value string) error {
 			return usagef("--scale wants a whole number of 1 or more, got %q", SanitizeLine(value))
 		}
 		inv.Flags[name] = value
-	case "ready", "faults", "dir":
+	case "ready", "faults", "dir", "client-id":
 		if value == "" {
 			return usagef("flag --%s needs a value", name)
 		}
@@ -331,6 +335,13 @@ Usage:
   aayu ship PR [--solo-bypass]     the ship screen: read-only gates, presence, then your yes
                                    to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)
+  aayu protected PR --ci           the protected-paths gate: each changed protected path
+                                   needs its CODEOWNER's approval of the head (CI)
+  aayu init [--yes] [--gates] [--identity] [--client-id ID]
+                                   set up a repository: the merge gate, the protected-paths
+                                   gate, config, LAYERS.md, CODEOWNERS, as one pull request;
+                                   --identity: the presence check's OAuth App and variable
+  aayu doctor                      check the set-up against GitHub, one next step per row
   aayu auth                        where each token comes from; never a token's value
   aayu audit                       every Solo-mode bypass, human-fallback write and
                                    bypass recorded late, from the ledger (read-only)

@@ -20,6 +20,8 @@ func (s *Server) routes() http.Handler {
 	s.routePulls(api)
 	s.routeGit(api)
 	s.routeActions(api)
+	s.routeVariables(api)
+	s.routeRules(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 
@@ -28,6 +30,10 @@ func (s *Server) routes() http.Handler {
 	web.HandleFunc("GET /_blob/artifacts/{id}", s.handleBlob)
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isGitPath(r.URL.Path) {
+			s.serveGit(w, r)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") {
 			s.serveWeb(w, r, web)
 			return
@@ -62,6 +68,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	}
 
 	s.mu.Lock()
+	leave := s.enter(r)
 	s.reqSeq++
 	seq := s.reqSeq
 	bw := newBufWriter()
@@ -78,6 +85,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 		writeRateLimited(bw, c)
 	default:
 		counted = s.dispatch(bw, withCaller(r, c), api, c)
+		s.renameBody(bw)
 	}
 	if counted {
 		b.used++
@@ -88,6 +96,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 			s.logf("sandbox: %v", err)
 		}
 	}
+	leave()
 	s.mu.Unlock()
 
 	h := w.Header()

@@ -135,6 +135,7 @@ func (s *Server) repoJSON(base string, c caller, full bool) map[string]any {
 			}
 		}
 	}
+	s.renameCurrent(m, base)
 	return m
 }
 
@@ -244,7 +245,7 @@ func commentJSON(base string, c *commentRec) map[string]any {
 
 // repo checks {owner}/{repo} and writes 404 for anything but the demo.
 func repoOK(w http.ResponseWriter, r *http.Request) bool {
-	if !strings.EqualFold(r.PathValue("owner"), RepoOwner) || !strings.EqualFold(r.PathValue("repo"), RepoName) {
+	if !knownRepo(r.PathValue("owner"), r.PathValue("repo")) {
 		notFound(w)
 		return false
 	}

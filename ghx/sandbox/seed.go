@@ -5,6 +5,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/aayudha/aayu/actions/initrepo/templates"
 )
 
 // The demo's issue and pull request numbers, one or more per inbox kind.
@@ -186,6 +188,8 @@ func (s *Server) seed() error {
 	} {
 		s.st.Labels = append(s.st.Labels, &labelRec{ID: s.st.newID(), Name: l.name, Color: l.color, Description: l.desc})
 	}
+	s.st.Variables = []*variableRec{{Name: DeviceClientVariable, Value: DeviceClientID, CreatedAt: sd.ago(700), UpdatedAt: sd.ago(700)}}
+	s.st.Rules = map[string][]string{"main": {GateCheck}, "dev": {GateCheck}}
 	sd.seedDemo()
 	if sd.err == nil && s.opts.Scale > 0 {
 		sd.seedScale(s.opts.Scale)
@@ -198,7 +202,7 @@ func (sd *seeder) seedDemo() {
 	root := sd.commit(plumbing.ZeroHash, map[string]string{
 		"go.mod": fileGoMod, "README.md": fileReadme, ".gitignore": fileGitignore,
 		".aayudha/config.toml": fileConfig, "LAYERS.md": fileLayers, "CODEOWNERS": fileCodeowners,
-		gatePath:                   fileGateWorkflow,
+		gatePath: templates.MergeGate, templates.ProtectedPathsPath: templates.ProtectedPaths,
 		"deductible/deductible.go": fileDeductible, "deductible/deductible_test.go": fileDeductibleTest,
 		"policy/policy.go": filePolicy, "policy/policy_test.go": filePolicyTest,
 	}, "Start the benefits service", "founder", sd.ago(720))

@@ -54,29 +54,6 @@ const fileCodeowners = `# Owners of the paths that define the gates.
 /.aayudha/config.toml @founder
 `
 
-const fileGateWorkflow = `name: aayudha merge gate
-on:
-  pull_request_target:
-    branches: [dev, main]
-  workflow_dispatch:
-permissions:
-  contents: read
-  pull-requests: write
-jobs:
-  merge-gate:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          ref: ${{ github.event.pull_request.head.sha }}
-      - run: aayu verify --ci "${{ github.event.pull_request.head.ref }}"
-      - uses: actions/upload-artifact@v4
-        with:
-          name: aayudha-pack
-          path: .aayudha/proof/
-          retention-days: 30
-`
-
 const fileDeductible = `// Package deductible answers questions about a plan's deductible.
 package deductible
 

@@ -58,6 +58,8 @@ type Server struct {
 	mu      sync.Mutex
 	st      *state
 	git     *gitStore
+	fresh   *repoSlot // acme/fresh; see enter
+	cur     string    // "" for the demo, FreshRepoName while serving acme/fresh
 	rates   map[string]*rateBucket
 	devices map[string]*deviceCode // by device_code
 	faults  *faultInjector
@@ -88,6 +90,9 @@ func New(opts Options) (*Server, error) {
 		faults:  newFaultInjector(opts.Faults, opts.FaultPlan),
 	}
 	if err := s.load(); err != nil {
+		return nil, err
+	}
+	if err := s.loadFresh(); err != nil {
 		return nil, err
 	}
 	s.handler = s.routes()
@@ -145,6 +150,9 @@ func (s *Server) Close() error {
 	if serr := s.save(); serr != nil && err == nil {
 		err = serr
 	}
+	if serr := s.saveFresh(); serr != nil && err == nil {
+		err = serr
+	}
 	return err
 }
 
@@ -153,7 +161,7 @@ func (s *Server) Reset() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.opts.StateDir != "" {
-		for _, name := range []string{stateFile, gitDirName} {
+		for _, name := range []string{stateFile, gitDirName, freshState, freshGitDir} {
 			if err := os.RemoveAll(filepath.Join(s.opts.StateDir, name)); err != nil {
 				return fmt.Errorf("resetting the sandbox: %w", err)
 			}
@@ -161,7 +169,10 @@ func (s *Server) Reset() error {
 	}
 	s.rates = map[string]*rateBucket{}
 	s.devices = map[string]*deviceCode{}
-	return s.seedFresh()
+	if err := s.seedFresh(); err != nil {
+		return err
+	}
+	return s.seedFreshRepo()
 }
 
 func (s *Server) now() time.Time { return s.opts.Now().UTC() }

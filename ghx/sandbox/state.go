@@ -28,6 +28,9 @@ type state struct {
 	Statuses    []*statusRec   `json:"statuses"`
 	Runs        []*runRec      `json:"runs"`
 	Artifacts   []*artifactRec `json:"artifacts"`
+	Variables   []*variableRec `json:"variables,omitempty"`
+	// Rules: branch → the status checks a ruleset requires on it.
+	Rules map[string][]string `json:"rules,omitempty"`
 }
 
 type labelRec struct {
@@ -222,7 +225,7 @@ func (s *Server) save() error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("saving the sandbox state: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, stateFile)); err != nil {
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, s.currentStateFile())); err != nil {
 		return fmt.Errorf("saving the sandbox state: %w", err)
 	}
 	return nil

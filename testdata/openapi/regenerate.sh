@@ -18,4 +18,4 @@ if [ -z "$spec" ]; then
 	(cd "$tmp" && npm pack --silent @octokit/openapi@23.0.2 >/dev/null && tar -xzf octokit-openapi-23.0.2.tgz)
 	spec="$tmp/package/generated/api.github.com.json"
 fi
-python3 "$here/extract-openapi-subset.py" --no-examples --indent 1 "$spec" "$here/api.github.com.subset.json" "@$here/operations.txt"
+python3 "$here/extract-openapi-subset.py" --no-examples --indent 1 "$spec" "$here/api.github.com.subset.json" "@$here/operations.txt" "@$here/described.txt"

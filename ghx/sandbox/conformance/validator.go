@@ -28,6 +28,8 @@ var undocumented = map[string]bool{
 	"actions/list-workflow-run-artifacts 404": true, "actions/get-artifact 404": true, "actions/download-artifact 404": true,
 	"actions/create-workflow-dispatch 404": true, "actions/create-workflow-dispatch 422": true,
 	"repos/get-collaborator-permission-level 403": true,
+	// A variable that exists already, and a name GitHub refuses (issue 12).
+	"actions/create-repo-variable 409": true, "actions/create-repo-variable 422": true,
 }
 
 // Validator checks every response a handler serves against the description.
@@ -65,11 +67,11 @@ var sharedDescription = sync.OnceValues(func() (*Description, error) {
 func (v *Validator) Description() *Description { return v.desc }
 
 // Wrap validates each response of h after it is written. Paths on the web
-// host (/login/…, the signed /_blob/… downloads) are not REST operations
-// and are not checked.
+// host (/login/…, the signed /_blob/… downloads, git's smart HTTP at
+// /OWNER/REPO.git/…) are not REST operations and are not checked.
 func (v *Validator) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") {
+		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") || strings.Contains(r.URL.Path, ".git/") {
 			h.ServeHTTP(w, r)
 			return
 		}

@@ -1,0 +1,209 @@
+// Package doctor checks a repository's aayudha set-up against GitHub
+// (issue 12): the workflows present and current, the gate required on the
+// default and integration branches, the presence check's App, the ledger
+// branch and the token's scopes, each row with its one next step. It only
+// reads; screens/doctor shows it.
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/actions/initrepo"
+	"github.com/aayudha/aayu/actions/initrepo/templates"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/config"
+)
+
+// GateCheck is the merge gate's verify job: the check a branch must require.
+const GateCheck = "aayudha/merge-gate"
+
+// State is a row's verdict, always said in words.
+type State string
+
+const (
+	OK   State = "ok"
+	Warn State = "warning"
+	Fail State = "not set up"
+)
+
+// Row is one check and the one thing to do next.
+type Row struct {
+	Name   string
+	State  State
+	Detail string
+	Next   string // "" when nothing is to be done
+}
+
+// Report is every row, in a fixed order.
+type Report struct {
+	Repo string
+	Rows []Row
+}
+
+// Failed reports whether any row is not set up.
+func (r Report) Failed() bool {
+	for _, row := range r.Rows {
+		if row.State == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+// Check reads the set-up of owner/repo. Only a failure to reach GitHub at
+// all is an error; everything else is a row.
+func Check(ctx context.Context, gh *github.Client, owner, repo string) (Report, error) {
+	rep := Report{Repo: owner + "/" + repo}
+	r, resp, err := gh.Repositories.Get(ctx, owner, repo)
+	if err != nil {
+		return rep, fmt.Errorf("reading %s: %s", rep.Repo, ghx.Describe(err))
+	}
+	def := r.GetDefaultBranch()
+	setupPR := openSetupPR(ctx, gh, owner, repo)
+	for _, f := range templates.Workflows() {
+		rep.Rows = append(rep.Rows, workflowRow(ctx, gh, owner, repo, def, f, setupPR))
+	}
+	integration := integrationBranch(ctx, gh, owner, repo, def)
+	for _, b := range uniq(def, integration) {
+		rep.Rows = append(rep.Rows, requiredRow(ctx, gh, owner, repo, b))
+	}
+	rep.Rows = append(rep.Rows, variableRow(ctx, gh, owner, repo), ledgerRow(ctx, gh, owner, repo))
+	// Every response carries the token's scopes; the first one will do.
+	rep.Rows = append(rep.Rows, scopesRow(ghx.Scopes(resp.Header)))
+	return rep, nil
+}
+
+func uniq(a, b string) []string {
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
+}
+
+func openSetupPR(ctx context.Context, gh *github.Client, owner, repo string) int {
+	prs, _, err := gh.PullRequests.List(ctx, owner, repo, &github.PullRequestListOptions{State: "open", Head: owner + ":" + initrepo.SetupBranch})
+	if err != nil {
+		return 0
+	}
+	for _, pr := range prs {
+		if pr.GetHead().GetRef() == initrepo.SetupBranch {
+			return pr.GetNumber()
+		}
+	}
+	return 0
+}
+
+func workflowRow(ctx context.Context, gh *github.Client, owner, repo, def string, f templates.File, setupPR int) Row {
+	name := "workflow " + f.Path
+	initNext := "run aayu init: it proposes the current file in a pull request"
+	if setupPR != 0 {
+		initNext = fmt.Sprintf("review and merge pull request #%d, which aayu init opened with it", setupPR)
+	}
+	b, err := ghx.ReadFile(ctx, gh, owner, repo, def, f.Path)
+	switch {
+	case ghx.IsNotFound(err):
+		return Row{name, Fail, "missing on " + def, initNext}
+	case err != nil:
+		return Row{name, Fail, "could not be read: " + ghx.Describe(err), "check your token's access (aayu auth), then run aayu doctor again"}
+	case string(b) != f.Body:
+		return Row{name, Fail, "on " + def + " but not current: it differs from this aayu's template", initNext}
+	}
+	state, err := ghx.WorkflowState(ctx, gh, owner, repo, strings.TrimPrefix(f.Path, ".github/workflows/"))
+	switch {
+	case err != nil:
+		return Row{name, Warn, "current, but Actions' state could not be read: " + ghx.Describe(err), "check it under the repository's Actions tab"}
+	case state != "" && state != "active":
+		return Row{name, Fail, "current, but Actions has it " + state, "enable it: Actions, select the workflow, Enable workflow"}
+	}
+	return Row{name, OK, "present on " + def + " and byte for byte this aayu's template", ""}
+}
+
+// integrationBranch is [autonomy] integration_branch from the default
+// branch's config, when that branch exists.
+func integrationBranch(ctx context.Context, gh *github.Client, owner, repo, def string) string {
+	b, err := ghx.ReadFile(ctx, gh, owner, repo, def, ".aayudha/config.toml")
+	if err != nil {
+		return def
+	}
+	cfg, err := config.Load(config.Sources{Repo: b})
+	if err != nil {
+		return def
+	}
+	ib := cfg.String("autonomy.integration_branch")
+	if ib == "" {
+		return def
+	}
+	if _, _, err := gh.Git.GetRef(ctx, owner, repo, "heads/"+ib); err != nil {
+		return def
+	}
+	return ib
+}
+
+func requiredRow(ctx context.Context, gh *github.Client, owner, repo, branch string) Row {
+	name := "gate required on " + branch
+	next := fmt.Sprintf("require the status check %s on %s: Settings, Rules, Rulesets, New branch ruleset, Require status checks to pass", GateCheck, branch)
+	reqs, unread, err := ghx.RequiredChecks(ctx, gh, owner, repo, branch)
+	if err != nil {
+		return Row{name, Fail, "could not be read: " + ghx.Describe(err), "check your token's access (aayu auth), then run aayu doctor again"}
+	}
+	for _, r := range reqs {
+		if r.Check == GateCheck {
+			return Row{name, OK, GateCheck + " is required by " + r.By, ""}
+		}
+	}
+	if unread {
+		return Row{name, Warn, "no ruleset requires " + GateCheck + ", and your token may not read branch protection", "an admin checks Settings, Branches for " + branch + ", or adds a ruleset: " + next}
+	}
+	return Row{name, Fail, "nothing requires " + GateCheck + ", so a change could merge without its proof", next}
+}
+
+func variableRow(ctx context.Context, gh *github.Client, owner, repo string) Row {
+	name := "presence check App (" + ghx.DeviceClientVariable + ")"
+	v, err := ghx.RepoVariable(ctx, gh, owner, repo, ghx.DeviceClientVariable)
+	switch {
+	case errors.Is(err, ghx.ErrNoVariable) || (err == nil && v == ""):
+		return Row{name, Fail, "not set, so the presence check has no OAuth App to ask for a device code", "run aayu init --identity: it shows how to create the App and sets the variable"}
+	case err != nil:
+		return Row{name, Warn, "could not be read: " + ghx.Describe(err), "an admin runs aayu doctor, or checks Settings, Secrets and variables, Actions, Variables"}
+	}
+	return Row{name, OK, "set to " + v, ""}
+}
+
+func ledgerRow(ctx context.Context, gh *github.Client, owner, repo string) Row {
+	_, _, err := gh.Git.GetRef(ctx, owner, repo, "heads/ledger")
+	switch {
+	case ghx.IsNotFound(err):
+		return Row{"ledger branch", Warn, "not there yet", "nothing to do: the first Ready snapshot or ship creates it through the Git Data API"}
+	case err != nil:
+		return Row{"ledger branch", Warn, "could not be read: " + ghx.Describe(err), "check your token's access (aayu auth)"}
+	}
+	return Row{"ledger branch", OK, "present", ""}
+}
+
+// scopesRow warns about the scopes seed 001 names: a token for aayu needs
+// only repo access (the same words as aayu auth).
+func scopesRow(scopes []string) Row {
+	if scopes == nil {
+		return Row{"token scopes", OK, "GitHub reported none (a fine-grained or App token; its permissions are set on GitHub)", ""}
+	}
+	var warn []string
+	for _, s := range scopes {
+		switch {
+		case s == "workflow":
+			warn = append(warn, "workflow (it can change the merge gate that judges every change)")
+		case strings.HasPrefix(s, "admin:"):
+			warn = append(warn, s+" (it can administer the organisation or its keys and hooks)")
+		case s == "delete_repo":
+			warn = append(warn, "delete_repo (it can delete repositories)")
+		}
+	}
+	if len(warn) == 0 {
+		return Row{"token scopes", OK, strings.Join(scopes, ", "), ""}
+	}
+	return Row{"token scopes", Warn, "the token carries " + strings.Join(warn, "; "), "use a token with only the repo scope (gh auth refresh --remove-scopes workflow, or a fine-grained token)"}
+}

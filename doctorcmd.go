@@ -1,0 +1,29 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	core "github.com/aayudha/aayu/actions/doctor"
+	"github.com/aayudha/aayu/screens/doctor"
+	"github.com/aayudha/aayu/tui"
+)
+
+// doctorScreen wires `aayu doctor`: reads only, so anyone may run it.
+func doctorScreen(ctx context.Context, e env, sess *session, common tui.Common) (tui.Screen, int) {
+	if sess.owner == "" {
+		fmt.Fprintln(e.stderr, "aayu doctor: which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub).")
+		return nil, tui.ExitUsage
+	}
+	return doctor.New(ctx, common, func(ctx context.Context) (core.Report, error) {
+		tok, _, err := sess.resolve(ctx)
+		if err != nil {
+			return core.Report{}, err
+		}
+		gh, err := sess.client(tok)
+		if err != nil {
+			return core.Report{}, err
+		}
+		return core.Check(ctx, gh, sess.owner, sess.repo)
+	}), tui.ExitOK
+}

@@ -1,0 +1,127 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/aayudha/aayu/actions/initrepo/templates"
+)
+
+// GateCheck is the check the merge gate's verify job reports (its job name),
+// the one a ruleset or branch protection must require.
+const GateCheck = "aayudha/merge-gate"
+
+const rulesetID = 4101
+
+func (s *Server) routeRules(m *http.ServeMux) {
+	m.HandleFunc("GET /repos/{owner}/{repo}/rules/branches/{branch...}", s.getBranchRules)
+	m.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch}/protection", s.getBranchProtection)
+	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows", s.listWorkflows)
+	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows/{workflow}", s.getWorkflow)
+}
+
+// getBranchRules serves the rules rulesets apply to a branch: the demo
+// requires the merge gate on main and dev through one ruleset.
+func (s *Server) getBranchRules(w http.ResponseWriter, r *http.Request) {
+	if !repoOK(w, r) {
+		return
+	}
+	out := []any{}
+	if checks := s.st.Rules[r.PathValue("branch")]; len(checks) > 0 {
+		var cfg []any
+		for _, c := range checks {
+			cfg = append(cfg, map[string]any{"context": c})
+		}
+		out = append(out, map[string]any{
+			"type": "required_status_checks",
+			"parameters": map[string]any{
+				"required_status_checks": cfg, "strict_required_status_checks_policy": false,
+			},
+			"ruleset_source_type": "Repository", "ruleset_source": RepoOwner + "/" + RepoName, "ruleset_id": rulesetID,
+		})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// getBranchProtection: the sandbox uses rulesets, never classic branch
+// protection, so every branch answers as GitHub does for an unprotected one.
+func (s *Server) getBranchProtection(w http.ResponseWriter, r *http.Request) {
+	if !repoOK(w, r) {
+		return
+	}
+	if c := callerOf(r); c.Permission != "admin" {
+		writeError(w, http.StatusForbidden, "Resource not accessible by personal access token")
+		return
+	}
+	writeErrorDoc(w, http.StatusNotFound, "Branch not protected", "https://docs.github.com/rest/branches/branch-protection#get-branch-protection")
+}
+
+// workflowFiles lists the repository's workflows on main, as Actions would
+// have registered them.
+func (s *Server) workflowFiles() []string {
+	var out []string
+	id, ok := s.git.resolve("main")
+	if !ok {
+		return nil
+	}
+	c, err := s.git.commit(id)
+	if err != nil {
+		return nil
+	}
+	for _, p := range []string{templates.MergeGatePath, templates.ProtectedPathsPath} {
+		if _, err := s.lookup(c.TreeHash, p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (s *Server) workflowJSON(base, p string) map[string]any {
+	id := int64(workflowID)
+	name := "aayudha merge gate"
+	if p == templates.ProtectedPathsPath {
+		id, name = workflowID+1, "aayudha protected paths"
+	}
+	created := ts(s.st.RepoCreated)
+	api := fmt.Sprintf("%s/repos/%s/%s/actions/workflows/%d", base, RepoOwner, s.repoName(), id)
+	html := fmt.Sprintf("%s/%s/%s/blob/main/%s", base, RepoOwner, s.repoName(), p)
+	return map[string]any{
+		"id": id, "node_id": nodeID("W", id), "name": name, "path": p, "state": "active",
+		"created_at": created, "updated_at": created, "url": api, "html_url": html,
+		"badge_url": fmt.Sprintf("%s/%s/%s/workflows/%s/badge.svg", base, RepoOwner, s.repoName(), strings.TrimPrefix(p, ".github/workflows/")),
+	}
+}
+
+func (s *Server) repoName() string {
+	if s.cur == FreshRepoName {
+		return FreshRepoName
+	}
+	return RepoName
+}
+
+func (s *Server) listWorkflows(w http.ResponseWriter, r *http.Request) {
+	if !repoOK(w, r) {
+		return
+	}
+	out := []any{}
+	for _, p := range s.workflowFiles() {
+		out = append(out, s.workflowJSON(baseURL(r), p))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(out), "workflows": out})
+}
+
+func (s *Server) getWorkflow(w http.ResponseWriter, r *http.Request) {
+	if !repoOK(w, r) {
+		return
+	}
+	want := r.PathValue("workflow")
+	for _, p := range s.workflowFiles() {
+		wf := s.workflowJSON(baseURL(r), p)
+		if want == strings.TrimPrefix(p, ".github/workflows/") || want == fmt.Sprint(wf["id"]) {
+			writeJSON(w, http.StatusOK, wf)
+			return
+		}
+	}
+	notFound(w)
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	core "github.com/aayudha/aayu/actions/initrepo"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/screens/initrepo"
+	"github.com/aayudha/aayu/screens/login"
+	"github.com/aayudha/aayu/tui"
+)
+
+// initScreen wires `aayu init`: a person's step (it proposes the gates and
+// may set the variable that names the presence check's App), so an agent
+// lane and CI are refused and a process without a terminal is asked for
+// the presence check first.
+func initScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common) (tui.Screen, int) {
+	if sess.owner == "" {
+		fmt.Fprintln(e.stderr, "aayu init: which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub). Nothing was done.")
+		return nil, tui.ExitUsage
+	}
+	opts := core.Options{
+		Owner: sess.owner, Repo: sess.repo, ClientID: inv.Flags["client-id"],
+		Gates: inv.Flags["gates"] == "true", Identity: inv.Flags["identity"] == "true",
+	}
+	if opts.ClientID != "" {
+		if err := core.CheckClientID(opts.ClientID); err != nil {
+			fmt.Fprintf(e.stderr, "aayu init: refused: %s\n", tui.SanitizeLine(err.Error()))
+			return nil, tui.ExitRefused
+		}
+		opts.Identity = true
+	}
+	// The pull request is only a proposal: a person reviews and merges it,
+	// so proposing needs no approval. The variable is written at once and
+	// names the App every later presence check asks, so setting it is a
+	// person's step: an agent lane and CI are refused, and a process
+	// without a terminal approves by device code first.
+	d := identity.RequireHuman(identity.HumanCheck{Command: "aayu init", Env: e.getenv,
+		Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: identity.AccessAdmin})
+	if d.Outcome == identity.Refused {
+		fmt.Fprintf(e.stderr, "aayu init: refused: %s\nNothing was done.\n", d.Reason)
+		return nil, tui.ExitRefused
+	}
+	if opts.ClientID != "" {
+		if _, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
+			Command: "aayu init --client-id " + opts.ClientID, Need: identity.AccessAdmin,
+			Approving: []string{fmt.Sprintf("Sets the repository variable %s of %s/%s to %s, the OAuth App every presence check will ask.", ghx.DeviceClientVariable, sess.owner, sess.repo, opts.ClientID)},
+		}); !ok {
+			return nil, code
+		}
+	}
+	return initrepo.New(ctx, common, initrepo.Deps{
+		Yes: inv.Flags["yes"] == "true", DryRun: inv.Global.DryRun,
+		Identity: opts.Identity || !opts.Gates,
+		Guide:    guide(inv, sess),
+		Read: func(ctx context.Context) (core.Plan, error) {
+			tok, _, err := sess.resolve(ctx)
+			if err != nil {
+				return core.Plan{}, err
+			}
+			gh, err := sess.client(tok)
+			if err != nil {
+				return core.Plan{}, err
+			}
+			user, _, err := gh.Users.Get(ctx, "")
+			if err != nil {
+				return core.Plan{}, fmt.Errorf("could not read which account this token is: %w", err)
+			}
+			o := opts
+			o.Client, o.Login = gh, user.GetLogin()
+			return core.Read(ctx, o)
+		},
+		Apply: func(ctx context.Context, p core.Plan) (core.Result, error) {
+			tok, _, err := sess.resolve(ctx)
+			if err != nil {
+				return core.Result{}, err
+			}
+			gh, err := sess.client(tok)
+			if err != nil {
+				return core.Result{}, err
+			}
+			return core.Apply(ctx, gh, p)
+		},
+	}), tui.ExitOK
+}
+
+// guide is how to create the presence check's OAuth App. The sandbox has
+// no settings pages; its device flow takes any client ID.
+func guide(inv tui.Invocation, sess *session) []string {
+	g := core.AppGuide(sess.webURL(), sess.owner, sess.repo)
+	if inv.Global.Sandbox {
+		g = append(g, "(The sandbox has no settings pages and its device flow takes any client ID: try aayu --sandbox --repo "+sess.owner+"/"+sess.repo+" init --identity --client-id Ov23liSandboxFresh.)")
+	}
+	return g
+}

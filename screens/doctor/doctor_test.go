@@ -1,0 +1,68 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	core "github.com/aayudha/aayu/actions/doctor"
+	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
+)
+
+func report() core.Report {
+	return core.Report{Repo: "acme/fresh", Rows: []core.Row{
+		{Name: "workflow .github/workflows/aayudha-merge-gate.yml", State: core.Fail, Detail: "missing on main", Next: "run aayu init: it proposes the current file in a pull request"},
+		{Name: "gate required on main", State: core.OK, Detail: "aayudha/merge-gate is required by a ruleset"},
+		{Name: "token scopes", State: core.Warn, Detail: "the token carries workflow\x1b]52;c;aGk=\x07", Next: "use a token with only the repo scope"},
+	}}
+}
+
+func runPlain(t *testing.T, rep core.Report, err error) (int, string) {
+	t.Helper()
+	var out bytes.Buffer
+	code, rerr := tui.Run(context.Background(), New(context.Background(), tui.Common{Plain: true},
+		func(context.Context) (core.Report, error) { return rep, err }), tui.RunOptions{Plain: true, Out: &out})
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	return code, out.String()
+}
+
+// TestDoctorScreenPlainGolden: each row's state in words and its next step;
+// a row that is not set up makes the exit 4; GitHub's text is sanitised.
+func TestDoctorScreenPlainGolden(t *testing.T) {
+	code, out := runPlain(t, report(), nil)
+	if code != tui.ExitRefused || strings.Contains(out, "\x1b") {
+		t.Fatalf("exit %d:\n%q", code, out)
+	}
+	tuitest.GoldenPlain(t, out, code)
+}
+
+func TestDoctorScreenAllOK(t *testing.T) {
+	rep := core.Report{Repo: "acme/benefits", Rows: []core.Row{{Name: "ledger branch", State: core.OK, Detail: "present"}}}
+	if code, out := runPlain(t, rep, nil); code != tui.ExitOK || !strings.Contains(out, "Set up: every row is ok.") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if code, out := runPlain(t, core.Report{}, errors.New("GitHub could not be reached")); code != tui.ExitFailed || !strings.Contains(out, "Nothing was checked.") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestDoctorScreenGolden(t *testing.T) {
+	for _, w := range []int{40, 80, 120} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			var m tea.Model = New(context.Background(), tuitest.Common(w, 24), nil)
+			m, _ = m.Update(reportMsg{rep: report()})
+			tuitest.GoldenView(t, m.View().Content, w, 24)
+			if done, _ := m.(*Model).Done(); done {
+				t.Error("the full screen closed before the person read it")
+			}
+		})
+	}
+}

@@ -1,0 +1,36 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Window wraps lines to width and shows the height of them that end
+// `back` lines before the last: a screen whose text outgrows the terminal
+// keeps its newest lines (the question, the outcome) in view and lets the
+// person scroll back. It returns the visible lines and a line saying, in
+// words, what is hidden ("" when nothing is).
+func Window(lines []string, width, height, back int) ([]string, string) {
+	var all []string
+	for _, l := range lines {
+		all = append(all, strings.Split(ansi.Wrap(l, width, " ,"), "\n")...)
+	}
+	if height < 1 || len(all) <= height {
+		return all, ""
+	}
+	height-- // room for the line that says what is hidden
+	back = min(max(back, 0), len(all)-height)
+	end := len(all) - back
+	start := end - height
+	note := ""
+	switch {
+	case start > 0 && back > 0:
+		note = "more above and below: ↑/k and ↓/j scroll"
+	case start > 0:
+		note = "more above: ↑/k scrolls back"
+	default:
+		note = "more below: ↓/j scrolls on"
+	}
+	return all[start:end], note
+}
