@@ -87,6 +87,10 @@ func CommitFiles(ctx context.Context, client *github.Client, owner, repo, branch
 		owner, repo, branch, MaxCommitAttempts, lastErr)
 }
 
+// Retryable reports a failure after which repeating an idempotent write,
+// or one that re-reads first, is safe: the same rule the ledger writer uses.
+func Retryable(err error) bool { return retryableCreate(err) }
+
 // retryableCreate is a failure after which a content-addressed create, or
 // a re-read followed by a non-forced move, is safe to repeat: a lost
 // answer, a 5xx, a dropped connection, GitHub's secondary rate limit.

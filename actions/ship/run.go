@@ -208,7 +208,7 @@ func (r *run) do() (Result, error) {
 		r.skipRest(GateStory, "not finished")
 		return r.fail(err)
 	}
-	if _, err := r.gate(GateStory, r.updateStory); err != nil {
+	if _, err := r.gate(GateStory, r.updateStoryRetrying); err != nil {
 		r.skipRest(GateDone, "not finished")
 		return r.fail(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v66/github"
 
@@ -34,7 +35,7 @@ func (r *run) updateStory() (gateOutcome, error) {
 		return gateOutcome{skipped: true, words: fmt.Sprintf("#%d, the Story it links, cannot be read", r.story)}, nil
 	}
 	if err != nil {
-		return gateOutcome{}, fmt.Errorf("reading Story #%d: %s; #%d is merged and its record is on the ledger", r.story, ghx.Describe(err), r.pr)
+		return gateOutcome{}, &storyError{err: err, words: fmt.Sprintf("reading Story #%d: %s; #%d is merged and its record is on the ledger", r.story, ghx.Describe(err), r.pr)}
 	}
 	var done []string
 	has := map[string]bool{}
@@ -78,8 +79,39 @@ func (r *run) updateStory() (gateOutcome, error) {
 }
 
 func (r *run) storyFailed(step string, err error) error {
-	return fmt.Errorf("updating Story #%d (%s): %s; #%d is merged and its record is on the ledger, so run aayu ship %d again to finish the Story",
-		r.story, step, ghx.Describe(err), r.pr, r.pr)
+	return &storyError{err: err, words: fmt.Sprintf("updating Story #%d (%s): %s; #%d is merged and its record is on the ledger, so run aayu ship %d again to finish the Story",
+		r.story, step, ghx.Describe(err), r.pr, r.pr)}
+}
+
+// storyError keeps GitHub's error under the words, so the retry below can
+// tell a passing fault from a refusal.
+type storyError struct {
+	err   error
+	words string
+}
+
+func (e *storyError) Error() string { return e.words }
+func (e *storyError) Unwrap() error { return e.err }
+
+// storyAttempts bounds updateStoryRetrying: the pull request is already
+// merged, so a passing 5xx must not leave its Story looking unshipped.
+const storyAttempts = 8
+
+// updateStoryRetrying runs updateStory again after a fault GitHub may
+// recover from. It is safe to repeat because updateStory re-reads the
+// Story and makes only the writes still missing.
+func (r *run) updateStoryRetrying() (gateOutcome, error) {
+	for attempt := 1; ; attempt++ {
+		out, err := r.updateStory()
+		if err == nil || attempt >= storyAttempts || !ghx.Retryable(err) {
+			return out, err
+		}
+		select {
+		case <-time.After(min(time.Duration(attempt)*200*time.Millisecond, time.Second)):
+		case <-r.ctx.Done():
+			return out, err
+		}
+	}
 }
 
 func (r *run) removeLabel(name string) error {
@@ -214,7 +246,7 @@ func (r *run) finishShipped() (Result, error) {
 	for _, g := range []GateID{GateBypass, GateMerge, GateLedger} {
 		r.emit(Event{Gate: g, State: Skipped, Words: "done by an earlier run"})
 	}
-	if _, err := r.gate(GateStory, r.updateStory); err != nil {
+	if _, err := r.gate(GateStory, r.updateStoryRetrying); err != nil {
 		r.skipRest(GateDone, "not finished")
 		return r.fail(err)
 	}
