@@ -49,6 +49,10 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 	if _, err := s.changedSince(readAt); err != nil {
 		return inbox.Snapshot{}, fmt.Errorf("reading what changed on GitHub: %w", err)
 	}
+	// And Warm's second question, so the next process's asks are 304s.
+	if _, err := s.runsChanged(); err != nil {
+		return inbox.Snapshot{}, fmt.Errorf("reading which workflows ran: %w", err)
+	}
 	if err := s.readItems(&snap); err != nil {
 		return inbox.Snapshot{}, err
 	}
