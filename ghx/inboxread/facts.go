@@ -30,6 +30,8 @@ type session struct {
 	comments map[int]int       // comment counts the lists gave
 	created  map[int]time.Time // pull requests' created_at
 	seen     map[int]time.Time // updated_at of every item read
+
+	future *pullFactsFuture // a full Read's GraphQL pages, asked at its start
 }
 
 func (r *Reader) newSession(ctx context.Context, bots []string) *session {

@@ -200,3 +200,25 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 	}
 	return facts, needGate, true, nil
 }
+
+// pullFactsFuture is the GraphQL read started at the beginning of a full
+// Read, beside the REST lists it does not depend on.
+type pullFactsFuture struct {
+	done  chan struct{}
+	facts map[int]gqlPull
+	err   error
+}
+
+func startPullFacts(s *session) *pullFactsFuture {
+	f := &pullFactsFuture{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		f.facts, f.err = s.openPullFacts()
+	}()
+	return f
+}
+
+func (f *pullFactsFuture) wait() (map[int]gqlPull, error) {
+	<-f.done
+	return f.facts, f.err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v66/github"
@@ -24,18 +25,60 @@ import (
 // request's status, comments, reviews and merge-gate run).
 func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 	readAt := r.opts.Now().UTC().Truncate(time.Second)
-	viewer, _, err := r.gh.Users.Get(ctx, "")
-	if err != nil {
-		return inbox.Snapshot{}, fmt.Errorf("reading who you are on GitHub: %w", err)
-	}
 	s := r.newSession(ctx, nil)
+	// What depends on nothing else is asked at once, beside the lists:
+	// at most three requests in flight, within GitHub's guidance.
+	if !r.opts.PerItem {
+		s.future = startPullFacts(s)
+		defer s.future.wait()
+	}
+	var (
+		viewer  *github.User
+		errUser error
+		errMark error
+		asked   = make(chan struct{})
+	)
+	go func() {
+		defer close(asked)
+		viewer, _, errUser = r.gh.Users.Get(ctx, "")
+		if errUser != nil {
+			return
+		}
+		// Ask the refresh's question once now, for this moment: the first
+		// Refresh asks the same one and is answered 304; and Warm's second
+		// question, so the next process's asks are 304s too.
+		if _, err := s.changedSince(readAt); err != nil {
+			errMark = fmt.Errorf("reading what changed on GitHub: %w", err)
+		} else if _, err := s.runsChanged(); err != nil {
+			errMark = fmt.Errorf("reading which workflows ran: %w", err)
+		}
+	}()
+	snap, err := r.readAll(s)
+	<-asked
+	switch {
+	case errUser != nil:
+		return inbox.Snapshot{}, fmt.Errorf("reading who you are on GitHub: %w", errUser)
+	case errMark != nil:
+		return inbox.Snapshot{}, errMark
+	case err != nil:
+		return inbox.Snapshot{}, err
+	}
+	snap.Viewer = viewer.GetLogin()
+	r.mu.Lock()
+	r.readAt = readAt
+	r.mu.Unlock()
+	r.remember(s.seen)
+	return snap, nil
+}
+
+// readAll reads the settings, then the items and their details.
+func (r *Reader) readAll(s *session) (inbox.Snapshot, error) {
 	settings, err := s.settings()
 	if err != nil {
 		return inbox.Snapshot{}, err
 	}
 	s.bots = settings.BotLogins
 	snap := inbox.Snapshot{
-		Viewer:            viewer.GetLogin(),
 		Approver:          settings.Approver,
 		IntegrationBranch: settings.IntegrationBranch,
 		SoloMode:          settings.SoloMode,
@@ -44,22 +87,9 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 		IssueComments:     map[int][]identity.Comment{},
 		AuditEntries:      map[int]bool{},
 	}
-	// Ask the refresh's question once now, for this moment: the first
-	// Refresh asks the same one and is answered 304.
-	if _, err := s.changedSince(readAt); err != nil {
-		return inbox.Snapshot{}, fmt.Errorf("reading what changed on GitHub: %w", err)
-	}
-	// And Warm's second question, so the next process's asks are 304s.
-	if _, err := s.runsChanged(); err != nil {
-		return inbox.Snapshot{}, fmt.Errorf("reading which workflows ran: %w", err)
-	}
 	if err := s.readItems(&snap); err != nil {
 		return inbox.Snapshot{}, err
 	}
-	r.mu.Lock()
-	r.readAt = readAt
-	r.mu.Unlock()
-	r.remember(s.seen)
 	return snap, nil
 }
 
@@ -77,32 +107,96 @@ func (s *session) readItems(snap *inbox.Snapshot) error {
 		}
 		snap.Issues = append(snap.Issues, issueFrom(is))
 	}
-	for _, step := range []func(*inbox.Snapshot) error{
-		func(sn *inbox.Snapshot) error { return s.readOpenPulls(sn, openPRs) },
-		s.readReplacers, s.readMergedPulls, s.readAudits, s.readDetails,
-	} {
-		if err := step(snap); err != nil {
-			return err
-		}
+	l, err := s.readLists(snap, len(openPRs) > 0)
+	if err != nil {
+		return err
+	}
+	if err := s.applyOpenPulls(snap, openPRs, l.openPulls); err != nil {
+		return err
+	}
+	s.applyReplacers(snap, l.closed)
+	s.applyMergedPulls(snap, l.merged)
+	if err := s.applyAudits(snap, l.labelled); err != nil {
+		return err
+	}
+	if err := s.readDetails(snap); err != nil {
+		return err
 	}
 	sortSnapshot(snap)
 	return nil
 }
 
-// readOpenPulls takes heads and bases from one pulls list; a pull request
-// the issues list showed open but this list missed (it closed in between)
-// is read on its own.
-func (s *session) readOpenPulls(snap *inbox.Snapshot, want map[int]bool) error {
-	if len(want) == 0 {
+// lists are what a full read lists once the open issues are known: the
+// open pull requests (heads and bases); the closed issues that may replace
+// an open one (an issue can only say "Replaces #N" once #N exists, so only
+// those updated since the oldest open issue was opened); the pull requests
+// merged into the integration branch, newest update first, until older
+// than the oldest open Story or Bug; the closed items labelled aayu:audit.
+// None depends on another, so they are read side by side.
+type lists struct {
+	openPulls, merged []*github.PullRequest
+	closed, labelled  []*github.Issue
+}
+
+func (s *session) readLists(snap *inbox.Snapshot, openPulls bool) (lists, error) {
+	var (
+		l    lists
+		errs [4]error
+		wg   sync.WaitGroup
+	)
+	run := func(i int, read func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = read()
+		}()
+	}
+	if openPulls {
+		run(0, func() (err error) {
+			l.openPulls, err = listPulls(s, &github.PullRequestListOptions{State: "open", Sort: "updated", Direction: "desc"}, time.Time{})
+			return wrapErr(err, "reading the open pull requests")
+		})
+	}
+	if bound, ok := oldestOpen(snap); ok {
+		run(1, func() (err error) {
+			l.closed, err = s.listIssues(github.IssueListByRepoOptions{State: "closed", Since: bound, Sort: "updated", Direction: "desc"})
+			return wrapErr(err, "reading the closed issues")
+		})
+	}
+	if bound, ok := oldestOpen(snap, inbox.LabelStory, inbox.LabelBug); ok {
+		run(2, func() (err error) {
+			l.merged, err = listPulls(s, &github.PullRequestListOptions{State: "closed", Base: integrationOf(snap), Sort: "updated", Direction: "desc"}, bound)
+			return wrapErr(err, "reading the pull requests merged into "+integrationOf(snap))
+		})
+	}
+	run(3, func() (err error) {
+		l.labelled, err = s.listIssues(github.IssueListByRepoOptions{State: "closed", Labels: []string{inbox.LabelAudit}})
+		return wrapErr(err, "reading the pull requests waiting for an audit")
+	})
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return l, err
+		}
+	}
+	return l, nil
+}
+
+func wrapErr(err error, doing string) error {
+	if err == nil {
 		return nil
 	}
-	list, err := listPulls(s, &github.PullRequestListOptions{State: "open", Sort: "updated", Direction: "desc"}, time.Time{})
-	if err != nil {
-		return fmt.Errorf("reading the open pull requests: %w", err)
-	}
+	return fmt.Errorf("%s: %w", doing, err)
+}
+
+// applyOpenPulls takes heads and bases from the pulls list; a pull request
+// the issues list showed open but this list missed (it closed in between)
+// is read on its own.
+func (s *session) applyOpenPulls(snap *inbox.Snapshot, want map[int]bool, list []*github.PullRequest) error {
 	got := map[int]bool{}
 	for _, pr := range list {
 		got[pr.GetNumber()] = true
+		s.seen[pr.GetNumber()] = timeOf(pr.UpdatedAt)
 		s.created[pr.GetNumber()] = timeOf(pr.CreatedAt)
 		snap.PullRequests = append(snap.PullRequests, pullFrom(pr))
 	}
@@ -119,18 +213,8 @@ func (s *session) readOpenPulls(snap *inbox.Snapshot, want map[int]bool) error {
 	return nil
 }
 
-// readReplacers reads the closed issues that may replace an open one: an
-// issue can only say "Replaces #N" once #N exists, so only closed issues
-// updated since the oldest open issue was opened are listed.
-func (s *session) readReplacers(snap *inbox.Snapshot) error {
-	bound, ok := oldestOpen(snap)
-	if !ok {
-		return nil
-	}
-	closed, err := s.listIssues(github.IssueListByRepoOptions{State: "closed", Since: bound, Sort: "updated", Direction: "desc"})
-	if err != nil {
-		return fmt.Errorf("reading the closed issues: %w", err)
-	}
+// applyReplacers keeps the closed issues that replace an open one.
+func (s *session) applyReplacers(snap *inbox.Snapshot, closed []*github.Issue) {
 	open := openIssues(snap)
 	for _, is := range closed {
 		s.note(is)
@@ -144,38 +228,24 @@ func (s *session) readReplacers(snap *inbox.Snapshot) error {
 			}
 		}
 	}
-	return nil
 }
 
-// readMergedPulls reads the pull requests merged into the integration
-// branch that link an open Story or Bug, newest update first, only until
-// they are older than the oldest open Story or Bug.
-func (s *session) readMergedPulls(snap *inbox.Snapshot) error {
-	bound, ok := oldestOpen(snap, inbox.LabelStory, inbox.LabelBug)
-	if !ok {
-		return nil
-	}
-	list, err := listPulls(s, &github.PullRequestListOptions{State: "closed", Base: integrationOf(snap), Sort: "updated", Direction: "desc"}, bound)
-	if err != nil {
-		return fmt.Errorf("reading the pull requests merged into %s: %w", integrationOf(snap), err)
-	}
+// applyMergedPulls keeps the merged pull requests that link an open Story
+// or Bug.
+func (s *session) applyMergedPulls(snap *inbox.Snapshot, list []*github.PullRequest) {
 	open := openIssues(snap)
 	for _, gpr := range list {
+		s.seen[gpr.GetNumber()] = timeOf(gpr.UpdatedAt)
 		pr := pullFrom(gpr)
 		if pr.Merged && linksOpen(open, pr, inbox.LabelStory, inbox.LabelBug) {
 			snap.PullRequests = append(snap.PullRequests, pr)
 		}
 	}
-	return nil
 }
 
-// readAudits reads the merged pull requests labelled aayu:audit and, when
-// there are any, the ledger's audit entries.
-func (s *session) readAudits(snap *inbox.Snapshot) error {
-	labelled, err := s.listIssues(github.IssueListByRepoOptions{State: "closed", Labels: []string{inbox.LabelAudit}})
-	if err != nil {
-		return fmt.Errorf("reading the pull requests waiting for an audit: %w", err)
-	}
+// applyAudits keeps the merged pull requests labelled aayu:audit and, when
+// there are any, reads the ledger's audit entries.
+func (s *session) applyAudits(snap *inbox.Snapshot, labelled []*github.Issue) error {
 	have := map[int]bool{}
 	for _, pr := range snap.PullRequests {
 		have[pr.Number] = true
@@ -301,7 +371,15 @@ func (s *session) batchFacts(index map[int]inbox.PullRequest, numbers []int) map
 	if n < batchFrom || s.r.opts.PerItem {
 		return nil
 	}
-	batch, err := s.openPullFacts()
+	var (
+		batch map[int]gqlPull
+		err   error
+	)
+	if s.future != nil {
+		batch, err = s.future.wait()
+	} else {
+		batch, err = s.openPullFacts()
+	}
 	if err != nil {
 		s.r.logf("reading the pull requests' facts in pages through GraphQL failed (%v); reading them one by one", err)
 		return nil
@@ -324,7 +402,6 @@ func listPulls(s *session, opts *github.PullRequestListOptions, bound time.Time)
 			if !bound.IsZero() && timeOf(pr.UpdatedAt).Before(bound) {
 				return out, nil
 			}
-			s.seen[pr.GetNumber()] = timeOf(pr.UpdatedAt)
 			out = append(out, pr)
 		}
 		if resp.NextPage == 0 || resp.NextPage <= o.Page {

@@ -83,7 +83,7 @@ func New(client *github.Client, owner, repo string, opts Options) *Reader {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = countingTransport{next: next}
+	hc.Transport = countingTransport{next: next, slots: make(chan struct{}, maxInFlight)}
 	gh := github.NewClient(hc)
 	gh.BaseURL = cloneURL(client.BaseURL)
 	gh.UploadURL = cloneURL(client.UploadURL)
@@ -157,10 +157,24 @@ func (c *counter) stats() Stats {
 // transport. A response the ETag cache served (GitHub answered 304) is not
 // counted against the limit; one that failed without an answer is, since
 // GitHub may have charged it.
-type countingTransport struct{ next http.RoundTripper }
+type countingTransport struct {
+	next  http.RoundTripper
+	slots chan struct{} // one per request in flight
+}
+
+// maxInFlight bounds a Reader's requests in flight: GitHub asks clients
+// to avoid concurrency and counts it towards its secondary limits, so a
+// read overlaps only a few independent lists, never fans out per item.
+const maxInFlight = 4
 
 func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	select {
+	case t.slots <- struct{}{}:
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
 	resp, err := t.next.RoundTrip(req)
+	<-t.slots
 	if c, ok := req.Context().Value(counterKey{}).(*counter); ok {
 		c.requests.Add(1)
 		free := err == nil && (resp.Header.Get(ghx.CacheHeader) == "hit" || resp.StatusCode == http.StatusNotModified)

@@ -42,19 +42,29 @@ func (r *Reader) Warm(ctx context.Context, cached inbox.Snapshot, readAt time.Ti
 	r.mu.Unlock()
 	s := r.newSession(ctx, cached.BotLogins)
 	s.rememberPermissions(cached)
-	snap := cloneSnapshot(cached)
-	changed, err := s.runsChanged()
+	// The two questions are asked side by side: one round trip.
+	var (
+		changed bool
+		errRuns error
+		asked   = make(chan struct{})
+	)
+	go func() {
+		defer close(asked)
+		changed, errRuns = s.runsChanged()
+	}()
+	snap, err := r.refresh(s, cached, readAt)
+	<-asked
 	if err != nil {
-		return cached, count.stats(), fmt.Errorf("asking GitHub which workflows ran: %w", err)
+		return cached, count.stats(), err
+	}
+	if errRuns != nil {
+		return cached, count.stats(), fmt.Errorf("asking GitHub which workflows ran: %w", errRuns)
 	}
 	if changed {
+		snap = cloneSnapshot(snap)
 		if err := s.rereadFacts(&snap); err != nil {
 			return cached, count.stats(), err
 		}
-	}
-	snap, err = r.refresh(s, snap, readAt)
-	if err != nil {
-		return cached, count.stats(), err
 	}
 	return snap, count.stats(), nil
 }

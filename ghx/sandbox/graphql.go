@@ -117,6 +117,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.reqSeq++
+	seq := s.reqSeq
 	bw := newBufWriter()
 	b := s.graphqlBucket(c)
 	cost := 0
@@ -144,7 +145,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	for k, v := range bw.h {
 		w.Header()[k] = v
 	}
-	w.Header().Set("X-GitHub-Request-Id", fmt.Sprintf("5A4D:GQL:%06X", s.reqSeq))
+	w.Header().Set("X-GitHub-Request-Id", fmt.Sprintf("5A4D:GQL:%06X", seq))
 	if fault == faultDrop {
 		w.Header().Set(dropHeader, "1")
 	}
