@@ -102,6 +102,8 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 			var snap model.Snapshot
 			var err error
 			if prev == nil {
+				// Cards show as they arrive (the screen asks for them).
+				ctx = inboxread.WithProgress(ctx, inbox.PartialOf(ctx))
 				snap, err = startRead(ctx, reader, cacheDir, userKey)
 			} else {
 				// A zero since asks from the last full read, so an unchanged

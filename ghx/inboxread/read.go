@@ -2,6 +2,7 @@ package inboxread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -94,6 +95,24 @@ func (r *Reader) readAll(s *session) (inbox.Snapshot, error) {
 }
 
 func (s *session) readItems(snap *inbox.Snapshot) error {
+	// The lists that need no bound start beside the open issues.
+	var (
+		l         lists
+		errsEarly [2]error
+		early     sync.WaitGroup
+	)
+	early.Add(2)
+	go func() {
+		defer early.Done()
+		l.openPulls, errsEarly[0] = listPulls(s, &github.PullRequestListOptions{State: "open", Sort: "updated", Direction: "desc"}, time.Time{})
+		errsEarly[0] = wrapErr(errsEarly[0], "reading the open pull requests")
+	}()
+	go func() {
+		defer early.Done()
+		l.labelled, errsEarly[1] = s.listIssues(github.IssueListByRepoOptions{State: "closed", Labels: []string{inbox.LabelAudit}})
+		errsEarly[1] = wrapErr(errsEarly[1], "reading the pull requests waiting for an audit")
+	}()
+	defer early.Wait()
 	open, err := s.listIssues(github.IssueListByRepoOptions{State: "open", Sort: "updated", Direction: "desc"})
 	if err != nil {
 		return fmt.Errorf("reading the open issues and pull requests: %w", err)
@@ -107,9 +126,14 @@ func (s *session) readItems(snap *inbox.Snapshot) error {
 		}
 		snap.Issues = append(snap.Issues, issueFrom(is))
 	}
-	l, err := s.readLists(snap, len(openPRs) > 0)
-	if err != nil {
+	if err := s.readLists(snap, &l); err != nil {
 		return err
+	}
+	early.Wait()
+	for _, err := range errsEarly {
+		if err != nil {
+			return err
+		}
 	}
 	if err := s.applyOpenPulls(snap, openPRs, l.openPulls); err != nil {
 		return err
@@ -119,6 +143,7 @@ func (s *session) readItems(snap *inbox.Snapshot) error {
 	if err := s.applyAudits(snap, l.labelled); err != nil {
 		return err
 	}
+	s.progress(snap)
 	if err := s.readDetails(snap); err != nil {
 		return err
 	}
@@ -126,60 +151,38 @@ func (s *session) readItems(snap *inbox.Snapshot) error {
 	return nil
 }
 
-// lists are what a full read lists once the open issues are known: the
+// lists are what a full read lists besides the open issues: the
 // open pull requests (heads and bases); the closed issues that may replace
 // an open one (an issue can only say "Replaces #N" once #N exists, so only
 // those updated since the oldest open issue was opened); the pull requests
 // merged into the integration branch, newest update first, until older
 // than the oldest open Story or Bug; the closed items labelled aayu:audit.
-// None depends on another, so they are read side by side.
+// None depends on another, so they are read side by side; the closed
+// issues and merged pull requests wait only for the open issues' bound.
 type lists struct {
 	openPulls, merged []*github.PullRequest
 	closed, labelled  []*github.Issue
 }
 
-func (s *session) readLists(snap *inbox.Snapshot, openPulls bool) (lists, error) {
+func (s *session) readLists(snap *inbox.Snapshot, l *lists) error {
 	var (
-		l    lists
-		errs [4]error
+		errs [2]error
 		wg   sync.WaitGroup
 	)
-	run := func(i int, read func() error) {
+	if bound, ok := oldestOpen(snap); ok {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = read()
+			l.closed, errs[0] = s.listIssues(github.IssueListByRepoOptions{State: "closed", Since: bound, Sort: "updated", Direction: "desc"})
+			errs[0] = wrapErr(errs[0], "reading the closed issues")
 		}()
 	}
-	if openPulls {
-		run(0, func() (err error) {
-			l.openPulls, err = listPulls(s, &github.PullRequestListOptions{State: "open", Sort: "updated", Direction: "desc"}, time.Time{})
-			return wrapErr(err, "reading the open pull requests")
-		})
-	}
-	if bound, ok := oldestOpen(snap); ok {
-		run(1, func() (err error) {
-			l.closed, err = s.listIssues(github.IssueListByRepoOptions{State: "closed", Since: bound, Sort: "updated", Direction: "desc"})
-			return wrapErr(err, "reading the closed issues")
-		})
-	}
 	if bound, ok := oldestOpen(snap, inbox.LabelStory, inbox.LabelBug); ok {
-		run(2, func() (err error) {
-			l.merged, err = listPulls(s, &github.PullRequestListOptions{State: "closed", Base: integrationOf(snap), Sort: "updated", Direction: "desc"}, bound)
-			return wrapErr(err, "reading the pull requests merged into "+integrationOf(snap))
-		})
+		l.merged, errs[1] = listPulls(s, &github.PullRequestListOptions{State: "closed", Base: integrationOf(snap), Sort: "updated", Direction: "desc"}, bound)
+		errs[1] = wrapErr(errs[1], "reading the pull requests merged into "+integrationOf(snap))
 	}
-	run(3, func() (err error) {
-		l.labelled, err = s.listIssues(github.IssueListByRepoOptions{State: "closed", Labels: []string{inbox.LabelAudit}})
-		return wrapErr(err, "reading the pull requests waiting for an audit")
-	})
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return l, err
-		}
-	}
-	return l, nil
+	return errors.Join(errs[:]...)
 }
 
 func wrapErr(err error, doing string) error {
@@ -287,6 +290,7 @@ func (s *session) readDetails(snap *inbox.Snapshot) error {
 			return fmt.Errorf("reading issue #%d: %w", is.Number, err)
 		}
 	}
+	s.progress(snap)
 	var numbers []int
 	for _, pr := range snap.PullRequests {
 		numbers = append(numbers, pr.Number)
@@ -390,6 +394,13 @@ func (s *session) batchFacts(index map[int]inbox.PullRequest, numbers []int) map
 // listPulls pages a pulls list; with a bound, it stops at the first pull
 // request updated before it (the list is sorted by update, newest first).
 func listPulls(s *session, opts *github.PullRequestListOptions, bound time.Time) ([]*github.PullRequest, error) {
+	if bound.IsZero() {
+		return listPages(s.ctx, func(lo *github.ListOptions) ([]*github.PullRequest, *github.Response, error) {
+			o := *opts
+			o.ListOptions = *lo
+			return s.r.gh.PullRequests.List(s.ctx, s.r.owner, s.r.repo, &o)
+		})
+	}
 	o := *opts
 	o.ListOptions = github.ListOptions{PerPage: 100, Page: 1}
 	var out []*github.PullRequest

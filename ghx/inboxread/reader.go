@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/inbox"
 )
 
 // GateFile is the merge gate's workflow file; its pull_request_target runs
@@ -183,4 +184,30 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		}
 	}
 	return resp, err
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context under which Read hands show what it has
+// read so far, from Read's goroutine, each time a part of the inbox is
+// whole: the items, then their details. Each snapshot is show's own copy.
+// Cards from it are not to be acted on: the snapshot Read returns is the
+// read.
+func WithProgress(ctx context.Context, show func(inbox.Snapshot)) context.Context {
+	if show == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, progressKey{}, show)
+}
+
+// progress hands a sorted copy of snap to the context's WithProgress
+// function, if any.
+func (s *session) progress(snap *inbox.Snapshot) {
+	show, _ := s.ctx.Value(progressKey{}).(func(inbox.Snapshot))
+	if show == nil {
+		return
+	}
+	c := cloneSnapshot(*snap)
+	sortSnapshot(&c)
+	show(c)
 }

@@ -52,6 +52,7 @@ type Model struct {
 	snap     *model.Snapshot
 	readAt   time.Time
 	cached   bool // the cards shown are the last read, not yet refreshed
+	partial  bool // ... or the first read so far, still arriving (stream.go)
 	reading  bool
 	readErr  error
 	steps    []model.Step
@@ -163,11 +164,20 @@ func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
 		cp := *prev
 		p = &cp
 	}
-	return func() tea.Msg {
+	if prev != nil || m.opts.List || m.c.Plain {
+		return func() tea.Msg {
+			at := now()
+			snap, err := read(ctx, p, since)
+			return readMsg{snap: snap, at: at, err: err}
+		}
+	}
+	ctx, parts := withPartial(ctx)
+	return tea.Batch(func() tea.Msg {
+		defer close(parts)
 		at := now()
 		snap, err := read(ctx, p, since)
 		return readMsg{snap: snap, at: at, err: err}
-	}
+	}, waitPartial(parts, now))
 }
 
 // Update routes messages; it never does I/O.
@@ -185,6 +195,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case readMsg:
 		return m, m.onRead(msg)
+	case partialMsg:
+		return m, m.onPartial(msg)
 	case listKeptMsg:
 		return m, m.finish()
 	case jobDoneMsg:
@@ -216,6 +228,7 @@ func (m *Model) onRead(msg readMsg) tea.Cmd {
 func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	m.reading = false
 	if msg.err != nil {
+		m.dropPartial()
 		m.readErr = msg.err
 		m.message = "The read from GitHub failed: " + tui.SanitizeLine(msg.err.Error())
 		m.say("failed: the inbox could not be read from GitHub: " + tui.SanitizeLine(msg.err.Error()))
@@ -230,7 +243,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	m.readErr = nil
 	first := m.snap == nil || m.cached
 	s := msg.snap
-	m.snap, m.readAt, m.cached = &s, msg.at, false
+	m.snap, m.readAt, m.cached, m.partial = &s, msg.at, false, false
 	// Keeping the last read is a write: a command, like every other, and
 	// best effort, since the cache is never acted on.
 	var saveCmd tea.Cmd
@@ -399,6 +412,8 @@ func (m *Model) writeBlocked() string {
 	switch {
 	case m.snap == nil:
 		return "still reading GitHub"
+	case m.partial:
+		return "the read from GitHub is still arriving"
 	case m.cached:
 		return "these cards are from the last read; waiting for GitHub"
 	case !m.opts.DryRun:

@@ -32,6 +32,8 @@ func (m *Model) render() string {
 		header += " · " + st.Failed.Render("read failed")
 	case m.snap == nil:
 		header += " · reading GitHub…"
+	case m.partial:
+		header += " · " + st.Warning.Render("arriving") + fmt.Sprintf(": %d cards so far, reading GitHub…", len(m.steps))
 	case m.cached:
 		header += " · " + st.Warning.Render("cached") + fmt.Sprintf(" from %s, refreshing…", m.readAt.UTC().Format("15:04 UTC"))
 	case m.reading:
