@@ -33,6 +33,8 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 		s.future = startPullFacts(s)
 		defer s.future.wait()
 	}
+	s.gateFirst = startGateRuns(s)
+	defer s.gateFirst.wait()
 	var (
 		viewer  *github.User
 		errUser error
@@ -72,29 +74,41 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 	return snap, nil
 }
 
-// readAll reads the settings, then the items and their details.
+// readAll reads the settings beside the open issues, then the rest of the
+// items and their details.
 func (r *Reader) readAll(s *session) (inbox.Snapshot, error) {
-	settings, err := s.settings()
-	if err != nil {
-		return inbox.Snapshot{}, err
-	}
-	s.bots = settings.BotLogins
+	var (
+		settings    Settings
+		errSettings error
+		got         = make(chan struct{})
+	)
+	go func() {
+		defer close(got)
+		settings, errSettings = s.settings()
+	}()
 	snap := inbox.Snapshot{
-		Approver:          settings.Approver,
-		IntegrationBranch: settings.IntegrationBranch,
-		SoloMode:          settings.SoloMode,
-		BotLogins:         settings.BotLogins,
-		PRFacts:           map[int]inbox.PRFacts{},
-		IssueComments:     map[int][]identity.Comment{},
-		AuditEntries:      map[int]bool{},
+		PRFacts:       map[int]inbox.PRFacts{},
+		IssueComments: map[int][]identity.Comment{},
+		AuditEntries:  map[int]bool{},
 	}
-	if err := s.readItems(&snap); err != nil {
+	withSettings := func() error {
+		<-got
+		if errSettings != nil {
+			return errSettings
+		}
+		s.bots = settings.BotLogins
+		snap.Approver, snap.IntegrationBranch = settings.Approver, settings.IntegrationBranch
+		snap.SoloMode, snap.BotLogins = settings.SoloMode, settings.BotLogins
+		return nil
+	}
+	if err := s.readItems(&snap, withSettings); err != nil {
+		<-got
 		return inbox.Snapshot{}, err
 	}
 	return snap, nil
 }
 
-func (s *session) readItems(snap *inbox.Snapshot) error {
+func (s *session) readItems(snap *inbox.Snapshot, withSettings func() error) error {
 	// The lists that need no bound start beside the open issues.
 	var (
 		l         lists
@@ -126,6 +140,9 @@ func (s *session) readItems(snap *inbox.Snapshot) error {
 		}
 		snap.Issues = append(snap.Issues, issueFrom(is))
 	}
+	if err := withSettings(); err != nil {
+		return err
+	}
 	if err := s.readLists(snap, &l); err != nil {
 		return err
 	}
@@ -140,11 +157,21 @@ func (s *session) readItems(snap *inbox.Snapshot) error {
 	}
 	s.applyReplacers(snap, l.closed)
 	s.applyMergedPulls(snap, l.merged)
-	if err := s.applyAudits(snap, l.labelled); err != nil {
+	// The audits' reads overlap the issues' details: neither needs the
+	// other, and the pull requests' details need neither.
+	audits := s.startAudits(snap, l.labelled)
+	s.progress(snap)
+	errIssues := s.issueDetailsAll(snap)
+	errAudits := audits.apply(s, snap)
+	if err := errors.Join(errIssues, errAudits); err != nil {
 		return err
 	}
 	s.progress(snap)
-	if err := s.readDetails(snap); err != nil {
+	var numbers []int
+	for _, pr := range snap.PullRequests {
+		numbers = append(numbers, pr.Number)
+	}
+	if err := s.pullDetails(snap, numbers); err != nil {
 		return err
 	}
 	sortSnapshot(snap)
@@ -246,13 +273,22 @@ func (s *session) applyMergedPulls(snap *inbox.Snapshot, list []*github.PullRequ
 	}
 }
 
-// applyAudits keeps the merged pull requests labelled aayu:audit and, when
-// there are any, reads the ledger's audit entries.
-func (s *session) applyAudits(snap *inbox.Snapshot, labelled []*github.Issue) error {
+// auditsFuture reads, beside the issues' details, the merged pull
+// requests labelled aayu:audit that no list brought and, when there are
+// any such pull requests, the ledger's audit entries.
+type auditsFuture struct {
+	done    chan struct{}
+	pulls   []*github.PullRequest
+	entries map[int]bool
+	err     error
+}
+
+func (s *session) startAudits(snap *inbox.Snapshot, labelled []*github.Issue) *auditsFuture {
 	have := map[int]bool{}
 	for _, pr := range snap.PullRequests {
 		have[pr.Number] = true
 	}
+	var missing []int
 	found := false
 	for _, is := range labelled {
 		s.note(is)
@@ -260,42 +296,54 @@ func (s *session) applyAudits(snap *inbox.Snapshot, labelled []*github.Issue) er
 			continue
 		}
 		found = true
-		if have[is.GetNumber()] {
-			continue
+		if !have[is.GetNumber()] {
+			missing = append(missing, is.GetNumber())
 		}
-		pr, err := s.getPull(is.GetNumber())
-		if err != nil {
-			return err
+	}
+	f := &auditsFuture{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		for _, n := range missing {
+			pr, _, err := s.r.gh.PullRequests.Get(s.ctx, s.r.owner, s.r.repo, n)
+			if err != nil {
+				f.err = fmt.Errorf("reading pull request #%d: %w", n, err)
+				return
+			}
+			f.pulls = append(f.pulls, pr)
 		}
+		if found {
+			f.entries, f.err = s.auditEntries()
+		}
+	}()
+	return f
+}
+
+// apply waits for the reads and keeps what they found.
+func (f *auditsFuture) apply(s *session, snap *inbox.Snapshot) error {
+	<-f.done
+	if f.err != nil {
+		return f.err
+	}
+	for _, pr := range f.pulls {
+		s.seen[pr.GetNumber()] = timeOf(pr.UpdatedAt)
+		s.comments[pr.GetNumber()] = pr.GetComments()
+		s.created[pr.GetNumber()] = timeOf(pr.CreatedAt)
 		snap.PullRequests = append(snap.PullRequests, pullFrom(pr))
 	}
-	if !found {
-		return nil
-	}
-	entries, err := s.auditEntries()
-	if err != nil {
-		return err
-	}
-	for n := range entries {
+	for n := range f.entries {
 		snap.AuditEntries[n] = true
 	}
 	return nil
 }
 
-// readDetails reads the per-item facts of every item that can become a
-// step, then the merge gate once for all pull requests that need it.
-func (s *session) readDetails(snap *inbox.Snapshot) error {
+// issueDetailsAll reads the details of every issue that can become a step.
+func (s *session) issueDetailsAll(snap *inbox.Snapshot) error {
 	for i, is := range snap.Issues {
 		if err := s.issueDetails(snap, i); err != nil {
 			return fmt.Errorf("reading issue #%d: %w", is.Number, err)
 		}
 	}
-	s.progress(snap)
-	var numbers []int
-	for _, pr := range snap.PullRequests {
-		numbers = append(numbers, pr.Number)
-	}
-	return s.pullDetails(snap, numbers)
+	return nil
 }
 
 // issueDetails reads what an issue's step depends on beyond the issue: a
