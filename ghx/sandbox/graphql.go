@@ -17,7 +17,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
-	_ "github.com/vektah/gqlparser/v2/validator/rules" // the specification's validation rules
 )
 
 // GitHub's public GraphQL schema (@octokit/graphql-schema 15.26.1, MIT,
@@ -84,7 +83,7 @@ func parseQuery(query string) (*ast.QueryDocument, error) {
 	if perr != nil {
 		return nil, gqlerror.List{asGQLError(perr)}
 	}
-	if errs := validator.Validate(schema, doc); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(schema, doc, nil); len(errs) > 0 {
 		return nil, errs
 	}
 	return doc, nil
@@ -240,3 +239,11 @@ func queryCost(set ast.SelectionSet, vars map[string]any, parents int) int {
 	}
 	return total
 }
+
+// githubWords is an error in GitHub's own words, capitals and full stop
+// included, as its GraphQL API answers them.
+type githubWords string
+
+func (w githubWords) Error() string { return string(w) }
+
+func githubf(format string, args ...any) error { return githubWords(fmt.Sprintf(format, args...)) }

@@ -134,11 +134,11 @@ func paginate(all []any, args map[string]any, field string) (*connection, error)
 	last, hasLast := intArg(args, "last")
 	switch {
 	case !hasFirst && !hasLast:
-		return nil, fmt.Errorf("You must provide a `first` or `last` value to properly paginate the `%s` connection.", field)
+		return nil, githubf("You must provide a `first` or `last` value to properly paginate the `%s` connection.", field)
 	case hasFirst && (first < 0 || first > 100):
-		return nil, fmt.Errorf("Requesting %d records on the `%s` connection exceeds the `first` limit of 100 records.", first, field)
+		return nil, githubf("Requesting %d records on the `%s` connection exceeds the `first` limit of 100 records.", first, field)
 	case hasLast && (last < 0 || last > 100):
-		return nil, fmt.Errorf("Requesting %d records on the `%s` connection exceeds the `last` limit of 100 records.", last, field)
+		return nil, githubf("Requesting %d records on the `%s` connection exceeds the `last` limit of 100 records.", last, field)
 	}
 	start, end := 0, len(all)
 	if after, ok := args["after"].(string); ok {

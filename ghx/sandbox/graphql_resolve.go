@@ -101,7 +101,7 @@ func (e *gqlExec) query(name string, args map[string]any) (any, error) {
 		owner, _ := args["owner"].(string)
 		repo, _ := args["name"].(string)
 		if !strings.EqualFold(owner, RepoOwner) || !strings.EqualFold(repo, RepoName) {
-			return nil, fmt.Errorf("Could not resolve to a Repository with the name '%s/%s'.", owner, repo)
+			return nil, githubf("Could not resolve to a Repository with the name '%s/%s'.", owner, repo)
 		}
 		return repoNode{}, nil
 	case "viewer":
@@ -128,7 +128,7 @@ func (e *gqlExec) repository(name string, args map[string]any) (any, error) {
 		n, _ := intArg(args, "number")
 		is := e.s.st.issue(n)
 		if is == nil || (name == "pullRequest" && is.PR == nil) || (name == "issue" && is.PR != nil) {
-			return nil, fmt.Errorf("Could not resolve to a %s with the number of %d.", map[bool]string{true: "PullRequest", false: "Issue"}[name == "pullRequest"], n)
+			return nil, githubf("Could not resolve to a %s with the number of %d.", map[bool]string{true: "PullRequest", false: "Issue"}[name == "pullRequest"], n)
 		}
 		if name == "issueOrPullRequest" {
 			return typed{itemType(is), is}, nil
@@ -386,7 +386,7 @@ func (e *gqlExec) commit(c commitRef, name string) (any, error) {
 		if len(e.idx().statuses[c.sha]) == 0 {
 			return nil, nil // GitHub: no status on this commit
 		}
-		return statusRef{c.sha}, nil
+		return statusRef(c), nil
 	}
 	return nil, fmt.Errorf("the sandbox does not serve Commit.%s", name)
 }
@@ -429,7 +429,7 @@ func (e *gqlExec) status(st statusRef, name string, args map[string]any) (any, e
 		}
 		return state, nil
 	case "commit":
-		return commitRef{st.sha}, nil
+		return commitRef(st), nil
 	}
 	return nil, fmt.Errorf("the sandbox does not serve Status.%s", name)
 }
