@@ -126,3 +126,32 @@ func firstLine(out, containing string) string {
 	}
 	return "no summary line"
 }
+
+// The second `aayu inbox --list` starts from the first one's read: two
+// requests, both answered 304 and free, and the same cards.
+func TestInboxListStartsWarmFromTheLastRead(t *testing.T) {
+	w := &wireLog{}
+	srv, err := sandbox.New(sandbox.Options{Scale: 40, Logf: w.logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := srv.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	home := t.TempDir()
+	_, cold := listOnce(t, base, home)
+	coldRequests, _, _ := w.take()
+	_, warm := listOnce(t, base, home)
+	w.mu.Lock()
+	notModified := w.notModified
+	w.mu.Unlock()
+	requests, core, graphql := w.take()
+	if requests > 2 || core+graphql != 0 || notModified != requests {
+		t.Errorf("the warm start cost %d requests (%d answered 304), %d points; the cold one %d requests", requests, notModified, core+graphql, coldRequests)
+	}
+	if firstLine(warm, " wait: ") != firstLine(cold, " wait: ") || strings.Count(warm, "card ") != strings.Count(cold, "card ") {
+		t.Errorf("the warm start shows other cards:\ncold: %s\nwarm: %s", firstLine(cold, " wait: "), firstLine(warm, " wait: "))
+	}
+}
