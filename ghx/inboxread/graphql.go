@@ -12,16 +12,19 @@ import (
 )
 
 // PullFactsQuery reads a page of 100 open pull requests with what their
-// steps depend on — the head, its commit statuses, the latest comments and
-// reviews — in one request, where REST needs three per pull request. It
-// is valid against GitHub's public schema (tested against it).
+// steps depend on — the pull request itself, its head's commit statuses,
+// the latest comments and reviews — in one request, where REST needs a
+// share of a pulls page (each with two whole repository objects) and
+// three requests per pull request. It is valid against GitHub's public
+// schema (tested against it).
 const PullFactsQuery = `query PullFacts($owner: String!, $name: String!, $cursor: String) {
   repository(owner: $owner, name: $name) {
     pullRequests(states: [OPEN], first: 100, after: $cursor, orderBy: {field: UPDATED_AT, direction: DESC}) {
       pageInfo { hasNextPage endCursor }
       nodes {
-        number
-        headRefOid
+        number title body headRefName headRefOid baseRefName isDraft createdAt updatedAt
+        author { __typename login }
+        labels(first: 100) { totalCount nodes { name } }
         commits(last: 1) { nodes { commit { oid status { contexts { context state description } } } } }
         comments(last: 100) { totalCount nodes { databaseId body createdAt url author { __typename login } } }
         reviews(last: 100) { totalCount nodes { databaseId state submittedAt url commit { oid } author { __typename login } } }
@@ -52,9 +55,23 @@ func (a *gqlActor) account() identity.Account {
 }
 
 type gqlPull struct {
-	Number     int    `json:"number"`
-	HeadRefOid string `json:"headRefOid"`
-	Commits    struct {
+	Number      int       `json:"number"`
+	Title       string    `json:"title"`
+	Body        string    `json:"body"`
+	HeadRefName string    `json:"headRefName"`
+	HeadRefOid  string    `json:"headRefOid"`
+	BaseRefName string    `json:"baseRefName"`
+	IsDraft     bool      `json:"isDraft"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+	Author      *gqlActor `json:"author"`
+	Labels      struct {
+		TotalCount int `json:"totalCount"`
+		Nodes      []struct {
+			Name string `json:"name"`
+		} `json:"nodes"`
+	} `json:"labels"`
+	Commits struct {
 		Nodes []struct {
 			Commit struct {
 				Oid    string `json:"oid"`
@@ -221,4 +238,17 @@ func startPullFacts(s *session) *pullFactsFuture {
 func (f *pullFactsFuture) wait() (map[int]gqlPull, error) {
 	<-f.done
 	return f.facts, f.err
+}
+
+// pull is the open pull request as pullFrom reads it from REST; ok is
+// false when its labels were longer than the page.
+func (g gqlPull) pull() (inbox.PullRequest, bool) {
+	pr := inbox.PullRequest{
+		Number: g.Number, Title: g.Title, Body: g.Body, HeadRef: g.HeadRefName, HeadSHA: g.HeadRefOid,
+		BaseRef: g.BaseRefName, State: "open", Draft: g.IsDraft, Author: g.Author.account(),
+	}
+	for _, l := range g.Labels.Nodes {
+		pr.Labels = append(pr.Labels, l.Name)
+	}
+	return pr, g.Labels.TotalCount <= len(g.Labels.Nodes)
 }

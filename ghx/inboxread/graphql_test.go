@@ -41,6 +41,11 @@ func TestGraphQLPagesReadTheSameFactsAsRESTOneByOne(t *testing.T) {
 	if !bytes.Equal(g, h) {
 		t.Errorf("the GraphQL pages read other facts than REST:\n graphql %s\n rest    %s", g, h)
 	}
+	g, _ = json.Marshal(got.PullRequests)
+	h, _ = json.Marshal(want.PullRequests)
+	if !bytes.Equal(g, h) {
+		t.Errorf("the GraphQL pages read other pull requests than REST:\n graphql %s\n rest    %s", g, h)
+	}
 	comments, reviews, statuses := 0, 0, 0
 	for _, f := range got.PRFacts {
 		comments, reviews, statuses = comments+len(f.Comments), reviews+len(f.Reviews), statuses+len(f.Statuses)

@@ -118,6 +118,14 @@ func (s *session) readItems(snap *inbox.Snapshot, withSettings func() error) err
 	early.Add(2)
 	go func() {
 		defer early.Done()
+		// The GraphQL pages hold the open pull requests themselves too;
+		// REST's list is the way when GraphQL is not to be had.
+		if s.future != nil {
+			if pulls, err := s.future.wait(); err == nil {
+				l.openGraph = pulls
+				return
+			}
+		}
 		l.openPulls, errsEarly[0] = listPulls(s, &github.PullRequestListOptions{State: "open", Sort: "updated", Direction: "desc"}, time.Time{})
 		errsEarly[0] = wrapErr(errsEarly[0], "reading the open pull requests")
 	}()
@@ -152,7 +160,7 @@ func (s *session) readItems(snap *inbox.Snapshot, withSettings func() error) err
 			return err
 		}
 	}
-	if err := s.applyOpenPulls(snap, openPRs, l.openPulls); err != nil {
+	if err := s.applyOpenPulls(snap, openPRs, l); err != nil {
 		return err
 	}
 	s.applyReplacers(snap, l.closed)
@@ -188,6 +196,7 @@ func (s *session) readItems(snap *inbox.Snapshot, withSettings func() error) err
 // issues and merged pull requests wait only for the open issues' bound.
 type lists struct {
 	openPulls, merged []*github.PullRequest
+	openGraph         map[int]gqlPull // the open pull requests from GraphQL, when it answered
 	closed, labelled  []*github.Issue
 }
 
@@ -219,12 +228,22 @@ func wrapErr(err error, doing string) error {
 	return fmt.Errorf("%s: %w", doing, err)
 }
 
-// applyOpenPulls takes heads and bases from the pulls list; a pull request
-// the issues list showed open but this list missed (it closed in between)
-// is read on its own.
-func (s *session) applyOpenPulls(snap *inbox.Snapshot, want map[int]bool, list []*github.PullRequest) error {
+// applyOpenPulls takes heads and bases from the GraphQL pages or the pulls
+// list; a pull request the issues list showed open but these missed (it
+// closed in between, or it has more labels than a page) is read on its own.
+func (s *session) applyOpenPulls(snap *inbox.Snapshot, want map[int]bool, l lists) error {
 	got := map[int]bool{}
-	for _, pr := range list {
+	for n, g := range l.openGraph {
+		pr, whole := g.pull()
+		if !whole {
+			continue // read on its own below
+		}
+		got[n] = true
+		s.seen[n] = g.UpdatedAt.UTC()
+		s.created[n] = g.CreatedAt.UTC()
+		snap.PullRequests = append(snap.PullRequests, pr)
+	}
+	for _, pr := range l.openPulls {
 		got[pr.GetNumber()] = true
 		s.seen[pr.GetNumber()] = timeOf(pr.UpdatedAt)
 		s.created[pr.GetNumber()] = timeOf(pr.CreatedAt)
