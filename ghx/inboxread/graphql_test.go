@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-github/v66/github"
@@ -65,4 +68,37 @@ func TestGraphQLPagesReadTheSameFactsAsRESTOneByOne(t *testing.T) {
 		t.Errorf("the batched read cost %d requests, REST one by one %d: it should be a fraction", gotN, wantN)
 	}
 	t.Logf("requests: %d batched, %d one by one", gotN, wantN)
+}
+
+// A GitHub whose GraphQL API fails still gets its inbox read, through REST.
+func TestReadFallsBackToRESTWhenGraphQLFails(t *testing.T) {
+	failGraphQL := func(r *http.Request) sandbox.Fault {
+		if r.URL.Path == "/graphql" {
+			return sandbox.FaultUnavailable
+		}
+		return sandbox.NoFault
+	}
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{FaultPlan: failGraphQL})
+	var (
+		mu     sync.Mutex
+		logged []string
+	)
+	reader := inboxread.New(clientFor(t, base, "founder", nil), owner, repo, inboxread.Options{
+		Logf: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logged = append(logged, fmt.Sprintf(format, args...))
+		}})
+	got := read(t, reader)
+	want := read(t, inboxread.New(clientFor(t, base, "founder", nil), owner, repo, inboxread.Options{PerItem: true}))
+	g, _ := json.Marshal(got)
+	h, _ := json.Marshal(want)
+	if !bytes.Equal(g, h) {
+		t.Errorf("without GraphQL the read differs from REST's:\n got  %s\n want %s", g, h)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(strings.Join(logged, "\n"), "GraphQL failed") {
+		t.Errorf("the fallback was not said: %q", logged)
+	}
 }
