@@ -188,11 +188,11 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 
 type progressKey struct{}
 
-// WithProgress returns a context under which Read hands show what it has
-// read so far, from Read's goroutine, each time a part of the inbox is
-// whole: the items, then their details. Each snapshot is show's own copy.
-// Cards from it are not to be acted on: the snapshot Read returns is the
-// read.
+// WithProgress returns a context under which Read calls show, from Read's
+// own goroutine, with what it has read so far each time a part of the
+// inbox is whole: the items, then the issues' details. Each snapshot is
+// show's own copy. Cards from it are not to be acted on: the snapshot
+// Read returns is the read.
 func WithProgress(ctx context.Context, show func(inbox.Snapshot)) context.Context {
 	if show == nil {
 		return ctx
