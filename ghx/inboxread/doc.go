@@ -6,7 +6,12 @@
 //     pull requests in one list each, only the closed items that can still
 //     make a step, and per-item details (comments, reviews, the head's combined
 //     status, the merge gate's newest run, commenters' permissions, the
-//     ledger's audit entries) only for items that can become a step;
+//     ledger's audit entries) only for items that can become a step; the open
+//     pull requests' details a page of 100 per GraphQL query (graphql.go),
+//     independent lists side by side, at most four requests in flight, and
+//     what it has so far handed to WithProgress's function as it arrives;
+//   - Warm: a new process's start from the last read kept on disk, two
+//     conditional requests whatever the number of items (warm.go);
 //   - Refresh: one `issues?state=all&since=…` query through the client's ETag
 //     cache, then the details of the changed items only, so a refresh with
 //     nothing changed is one request that GitHub does not count;

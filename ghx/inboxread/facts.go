@@ -30,6 +30,37 @@ type session struct {
 	comments map[int]int       // comment counts the lists gave
 	created  map[int]time.Time // pull requests' created_at
 	seen     map[int]time.Time // updated_at of every item read
+
+	future    *pullFactsFuture // a full Read's GraphQL pages, asked at its start
+	gateFirst *gateRunsFuture  // and page 1 of the merge gate's runs
+}
+
+func gateRunsOptions() *github.ListWorkflowRunsOptions {
+	return &github.ListWorkflowRunsOptions{Event: "pull_request_target", ListOptions: github.ListOptions{PerPage: 100, Page: 1}}
+}
+
+// gateRunsFuture is page 1 of the merge gate's runs, asked at the start of
+// a full Read: what the last step of the read waits for is then already
+// there.
+type gateRunsFuture struct {
+	done chan struct{}
+	runs *github.WorkflowRuns
+	resp *github.Response
+	err  error
+}
+
+func startGateRuns(s *session) *gateRunsFuture {
+	f := &gateRunsFuture{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		f.runs, f.resp, f.err = s.r.gh.Actions.ListWorkflowRunsByFileName(s.ctx, s.r.owner, s.r.repo, GateFile, gateRunsOptions())
+	}()
+	return f
+}
+
+func (f *gateRunsFuture) wait() (*github.WorkflowRuns, *github.Response, error) {
+	<-f.done
+	return f.runs, f.resp, f.err
 }
 
 func (r *Reader) newSession(ctx context.Context, bots []string) *session {
@@ -47,7 +78,7 @@ func (s *session) note(is *github.Issue) {
 }
 
 func (s *session) listIssues(opts github.IssueListByRepoOptions) ([]*github.Issue, error) {
-	return ghx.ListAll(s.ctx, func(lo *github.ListOptions) ([]*github.Issue, *github.Response, error) {
+	return listPages(s.ctx, func(lo *github.ListOptions) ([]*github.Issue, *github.Response, error) {
 		o := opts
 		o.ListOptions = *lo
 		return s.r.gh.Issues.ListByRepo(s.ctx, s.r.owner, s.r.repo, &o)
@@ -193,9 +224,18 @@ func (s *session) gateConclusions(heads map[int]string) (map[int]string, error) 
 			oldest = c
 		}
 	}
-	opts := &github.ListWorkflowRunsOptions{Event: "pull_request_target", ListOptions: github.ListOptions{PerPage: 100, Page: 1}}
+	opts := gateRunsOptions()
 	for pages := 1; ; pages++ {
-		runs, resp, err := s.r.gh.Actions.ListWorkflowRunsByFileName(s.ctx, s.r.owner, s.r.repo, GateFile, opts)
+		var (
+			runs *github.WorkflowRuns
+			resp *github.Response
+			err  error
+		)
+		if pages == 1 && s.gateFirst != nil {
+			runs, resp, err = s.gateFirst.wait()
+		} else {
+			runs, resp, err = s.r.gh.Actions.ListWorkflowRunsByFileName(s.ctx, s.r.owner, s.r.repo, GateFile, opts)
+		}
 		if ghx.IsNotFound(err) {
 			s.r.logf("the merge gate %s is not on %s/%s; no pull request is green", GateFile, s.r.owner, s.r.repo)
 			return out, nil

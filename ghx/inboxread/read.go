@@ -2,8 +2,10 @@ package inboxread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v66/github"
@@ -24,34 +26,47 @@ import (
 // request's status, comments, reviews and merge-gate run).
 func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 	readAt := r.opts.Now().UTC().Truncate(time.Second)
-	viewer, _, err := r.gh.Users.Get(ctx, "")
-	if err != nil {
-		return inbox.Snapshot{}, fmt.Errorf("reading who you are on GitHub: %w", err)
-	}
 	s := r.newSession(ctx, nil)
-	settings, err := s.settings()
-	if err != nil {
+	// What depends on nothing else is asked at once, beside the lists:
+	// at most three requests in flight, within GitHub's guidance.
+	if !r.opts.PerItem {
+		s.future = startPullFacts(s)
+		defer s.future.wait()
+	}
+	s.gateFirst = startGateRuns(s)
+	defer s.gateFirst.wait()
+	var (
+		viewer  *github.User
+		errUser error
+		errMark error
+		asked   = make(chan struct{})
+	)
+	go func() {
+		defer close(asked)
+		viewer, _, errUser = r.gh.Users.Get(ctx, "")
+		if errUser != nil {
+			return
+		}
+		// Ask the refresh's question once now, for this moment: the first
+		// Refresh asks the same one and is answered 304; and Warm's second
+		// question, so the next process's asks are 304s too.
+		if _, err := s.changedSince(readAt); err != nil {
+			errMark = fmt.Errorf("reading what changed on GitHub: %w", err)
+		} else if _, err := s.runsChanged(); err != nil {
+			errMark = fmt.Errorf("reading which workflows ran: %w", err)
+		}
+	}()
+	snap, err := r.readAll(s)
+	<-asked
+	switch {
+	case errUser != nil:
+		return inbox.Snapshot{}, fmt.Errorf("reading who you are on GitHub: %w", errUser)
+	case errMark != nil:
+		return inbox.Snapshot{}, errMark
+	case err != nil:
 		return inbox.Snapshot{}, err
 	}
-	s.bots = settings.BotLogins
-	snap := inbox.Snapshot{
-		Viewer:            viewer.GetLogin(),
-		Approver:          settings.Approver,
-		IntegrationBranch: settings.IntegrationBranch,
-		SoloMode:          settings.SoloMode,
-		BotLogins:         settings.BotLogins,
-		PRFacts:           map[int]inbox.PRFacts{},
-		IssueComments:     map[int][]identity.Comment{},
-		AuditEntries:      map[int]bool{},
-	}
-	// Ask the refresh's question once now, for this moment: the first
-	// Refresh asks the same one and is answered 304.
-	if _, err := s.changedSince(readAt); err != nil {
-		return inbox.Snapshot{}, fmt.Errorf("reading what changed on GitHub: %w", err)
-	}
-	if err := s.readItems(&snap); err != nil {
-		return inbox.Snapshot{}, err
-	}
+	snap.Viewer = viewer.GetLogin()
 	r.mu.Lock()
 	r.readAt = readAt
 	r.mu.Unlock()
@@ -59,7 +74,67 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 	return snap, nil
 }
 
-func (s *session) readItems(snap *inbox.Snapshot) error {
+// readAll reads the settings beside the open issues, then the rest of the
+// items and their details.
+func (r *Reader) readAll(s *session) (inbox.Snapshot, error) {
+	var (
+		settings    Settings
+		errSettings error
+		got         = make(chan struct{})
+	)
+	go func() {
+		defer close(got)
+		settings, errSettings = s.settings()
+	}()
+	snap := inbox.Snapshot{
+		PRFacts:       map[int]inbox.PRFacts{},
+		IssueComments: map[int][]identity.Comment{},
+		AuditEntries:  map[int]bool{},
+	}
+	withSettings := func() error {
+		<-got
+		if errSettings != nil {
+			return errSettings
+		}
+		s.bots = settings.BotLogins
+		snap.Approver, snap.IntegrationBranch = settings.Approver, settings.IntegrationBranch
+		snap.SoloMode, snap.BotLogins = settings.SoloMode, settings.BotLogins
+		return nil
+	}
+	if err := s.readItems(&snap, withSettings); err != nil {
+		<-got
+		return inbox.Snapshot{}, err
+	}
+	return snap, nil
+}
+
+func (s *session) readItems(snap *inbox.Snapshot, withSettings func() error) error {
+	// The lists that need no bound start beside the open issues.
+	var (
+		l         lists
+		errsEarly [2]error
+		early     sync.WaitGroup
+	)
+	early.Add(2)
+	go func() {
+		defer early.Done()
+		// The GraphQL pages hold the open pull requests themselves too;
+		// REST's list is the way when GraphQL is not to be had.
+		if s.future != nil {
+			if pulls, err := s.future.wait(); err == nil {
+				l.openGraph = pulls
+				return
+			}
+		}
+		l.openPulls, errsEarly[0] = listPulls(s, &github.PullRequestListOptions{State: "open", Sort: "updated", Direction: "desc"}, time.Time{})
+		errsEarly[0] = wrapErr(errsEarly[0], "reading the open pull requests")
+	}()
+	go func() {
+		defer early.Done()
+		l.labelled, errsEarly[1] = s.listIssues(github.IssueListByRepoOptions{State: "closed", Labels: []string{inbox.LabelAudit}})
+		errsEarly[1] = wrapErr(errsEarly[1], "reading the pull requests waiting for an audit")
+	}()
+	defer early.Wait()
 	open, err := s.listIssues(github.IssueListByRepoOptions{State: "open", Sort: "updated", Direction: "desc"})
 	if err != nil {
 		return fmt.Errorf("reading the open issues and pull requests: %w", err)
@@ -73,33 +148,107 @@ func (s *session) readItems(snap *inbox.Snapshot) error {
 		}
 		snap.Issues = append(snap.Issues, issueFrom(is))
 	}
-	for _, step := range []func(*inbox.Snapshot) error{
-		func(sn *inbox.Snapshot) error { return s.readOpenPulls(sn, openPRs) },
-		s.readReplacers, s.readMergedPulls, s.readAudits, s.readDetails,
-		func(sn *inbox.Snapshot) error { return s.readShipRecords(sn, nil) },
-	} {
-		if err := step(snap); err != nil {
+	if err := withSettings(); err != nil {
+		return err
+	}
+	if err := s.readLists(snap, &l); err != nil {
+		return err
+	}
+	early.Wait()
+	for _, err := range errsEarly {
+		if err != nil {
 			return err
 		}
+	}
+	if err := s.applyOpenPulls(snap, openPRs, l); err != nil {
+		return err
+	}
+	s.applyReplacers(snap, l.closed)
+	s.applyMergedPulls(snap, l.merged)
+	// The audits' reads overlap the issues' details: neither needs the
+	// other, and the pull requests' details need neither.
+	audits := s.startAudits(snap, l.labelled)
+	s.progress(snap)
+	errIssues := s.issueDetailsAll(snap)
+	errAudits := audits.apply(s, snap)
+	if err := errors.Join(errIssues, errAudits); err != nil {
+		return err
+	}
+	s.progress(snap)
+	var numbers []int
+	for _, pr := range snap.PullRequests {
+		numbers = append(numbers, pr.Number)
+	}
+	if err := s.pullDetails(snap, numbers); err != nil {
+		return err
+	}
+	if err := s.readShipRecords(snap, nil); err != nil {
+		return err
 	}
 	sortSnapshot(snap)
 	return nil
 }
 
-// readOpenPulls takes heads and bases from one pulls list; a pull request
-// the issues list showed open but this list missed (it closed in between)
-// is read on its own.
-func (s *session) readOpenPulls(snap *inbox.Snapshot, want map[int]bool) error {
-	if len(want) == 0 {
+// lists are what a full read lists besides the open issues: the
+// open pull requests (heads and bases); the closed issues that may replace
+// an open one (an issue can only say "Replaces #N" once #N exists, so only
+// those updated since the oldest open issue was opened); the pull requests
+// merged into the integration branch, newest update first, until older
+// than the oldest open Story or Bug; the closed items labelled aayu:audit.
+// None depends on another, so they are read side by side; the closed
+// issues and merged pull requests wait only for the open issues' bound.
+type lists struct {
+	openPulls, merged []*github.PullRequest
+	openGraph         map[int]gqlPull // the open pull requests from GraphQL, when it answered
+	closed, labelled  []*github.Issue
+}
+
+func (s *session) readLists(snap *inbox.Snapshot, l *lists) error {
+	var (
+		errs [2]error
+		wg   sync.WaitGroup
+	)
+	if bound, ok := oldestOpen(snap); ok {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.closed, errs[0] = s.listIssues(github.IssueListByRepoOptions{State: "closed", Since: bound, Sort: "updated", Direction: "desc"})
+			errs[0] = wrapErr(errs[0], "reading the closed issues")
+		}()
+	}
+	if bound, ok := oldestOpen(snap, inbox.LabelStory, inbox.LabelBug); ok {
+		l.merged, errs[1] = listPulls(s, &github.PullRequestListOptions{State: "closed", Base: integrationOf(snap), Sort: "updated", Direction: "desc"}, bound)
+		errs[1] = wrapErr(errs[1], "reading the pull requests merged into "+integrationOf(snap))
+	}
+	wg.Wait()
+	return errors.Join(errs[:]...)
+}
+
+func wrapErr(err error, doing string) error {
+	if err == nil {
 		return nil
 	}
-	list, err := listPulls(s, &github.PullRequestListOptions{State: "open", Sort: "updated", Direction: "desc"}, time.Time{})
-	if err != nil {
-		return fmt.Errorf("reading the open pull requests: %w", err)
-	}
+	return fmt.Errorf("%s: %w", doing, err)
+}
+
+// applyOpenPulls takes heads and bases from the GraphQL pages or the pulls
+// list; a pull request the issues list showed open but these missed (it
+// closed in between, or it has more labels than a page) is read on its own.
+func (s *session) applyOpenPulls(snap *inbox.Snapshot, want map[int]bool, l lists) error {
 	got := map[int]bool{}
-	for _, pr := range list {
+	for n, g := range l.openGraph {
+		pr, whole := g.pull()
+		if !whole {
+			continue // read on its own below
+		}
+		got[n] = true
+		s.seen[n] = g.UpdatedAt.UTC()
+		s.created[n] = g.CreatedAt.UTC()
+		snap.PullRequests = append(snap.PullRequests, pr)
+	}
+	for _, pr := range l.openPulls {
 		got[pr.GetNumber()] = true
+		s.seen[pr.GetNumber()] = timeOf(pr.UpdatedAt)
 		s.created[pr.GetNumber()] = timeOf(pr.CreatedAt)
 		snap.PullRequests = append(snap.PullRequests, pullFrom(pr))
 	}
@@ -116,18 +265,8 @@ func (s *session) readOpenPulls(snap *inbox.Snapshot, want map[int]bool) error {
 	return nil
 }
 
-// readReplacers reads the closed issues that may replace an open one: an
-// issue can only say "Replaces #N" once #N exists, so only closed issues
-// updated since the oldest open issue was opened are listed.
-func (s *session) readReplacers(snap *inbox.Snapshot) error {
-	bound, ok := oldestOpen(snap)
-	if !ok {
-		return nil
-	}
-	closed, err := s.listIssues(github.IssueListByRepoOptions{State: "closed", Since: bound, Sort: "updated", Direction: "desc"})
-	if err != nil {
-		return fmt.Errorf("reading the closed issues: %w", err)
-	}
+// applyReplacers keeps the closed issues that replace an open one.
+func (s *session) applyReplacers(snap *inbox.Snapshot, closed []*github.Issue) {
 	open := openIssues(snap)
 	for _, is := range closed {
 		s.note(is)
@@ -141,42 +280,37 @@ func (s *session) readReplacers(snap *inbox.Snapshot) error {
 			}
 		}
 	}
-	return nil
 }
 
-// readMergedPulls reads the pull requests merged into the integration
-// branch that link an open Story or Bug, newest update first, only until
-// they are older than the oldest open Story or Bug.
-func (s *session) readMergedPulls(snap *inbox.Snapshot) error {
-	bound, ok := oldestOpen(snap, inbox.LabelStory, inbox.LabelBug)
-	if !ok {
-		return nil
-	}
-	list, err := listPulls(s, &github.PullRequestListOptions{State: "closed", Base: integrationOf(snap), Sort: "updated", Direction: "desc"}, bound)
-	if err != nil {
-		return fmt.Errorf("reading the pull requests merged into %s: %w", integrationOf(snap), err)
-	}
+// applyMergedPulls keeps the merged pull requests that link an open Story
+// or Bug.
+func (s *session) applyMergedPulls(snap *inbox.Snapshot, list []*github.PullRequest) {
 	open := openIssues(snap)
 	for _, gpr := range list {
+		s.seen[gpr.GetNumber()] = timeOf(gpr.UpdatedAt)
 		pr := pullFrom(gpr)
 		if pr.Merged && linksOpen(open, pr, inbox.LabelStory, inbox.LabelBug) {
 			snap.PullRequests = append(snap.PullRequests, pr)
 		}
 	}
-	return nil
 }
 
-// readAudits reads the merged pull requests labelled aayu:audit and, when
-// there are any, the ledger's audit entries.
-func (s *session) readAudits(snap *inbox.Snapshot) error {
-	labelled, err := s.listIssues(github.IssueListByRepoOptions{State: "closed", Labels: []string{inbox.LabelAudit}})
-	if err != nil {
-		return fmt.Errorf("reading the pull requests waiting for an audit: %w", err)
-	}
+// auditsFuture reads, beside the issues' details, the merged pull
+// requests labelled aayu:audit that no list brought and, when there are
+// any such pull requests, the ledger's audit entries.
+type auditsFuture struct {
+	done    chan struct{}
+	pulls   []*github.PullRequest
+	entries map[int]bool
+	err     error
+}
+
+func (s *session) startAudits(snap *inbox.Snapshot, labelled []*github.Issue) *auditsFuture {
 	have := map[int]bool{}
 	for _, pr := range snap.PullRequests {
 		have[pr.Number] = true
 	}
+	var missing []int
 	found := false
 	for _, is := range labelled {
 		s.note(is)
@@ -184,41 +318,54 @@ func (s *session) readAudits(snap *inbox.Snapshot) error {
 			continue
 		}
 		found = true
-		if have[is.GetNumber()] {
-			continue
+		if !have[is.GetNumber()] {
+			missing = append(missing, is.GetNumber())
 		}
-		pr, err := s.getPull(is.GetNumber())
-		if err != nil {
-			return err
+	}
+	f := &auditsFuture{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		for _, n := range missing {
+			pr, _, err := s.r.gh.PullRequests.Get(s.ctx, s.r.owner, s.r.repo, n)
+			if err != nil {
+				f.err = fmt.Errorf("reading pull request #%d: %w", n, err)
+				return
+			}
+			f.pulls = append(f.pulls, pr)
 		}
+		if found {
+			f.entries, f.err = s.auditEntries()
+		}
+	}()
+	return f
+}
+
+// apply waits for the reads and keeps what they found.
+func (f *auditsFuture) apply(s *session, snap *inbox.Snapshot) error {
+	<-f.done
+	if f.err != nil {
+		return f.err
+	}
+	for _, pr := range f.pulls {
+		s.seen[pr.GetNumber()] = timeOf(pr.UpdatedAt)
+		s.comments[pr.GetNumber()] = pr.GetComments()
+		s.created[pr.GetNumber()] = timeOf(pr.CreatedAt)
 		snap.PullRequests = append(snap.PullRequests, pullFrom(pr))
 	}
-	if !found {
-		return nil
-	}
-	entries, err := s.auditEntries()
-	if err != nil {
-		return err
-	}
-	for n := range entries {
+	for n := range f.entries {
 		snap.AuditEntries[n] = true
 	}
 	return nil
 }
 
-// readDetails reads the per-item facts of every item that can become a
-// step, then the merge gate once for all pull requests that need it.
-func (s *session) readDetails(snap *inbox.Snapshot) error {
+// issueDetailsAll reads the details of every issue that can become a step.
+func (s *session) issueDetailsAll(snap *inbox.Snapshot) error {
 	for i, is := range snap.Issues {
 		if err := s.issueDetails(snap, i); err != nil {
 			return fmt.Errorf("reading issue #%d: %w", is.Number, err)
 		}
 	}
-	var numbers []int
-	for _, pr := range snap.PullRequests {
-		numbers = append(numbers, pr.Number)
-	}
-	return s.pullDetails(snap, numbers)
+	return nil
 }
 
 // issueDetails reads what an issue's step depends on beyond the issue: a
@@ -250,6 +397,7 @@ func (s *session) pullDetails(snap *inbox.Snapshot, numbers []int) error {
 	for _, pr := range snap.PullRequests {
 		index[pr.Number] = pr
 	}
+	batch := s.batchFacts(index, numbers)
 	heads := map[int]string{}
 	for _, n := range numbers {
 		pr, ok := index[n]
@@ -257,7 +405,13 @@ func (s *session) pullDetails(snap *inbox.Snapshot, numbers []int) error {
 		if !ok || !pr.Open() {
 			continue
 		}
-		facts, needGate, err := s.pullFacts(open, pr)
+		facts, needGate, fromBatch, err := inbox.PRFacts{}, false, false, error(nil)
+		if g, inBatch := batch[n]; inBatch {
+			facts, needGate, fromBatch, err = s.factsFrom(open, pr, g)
+		}
+		if !fromBatch && err == nil {
+			facts, needGate, err = s.pullFacts(open, pr)
+		}
 		if err != nil {
 			return err
 		}
@@ -278,9 +432,45 @@ func (s *session) pullDetails(snap *inbox.Snapshot, numbers []int) error {
 	return nil
 }
 
+// batchFacts reads the facts of many open pull requests through GraphQL,
+// a page of 100 per request; nil for a few, or when GraphQL fails (REST,
+// item by item, then reads them).
+func (s *session) batchFacts(index map[int]inbox.PullRequest, numbers []int) map[int]gqlPull {
+	n := 0
+	for _, num := range numbers {
+		if pr, ok := index[num]; ok && pr.Open() {
+			n++
+		}
+	}
+	if n < batchFrom || s.r.opts.PerItem {
+		return nil
+	}
+	var (
+		batch map[int]gqlPull
+		err   error
+	)
+	if s.future != nil {
+		batch, err = s.future.wait()
+	} else {
+		batch, err = s.openPullFacts()
+	}
+	if err != nil {
+		s.r.logf("reading the pull requests' facts in pages through GraphQL failed (%v); reading them one by one", err)
+		return nil
+	}
+	return batch
+}
+
 // listPulls pages a pulls list; with a bound, it stops at the first pull
 // request updated before it (the list is sorted by update, newest first).
 func listPulls(s *session, opts *github.PullRequestListOptions, bound time.Time) ([]*github.PullRequest, error) {
+	if bound.IsZero() {
+		return listPages(s.ctx, func(lo *github.ListOptions) ([]*github.PullRequest, *github.Response, error) {
+			o := *opts
+			o.ListOptions = *lo
+			return s.r.gh.PullRequests.List(s.ctx, s.r.owner, s.r.repo, &o)
+		})
+	}
 	o := *opts
 	o.ListOptions = github.ListOptions{PerPage: 100, Page: 1}
 	var out []*github.PullRequest
@@ -293,7 +483,6 @@ func listPulls(s *session, opts *github.PullRequestListOptions, bound time.Time)
 			if !bound.IsZero() && timeOf(pr.UpdatedAt).Before(bound) {
 				return out, nil
 			}
-			s.seen[pr.GetNumber()] = timeOf(pr.UpdatedAt)
 			out = append(out, pr)
 		}
 		if resp.NextPage == 0 || resp.NextPage <= o.Page {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/inbox"
 )
 
 // GateFile is the merge gate's workflow file; its pull_request_target runs
@@ -46,6 +47,10 @@ type Options struct {
 	// (a permission GitHub would not show, a ledger without audit entries).
 	// Nil logs nothing.
 	Logf func(format string, args ...any)
+	// PerItem reads every pull request's facts through REST, one by one,
+	// never through GraphQL: for a GitHub that serves no GraphQL, and for
+	// tests that hold the two ways to the same answer.
+	PerItem bool
 }
 
 // Stats counts the requests one call made.
@@ -79,7 +84,7 @@ func New(client *github.Client, owner, repo string, opts Options) *Reader {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = countingTransport{next: next}
+	hc.Transport = countingTransport{next: next, slots: make(chan struct{}, maxInFlight)}
 	gh := github.NewClient(hc)
 	gh.BaseURL = cloneURL(client.BaseURL)
 	gh.UploadURL = cloneURL(client.UploadURL)
@@ -153,10 +158,24 @@ func (c *counter) stats() Stats {
 // transport. A response the ETag cache served (GitHub answered 304) is not
 // counted against the limit; one that failed without an answer is, since
 // GitHub may have charged it.
-type countingTransport struct{ next http.RoundTripper }
+type countingTransport struct {
+	next  http.RoundTripper
+	slots chan struct{} // one per request in flight
+}
+
+// maxInFlight bounds a Reader's requests in flight: GitHub asks clients
+// to avoid concurrency and counts it towards its secondary limits, so a
+// read overlaps only a few independent lists, never fans out per item.
+const maxInFlight = 4
 
 func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	select {
+	case t.slots <- struct{}{}:
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
 	resp, err := t.next.RoundTrip(req)
+	<-t.slots
 	if c, ok := req.Context().Value(counterKey{}).(*counter); ok {
 		c.requests.Add(1)
 		free := err == nil && (resp.Header.Get(ghx.CacheHeader) == "hit" || resp.StatusCode == http.StatusNotModified)
@@ -165,4 +184,30 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		}
 	}
 	return resp, err
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context under which Read calls show, from Read's
+// own goroutine, with what it has read so far each time a part of the
+// inbox is whole: the items, then the issues' details. Each snapshot is
+// show's own copy. Cards from it are not to be acted on: the snapshot
+// Read returns is the read.
+func WithProgress(ctx context.Context, show func(inbox.Snapshot)) context.Context {
+	if show == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, progressKey{}, show)
+}
+
+// progress hands a sorted copy of snap to the context's WithProgress
+// function, if any.
+func (s *session) progress(snap *inbox.Snapshot) {
+	show, _ := s.ctx.Value(progressKey{}).(func(inbox.Snapshot))
+	if show == nil {
+		return
+	}
+	c := cloneSnapshot(*snap)
+	sortSnapshot(&c)
+	show(c)
 }

@@ -20,8 +20,9 @@ func Derive(s Snapshot) []Step {
 			steps = append(steps, decisionStep(s, is))
 		}
 	}
+	issues := issueIndex(s) // once: per pull request it made Derive quadratic
 	for _, pr := range s.PullRequests {
-		if st, ok := openPRStep(s, pr); ok {
+		if st, ok := openPRStep(s, issues, pr); ok {
 			steps = append(steps, st)
 		}
 		if st, ok := auditStep(s, pr); ok {
@@ -76,7 +77,7 @@ func decisionStep(s Snapshot, is Issue) Step {
 // openPRStep gives an open pull request's step, at most one: ready to ship
 // wins over needs review, which wins over review stopped, so one pull
 // request is never two cards.
-func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
+func openPRStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, bool) {
 	if !pr.Open() {
 		return Step{}, false
 	}
@@ -91,7 +92,7 @@ func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
 		shipIt = "ship it by your Solo-mode bypass (no review happened; ship lists its writes and asks first)"
 		shipGates = "ship it by your Solo-mode bypass, with every gate of ship"
 	}
-	if story, ok := linkedOpen(s, pr, LabelStory); ok && !pr.Draft && facts.MergeGate == "success" {
+	if story, ok := linkedOpen(issues, pr, LabelStory); ok && !pr.Draft && facts.MergeGate == "success" {
 		if c, found := ReadyToShipComment(facts.Comments, pr.HeadSHA, s.BotLogins); found {
 			return Step{Kind: KindReadyToShip, Item: item, Head: pr.HeadSHA,
 				Links:   []Link{{Number: story.Number, Title: story.Title, Role: "links Story"}},
@@ -186,8 +187,7 @@ func statusOf(statuses []Status, context string) (Status, bool) {
 }
 
 // linkedOpen returns the first open issue with label that pr links.
-func linkedOpen(s Snapshot, pr PullRequest, label string) (Issue, bool) {
-	issues := issueIndex(s)
+func linkedOpen(issues map[int]Issue, pr PullRequest, label string) (Issue, bool) {
 	for _, n := range LinkedIssues(pr.HeadRef, pr.Body) {
 		if is, ok := issues[n]; ok && is.Open() && is.HasLabel(label) {
 			return is, true

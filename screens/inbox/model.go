@@ -53,6 +53,7 @@ type Model struct {
 	snap    *model.Snapshot
 	readAt  time.Time
 	cached  bool // the cards shown are the last read, not yet refreshed
+	partial bool // ... or the first read so far, still arriving (stream.go)
 	reading bool
 	readErr error
 	// stale: the last read failed, and the cards shown are the last good
@@ -144,6 +145,9 @@ type jobDoneMsg struct {
 
 type frameMsg struct{}
 
+// listKeptMsg says --list's read is kept in the cache; the list may end.
+type listKeptMsg struct{}
+
 // Init shows the cached read at once and starts a fresh one.
 func (m *Model) Init() tea.Cmd {
 	m.reading = true
@@ -171,11 +175,20 @@ func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
 		cp := *prev
 		p = &cp
 	}
-	return func() tea.Msg {
+	if prev != nil || m.opts.List || m.c.Plain {
+		return func() tea.Msg {
+			at := now()
+			snap, err := read(ctx, p, since)
+			return readMsg{snap: snap, at: at, err: err}
+		}
+	}
+	ctx, parts := withPartial(ctx)
+	return tea.Batch(func() tea.Msg {
+		defer close(parts)
 		at := now()
 		snap, err := read(ctx, p, since)
 		return readMsg{snap: snap, at: at, err: err}
-	}
+	}, waitPartial(parts, now))
 }
 
 // Update routes messages; it never does I/O.
@@ -193,6 +206,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case readMsg:
 		return m, m.onRead(msg)
+	case partialMsg:
+		return m, m.onPartial(msg)
+	case listKeptMsg:
+		return m, m.finish()
 	case jobDoneMsg:
 		return m, m.onJobDone(msg)
 	case openedMsg:
@@ -232,6 +249,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	asked := m.refreshAsked
 	m.refreshAsked = false
 	if msg.err != nil {
+		m.dropPartial()
 		m.readErr = msg.err
 		why := tui.SanitizeLine(msg.err.Error())
 		if m.snap != nil && !m.cached && !m.opts.List {
@@ -257,7 +275,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	m.readErr = nil
 	first := m.snap == nil || m.cached
 	s := msg.snap
-	m.snap, m.readAt, m.cached, m.stale = &s, msg.at, false, false
+	m.snap, m.readAt, m.cached, m.stale, m.partial = &s, msg.at, false, false, false
 	if asked {
 		m.tell(fmt.Sprintf("Refreshed: the cards are as GitHub had them at %s.", clock(msg.at)))
 	}
@@ -272,7 +290,12 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	m.setSteps(m.notFinished(model.Derive(s)))
 	if m.opts.List {
 		m.sayList()
-		return m.finish(), saveCmd
+		if saveCmd == nil {
+			return m.finish(), nil
+		}
+		// The screen ends only once the read is kept, so the next --list
+		// starts warm from it: a command returned with the finish is not run.
+		return func() tea.Msg { saveCmd(); return listKeptMsg{} }, nil
 	}
 	if m.c.Plain {
 		if first {
@@ -506,6 +529,8 @@ func (m *Model) writeBlocked() string {
 	switch {
 	case m.snap == nil:
 		return "still reading GitHub"
+	case m.partial:
+		return "the read from GitHub is still arriving"
 	case m.cached:
 		return "these cards are from the last read; waiting for GitHub"
 	case !m.opts.DryRun:

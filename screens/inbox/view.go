@@ -264,6 +264,8 @@ func (m *Model) freshness() string {
 		return st.Failed.Render("read failed")
 	case m.snap == nil:
 		return "reading GitHub…"
+	case m.partial:
+		return st.Warning.Render("arriving") + fmt.Sprintf(": %d cards so far, reading GitHub…", len(m.steps))
 	case m.cached && m.readErr != nil:
 		return st.Warning.Render("cached") + " from " + at + "; the read failed"
 	case m.cached:
