@@ -205,7 +205,9 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 			s.Method = approval.Method + ", this inbox session"
 			shipApproval = &s
 		}
-		s, cleanup, code := shipScreenWith(ctx, shipInv, e, cfg, sess, common, src, shipApproval, true)
+		// The card's choice says whether it is the Solo-mode bypass; ship
+		// still asks for a yes before it writes anything.
+		s, cleanup, code := shipScreenWith(ctx, shipInv, e, cfg, sess, common, src, shipApproval, next.SoloBypass)
 		if s == nil {
 			return code
 		}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/google/go-github/v66/github"
 
@@ -43,12 +45,56 @@ func loginScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Con
 		APIClient: func(token string) (*github.Client, error) {
 			return ghx.NewClient(ghx.ClientOptions{APIURL: api, Token: ghx.NewToken(token, "device flow")})
 		},
+		// Who approved is held to the account this command writes as, and
+		// its access is read with that account's own token.
+		Writer: func(ctx context.Context) (string, error) {
+			client, err := writingClient(ctx, sess)
+			if err != nil {
+				return "", err
+			}
+			u, _, err := client.Users.Get(ctx, "")
+			if err != nil {
+				return "", errors.New(ghx.Describe(err))
+			}
+			return u.GetLogin(), nil
+		},
+		Permission: func(ctx context.Context, login string) (string, error) {
+			client, err := writingClient(ctx, sess)
+			if err != nil {
+				return "", err
+			}
+			return repoPermission(ctx, client, sess.owner, sess.repo, login)
+		},
 		Log:         actions.OpenLog(logDir, nil),
 		OpenBrowser: login.OpenInBrowser(e.getenv),
 		Clipboard:   login.CopyToClipboard,
 		InTmux:      login.InTmux(e.getenv),
 		AgentEnv:    e.getenv,
 	}), nil
+}
+
+func writingClient(ctx context.Context, sess *session) (*github.Client, error) {
+	tok, _, err := sess.resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sess.client(tok)
+}
+
+// repoPermission is login's permission on OWNER/REPO. GitHub answers 403 to
+// a reader asking for collaborator permissions and 404 to an account that
+// cannot see the repository: those read as "read" and "none".
+func repoPermission(ctx context.Context, client *github.Client, owner, repo, login string) (string, error) {
+	level, resp, err := client.Repositories.GetPermissionLevel(ctx, owner, repo, login)
+	switch {
+	case err == nil:
+		return level.GetPermission(), nil
+	case resp != nil && resp.StatusCode == http.StatusForbidden:
+		return "read", nil
+	case resp != nil && resp.StatusCode == http.StatusNotFound:
+		return "none", nil
+	}
+	return "", fmt.Errorf("reading @%s's access to %s/%s: %s", login, owner, repo, ghx.Describe(err))
 }
 
 // presenceFor runs the presence check when the command needs it (a host

@@ -1,33 +1,130 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/tui"
 )
 
-// shipAsPersonWithoutTerminal runs `aayu --sandbox --plain ship PR` as a
-// person with no terminal: the presence check comes first and is approved
-// on the sandbox's device page.
-func shipAsPersonWithoutTerminal(t *testing.T, home string, pr string) (int, string) {
+const deviceCodeLine = `open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`
+
+// shipWithoutTerminal runs `aayu --sandbox --plain ship ARGS…` as a person
+// with no terminal: the presence check comes once every read-only gate has
+// passed, is approved on the sandbox's device page as approver, and the
+// confirmation is answered with answer ("" closes standard input).
+func shipWithoutTerminal(t *testing.T, home, approver, answer string, args ...string) (int, string) {
 	t.Helper()
-	a := startAayu(t, map[string]string{"HOME": home}, "--sandbox", "--plain", "ship", pr)
-	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
-	approveOnSandbox(t, m[1], m[2], "founder")
-	a.waitFor(`result: exit \d`)
-	code := a.exit()
-	return code, a.out.String()
+	a := startAayu(t, map[string]string{"HOME": home}, append([]string{"--sandbox", "--plain", "ship"}, args...)...)
+	m := a.waitFor(deviceCodeLine)
+	approveOnSandbox(t, m[1], m[2], approver)
+	if approver != "founder" {
+		a.waitFor(`result: exit \d`)
+		return a.exit(), a.out.String()
+	}
+	a.waitFor(`Type y and Enter to write all of these`)
+	if answer != "" {
+		a.send(answer)
+	}
+	return a.exit(), a.out.String()
 }
 
-func TestShipOnSandboxWithoutTerminal(t *testing.T) {
+// refusedWithoutAsking runs ship where it will be refused, with no
+// terminal: it must end without showing a device code or a question.
+func refusedWithoutAsking(t *testing.T, home string, args ...string) (int, string) {
+	t.Helper()
+	a := startAayu(t, map[string]string{"HOME": home}, append([]string{"--sandbox", "--plain", "ship"}, args...)...)
+	a.waitFor(`result: exit \d`)
+	code, out := a.exit(), a.out.String()
+	if strings.Contains(out, "/login/device") || strings.Contains(out, "Type y and Enter") {
+		t.Errorf("ship %v asked for something before refusing:\n%s", args, out)
+	}
+	return code, out
+}
+
+// sandboxState opens the sandbox's persisted state (after aayu has ended)
+// and returns a client reading it as the read-only account.
+func sandboxState(t *testing.T, home string) *github.Client {
+	t.Helper()
+	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	c, err := ghx.NewClient(ghx.ClientOptions{APIURL: u + "/", Token: ghx.NewToken(sandbox.TokenPrefix+"reader", "test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// prState is what a refused or declined ship must leave as it was.
+func prState(t *testing.T, c *github.Client, pr int) (merged bool, bypassComments int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p, _, err := c.PullRequests.Get(ctx, "acme", "benefits", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _, err := c.Issues.ListComments(ctx, "acme", "benefits", pr, &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cm := range list {
+		if strings.HasPrefix(cm.GetBody(), "Solo-mode bypass:") {
+			bypassComments++
+		}
+	}
+	return p.GetMerged(), bypassComments
+}
+
+// TestShipMobileWaiverAndSoloBypass: on the sandbox, through the real
+// command, ship takes the bypass only when asked for; asks nothing for a
+// ship it will refuse; asks for the presence check, then a yes; writes
+// nothing on a no; and, on a yes, ships and completes the Story.
+func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
 	home := t.TempDir()
-	code, out := shipAsPersonWithoutTerminal(t, home, "4")
+
+	code, out := refusedWithoutAsking(t, home, "4")
+	if code != tui.ExitRefused || !strings.Contains(out, "run aayu ship 4 --solo-bypass") {
+		t.Fatalf("ship 4 without --solo-bypass exited %d and should name the flag:\n%s", code, out)
+	}
+
+	code, out = shipWithoutTerminal(t, home, "founder", "n", "4", "--solo-bypass")
+	if code != tui.ExitRefused || !strings.Contains(out, "you did not answer yes; nothing was written") {
+		t.Fatalf("ship 4 answered n exited %d:\n%s", code, out)
+	}
+	for _, want := range []string{"Command: aayu ship 4 --solo-bypass", "posts your Solo-mode bypass: comment on #4", "squash-merges #4 into dev", "ship.json on the ledger", "updates Story #3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the presence check or the confirmation does not say %q:\n%s", want, out)
+		}
+	}
+	if merged, n := prState(t, sandboxState(t, home), 4); merged || n != 0 {
+		t.Fatalf("a ship answered n left #4 merged=%v with %d bypass comments", merged, n)
+	}
+
+	code, out = shipWithoutTerminal(t, home, "founder", "", "4", "--solo-bypass")
+	if code != tui.ExitRefused || !strings.Contains(out, "Standard input has ended") && !strings.Contains(out, "nothing was written") {
+		t.Fatalf("ship 4 with its input ended exited %d:\n%s", code, out)
+	}
+
+	code, out = shipWithoutTerminal(t, home, "founder", "y", "4", "--solo-bypass")
 	if code != tui.ExitOK {
-		t.Fatalf("ship 4 exited %d:\n%s", code, out)
+		t.Fatalf("ship 4 --solo-bypass answered y exited %d:\n%s", code, out)
 	}
 	ledgerDir := regexp.MustCompile(`the record is on the ledger at (proof/3/([0-9a-f]{40})/authoritative)`).FindStringSubmatch(out)
 	if ledgerDir == nil {
@@ -39,10 +136,10 @@ func TestShipOnSandboxWithoutTerminal(t *testing.T) {
 		t.Fatalf("no ship.json on the ledger: %v %s", err, shipJSON)
 	}
 	var rec struct {
-		PR        int    `json:"pr"`
-		PRHead    string `json:"pr_head_sha"`
-		Merge     string `json:"merge_commit"`
-		HumanPass struct {
+		PR         int    `json:"pr"`
+		PRHead     string `json:"pr_head_sha"`
+		PackSHA256 string `json:"pack_sha256"`
+		HumanPass  struct {
 			Kind       string `json:"kind"`
 			Login      string `json:"login"`
 			CommentURL string `json:"comment_url"`
@@ -56,25 +153,138 @@ func TestShipOnSandboxWithoutTerminal(t *testing.T) {
 	if rec.PR != 4 || rec.PRHead != ledgerDir[2] || hp.Kind != "solo-bypass" || hp.Login != "founder" || hp.Commit != ledgerDir[2] || !strings.Contains(hp.CommentURL, "#issuecomment-") {
 		t.Fatalf("ship.json does not record a solo-bypass pass naming the comment and the head:\n%s", shipJSON)
 	}
-	packJSON, err := runCmd("git", "--git-dir", git, "show", "ledger:"+ledgerDir[1]+"/pack.json")
-	if err != nil || !strings.Contains(packJSON, `"kind": "authoritative"`) || !strings.Contains(packJSON, "founder (aayu ship)") {
-		t.Fatalf("the authoritative pack.json is not on the ledger: %v\n%s", err, packJSON)
-	}
 	if log, _ := runCmd("git", "--git-dir", git, "log", "--format=%s", "dev"); strings.Count(log, "(#4)") != 1 {
 		t.Fatalf("dev does not hold exactly one squash commit of #4:\n%s", log)
 	}
 
-	// Every other open demo pull request is refused, with its reason.
+	// The Story it shipped is complete, and the inbox files nothing as
+	// merged without ship.
+	c := sandboxState(t, home)
+	story, _, err := c.Issues.Get(context.Background(), "acme", "benefits", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, l := range story.Labels {
+		labels = append(labels, l.GetName())
+	}
+	if got := strings.Join(labels, ","); !strings.Contains(got, "status:merged") || strings.Contains(got, "aayu:lease") {
+		t.Errorf("Story #3 is labelled %q after the ship", got)
+	}
+	comments, _, _ := c.Issues.ListComments(context.Background(), "acme", "benefits", 3, nil)
+	shipped := ""
+	for _, cm := range comments {
+		if strings.Contains(cm.GetBody(), "<!-- aayu:shipped pr=4") {
+			shipped = cm.GetBody()
+		}
+	}
+	for _, want := range []string{"pack.json sha256 " + rec.PackSHA256, "ledger:" + ledgerDir[1] + "/ship.json", "solo-mode bypass by @founder"} {
+		if !strings.Contains(shipped, want) {
+			t.Errorf("the Story's shipped comment lacks %q:\n%s", want, shipped)
+		}
+	}
+	var list strings.Builder
+	if code := run(context.Background(), []string{"--sandbox", "--plain", "inbox", "--list"}, env{
+		stdin: strings.NewReader(""), stdout: &list, stderr: &list,
+		getenv: func(k string) string { return map[string]string{"HOME": home, "AAYU_AGENT": "1"}[k] },
+	}); code != tui.ExitOK {
+		t.Fatalf("inbox --list exited %d:\n%s", code, list.String())
+	}
+	if strings.Contains(list.String(), "merged without ship #3") {
+		t.Errorf("the shipped Story is filed as merged without ship:\n%s", list.String())
+	}
+}
+
+// TestShipRefusedAsksNobody: ship 6 (its coverage floor) and ship 8 (its
+// pack) are refused with their reasons, and no device code or question is
+// shown first.
+func TestShipRefusedAsksNobody(t *testing.T) {
+	home := t.TempDir()
 	for pr, why := range map[string]string{
-		"6": "5 of 7 changed executable lines covered", // its pack verifies; its coverage floor does not hold
+		"6": "5 of 7 changed executable lines covered",
 		"8": "the merge gate's pack for this head: refused",
 	} {
-		code, out := shipAsPersonWithoutTerminal(t, home, pr)
+		code, out := refusedWithoutAsking(t, home, pr, "--solo-bypass")
 		if code != tui.ExitRefused && code != tui.ExitFloor {
 			t.Errorf("ship %s exited %d, want 3 or 4:\n%s", pr, code, out)
 		}
 		if !strings.Contains(out, why) || !strings.Contains(out, "refused: nothing was merged and nothing landed") {
 			t.Errorf("ship %s does not say %q:\n%s", pr, why, out)
 		}
+	}
+}
+
+// TestPresenceCheckAccess: an approval by an account other than the one
+// whose token writes is refused at once and in words, in ship, the inbox
+// and login alike, and nothing is done.
+func TestPresenceCheckAccess(t *testing.T) {
+	const refusal = "@writer approved the code, but this step must be approved by @founder."
+	t.Run("ship", func(t *testing.T) {
+		home := t.TempDir()
+		code, out := shipWithoutTerminal(t, home, "writer", "", "4", "--solo-bypass")
+		if code != tui.ExitRefused || !strings.Contains(out, refusal) || strings.Contains(out, "Type y and Enter") {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		if merged, n := prState(t, sandboxState(t, home), 4); merged || n != 0 {
+			t.Errorf("a refused approval left #4 merged=%v with %d bypass comments", merged, n)
+		}
+	})
+	for _, args := range [][]string{{"inbox"}, {"login"}} {
+		t.Run(args[0], func(t *testing.T) {
+			a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AMP_THREAD_ID": "T-1"}, append([]string{"--sandbox", "--plain"}, args...)...)
+			m := a.waitFor(deviceCodeLine)
+			approveOnSandbox(t, m[1], m[2], "writer")
+			a.waitFor(regexp.QuoteMeta(refusal))
+			code := a.exit()
+			out := a.out.String()
+			if code != tui.ExitRefused || strings.Contains(out, "Approved by @writer") || strings.Contains(out, "card 1 of") {
+				t.Errorf("exit %d:\n%s", code, out)
+			}
+		})
+	}
+}
+
+// TestShipCountsASoloHeadApproval: in solo mode the person's approval of a
+// head recorded on the ledger (reviews/PR/HEAD.json, what "approve its
+// head" writes where GitHub refuses an author's own review) is the human
+// pass of ship for exactly that head: no bypass, no bypass comment.
+func TestShipCountsASoloHeadApproval(t *testing.T) {
+	home := t.TempDir()
+	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := srv.HeadSHA(4)
+	founder, err := ghx.NewClient(ghx.ClientOptions{APIURL: u + "/", Token: ghx.NewToken(sandbox.TokenPrefix+"founder", "test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"pr": 4, "login": "founder", "head": "` + head + `", "time": "2026-12-01T10:00:00Z", "checked": "ran the deductible tests", "via": "aayu inbox"}`
+	if _, err := ghx.CommitFiles(context.Background(), founder, "acme", "benefits", "ledger",
+		map[string][]byte{"reviews/4/" + head + ".json": []byte(rec)}, "ledger: review of #4", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out := shipWithoutTerminal(t, home, "founder", "y", "4")
+	if code != tui.ExitOK {
+		t.Fatalf("ship 4 with a recorded head approval exited %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "by the review record ledger:reviews/4/"+head+".json") || strings.Contains(out, "posts your Solo-mode bypass") {
+		t.Errorf("ship did not take the record as the pass, or offered a bypass:\n%s", out)
+	}
+	git := filepath.Join(home, ".cache", "aayu", "sandbox", "benefits.git")
+	shipJSON, err := runCmd("git", "--git-dir", git, "show", "ledger:proof/3/"+head+"/authoritative/ship.json")
+	if err != nil || !strings.Contains(shipJSON, `"kind": "review"`) || !strings.Contains(shipJSON, "review by record") {
+		t.Fatalf("ship.json does not record the review by record: %v\n%s", err, shipJSON)
+	}
+	if _, n := prState(t, sandboxState(t, home), 4); n != 0 {
+		t.Errorf("%d Solo-mode bypass: comments; a review by record needs none", n)
 	}
 }

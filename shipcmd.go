@@ -18,15 +18,18 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// shipScreen wires `aayu ship PR`: the presence check first when this
-// process cannot show it is a person, then every gate in actions/ship.
+// shipScreen wires `aayu ship PR [--solo-bypass]`: every gate that only
+// reads first, then the presence check where this process needs one, then
+// the person's yes to the writes listed, all in one screen.
 func shipScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources) (tui.Screen, func(), int) {
-	return shipScreenWith(ctx, inv, e, cfg, sess, common, src, nil, false)
+	return shipScreenWith(ctx, inv, e, cfg, sess, common, src, nil, inv.Flags["solo-bypass"] == "true")
 }
 
-// shipScreenWith is shipScreen with an approval already given: the inbox
-// session's, when the ship was started from the inbox.
-func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources, given *identity.Session, fromInbox bool) (tui.Screen, func(), int) {
+// shipScreenWith is shipScreen with an approval already given (the inbox
+// session's, when the ship was started from the inbox) and whether the
+// person asked for the Solo-mode bypass (--solo-bypass, or the inbox's
+// choice worded as one).
+func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources, given *identity.Session, soloBypass bool) (tui.Screen, func(), int) {
 	pr, err := strconv.Atoi(inv.Args[0])
 	if err != nil || pr < 1 {
 		fmt.Fprintf(e.stderr, "aayu ship: %q is not a pull request number\n", tui.SanitizeLine(inv.Args[0]))
@@ -36,19 +39,13 @@ func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.
 		fmt.Fprintln(e.stderr, "aayu ship: which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 		return nil, nil, tui.ExitUsage
 	}
-	approval, code, ok := given, tui.ExitOK, true
-	if !fromInbox {
-		approval, code, ok = presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
-			Command: core.Command(pr), Need: identity.AccessWrite,
-			Approving: []string{
-				fmt.Sprintf("Squash-merges pull request #%d on %s/%s once every gate passes.", pr, sess.owner, sess.repo),
-				"Lands its proof pack and ship record on the ledger under your name.",
-				"In solo mode, posts your Solo-mode bypass: comment on its head just before the merge.",
-			},
-		})
-	}
-	if !ok {
-		return nil, nil, code
+	terminal := e.stdinIsTerminal && e.stdoutIsTerminal
+	// aayu's own lane and CI are refused at once: they never get a code,
+	// and ship reads nothing for them.
+	if d := identity.RequireHuman(identity.HumanCheck{Command: core.Command(pr), Env: e.getenv, Terminal: terminal, CI: inv.Global.CI,
+		Session: given, Need: identity.AccessWrite}); d.Outcome == identity.Refused {
+		fmt.Fprintf(e.stderr, "aayu ship: refused: %s\nNothing was done.\n", d.Reason)
+		return nil, nil, tui.ExitRefused
 	}
 	local := src.sources
 	if !inv.Global.Sandbox {
@@ -70,7 +67,7 @@ func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.
 		fmt.Fprintf(e.stderr, "aayu ship: %v\n", err)
 		return nil, nil, tui.ExitFailed
 	}
-	run := func(ctx context.Context, pr int, events chan<- core.Event) (core.Result, error) {
+	run := func(ctx context.Context, pr int, events chan<- core.Event, ask ship.Ask) (core.Result, error) {
 		tok, _, err := sess.resolve(ctx)
 		if err != nil {
 			return core.Result{ExitCode: tui.ExitFailed}, err
@@ -86,22 +83,48 @@ func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.
 		s, err := core.New(core.Config{
 			Client: client, Owner: sess.owner, Repo: sess.repo, Viewer: user.GetLogin(),
 			Log: actions.OpenLog(logDir, nil), WorkDir: work, Local: local,
-			// In solo mode GitHub refuses self-approval, so a recorded
-			// bypass is the only pass; ship still refuses it in every case
-			// the seed names, and a review that passes comes first.
-			SoloBypass: true,
-			Presence:   approval,
-			Terminal:   e.stdinIsTerminal && e.stdoutIsTerminal,
-			Env:        e.getenv,
-			CI:         inv.Global.CI,
+			SoloBypass:  soloBypass,
+			Presence:    given,
+			AskPresence: ask.Presence,
+			Confirm:     ask.Confirm,
+			Terminal:    terminal,
+			Env:         e.getenv,
+			CI:          inv.Global.CI,
 		})
 		if err != nil {
 			return core.Result{ExitCode: tui.ExitFailed}, err
 		}
 		return s.Run(ctx, pr, events)
 	}
+	presence := func(req core.PresenceRequest) (ship.PresenceScreen, error) {
+		command := req.Command
+		if soloBypass {
+			command += " --solo-bypass"
+		}
+		m, err := loginScreen(ctx, inv, e, cfg, sess, common, login.Request{
+			Command: command, Need: req.Need, MustBe: req.MustBe, Approving: req.Approving,
+		})
+		return shipPresence{Model: m, command: req.Command}, err
+	}
 	return ship.New(ctx, common, ship.Options{
-		PR: pr, Run: run,
+		PR: pr, Run: run, Presence: presence,
 		Summary: func(r core.Result) []string { return pack.Summary(r.Pack) },
 	}), cleanup, tui.ExitOK
+}
+
+// shipPresence is the login screen for one ship: its approval covers the
+// ship command itself, whichever flags the person's Command: line shows.
+type shipPresence struct {
+	*login.Model
+	command string
+}
+
+func (p shipPresence) Session() (*identity.Session, bool) {
+	s, ok := p.Model.Session()
+	if !ok || s == nil {
+		return nil, false
+	}
+	c := *s
+	c.Command = p.command
+	return &c, true
 }

@@ -181,8 +181,19 @@ func TestTmuxShipFromTheInbox(t *testing.T) {
 	s.keys("Down")
 	s.keys("Down")
 	s.waitFor("Story PR ready to ship #4 (needs you)")
-	s.keys("Enter") // the card's recommendation: ship it
-	scr := s.waitFor("shipped: merged as")
+	s.keys("Enter") // the card's recommendation: ship it by the bypass
+	// No pick merges on one key: ship lists its writes and waits for a yes.
+	scr := s.waitFor("no: write nothing")
+	for _, want := range []string{"Solo-mode bypass", "squash-merges #4 into dev", "yes: write all of these"} {
+		if !strings.Contains(strings.Join(strings.Fields(scr), " "), want) {
+			t.Errorf("the confirmation does not show %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "shipped: merged as") {
+		t.Fatalf("ship merged before the yes:\n%s", scr)
+	}
+	s.keys("y")
+	scr = s.waitFor("shipped: merged as")
 	for _, want := range []string{"passed    the merge gate's pack for this head", "human pass", "solo-mode bypass by @founder", "squash merge"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the ship screen does not show %q:\n%s", want, scr)
@@ -242,4 +253,27 @@ func TestTmuxAuthPromptsForATokenOnATerminal(t *testing.T) {
 	if strings.Contains(scr, "sandbox-founder") {
 		t.Errorf("the typed token was echoed or printed:\n%s", scr)
 	}
+}
+
+// TestTmuxShipFromTheInboxAnsweredNo: n at ship's confirmation writes
+// nothing, and the card is still in the inbox afterwards.
+func TestTmuxShipFromTheInboxAnsweredNo(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
+	s.waitFor("Needs you (6)")
+	s.keys("Down")
+	s.keys("Down")
+	s.waitFor("Story PR ready to ship #4 (needs you)")
+	s.keys("Enter")
+	s.waitFor("no: write nothing")
+	s.keys("n")
+	scr := s.waitFor("refused: nothing was merged and nothing landed")
+	if !strings.Contains(scr, "you did not answer yes; nothing was written") {
+		t.Errorf("the no is not said in words:\n%s", scr)
+	}
+	s.keys("q")
+	s.waitFor("Needs you (6)") // back in the inbox, the card still there
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
 }

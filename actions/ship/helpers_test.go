@@ -52,8 +52,11 @@ func (f *fixture) client(login string) *github.Client {
 // config is a person at a terminal shipping as login.
 func (f *fixture) config(login string) Config {
 	return Config{Client: f.client(login), Owner: owner, Repo: repo, Viewer: login, Log: actions.OpenLog(f.logDir, nil),
-		WorkDir: f.t.TempDir(), Terminal: true, Env: envOf(nil)}
+		WorkDir: f.t.TempDir(), Terminal: true, Env: envOf(nil), Confirm: yes}
 }
+
+// yes is a person who answers yes at the confirmation.
+func yes(context.Context, Plan) (bool, error) { return true, nil }
 
 func envOf(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }

@@ -33,6 +33,9 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	if !res.Passed && r.resume != nil {
 		res = r.passFromTrailers(res)
 	}
+	if res.Passed && res.Kind == pass.KindReview && r.byRecord != "" && res.ReviewURL == r.byRecord {
+		res.Note = recordNote
+	}
 	r.pass = res
 	var detail []string
 	for _, why := range pass.AlwaysPerson(in.Changed, in.Policy.AlwaysPerson) {
@@ -40,6 +43,18 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	}
 	for _, why := range in.NeedsPerson {
 		detail = append(detail, "needs a person: "+why)
+	}
+	if res.Passed && res.Kind == pass.KindSoloBypass && !r.cfg.SoloBypass && r.resume == nil {
+		// The bypass is judged as it would stand, so the person learns it is
+		// the only pass; it is taken only when they ask for it.
+		r.bypassNotAsked = true
+		noBypass := in
+		noBypass.SoloBypass = nil
+		refusals := append(pass.HumanPass(noBypass).Refusals, fmt.Sprintf(
+			"only your Solo-mode bypass could pass head %s (in solo mode nobody else can review it), and ship takes a bypass only when you ask for it: run aayu ship %d --solo-bypass (its comment and the ship record say no review happened)",
+			short(r.head), r.pr))
+		r.passOutcome = gateOutcome{refusals: refusals, detail: detail}
+		return r.passOutcome, nil
 	}
 	if !res.Passed {
 		refusals := res.Refusals
@@ -52,15 +67,35 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	return gateOutcome{words: passWords(res), detail: detail}, nil
 }
 
-// noBypassHere follows the missing review when --solo-bypass was set (the
-// program sets it always) in a repository that is not in solo mode: the
-// bypass was never on offer, so its refusals are not listed as if the
-// person had tried one.
+// noBypassHere follows the missing review when --solo-bypass was asked for
+// in a repository that is not in solo mode: the bypass was never on offer,
+// so its refusals are not listed as if the person had tried one.
 const noBypassHere = "the solo-mode bypass is not available: this repository has a bot identity, so agents do not write as you and a review can be given — ask for one"
+
+// plannedSession is the approval the bypass is judged with before anyone is
+// asked: the one given earlier, else — where this process needs the
+// presence check — the admin approval ship will ask for next, which
+// checkPresence then holds the real one to. aayu's own lane and CI are
+// never given one.
+func (r *run) plannedSession() *identity.Session {
+	cmd := Command(r.pr)
+	if r.cfg.Presence.Covers(cmd, identity.AccessAdmin) {
+		return r.cfg.Presence
+	}
+	d := identity.RequireHuman(identity.HumanCheck{Command: cmd, Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
+		Session: r.cfg.Presence, Need: identity.AccessAdmin})
+	if d.Outcome == identity.NeedsPresence && r.cfg.AskPresence != nil {
+		return &identity.Session{Command: cmd, Login: r.cfg.Viewer, Access: identity.AccessAdmin, Method: "the presence check, asked next"}
+	}
+	return r.cfg.Presence
+}
 
 func passWords(res pass.PassResult) string {
 	switch res.Kind {
 	case pass.KindReview:
+		if res.Note == recordNote {
+			return fmt.Sprintf("approved by @%s on head %s, by the review record %s (GitHub refuses an author's own review)", res.Login, short(res.Commit), res.ReviewURL)
+		}
 		return fmt.Sprintf("approved by @%s on head %s", res.Login, short(res.Commit))
 	case pass.KindSoloBypass:
 		return fmt.Sprintf("solo-mode bypass by @%s for head %s: no review happened, and the record will say so", res.Login, short(res.Commit))
@@ -89,6 +124,20 @@ func (r *run) passInput() (pass.PassInput, error) {
 	if in.Reviews, err = r.reviews(); err != nil {
 		return in, err
 	}
+	rec, ok, err := r.recordedReview()
+	if err != nil {
+		return in, err
+	}
+	if ok {
+		in.Reviews = append(in.Reviews, rec)
+		if identity.SameLogin(rec.Author.Login, r.author) {
+			// In solo mode the author GitHub shows is the person's own token
+			// writing for an agent, not a person who wrote the change; the
+			// record is the person's deliberate approval of this head.
+			in.Author = r.author + " (an agent writing with this token)"
+		}
+		r.byRecord = rec.URL
+	}
 	if in.Changed, in.NeedsPerson, err = r.changedFiles(); err != nil {
 		return in, err
 	}
@@ -106,7 +155,9 @@ func (r *run) passInput() (pass.PassInput, error) {
 		return in, err
 	}
 	// Outside solo mode the bypass is never judged: the review is the pass.
-	if r.cfg.SoloBypass && identity.SoloMode(b.identity) {
+	// In solo mode it is judged whether or not it was asked for, so a ship
+	// that only a bypass could pass says so before anyone is asked.
+	if identity.SoloMode(b.identity) {
 		if err := r.loadPerson(); err != nil {
 			return in, err
 		}
@@ -114,7 +165,7 @@ func (r *run) passInput() (pass.PassInput, error) {
 			return in, err
 		}
 		in.SoloBypass = &identity.SoloBypassInput{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
-			Session: r.cfg.Presence, Identity: b.identity, Person: r.person,
+			Session: r.plannedSession(), Identity: b.identity, Person: r.person,
 			Seats: map[string]string{"Engineering Manager": b.policy.EngineeringManager}, Comments: r.plannedComments(), Head: r.head}
 	}
 	return in, nil

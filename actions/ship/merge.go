@@ -15,19 +15,20 @@ import (
 const AuditLabel = "aayu:audit"
 
 // checkPresence is gate 5: ship is a human-only step. A needed presence
-// check that was not made is a refusal; the screen runs it before calling
-// Run and hands the approval in as Config.Presence.
+// check that was not approved is a refusal; askPresence ran it (through the
+// screen) just before, once every read-only gate had passed.
 func (r *run) checkPresence() (gateOutcome, error) {
-	need := identity.AccessWrite
-	if r.pass.Kind == pass.KindSoloBypass {
-		need = identity.AccessAdmin
-	}
+	need := r.needFor()
 	d := identity.RequireHuman(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
 		Session: r.cfg.Presence, Need: need})
 	switch d.Outcome {
 	case identity.Refused:
 		return gateOutcome{refusals: []string{d.Reason}}, nil
 	case identity.NeedsPresence:
+		if r.cfg.AskPresence != nil {
+			return gateOutcome{refusals: []string{fmt.Sprintf("the presence check ended without @%s's approval (%s access), so nothing was written; run aayu ship %d again and approve its code as @%s",
+				r.cfg.Viewer, need, r.pr, r.cfg.Viewer)}}, nil
+		}
 		return gateOutcome{refusals: []string{fmt.Sprintf("%s; run aayu ship %d with the presence check and approve its code as @%s",
 			d.Reason, r.pr, r.cfg.Viewer)}}, nil
 	}

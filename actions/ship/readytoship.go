@@ -25,12 +25,12 @@ func ReadyToShipComment(head, needed string) string {
 }
 
 // gateStates is whether each read-only gate passed in this run.
-type gateStates struct{ pr, policy, pack, pass, presence bool }
+type gateStates struct{ pr, policy, pack, pass bool }
 
 // onlyHumanPass says the run was refused by the human pass and nothing
-// else: the gates above it passed and the presence check did too.
+// else.
 func (g gateStates) onlyHumanPass() bool {
-	return g.pr && g.policy && g.pack && !g.pass && g.presence
+	return g.pr && g.policy && g.pack && !g.pass
 }
 
 // readyToShip runs after a refusal. When the human pass alone refused, the
@@ -39,7 +39,13 @@ func (g gateStates) onlyHumanPass() bool {
 // what it did to the human pass's line. It is the one write a refused ship
 // makes; failing to make it leaves the refusal as it was.
 func (r *run) readyToShip(g gateStates) {
-	if !g.onlyHumanPass() || r.cfg.CI || r.resume != nil || r.head == "" || r.base == nil {
+	if !g.onlyHumanPass() || r.cfg.CI || r.resume != nil || r.head == "" || r.base == nil || r.bypassNotAsked {
+		return
+	}
+	// A refused ship asks nobody for a code, so the comment goes out only
+	// where a person is already known to be here.
+	if d := identity.RequireHuman(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal,
+		Session: r.cfg.Presence, Need: identity.AccessWrite}); d.Outcome != identity.Allowed {
 		return
 	}
 	if identity.IsBot(identity.Account{Login: r.cfg.Viewer}, r.base.identity.BotLogins) {

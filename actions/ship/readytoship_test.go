@@ -37,7 +37,7 @@ func TestShipReadyToShipComment(t *testing.T) {
 			t.Fatalf("err %v, exit %d, merged %v, refusals %q", err, res.ExitCode, res.Merged, res.Refusals)
 		}
 		last := lastEvent(events)
-		for _, g := range []GateID{GatePR, GatePolicy, GatePack, GatePresence} {
+		for _, g := range []GateID{GatePR, GatePolicy, GatePack} {
 			if last[g].State != Passed {
 				t.Errorf("%s: %s %q; only the human pass should refuse", g, last[g].State, last[g].Words)
 			}
@@ -85,18 +85,25 @@ func TestShipReadyToShipComment(t *testing.T) {
 		}
 	})
 
-	t.Run("solo mode names the bypass", func(t *testing.T) {
+	t.Run("solo mode without --solo-bypass names the flag and writes nothing", func(t *testing.T) {
 		f := newFixture(t)
 		f.solo()
 		f.clearReadyToShip(pr)
-		res, _, err := f.ship(f.config("founder"), pr) // without --solo-bypass
-		if err != nil || res.ExitCode != ExitRefused {
-			t.Fatalf("err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+		before := f.snapshot(pr)
+		res, events, err := f.ship(f.config("founder"), pr) // without --solo-bypass
+		if err != nil || res.ExitCode != ExitRefused || res.Plan != nil {
+			t.Fatalf("err %v, exit %d, plan %v, refusals %q", err, res.ExitCode, res.Plan, res.Refusals)
 		}
-		posted := f.readyComments(pr, f.srv.HeadSHA(pr))
-		if len(posted) != 1 || !strings.Contains(posted[0].GetBody(), "Needed: aayu ship 4 --solo-bypass") {
-			t.Fatalf("solo mode comments %d; want one naming aayu ship 4 --solo-bypass", len(posted))
+		if !hasWords(res.Refusals, "aayu ship 4 --solo-bypass") {
+			t.Errorf("the refusal does not name the flag: %q", res.Refusals)
 		}
+		if st := lastEvent(events)[GatePresence].State; st != Skipped {
+			t.Errorf("the presence gate is %s; a refused ship asks nobody", st)
+		}
+		if n := len(f.readyComments(pr, f.srv.HeadSHA(pr))); n != 0 {
+			t.Errorf("%d Ready to ship comments; a bypass not asked for writes nothing", n)
+		}
+		f.assertUnchanged(before, pr)
 	})
 
 	none := []struct {

@@ -36,6 +36,12 @@ type run struct {
 	// passOutcome is the human pass's refusal, kept so its line can say
 	// later that ship commented Ready to ship.
 	passOutcome gateOutcome
+	// byRecord is the ledger review record of this head read in solo
+	// mode, "" when none.
+	byRecord string
+	// bypassNotAsked: only the Solo-mode bypass could pass, and the person
+	// did not ask for it.
+	bypassNotAsked bool
 	// floorOnly stays true while every refusal is a floor that does not hold.
 	floorOnly bool
 	records   []actions.Record
@@ -147,23 +153,42 @@ func (r *run) do() (Result, error) {
 	if !passOK {
 		r.floorOnly = false
 	}
-	presentOK, err := r.gate(GatePresence, r.checkPresence)
-	if err != nil {
-		return r.fail(err)
-	}
-	if !presentOK {
-		r.floorOnly = false
-	}
-	if !(ok && policyOK && packOK && passOK && presentOK) {
-		r.readyToShip(gateStates{pr: ok, policy: policyOK, pack: packOK, pass: passOK, presence: presentOK})
-		why := "not reached: a gate above refused, so nothing was written"
+	if !(ok && policyOK && packOK && passOK) {
+		// A ship that will be refused asks nobody for anything: no device
+		// code, no confirmation, and no write but the Ready to ship comment.
+		r.readyToShip(gateStates{pr: ok, policy: policyOK, pack: packOK, pass: passOK})
+		why := askedNothing
 		if r.res.ReadyToShip != "" {
-			why = "not reached: a gate above refused, so nothing was merged"
+			why = "not reached: a gate above refused, so nobody was asked for anything and nothing was merged"
 		}
-		r.skipRest(GateBypass, why)
+		r.skipRest(GatePresence, why)
 		r.res.ExitCode = r.refusedExit()
 		r.logRefusal()
 		return r.res, nil
+	}
+	r.floorOnly = false
+	p := r.writesPlan()
+	presentOK, err := r.gate(GatePresence, func() (gateOutcome, error) {
+		if err := r.askPresence(r.needFor(), p); err != nil {
+			return gateOutcome{}, err
+		}
+		return r.checkPresence()
+	})
+	if err != nil {
+		r.skipRest(GateConfirm, "not reached: nothing was written")
+		return r.fail(err)
+	}
+	if !presentOK {
+		return r.refusedBefore(GateConfirm)
+	}
+	r.res.Plan = &p
+	confirmed, err := r.gate(GateConfirm, func() (gateOutcome, error) { return r.confirm(p) })
+	if err != nil {
+		r.skipRest(GateBypass, "not reached: nothing was written")
+		return r.fail(err)
+	}
+	if !confirmed {
+		return r.refusedBefore(GateBypass)
 	}
 	if _, err := r.gate(GateBypass, r.postBypass); err != nil {
 		r.skipRest(GateMerge, "not reached")
@@ -181,12 +206,25 @@ func (r *run) do() (Result, error) {
 		return r.res, nil
 	}
 	if _, err := r.gate(GateLedger, r.land); err != nil {
+		r.skipRest(GateStory, "not finished")
+		return r.fail(err)
+	}
+	if _, err := r.gate(GateStory, r.updateStory); err != nil {
 		r.skipRest(GateDone, "not finished")
 		return r.fail(err)
 	}
 	r.res.Shipped = true
 	r.emit(Event{Gate: GateDone, State: Passed, Words: fmt.Sprintf("merged as %s; the record is on the ledger", short(r.res.MergeCommit))})
 	r.res.ExitCode = ExitShipped
+	return r.res, nil
+}
+
+// refusedBefore ends a run refused at the presence check or the
+// confirmation: nothing was written.
+func (r *run) refusedBefore(from GateID) (Result, error) {
+	r.skipRest(from, "not reached: nothing was written")
+	r.res.ExitCode = ExitRefused
+	r.logRefusal()
 	return r.res, nil
 }
 

@@ -23,15 +23,17 @@ const (
 	GatePack                        // the merge gate's pack for exactly this head
 	GateHumanPass                   // the human pass
 	GatePresence                    // a person is here (or approved by the presence check)
+	GateConfirm                     // the person's yes to the writes listed
 	GateBypass                      // the Solo-mode bypass comment, posted only now
 	GateMerge                       // the squash merge with the head's SHA
 	GateLedger                      // pack.json, artifacts, ship.json and the log segment on the ledger
+	GateStory                       // the Story's update: status:merged, the shipped comment, the lease removed
 	GateDone                        // shipped
 )
 
 // Gates lists every gate in order.
 func Gates() []GateID {
-	return []GateID{GatePR, GatePolicy, GatePack, GateHumanPass, GatePresence, GateBypass, GateMerge, GateLedger, GateDone}
+	return []GateID{GatePR, GatePolicy, GatePack, GateHumanPass, GatePresence, GateConfirm, GateBypass, GateMerge, GateLedger, GateStory, GateDone}
 }
 
 // Title is the gate's line on the screen.
@@ -47,12 +49,16 @@ func (g GateID) Title() string {
 		return "human pass"
 	case GatePresence:
 		return "a person is present"
+	case GateConfirm:
+		return "your confirmation"
 	case GateBypass:
 		return "Solo-mode bypass comment"
 	case GateMerge:
 		return "squash merge"
 	case GateLedger:
 		return "record on the ledger"
+	case GateStory:
+		return "the Story's update"
 	case GateDone:
 		return "shipped"
 	}
@@ -127,8 +133,18 @@ type Config struct {
 	// gives (a default is used when empty).
 	SoloBypass    bool
 	SoloBypassWhy string
-	// Presence is this run's presence approval, when the screen ran it.
+	// Presence is an approval given before ship started (the inbox
+	// session's); nil when none was.
 	Presence *identity.Session
+	// AskPresence runs the presence check, once every read-only gate has
+	// passed and only when this process cannot show a person is here. need
+	// is admin for a bypass, write otherwise. nil means no check can be
+	// shown, which refuses such a ship.
+	AskPresence func(ctx context.Context, req PresenceRequest) (*identity.Session, error)
+	// Confirm shows the plan and waits for the person's yes; nothing is
+	// written before it answers true. nil refuses every ship: no write
+	// goes out without a yes.
+	Confirm  func(ctx context.Context, p Plan) (bool, error)
 	Terminal bool
 	Env      func(string) string // nil means no environment
 	CI       bool
@@ -173,7 +189,13 @@ type Result struct {
 	// ReadyToShip is the person's "Ready to ship" comment for the head, when
 	// a run refused only for the human pass posted it or found it there.
 	ReadyToShip string
-	ExitCode    int
+	// Plan is what the person was asked to confirm, once every read-only
+	// gate passed; nil when ship stopped before asking.
+	Plan *Plan
+	// StoryUpdated says the Story now reads status:merged with its shipped
+	// comment, in this run or an earlier one.
+	StoryUpdated bool
+	ExitCode     int
 }
 
 // Shipper runs ship for one repository.

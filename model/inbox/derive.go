@@ -84,13 +84,20 @@ func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
 	item := Item{Number: pr.Number, Title: pr.Title, IsPR: true}
 	open := Write{Kind: WriteOpen, Number: pr.Number}
 	ship := Write{Kind: WriteOpenShip, Number: pr.Number, Solo: s.SoloMode}
+	// In solo mode the only pass is the person's bypass, so the choice says
+	// so in its own words: picking it is asking for the bypass.
+	shipIt, shipGates := "ship it", "ship it, with every gate of ship"
+	if s.SoloMode {
+		shipIt = "ship it by your Solo-mode bypass (no review happened; ship lists its writes and asks first)"
+		shipGates = "ship it by your Solo-mode bypass, with every gate of ship"
+	}
 	if story, ok := linkedOpen(s, pr, LabelStory); ok && !pr.Draft && facts.MergeGate == "success" {
 		if c, found := ReadyToShipComment(facts.Comments, pr.HeadSHA, s.BotLogins); found {
 			return Step{Kind: KindReadyToShip, Item: item, Head: pr.HeadSHA,
 				Links:   []Link{{Number: story.Number, Title: story.Title, Role: "links Story"}},
 				Counsel: readyCounsel(pr, story, c, s.SoloMode),
 				Choices: []Choice{
-					{Key: "1", Label: "ship it", Recommended: true, Writes: []Write{ship}},
+					{Key: "1", Label: shipIt, Recommended: true, Writes: []Write{ship}},
 					{Key: "2", Label: "open it and review it", Writes: []Write{open}},
 				}}, true
 		}
@@ -112,6 +119,16 @@ func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
 			approve.Disabled = "only the [autonomy] approver may approve a head here, and none is set"
 		case !identity.SameLogin(s.Approver, s.Viewer):
 			approve.Disabled = fmt.Sprintf("only the [autonomy] approver, @%s, may approve a head here", strings.TrimPrefix(s.Approver, "@"))
+		case identity.SameLogin(pr.Author.Login, s.Viewer) && s.SoloMode:
+			// In solo mode agents write with the person's token, so GitHub
+			// names the person as author and refuses their review. The seed's
+			// way: the review record of exactly this head on the ledger, and
+			// the reply the gate reads; ship counts the record for this head.
+			approve.Label = "approve its head (recorded on the ledger: GitHub refuses an author's own review)"
+			approve.Writes = []Write{
+				approve.Writes[1],
+				{Kind: WriteComment, Number: pr.Number, Body: HumanReviewReply(pr.Number, pr.HeadSHA, s.Viewer)},
+			}
 		case identity.SameLogin(pr.Author.Login, s.Viewer):
 			approve.Disabled = "you opened this pull request, and GitHub refuses an author's own approval"
 		}
@@ -123,7 +140,7 @@ func openPRStep(s Snapshot, pr PullRequest) (Step, bool) {
 			Counsel: stoppedCounsel(pr, inspect),
 			Choices: []Choice{
 				{Key: "1", Label: "open it and review it", Recommended: true, Writes: []Write{open}},
-				{Key: "2", Label: "ship it, with every gate of ship", Writes: []Write{ship}},
+				{Key: "2", Label: shipGates, Writes: []Write{ship}},
 			}}, true
 	}
 	return Step{}, false
@@ -185,4 +202,15 @@ func issueIndex(s Snapshot) map[int]Issue {
 		m[is.Number] = is
 	}
 	return m
+}
+
+// HumanReviewPrefix starts the reply the merge gate's inspect reads as a
+// person's review of a head at the human rung.
+const HumanReviewPrefix = "Human review:"
+
+// HumanReviewReply is that reply for a review recorded on the ledger: it
+// names the full head, so it is bound to one commit, and the record's path.
+func HumanReviewReply(pr int, head, login string) string {
+	return fmt.Sprintf("%s @%s approved head %s through aayu inbox. GitHub refuses an author's own review, and in solo mode agents write as @%s, so the review is recorded on the ledger at reviews/%d/%s.json.\n\n<!-- aayu:human-review head=%s -->",
+		HumanReviewPrefix, strings.TrimPrefix(login, "@"), head, strings.TrimPrefix(login, "@"), pr, head, head)
 }

@@ -115,6 +115,38 @@ func TestDeriveAlternatives(t *testing.T) {
 	if !reflect.DeepEqual(approve.Writes, wantApprove) {
 		t.Errorf("approve writes %+v", approve.Writes)
 	}
+	// True solo mode: the agents' pull request is authored by the person's
+	// token, so the approval is the ledger record and the gate's reply.
+	own := s
+	own.PullRequests = append([]PullRequest(nil), s.PullRequests...)
+	for i := range own.PullRequests {
+		if own.PullRequests[i].Number == 150 {
+			own.PullRequests[i].Author = founder
+		}
+	}
+	ownSteps := map[string]Step{}
+	for _, st := range Derive(own) {
+		ownSteps[st.ID()] = st
+	}
+	byRecord, refusal := Pick(ownSteps["needs-review#150"], "2")
+	wantRecord := []Write{
+		{Kind: WriteLedgerPut, Number: 150, Path: "reviews/150/" + headB + ".json", Login: "founder", CommitID: headB},
+		{Kind: WriteComment, Number: 150, Body: HumanReviewReply(150, headB, "founder")},
+	}
+	if refusal != "" || byRecord.Disabled != "" || !reflect.DeepEqual(byRecord.Writes, wantRecord) || !strings.Contains(byRecord.Label, "recorded on the ledger") {
+		t.Errorf("solo mode, own pull request: approve its head is %+v %q", byRecord, refusal)
+	}
+	if !strings.HasPrefix(HumanReviewReply(150, headB, "founder"), HumanReviewPrefix) || !strings.Contains(HumanReviewReply(150, headB, "founder"), headB) {
+		t.Error("the reply does not start with its prefix or name the head")
+	}
+	own.SoloMode = false
+	notSolo := map[string]Step{}
+	for _, st := range Derive(own) {
+		notSolo[st.ID()] = st
+	}
+	if _, why := Pick(notSolo["needs-review#150"], "2"); !strings.Contains(why, "refuses an author's own approval") {
+		t.Error("outside solo mode an author's own approval is still refused")
+	}
 	stoppedShip, _ := Pick(byID["review-stopped#151"], "2")
 	if stoppedShip.Writes[0].Kind != WriteOpenShip {
 		t.Errorf("review stopped's other choice opens ship: %+v", stoppedShip)

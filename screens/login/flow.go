@@ -87,11 +87,28 @@ func flow(ctx context.Context, in flowInput, events chan<- tea.Msg) resultMsg {
 		return resultMsg{gen: in.gen, fail: waitFailure(ctx, host, err)}
 	}
 	events <- checkingMsg{gen: in.gen}
-	account, err := approvingAccount(ctx, d, tok.Token, in.req.Repo)
+	account, err := approvingAccount(ctx, d, tok.Token)
 	if err != nil {
 		return resultMsg{gen: in.gen, fail: &failure{kind: failNetwork, code: exitFailed,
 			what: "The code was approved, but aayu could not read who approved it: " + err.Error() + ".",
 			next: "Nothing was done. Check the network and run the command again."}}
+	}
+	if in.req.MustBe == "" && d.Writer != nil {
+		w, err := d.Writer(ctx)
+		if err != nil {
+			return resultMsg{gen: in.gen, fail: &failure{kind: failNetwork, code: exitFailed,
+				what: "The code was approved, but aayu could not read which account it writes as: " + err.Error() + ".",
+				next: "Nothing was done. Check the network and your token (aayu auth), then run the command again."}}
+		}
+		in.req.MustBe = w
+	}
+	// Another account is refused at once, before its access is read.
+	if must := in.req.MustBe; must == "" || identity.SameLogin(account.Login, must) {
+		if account.Permission, err = permission(ctx, d, account.Login, in.req.Repo); err != nil {
+			return resultMsg{gen: in.gen, fail: &failure{kind: failNetwork, code: exitFailed,
+				what: "The code was approved, but aayu could not read @" + account.Login + "'s access: " + err.Error() + ".",
+				next: "Nothing was done. Check the network and run the command again."}}
+		}
 	}
 	return decide(in, account)
 }
@@ -127,11 +144,9 @@ func appendLog(l *actions.Log, r actions.Record) error {
 	return l.Append(r)
 }
 
-// approvingAccount reads /user with the device token and the account's
-// permission on repo. GitHub answers 403 to a reader asking for collaborator
-// permissions and 404 to an account that cannot see the repository; those
-// read as "read" and "none", never as an error.
-func approvingAccount(ctx context.Context, d Deps, token, repo string) (identity.Account, error) {
+// approvingAccount reads /user with the device token: that proves who
+// approved, and the token reads nothing else.
+func approvingAccount(ctx context.Context, d Deps, token string) (identity.Account, error) {
 	client, err := d.APIClient(token)
 	if err != nil {
 		return identity.Account{}, fmt.Errorf("building a GitHub client: %w", err)
@@ -140,23 +155,16 @@ func approvingAccount(ctx context.Context, d Deps, token, repo string) (identity
 	if err != nil {
 		return identity.Account{}, fmt.Errorf("reading the approving account: %s", ghx.Describe(err))
 	}
-	a := identity.Account{Login: user.GetLogin(), Bot: user.GetType() == "Bot"}
-	owner, name, ok := strings.Cut(repo, "/")
-	if !ok || a.Login == "" {
-		return a, nil
+	return identity.Account{Login: user.GetLogin(), Bot: user.GetType() == "Bot"}, nil
+}
+
+// permission reads login's permission on repo with the writing token;
+// "none" when no reader was given or the account has none.
+func permission(ctx context.Context, d Deps, login, repo string) (string, error) {
+	if d.Permission == nil || login == "" || !strings.Contains(repo, "/") {
+		return "none", nil
 	}
-	level, resp, err := client.Repositories.GetPermissionLevel(ctx, owner, name, a.Login)
-	switch {
-	case err == nil:
-		a.Permission = level.GetPermission()
-	case resp != nil && resp.StatusCode == http.StatusForbidden:
-		a.Permission = "read"
-	case resp != nil && resp.StatusCode == http.StatusNotFound:
-		a.Permission = "none"
-	default:
-		return a, fmt.Errorf("reading @%s's access to %s: %s", a.Login, repo, ghx.Describe(err))
-	}
-	return a, nil
+	return d.Permission(ctx, login)
 }
 
 // ctxPoster is the HTTP client cli/oauth posts through, carrying ctx into

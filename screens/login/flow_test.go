@@ -101,12 +101,17 @@ func TestPresenceCheckAccess(t *testing.T) {
 			"Approved by @writer (device-flow, write access).", "done"},
 		{"the named account", mustBeWriter, "writer", tui.ExitOK,
 			"Approved by @writer (device-flow, write access).", "done"},
+		{"another account than the one whose token writes", write, "writer", tui.ExitRefused,
+			"@writer approved the code, but this step must be approved by @founder.", "refused"},
 	}
 	sg := startSandbox(t, fastDevice())
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			deps, logDir := testDeps(t, sg, nil)
+			if strings.Contains(c.name, "whose token writes") {
+				deps = writesAs(deps, "founder")
+			}
 			r, code := runPlain(t, c.req, deps, approveAs(t, sg, c.login, "approve"))
 			out := r.out.String()
 			if code != c.code || !strings.Contains(out, c.say) {

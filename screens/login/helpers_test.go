@@ -130,9 +130,26 @@ func testDeps(t *testing.T, sg *sandboxGitHub, rec *pollRecorder) (Deps, string)
 		APIClient: func(token string) (*github.Client, error) {
 			return ghx.NewClient(ghx.ClientOptions{APIURL: sg.url + "/", Token: ghx.NewToken(token, "device flow")})
 		},
+		// The writing token is the founder's, an admin, who may read anyone's
+		// permission; the device token reads /user only.
+		Permission: func(ctx context.Context, login string) (string, error) {
+			c, err := ghx.NewClient(ghx.ClientOptions{APIURL: sg.url + "/", Token: ghx.NewToken(sandbox.TokenPrefix+"founder", "writing")})
+			if err != nil {
+				return "", err
+			}
+			level, _, err := c.Repositories.GetPermissionLevel(ctx, "acme", "benefits", login)
+			return level.GetPermission(), err
+		},
 		Log:      actions.OpenLog(logDir, nil),
 		AgentEnv: func(string) string { return "" },
 	}, logDir
+}
+
+// writesAs makes deps hold the approver to login, the account whose token
+// the command writes with.
+func writesAs(deps Deps, login string) Deps {
+	deps.Writer = func(context.Context) (string, error) { return login, nil }
+	return deps
 }
 
 func shipRequest() Request {

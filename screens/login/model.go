@@ -43,9 +43,16 @@ type Deps struct {
 	// HTTPClient talks to OAuthHost; nil means a client with a 30 s timeout.
 	HTTPClient *http.Client
 	// APIClient builds a REST client for the device token, used to read
-	// /user and the account's permission. It must not cache: the token is
-	// never stored.
+	// /user and nothing else. It must not cache: the token is never stored.
 	APIClient func(token string) (*github.Client, error)
+	// Writer reads, with the token the command writes with, whose account
+	// that is; the approval must come from that account, and any other is
+	// refused before anything else is read. nil: Request.MustBe alone.
+	Writer func(ctx context.Context) (string, error)
+	// Permission reads an account's permission on the repository with the
+	// writing token, never with the device token. nil reads none, which no
+	// step that needs access can pass.
+	Permission func(ctx context.Context, login string) (string, error)
 	// Log is the actions log presence.approve is recorded in.
 	Log *actions.Log
 	// Now is the clock of the countdown and the log; nil means time.Now.

@@ -11,9 +11,10 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// Runner runs ship for one pull request, reporting each gate on events.
-// main wires it to core.Shipper.Run; tests to the sandbox or a script.
-type Runner func(ctx context.Context, pr int, events chan<- core.Event) (core.Result, error)
+// Runner runs ship for one pull request, reporting each gate on events and
+// asking the person through ask. main wires it to core.Shipper.Run; tests
+// to the sandbox or a script.
+type Runner func(ctx context.Context, pr int, events chan<- core.Event, ask Ask) (core.Result, error)
 
 // Options say which pull request to ship.
 type Options struct {
@@ -22,6 +23,9 @@ type Options struct {
 	// Summary renders the verified pack as lines for the pack view
 	// (screens/pack.Summary).
 	Summary func(core.Result) []string
+	// Presence builds the presence check's screen when the run needs one;
+	// nil refuses such a run.
+	Presence func(req core.PresenceRequest) (PresenceScreen, error)
 }
 
 type gateLine struct {
@@ -43,7 +47,19 @@ type Model struct {
 	opts   Options
 	ctx    context.Context
 	events chan core.Event
+	asks   chan tea.Msg
 	keys   keyMap
+
+	// The presence check while it is shown, and where its answer goes.
+	sub        PresenceScreen
+	subReply   chan presenceReply
+	subPrinted int
+	// The confirmation while it waits for an answer.
+	confirm      *core.Plan
+	confirmReply chan bool
+	inputClosed  bool    // plain: standard input ended, so no answer can come
+	markerSeen   bool    // the gate events before the next question are shown
+	held         tea.Msg // a question that came before its marker
 
 	gates    map[core.GateID]*gateLine
 	result   *core.Result
@@ -68,35 +84,40 @@ type keyMap struct {
 	tui.KeyMap
 	Pack key.Binding
 	Back key.Binding
+	Yes  key.Binding
+	No   key.Binding
 }
 
 // New returns the ship screen for one pull request.
 func New(ctx context.Context, c tui.Common, opts Options) *Model {
 	m := &Model{
-		c: c, opts: opts, ctx: ctx, events: make(chan core.Event, 64),
+		c: c, opts: opts, ctx: ctx, events: make(chan core.Event, 64), asks: make(chan tea.Msg),
 		keys: keyMap{KeyMap: tui.DefaultKeys(),
 			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
-			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))},
+			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+			Yes:  key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
+			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc", "no, write nothing"))},
 		gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{},
 	}
 	for _, g := range core.Gates() {
 		m.gates[g] = &gateLine{state: core.Waiting}
 	}
-	m.say(fmt.Sprintf("aayu ship #%d: every gate is checked in order, then the squash merge and the record on the ledger; this screen prints each gate as it ends and asks nothing.", opts.PR))
+	m.say(fmt.Sprintf("aayu ship #%d: every gate that only reads is checked first; only when all pass does ship ask for the presence check (where needed) and then your yes to the writes it lists. Answer y to write them; any other answer writes nothing.", opts.PR))
 	return m
 }
 
 // Init starts the run in the background.
 func (m *Model) Init() tea.Cmd {
-	ctx, pr, run, events := m.ctx, m.opts.PR, m.opts.Run, m.events
+	ctx, pr, run, events, asks, ask := m.ctx, m.opts.PR, m.opts.Run, m.events, m.asks, m.ask()
 	start := func() tea.Msg {
-		res, err := run(ctx, pr, events)
+		res, err := run(ctx, pr, events, ask)
+		close(asks) // the run asks nothing more
 		// The end marker goes through the same channel as the gates, so the
 		// outcome is written only after every gate's line.
 		events <- core.Event{Gate: endOfRun}
 		return resultMsg{res: res, err: err}
 	}
-	return tea.Batch(start, m.next())
+	return tea.Batch(start, m.next(), m.nextAsk())
 }
 
 // next delivers the next gate event.
@@ -107,12 +128,30 @@ func (m *Model) next() tea.Cmd {
 
 // Update fills in the gates; it does no I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tui.InputClosedMsg); ok {
+		m.inputClosed = true
+	}
+	switch msg := msg.(type) {
+	case askPresenceMsg, askConfirmMsg:
+		return m, m.onAsk(msg)
+	case eventMsg, resultMsg:
+	default:
+		if m.sub != nil {
+			if sz, ok := msg.(tea.WindowSizeMsg); ok {
+				m.c.Width, m.c.Height = sz.Width, sz.Height
+			}
+			return m, m.updateSub(msg)
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case eventMsg:
+		if msg.Gate == askMarker {
+			return m, tea.Batch(m.onMarker(), m.next())
+		}
 		if msg.Gate == endOfRun {
 			m.drained = true
 			return m, m.finishIfReady()
@@ -122,8 +161,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resultMsg:
 		m.pending = &msg
 		return m, m.finishIfReady()
-	case tui.LineMsg, tui.InputClosedMsg:
-		// The ship screen asks nothing in plain mode.
+	case tui.LineMsg:
+		switch {
+		case m.confirmReply != nil:
+			m.answer(yesLine(msg.Line))
+		case msg.Line != "" && m.result == nil:
+			// A yes typed before the writes are listed is not a yes to them.
+			m.say(fmt.Sprintf("not taken: %q — ship asks nothing yet; the question comes once every gate that only reads has passed", clean(msg.Line)))
+		}
+	case tui.InputClosedMsg:
+		// End of input is never a yes.
+		m.answer(false)
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
@@ -194,6 +242,15 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.confirmReply != nil {
+		switch {
+		case key.Matches(msg, k.Yes):
+			m.answer(true)
+		case key.Matches(msg, k.No):
+			m.answer(false)
+		}
+		return nil
+	}
 	switch {
 	case m.showPack && key.Matches(msg, k.Back):
 		m.showPack = false
@@ -233,6 +290,12 @@ func (m *Model) packReady() string {
 // available yet.
 func (m *Model) Keys() []key.Binding {
 	k := m.keys
+	if m.sub != nil {
+		return m.sub.Keys()
+	}
+	if m.confirmReply != nil {
+		return []key.Binding{k.Yes, k.No}
+	}
 	if m.showPack {
 		return []key.Binding{k.Up, k.Down, k.Back, k.Quit}
 	}

@@ -19,7 +19,7 @@ import (
 
 // script is a Runner that reports a fixed sequence of gate events.
 func script(res core.Result, err error, events ...core.Event) Runner {
-	return func(ctx context.Context, pr int, out chan<- core.Event) (core.Result, error) {
+	return func(ctx context.Context, pr int, out chan<- core.Event, _ Ask) (core.Result, error) {
 		for _, g := range core.Gates() {
 			out <- core.Event{Gate: g, State: core.Waiting}
 		}
@@ -36,9 +36,11 @@ var shipped = script(core.Result{Merged: true, Shipped: true, MergeCommit: "3543
 	core.Event{Gate: core.GatePack, State: core.Passed, Words: "run 30000004051: the pack verifies and every floor holds", Detail: []string{"passed over run 30000004058 (pull_request): the pull request's own copy of the gate (pull_request)", "passed over run 30000004053 (pull_request_target): its artifact expired"}},
 	core.Event{Gate: core.GateHumanPass, State: core.Passed, Words: "solo-mode bypass by @founder for head d113e1271f68"},
 	core.Event{Gate: core.GatePresence, State: core.Passed, Words: "approved by @founder by the presence check (device-flow)"},
+	core.Event{Gate: core.GateConfirm, State: core.Passed, Words: "yes, by @founder: 4 writes"},
 	core.Event{Gate: core.GateBypass, State: core.Passed, Words: "posted for head d113e1271f68"},
 	core.Event{Gate: core.GateMerge, State: core.Passed, Words: "squash-merged into dev as 3543d4864c49"},
 	core.Event{Gate: core.GateLedger, State: core.Passed, Words: "pack.json, 3 data artifacts, ship.json"},
+	core.Event{Gate: core.GateStory, State: core.Passed, Words: "Story #3: labelled status:merged, removed status:building, commented, removed aayu:lease"},
 	core.Event{Gate: core.GateDone, State: core.Passed, Words: "merged as 3543d4864c49; the record is on the ledger"},
 )
 
@@ -47,10 +49,12 @@ var refused = script(core.Result{ExitCode: core.ExitRefused, Refusals: []string{
 	core.Event{Gate: core.GatePolicy, State: core.Passed, Words: "read from dev"},
 	core.Event{Gate: core.GatePack, State: core.Refused, Words: "no merge-gate run qualifies for head 735b66b00b1c", Detail: []string{"passed over run 30000004070 (pull_request_target): its pack does not verify: criterion 2 has no evidence"}},
 	core.Event{Gate: core.GateHumanPass, State: core.Refused, Words: "no review of head 735b66b00b1c by @founder, the approver"},
-	core.Event{Gate: core.GatePresence, State: core.Passed, Words: "a person at a terminal"},
-	core.Event{Gate: core.GateBypass, State: core.Skipped, Words: "not reached: a gate above refused"},
+	core.Event{Gate: core.GatePresence, State: core.Skipped, Words: "not reached: a gate above refused, so nobody was asked for anything and nothing was written"},
+	core.Event{Gate: core.GateConfirm, State: core.Skipped, Words: "not reached"},
+	core.Event{Gate: core.GateBypass, State: core.Skipped, Words: "not reached"},
 	core.Event{Gate: core.GateMerge, State: core.Skipped, Words: "not reached"},
 	core.Event{Gate: core.GateLedger, State: core.Skipped, Words: "not reached"},
+	core.Event{Gate: core.GateStory, State: core.Skipped, Words: "not reached"},
 	core.Event{Gate: core.GateDone, State: core.Skipped, Words: "not reached"},
 )
 

@@ -14,6 +14,9 @@ import (
 // View draws one line per gate, filled in as the run reports, the runs
 // passed over under the pack gate, and the outcome.
 func (m *Model) View() tea.View {
+	if m.sub != nil {
+		return m.sub.View()
+	}
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	return v
@@ -24,9 +27,12 @@ func (m *Model) render() string {
 	st := m.c.Styles
 	var body []string
 	body = append(body, st.Title.Render(fmt.Sprintf("aayu ship #%d", m.opts.PR)))
-	if m.showPack {
+	switch {
+	case m.confirm != nil:
+		body = append(body, m.confirmView(w)...)
+	case m.showPack:
 		body = append(body, m.packLines(w, h-2)...)
-	} else {
+	default:
 		body = append(body, "")
 		for _, g := range core.Gates() {
 			line := m.gates[g]
@@ -107,4 +113,29 @@ func hang(lead, text string, w int) []string {
 		}
 	}
 	return lines
+}
+
+// confirmView is the one question ship asks before it writes: every write
+// listed, and the two answers worded so neither can be mistaken.
+func (m *Model) confirmView(w int) []string {
+	st := m.c.Styles
+	p := *m.confirm
+	lines := confirmLines(p)
+	body := []string{""}
+	body = append(body, strings.Split(ansi.Wrap(lines[0], w, " "), "\n")...)
+	rest := lines[1:]
+	if p.Bypass {
+		body = append(body, "")
+		body = append(body, strings.Split(ansi.Wrap(st.Warning.Render("Solo-mode bypass")+": "+strings.TrimPrefix(rest[0], "This is your Solo-mode bypass: "), w, " "), "\n")...)
+		rest = rest[1:]
+	}
+	body = append(body, "")
+	body = append(body, strings.Split(ansi.Wrap(rest[0], w, " "), "\n")...)
+	for i, wr := range p.Writes {
+		body = append(body, hang(fmt.Sprintf("  %d. ", i+1), clean(wr), w)...)
+	}
+	body = append(body, "")
+	body = append(body, hang(st.OK.Render("y/enter")+"  ", "yes: write all of these", w)...)
+	body = append(body, hang(st.Failed.Render("n/esc  ")+"  ", "no: write nothing", w)...)
+	return body
 }

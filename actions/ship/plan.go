@@ -1,0 +1,106 @@
+package ship
+
+import (
+	"fmt"
+
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/pass"
+)
+
+// Plan is what ship will write once the person says yes: every read-only
+// gate has passed, and each line of Writes is one write in plain words, in
+// the order it goes out.
+type Plan struct {
+	PR       int
+	Title    string
+	Head     string
+	Base     string
+	Story    int
+	Viewer   string // who writes: the person whose token ship uses
+	PassKind string // the human pass's kind (pass.Kind*)
+	PassBy   string
+	Bypass   bool // the pass is the person's Solo-mode bypass: no review happened
+	Writes   []string
+}
+
+// PresenceRequest is what the presence check asks the person to approve.
+type PresenceRequest struct {
+	Command   string
+	Need      identity.Access
+	MustBe    string   // the login ship writes as; any other approver is refused
+	Approving []string // one line per write, as the plan lists them
+}
+
+// writesPlan lists this run's writes, after every read-only gate passed.
+func (r *run) writesPlan() Plan {
+	p := Plan{PR: r.pr, Title: r.pull.GetTitle(), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
+		PassKind: r.pass.Kind, PassBy: firstNonEmpty(r.pass.Login, r.cfg.Viewer), Bypass: r.pass.Kind == pass.KindSoloBypass}
+	if p.Bypass && r.resume == nil {
+		if c, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
+			p.Writes = append(p.Writes, fmt.Sprintf("reuses your Solo-mode bypass: comment already on #%d for head %s (%s)", r.pr, short(r.head), c.URL))
+		} else {
+			p.Writes = append(p.Writes, fmt.Sprintf("posts your Solo-mode bypass: comment on #%d for head %s", r.pr, short(r.head)))
+		}
+	}
+	if k := r.pass.Kind; (k == pass.KindAutonomous || k == pass.KindProof) && r.resume == nil {
+		p.Writes = append(p.Writes, fmt.Sprintf("adds the %s label to #%d: no person reviewed it, so the inbox audits it", AuditLabel, r.pr))
+	}
+	if r.resume == nil {
+		p.Writes = append(p.Writes, fmt.Sprintf("squash-merges #%d into %s at head %s", r.pr, r.baseRef, short(r.head)))
+	}
+	p.Writes = append(p.Writes, fmt.Sprintf("lands the pack and ship.json on the ledger (%s)", ledgerDir(r.story, r.head)))
+	if r.story != 0 {
+		p.Writes = append(p.Writes, fmt.Sprintf("updates Story #%d: %s, a comment naming the pack, the ship record and the pass, %s removed",
+			r.story, inbox.LabelMerged, inbox.LabelLease))
+	}
+	return p
+}
+
+// askPresence runs the presence check through the screen, when this
+// process needs one and no approval given earlier covers this ship.
+func (r *run) askPresence(need identity.Access, p Plan) error {
+	d := identity.RequireHuman(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
+		Session: r.cfg.Presence, Need: need})
+	if d.Outcome != identity.NeedsPresence || r.cfg.AskPresence == nil {
+		return nil
+	}
+	s, err := r.cfg.AskPresence(r.ctx, PresenceRequest{Command: Command(r.pr), Need: need, MustBe: r.cfg.Viewer, Approving: p.Writes})
+	if err != nil {
+		return err
+	}
+	if s != nil {
+		r.cfg.Presence = s
+	}
+	return nil
+}
+
+// confirm is gate 6: the person's yes to the plan. No answer, or any
+// answer but yes, writes nothing.
+func (r *run) confirm(p Plan) (gateOutcome, error) {
+	if r.cfg.Confirm == nil {
+		return gateOutcome{refusals: []string{"nobody could be asked to confirm the writes, so nothing was written"}}, nil
+	}
+	yes, err := r.cfg.Confirm(r.ctx, p)
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return gateOutcome{refusals: []string{"stopped before you answered; nothing was written"}}, nil
+		}
+		return gateOutcome{}, err
+	}
+	if !yes {
+		return gateOutcome{refusals: []string{"you did not answer yes; nothing was written"}}, nil
+	}
+	return gateOutcome{words: fmt.Sprintf("yes, by @%s: %d writes", r.cfg.Viewer, len(p.Writes))}, nil
+}
+
+// needFor is the access the presence check needs: admin for a bypass.
+func (r *run) needFor() identity.Access {
+	if r.pass.Kind == pass.KindSoloBypass {
+		return identity.AccessAdmin
+	}
+	return identity.AccessWrite
+}
+
+// askedNothing is why the gates after a refusal were not reached.
+const askedNothing = "not reached: a gate above refused, so nobody was asked for anything and nothing was written"

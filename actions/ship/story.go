@@ -1,0 +1,154 @@
+package ship
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/pass"
+)
+
+// ShippedMarker ends the comment ship leaves on the Story it shipped; a
+// later run finds it and never posts it twice.
+func ShippedMarker(pr int, head string) string {
+	return fmt.Sprintf("<!-- aayu:shipped pr=%d head=%s -->", pr, head)
+}
+
+// updateStory is gate 9: the Story the pull request ships reads
+// status:merged, carries a comment naming the pack, the ship record and the
+// human pass, and loses its lease, so the inbox never files it as merged
+// without ship. Each write is made only when it is missing, so a run that
+// stopped half way finishes with each write once.
+func (r *run) updateStory() (gateOutcome, error) {
+	if r.story == 0 {
+		return gateOutcome{skipped: true, words: "the pull request links no Story"}, nil
+	}
+	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story)
+	if ghx.IsNotFound(err) {
+		return gateOutcome{skipped: true, words: fmt.Sprintf("#%d, the Story it links, cannot be read", r.story)}, nil
+	}
+	if err != nil {
+		return gateOutcome{}, fmt.Errorf("reading Story #%d: %s; #%d is merged and its record is on the ledger", r.story, ghx.Describe(err), r.pr)
+	}
+	var done []string
+	has := map[string]bool{}
+	for _, l := range is.Labels {
+		has[l.GetName()] = true
+	}
+	if !has[inbox.LabelMerged] {
+		if _, _, err := r.cfg.Client.Issues.AddLabelsToIssue(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, []string{inbox.LabelMerged}); err != nil {
+			return gateOutcome{}, r.storyFailed("adding "+inbox.LabelMerged, err)
+		}
+		done = append(done, "labelled "+inbox.LabelMerged)
+	}
+	// A Story reads one status at a time: the one before merged goes.
+	for name := range has {
+		if strings.HasPrefix(name, "status:") && name != inbox.LabelMerged {
+			if err := r.removeLabel(name); err != nil {
+				return gateOutcome{}, r.storyFailed("removing "+name, err)
+			}
+			done = append(done, "removed "+name)
+		}
+	}
+	posted, err := r.shippedComment()
+	if err != nil {
+		return gateOutcome{}, r.storyFailed("commenting", err)
+	}
+	if posted != "" {
+		done = append(done, "commented "+posted)
+	}
+	if has[inbox.LabelLease] {
+		if err := r.removeLabel(inbox.LabelLease); err != nil {
+			return gateOutcome{}, r.storyFailed("removing "+inbox.LabelLease, err)
+		}
+		done = append(done, "removed "+inbox.LabelLease)
+	}
+	r.res.StoryUpdated = true
+	if len(done) == 0 {
+		return gateOutcome{words: fmt.Sprintf("Story #%d already read %s with its shipped comment", r.story, inbox.LabelMerged)}, nil
+	}
+	r.record("done", []string{fmt.Sprintf("Story #%d: %s", r.story, strings.Join(done, ", "))}, "")
+	return gateOutcome{words: fmt.Sprintf("Story #%d: %s", r.story, strings.Join(done, ", "))}, nil
+}
+
+func (r *run) storyFailed(step string, err error) error {
+	return fmt.Errorf("updating Story #%d (%s): %s; #%d is merged and its record is on the ledger, so run aayu ship %d again to finish the Story",
+		r.story, step, ghx.Describe(err), r.pr, r.pr)
+}
+
+func (r *run) removeLabel(name string) error {
+	_, err := r.cfg.Client.Issues.RemoveLabelForIssue(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, name)
+	if ghx.IsNotFound(err) {
+		return nil // already gone
+	}
+	return err
+}
+
+// shippedComment posts the Story's shipped comment unless the person's is
+// already there for this head; it returns the new comment's URL, or "".
+func (r *run) shippedComment() (string, error) {
+	marker := ShippedMarker(r.pr, r.head)
+	find := func() (bool, error) {
+		list, err := r.issueComments(r.story)
+		if err != nil {
+			return false, err
+		}
+		for _, c := range list {
+			if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body, marker) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	if there, err := find(); err != nil || there {
+		return "", err
+	}
+	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, &github.IssueComment{Body: github.String(r.shippedBody())})
+	if errors.Is(err, ghx.ErrMayHaveLanded) {
+		if there, ferr := find(); ferr == nil && there {
+			return "(after a lost answer)", nil
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	return c.GetHTMLURL(), nil
+}
+
+// shippedBody names what covers the Story: the pack by its hash, the ship
+// record by its ledger path, and the human pass as ship.json records it.
+func (r *run) shippedBody() string {
+	packSHA, runID := "", int64(0)
+	if r.pack != nil {
+		packSHA, runID = r.pack.report.PackSHA256, r.pack.run.GetID()
+	} else if r.resume != nil {
+		packSHA, runID = r.resume.PackSHA, r.resume.RunID
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Shipped in #%d by @%s with aayu ship: squash-merged into %s as %s, at head %s.\n\n",
+		r.pr, r.cfg.Viewer, r.baseRef, r.res.MergeCommit, r.head)
+	fmt.Fprintf(&b, "- Pack: pack.json sha256 %s, from merge-gate run %d\n", packSHA, runID)
+	fmt.Fprintf(&b, "- Ship record: %s:%s/ship.json\n", LedgerBranch, ledgerDir(r.story, r.head))
+	b.WriteString("- Human pass: " + r.passLine() + "\n\n")
+	b.WriteString(ShippedMarker(r.pr, r.head))
+	return b.String()
+}
+
+func (r *run) passLine() string {
+	p := r.pass
+	by := firstNonEmpty(p.Login, r.cfg.Viewer)
+	switch p.Kind {
+	case pass.KindSoloBypass:
+		return fmt.Sprintf("solo-mode bypass by @%s; no review happened (%s)", by, p.CommentURL)
+	case pass.KindReview:
+		return fmt.Sprintf("review by @%s of head %s (%s)", by, short(r.head), firstNonEmpty(p.ReviewURL, "on the ledger"))
+	case pass.KindAutonomous, pass.KindProof:
+		return fmt.Sprintf("%s: no person reviewed it, and the inbox audits it", p.Kind)
+	}
+	return p.Kind + " by @" + by
+}
