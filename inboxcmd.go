@@ -92,6 +92,13 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 		return executor, execErr
 	}
 	web := sess.webURL()
+	itemURL := func(n int) string {
+		u, err := url.JoinPath(web, sess.owner, sess.repo, "issues", fmt.Sprint(n))
+		if err != nil {
+			return ""
+		}
+		return u
+	}
 	return inbox.Deps{
 		Repo: sess.owner + "/" + sess.repo,
 		Now:  time.Now,
@@ -132,10 +139,11 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 			return ex.Execute(ctx, req)
 		},
 		ItemKey: func(st model.Step) string { return fmt.Sprintf("%s/%s#%d", sess.owner, sess.repo, st.Item.Number) },
+		URL:     func(n int) string { return itemURL(n) },
 		Open: func(n int) error {
-			u, err := url.JoinPath(web, sess.owner, sess.repo, "issues", fmt.Sprint(n))
-			if err != nil {
-				return err
+			u := itemURL(n)
+			if u == "" {
+				return errors.New("no link for this item")
 			}
 			return tui.OpenBrowser(u, e.getenv, exec.LookPath)
 		},

@@ -131,7 +131,7 @@ func presenceFor(ctx context.Context, inv tui.Invocation, e env, cfg *config.Con
 func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
 	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout}
 	if common.Plain && !inv.Global.CI {
-		opts.In = e.stdin // CI never waits for a person
+		opts.In, opts.Lines = e.stdin, e.lines // CI never waits for a person
 	}
 	return opts
 }

@@ -46,10 +46,16 @@ type env struct {
 	stdoutIsTerminal bool
 	stdinIsTerminal  bool
 	ttyIn            *os.File // standard input when it is a terminal, for the token prompt
+	// lines is the process's one reader of plain input, shared by every
+	// screen this run opens, so no typed line is lost between screens.
+	lines *tui.LineReader
 }
 
 // run is aayu from arguments to exit code.
 func run(ctx context.Context, args []string, e env) int {
+	if e.lines == nil {
+		e.lines = tui.NewLineReader(e.stdin)
+	}
 	inv, err := tui.ParseArgs(args)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu: %v\n\n%s", err, tui.Usage())

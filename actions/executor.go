@@ -51,8 +51,9 @@ type Executor struct {
 
 // seen is one re-read: the step, or found false when it no longer waits.
 type seen struct {
-	step  inbox.Step
-	found bool
+	step   inbox.Step
+	found  bool
+	unread bool // the re-read after a part-way failure did not answer
 }
 
 // NewExecutor checks the configuration and returns an Executor.
@@ -164,7 +165,7 @@ func (e *Executor) execute(ctx context.Context, req Request) Outcome {
 	if err != nil {
 		return Outcome{Failure: rereadFailure(req.Step, err)}
 	}
-	if changed, what := e.compare(key, req.Step, seen{now, found}); changed {
+	if changed, what := e.compare(key, req.Step, seen{step: now, found: found}); changed {
 		e.forget(key)
 		out := Outcome{Changed: true, ChangedWhat: what}
 		if found {
@@ -182,9 +183,11 @@ func (e *Executor) execute(ctx context.Context, req Request) Outcome {
 			if len(r.changed) > 0 || r.state == unknown {
 				// Our own writes changed the item: a retry compares
 				// against it as it is now, not against the card.
-				if after, found, rerr := e.cfg.Reread(ctx, req.Step); rerr == nil {
-					e.remember(key, seen{after, found})
-				}
+				after, found, rerr := e.cfg.Reread(ctx, req.Step)
+				// When even that re-read fails, the item as our own writes
+				// left it is unknown: the retry cannot tell our change from
+				// another's, so it leans on the check before each write.
+				e.remember(key, seen{step: after, found: found, unread: rerr != nil})
 			}
 			return Outcome{Wrote: r.wrote, Failure: f}
 		}
@@ -230,9 +233,14 @@ func (e *Executor) compare(key string, card inbox.Step, now seen) (bool, string)
 	base, retried := e.afterFailure[key]
 	e.mu.Unlock()
 	if !retried {
-		base = seen{card, true}
+		base = seen{step: card, found: true}
 	}
 	switch {
+	case base.unread:
+		// Our own writes changed the item and it could not be read then;
+		// every write that follows is checked on GitHub before it is made,
+		// so nothing already there is written twice.
+		return false, ""
 	case !base.found && !now.found:
 		return false, ""
 	case !now.found:

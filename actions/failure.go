@@ -120,6 +120,9 @@ func (r *run) failure(index int, w inbox.Write, err error) *Failure {
 		Next:      nextLine(c),
 		Retryable: c.retry,
 	}
+	if c.retry && c.next == "" && (len(r.changed) > 0 || len(r.wrote) > 0) {
+		f.Next = "Press Enter to try again: aayu makes only the writes still missing, each once."
+	}
 	f.Details = append([]string{fmt.Sprintf("Stopped at write %d of %d: %s.", index+1, len(r.req.Choice.Writes), w.String())},
 		details(err, r.commitOf(w))...)
 	return f

@@ -33,7 +33,15 @@ func OpenBrowser(url string, getenv func(string) string, lookPath func(string) (
 	case "windows":
 		candidates = append(candidates, []string{"rundll32", "url.dll,FileProtocolHandler"})
 	default:
-		candidates = append(candidates, []string{"xdg-open"}, []string{"wslview"})
+		// xdg-open starts happily without a display and then fails where
+		// nobody sees it (an SSH session, a container): without a display
+		// there is no browser to claim, unless BROWSER names one.
+		if getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "" {
+			candidates = append(candidates, []string{"xdg-open"})
+		}
+		if getenv("WSL_DISTRO_NAME") != "" {
+			candidates = append(candidates, []string{"wslview"})
+		}
 	}
 	for _, c := range candidates {
 		path, err := lookPath(c[0])

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -47,5 +48,18 @@ func TestOpenBrowserRefusesOtherSchemesAndSaysWhenNone(t *testing.T) {
 	}
 	if err := OpenBrowser("https://github.com", func(string) string { return "" }, none); !errors.Is(err, ErrNoBrowser) {
 		t.Fatalf("got %v, want ErrNoBrowser", err)
+	}
+}
+
+// TestOpenBrowserWithoutADisplayClaimsNone: on a machine without a display
+// (SSH, a container), xdg-open would start and fail unseen; no browser is
+// claimed, so the screen shows the link instead.
+func TestOpenBrowserWithoutADisplayClaimsNone(t *testing.T) {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		t.Skip("a display is not needed to open a browser here")
+	}
+	found := func(name string) (string, error) { return "/usr/bin/" + name, nil }
+	if err := OpenBrowser("https://github.com", func(string) string { return "" }, found); !errors.Is(err, ErrNoBrowser) {
+		t.Fatalf("got %v, want ErrNoBrowser without DISPLAY or WAYLAND_DISPLAY", err)
 	}
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -21,9 +20,13 @@ func runPlain(ctx context.Context, s Screen, opts RunOptions) (int, error) {
 	if w <= 0 || h <= 0 {
 		w, h = plainWidth, plainHeight
 	}
-	shell := &plainShell{screen: s, out: opts.Out}
-	if opts.In != nil {
-		shell.input = bufio.NewScanner(opts.In)
+	shell := &plainShell{screen: s, out: opts.Out, done: make(chan struct{})}
+	defer close(shell.done) // a wait still under way takes no line
+	switch {
+	case opts.Lines != nil:
+		shell.input = opts.Lines
+	case opts.In != nil:
+		shell.input = NewLineReader(opts.In)
 	}
 	// The program gets no input and discards its own output: everything the
 	// person sees is written by plainShell, so nothing a screen asks of the
@@ -56,10 +59,12 @@ type plainShell struct {
 	out     io.Writer
 	printed int // transcript lines already printed
 
-	// input reads the person's lines; nil when there is no input. Only one
-	// read command is ever in flight, so the scanner is never shared.
-	input   *bufio.Scanner
-	reading bool // the first read has been started
+	// input holds the person's lines; nil when there is none. Only one
+	// wait is ever in flight, and a line is taken in Update, never in the
+	// wait, so a line nobody took stays for the next screen.
+	input   *LineReader
+	reading bool          // the first wait has been started
+	done    chan struct{} // closed when the run ends
 
 	err error // a failed write or a broken screen; ends the run
 }
@@ -67,6 +72,17 @@ type plainShell struct {
 func (m *plainShell) Init() tea.Cmd { return m.screen.Init() }
 
 func (m *plainShell) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(lineReadyMsg); ok {
+		line, ok, ended := m.input.take()
+		switch {
+		case ok:
+			msg = LineMsg{Line: line}
+		case ended:
+			msg = InputClosedMsg{}
+		default:
+			return m, m.wait()
+		}
+	}
 	next, cmd := m.screen.Update(msg)
 	s, ok := next.(Screen)
 	if !ok {
@@ -103,12 +119,19 @@ func (m *plainShell) nextInput(msg tea.Msg) tea.Cmd {
 	default:
 		return nil
 	}
-	sc := m.input
+	return m.wait()
+}
+
+// lineReadyMsg says a line (or the end of input) is waiting to be taken.
+type lineReadyMsg struct{}
+
+func (m *plainShell) wait() tea.Cmd {
+	in, done := m.input, m.done
 	return func() tea.Msg {
-		if sc.Scan() {
-			return LineMsg{Line: strings.TrimSpace(sc.Text())}
+		if in.wait(done) {
+			return lineReadyMsg{}
 		}
-		return InputClosedMsg{}
+		return nil
 	}
 }
 

@@ -32,6 +32,9 @@ type RunOptions struct {
 	// delivered as LineMsg; nil means there is none, and the screen gets
 	// InputClosedMsg at once (as in CI).
 	In io.Reader
+	// Lines, when set, is the process's one reader of plain input, shared by
+	// every screen it runs, and In is not read (see LineReader).
+	Lines *LineReader
 	// Out is where the screen is drawn or the lines are printed (nil means
 	// standard output in full screen; plain mode requires it).
 	Out io.Writer

@@ -29,9 +29,9 @@ func TestDeriveEachKind(t *testing.T) {
 		{"needs review", withNeedsReview, KindNeedsReview, NeedsYou, 150, "open it and review it", []Write{{Kind: WriteOpen, Number: 150}}},
 		{"review stopped", withReviewStopped, KindReviewStopped, NeedsYou, 151, "open it and review it", []Write{{Kind: WriteOpen, Number: 151}}},
 		{"merged without ship", withMergedWithoutShip, KindMergedWithoutShip, Housekeeping, 120, "mark it merged without proof (it stays uncovered)", []Write{
-			{Kind: WriteAddLabel, Number: 120, Label: LabelMerged},
 			{Kind: WriteComment, Number: 120, Body: "Merged in #122 without aayu ship, so no proof pack covers it; it stays uncovered."},
 			{Kind: WriteRemoveLabel, Number: 120, Label: LabelLease},
+			{Kind: WriteAddLabel, Number: 120, Label: LabelMerged},
 		}},
 		{"bug fix merged", withBugFixMerged, KindBugFixMerged, Housekeeping, 170, "close it as completed", []Write{
 			{Kind: WriteAddLabel, Number: 170, Label: LabelDone},

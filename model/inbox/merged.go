@@ -45,13 +45,16 @@ func mergedSteps(s Snapshot) []Step {
 		item := Item{Number: is.Number, Title: is.Title}
 		switch {
 		case is.HasLabel(LabelStory) && !anyLabel(is.Labels, atOrAfterMerged):
+			// status:merged goes last: it is what takes the Story off the
+			// inbox, so writes that land only in part leave the card (in
+			// this run and the next) for Enter to finish.
 			writes := []Write{
-				{Kind: WriteAddLabel, Number: is.Number, Label: LabelMerged},
 				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Merged in #%d without aayu ship, so no proof pack covers it; it stays uncovered.", fix.Number)},
 			}
 			if is.HasLabel(LabelLease) {
 				writes = append(writes, Write{Kind: WriteRemoveLabel, Number: is.Number, Label: LabelLease})
 			}
+			writes = append(writes, Write{Kind: WriteAddLabel, Number: is.Number, Label: LabelMerged})
 			out = append(out, Step{Kind: KindMergedWithoutShip, Item: item, Links: links,
 				Counsel: fmt.Sprintf("Pull request #%d merged into %s and links this Story, which is still before %s. It shipped without aayu ship, so no proof covers it; marking it merged says so.", fix.Number, s.integrationBranch(), LabelMerged),
 				Choices: []Choice{{Key: "1", Label: "mark it merged without proof (it stays uncovered)", Recommended: true, Writes: writes}}})

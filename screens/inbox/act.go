@@ -178,7 +178,7 @@ func (m *Model) onLine(line string) tea.Cmd {
 }
 
 func (m *Model) tell(s string) {
-	m.message = s
+	m.message, m.link = s, ""
 	m.say(s)
 }
 
@@ -288,12 +288,7 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 	for _, w := range c.Writes {
 		switch w.Kind {
 		case model.WriteOpen:
-			m.tell(fmt.Sprintf("Opening #%d in your browser.", w.Number))
-			open, n := m.deps.Open, w.Number
-			if open == nil {
-				return nil
-			}
-			return func() tea.Msg { _ = open(n); return nil }
+			return m.openItem(w.Number)
 		case model.WriteOpenShip:
 			if m.deps.ShipFromInbox && !m.opts.DryRun {
 				if m.running > 0 {
@@ -335,7 +330,9 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 		return nil
 	}})
 	m.tell(fmt.Sprintf("%s #%d: writing in the background (%s).", st.Kind.Words(), st.Item.Number, c.Label))
-	m.advancePlain()
+	if !m.inBulk {
+		m.advancePlain()
+	}
 	return nil
 }
 
@@ -386,8 +383,15 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 			cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
 			m.say("  still to do by hand: " + clean(o.ByHand))
 		}
+		if o.ByHand == "" {
+			needsYou := m.needsYouN
+			m.removeStep(msg.id)
+			if !wasBulk && needsYou > 0 && m.needsYouN == 0 && m.noFailures() {
+				cmds = append(cmds, m.jobWellDone("Job well done: nothing waits for you now."))
+			}
+		}
 	}
-	if wasBulk && len(m.bulkActive) == 0 && m.noFailures() {
+	if wasBulk && len(m.bulkActive) == 0 && m.noFailures() && !m.housekeepingLeft() {
 		cmds = append(cmds, m.jobWellDone("Job well done: the housekeeping is clear."))
 	}
 	if m.snap != nil && !m.reading {
@@ -511,9 +515,13 @@ func (m *Model) askBulk() tea.Cmd {
 	return nil
 }
 
+// submitBulk writes each selected card's recommendation. The plain twin's
+// place stays where it was: a bulk write is not an answer to the card
+// being asked about, so no card is passed over.
 func (m *Model) submitBulk(ids []string) tea.Cmd {
 	m.selected = map[string]bool{}
 	var cmds []tea.Cmd
+	m.inBulk = true
 	for _, id := range ids {
 		st, ok := model.Find(m.steps, id)
 		if !ok || st.Recommendation.Key == "" {
@@ -521,6 +529,10 @@ func (m *Model) submitBulk(ids []string) tea.Cmd {
 		}
 		m.bulkActive[id] = true
 		cmds = append(cmds, m.submit(st, st.Recommendation, ""))
+	}
+	m.inBulk = false
+	if m.c.Plain {
+		m.askCurrent()
 	}
 	return tea.Batch(cmds...)
 }
@@ -530,7 +542,7 @@ func (m *Model) refresh() tea.Cmd {
 		m.tell("Already reading GitHub.")
 		return nil
 	}
-	m.reading = true
+	m.reading, m.refreshAsked = true, true
 	m.tell("Refreshing from GitHub…")
 	var since = m.readAt
 	if m.cached || m.snap == nil {
@@ -578,4 +590,42 @@ func (m *Model) onInputClosed() tea.Cmd {
 		return m.finish()
 	}
 	return nil
+}
+
+type openedMsg struct {
+	number int
+	url    string
+	err    error
+}
+
+// openItem opens an issue or pull request in the browser when this machine
+// has one, and says so only once it did; otherwise it shows the link.
+func (m *Model) openItem(n int) tea.Cmd {
+	url := ""
+	if m.deps.URL != nil {
+		url = m.deps.URL(n)
+	}
+	open := m.deps.Open
+	if open == nil || m.c.Plain {
+		// Plain mode has no browser to hand over to: the link is the answer.
+		m.showLink(n, url, tui.ErrNoBrowser)
+		m.advancePlain()
+		return nil
+	}
+	m.tell(fmt.Sprintf("Opening #%d…", n))
+	return func() tea.Msg { return openedMsg{number: n, url: url, err: open(n)} }
+}
+
+func (m *Model) showLink(n int, url string, err error) {
+	switch {
+	case err == nil && url != "":
+		m.tell(fmt.Sprintf("Opened #%d in your browser: %s", n, url))
+	case err == nil:
+		m.tell(fmt.Sprintf("Opened #%d in your browser.", n))
+	case url != "":
+		m.tell("Open " + url)
+	default:
+		m.tell(fmt.Sprintf("Open #%d on GitHub; no browser could be started here.", n))
+	}
+	m.link = url
 }

@@ -28,6 +28,9 @@ type Deps struct {
 	// Open opens an issue or pull request in the browser; it must never
 	// write to the terminal.
 	Open func(number int) error
+	// URL is the web address of an issue or pull request, shown with every
+	// "open it" whether or not a browser opened.
+	URL func(number int) string
 	// ShipFromInbox, when true, lets a "ship it" choice close the inbox and
 	// open the ship screen for that pull request (main then comes back to
 	// the inbox); otherwise the card says which command to run.

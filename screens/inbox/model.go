@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -49,20 +50,27 @@ type Model struct {
 	ctx  context.Context
 	keys keyMap
 
-	snap     *model.Snapshot
-	readAt   time.Time
-	cached   bool // the cards shown are the last read, not yet refreshed
-	reading  bool
-	readErr  error
-	steps    []model.Step
-	rows     []listRow // the list's layout, built once per read
-	rowOf    []int     // card index -> row index
-	cursor   int
-	selected map[string]bool
-	states   map[string]*cardState
-	pend     *pending
-	details  bool
-	message  string // one line under the list: a refusal or what just happened
+	snap    *model.Snapshot
+	readAt  time.Time
+	cached  bool // the cards shown are the last read, not yet refreshed
+	reading bool
+	readErr error
+	// stale: the last read failed, and the cards shown are the last good
+	// read's (readAt), kept on screen and marked so.
+	stale bool
+	// refreshAsked: the person pressed r, so the landing of this read is
+	// said in words, never left at "Refreshing from GitHub…".
+	refreshAsked bool
+	steps        []model.Step
+	rows         []listRow // the list's layout, built once per read
+	rowOf        []int     // card index -> row index
+	cursor       int
+	selected     map[string]bool
+	states       map[string]*cardState
+	pend         *pending
+	details      bool
+	message      string // one line under the list: a refusal or what just happened
+	link         string // a URL in message, drawn as an OSC 8 link in the full screen
 
 	queue    *actions.Queue
 	outcomes *outcomeBox
@@ -75,6 +83,7 @@ type Model struct {
 	confetti    int
 	needsYouN   int // needs-you steps at the last read, to notice the last one clearing
 	bulkActive  map[string]bool
+	inBulk      bool // submitBulk is handing cards to the queue
 
 	humanRefusal string // why this process may not write as the person, or ""
 	next         *Next  // the screen to open after this one
@@ -184,6 +193,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onRead(msg)
 	case jobDoneMsg:
 		return m, m.onJobDone(msg)
+	case openedMsg:
+		m.showLink(msg.number, msg.url, msg.err)
 	case frameMsg:
 		if m.confetti > 0 {
 			m.confetti--
@@ -210,10 +221,23 @@ func (m *Model) onRead(msg readMsg) tea.Cmd {
 // that keeps the read in the cache.
 func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	m.reading = false
+	asked := m.refreshAsked
+	m.refreshAsked = false
 	if msg.err != nil {
 		m.readErr = msg.err
-		m.message = "The read from GitHub failed: " + tui.SanitizeLine(msg.err.Error())
-		m.say("failed: the inbox could not be read from GitHub: " + tui.SanitizeLine(msg.err.Error()))
+		why := tui.SanitizeLine(msg.err.Error())
+		if m.snap != nil && !m.cached && !m.opts.List {
+			// The last good cards stay, marked stale: a failed read says
+			// nothing about them, and each write re-reads its item anyway.
+			m.stale = true
+			m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.readAt)))
+			if m.c.Plain && m.inputClosed && m.running == 0 {
+				return m.finish(), nil
+			}
+			return nil, nil
+		}
+		m.message = "The read from GitHub failed: " + why
+		m.say("failed: the inbox could not be read from GitHub: " + why)
 		if m.snap == nil || m.opts.List || m.c.Plain {
 			m.code = tui.ExitFailed
 			if m.opts.List || m.c.CI || m.c.Plain {
@@ -225,7 +249,10 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	m.readErr = nil
 	first := m.snap == nil || m.cached
 	s := msg.snap
-	m.snap, m.readAt, m.cached = &s, msg.at, false
+	m.snap, m.readAt, m.cached, m.stale = &s, msg.at, false, false
+	if asked {
+		m.tell(fmt.Sprintf("Refreshed: the cards are as GitHub had them at %s.", clock(msg.at)))
+	}
 	// Keeping the last read is a write: a command, like every other, and
 	// best effort, since the cache is never acted on.
 	var saveCmd tea.Cmd
@@ -254,19 +281,28 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	return nil, saveCmd
 }
 
-// setSteps replaces the cards, keeping the cursor on the same card.
+// setSteps replaces the cards, keeping the cursor on the same card. A
+// card whose write failed (or is under way) stays although the read no
+// longer lists it: its writes may have landed only in part (the label
+// added, the comment not), and Enter on it finishes them.
 func (m *Model) setSteps(steps []model.Step) {
 	var curID string
 	if m.cursor < len(m.steps) {
 		curID = m.steps[m.cursor].ID()
 	}
-	m.steps = steps
-	m.rows, m.rowOf = layoutRows(steps)
-	m.needsYouN = 0
-	for i, st := range steps {
-		if st.Group == model.NeedsYou {
-			m.needsYouN++
+	listed := map[string]bool{}
+	for _, st := range steps {
+		listed[st.ID()] = true
+	}
+	for _, old := range m.steps {
+		if cs := m.states[old.ID()]; cs != nil && (cs.failure != nil || cs.running) && !listed[old.ID()] {
+			steps = append(steps, old)
 		}
+	}
+	sort.SliceStable(steps, func(i, j int) bool { return steps[i].Group < steps[j].Group })
+	m.steps = steps
+	m.relayout()
+	for i, st := range steps {
 		if st.ID() == curID {
 			m.cursor = i
 		}
@@ -274,12 +310,53 @@ func (m *Model) setSteps(steps []model.Step) {
 	if m.cursor >= len(steps) {
 		m.cursor = max(0, len(steps)-1)
 	}
+}
+
+// relayout recounts the groups and lays out the list after the cards
+// changed, so every count shown is the list's own.
+func (m *Model) relayout() {
+	m.rows, m.rowOf = layoutRows(m.steps)
+	m.needsYouN = 0
+	for _, st := range m.steps {
+		if st.Group == model.NeedsYou {
+			m.needsYouN++
+		}
+	}
 	for id := range m.selected {
-		if _, ok := model.Find(steps, id); !ok {
+		if _, ok := model.Find(m.steps, id); !ok {
 			delete(m.selected, id)
 		}
 	}
 }
+
+// removeStep takes a finished card off the list at once: a done card is
+// not waiting for anyone, and counting it would be untrue.
+func (m *Model) removeStep(id string) {
+	for i, st := range m.steps {
+		if st.ID() != id {
+			continue
+		}
+		m.steps = append(append([]model.Step(nil), m.steps[:i]...), m.steps[i+1:]...)
+		if i < m.cursor || (m.cursor >= len(m.steps) && m.cursor > 0) {
+			m.cursor--
+		}
+		m.relayout()
+		return
+	}
+}
+
+// housekeepingLeft says whether any housekeeping card is still listed.
+func (m *Model) housekeepingLeft() bool {
+	for _, st := range m.steps {
+		if st.Group == model.Housekeeping {
+			return true
+		}
+	}
+	return false
+}
+
+// clock is a read's time as the header and messages say it.
+func clock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
 
 func (m *Model) state(id string) *cardState {
 	s, ok := m.states[id]
@@ -290,9 +367,10 @@ func (m *Model) state(id string) *cardState {
 	return s
 }
 
+// noFailures says whether no listed card shows a failure.
 func (m *Model) noFailures() bool {
-	for _, s := range m.states {
-		if s.failure != nil {
+	for _, st := range m.steps {
+		if s := m.states[st.ID()]; s != nil && s.failure != nil {
 			return false
 		}
 	}

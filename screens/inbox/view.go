@@ -27,16 +27,7 @@ func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	st := m.c.Styles
 	header := st.Title.Render("aayu inbox") + " " + clean(m.deps.Repo)
-	switch {
-	case m.snap == nil && m.readErr != nil:
-		header += " · " + st.Failed.Render("read failed")
-	case m.snap == nil:
-		header += " · reading GitHub…"
-	case m.cached:
-		header += " · " + st.Warning.Render("cached") + fmt.Sprintf(" from %s, refreshing…", m.readAt.UTC().Format("15:04 UTC"))
-	case m.reading:
-		header += " · refreshing…"
-	}
+	header += " · " + m.freshness()
 	if m.opts.DryRun {
 		header += " · " + st.Warning.Render("dry run")
 	}
@@ -71,6 +62,9 @@ func (m *Model) render() string {
 	}
 	body = body[:bodyH]
 	msg := clean(m.message)
+	if m.link != "" && strings.Contains(msg, clean(m.link)) {
+		msg = strings.Replace(msg, clean(m.link), tui.Hyperlink(m.link, m.link), 1)
+	}
 	out := append([]string{header}, body...)
 	out = append(out, msg, tui.HelpLine(w, m.Keys(), st))
 	for i, l := range out {
@@ -254,4 +248,28 @@ func wrapHanging(l string, w int) []string {
 		out = append(out, pad+r)
 	}
 	return out
+}
+
+// freshness says how fresh the cards are, in words: when the read they
+// come from was made, and whether a newer one is under way or failed.
+func (m *Model) freshness() string {
+	st := m.c.Styles
+	at := clock(m.readAt)
+	refreshing := ""
+	if m.reading {
+		refreshing = ", refreshing…"
+	}
+	switch {
+	case m.snap == nil && m.readErr != nil:
+		return st.Failed.Render("read failed")
+	case m.snap == nil:
+		return "reading GitHub…"
+	case m.cached && m.readErr != nil:
+		return st.Warning.Render("cached") + " from " + at + "; the read failed"
+	case m.cached:
+		return st.Warning.Render("cached") + " from " + at + refreshing
+	case m.stale:
+		return st.Failed.Render("stale") + " from " + at + "; the read failed" + refreshing
+	}
+	return "read at " + at + refreshing
 }
