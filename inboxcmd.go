@@ -109,7 +109,7 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 			var snap model.Snapshot
 			var err error
 			if prev == nil {
-				snap, err = reader.Read(ctx)
+				snap, err = startRead(ctx, reader, cacheDir, userKey)
 			} else {
 				// A zero since asks from the last full read, so an unchanged
 				// answer is a 304 that GitHub does not count.
@@ -149,6 +149,18 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 		},
 		HumanCheck: func() string { return humanRefusal("aayu inbox", inv, e, approval) },
 	}, nil
+}
+
+// startRead is a process's first read: from the last read kept for this
+// user when there is a recent one (two conditional requests, free of the
+// rate limit when nothing changed), else a full read.
+func startRead(ctx context.Context, reader *inboxread.Reader, cacheDir, userKey string) (model.Snapshot, error) {
+	cached, at, err := reader.LoadCache(cacheDir, userKey)
+	if err != nil || time.Since(at) > inboxread.MaxWarmAge || time.Since(at) < 0 {
+		return reader.Read(ctx)
+	}
+	snap, _, err := reader.Warm(ctx, cached, at)
+	return snap, err
 }
 
 // humanRefusal says why this process may not act as the person, or "".

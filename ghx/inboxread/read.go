@@ -49,6 +49,10 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 	if _, err := s.changedSince(readAt); err != nil {
 		return inbox.Snapshot{}, fmt.Errorf("reading what changed on GitHub: %w", err)
 	}
+	// And Warm's second question, so the next process's asks are 304s.
+	if _, err := s.runsChanged(); err != nil {
+		return inbox.Snapshot{}, fmt.Errorf("reading which workflows ran: %w", err)
+	}
 	if err := s.readItems(&snap); err != nil {
 		return inbox.Snapshot{}, err
 	}
@@ -249,6 +253,7 @@ func (s *session) pullDetails(snap *inbox.Snapshot, numbers []int) error {
 	for _, pr := range snap.PullRequests {
 		index[pr.Number] = pr
 	}
+	batch := s.batchFacts(index, numbers)
 	heads := map[int]string{}
 	for _, n := range numbers {
 		pr, ok := index[n]
@@ -256,7 +261,13 @@ func (s *session) pullDetails(snap *inbox.Snapshot, numbers []int) error {
 		if !ok || !pr.Open() {
 			continue
 		}
-		facts, needGate, err := s.pullFacts(open, pr)
+		facts, needGate, fromBatch, err := inbox.PRFacts{}, false, false, error(nil)
+		if g, inBatch := batch[n]; inBatch {
+			facts, needGate, fromBatch, err = s.factsFrom(open, pr, g)
+		}
+		if !fromBatch && err == nil {
+			facts, needGate, err = s.pullFacts(open, pr)
+		}
 		if err != nil {
 			return err
 		}
@@ -275,6 +286,27 @@ func (s *session) pullDetails(snap *inbox.Snapshot, numbers []int) error {
 		snap.PRFacts[n] = facts
 	}
 	return nil
+}
+
+// batchFacts reads the facts of many open pull requests through GraphQL,
+// a page of 100 per request; nil for a few, or when GraphQL fails (REST,
+// item by item, then reads them).
+func (s *session) batchFacts(index map[int]inbox.PullRequest, numbers []int) map[int]gqlPull {
+	n := 0
+	for _, num := range numbers {
+		if pr, ok := index[num]; ok && pr.Open() {
+			n++
+		}
+	}
+	if n < batchFrom || s.r.opts.PerItem {
+		return nil
+	}
+	batch, err := s.openPullFacts()
+	if err != nil {
+		s.r.logf("reading the pull requests' facts in pages through GraphQL failed (%v); reading them one by one", err)
+		return nil
+	}
+	return batch
 }
 
 // listPulls pages a pulls list; with a bound, it stops at the first pull

@@ -46,6 +46,10 @@ type Options struct {
 	// (a permission GitHub would not show, a ledger without audit entries).
 	// Nil logs nothing.
 	Logf func(format string, args ...any)
+	// PerItem reads every pull request's facts through REST, one by one,
+	// never through GraphQL: for a GitHub that serves no GraphQL, and for
+	// tests that hold the two ways to the same answer.
+	PerItem bool
 }
 
 // Stats counts the requests one call made.

@@ -32,9 +32,15 @@ func (r *Reader) Refresh(ctx context.Context, prev inbox.Snapshot, since time.Ti
 	}
 	s := r.newSession(ctx, prev.BotLogins)
 	s.rememberPermissions(prev)
+	snap, err := r.refresh(s, prev, since)
+	return snap, count.stats(), err
+}
+
+// refresh is Refresh within a session: prev on any error.
+func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbox.Snapshot, error) {
 	changed, err := s.changedSince(since)
 	if err != nil {
-		return prev, count.stats(), fmt.Errorf("asking GitHub what changed: %w", err)
+		return prev, fmt.Errorf("asking GitHub what changed: %w", err)
 	}
 	known := map[int]time.Time{}
 	for _, is := range prev.Issues {
@@ -52,7 +58,7 @@ func (r *Reader) Refresh(ctx context.Context, prev inbox.Snapshot, since time.Ti
 		todo = append(todo, is)
 	}
 	if len(todo) == 0 {
-		return prev, count.stats(), nil
+		return prev, nil
 	}
 	snap := cloneSnapshot(prev)
 	var issues, pulls []int
@@ -69,16 +75,16 @@ func (r *Reader) Refresh(ctx context.Context, prev inbox.Snapshot, since time.Ti
 		}
 		pr, err := s.getPull(is.GetNumber())
 		if err != nil {
-			return prev, count.stats(), err
+			return prev, err
 		}
 		upsertPull(&snap, pullFrom(pr))
 		pulls = append(pulls, is.GetNumber())
 	}
 	if err := s.settle(&snap, issues, pulls); err != nil {
-		return prev, count.stats(), err
+		return prev, err
 	}
 	r.remember(s.seen)
-	return snap, count.stats(), nil
+	return snap, nil
 }
 
 // Reread reads one item again, bypassing nothing but staleness (every GET

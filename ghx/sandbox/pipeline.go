@@ -32,6 +32,10 @@ func (s *Server) routes() http.Handler {
 			s.serveWeb(w, r, web)
 			return
 		}
+		if r.URL.Path == "/graphql" {
+			s.serveGraphQL(w, r) // graphql.go: its own limit and validation
+			return
+		}
 		s.serveAPI(w, r, api)
 	})
 }

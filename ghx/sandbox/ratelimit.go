@@ -65,8 +65,12 @@ func (s *Server) handleRateLimit(w http.ResponseWriter, r *http.Request) {
 		"resources": map[string]any{
 			"core":    core,
 			"search":  other(30),
-			"graphql": other(5000),
+			"graphql": s.graphqlBucket(callerOf(r)).overview(),
 		},
 		"rate": core,
 	})
+}
+
+func (b *rateBucket) overview() map[string]any {
+	return map[string]any{"limit": b.limit, "remaining": b.remaining(), "used": b.used, "reset": b.reset.Unix()}
 }

@@ -142,6 +142,9 @@ type jobDoneMsg struct {
 
 type frameMsg struct{}
 
+// listKeptMsg says --list's read is kept in the cache; the list may end.
+type listKeptMsg struct{}
+
 // Init shows the cached read at once and starts a fresh one.
 func (m *Model) Init() tea.Cmd {
 	m.reading = true
@@ -191,6 +194,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case readMsg:
 		return m, m.onRead(msg)
+	case listKeptMsg:
+		return m, m.finish()
 	case jobDoneMsg:
 		return m, m.onJobDone(msg)
 	case openedMsg:
@@ -264,7 +269,12 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	m.setSteps(model.Derive(s))
 	if m.opts.List {
 		m.sayList()
-		return m.finish(), saveCmd
+		if saveCmd == nil {
+			return m.finish(), nil
+		}
+		// The screen ends only once the read is kept, so the next --list
+		// starts warm from it: a command returned with the finish is not run.
+		return func() tea.Msg { saveCmd(); return listKeptMsg{} }, nil
 	}
 	if m.c.Plain {
 		if first {

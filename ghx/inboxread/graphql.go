@@ -1,0 +1,202 @@
+package inboxread
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/pass"
+)
+
+// PullFactsQuery reads a page of 100 open pull requests with what their
+// steps depend on — the head, its commit statuses, the latest comments and
+// reviews — in one request, where REST needs three per pull request. It
+// is valid against GitHub's public schema (tested against it).
+const PullFactsQuery = `query PullFacts($owner: String!, $name: String!, $cursor: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequests(states: [OPEN], first: 100, after: $cursor, orderBy: {field: UPDATED_AT, direction: DESC}) {
+      pageInfo { hasNextPage endCursor }
+      nodes {
+        number
+        headRefOid
+        commits(last: 1) { nodes { commit { oid status { contexts { context state description } } } } }
+        comments(last: 100) { totalCount nodes { databaseId body createdAt url author { __typename login } } }
+        reviews(last: 100) { totalCount nodes { databaseId state submittedAt url commit { oid } author { __typename login } } }
+      }
+    }
+  }
+}`
+
+// batchFrom is how many pull requests make the one-query-per-page read
+// cheaper than a few REST requests each.
+const batchFrom = 3
+
+type gqlActor struct {
+	Typename string `json:"__typename"`
+	Login    string `json:"login"`
+}
+
+// account: a GitHub App's login carries no "[bot]" in GraphQL; REST's
+// form is used everywhere else, so it is put back.
+func (a *gqlActor) account() identity.Account {
+	if a == nil {
+		return identity.Account{}
+	}
+	if a.Typename == "Bot" {
+		return identity.Account{Login: a.Login + "[bot]", Bot: true}
+	}
+	return identity.Account{Login: a.Login}
+}
+
+type gqlPull struct {
+	Number     int    `json:"number"`
+	HeadRefOid string `json:"headRefOid"`
+	Commits    struct {
+		Nodes []struct {
+			Commit struct {
+				Oid    string `json:"oid"`
+				Status *struct {
+					Contexts []struct {
+						Context     string `json:"context"`
+						State       string `json:"state"`
+						Description string `json:"description"`
+					} `json:"contexts"`
+				} `json:"status"`
+			} `json:"commit"`
+		} `json:"nodes"`
+	} `json:"commits"`
+	Comments struct {
+		TotalCount int `json:"totalCount"`
+		Nodes      []struct {
+			DatabaseID int64     `json:"databaseId"`
+			Body       string    `json:"body"`
+			CreatedAt  time.Time `json:"createdAt"`
+			URL        string    `json:"url"`
+			Author     *gqlActor `json:"author"`
+		} `json:"nodes"`
+	} `json:"comments"`
+	Reviews struct {
+		TotalCount int `json:"totalCount"`
+		Nodes      []struct {
+			DatabaseID  int64      `json:"databaseId"`
+			State       string     `json:"state"`
+			SubmittedAt *time.Time `json:"submittedAt"`
+			URL         string     `json:"url"`
+			Commit      *struct {
+				Oid string `json:"oid"`
+			} `json:"commit"`
+			Author *gqlActor `json:"author"`
+		} `json:"nodes"`
+	} `json:"reviews"`
+}
+
+type gqlResponse struct {
+	Data struct {
+		Repository *struct {
+			PullRequests struct {
+				PageInfo struct {
+					HasNextPage bool   `json:"hasNextPage"`
+					EndCursor   string `json:"endCursor"`
+				} `json:"pageInfo"`
+				Nodes []gqlPull `json:"nodes"`
+			} `json:"pullRequests"`
+		} `json:"repository"`
+	} `json:"data"`
+	Errors []struct {
+		Message string `json:"message"`
+	} `json:"errors"`
+}
+
+// graphqlURL is GitHub's GraphQL endpoint beside the REST base:
+// api.github.com/graphql, or HOST/api/graphql on GitHub Enterprise Server.
+func (r *Reader) graphqlURL() string {
+	if strings.HasSuffix(r.gh.BaseURL.Path, "/api/v3/") {
+		return "../graphql"
+	}
+	return "graphql"
+}
+
+// openPullFacts reads every open pull request's facts, a page of 100 per
+// request, one request after another (GitHub asks for no concurrency on
+// GraphQL).
+func (s *session) openPullFacts() (map[int]gqlPull, error) {
+	out := map[int]gqlPull{}
+	var cursor any
+	for pages := 0; ; pages++ {
+		if pages >= 1000 {
+			return out, errors.New("stopped after 1,000 pages of pull requests")
+		}
+		req, err := s.r.gh.NewRequest("POST", s.r.graphqlURL(), map[string]any{
+			"query":     PullFactsQuery,
+			"variables": map[string]any{"owner": s.r.owner, "name": s.r.repo, "cursor": cursor},
+		})
+		if err != nil {
+			return out, err
+		}
+		var resp gqlResponse
+		if _, err := s.r.gh.Do(s.ctx, req, &resp); err != nil {
+			return out, err
+		}
+		if len(resp.Errors) > 0 {
+			return out, fmt.Errorf("GitHub's GraphQL API answered: %s", resp.Errors[0].Message)
+		}
+		if resp.Data.Repository == nil {
+			return out, errors.New("GitHub's GraphQL API found no such repository")
+		}
+		page := resp.Data.Repository.PullRequests
+		for _, pr := range page.Nodes {
+			out[pr.Number] = pr
+		}
+		if !page.PageInfo.HasNextPage || page.PageInfo.EndCursor == "" {
+			return out, nil
+		}
+		cursor = page.PageInfo.EndCursor
+	}
+}
+
+// factsFrom turns one pull request of the batch into its facts, as
+// pullFacts would read them; ok is false when the batch cannot stand in
+// for REST: the head moved between the two reads, or a list was longer
+// than the page.
+func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gqlPull) (facts inbox.PRFacts, needGate, ok bool, err error) {
+	if g.HeadRefOid != pr.HeadSHA || g.Comments.TotalCount > len(g.Comments.Nodes) || g.Reviews.TotalCount > len(g.Reviews.Nodes) {
+		return facts, false, false, nil
+	}
+	inspectPending := false
+	for _, c := range g.Commits.Nodes {
+		if c.Commit.Oid != pr.HeadSHA || c.Commit.Status == nil {
+			continue
+		}
+		for _, st := range c.Commit.Status.Contexts {
+			status := inbox.Status{Context: st.Context, State: strings.ToLower(st.State), Description: st.Description}
+			facts.Statuses = append(facts.Statuses, status)
+			inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
+		}
+	}
+	if !pr.Draft && linksOpen(open, pr, inbox.LabelStory) {
+		for _, c := range g.Comments.Nodes {
+			cm := identity.Comment{ID: c.DatabaseID, Author: c.Author.account(), Body: c.Body, CreatedAt: c.CreatedAt.UTC(), URL: c.URL}
+			if err := s.fillPermission(&cm.Author); err != nil {
+				return facts, false, false, err
+			}
+			facts.Comments = append(facts.Comments, cm)
+		}
+		_, needGate = inbox.ReadyToShipComment(facts.Comments, pr.HeadSHA, s.bots)
+	}
+	if inspectPending {
+		for _, rv := range g.Reviews.Nodes {
+			review := pass.Review{ID: rv.DatabaseID, Author: rv.Author.account(), State: rv.State, URL: rv.URL}
+			if rv.Commit != nil {
+				review.CommitID = rv.Commit.Oid
+			}
+			if rv.SubmittedAt != nil {
+				review.SubmittedAt = rv.SubmittedAt.UTC()
+			}
+			facts.Reviews = append(facts.Reviews, review)
+		}
+	}
+	return facts, needGate, true, nil
+}

@@ -1,0 +1,163 @@
+package inboxread_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/ghx/sandbox/conformance"
+	"github.com/aayudha/aayu/model/inbox"
+)
+
+// process is one run of aayu: a new client and Reader over the same
+// on-disk HTTP cache and inbox cache, as a second `aayu inbox` would have.
+type process struct {
+	wire   *wire
+	reader *inboxread.Reader
+}
+
+func newProcess(t *testing.T, base, httpCache string) process {
+	t.Helper()
+	w := &wire{next: http.DefaultTransport}
+	return process{wire: w, reader: inboxread.New(clientWithCache(t, base, httpCache, w), owner, repo, inboxread.Options{Logf: t.Logf})}
+}
+
+// coldThenWarm reads cold in one process, keeps the read, and starts a
+// second process warm from it.
+func coldThenWarm(t *testing.T, base, dir string) (cold, warm inbox.Snapshot, stats inboxread.Stats) {
+	t.Helper()
+	httpCache, inboxCache := filepath.Join(dir, "http"), filepath.Join(dir, "inbox")
+	first := newProcess(t, base, httpCache)
+	cold = read(t, first.reader)
+	if err := first.reader.SaveCache(inboxCache, "founder", cold, first.reader.LastReadAt()); err != nil {
+		t.Fatal(err)
+	}
+	second := newProcess(t, base, httpCache)
+	cached, at, err := second.reader.LoadCache(inboxCache, "founder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, stats, err = second.reader.Warm(context.Background(), cached, at)
+	if err != nil {
+		t.Fatalf("Warm: %v", err)
+	}
+	requests, counted, paths := second.wire.take()
+	if requests != stats.Requests || counted != stats.CountedAgainstLimit {
+		t.Errorf("Warm says %+v, the wire saw %d requests, %d counted: %v", stats, requests, counted, paths)
+	}
+	return cold, warm, stats
+}
+
+func TestWarmStartCostDoesNotGrowWithItems(t *testing.T) {
+	var costs []inboxread.Stats
+	for _, scale := range []int{0, 300} {
+		_, _, base := conformance.StartSandbox(t, sandbox.Options{Scale: scale})
+		cold, warm, stats := coldThenWarm(t, base, t.TempDir())
+		if stats.Requests > 2 || stats.CountedAgainstLimit != 0 {
+			t.Errorf("scale %d: a warm start with nothing changed cost %+v, want at most 2 requests and none counted", scale, stats)
+		}
+		if got, want := stepIDs(inbox.Derive(warm)), stepIDs(inbox.Derive(cold)); len(got) != len(want) {
+			t.Errorf("scale %d: warm start shows %d cards, the cold read %d", scale, len(got), len(want))
+		}
+		costs = append(costs, stats)
+	}
+	if costs[0] != costs[1] {
+		t.Errorf("the warm start's cost grew with the number of items: %+v at scale 0, %+v at scale 300", costs[0], costs[1])
+	}
+}
+
+func TestWarmStartReadsOnlyWhatChanged(t *testing.T) {
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
+	dir := t.TempDir()
+	cold := coldRead(t, base, dir)
+	w := writer(t, base)
+	ctx := context.Background()
+	if _, _, err := w.Issues.CreateComment(ctx, owner, repo, sandbox.DemoDecision, &github.IssueComment{Body: github.String(inbox.CounselMarker + "\nOption 2 after all.")}); err != nil {
+		t.Fatal(err)
+	}
+	second := newProcess(t, base, filepath.Join(dir, "http"))
+	cached, at, err := second.reader.LoadCache(filepath.Join(dir, "inbox"), "founder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, stats, err := second.reader.Warm(ctx, cached, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warm.IssueComments[sandbox.DemoDecision]) != len(cold.IssueComments[sandbox.DemoDecision])+1 {
+		t.Errorf("the warm start missed the new comment on #%d", sandbox.DemoDecision)
+	}
+	// The two questions, the decision again, its comments, and at most
+	// one new commenter's permission: never the whole inbox.
+	if stats.Requests > 5 {
+		t.Errorf("a warm start after one comment cost %+v", stats)
+	}
+}
+
+func TestWarmStartSeesAWorkflowsStatusWithoutAnUpdatedAt(t *testing.T) {
+	var (
+		mu    sync.Mutex
+		later time.Duration
+	)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return time.Now().Add(later) }
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{Now: clock})
+	dir := t.TempDir()
+	cold := coldRead(t, base, dir)
+	var pr inbox.PullRequest
+	for _, p := range cold.PullRequests {
+		if p.Open() && p.HeadSHA != "" {
+			pr = p
+			break
+		}
+	}
+	if pr.Number == 0 {
+		t.Fatal("the demo has no open pull request")
+	}
+	// A workflow runs and sets a status: neither moves an updated_at.
+	bot := clientFor(t, base, "agent-bot", nil)
+	ctx := context.Background()
+	if _, err := bot.Actions.CreateWorkflowDispatchEventByFileName(ctx, owner, repo, inboxread.GateFile, github.CreateWorkflowDispatchEventRequest{Ref: "dev"}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	later = 5 * time.Second // the dispatched run shows once queued
+	mu.Unlock()
+	if _, _, err := bot.Repositories.CreateStatus(ctx, owner, repo, pr.HeadSHA, &github.RepoStatus{
+		State: github.String("success"), Context: github.String("warm/check"), Description: github.String("set by a workflow")}); err != nil {
+		t.Fatal(err)
+	}
+	second := newProcess(t, base, filepath.Join(dir, "http"))
+	cached, at, err := second.reader.LoadCache(filepath.Join(dir, "inbox"), "founder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, _, err := second.reader.Warm(ctx, cached, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, st := range warm.PRFacts[pr.Number].Statuses {
+		found = found || st.Context == "warm/check"
+	}
+	if !found {
+		t.Errorf("the warm start did not read #%d's statuses again after a workflow ran: %+v", pr.Number, warm.PRFacts[pr.Number].Statuses)
+	}
+}
+
+// coldRead reads cold and keeps the read under dir, as a first process.
+func coldRead(t *testing.T, base, dir string) inbox.Snapshot {
+	t.Helper()
+	first := newProcess(t, base, filepath.Join(dir, "http"))
+	snap := read(t, first.reader)
+	if err := first.reader.SaveCache(filepath.Join(dir, "inbox"), "founder", snap, first.reader.LastReadAt()); err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
