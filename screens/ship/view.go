@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/actions/ship"
-	"github.com/aayudha/aayu/tui"
 )
 
 // View draws one line per gate, filled in as the run reports, the runs
@@ -31,7 +30,7 @@ func (m *Model) render() string {
 	case m.confirm != nil:
 		body = append(body, m.confirmView(w)...)
 	case m.showPack:
-		body = append(body, m.packLines(w, h-2)...)
+		body = append(body, m.packLines(w)...)
 	default:
 		body = append(body, "")
 		for _, g := range core.Gates() {
@@ -58,7 +57,7 @@ func (m *Model) render() string {
 		body = append(body, "")
 		body = append(body, m.outcomeLines(w)...)
 	}
-	return tui.Frame(body, w, h, tui.HelpLine(w, m.Keys(), st))
+	return m.scrolled(body, w, h)
 }
 
 func (m *Model) outcomeLines(w int) []string {
@@ -82,7 +81,7 @@ func (m *Model) outcomeLines(w int) []string {
 	return strings.Split(ansi.Wrap(s, w, " "), "\n")
 }
 
-func (m *Model) packLines(w, h int) []string {
+func (m *Model) packLines(w int) []string {
 	if m.packWidth != w {
 		// Wrapped once per width, not once per frame.
 		m.packWrapped, m.packWidth = []string{"the merge gate's pack, as verified:"}, w
@@ -90,10 +89,7 @@ func (m *Model) packLines(w, h int) []string {
 			m.packWrapped = append(m.packWrapped, strings.Split(ansi.Wrap(clean(l), w, " /"), "\n")...)
 		}
 	}
-	lines := m.packWrapped
-	start := min(m.offset, max(0, len(lines)-h))
-	end := min(len(lines), start+h)
-	return lines[start:end]
+	return m.packWrapped
 }
 
 // hang wraps text after a lead (the state word's column) and indents the
