@@ -185,3 +185,23 @@ func (f *syncFlag) get() bool {
 	defer f.mu.Unlock()
 	return f.on
 }
+
+// TestVerifyScreenMovesWhilePreparing: the clone or fetch before go test
+// shows the spinner and the clock too, and the spinner turns on its tick.
+func TestVerifyScreenMovesWhilePreparing(t *testing.T) {
+	m := New(context.Background(), tuitest.Common(80, 24), floorsHold().deps())
+	before := ansi.Strip(m.View().Content)
+	if !strings.Contains(before, "preparing the checkout") || !strings.Contains(before, "| 0s") {
+		t.Fatalf("preparing shows no spinner or clock:\n%s", before)
+	}
+	if _, cmd := m.Update(m.spin.Tick()); cmd == nil {
+		t.Error("the spinner asked for no next tick")
+	}
+	if after := ansi.Strip(m.View().Content); !strings.Contains(after, "/ 0s") {
+		t.Errorf("the spinner did not turn on its tick:\n%s", after)
+	}
+	plain := New(context.Background(), tui.Common{Plain: true}, floorsHold().deps())
+	if plain.motion() || plain.startMotion() != nil {
+		t.Error("plain mode starts a spinner")
+	}
+}

@@ -37,7 +37,12 @@ func (m *Model) mainLines(w int) []string {
 	}
 	out := []string{head}
 	if m.phase == phasePreparing {
-		return append(out, "", st.Warning.Render("preparing")+" the checkout…")
+		out = append(out, "", st.Warning.Render("preparing")+" the checkout…")
+		if m.motion() {
+			out = append(out, "")
+			out = append(out, m.progressLines(1)...)
+		}
+		return out
 	}
 	if m.req.Dir != "" {
 		out = append(out, st.Subtle.Render("checkout "+clean(m.req.Dir)))
