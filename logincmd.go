@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/actions"
@@ -127,6 +128,9 @@ func presenceFor(ctx context.Context, inv tui.Invocation, e env, cfg *config.Con
 // runOptions is how a screen is drawn for this invocation.
 func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
 	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout}
+	if tui.NoColor(e.getenv) {
+		opts.ColorProfile = colorprofile.Ascii // NO_COLOR drops colour, not the full screen
+	}
 	if common.Plain && !inv.Global.CI {
 		opts.In, opts.Lines = e.stdin, e.lines // CI never waits for a person
 	}

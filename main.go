@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, e env) int {
 	}
 	inv, err := tui.ParseArgs(args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu: %v\n\n%s", err, tui.Usage())
+		fmt.Fprintln(e.stderr, tui.UsageLine(err))
 		return tui.ExitUsage
 	}
 	if inv.Help {

@@ -12,6 +12,7 @@ import (
 
 // runSandbox is `aayu sandbox`: the sandbox GitHub alone, in the
 // foreground, one log line per request on standard error, until Ctrl-C.
+// With --reset it seeds the demo again and exits.
 func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
 	faults, err := sandbox.ParseFaults(inv.Flags["faults"])
 	if err != nil {
@@ -43,6 +44,13 @@ func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
 			return tui.ExitFailed
 		}
 		fmt.Fprintln(e.stdout, "the sandbox was reset to the demo repository acme/benefits")
+		// --reset is a chore, not a session: save the fresh seed and
+		// give the terminal back, as a person running it expects.
+		if err := srv.Close(); err != nil {
+			fmt.Fprintf(e.stderr, "aayu sandbox: saving state: %v\n", err)
+			return tui.ExitFailed
+		}
+		return tui.ExitOK
 	}
 	addr := inv.Flags["addr"]
 	if addr == "" {

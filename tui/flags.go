@@ -321,7 +321,13 @@ func firstNonEmpty(values ...string) string {
 	return ""
 }
 
-// Usage is the text printed for --help and after a usage error.
+// UsageLine is what a usage error prints: the mistake in one line and where
+// to read more, not the whole usage text (which buries the mistake).
+func UsageLine(err error) string {
+	return "aayu: " + strings.TrimRight(err.Error(), ".") + ". Run aayu --help for usage."
+}
+
+// Usage is the text printed for --help.
 func Usage() string {
 	return `aayu: the person's side of aayudha — inbox, proof packs, ship.
 
@@ -347,7 +353,7 @@ Usage:
                                    bypass recorded late, from the ledger (read-only)
   aayu sandbox [--addr HOST:PORT]  only the sandbox GitHub, in the foreground
            [--faults SPEC] [--scale N]   e.g. --faults 5xx=0.1,latency=300ms
-           [--reset]                     throw away every change and seed the demo again
+           [--reset]                     seed the demo again, throwing away every change, and exit
 
 Global flags (before or after the command):
   --repo OWNER/NAME   the repository (default: from the checkout's origin)

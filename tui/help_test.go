@@ -44,15 +44,26 @@ func TestHelpLineContent(t *testing.T) {
 			want:  "↑/k up • ↓/j down • enter choose • s ship (unavailable: CI is still running) • ? help • q quit",
 		},
 		{
-			name:    "narrow: leading items and an ellipsis",
-			width:   40,
-			want:    "↑/k up • ↓/j down • enter choose …",
-			wantNot: []string{"quit"},
+			name:    "80 columns: the screen's keys are cut, help and quit stay",
+			width:   80,
+			want:    "↑/k up • ↓/j down • enter choose … • ? help • q quit",
+			wantNot: []string{"ship"},
 		},
 		{
-			name:  "first item alone is cut to fit",
+			name:    "40 columns: leading items, an ellipsis, then help and quit",
+			width:   40,
+			want:    "↑/k up • ↓/j down … • ? help • q quit",
+			wantNot: []string{"choose"},
+		},
+		{
+			name:  "too narrow for help: quit alone",
+			width: 10,
+			want:  "q quit",
+		},
+		{
+			name:  "narrower than quit: quit cut to fit",
 			width: 4,
-			want:  "↑/k…",
+			want:  "q q…",
 		},
 	}
 	for _, tt := range tests {
@@ -70,11 +81,47 @@ func TestHelpLineContent(t *testing.T) {
 	}
 }
 
-func TestHelpLineSkipsUnboundBindings(t *testing.T) {
+// TestHelpLineNeverHidesQuit is the rule the old help line broke: at any
+// width that can hold "q quit", the line holds it, however many keys the
+// screen lists before it.
+func TestHelpLineNeverHidesQuit(t *testing.T) {
+	many := helpBindings()
+	for i := 0; i < 12; i++ {
+		many = append([]key.Binding{key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "a long action name"))}, many...)
+	}
+	for width := 6; width <= 130; width++ {
+		if got := ansi.Strip(HelpLine(width, many, NewStyles(true))); !strings.HasSuffix(got, "q quit") {
+			t.Fatalf("HelpLine(%d) = %q hides q quit", width, got)
+		}
+	}
+}
+
+func TestHelpLineAddsHelpKey(t *testing.T) {
 	b := key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "gone"))
 	b.Unbind()
-	if got := ansi.Strip(HelpLine(80, []key.Binding{b, DefaultKeys().Quit}, NewStyles(true))); got != "q quit" {
-		t.Errorf("HelpLine = %q, want only the bound binding", got)
+	if got := ansi.Strip(HelpLine(80, []key.Binding{b, DefaultKeys().Quit}, NewStyles(true))); got != "? help • q quit" {
+		t.Errorf("HelpLine = %q, want the unbound binding left out and ? help added", got)
+	}
+}
+
+func TestFullHelpListsEveryKeyAtEveryWidth(t *testing.T) {
+	bindings := helpBindings()
+	for _, width := range []int{40, 80, 120} {
+		lines := FullHelp(width, bindings, NewStyles(true))
+		text := ansi.Strip(strings.Join(lines, "\n"))
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > width {
+				t.Errorf("FullHelp(%d) line is %d cells: %q", width, w, ansi.Strip(l))
+			}
+		}
+		for _, want := range []string{"↑/k", "↓/j", "enter", "choose", "q", "quit", "?", "help", "CI is still", "running"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("FullHelp(%d) lacks %q:\n%s", width, want, text)
+			}
+		}
+		if strings.Contains(text, helpEllipsis) {
+			t.Errorf("FullHelp(%d) cut something:\n%s", width, text)
+		}
 	}
 }
 

@@ -3,19 +3,16 @@ package tui
 // DecidePlain decides whether aayu draws plain lines instead of the full
 // screen, and says why in words (for `aayu auth`-style diagnostics and the
 // log). The first reason that applies wins, in this order: the --plain flag,
-// TERM=dumb, NO_COLOR set to any non-empty value, `[ui] plain = true`, and
-// standard output not being a terminal.
+// TERM=dumb, `[ui] plain = true`, and standard output not being a terminal.
 //
-// NO_COLOR is checked here rather than through a library because some parse
-// it as a boolean, while no-color.org says any non-empty value counts.
+// NO_COLOR is not among them: no-color.org asks a program only to drop its
+// colour, so the full screen stays, drawn without colour (see NoColor).
 func DecidePlain(flagPlain, configPlain bool, env func(string) string, stdoutIsTerminal bool) (plain bool, why string) {
 	switch {
 	case flagPlain:
 		return true, "--plain was given"
 	case env("TERM") == "dumb":
 		return true, "TERM is dumb"
-	case env("NO_COLOR") != "":
-		return true, "NO_COLOR is set"
 	case configPlain:
 		return true, "[ui] plain is true in the configuration"
 	case !stdoutIsTerminal:
@@ -29,3 +26,8 @@ func DecidePlain(flagPlain, configPlain bool, env func(string) string, stdoutIsT
 func Motion(configMotion, plain bool, env func(string) string) bool {
 	return configMotion && !plain && env("NO_COLOR") == ""
 }
+
+// NoColor reports whether NO_COLOR asks for no colour: any non-empty value,
+// as no-color.org says. It is checked here rather than through a library
+// because some parse it as a boolean ("NO_COLOR=0" would then keep colour).
+func NoColor(env func(string) string) bool { return env("NO_COLOR") != "" }

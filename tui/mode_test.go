@@ -17,9 +17,8 @@ func TestDecidePlain(t *testing.T) {
 		{"terminal, nothing set", false, false, true, map[string]string{"TERM": "xterm-256color"}, false, "standard output is a terminal"},
 		{"--plain", true, false, true, nil, true, "--plain was given"},
 		{"TERM=dumb", false, false, true, map[string]string{"TERM": "dumb"}, true, "TERM is dumb"},
-		{"NO_COLOR=1", false, false, true, map[string]string{"NO_COLOR": "1"}, true, "NO_COLOR is set"},
-		{"NO_COLOR=false still counts", false, false, true, map[string]string{"NO_COLOR": "false"}, true, "NO_COLOR is set"},
-		{"NO_COLOR empty does not count", false, false, true, map[string]string{"NO_COLOR": ""}, false, "standard output is a terminal"},
+		{"NO_COLOR keeps the full screen", false, false, true, map[string]string{"NO_COLOR": "1"}, false, "standard output is a terminal"},
+		{"NO_COLOR with TERM=dumb is plain for TERM", false, false, true, map[string]string{"NO_COLOR": "1", "TERM": "dumb"}, true, "TERM is dumb"},
 		{"[ui] plain", false, true, true, nil, true, "[ui] plain is true in the configuration"},
 		{"not a terminal", false, false, false, nil, true, "standard output is not a terminal"},
 		{"flag reason comes first", true, true, false, map[string]string{"TERM": "dumb", "NO_COLOR": "1"}, true, "--plain was given"},
@@ -52,5 +51,13 @@ func TestMotion(t *testing.T) {
 				t.Errorf("Motion(%v, %v, %v) = %v, want %v", tt.config, tt.plain, tt.env, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestNoColorAnyNonEmptyValue(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "1": true, "0": true, "false": true, "yes": true} {
+		if got := NoColor(envOf(map[string]string{"NO_COLOR": v})); got != want {
+			t.Errorf("NoColor(NO_COLOR=%q) = %v, want %v", v, got, want)
+		}
 	}
 }

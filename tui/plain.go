@@ -82,6 +82,9 @@ func (m *plainShell) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		default:
 			return m, m.wait()
 		}
+		if line == "?" && !typing(m.screen) {
+			return m, m.printHelp()
+		}
 	}
 	next, cmd := m.screen.Update(msg)
 	s, ok := next.(Screen)
@@ -162,4 +165,19 @@ func (m *plainShell) printNew() bool {
 	}
 	m.printed = len(lines)
 	return true
+}
+
+// printHelp is the plain "?": every key of the screen as a line, then the
+// next line of input.
+func (m *plainShell) printHelp() tea.Cmd {
+	var b strings.Builder
+	for _, l := range PlainHelp(m.screen) {
+		b.WriteString(Sanitize(ansi.Strip(l)))
+		b.WriteByte('\n')
+	}
+	if _, err := io.WriteString(m.out, b.String()); err != nil {
+		m.err = fmt.Errorf("writing the keys: %w", err)
+		return tea.Quit
+	}
+	return m.wait()
 }

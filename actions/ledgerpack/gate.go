@@ -10,12 +10,13 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/proof"
 )
 
 // The merge gate's workflow file and the artifact it uploads.
 const (
-	GateWorkflowFile = "aayudha-merge-gate.yml"
+	GateWorkflowFile = gaterun.WorkflowFile
 	PackArtifact     = "aayudha-pack"
 )
 
@@ -44,9 +45,10 @@ func IsExpired(err error) bool { return errors.Is(err, ghx.ErrArtifactExpired) |
 // GateArtifact downloads and unpacks, into dir (created; it must not
 // exist), the aayudha-pack artifact of the merge gate's newest run for pull
 // request pr on head: a pull_request_target run, completed with success,
-// whose pull_requests[] entry names pr at exactly head. This is for reading
-// the gate's pack on the pack screen; ship applies its own, stricter choice
-// (it also passes over runs whose artifact does not verify). An expired
+// whose pull_requests[] entry names pr at exactly head (model/gaterun's
+// rule, the one ship and the inbox use). This is for reading the gate's
+// pack on the pack screen; ship also passes over runs whose artifact does
+// not verify. An expired
 // artifact gives an error IsExpired reports, in words that say "expired".
 func GateArtifact(ctx context.Context, client *github.Client, owner, repo string, pr int, head, dir string, opts GateOptions) (*GateRun, error) {
 	if opts.MaxZipBytes <= 0 {
@@ -118,13 +120,8 @@ func gateRun(ctx context.Context, client *github.Client, owner, repo string, pr 
 		return nil, fmt.Errorf("listing the runs of %s: %s", GateWorkflowFile, ghx.Describe(err))
 	}
 	for _, r := range runs {
-		if r.GetEvent() != "pull_request_target" || r.GetStatus() != "completed" || r.GetConclusion() != "success" {
-			continue
-		}
-		for _, p := range r.PullRequests {
-			if p.GetNumber() == pr && p.GetHead().GetSHA() == head {
-				return r, nil
-			}
+		if gaterun.Qualifies(ghx.GateRunFacts(r), gaterun.Target{PR: pr, Head: head}) {
+			return r, nil
 		}
 	}
 	return nil, fmt.Errorf("no run of %s qualifies for pull request #%d at head %s (a pull_request_target run, completed with success, on exactly that head)", GateWorkflowFile, pr, shortSHA(head))

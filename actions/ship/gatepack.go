@@ -11,16 +11,16 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/proof"
 	"github.com/google/go-github/v66/github"
 )
 
 // The merge gate's workflow and the artifact it uploads.
 const (
-	GateWorkflowFile = "aayudha-merge-gate.yml"
-	GateWorkflowPath = ".github/workflows/" + GateWorkflowFile
+	GateWorkflowFile = gaterun.WorkflowFile
+	GateWorkflowPath = gaterun.WorkflowPath
 	PackArtifactName = "aayudha-pack"
-	eventTarget      = "pull_request_target"
 )
 
 // gatePack is the run ship took and the pack it verified.
@@ -152,16 +152,20 @@ func (r *run) listGateRuns() ([]*github.WorkflowRun, error) {
 // request it passes over before that goes into r.res.Passed with its reason.
 func (r *run) selectRun(runs []*github.WorkflowRun) (*gatePack, error) {
 	rules := r.packRules()
-	fork := r.pull.GetHead().GetRepo().GetID() != r.pull.GetBase().GetRepo().GetID()
+	target := gaterun.Target{PR: r.pr, Head: r.head, HeadRef: r.pull.GetHead().GetRef(),
+		Fork: r.pull.GetHead().GetRepo().GetID() != r.pull.GetBase().GetRepo().GetID()}
 	for _, run := range runs {
-		entry, ours := r.binding(run, fork)
+		ours, reason := gaterun.Judge(ghx.GateRunFacts(run), target)
 		if !ours {
 			continue
 		}
 		passOver := func(reason string) {
 			r.res.Passed = append(r.res.Passed, PassedOver{RunID: run.GetID(), Event: run.GetEvent(), URL: run.GetHTMLURL(), Reason: reason})
 		}
-		if reason := r.disqualify(run, entry); reason != "" {
+		if reason == "" {
+			reason = r.notResumed(run)
+		}
+		if reason != "" {
 			passOver(reason)
 			continue
 		}
@@ -178,47 +182,10 @@ func (r *run) selectRun(runs []*github.WorkflowRun) (*gatePack, error) {
 	return nil, nil
 }
 
-// binding finds the run's pull_requests[] entry for this pull request.
-// A pull_request run of the head branch is the pull request's own copy;
-// a pull_request_target run with no entry counts only for a fork, whose
-// runs GitHub lists without one, and is then bound by the pack alone.
-func (r *run) binding(run *github.WorkflowRun, fork bool) (*github.PullRequest, bool) {
-	for _, p := range run.PullRequests {
-		if p.GetNumber() == r.pr {
-			return p, true
-		}
-	}
-	if len(run.PullRequests) > 0 {
-		return nil, false
-	}
-	switch run.GetEvent() {
-	case "pull_request":
-		return nil, run.GetHeadBranch() == r.pull.GetHead().GetRef()
-	case eventTarget:
-		return nil, fork
-	}
-	return nil, false
-}
-
-// disqualify says, from the run record alone, why a run cannot count.
-func (r *run) disqualify(run *github.WorkflowRun, entry *github.PullRequest) string {
-	switch {
-	case run.GetEvent() == "pull_request":
-		return "the pull request's own copy of the gate (pull_request)"
-	case run.GetEvent() != eventTarget:
-		return fmt.Sprintf("a %s run, not pull_request_target", run.GetEvent())
-	case run.GetPath() != "" && !strings.HasPrefix(run.GetPath(), GateWorkflowPath):
-		return fmt.Sprintf("a run of %s, not the merge gate", run.GetPath())
-	case entry != nil && entry.GetHead().GetSHA() != r.head:
-		return "proves another commit " + short(entry.GetHead().GetSHA())
-	case run.GetStatus() != "completed":
-		return "still running"
-	case run.GetConclusion() != "success":
-		if c := run.GetConclusion(); c != "failure" && c != "" {
-			return "failed (" + c + ")"
-		}
-		return "failed"
-	case r.resume != nil && r.resume.RunID != 0 && run.GetID() != r.resume.RunID:
+// notResumed passes over, when ship resumes a merge it recorded, every run
+// but the one that merge took; which runs qualify is model/gaterun's rule.
+func (r *run) notResumed(run *github.WorkflowRun) string {
+	if r.resume != nil && r.resume.RunID != 0 && run.GetID() != r.resume.RunID {
 		return fmt.Sprintf("not the run the merge recorded (run %d)", r.resume.RunID)
 	}
 	return ""

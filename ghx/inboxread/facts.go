@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 )
@@ -202,7 +203,8 @@ func (s *session) pullFacts(open map[int]inbox.Issue, pr inbox.PullRequest) (fac
 }
 
 // gateConclusions finds, for each pull request number → head, the newest
-// completed pull_request_target run of the merge gate on exactly that head.
+// completed pull_request_target run of the merge gate on exactly that head
+// (gaterun.Decides: the rule ship and the pack viewer use).
 // Such a run's head_sha is the base branch's (REFERENCE.md §7), so it is
 // bound through its pull_requests[] entry: the number and the head's SHA.
 // A run still in progress does not undo the last finished one. One shared
@@ -248,13 +250,11 @@ func (s *session) gateConclusions(heads map[int]string) (map[int]string, error) 
 			if !oldest.IsZero() && timeOf(run.CreatedAt).Before(oldest) {
 				older = true
 			}
-			if run.GetEvent() != "pull_request_target" || run.GetStatus() != "completed" {
-				continue
-			}
-			for _, p := range run.PullRequests {
-				head, want := heads[p.GetNumber()]
-				if _, decided := out[p.GetNumber()]; want && !decided && strings.EqualFold(p.GetHead().GetSHA(), head) {
-					out[p.GetNumber()] = run.GetConclusion()
+			facts := ghx.GateRunFacts(run)
+			for _, p := range facts.PullRequests {
+				head, want := heads[p.Number]
+				if _, decided := out[p.Number]; want && !decided && gaterun.Decides(facts, gaterun.Target{PR: p.Number, Head: head}) {
+					out[p.Number] = run.GetConclusion()
 				}
 			}
 		}

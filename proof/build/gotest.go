@@ -21,7 +21,8 @@ type testEvent struct {
 	Test        string
 	Output      string
 	FailedBuild string
-	ImportPath  string // build-output and build-fail events
+	ImportPath  string  // build-output and build-fail events
+	Elapsed     float64 // seconds, on a pass, fail or skip
 }
 
 // testRun is what one go test -json run did.
@@ -55,6 +56,8 @@ func (r *testRun) read(line []byte, emit func(Event), step string) {
 	}
 	top := e.Test != "" && !strings.Contains(e.Test, "/")
 	switch e.Action {
+	case "start":
+		emit(PackageStarted{Step: step, Package: e.Package})
 	case "run":
 		if top {
 			emit(TestRunning{Step: step, Package: e.Package, Test: e.Test})
@@ -73,6 +76,11 @@ func (r *testRun) read(line []byte, emit func(Event), step string) {
 			r.failed[testKey(e.Package, e.Test)] = true
 		case top && e.Action == "skip":
 			r.skipped[testKey(e.Package, e.Test)] = true
+		}
+		if e.Test == "" {
+			defer emit(r.packageEnded(e, step)) // after the package's last output line
+		} else if top {
+			emit(TestEnded{Step: step, Package: e.Package, Test: e.Test, Result: testResults[e.Action]})
 		}
 	case "build-fail":
 		r.badPkgs[e.ImportPath] = "does not build"

@@ -220,25 +220,35 @@ func TestShipConfirmationPlainGolden(t *testing.T) {
 }
 
 // TestShipConfirmationTooShort: on a terminal too short to show every
-// write, the answers stay on screen, y waits, and a taller terminal lets
-// it through.
+// write, the list scrolls, y waits until its last write has been in view,
+// and scrolling to the end (or a taller terminal) lets it through.
 func TestShipConfirmationTooShort(t *testing.T) {
-	answers := make(chan bool, 1)
-	m, send := untilAsked(t, tui.Common{Width: 40, Height: 16, Styles: tui.NewStyles(true)}, asking(answers))
-	view := ansi.Strip(m.View().Content)
-	tuitest.AssertFits(t, m.View().Content, 40, 16)
-	for _, want := range []string{"make the terminal taller", "no: write nothing"} {
-		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
-			t.Errorf("the short confirmation does not show %q:\n%s", want, view)
-		}
-	}
-	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
-	if m.confirm == nil {
-		t.Fatal("y was taken while writes were hidden")
-	}
-	m.Update(tea.WindowSizeMsg{Width: 40, Height: 40})
-	send(tea.KeyPressMsg{Code: 'y', Text: "y"})
-	if !<-answers {
-		t.Error("y on a tall enough terminal was not a yes")
+	for _, tc := range []struct {
+		name   string
+		reveal tea.Msg
+	}{
+		{"scrolled to the end", tea.KeyPressMsg{Code: 'G', Text: "G"}},
+		{"a taller terminal", tea.WindowSizeMsg{Width: 40, Height: 60}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			answers := make(chan bool, 1)
+			m, send := untilAsked(t, tui.Common{Width: 40, Height: 16, Styles: tui.NewStyles(true)}, asking(answers))
+			view := ansi.Strip(m.View().Content)
+			tuitest.AssertFits(t, m.View().Content, 40, 16)
+			for _, want := range []string{"lines 1–", "n/esc"} {
+				if !strings.Contains(view, want) {
+					t.Errorf("the short confirmation does not show %q:\n%s", want, view)
+				}
+			}
+			m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+			if m.confirm == nil {
+				t.Fatal("y was taken while writes were hidden")
+			}
+			m.Update(tc.reveal)
+			send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+			if !<-answers {
+				t.Error("y after every write was in view was not a yes")
+			}
+		})
 	}
 }

@@ -75,7 +75,7 @@ type Model struct {
 	packWidth   int
 	pending     *resultMsg // the run's result, waiting for the last gate event
 	drained     bool       // the end-of-run marker has arrived
-	offset      int
+	scroll      scroller   // the body's viewport (scroll.go)
 
 	lines []string
 	said  map[core.GateID]core.State
@@ -248,7 +248,15 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.onScroll(msg) {
+		return nil
+	}
 	if m.confirmReply != nil {
+		if m.confirm != nil && !m.c.Plain {
+			// Lay the frame out at the current size first, so a yes is to
+			// what the terminal shows now, not at the last frame drawn.
+			_ = m.render()
+		}
 		switch {
 		case key.Matches(msg, k.Yes) && !m.writesHidden():
 			m.answer(true)
@@ -260,13 +268,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.showPack && key.Matches(msg, k.Back):
 		m.showPack = false
-	case m.showPack && key.Matches(msg, k.Down):
-		m.offset++
-	case m.showPack && key.Matches(msg, k.Up):
-		m.offset = max(0, m.offset-1)
 	case key.Matches(msg, k.Pack):
 		if m.packReady() == "" {
-			m.showPack, m.offset = !m.showPack, 0
+			m.showPack = !m.showPack
 		}
 	case key.Matches(msg, k.Quit):
 		if m.result == nil {
@@ -301,18 +305,18 @@ func (m *Model) Keys() []key.Binding {
 	}
 	if m.confirmReply != nil {
 		if m.writesHidden() {
-			return []key.Binding{tui.Disable(k.Yes, "make the terminal taller to see every write"), k.No}
+			return m.withScrollKeys([]key.Binding{tui.Disable(k.Yes, "scroll to the last write first (G)"), k.No}, false)
 		}
-		return []key.Binding{k.Yes, k.No}
+		return m.withScrollKeys([]key.Binding{k.Yes, k.No}, false)
 	}
 	if m.showPack {
-		return []key.Binding{k.Up, k.Down, k.Back, k.Quit}
+		return m.withScrollKeys([]key.Binding{k.Back, k.Quit}, false)
 	}
 	pack := k.Pack
 	if why := m.packReady(); why != "" {
 		pack = tui.Disable(pack, why)
 	}
-	return []key.Binding{pack, k.Quit}
+	return m.withScrollKeys([]key.Binding{pack, k.Quit}, true)
 }
 
 // Transcript returns the plain lines.

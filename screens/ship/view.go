@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/actions/ship"
-	"github.com/aayudha/aayu/tui"
 )
 
 // View draws one line per gate, filled in as the run reports, the runs
@@ -29,10 +28,9 @@ func (m *Model) render() string {
 	body = append(body, st.Title.Render(fmt.Sprintf("aayu ship #%d", m.opts.PR)))
 	switch {
 	case m.confirm != nil:
-		lines, _ := m.confirmView(w, h-2)
-		body = append(body, lines...)
+		body = append(body, m.confirmView(w)...)
 	case m.showPack:
-		body = append(body, m.packLines(w, h-2)...)
+		body = append(body, m.packLines(w)...)
 	default:
 		body = append(body, "")
 		for _, g := range core.Gates() {
@@ -59,7 +57,7 @@ func (m *Model) render() string {
 		body = append(body, "")
 		body = append(body, m.outcomeLines(w)...)
 	}
-	return tui.Frame(body, w, h, tui.HelpLine(w, m.Keys(), st))
+	return m.scrolled(body, w, h)
 }
 
 func (m *Model) outcomeLines(w int) []string {
@@ -83,7 +81,7 @@ func (m *Model) outcomeLines(w int) []string {
 	return strings.Split(ansi.Wrap(s, w, " "), "\n")
 }
 
-func (m *Model) packLines(w, h int) []string {
+func (m *Model) packLines(w int) []string {
 	if m.packWidth != w {
 		// Wrapped once per width, not once per frame.
 		m.packWrapped, m.packWidth = []string{"the merge gate's pack, as verified:"}, w
@@ -91,10 +89,7 @@ func (m *Model) packLines(w, h int) []string {
 			m.packWrapped = append(m.packWrapped, strings.Split(ansi.Wrap(clean(l), w, " /"), "\n")...)
 		}
 	}
-	lines := m.packWrapped
-	start := min(m.offset, max(0, len(lines)-h))
-	end := min(len(lines), start+h)
-	return lines[start:end]
+	return m.packWrapped
 }
 
 // hang wraps text after a lead (the state word's column) and indents the
@@ -118,7 +113,7 @@ func hang(lead, text string, w int) []string {
 
 // confirmView is the one question ship asks before it writes: every write
 // listed, and the two answers worded so neither can be mistaken.
-func (m *Model) confirmView(w, room int) (body []string, hidden bool) {
+func (m *Model) confirmView(w int) (body []string) {
 	st := m.c.Styles
 	p := *m.confirm
 	lines := confirmLines(p)
@@ -136,31 +131,21 @@ func (m *Model) confirmView(w, room int) (body []string, hidden bool) {
 	}
 	answers := append(hang(st.OK.Render("y/enter")+"  ", "yes: write all of these", w),
 		hang(st.Failed.Render("n/esc  ")+"  ", "no: write nothing", w)...)
-	if 1+len(intro)+len(bypass)+len(list)+len(answers)+3 <= room {
-		// Room for the blank lines that set each part apart.
-		for _, part := range [][]string{intro, bypass, list, answers} {
-			if len(part) > 0 {
-				body = append(append(body, ""), part...)
-			}
+	// Every write is listed; the viewport scrolls a list taller than the
+	// terminal, and the yes waits until its end has been in view.
+	for _, part := range [][]string{intro, bypass, list, answers} {
+		if len(part) > 0 {
+			body = append(append(body, ""), part...)
 		}
-		return body, false
 	}
-	body = append(append(append([]string(nil), intro...), bypass...), list...)
-	if over := len(body) + len(answers) - room; over > 0 {
-		// A yes must be to writes the person saw: on a terminal too short to
-		// show them all, the yes waits until it is taller.
-		hidden = true
-		warn := wrap(st.Warning.Render("more writes below: make the terminal taller to read them all; y waits until then"))
-		body = append(body[:max(0, len(body)-over-len(warn))], warn...)
-	}
-	return append(body, answers...), hidden
+	return body
 }
 
-// writesHidden says the terminal is too short to show every write.
+// writesHidden says the last write of the confirmation has not yet been
+// in view: a yes must be to writes the person could see.
 func (m *Model) writesHidden() bool {
 	if m.confirm == nil || m.c.Plain {
 		return false
 	}
-	_, hidden := m.confirmView(max(m.c.Width, 20), max(m.c.Height, 8)-2)
-	return hidden
+	return !m.scroll.seenEnd
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -43,11 +44,14 @@ func (s script) deps() Deps {
 
 func out(text string) build.Output { return build.Output{Step: build.StepTests, Line: text} }
 
+const deductiblePkg = "example.com/benefits/deductible"
+
 func testEvents(tests ...string) []build.Event {
-	var evs []build.Event
+	evs := []build.Event{build.PackageStarted{Step: build.StepTests, Package: deductiblePkg}}
 	for _, t := range tests {
-		evs = append(evs, build.TestRunning{Step: build.StepTests, Package: "example.com/benefits/deductible", Test: t},
-			out("=== RUN   "+t), out("--- PASS: "+t+" (0.00s)"))
+		evs = append(evs, build.TestRunning{Step: build.StepTests, Package: deductiblePkg, Test: t},
+			out("=== RUN   "+t), out("--- PASS: "+t+" (0.00s)"),
+			build.TestEnded{Step: build.StepTests, Package: deductiblePkg, Test: t, Result: proof.ResultPass})
 	}
 	return evs
 }
@@ -68,6 +72,9 @@ func floorsHold() script {
 	evs := []build.Event{build.StepStarted{Step: build.StepTests, What: "go test -json -coverprofile ./... (isolated)"}}
 	evs = append(evs, testEvents("TestApplies", "TestRemaining", "TestRemainingNeverNegative")...)
 	evs = append(evs, out("ok  \texample.com/benefits/deductible\t0.004s\tcoverage: 100.0% of statements"),
+		build.PackageEnded{Step: build.StepTests, Package: deductiblePkg, Result: proof.ResultPass, Passed: 3, Elapsed: 4 * time.Millisecond},
+		build.PackageStarted{Step: build.StepTests, Package: "example.com/benefits/docs"},
+		build.PackageEnded{Step: build.StepTests, Package: "example.com/benefits/docs", Result: proof.ResultSkipped, Why: "no test files"},
 		ended(build.StepTests, proof.ResultPass, "4 tests passed"),
 		build.StepStarted{Step: build.StepEvidence, What: "each criterion's mapped tests in this run"},
 		ended(build.StepEvidence, proof.ResultPass, "2 of 2 criteria have evidence from this run"),
@@ -106,7 +113,7 @@ func coverageFails() script {
 // runningScript stops inside the tests step, a test under way.
 func runningScript() script {
 	s := floorsHold()
-	s.events = s.events[:5] // started, TestApplies ran, TestRemaining started
+	s.events = s.events[:7] // started, TestApplies ran, TestRemaining started
 	return s
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/stopwatch"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/aayudha/aayu/proof"
@@ -76,9 +79,14 @@ type Model struct {
 	outcome *build.Outcome
 	err     error
 
+	pkgs []pkgRow // the packages of the go test steps, as they come
+
+	spin  spinner.Model   // moves while the run does
+	clock stopwatch.Model // time since the run began
+
 	showOutput bool
-	offset     int  // first output line shown
-	follow     bool // keep the newest output line in view
+	out        viewport.Model // the live output viewer (o)
+	outDirty   bool           // output came since the viewer last got it
 
 	lines    []string // the plain transcript so far
 	exitCode int
@@ -93,20 +101,26 @@ func New(ctx context.Context, c tui.Common, deps Deps) *Model {
 		c.Width, c.Height = 80, 24
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	m := &Model{c: c, deps: deps, keys: newKeys(), ctx: ctx, cancel: cancel, events: make(chan tea.Msg, 64), follow: true}
+	m := &Model{c: c, deps: deps, keys: newKeys(), ctx: ctx, cancel: cancel, events: make(chan tea.Msg, 64),
+		spin: newSpinner(), clock: newClock(), out: newOutputView(c.Width, c.Height)}
 	m.say(plainIntro(deps.Story))
 	m.say("working…")
 	return m
 }
 
-// Init starts preparing the checkout.
-func (m *Model) Init() tea.Cmd { return prepare(m.ctx, m.deps) }
+// Init starts preparing the checkout, the spinner and the clock.
+func (m *Model) Init() tea.Cmd { return tea.Batch(prepare(m.ctx, m.deps), m.startMotion()) }
 
 // Update handles the run's messages, resizes and keys. It does no I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.updateMotion(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
+		m.out.SetWidth(max(msg.Width, 20))
+		m.out.SetHeight(max(1, max(msg.Height, 8)-2))
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case preparedMsg:
@@ -142,12 +156,11 @@ func (m *Model) apply(ev build.Event) {
 		m.say(plainStarted(ev))
 	case build.TestRunning:
 		m.row(ev.Step).test = shortTest(ev.Package, ev.Test)
+		m.applyPackage(ev)
+	case build.PackageStarted, build.PackageEnded, build.TestEnded:
+		m.applyPackage(ev)
 	case build.Output:
-		m.output = append(m.output, ev.Line)
-		if over := len(m.output) - maxOutputLines; over > 0 {
-			m.output = m.output[over:]
-			m.offset = max(0, m.offset-over)
-		}
+		m.addOutput(ev.Line)
 	case build.StepEnded:
 		row := m.row(ev.Step)
 		row.test, row.detail = "", ev.Detail
@@ -198,7 +211,8 @@ func (m *Model) finish(msg finishedMsg) tea.Cmd {
 	if m.c.Plain || m.c.CI {
 		return m.quit()
 	}
-	return nil
+	m.syncOutput()
+	return m.clock.Stop()
 }
 
 // quit ends the screen. Quitting before the run ends is a failure: no pack
@@ -216,26 +230,17 @@ func (m *Model) quit() tea.Cmd {
 func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	if m.showOutput {
-		page := max(1, m.c.Height-2)
-		last := max(0, len(m.output)-page)
-		if m.follow {
-			m.offset = last
-		}
 		switch {
 		case key.Matches(msg, k.Back), msg.String() == "q", msg.String() == "o":
 			m.showOutput = false
 		case key.Matches(msg, k.Quit):
 			return m, m.quit()
-		case key.Matches(msg, k.Up):
-			m.offset, m.follow = max(0, m.offset-1), false
-		case key.Matches(msg, k.Down):
-			m.offset = min(last, m.offset+1)
-			m.follow = m.offset == last
-		case key.Matches(msg, k.PageUp):
-			m.offset, m.follow = max(0, m.offset-page), false
-		case key.Matches(msg, k.PageDn):
-			m.offset = min(last, m.offset+page)
-			m.follow = m.offset == last
+		default:
+			// The viewport scrolls: ↑/k ↓/j, pgup/b pgdn/f/space, u/d.
+			m.syncOutput()
+			var cmd tea.Cmd
+			m.out, cmd = m.out.Update(msg)
+			return m, cmd
 		}
 		return m, nil
 	}
@@ -243,7 +248,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, m.quit()
 	case key.Matches(msg, k.Output):
-		m.showOutput, m.follow = true, true
+		m.showOutput, m.outDirty = true, true
+		m.out.SetContentLines(nil)
+		m.syncOutput() // opens at the newest line, following the run
 	}
 	return m, nil
 }
@@ -258,7 +265,7 @@ func (m *Model) Done() (bool, int) { return m.done, m.exitCode }
 func (m *Model) Keys() []key.Binding {
 	k := m.keys
 	if m.showOutput {
-		return []key.Binding{k.Up, k.Down, k.PageDn, k.Back}
+		return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDn, k.Back}
 	}
 	out := k.Output
 	if len(m.output) == 0 {

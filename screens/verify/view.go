@@ -37,7 +37,12 @@ func (m *Model) mainLines(w int) []string {
 	}
 	out := []string{head}
 	if m.phase == phasePreparing {
-		return append(out, "", st.Warning.Render("preparing")+" the checkout…")
+		out = append(out, "", st.Warning.Render("preparing")+" the checkout…")
+		if m.motion() {
+			out = append(out, "")
+			out = append(out, m.progressLines(1)...)
+		}
+		return out
 	}
 	if m.req.Dir != "" {
 		out = append(out, st.Subtle.Render("checkout "+clean(m.req.Dir)))
@@ -45,6 +50,11 @@ func (m *Model) mainLines(w int) []string {
 	out = append(out, "")
 	for _, r := range m.steps {
 		out = append(out, m.stepLine(r))
+	}
+	if m.phase == phaseRunning && m.motion() {
+		out = append(out, "")
+		room := max(m.c.Height, 8) - 1 - len(out)
+		out = append(out, m.progressLines(room)...)
 	}
 	if m.phase == phaseDone {
 		out = append(out, "")
@@ -126,22 +136,21 @@ func (m *Model) wrap(s string, w int) []string {
 func (m *Model) outputLines(w, h int) []string {
 	st := m.c.Styles
 	n := len(m.output)
-	page := max(1, h-1)
-	offset := m.offset
-	if m.follow {
-		offset = max(0, n-page)
-	}
 	title := st.Title.Render("test output") + fmt.Sprintf(" %d %s", n, tui.Plural(n, "line", "lines"))
-	if n > page {
-		title += st.Subtle.Render(fmt.Sprintf(" · %d–%d", offset+1, min(n, offset+page)))
+	if page := m.out.VisibleLineCount(); n > page {
+		from := m.out.YOffset() + 1
+		title += st.Subtle.Render(fmt.Sprintf(" · %d–%d", from, min(n, from+page-1)))
+	}
+	if m.phase != phaseDone && m.motion() {
+		title += " " + st.Warning.Render(m.spin.View()) + " " + elapsed(m.clock.Elapsed())
 	}
 	out := []string{title}
 	if n == 0 {
 		return append(out, st.Subtle.Render("(no output yet)"))
 	}
-	for _, l := range m.output[offset:min(n, offset+page)] {
-		out = append(out, strings.TrimRight(clean(l), " "))
+	_, _ = w, h
+	for _, l := range strings.Split(m.out.View(), "\n") {
+		out = append(out, strings.TrimRight(l, " "))
 	}
-	_ = w
 	return out
 }

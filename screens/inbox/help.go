@@ -1,0 +1,25 @@
+package inbox
+
+import "charm.land/bubbles/v2/key"
+
+// Typing reports whether the note line has the keyboard, so the shell
+// leaves "?" to the note instead of opening the full help.
+func (m *Model) Typing() bool { return m.pend != nil && m.pend.note }
+
+// FullKeys is every key the inbox answers to now, for the full help (?):
+// the help line's keys and those it has no room for.
+func (m *Model) FullKeys() []key.Binding {
+	ks := m.Keys()
+	if m.pend != nil || m.quitAsk {
+		return ks
+	}
+	k := m.keys
+	out := make([]key.Binding, 0, len(ks)+2)
+	for _, b := range ks {
+		out = append(out, b)
+		if b.Help().Key == k.Select.Help().Key {
+			out = append(out, k.SelectAll, k.ClearHouse)
+		}
+	}
+	return out
+}

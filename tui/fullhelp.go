@@ -1,0 +1,35 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// FullHelpView is the ? screen: every key of the screen showing (FullKeys
+// when it has them), disabled ones with their reason, laid out for
+// width×height with the way back on the last line.
+func FullHelpView(s Screen, width, height int, st Styles) string {
+	body := []string{st.Title.Render("Keys"), ""}
+	body = append(body, FullHelp(width, screenKeys(s), st)...)
+	closeHelp := key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close help"))
+	return Frame(body, width, height, HelpLine(width, []key.Binding{closeHelp, DefaultKeys().Quit}, st))
+}
+
+// screenKeys is every binding of a screen, for the full help.
+func screenKeys(s Screen) []key.Binding {
+	if f, ok := s.(FullKeyer); ok {
+		return f.FullKeys()
+	}
+	return s.Keys()
+}
+
+// PlainHelp is the plain twin of the ? screen: one line per key, in words.
+func PlainHelp(s Screen) []string {
+	lines := []string{"keys:"}
+	rest, pinned := splitPinned(screenKeys(s))
+	if !hasKey(pinned, "?") {
+		pinned = append([]key.Binding{DefaultKeys().Help}, pinned...)
+	}
+	for _, b := range append(rest, pinned...) {
+		h := b.Help()
+		lines = append(lines, "  "+h.Key+": "+h.Desc)
+	}
+	return lines
+}
