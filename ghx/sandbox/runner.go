@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -281,7 +282,7 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 	case action == "actions/setup-go":
 		return nil // the machine's Go
 	case action == "actions/checkout":
-		return j.git(ctx, "", "clone", "-q", j.url+"/"+RepoOwner+"/"+RepoName+".git", ".", "&&checkout", with["ref"])
+		return j.clone(ctx, with["ref"])
 	case action == "actions/upload-artifact":
 		b, err := zipFolder(filepath.Join(j.dir, with["path"]))
 		j.artifact = b
@@ -308,7 +309,7 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 		env[k] = x
 	}
 	if strings.Contains(st.Run, "${{") {
-		return fmt.Errorf("the step expands an expression inside run:")
+		return errors.New("the step expands an expression inside its run script")
 	}
 	ghEnv := filepath.Join(j.env["RUNNER_TEMP"], "github_env")
 	_ = os.WriteFile(ghEnv, nil, 0o644)
@@ -330,23 +331,17 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 	return err
 }
 
-// git runs a clone and then a checkout of ref, with the workflow token.
-func (j *runJob) git(ctx context.Context, _ string, args ...string) error {
-	var ref string
-	for i, a := range args {
-		if a == "&&checkout" {
-			ref, args = args[i+1], args[:i]
-			break
-		}
-	}
-	run := func(a ...string) error {
-		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "http.extraHeader=Authorization: Bearer " + j.opts.Token}, a...)...)
+// clone makes the fresh clone a checkout step gives: the repository over
+// smart HTTP with the workflow token, at ref.
+func (j *runJob) clone(ctx context.Context, ref string) error {
+	run := func(args ...string) error {
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "http.extraHeader=Authorization: Bearer " + j.opts.Token}, args...)...)
 		cmd.Dir = j.dir
 		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 		cmd.Stdout, cmd.Stderr = &j.log, &j.log
 		return cmd.Run()
 	}
-	if err := run(args...); err != nil {
+	if err := run("clone", "-q", j.url+"/"+RepoOwner+"/"+RepoName+".git", "."); err != nil {
 		return err
 	}
 	return run("checkout", "-q", ref)
