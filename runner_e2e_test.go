@@ -22,11 +22,12 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// TestAgentPushRunsTheGate: an agent clones the demo over smart HTTP,
-// pushes a commit to pull request 4's branch, and within a minute the
-// sandbox's runner has a successful pull_request_target run of the base
-// branch's merge gate bound to that head, whose aayudha-pack names it; aayu
-// ship of the pull request then passes its pack gate.
+// TestAgentPushRunsTheGate: an agent clones the demo over smart HTTP as
+// sandbox-agent-bot, pushes a story branch and opens a pull request "Refs
+// #3" through the REST API; within a minute the sandbox's runner has a
+// successful pull_request_target run of the base branch's merge gate bound
+// to that head, whose aayudha-pack names it, the head's status and the
+// gate's comment; aayu ship of that pull request then passes its pack gate.
 func TestAgentPushRunsTheGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds aayu and runs the gate's go test")
@@ -63,18 +64,27 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	}
 	_ = os.MkdirAll(work, 0o755)
 	git("clone", "-q", base+"/acme/benefits.git", ".")
-	git("checkout", "-q", "story/3-remaining-deductible")
+	git("checkout", "-q", "-b", "story/3-agent-note", "origin/story/3-remaining-deductible")
 	if err := os.WriteFile(filepath.Join(work, "NOTES.md"), []byte("A note from the agent.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	git("add", "NOTES.md")
 	git("commit", "-q", "-m", "Add a note")
 	head := git("rev-parse", "HEAD")
-	git("push", "-q", "origin", "story/3-remaining-deductible")
+	git("push", "-q", "origin", "story/3-agent-note")
 
 	gh := github.NewClient(nil).WithAuthToken("sandbox-founder")
 	gh.BaseURL, _ = url.Parse(base + "/")
 	ctx := context.Background()
+	agent := github.NewClient(nil).WithAuthToken("sandbox-agent-bot")
+	agent.BaseURL = gh.BaseURL
+	opened, _, err := agent.PullRequests.Create(ctx, "acme", "benefits", &github.NewPullRequest{
+		Title: github.String("Remaining deductible, with a note"), Head: github.String("story/3-agent-note"),
+		Base: github.String("dev"), Body: github.String("Refs #3")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := opened.GetNumber()
 	var run *github.WorkflowRun
 	for deadline := time.Now().Add(60 * time.Second); run == nil && time.Now().Before(deadline); time.Sleep(time.Second) {
 		runs, _, err := gh.Actions.ListWorkflowRunsByFileName(ctx, "acme", "benefits", sandbox.GateFile, &github.ListWorkflowRunsOptions{Event: "pull_request_target"})
@@ -119,8 +129,8 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 			rc.Close()
 		}
 	}
-	if pack.PR != 4 || pack.Head != head {
-		t.Fatalf("the artifact's pack.json names #%d at %s, want #4 at %s", pack.PR, pack.Head, head)
+	if pack.PR != pr || pack.Head != head {
+		t.Fatalf("the artifact's pack.json names #%d at %s, want #%d at %s", pack.PR, pack.Head, pr, head)
 	}
 
 	statuses, _, err := gh.Repositories.ListStatuses(ctx, "acme", "benefits", head, nil)
@@ -128,7 +138,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 		t.Errorf("the head's status: %v %v", statuses, err)
 	}
 	// The comment job posted the gate's one comment, naming pack.json's hash.
-	comments, _, err := gh.Issues.ListComments(ctx, "acme", "benefits", 4, nil)
+	comments, _, err := gh.Issues.ListComments(ctx, "acme", "benefits", pr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,16 +149,16 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 		}
 	}
 	if !strings.Contains(gate, head[:7]) && !strings.Contains(gate, head) {
-		t.Errorf("no gate comment for %s on #4:\n%s\n%s", head, gate, logs.String())
+		t.Errorf("no gate comment for %s on #%d:\n%s\n%s", head, pr, gate, logs.String())
 	}
 
 	a := startAayu(t, map[string]string{"HOME": filepath.Join(dir, "home"), "AAYU_GITHUB_TOKEN": "sandbox-founder"},
-		"--api-url", base+"/", "--oauth-url", base, "--repo", "acme/benefits", "--plain", "ship", "4")
+		"--api-url", base+"/", "--oauth-url", base, "--repo", "acme/benefits", "--plain", "ship", fmt.Sprint(pr))
 	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
 	approveOnSandbox(t, m[1], m[2], "founder")
 	a.waitFor(`result: exit \d`)
 	out := a.out.String()
 	if code := a.exit(); code != tui.ExitOK || !strings.Contains(out, "the pack verifies") {
-		t.Fatalf("ship 4 after the runner's run exited %d:\n%s", code, out)
+		t.Fatalf("ship %d after the runner's run exited %d:\n%s", pr, code, out)
 	}
 }
