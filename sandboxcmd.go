@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/tui"
@@ -33,6 +35,7 @@ func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
 		Faults:   faults,
 		Scale:    scale,
 		Logf:     func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
+		Runner:   gateRunner(),
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
@@ -70,4 +73,14 @@ func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
 		return tui.ExitFailed
 	}
 	return tui.ExitOK
+}
+
+// gateRunner lets the standalone sandbox run the merge gate's aayu steps
+// with this very binary when an agent pushes; a test binary is not aayu.
+func gateRunner() *sandbox.RunnerOptions {
+	exe, err := os.Executable()
+	if err != nil || strings.HasSuffix(exe, ".test") {
+		return nil
+	}
+	return &sandbox.RunnerOptions{Aayu: exe}
 }

@@ -40,6 +40,9 @@ type Options struct {
 	// Wrap, when set, wraps the handler (tests install the conformance
 	// validator here).
 	Wrap func(http.Handler) http.Handler
+	// Runner, when set (with a StateDir), runs the merge gate on every new
+	// pull-request head after Start (see runner.go).
+	Runner *RunnerOptions
 }
 
 // DeviceOptions tune the device flow so tests need not wait.
@@ -67,6 +70,8 @@ type Server struct {
 
 	httpSrv  *http.Server
 	listener net.Listener
+
+	stopRunner func()
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it
@@ -129,6 +134,7 @@ func (s *Server) Start(addr string) (string, error) {
 	}
 	s.listener = ln
 	s.httpSrv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	s.startRunner("http://" + ln.Addr().String())
 	go func() {
 		if err := s.httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.logf("sandbox server stopped: %v", err)
@@ -140,6 +146,9 @@ func (s *Server) Start(addr string) (string, error) {
 // Close stops the listener started by Start and saves the state.
 func (s *Server) Close() error {
 	var err error
+	if s.stopRunner != nil {
+		s.stopRunner()
+	}
 	if s.httpSrv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

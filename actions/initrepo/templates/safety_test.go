@@ -143,12 +143,12 @@ func TestMergeGateShape(t *testing.T) {
 		return b.String()
 	}
 	vs, cs := joined(v.Steps), joined(c.Steps)
-	for _, want := range []string{"actions/checkout@", "github.event.pull_request.head.sha", `aayu verify "$HEAD_REF" --ci`, "actions/upload-artifact@", "name:aayudha-pack"} {
+	for _, want := range []string{"actions/checkout@", "github.event.pull_request.head.sha", `aayu verify "$AAYU_STORY" --ci`, "actions/upload-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/"} {
 		if !strings.Contains(vs, want) {
 			t.Errorf("verify job lacks %q:\n%s", want, vs)
 		}
 	}
-	for _, want := range []string{"actions/download-artifact@", "name:aayudha-pack", `aayu comment "$PR_NUMBER" --ci`} {
+	for _, want := range []string{"actions/download-artifact@", "name:aayudha-pack", `aayu comment "$PR_NUMBER" --ci --dir pack`} {
 		if !strings.Contains(cs, want) {
 			t.Errorf("comment job lacks %q:\n%s", want, cs)
 		}
