@@ -153,9 +153,13 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	}
 
 	a := startAayu(t, map[string]string{"HOME": filepath.Join(dir, "home"), "AAYU_GITHUB_TOKEN": "sandbox-founder"},
-		"--api-url", base+"/", "--oauth-url", base, "--repo", "acme/benefits", "--plain", "ship", fmt.Sprint(pr))
+		"--api-url", base+"/", "--oauth-url", base, "--repo", "acme/benefits", "--plain", "ship", fmt.Sprint(pr), "--solo-bypass")
+	// Every read-only gate first (the pack gate among them), then the
+	// presence check, then the person's yes to the writes listed.
 	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
 	approveOnSandbox(t, m[1], m[2], "founder")
+	a.waitFor(`Type y and Enter`)
+	a.send("y")
 	a.waitFor(`result: exit \d`)
 	out := a.out.String()
 	if code := a.exit(); code != tui.ExitOK || !strings.Contains(out, "the pack verifies") {
