@@ -33,11 +33,44 @@ type byteCheck struct {
 	content []byte // the bytes, kept only for cited test evidence
 }
 
-// checkArtifactBytes reads every usable artifact's bytes, on a small pool of
-// workers (see hashpool.go), and records one verdict per artifact in pack
-// order, so the report and its problems are the same whatever order the
-// workers finish in.
+// checkArtifactBytes records one verdict per artifact in pack order, so the
+// report and its problems are the same whatever order the workers finish
+// in. The bytes were usually hashed already, while pack.json was being
+// schema-checked (see verifyFS); otherwise they are hashed here.
 func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
+	checks := v.prehashed
+	if checks == nil {
+		var err error
+		if checks, err = v.hashArtifacts(p, usable); err != nil {
+			return err
+		}
+	}
+	for i, a := range p.Artifacts {
+		res := ArtifactResult{Artifact: a}
+		if notStored(a) {
+			v.r.ArtifactsNotStored++
+		}
+		if usable[i] {
+			res.Verdict, res.Reason = v.judge(a, checks[i])
+			if checks[i].hashed && checks[i].code == "" {
+				v.r.FilesHashed++
+				v.r.BytesHashed += a.Size
+				v.hashed[a.Path] = true
+				if checks[i].content != nil {
+					v.content[a.Path] = checks[i].content
+				}
+			}
+		} else {
+			res.Verdict, res.Reason = VerdictFailed, "refused before reading; see the problems"
+		}
+		v.r.Artifacts = append(v.r.Artifacts, res)
+	}
+	return nil
+}
+
+// hashArtifacts reads every usable artifact's bytes on the small pool of
+// workers (see hashpool.go), reporting progress on the calling goroutine.
+func (v *verifier) hashArtifacts(p *Pack, usable []bool) ([]byteCheck, error) {
 	prog := Progress{TotalFiles: len(p.Artifacts)}
 	var toRead []int
 	for i, a := range p.Artifacts {
@@ -64,29 +97,9 @@ func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
 		report()
 	})
 	if err != nil {
-		return fmt.Errorf("verifying the pack for story %d stopped: %w", p.Story, err)
+		return nil, fmt.Errorf("verifying the pack for story %d stopped: %w", p.Story, err)
 	}
-	for i, a := range p.Artifacts {
-		res := ArtifactResult{Artifact: a}
-		if notStored(a) {
-			v.r.ArtifactsNotStored++
-		}
-		if usable[i] {
-			res.Verdict, res.Reason = v.judge(a, checks[i])
-			if checks[i].hashed && checks[i].code == "" {
-				v.r.FilesHashed++
-				v.r.BytesHashed += a.Size
-				v.hashed[a.Path] = true
-				if checks[i].content != nil {
-					v.content[a.Path] = checks[i].content
-				}
-			}
-		} else {
-			res.Verdict, res.Reason = VerdictFailed, "refused before reading; see the problems"
-		}
-		v.r.Artifacts = append(v.r.Artifacts, res)
-	}
-	return nil
+	return checks, nil
 }
 
 // judge turns what was found on disk into a verdict, adding a problem when

@@ -294,7 +294,7 @@ func buildBenchPack(dir, sumsFile string, shape benchShape) ([]byte, error) {
 		Schema: SchemaVersion, Repo: "acme/benefits", Story: 9, PR: 40, PRHeadSHA: benchHead,
 		Seat: "ai-native-engineer", Host: "cli", Identity: IdentityCI,
 		Authority: Authority{Kind: AuthorityAdvisory}, CompletionGoalHash: ready.RecordedHash,
-		Checks:    []Check{{Floor: "coverage", Result: ResultPass, Network: NetworkIsolated}},
+		Checks:    benchChecks(),
 		CreatedAt: "2026-10-12T09:48:42Z",
 	}
 	var sums strings.Builder
@@ -364,4 +364,15 @@ func writeRandomFile(name string, size int64, stream io.Reader, buf []byte) (str
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// benchChecks are the floors the default policy requires, all holding, so
+// the whole command exits 0 on the fixture.
+func benchChecks() []Check {
+	passed, value, threshold := 12.0, 95.0, 90.0
+	return []Check{
+		{Floor: "tests", Result: ResultPass, Value: &passed, Network: NetworkIsolated},
+		{Floor: "coverage", Result: ResultPass, Value: &value, Threshold: &threshold, Network: NetworkIsolated},
+		{Floor: "vet", Result: ResultPass, Network: NetworkIsolated},
+	}
 }

@@ -72,6 +72,10 @@ type verifier struct {
 	keep    map[string]bool   // artifact paths whose bytes are kept to read their test events
 	hashed  map[string]bool   // artifact paths whose bytes were hashed here and matched
 	content map[string][]byte // the kept bytes, by path
+
+	// prehashed, when set, is what the workers found for each artifact
+	// while pack.json was still being checked; nil: hash in run.
+	prehashed []byteCheck
 }
 
 func newVerifier(ctx context.Context, r *Report, opts Options, lim Limits, fsys fs.FS, sameFile bool) *verifier {
