@@ -14,6 +14,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // artifactsDir is the folder inside a pack that holds artifact P as
@@ -136,7 +137,7 @@ func (v *verifier) lookAt(a Artifact, buf []byte) (byteCheck, error) {
 		return byteCheck{}, nil
 	}
 	name := artifactsDir + "/" + a.Path
-	info, bc := lstatNoSymlinks(v.fsys, name)
+	info, bc := lstatNoSymlinks(v.fsys, name, &v.realDirs)
 	if bc.code != "" || info == nil {
 		return bc, nil
 	}
@@ -155,10 +156,18 @@ func (v *verifier) lookAt(a Artifact, buf []byte) (byteCheck, error) {
 // lstatNoSymlinks checks every element of name with Lstat: each folder must be
 // a real folder and the file a regular file. A symlink anywhere is refused and
 // never followed. A nil FileInfo with no code means the file is absent.
-func lstatNoSymlinks(fsys fs.FS, name string) (fs.FileInfo, byteCheck) {
+// realDirs remembers the folders already found real in this verification,
+// so a thousand files in one folder cost one look at it, not a thousand.
+func lstatNoSymlinks(fsys fs.FS, name string, realDirs *sync.Map) (fs.FileInfo, byteCheck) {
 	elems := strings.Split(name, "/")
 	for i := range elems {
 		prefix := strings.Join(elems[:i+1], "/")
+		last := i == len(elems)-1
+		if !last {
+			if _, ok := realDirs.Load(prefix); ok {
+				continue
+			}
+		}
 		info, err := fs.Lstat(fsys, prefix)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, byteCheck{}
@@ -166,7 +175,9 @@ func lstatNoSymlinks(fsys fs.FS, name string) (fs.FileInfo, byteCheck) {
 		if err != nil {
 			return nil, byteCheck{code: CodeMissingFile, reason: "could not be read: " + describeFSError(err)}
 		}
-		last := i == len(elems)-1
+		if !last && info.Mode().IsDir() {
+			realDirs.Store(prefix, struct{}{})
+		}
 		switch mode := info.Mode(); {
 		case mode&fs.ModeSymlink != 0:
 			if symlinkLeaves(fsys, prefix) {
