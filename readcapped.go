@@ -2,13 +2,16 @@ package main
 
 import (
 	"io"
-	"os"
+
+	"github.com/aayudha/aayu/proof"
 )
 
 // readCapped reads at most limit+1 bytes of a file, so a file far over
-// the limit is refused by its checker without being read whole.
+// the limit is refused by its checker without being read whole. Only a
+// regular file is read: a FIFO at a config path would block the command
+// before it drew anything.
 func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := proof.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -51,8 +51,13 @@ func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.
 	if !inv.Global.Sandbox {
 		// The checkout's copy is checked only for being looser than the
 		// base branch's; it never decides policy.
-		if b, err := os.ReadFile(filepath.Join(".aayudha", "config.toml")); err == nil {
+		b, err := readCapped(filepath.Join(".aayudha", "config.toml"), config.MaxTOMLBytes)
+		switch {
+		case err == nil:
 			local.Repo = b
+		case !errors.Is(err, os.ErrNotExist):
+			fmt.Fprintf(e.stderr, "aayu ship: refused: your checkout's config cannot be read: %v\nNothing was done.\n", err)
+			return nil, nil, tui.ExitRefused
 		}
 	}
 	work, err := os.MkdirTemp("", "aayu-ship-*")

@@ -14,6 +14,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // artifactsDir is the folder inside a pack that holds artifact P as
@@ -33,11 +34,44 @@ type byteCheck struct {
 	content []byte // the bytes, kept only for cited test evidence
 }
 
-// checkArtifactBytes reads every usable artifact's bytes, on a small pool of
-// workers (see hashpool.go), and records one verdict per artifact in pack
-// order, so the report and its problems are the same whatever order the
-// workers finish in.
+// checkArtifactBytes records one verdict per artifact in pack order, so the
+// report and its problems are the same whatever order the workers finish
+// in. The bytes were usually hashed already, while pack.json was being
+// schema-checked (see verifyFS); otherwise they are hashed here.
 func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
+	checks := v.prehashed
+	if checks == nil {
+		var err error
+		if checks, err = v.hashArtifacts(p, usable); err != nil {
+			return err
+		}
+	}
+	for i, a := range p.Artifacts {
+		res := ArtifactResult{Artifact: a}
+		if notStored(a) {
+			v.r.ArtifactsNotStored++
+		}
+		if usable[i] {
+			res.Verdict, res.Reason = v.judge(a, checks[i])
+			if checks[i].hashed && checks[i].code == "" {
+				v.r.FilesHashed++
+				v.r.BytesHashed += a.Size
+				v.hashed[a.Path] = true
+				if checks[i].content != nil {
+					v.content[a.Path] = checks[i].content
+				}
+			}
+		} else {
+			res.Verdict, res.Reason = VerdictFailed, "refused before reading; see the problems"
+		}
+		v.r.Artifacts = append(v.r.Artifacts, res)
+	}
+	return nil
+}
+
+// hashArtifacts reads every usable artifact's bytes on the small pool of
+// workers (see hashpool.go), reporting progress on the calling goroutine.
+func (v *verifier) hashArtifacts(p *Pack, usable []bool) ([]byteCheck, error) {
 	prog := Progress{TotalFiles: len(p.Artifacts)}
 	var toRead []int
 	for i, a := range p.Artifacts {
@@ -64,29 +98,9 @@ func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
 		report()
 	})
 	if err != nil {
-		return fmt.Errorf("verifying the pack for story %d stopped: %w", p.Story, err)
+		return nil, fmt.Errorf("verifying the pack for story %d stopped: %w", p.Story, err)
 	}
-	for i, a := range p.Artifacts {
-		res := ArtifactResult{Artifact: a}
-		if notStored(a) {
-			v.r.ArtifactsNotStored++
-		}
-		if usable[i] {
-			res.Verdict, res.Reason = v.judge(a, checks[i])
-			if checks[i].hashed && checks[i].code == "" {
-				v.r.FilesHashed++
-				v.r.BytesHashed += a.Size
-				v.hashed[a.Path] = true
-				if checks[i].content != nil {
-					v.content[a.Path] = checks[i].content
-				}
-			}
-		} else {
-			res.Verdict, res.Reason = VerdictFailed, "refused before reading; see the problems"
-		}
-		v.r.Artifacts = append(v.r.Artifacts, res)
-	}
-	return nil
+	return checks, nil
 }
 
 // judge turns what was found on disk into a verdict, adding a problem when
@@ -123,7 +137,7 @@ func (v *verifier) lookAt(a Artifact, buf []byte) (byteCheck, error) {
 		return byteCheck{}, nil
 	}
 	name := artifactsDir + "/" + a.Path
-	info, bc := lstatNoSymlinks(v.fsys, name)
+	info, bc := lstatNoSymlinks(v.fsys, name, &v.realDirs)
 	if bc.code != "" || info == nil {
 		return bc, nil
 	}
@@ -142,10 +156,18 @@ func (v *verifier) lookAt(a Artifact, buf []byte) (byteCheck, error) {
 // lstatNoSymlinks checks every element of name with Lstat: each folder must be
 // a real folder and the file a regular file. A symlink anywhere is refused and
 // never followed. A nil FileInfo with no code means the file is absent.
-func lstatNoSymlinks(fsys fs.FS, name string) (fs.FileInfo, byteCheck) {
+// realDirs remembers the folders already found real in this verification,
+// so a thousand files in one folder cost one look at it, not a thousand.
+func lstatNoSymlinks(fsys fs.FS, name string, realDirs *sync.Map) (fs.FileInfo, byteCheck) {
 	elems := strings.Split(name, "/")
 	for i := range elems {
 		prefix := strings.Join(elems[:i+1], "/")
+		last := i == len(elems)-1
+		if !last {
+			if _, ok := realDirs.Load(prefix); ok {
+				continue
+			}
+		}
 		info, err := fs.Lstat(fsys, prefix)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, byteCheck{}
@@ -153,7 +175,9 @@ func lstatNoSymlinks(fsys fs.FS, name string) (fs.FileInfo, byteCheck) {
 		if err != nil {
 			return nil, byteCheck{code: CodeMissingFile, reason: "could not be read: " + describeFSError(err)}
 		}
-		last := i == len(elems)-1
+		if !last && info.Mode().IsDir() {
+			realDirs.Store(prefix, struct{}{})
+		}
 		switch mode := info.Mode(); {
 		case mode&fs.ModeSymlink != 0:
 			if symlinkLeaves(fsys, prefix) {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 )
 
 // VerifyDir verifies the pack folder at dir: pack.json beside artifacts/P for
@@ -44,18 +47,87 @@ func verifyFS(ctx context.Context, fsys fs.FS, opts Options, sameFile bool) (*Re
 		}
 		return r, nil
 	}
-	p, err := DecodeLimited(raw, lim)
-	if err != nil {
-		sum := sha256.Sum256(raw)
-		return &Report{PackSHA256: hex.EncodeToString(sum[:]), Problems: []Problem{err.(*DecodeError).Problem()}}, nil
+	// The careful decode (duplicate-key scan, schema validation) costs as
+	// much as hashing a good part of the artifacts, so it runs beside the
+	// hashing instead of before it. The hashing starts from a plain decode
+	// of the same bytes, under the same list checks; its findings are used
+	// only if the careful decode accepts pack.json and lists exactly the
+	// same artifacts, and it is stopped as soon as that decode refuses.
+	hashCtx, stopHashing := context.WithCancel(ctx)
+	defer stopHashing()
+	decoded := make(chan *Pack, 1)
+	var decodeErr error
+	go func() {
+		p, err := DecodeLimited(raw, lim)
+		if err != nil {
+			decodeErr = err
+			stopHashing()
+		}
+		decoded <- p
+	}()
+	early := hashEarly(hashCtx, raw, fsys, opts, lim, sameFile)
+	p := <-decoded
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("verifying the pack stopped: %w", err)
 	}
 	sum := sha256.Sum256(raw)
+	if decodeErr != nil {
+		return &Report{PackSHA256: hex.EncodeToString(sum[:]), Problems: []Problem{decodeErr.(*DecodeError).Problem()}}, nil
+	}
 	r := &Report{Pack: p, PackSHA256: hex.EncodeToString(sum[:])}
 	v := newVerifier(ctx, r, opts, lim, fsys, sameFile)
+	if early.sameAs(v) {
+		v.prehashed = early.checks
+	}
 	if err := v.run(); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// earlyHash is what the workers found while pack.json was being checked,
+// and the artifact list and kept paths they worked from.
+type earlyHash struct {
+	arts   []Artifact
+	usable []bool
+	keep   map[string]bool
+	checks []byteCheck
+}
+
+// hashEarly hashes the artifacts a plain decode of raw lists, after the
+// same list checks (paths, duplicates, caps) Verify makes before reading
+// anything. It returns nil when raw does not decode plainly or ctx ended.
+func hashEarly(ctx context.Context, raw []byte, fsys fs.FS, opts Options, lim Limits, sameFile bool) *earlyHash {
+	var quick Pack
+	if err := json.Unmarshal(raw, &quick); err != nil || len(quick.Artifacts) > lim.Artifacts || ctx.Err() != nil {
+		return nil
+	}
+	v := newVerifier(ctx, &Report{Pack: &quick}, opts, lim, fsys, sameFile)
+	usable := v.checkArtifactList(&quick)
+	checks, err := v.hashArtifacts(&quick, usable)
+	if err != nil {
+		return nil
+	}
+	return &earlyHash{arts: quick.Artifacts, usable: usable, keep: v.keep, checks: checks}
+}
+
+// sameAs reports whether the early findings answer for v's pack: the
+// same artifacts in the same order, judged usable alike, with the same
+// bytes kept as test evidence.
+func (e *earlyHash) sameAs(v *verifier) bool {
+	p := v.r.Pack
+	if e == nil || len(e.arts) != len(p.Artifacts) || !maps.Equal(e.keep, v.keep) {
+		return false
+	}
+	for i, a := range p.Artifacts {
+		b := e.arts[i]
+		if a.Path != b.Path || a.Kind != b.Kind || a.SHA256 != b.SHA256 || a.Size != b.Size || a.Store != b.Store ||
+			(a.Tombstone == nil) != (b.Tombstone == nil) {
+			return false
+		}
+	}
+	scratch := newVerifier(v.ctx, &Report{Pack: p}, v.opts, v.lim, v.fsys, v.sameFile)
+	return slices.Equal(scratch.checkArtifactList(p), e.usable)
 }
 
 // ReadPackDir reads and decodes the pack.json of the pack folder at dir, with

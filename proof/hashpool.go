@@ -7,7 +7,7 @@ import (
 )
 
 // Hashing is bound by SHA-256 on the CPU, so the artifacts of a pack are
-// checked by one worker per usable core. Each worker streams every file it
+// checked by one worker per usable core, at most maxHashWorkers. Each worker streams every file it
 // checks through its own buffer, so memory stays a few buffers' worth
 // whatever the sizes: a single 256 MiB artifact costs no more than a
 // thousand small ones.
@@ -17,6 +17,10 @@ const (
 	hashBufferSize = 256 << 10
 	// hashBufferMin keeps a pack of empty files from asking for no buffer.
 	hashBufferMin = 4 << 10
+	// maxHashWorkers bounds the pool: two streams already keep a disk
+	// and two cores busy, and each more costs a buffer and a file handle
+	// while a screen and the decoder want the CPU too.
+	maxHashWorkers = 2
 )
 
 // finding is one worker's result for the artifact at index i.
@@ -48,7 +52,7 @@ func (v *verifier) lookAtAll(arts []Artifact, toRead []int, done func(i int)) ([
 	var next atomic.Int64
 	results := make(chan finding)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(toRead)) {
+	for range min(runtime.GOMAXPROCS(0), maxHashWorkers, len(toRead)) {
 		wg.Go(func() {
 			buf := make([]byte, bufSize)
 			for {

@@ -39,10 +39,29 @@ func (l Limits) withDefaults() Limits {
 
 // ReadFileCapped reads a whole file that must not be larger than limit
 // bytes, reading at most limit+1 so a lying or growing file never costs
-// more memory than the cap. Only a regular file is read: a FIFO or device
-// named by a flag would block or never end, so it is refused before it is
-// opened, and opened without blocking in case it was swapped in since.
+// more memory than the cap. Only a regular file is read (see OpenRegular).
 func ReadFileCapped(name string, limit int64) ([]byte, error) {
+	f, err := OpenRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", name, limit)
+	}
+	return b, nil
+}
+
+// OpenRegular opens name for reading only if it is a regular file: a FIFO
+// or device named by a flag or a config path would block or never end, so
+// it is refused before it is opened, and opened without blocking in case it
+// was swapped in since. A missing file's error still matches
+// os.ErrNotExist.
+func OpenRegular(name string) (*os.File, error) {
 	info, err := os.Stat(name)
 	if err != nil {
 		return nil, err
@@ -54,16 +73,9 @@ func ReadFileCapped(name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() || !os.SameFile(info, opened) {
+		f.Close()
 		return nil, fmt.Errorf("%s changed while it was being opened; only the regular file first seen is read", name)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", name, limit)
-	}
-	return b, nil
+	return f, nil
 }

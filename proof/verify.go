@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Codes the verifier adds to the ones in report.go.
@@ -72,6 +73,13 @@ type verifier struct {
 	keep    map[string]bool   // artifact paths whose bytes are kept to read their test events
 	hashed  map[string]bool   // artifact paths whose bytes were hashed here and matched
 	content map[string][]byte // the kept bytes, by path
+
+	// prehashed, when set, is what the workers found for each artifact
+	// while pack.json was still being checked; nil: hash in run.
+	prehashed []byteCheck
+	// realDirs are the pack's folders already found real (not symlinks),
+	// shared by the hashing workers.
+	realDirs sync.Map
 }
 
 func newVerifier(ctx context.Context, r *Report, opts Options, lim Limits, fsys fs.FS, sameFile bool) *verifier {

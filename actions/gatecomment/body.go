@@ -91,6 +91,16 @@ func Body(r *proof.Report, o BodyOptions) string {
 			line("pack.json SHA-256: %s", code(r.PackSHA256))
 			line("")
 		}
+		hashed := "checked"
+		if r.Verified() {
+			hashed = "verified"
+		}
+		if r.Rules != "" {
+			line("%s: %s · rules: %s", hashed, r.HashedWords(), inline(r.Rules))
+		} else {
+			line("%s: %s", hashed, r.HashedWords())
+		}
+		line("")
 		writeCriteria(&b, r)
 		writeFloors(&b, r)
 		writeProblems(&b, r)

@@ -1,8 +1,11 @@
 // Package gatecomment is the merge gate's one comment on a pull request
 // (`aayu comment PR --ci`, the seed's `proof comment`): it verifies the
 // pack folder the gate built against the ledger's Ready snapshot and the
-// pull request's current head, renders each Ready criterion's verdict, every
-// floor with its value and threshold, the SHA-256 of pack.json and links to
+// pull request's current head — by ship's rules: the base branch's
+// [verify] required_floors and the story's evidence map at the head —
+// renders each Ready criterion's verdict, every
+// floor with its value and threshold, how many files and bytes were
+// hashed, the SHA-256 of pack.json and links to
 // the run and its artifact, and keeps exactly one such comment on the pull
 // request — found again by a hidden marker line written by the same account,
 // updated in place, never duplicated. Its exit code is the gate's verdict:

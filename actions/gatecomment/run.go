@@ -69,9 +69,17 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		if err != nil {
 			return ExitFailed, "", err
 		}
-		report, err = proof.VerifyDir(ctx, dir, proof.Options{Ready: ready, HeadSHA: head, Story: story, PR: cfg.PR})
+		rules, err := readGateRules(ctx, cfg.Client, cfg.Owner, cfg.Repo, pull, story)
 		if err != nil {
-			return ExitFailed, "", fmt.Errorf("verifying the pack folder %s: %w; nothing was written", dir, err)
+			return ExitFailed, "", err
+		}
+		if missing = rules.refusal; missing == "" {
+			opts := rules.opts
+			opts.Ready, opts.HeadSHA, opts.Story, opts.PR = ready, head, story, cfg.PR
+			report, err = proof.VerifyDir(ctx, dir, opts)
+			if err != nil {
+				return ExitFailed, "", fmt.Errorf("verifying the pack folder %s: %w; nothing was written", dir, err)
+			}
 		}
 	}
 	links := runLinks(ctx, cfg)
