@@ -177,13 +177,11 @@ func (s *session) readAudits(snap *inbox.Snapshot) error {
 	for _, pr := range snap.PullRequests {
 		have[pr.Number] = true
 	}
-	found := false
 	for _, is := range labelled {
 		s.note(is)
 		if !is.IsPullRequest() || is.GetPullRequestLinks().MergedAt == nil {
 			continue
 		}
-		found = true
 		if have[is.GetNumber()] {
 			continue
 		}
@@ -192,16 +190,31 @@ func (s *session) readAudits(snap *inbox.Snapshot) error {
 			return err
 		}
 		snap.PullRequests = append(snap.PullRequests, pullFrom(pr))
+		have[is.GetNumber()] = true
 	}
-	if !found {
-		return nil
-	}
+	// The ledger entry, not the label, keeps an audit on the inbox (a look
+	// removes it last), so a merge whose label is gone but whose entry
+	// stays is read too. Listing the folder is one conditional request.
 	entries, err := s.auditEntries()
 	if err != nil {
 		return err
 	}
 	for n := range entries {
 		snap.AuditEntries[n] = true
+		if have[n] {
+			continue
+		}
+		pr, err := s.getPull(n)
+		if ghx.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if p := pullFrom(pr); p.Merged {
+			snap.PullRequests = append(snap.PullRequests, p)
+			have[n] = true
+		}
 	}
 	return nil
 }
