@@ -83,6 +83,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case m.pend != nil:
 		if key.Matches(msg, k.Confirm) {
+			if !m.confirmShown() {
+				m.message = tooShort
+				return nil
+			}
 			return m.confirm()
 		}
 		return m.cancel()

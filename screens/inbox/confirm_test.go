@@ -1,0 +1,44 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/aayudha/aayu/tui/tuitest"
+)
+
+// TestInboxConfirmationNeverCutOff: a choice that asks first (option 2 of
+// a Decision, not the recommendation) shows its whole confirmation and its
+// keys on the card, however long the card is; where the pane cannot hold
+// it, y does not apply it until the terminal is taller.
+func TestInboxConfirmationNeverCutOff(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {80, 16}, {120, 24}, {40, 24}, {40, 60}} {
+		t.Run(fmt.Sprint(size[0], "x", size[1]), func(t *testing.T) {
+			f := newFake()
+			m := loaded(t, f, size[0], size[1], Options{})
+			m.Update(tea.KeyPressMsg{Code: '2', Text: "2"})
+			if m.pend == nil || len(m.pend.confirm) == 0 {
+				t.Fatal("option 2 of the Decision did not ask first")
+			}
+			view := ansi.Strip(m.View().Content)
+			tuitest.AssertFits(t, m.View().Content, size[0], size[1])
+			words := strings.Fields(m.pend.confirm[len(m.pend.confirm)-1])
+			tail := words[len(words)-1]
+			shown := strings.Contains(view, "enter or y applies it") && strings.Contains(view, tail)
+			if !shown && !strings.Contains(view, "too short to show every write") {
+				t.Fatalf("the confirmation is cut off without a word (its end %q, its keys):\n%s", tail, view)
+			}
+			if !strings.Contains(view, "cancels") {
+				t.Errorf("the keys that answer are cut off:\n%s", view)
+			}
+			m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+			if applied := m.pend == nil; shown != applied {
+				t.Errorf("confirmation shown whole %v, but y applied it %v (message %q):\n%s", shown, applied, m.message, view)
+			}
+		})
+	}
+}
