@@ -42,3 +42,12 @@ func TestInboxConfirmationNeverCutOff(t *testing.T) {
 		})
 	}
 }
+
+// TestInboxDoneLineIsSentences: what each write did reads as sentences,
+// never "was posted; The label".
+func TestInboxDoneLineIsSentences(t *testing.T) {
+	got := sentences([]string{"The comment on #1 was posted", "the label status:accepted on #1 was added", ""})
+	if want := "The comment on #1 was posted. The label status:accepted on #1 was added."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
