@@ -67,3 +67,13 @@ func TestInboxSaysHowTheShipEnded(t *testing.T) {
 		t.Errorf("the inbox does not say how the ship ended:\n%s", view)
 	}
 }
+
+// TestInboxNarrowHeaderKeepsTheReadTime: at 40 columns the header still
+// says when the cards were read, whole.
+func TestInboxNarrowHeaderKeepsTheReadTime(t *testing.T) {
+	m := loaded(t, newFake(), 40, 24, Options{})
+	header := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
+	if !strings.Contains(header, "read at 09:00:00 UTC") {
+		t.Errorf("the header cuts off the read time: %q", header)
+	}
+}

@@ -26,10 +26,14 @@ const twoPaneMin = 80
 func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	st := m.c.Styles
-	header := st.Title.Render("aayu inbox") + " " + clean(m.deps.Repo)
-	header += " · " + m.freshness()
+	header := clean(m.deps.Repo) + " · " + m.freshness()
 	if m.opts.DryRun {
 		header += " · " + st.Warning.Render("dry run")
+	}
+	// On a narrow terminal the title gives way, so the read time (how
+	// fresh the cards are) is never the part cut off.
+	if title := st.Title.Render("aayu inbox") + " "; lipgloss.Width(title+header) <= w {
+		header = title + header
 	}
 	bodyH := h - 3 // header, message, help
 	var body []string
