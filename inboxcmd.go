@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -202,6 +203,7 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 	if list {
 		common.Plain = true // --list prints the cards as lines, for people and agents alike
 	}
+	returned := ""
 	for {
 		deps, err := inboxDeps(ctx, inv, e, sess, approval)
 		if err != nil {
@@ -209,7 +211,7 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 			return tui.ExitFailed
 		}
 		deps.ShipFromInbox = !list && !inv.Global.CI
-		screen := inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})
+		screen := inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun, Returned: returned})
 		code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
 		if err != nil && !errors.Is(err, tui.ErrInterrupted) {
 			fmt.Fprintf(e.stderr, "aayu: %v\n", err)
@@ -236,6 +238,28 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 		if _, err := tui.Run(ctx, s, runOptions(shipInv, e, common)); err != nil && !errors.Is(err, tui.ErrInterrupted) {
 			fmt.Fprintf(e.stderr, "aayu: %v\n", err)
 		}
+		returned = shipEnded(next.Ship, s.Transcript())
 		cleanup()
 	}
+}
+
+// shipEnded says in one line how a ship started from the inbox ended: the
+// first gate that refused or failed, with its reason, else its outcome (the
+// last line before "result: exit N").
+func shipEnded(pr int, transcript []string) string {
+	outcome := ""
+	for i := len(transcript) - 1; i >= 0 && outcome == ""; i-- {
+		if l := transcript[i]; !strings.HasPrefix(l, "result: ") && !strings.HasPrefix(l, "  ") {
+			outcome = l
+		}
+	}
+	for _, l := range transcript {
+		if !strings.HasPrefix(l, "  ") && (strings.Contains(l, ": refused — ") || strings.Contains(l, ": failed — ")) {
+			return fmt.Sprintf("aayu ship %d did not ship: %s", pr, l)
+		}
+	}
+	if outcome == "" {
+		return ""
+	}
+	return fmt.Sprintf("aayu ship %d ended: %s", pr, outcome)
 }

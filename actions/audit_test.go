@@ -108,8 +108,8 @@ func TestInboxCorrectionRetryReusesSampleAndPR(t *testing.T) {
 		t.Errorf("changed line %q", first.Failure.Changed)
 	}
 
-	// Enter again: the audit entry is gone, so the card no longer derives,
-	// and that is what the failure left; the retry finishes the rest.
+	// Enter again: the label stays, and so does the audit entry, which is
+	// removed last; the retry finishes the rest.
 	second := f.exec.Execute(ctx, req)
 	if !second.Done || second.Failure != nil {
 		t.Fatalf("retry: %+v, failure %+v", second, second.Failure)
@@ -135,7 +135,7 @@ func TestInboxCorrectionAfterCleanSampleMarksIt(t *testing.T) {
 	if right.Failure == nil || fault.count() == 0 {
 		t.Fatalf("looks right: %+v", right)
 	}
-	if want := "The sample was recorded; the audit entry of #15 was not removed from the ledger."; right.Failure.Changed != want {
+	if want := "The sample was recorded; the label aayu:audit was removed; the audit entry of #15 was not removed from the ledger."; right.Failure.Changed != want {
 		t.Errorf("changed line %q, want %q", right.Failure.Changed, want)
 	}
 	if s := f.samples(); len(s) != 1 || s[0].Correction {

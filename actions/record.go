@@ -54,7 +54,9 @@ func InboxCommand(st inbox.Step, c inbox.Choice) string {
 	switch {
 	case st.Kind == inbox.KindDecision:
 		return fmt.Sprintf("inbox: decide %d --accept %s", n, c.Key)
-	case st.Kind == inbox.KindNeedsReview && hasWrite(c, inbox.WriteReview):
+	case st.Kind == inbox.KindNeedsReview && (hasWrite(c, inbox.WriteReview) || hasWrite(c, inbox.WriteLedgerPut)):
+		// Both ways of approving a head are the seed's `inspect N --approve`:
+		// a GitHub review, or in solo mode the review record on the ledger.
 		return fmt.Sprintf("inbox: inspect %d --approve", n)
 	case st.Kind == inbox.KindAudit && hasWrite(c, inbox.WriteRevertPR):
 		return fmt.Sprintf("inbox: audit %d --correction", n)

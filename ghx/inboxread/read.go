@@ -311,30 +311,57 @@ func (s *session) startAudits(snap *inbox.Snapshot, labelled []*github.Issue) *a
 		have[pr.Number] = true
 	}
 	var missing []int
-	found := false
 	for _, is := range labelled {
 		s.note(is)
 		if !is.IsPullRequest() || is.GetPullRequestLinks().MergedAt == nil {
 			continue
 		}
-		found = true
 		if !have[is.GetNumber()] {
 			missing = append(missing, is.GetNumber())
+			have[is.GetNumber()] = true
 		}
 	}
 	f := &auditsFuture{done: make(chan struct{})}
 	go func() {
 		defer close(f.done)
-		for _, n := range missing {
+		get := func(n int) (*github.PullRequest, error) {
 			pr, _, err := s.r.gh.PullRequests.Get(s.ctx, s.r.owner, s.r.repo, n)
 			if err != nil {
-				f.err = fmt.Errorf("reading pull request #%d: %w", n, err)
+				return nil, fmt.Errorf("reading pull request #%d: %w", n, err)
+			}
+			return pr, nil
+		}
+		for _, n := range missing {
+			pr, err := get(n)
+			if err != nil {
+				f.err = err
 				return
 			}
 			f.pulls = append(f.pulls, pr)
 		}
-		if found {
-			f.entries, f.err = s.auditEntries()
+		// The ledger entry, not the label, keeps an audit on the inbox (a
+		// look removes it last), so a merge whose label is gone but whose
+		// entry stays is read too. Listing the folder is one conditional
+		// request.
+		f.entries, f.err = s.auditEntries()
+		if f.err != nil {
+			return
+		}
+		for n := range f.entries {
+			if have[n] {
+				continue
+			}
+			pr, err := get(n)
+			if ghx.IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				f.err = err
+				return
+			}
+			if pr.GetMerged() || pr.MergedAt != nil {
+				f.pulls = append(f.pulls, pr)
+			}
 		}
 	}()
 	return f

@@ -199,7 +199,7 @@ func (s *session) settle(snap *inbox.Snapshot, issues, pulls []int) error {
 		if linked && pr.Open() && !slices.Contains(pulls, pr.Number) {
 			pulls = append(pulls, pr.Number)
 		}
-		if slices.Contains(pulls, pr.Number) && pr.Merged && pr.HasLabel(inbox.LabelAudit) {
+		if slices.Contains(pulls, pr.Number) && pr.Merged && (pr.HasLabel(inbox.LabelAudit) || snap.AuditEntries[pr.Number]) {
 			audit = true
 		}
 	}

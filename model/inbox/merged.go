@@ -123,18 +123,24 @@ const SamplesPath = "autonomy/samples.jsonl"
 // AuditPath is the ledger entry of one unreviewed merge.
 func AuditPath(pr int) string { return fmt.Sprintf("autonomy/audit/%d.json", pr) }
 
-// auditStep: a merged pull request with both the aayu:audit label and its
-// ledger entry. "looks right" appends a clean sample and removes the entry
-// and the label; "correction" appends a correction sample, adds
-// aayu:correction, opens the revert pull request into the integration
-// branch, then removes the entry and the label so the card leaves.
+// auditStep: a merged pull request with its audit entry on the ledger.
+// "looks right" appends a clean sample and removes the label and the
+// entry; "correction" appends a correction sample, adds aayu:correction,
+// opens the revert pull request into the integration branch, then removes
+// the label and the entry so the card leaves.
+//
+// The entry alone keeps the card, and it is removed last: a look that
+// landed only in part (the label gone, the entry not) is still on the
+// inbox in the next run, and Enter makes only what is missing (the sample
+// and the revert pull request are reused). Only ship writes the ledger,
+// so an entry is never the work of a hand-put label.
 func auditStep(s Snapshot, pr PullRequest) (Step, bool) {
-	if !pr.Merged || !pr.HasLabel(LabelAudit) || !s.AuditEntries[pr.Number] {
+	if !pr.Merged || !s.AuditEntries[pr.Number] {
 		return Step{}, false
 	}
 	clear := []Write{
-		{Kind: WriteLedgerRemove, Number: pr.Number, Path: AuditPath(pr.Number)},
 		{Kind: WriteRemoveLabel, Number: pr.Number, Label: LabelAudit},
+		{Kind: WriteLedgerRemove, Number: pr.Number, Path: AuditPath(pr.Number)},
 	}
 	right := append([]Write{{Kind: WriteLedgerAppend, Number: pr.Number, Path: SamplesPath}}, clear...)
 	correction := append([]Write{

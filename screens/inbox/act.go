@@ -83,6 +83,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case m.pend != nil:
 		if key.Matches(msg, k.Confirm) {
+			if !m.confirmShown() {
+				m.message = tooShort
+				return nil
+			}
 			return m.confirm()
 		}
 		return m.cancel()
@@ -381,7 +385,7 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 		m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
 	case o.Done:
 		cs.done = o.Wrote
-		m.tell(fmt.Sprintf("done: %s — %s", label, strings.Join(o.Wrote, "; ")))
+		m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
 		if o.ByHand != "" {
 			cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
 			m.say("  still to do by hand: " + clean(o.ByHand))

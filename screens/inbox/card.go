@@ -69,7 +69,7 @@ func (m *Model) statusLines(st model.Step) []string {
 	case cs.changed != "":
 		return []string{"status: not done", cs.changed}
 	case cs.done != nil:
-		return []string{"status: done — " + clean(strings.Join(cs.done, "; "))}
+		return []string{"status: done — " + clean(sentences(cs.done))}
 	case cs.skipped:
 		return []string{"status: skipped"}
 	}
@@ -121,4 +121,17 @@ func (m *Model) statusWord(st model.Step) string {
 		return "skipped"
 	}
 	return ""
+}
+
+// sentences joins what each write did, each already worded as a sentence
+// without its full stop, as sentences: "The comment was posted. The
+// label … was added.", never "posted; The label".
+func sentences(each []string) string {
+	var out []string
+	for _, s := range each {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, strings.ToUpper(s[:1])+strings.TrimSuffix(s[1:], ".")+".")
+		}
+	}
+	return strings.Join(out, " ")
 }

@@ -18,6 +18,10 @@ import (
 type Options struct {
 	List   bool // --list: print the cards and stop; writes nothing (allowed for agents)
 	DryRun bool // --dry-run: show what each key would write, write nothing
+	// Returned is how a ship started from this inbox ended, shown when the
+	// inbox comes back: the ship screen's last words may not have fitted
+	// the terminal, and the card alone does not say whether it merged.
+	Returned string
 }
 
 // cardState is what happened to one card during this run.
@@ -118,6 +122,10 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 		m.say("aayu inbox --list: every step waiting for a person, read-only; nothing is written.")
 	} else if c.Plain {
 		m.say(legend)
+	}
+	if opts.Returned != "" && !c.Plain {
+		// Plain mode already printed the ship's lines on the page.
+		m.message = opts.Returned
 	}
 	return m
 }

@@ -26,18 +26,21 @@ const twoPaneMin = 80
 func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	st := m.c.Styles
-	header := st.Title.Render("aayu inbox") + " " + clean(m.deps.Repo)
-	header += " · " + m.freshness()
+	header := clean(m.deps.Repo) + " · " + m.freshness()
 	if m.opts.DryRun {
 		header += " · " + st.Warning.Render("dry run")
+	}
+	// On a narrow terminal the title gives way, so the read time (how
+	// fresh the cards are) is never the part cut off.
+	if title := st.Title.Render("aayu inbox") + " "; lipgloss.Width(title+header) <= w {
+		header = title + header
 	}
 	bodyH := h - 3 // header, message, help
 	var body []string
 	if w >= twoPaneMin {
 		listW := min(44, w*2/5)
-		cardW := w - listW - 3
 		left := m.listLines(listW, bodyH)
-		right := m.cardPane(cardW, bodyH)
+		right := m.cardPane(m.cardSize())
 		for i := range bodyH {
 			l, r := "", ""
 			if i < len(left) {
@@ -55,7 +58,7 @@ func (m *Model) render() string {
 			body = append(body, "")
 		}
 		body = append(body, st.Subtle.Render(strings.Repeat("─", w)))
-		body = append(body, m.cardPane(w, bodyH-listH-1)...)
+		body = append(body, m.cardPane(m.cardSize())...)
 	}
 	for len(body) < bodyH {
 		body = append(body, "")
@@ -181,16 +184,17 @@ func (m *Model) cardPane(w, h int) []string {
 		}
 		lines = append(lines, wrapHanging(l, w)...)
 	}
-	if p := m.pend; p != nil {
-		lines = append(lines, "")
-		if p.note {
-			lines = append(lines, st.Warning.Render(p.choice.NeedsNote), "> "+p.noteBuf+"▏", "enter sends it; esc cancels")
-		} else {
-			for _, c := range p.confirm {
-				lines = append(lines, strings.Split(ansi.Wrap(st.Warning.Render(c), w, " "), "\n")...)
-			}
-			lines = append(lines, "enter or y applies it; any other key cancels")
+	if ask := m.pendLines(w); ask != nil {
+		// The question is what the next key answers, so it is never the
+		// part cut off: the card gives way to it, from the bottom up.
+		if len(lines)+len(ask) > h {
+			lines = lines[:max(0, min(len(lines), h-len(ask)))]
 		}
+		if len(ask) > h {
+			short := strings.Split(ansi.Wrap(tooShort, w, " "), "\n")
+			ask = append(ask[:max(0, h-len(short))], short...)
+		}
+		lines = append(lines, ask...)
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -199,6 +203,50 @@ func (m *Model) cardPane(w, h int) []string {
 		lines = sprinkle(lines, w, h, m.confetti)
 	}
 	return lines
+}
+
+// tooShort replaces the last line of a confirmation the card pane cannot
+// hold whole; the answer waits, because nobody agrees to writes unseen.
+const tooShort = "The terminal is too short to show every write; make it taller to answer, or esc cancels."
+
+// pendLines is the pending note or confirmation as the card pane shows it.
+func (m *Model) pendLines(w int) []string {
+	p := m.pend
+	if p == nil {
+		return nil
+	}
+	st := m.c.Styles
+	wrap := func(s string) []string { return strings.Split(ansi.Wrap(s, w, " "), "\n") }
+	lines := []string{""}
+	if p.note {
+		lines = append(lines, wrap(st.Warning.Render(p.choice.NeedsNote))...)
+		return append(append(lines, "> "+p.noteBuf+"▏"), wrap("enter sends it; esc cancels")...)
+	}
+	for _, c := range p.confirm {
+		lines = append(lines, wrap(st.Warning.Render(c))...)
+	}
+	return append(lines, wrap("enter or y applies it; any other key cancels")...)
+}
+
+// cardSize is the card pane's width and height, as render lays it out.
+func (m *Model) cardSize() (int, int) {
+	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
+	bodyH := h - 3
+	if w >= twoPaneMin {
+		listW := min(44, w*2/5)
+		return w - listW - 3, bodyH
+	}
+	return w, bodyH - max(3, bodyH/3) - 1
+}
+
+// confirmShown says whether the pending confirmation fits the card pane
+// whole, so a yes agrees to writes the person could read.
+func (m *Model) confirmShown() bool {
+	if m.c.Plain {
+		return true
+	}
+	w, h := m.cardSize()
+	return len(m.pendLines(w)) <= h
 }
 
 // sprinkle lays confetti over the card pane; frame picks a fixed pattern

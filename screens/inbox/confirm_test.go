@@ -1,0 +1,79 @@
+package inbox
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
+)
+
+// TestInboxConfirmationNeverCutOff: a choice that asks first (option 2 of
+// a Decision, not the recommendation) shows its whole confirmation and its
+// keys on the card, however long the card is; where the pane cannot hold
+// it, y does not apply it until the terminal is taller.
+func TestInboxConfirmationNeverCutOff(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {80, 16}, {120, 24}, {40, 24}, {40, 60}} {
+		t.Run(fmt.Sprint(size[0], "x", size[1]), func(t *testing.T) {
+			f := newFake()
+			m := loaded(t, f, size[0], size[1], Options{})
+			m.Update(tea.KeyPressMsg{Code: '2', Text: "2"})
+			if m.pend == nil || len(m.pend.confirm) == 0 {
+				t.Fatal("option 2 of the Decision did not ask first")
+			}
+			view := ansi.Strip(m.View().Content)
+			tuitest.AssertFits(t, m.View().Content, size[0], size[1])
+			words := strings.Fields(m.pend.confirm[len(m.pend.confirm)-1])
+			tail := words[len(words)-1]
+			shown := strings.Contains(view, "enter or y applies it") && strings.Contains(view, tail)
+			if !shown && !strings.Contains(view, "too short to show every write") {
+				t.Fatalf("the confirmation is cut off without a word (its end %q, its keys):\n%s", tail, view)
+			}
+			if !strings.Contains(view, "cancels") {
+				t.Errorf("the keys that answer are cut off:\n%s", view)
+			}
+			m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+			if applied := m.pend == nil; shown != applied {
+				t.Errorf("confirmation shown whole %v, but y applied it %v (message %q):\n%s", shown, applied, m.message, view)
+			}
+		})
+	}
+}
+
+// TestInboxDoneLineIsSentences: what each write did reads as sentences,
+// never "was posted; The label".
+func TestInboxDoneLineIsSentences(t *testing.T) {
+	got := sentences([]string{"The comment on #1 was posted", "the label status:accepted on #1 was added", ""})
+	if want := "The comment on #1 was posted. The label status:accepted on #1 was added."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestInboxSaysHowTheShipEnded: the inbox that comes back after a ship
+// started from it says how the ship ended, on its message line.
+func TestInboxSaysHowTheShipEnded(t *testing.T) {
+	f := newFake()
+	m := New(context.Background(), tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, f.deps(), Options{Returned: "aayu ship 4 did not ship: your confirmation: refused"})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	snap, _ := f.deps().Read(context.Background(), nil, time.Time{})
+	m.Update(readMsg{snap: snap, at: t0})
+	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "aayu ship 4 did not ship: your confirmation: refused") {
+		t.Errorf("the inbox does not say how the ship ended:\n%s", view)
+	}
+}
+
+// TestInboxNarrowHeaderKeepsTheReadTime: at 40 columns the header still
+// says when the cards were read, whole.
+func TestInboxNarrowHeaderKeepsTheReadTime(t *testing.T) {
+	m := loaded(t, newFake(), 40, 24, Options{})
+	header := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
+	if !strings.Contains(header, "read at 09:00:00 UTC") {
+		t.Errorf("the header cuts off the read time: %q", header)
+	}
+}
