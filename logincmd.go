@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/google/go-github/v66/github"
@@ -46,22 +47,26 @@ func loginScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Con
 		// Who approved is held to the account this command writes as, and
 		// its access is read with that account's own token.
 		Writer: func(ctx context.Context) (string, error) {
-			client, err := writingClient(ctx, sess)
-			if err != nil {
-				return "", err
-			}
-			u, _, err := client.Users.Get(ctx, "")
-			if err != nil {
-				return "", errors.New(ghx.Describe(err))
-			}
-			return u.GetLogin(), nil
+			return readAgain(ctx, func() (string, error) {
+				client, err := writingClient(ctx, sess)
+				if err != nil {
+					return "", err
+				}
+				u, _, err := client.Users.Get(ctx, "")
+				if err != nil {
+					return "", errors.New(ghx.Describe(err))
+				}
+				return u.GetLogin(), nil
+			})
 		},
 		Permission: func(ctx context.Context, login string) (string, error) {
-			client, err := writingClient(ctx, sess)
-			if err != nil {
-				return "", err
-			}
-			return repoPermission(ctx, client, sess.owner, sess.repo, login)
+			return readAgain(ctx, func() (string, error) {
+				client, err := writingClient(ctx, sess)
+				if err != nil {
+					return "", err
+				}
+				return repoPermission(ctx, client, sess.owner, sess.repo, login)
+			})
 		},
 		Log:         actions.OpenLog(logDir, nil),
 		OpenBrowser: login.OpenInBrowser(e.getenv),
@@ -69,6 +74,25 @@ func loginScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Con
 		InTmux:      login.InTmux(e.getenv),
 		AgentEnv:    e.getenv,
 	}), nil
+}
+
+// readAgain repeats a read after a failure, a few times: the person has
+// just approved a code, and a passing fault must not waste that approval.
+// Reads change nothing, so repeating one is always safe.
+func readAgain(ctx context.Context, read func() (string, error)) (string, error) {
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		var v string
+		if v, err = read(); err == nil {
+			return v, nil
+		}
+		select {
+		case <-time.After(time.Duration(attempt) * 300 * time.Millisecond):
+		case <-ctx.Done():
+			return "", err
+		}
+	}
+	return "", err
 }
 
 func writingClient(ctx context.Context, sess *session) (*github.Client, error) {

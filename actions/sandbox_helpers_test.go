@@ -230,7 +230,10 @@ func (f *faultOn) count() int {
 
 // nthWrite matches the nth request that is not a read.
 func nthWrite(n int) func(*http.Request) bool {
-	return nth(n, func(r *http.Request) bool { return r.Method != http.MethodGet && r.Method != http.MethodHead })
+	// A GraphQL query is a POST that only reads: it is not a write.
+	return nth(n, func(r *http.Request) bool {
+		return r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasSuffix(r.URL.Path, "/graphql")
+	})
 }
 
 func methodPath(method, suffix string) func(*http.Request) bool {

@@ -51,9 +51,8 @@ func HelpLine(width int, bindings []key.Binding, st Styles) string {
 	if len(rest) == 0 || room <= ansi.StringWidth(helpEllipsis) {
 		return ansi.Truncate(tail, width, helpEllipsis)
 	}
-	h.SetWidth(room)
 	shown := showable(rest, st)
-	head := strings.TrimLeft(h.ShortHelpView(shown), " ")
+	head := fitKeys(h, shown, room)
 	if ansi.Strip(head) == helpEllipsis || ansi.StringWidth(head) > room {
 		// Not even the first key fits whole: show as much of it as fits,
 		// since a disabled key's reason is worth half a sentence.
@@ -181,6 +180,32 @@ func showable(bindings []key.Binding, st Styles) []key.Binding {
 		out = append(out, b)
 	}
 	return out
+}
+
+// fitKeys renders, in order, every binding that fits in room cells, passing
+// over one that does not (a disabled key's long reason) rather than ending
+// the line there as bubbles/help would; "…" says some were left for ?.
+func fitKeys(h help.Model, shown []key.Binding, room int) string {
+	h.SetWidth(0)
+	var kept []key.Binding
+	dropped := false
+	for _, b := range shown {
+		try := append(append([]key.Binding(nil), kept...), b)
+		if ansi.StringWidth(h.ShortHelpView(try))+len(" "+helpEllipsis) <= room {
+			kept = try
+		} else {
+			dropped = true
+		}
+	}
+	if len(kept) == 0 {
+		h.SetWidth(room)
+		return strings.TrimLeft(h.ShortHelpView(shown), " ")
+	}
+	line := h.ShortHelpView(kept)
+	if dropped {
+		line += " " + h.Styles.Ellipsis.Render(helpEllipsis)
+	}
+	return line
 }
 
 // columns splits bindings, in order, into n columns of near-equal length.

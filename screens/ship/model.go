@@ -305,7 +305,7 @@ func (m *Model) Keys() []key.Binding {
 	}
 	if m.confirmReply != nil {
 		if m.writesHidden() {
-			return m.withScrollKeys([]key.Binding{tui.Disable(k.Yes, "scroll to the last write first (G)"), k.No}, false)
+			return m.withScrollKeys([]key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, "yes, once G shows the end"), key.WithDisabled()), k.No}, false)
 		}
 		return m.withScrollKeys([]key.Binding{k.Yes, k.No}, false)
 	}

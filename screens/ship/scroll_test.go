@@ -92,11 +92,22 @@ func TestShipLongConfirmationScrolls(t *testing.T) {
 	if !strings.Contains(v, "write number 1 of") || strings.Contains(v, "write number 30 of") {
 		t.Fatalf("the confirmation should open at its top:\n%s", v)
 	}
-	if !strings.Contains(v, "y/enter yes") || !strings.Contains(v, "n/esc no") {
+	// A yes must be to writes the person could see: it waits, and says
+	// why, until the last write has been in view.
+	if !strings.Contains(v, "y/enter yes, once G shows the end") || !strings.Contains(v, "n/esc no") {
 		t.Errorf("the answers left the help line:\n%s", v)
+	}
+	m.Update(keyMsg("y"))
+	select {
+	case <-reply:
+		t.Fatal("y was taken before the last write was in view")
+	default:
 	}
 	m.Update(keyMsg("G"))
 	v = ansi.Strip(m.View().Content)
+	if !strings.Contains(v, "y/enter yes, write these") {
+		t.Errorf("after G the yes is still not offered:\n%s", v)
+	}
 	if !strings.Contains(v, "write number 30 of") || !strings.Contains(v, "no: write nothing") {
 		t.Fatalf("the last write and the answers cannot be reached:\n%s", v)
 	}

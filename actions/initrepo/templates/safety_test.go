@@ -148,10 +148,15 @@ func TestMergeGateShape(t *testing.T) {
 			t.Errorf("verify job lacks %q:\n%s", want, vs)
 		}
 	}
-	for _, want := range []string{"actions/download-artifact@", "name:aayudha-pack", `aayu comment "$PR_NUMBER" --ci --dir pack`} {
+	for _, want := range []string{"actions/download-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/", `aayu comment "$PR_NUMBER" --ci`} {
 		if !strings.Contains(cs, want) {
 			t.Errorf("comment job lacks %q:\n%s", want, cs)
 		}
+	}
+	// aayu comment refuses --dir outside --dry-run: the run's own pack,
+	// downloaded where aayu reads a story's pack, is the only one it judges.
+	if strings.Contains(cs, "--dir") {
+		t.Errorf("the comment job passes --dir, which aayu comment --ci refuses:\n%s", cs)
 	}
 	if strings.Contains(cs, "actions/checkout") {
 		t.Error("the comment job checks out code; it must read only the pack artifact")
