@@ -22,10 +22,14 @@ func (r *run) checkPresence() (gateOutcome, error) {
 	need := r.needFor()
 	d := identity.RequireHuman(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
 		Session: r.cfg.Presence, Need: need})
+	earlier := ""
 	switch d.Outcome {
 	case identity.Refused:
 		return gateOutcome{refusals: []string{d.Reason}}, nil
 	case identity.NeedsPresence:
+		if earlier = r.earlierApproval(); earlier != "" {
+			break // the access is still checked below
+		}
 		if r.cfg.AskPresence != nil {
 			return gateOutcome{refusals: []string{fmt.Sprintf("the presence check ended without @%s's approval (%s access), so nothing was written; run aayu ship %d again and approve its code as @%s",
 				r.cfg.Viewer, need, r.pr, r.cfg.Viewer)}}, nil
@@ -41,6 +45,9 @@ func (r *run) checkPresence() (gateOutcome, error) {
 	}
 	if r.person.Access() < identity.AccessWrite {
 		return gateOutcome{refusals: []string{fmt.Sprintf("@%s has %s access to %s; merging needs write access", r.cfg.Viewer, r.person.Access(), r.repoName())}}, nil
+	}
+	if earlier != "" {
+		return gateOutcome{words: earlier}, nil
 	}
 	if r.cfg.Presence != nil && r.cfg.Presence.Covers(Command(r.pr), need) {
 		return gateOutcome{words: fmt.Sprintf("approved by @%s by the presence check (%s)", r.cfg.Presence.Login, r.cfg.Presence.Method)}, nil

@@ -62,7 +62,7 @@ func (r *run) writesPlan() Plan {
 func (r *run) askPresence(need identity.Access, p Plan) error {
 	d := identity.RequireHuman(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
 		Session: r.cfg.Presence, Need: need})
-	if d.Outcome != identity.NeedsPresence || r.cfg.AskPresence == nil {
+	if d.Outcome != identity.NeedsPresence || r.cfg.AskPresence == nil || r.earlierApproval() != "" {
 		return nil
 	}
 	s, err := r.cfg.AskPresence(r.ctx, PresenceRequest{Command: Command(r.pr), Need: need, MustBe: r.cfg.Viewer, Approving: p.Writes})

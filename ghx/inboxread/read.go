@@ -163,6 +163,9 @@ func (s *session) readItems(snap *inbox.Snapshot, withSettings func() error) err
 	if err := s.applyOpenPulls(snap, openPRs, l); err != nil {
 		return err
 	}
+	if err := s.readBasePolicies(snap); err != nil {
+		return err
+	}
 	s.applyReplacers(snap, l.closed)
 	s.applyMergedPulls(snap, l.merged)
 	// The audits' reads overlap the issues' details: neither needs the

@@ -81,6 +81,7 @@ func openPRStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, bool) {
 	if !pr.Open() {
 		return Step{}, false
 	}
+	s = s.forBase(pr.BaseRef) // ship judges it by its base's policy too
 	facts := s.PRFacts[pr.Number]
 	item := Item{Number: pr.Number, Title: pr.Title, IsPR: true}
 	open := Write{Kind: WriteOpen, Number: pr.Number}

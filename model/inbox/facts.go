@@ -86,6 +86,9 @@ type Snapshot struct {
 	// ledger covers (proof/STORY/HEAD/authoritative/ship.json): aayu ship
 	// merged them, so they never make a Story "merged without ship".
 	ShipRecords map[int]bool
+	// BasePolicy is the policy of each open pull request's base branch
+	// whose .aayudha/config.toml says otherwise than the default branch's.
+	BasePolicy map[string]Policy
 }
 
 func (s Snapshot) integrationBranch() string {

@@ -1,0 +1,56 @@
+package inboxread
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/inbox"
+)
+
+// readBasePolicies reads the policy of every distinct base branch of the
+// open pull requests, once per base (a conditional request through the
+// cache: a 304 when it did not change), and keeps those that differ from
+// the default branch's, so the inbox offers a pull request what ship will
+// do for it. A base whose policy cannot be read fails the read closed, as
+// the default branch's does. Settings the caller layered itself are kept.
+func (s *session) readBasePolicies(snap *inbox.Snapshot) error {
+	if s.r.opts.Settings != nil {
+		return nil
+	}
+	bases := map[string]bool{}
+	for _, pr := range snap.PullRequests {
+		if pr.Open() && pr.BaseRef != "" {
+			bases[pr.BaseRef] = true
+		}
+	}
+	names := make([]string, 0, len(bases))
+	for b := range bases {
+		names = append(names, b)
+	}
+	sort.Strings(names)
+	def := inbox.Policy{Approver: snap.Approver, SoloMode: snap.SoloMode, BotLogins: snap.BotLogins}
+	for _, base := range names {
+		text, err := ghx.ReadFile(s.ctx, s.r.gh, s.r.owner, s.r.repo, base, ConfigPath)
+		if ghx.IsNotFound(err) {
+			text, err = nil, nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s on the base branch %s: %w", ConfigPath, base, err)
+		}
+		set, err := ParseSettings(text)
+		if err != nil {
+			return fmt.Errorf("%s on the base branch %s: %w", ConfigPath, base, err)
+		}
+		p := inbox.Policy{Approver: set.Approver, SoloMode: set.SoloMode, BotLogins: set.BotLogins}
+		if p.Approver == def.Approver && p.SoloMode == def.SoloMode && slices.Equal(p.BotLogins, def.BotLogins) {
+			continue
+		}
+		if snap.BasePolicy == nil {
+			snap.BasePolicy = map[string]inbox.Policy{}
+		}
+		snap.BasePolicy[base] = p
+	}
+	return nil
+}
