@@ -106,7 +106,7 @@ func TestInboxAuditLandedInPartStaysUnderFaults(t *testing.T) {
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
 	}
-	srv, url = sandboxAt(t, state, sandbox.FaultSpec{})
+	_, url = sandboxAt(t, state, sandbox.FaultSpec{})
 	git := filepath.Join(state, "benefits.git")
 	check := func(final bool) {
 		t.Helper()
