@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -33,4 +34,24 @@ func Window(lines []string, width, height, back int) ([]string, string) {
 		note = "more below: ↓/j scrolls on"
 	}
 	return all[start:end], note
+}
+
+// TitledWindow draws a screen of lines under a title: the title, a blank
+// line, the Window of body that fits, the note on what is hidden (or a
+// blank line) and the help line of keys, in height rows of width cells.
+func TitledWindow(st Styles, title string, body []string, width, height, back int, keys []key.Binding) string {
+	help := HelpLine(width, keys, st)
+	shown, note := Window(body, width, height-3-strings.Count(help, "\n")-1, back)
+	var b strings.Builder
+	b.WriteString(st.Title.Render(title) + "\n\n")
+	for _, l := range shown {
+		b.WriteString(l + "\n")
+	}
+	if note != "" {
+		b.WriteString(st.Disabled.Render(note) + "\n")
+	} else {
+		b.WriteString("\n")
+	}
+	b.WriteString(help)
+	return b.String()
 }

@@ -6,7 +6,6 @@ package doctor
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -130,20 +129,7 @@ func (m *Model) View() tea.View {
 	if !m.read {
 		body = []string{"reading…"}
 	}
-	help := tui.HelpLine(w, m.Keys(), st)
-	shown, note := tui.Window(body, w, m.c.Height-3-strings.Count(help, "\n")-1, m.back)
-	var b strings.Builder
-	b.WriteString(st.Title.Render("aayu doctor") + "\n\n")
-	for _, l := range shown {
-		b.WriteString(l + "\n")
-	}
-	if note != "" {
-		b.WriteString(st.Disabled.Render(note) + "\n")
-	} else {
-		b.WriteString("\n")
-	}
-	b.WriteString(help)
-	v := tea.NewView(b.String())
+	v := tea.NewView(tui.TitledWindow(st, "aayu doctor", body, w, m.c.Height, m.back, m.Keys()))
 	v.AltScreen = true
 	return v
 }

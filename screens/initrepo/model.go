@@ -276,21 +276,7 @@ func (m *Model) View() tea.View {
 	if m.phase == asking {
 		body = append(append([]string(nil), body...), "Write these? y writes them; n or q writes nothing.")
 	}
-	help := tui.HelpLine(w, m.Keys(), st)
-	// Title, a blank line, the body, a blank line and the help line.
-	shown, note := tui.Window(body, w, m.c.Height-3-strings.Count(help, "\n")-1, m.back)
-	var b strings.Builder
-	b.WriteString(st.Title.Render("aayu init") + "\n\n")
-	for _, l := range shown {
-		b.WriteString(l + "\n")
-	}
-	if note != "" {
-		b.WriteString(st.Disabled.Render(note) + "\n")
-	} else {
-		b.WriteString("\n")
-	}
-	b.WriteString(help)
-	v := tea.NewView(b.String())
+	v := tea.NewView(tui.TitledWindow(st, "aayu init", body, w, m.c.Height, m.back, m.Keys()))
 	v.AltScreen = true
 	return v
 }
