@@ -87,17 +87,7 @@ func ExtractZip(r io.ReaderAt, size int64, dir string, caps ZipCaps) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Lstat(dir); err == nil {
-		return fmt.Errorf("unpacking a zip: %s already exists; aayu unpacks only into a new folder", dir)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("unpacking a zip: %w", err)
-	}
-	if err := writeZipFiles(files, dir); err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	return nil
+	return unpackInto(files, dir)
 }
 
 // checkZipEntries applies every rule that needs only the central directory
@@ -226,6 +216,22 @@ func writeZipFile(root *os.Root, f *zip.File) error {
 		return &ZipError{Name: f.Name, Reason: fmt.Sprintf("it declares %d bytes, but its data does not match its header (%v)", declared, err)}
 	case uint64(n) < declared:
 		return &ZipError{Name: f.Name, Reason: fmt.Sprintf("it declares %d bytes but holds %d", declared, n)}
+	}
+	return nil
+}
+
+// unpackInto writes the checked entries into dir, a folder it makes and
+// that must not exist yet; on a failure nothing is left behind.
+func unpackInto(files []*zip.File, dir string) error {
+	if _, err := os.Lstat(dir); err == nil {
+		return fmt.Errorf("unpacking a zip: %s already exists; aayu unpacks only into a new folder", dir)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("unpacking a zip: %w", err)
+	}
+	if err := writeZipFiles(files, dir); err != nil {
+		_ = os.RemoveAll(dir)
+		return err
 	}
 	return nil
 }

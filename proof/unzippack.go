@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 )
@@ -91,17 +90,7 @@ func ExtractPackZip(r io.ReaderAt, size int64, dir string, caps ZipCaps) error {
 			return err
 		}
 	}
-	if _, err := os.Lstat(dir); err == nil {
-		return fmt.Errorf("unpacking a zip: %s already exists; aayu unpacks only into a new folder", dir)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("unpacking a zip: %w", err)
-	}
-	if err := writeZipFiles(keep, dir); err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	return nil
+	return unpackInto(keep, dir)
 }
 
 // checkRatio refuses a file over 1 MiB that inflates more than ratio times.

@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -82,26 +81,10 @@ func gather(ctx context.Context, deps Deps) Facts {
 	}
 	f.Login, f.Name = user.GetLogin(), user.GetName()
 	if resp != nil {
-		f.Scopes = scopes(resp.Header)
+		f.Scopes = ghx.Scopes(resp.Header)
+		sort.Strings(f.Scopes)
 	}
 	return f
-}
-
-func scopes(h http.Header) []string {
-	vals, ok := h[http.CanonicalHeaderKey("X-OAuth-Scopes")]
-	if !ok {
-		return nil
-	}
-	out := []string{}
-	for _, v := range vals {
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // DangerousScopes names the scopes the seed warns about and why.
