@@ -151,7 +151,11 @@ func TestInboxListStartsWarmFromTheLastRead(t *testing.T) {
 	if requests > 2 || core+graphql != 0 || notModified != requests {
 		t.Errorf("the warm start cost %d requests (%d answered 304), %d points; the cold one %d requests", requests, notModified, core+graphql, coldRequests)
 	}
-	if firstLine(warm, " wait: ") != firstLine(cold, " wait: ") || strings.Count(warm, "card ") != strings.Count(cold, "card ") {
+	// The time the cards were read differs by design: the warm start is a
+	// newer read that found nothing changed. The cards must not.
+	when := regexp.MustCompile(` \(as GitHub had them at [^)]*\)`)
+	summary := func(out string) string { return when.ReplaceAllString(firstLine(out, " wait: "), "") }
+	if summary(warm) != summary(cold) || strings.Count(warm, "card ") != strings.Count(cold, "card ") {
 		t.Errorf("the warm start shows other cards:\ncold: %s\nwarm: %s", firstLine(cold, " wait: "), firstLine(warm, " wait: "))
 	}
 }
