@@ -74,6 +74,8 @@ type Model struct {
 	states       map[string]*cardState
 	pend         *pending
 	details      bool
+	filter       string // "/": only the cards whose label contains it are listed
+	filtering    bool   // the filter line has the keyboard
 	message      string // one line under the list: a refusal or what just happened
 	link         string // a URL in message, drawn as an OSC 8 link in the full screen
 
@@ -241,6 +243,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onInputClosed()
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		m.onPaste(msg.Content)
 	}
 	return m, nil
 }
@@ -525,11 +529,18 @@ func (m *Model) Keys() []key.Binding {
 	if m.pend != nil {
 		return []key.Binding{k.Confirm, k.Back}
 	}
+	if m.filtering {
+		return []key.Binding{k.FilterDone, k.ClearFilter}
+	}
 	act := k.Act
 	if why := m.writeBlocked(); why != "" {
 		act = tui.Disable(act, why)
 	}
-	return []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh, k.Quit}
+	ks := []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh}
+	if m.filter != "" {
+		ks = append(ks, k.ClearFilter)
+	}
+	return append(ks, k.Quit)
 }
 
 // writeBlocked says why nothing can be written now, or "".
