@@ -99,6 +99,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.message = "No card matches the filter; esc clears it."
 		return nil
 	}
+	if m.onDetailsScroll(msg) {
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
@@ -133,6 +136,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.selectOne(m.cursor)
 	case key.Matches(msg, k.Details):
 		m.details = !m.details
+		m.detailVP.GotoTop()
 	case key.Matches(msg, k.Refresh):
 		return m.refresh()
 	}

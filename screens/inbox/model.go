@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/aayudha/aayu/actions"
@@ -74,10 +75,11 @@ type Model struct {
 	states       map[string]*cardState
 	pend         *pending
 	details      bool
-	filter       string // "/": only the cards whose label contains it are listed
-	filtering    bool   // the filter line has the keyboard
-	message      string // one line under the list: a refusal or what just happened
-	link         string // a URL in message, drawn as an OSC 8 link in the full screen
+	filter       string         // "/": only the cards whose label contains it are listed
+	filtering    bool           // the filter line has the keyboard
+	detailVP     viewport.Model // open details longer than the card pane (details.go)
+	message      string         // one line under the list: a refusal or what just happened
+	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
 
 	queue    *actions.Queue
 	outcomes *outcomeBox
@@ -537,6 +539,9 @@ func (m *Model) Keys() []key.Binding {
 		act = tui.Disable(act, why)
 	}
 	ks := []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh}
+	if m.detailsOverflow() {
+		ks = append([]key.Binding{scrollDetails}, ks...)
+	}
 	if m.filter != "" {
 		ks = append(ks, k.ClearFilter)
 	}

@@ -180,18 +180,9 @@ func (m *Model) cardPane(w, h int) []string {
 	if !ok || m.noneListed() {
 		return nil
 	}
-	st := m.c.Styles
-	var lines []string
-	for i, l := range m.cardLines(s) {
-		if i == 0 {
-			l = st.Title.Render(l)
-		}
-		if strings.HasPrefix(l, "status: not done") {
-			l = st.Failed.Render("status: not done")
-		} else if strings.HasPrefix(l, "status: done") {
-			l = st.OK.Render("status: done") + l[len("status: done"):]
-		}
-		lines = append(lines, wrapHanging(l, w)...)
+	lines := m.cardBody(s, w)
+	if m.scrollsDetails(len(lines), h) {
+		return m.detailsPane(lines, w, h)
 	}
 	if ask := m.pendLines(w); ask != nil {
 		// The question is what the next key answers, so it is never the
@@ -210,6 +201,24 @@ func (m *Model) cardPane(w, h int) []string {
 	}
 	if m.confetti > 0 {
 		lines = sprinkle(lines, w, h, m.confetti)
+	}
+	return lines
+}
+
+// cardBody is the card's lines, styled and wrapped to the pane.
+func (m *Model) cardBody(s model.Step, w int) []string {
+	st := m.c.Styles
+	var lines []string
+	for i, l := range m.cardLines(s) {
+		if i == 0 {
+			l = st.Title.Render(l)
+		}
+		if strings.HasPrefix(l, "status: not done") {
+			l = st.Failed.Render("status: not done")
+		} else if strings.HasPrefix(l, "status: done") {
+			l = st.OK.Render("status: done") + l[len("status: done"):]
+		}
+		lines = append(lines, wrapHanging(l, w)...)
 	}
 	return lines
 }
