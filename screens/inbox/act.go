@@ -81,6 +81,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		return nil
+	case m.filtering:
+		return m.onFilterKey(msg)
 	case m.pend != nil:
 		if key.Matches(msg, k.Confirm) {
 			if !m.confirmShown() {
@@ -91,25 +93,41 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.cancel()
 	}
+	// A re-read may have put the cursor on a card the filter hides.
+	m.keepCursorListed()
+	if m.noneListed() && !key.Matches(msg, k.Quit, k.Refresh, k.Filter, k.ClearFilter) {
+		m.message = "No card matches the filter; esc clears it."
+		return nil
+	}
+	if m.onDetailsScroll(msg) {
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Up):
-		if m.cursor > 0 {
-			m.cursor--
-		}
-		m.details = false
+		m.moveBy(-1)
 	case key.Matches(msg, k.Down):
-		if m.cursor < len(m.steps)-1 {
-			m.cursor++
-		}
-		m.details = false
+		m.moveBy(1)
+	case key.Matches(msg, k.First):
+		m.jump(false)
+	case key.Matches(msg, k.Last):
+		m.jump(true)
+	case key.Matches(msg, k.PageUp):
+		m.moveBy(-m.pageSize())
+	case key.Matches(msg, k.PageDown):
+		m.moveBy(m.pageSize())
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+	case key.Matches(msg, k.ClearFilter):
+		m.filter = ""
 	case key.Matches(msg, k.Act):
 		return m.bulkOrPick("enter")
 	case key.Matches(msg, k.Pick):
 		return m.pick(msg.String())
 	case key.Matches(msg, k.Skip):
 		m.skip()
+		m.keepCursorListed()
 	case key.Matches(msg, k.SelectAll):
 		m.selectAll()
 	case key.Matches(msg, k.ClearHouse):
@@ -118,10 +136,52 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.selectOne(m.cursor)
 	case key.Matches(msg, k.Details):
 		m.details = !m.details
+		m.detailVP.GotoTop()
 	case key.Matches(msg, k.Refresh):
 		return m.refresh()
 	}
 	return nil
+}
+
+// onFilterKey handles a key while the filter line has the keyboard: the
+// arrows still move, so a person can filter and pick without leaving it.
+func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.filtering, m.filter = false, ""
+	case "enter":
+		m.filtering = false
+	case "up":
+		m.moveBy(-1)
+	case "down":
+		m.moveBy(1)
+	case "backspace":
+		if r := []rune(m.filter); len(r) > 0 {
+			m.setFilter(string(r[:len(r)-1]))
+		}
+	default:
+		if msg.Text != "" {
+			m.setFilter(m.filter + pasted(msg.Text))
+		}
+	}
+	return nil
+}
+
+func (m *Model) setFilter(f string) {
+	m.filter = f
+	m.details = false
+	m.keepCursorListed()
+}
+
+// onPaste takes pasted text into the line that has the keyboard; pasted
+// anywhere else it is dropped, since no other key takes text.
+func (m *Model) onPaste(s string) {
+	switch {
+	case m.pend != nil && m.pend.note:
+		m.pend.noteBuf += pasted(s)
+	case m.filtering:
+		m.setFilter(m.filter + pasted(s))
+	}
 }
 
 // onLine handles one line typed in plain mode.

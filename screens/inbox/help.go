@@ -4,21 +4,26 @@ import "charm.land/bubbles/v2/key"
 
 // Typing reports whether the note line has the keyboard, so the shell
 // leaves "?" to the note instead of opening the full help.
-func (m *Model) Typing() bool { return m.pend != nil && m.pend.note }
+func (m *Model) Typing() bool { return m.filtering || (m.pend != nil && m.pend.note) }
 
 // FullKeys is every key the inbox answers to now, for the full help (?):
 // the help line's keys and those it has no room for.
 func (m *Model) FullKeys() []key.Binding {
 	ks := m.Keys()
-	if m.pend != nil || m.quitAsk {
+	if m.pend != nil || m.quitAsk || m.filtering {
 		return ks
 	}
 	k := m.keys
-	out := make([]key.Binding, 0, len(ks)+2)
+	out := make([]key.Binding, 0, len(ks)+7)
 	for _, b := range ks {
 		out = append(out, b)
-		if b.Help().Key == k.Select.Help().Key {
+		switch b.Help().Key {
+		case k.Down.Help().Key:
+			out = append(out, k.First, k.Last, k.PageUp, k.PageDown)
+		case k.Select.Help().Key:
 			out = append(out, k.SelectAll, k.ClearHouse)
+		case k.Refresh.Help().Key:
+			out = append(out, k.Filter)
 		}
 	}
 	return out

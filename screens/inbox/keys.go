@@ -20,6 +20,13 @@ type keyMap struct {
 	Refresh     key.Binding
 	WaitAll     key.Binding
 	WaitRunning key.Binding
+	First       key.Binding
+	Last        key.Binding
+	PageUp      key.Binding
+	PageDown    key.Binding
+	Filter      key.Binding
+	FilterDone  key.Binding
+	ClearFilter key.Binding
 }
 
 func newKeys() keyMap {
@@ -37,5 +44,12 @@ func newKeys() keyMap {
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		WaitAll:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "wait for all writes")),
 		WaitRunning: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wait only for those under way")),
+		First:       key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/home", "first card")),
+		Last:        key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G/end", "last card")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdown", "page down")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by title or number")),
+		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 	}
 }

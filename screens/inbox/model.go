@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/aayudha/aayu/actions"
@@ -74,8 +75,11 @@ type Model struct {
 	states       map[string]*cardState
 	pend         *pending
 	details      bool
-	message      string // one line under the list: a refusal or what just happened
-	link         string // a URL in message, drawn as an OSC 8 link in the full screen
+	filter       string         // "/": only the cards whose label contains it are listed
+	filtering    bool           // the filter line has the keyboard
+	detailVP     viewport.Model // open details longer than the card pane (details.go)
+	message      string         // one line under the list: a refusal or what just happened
+	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
 
 	queue    *actions.Queue
 	outcomes *outcomeBox
@@ -241,6 +245,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onInputClosed()
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		m.onPaste(msg.Content)
 	}
 	return m, nil
 }
@@ -525,11 +531,21 @@ func (m *Model) Keys() []key.Binding {
 	if m.pend != nil {
 		return []key.Binding{k.Confirm, k.Back}
 	}
+	if m.filtering {
+		return []key.Binding{k.FilterDone, k.ClearFilter}
+	}
 	act := k.Act
 	if why := m.writeBlocked(); why != "" {
 		act = tui.Disable(act, why)
 	}
-	return []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh, k.Quit}
+	ks := []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh}
+	if m.detailsOverflow() {
+		ks = append([]key.Binding{scrollDetails}, ks...)
+	}
+	if m.filter != "" {
+		ks = append(ks, k.ClearFilter)
+	}
+	return append(ks, k.Quit)
 }
 
 // writeBlocked says why nothing can be written now, or "".

@@ -98,17 +98,26 @@ func (m *Model) listLines(w, h int) []string {
 	if len(m.steps) == 0 {
 		return []string{st.OK.Render("Nothing waits for you."), "Job well done."}
 	}
+	rows, rowOf := m.rows, m.rowOf
+	var out []string
+	if m.filtering || m.filter != "" {
+		out = append(out, m.filterLine())
+		h--
+		rows, rowOf = m.filteredRows()
+		if len(rows) == 0 {
+			return append(out, "No card matches; esc clears the filter.")
+		}
+	}
 	curRow := 0
-	if m.cursor < len(m.rowOf) {
-		curRow = m.rowOf[m.cursor]
+	if m.cursor < len(rowOf) {
+		curRow = max(0, rowOf[m.cursor])
 	}
 	start := 0
 	if curRow >= h {
 		start = curRow - h + 1
 	}
-	var out []string
-	for i := start; i < len(m.rows) && len(out) < h; i++ {
-		r := m.rows[i]
+	for i := start; i < len(rows) && i-start < h; i++ {
+		r := rows[i]
 		if r.step < 0 {
 			title := "Needs you"
 			if r.group == model.Housekeeping {
@@ -168,21 +177,12 @@ func layoutRows(steps []model.Step) (rows []listRow, rowOf []int) {
 // done.
 func (m *Model) cardPane(w, h int) []string {
 	s, ok := m.current()
-	if !ok {
+	if !ok || m.noneListed() {
 		return nil
 	}
-	st := m.c.Styles
-	var lines []string
-	for i, l := range m.cardLines(s) {
-		if i == 0 {
-			l = st.Title.Render(l)
-		}
-		if strings.HasPrefix(l, "status: not done") {
-			l = st.Failed.Render("status: not done")
-		} else if strings.HasPrefix(l, "status: done") {
-			l = st.OK.Render("status: done") + l[len("status: done"):]
-		}
-		lines = append(lines, wrapHanging(l, w)...)
+	lines := m.cardBody(s, w)
+	if m.scrollsDetails(len(lines), h) {
+		return m.detailsPane(lines, w, h)
 	}
 	if ask := m.pendLines(w); ask != nil {
 		// The question is what the next key answers, so it is never the
@@ -201,6 +201,24 @@ func (m *Model) cardPane(w, h int) []string {
 	}
 	if m.confetti > 0 {
 		lines = sprinkle(lines, w, h, m.confetti)
+	}
+	return lines
+}
+
+// cardBody is the card's lines, styled and wrapped to the pane.
+func (m *Model) cardBody(s model.Step, w int) []string {
+	st := m.c.Styles
+	var lines []string
+	for i, l := range m.cardLines(s) {
+		if i == 0 {
+			l = st.Title.Render(l)
+		}
+		if strings.HasPrefix(l, "status: not done") {
+			l = st.Failed.Render("status: not done")
+		} else if strings.HasPrefix(l, "status: done") {
+			l = st.OK.Render("status: done") + l[len("status: done"):]
+		}
+		lines = append(lines, wrapHanging(l, w)...)
 	}
 	return lines
 }

@@ -1,0 +1,86 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+)
+
+// A failure's details (d) can be longer than the card pane: then the card
+// scrolls in a bubbles viewport. The scroll
+// keys are pgup/pgdown and ctrl+u/ctrl+d, not the arrows, which keep
+// moving between cards as everywhere else in the inbox.
+var (
+	scrollDetails = key.NewBinding(key.WithKeys("pgup", "pgdown", "ctrl+u", "ctrl+d"), key.WithHelp("pgup/pgdn", "scroll details"))
+)
+
+func detailKeys() viewport.KeyMap {
+	km := viewport.DefaultKeyMap()
+	for _, b := range []*key.Binding{&km.Up, &km.Down, &km.Left, &km.Right} {
+		b.SetEnabled(false)
+	}
+	km.PageUp = key.NewBinding(key.WithKeys("pgup"))
+	km.PageDown = key.NewBinding(key.WithKeys("pgdown"))
+	km.HalfPageUp = key.NewBinding(key.WithKeys("ctrl+u"))
+	km.HalfPageDown = key.NewBinding(key.WithKeys("ctrl+d"))
+	return km
+}
+
+// scrollsDetails says whether the card pane shows open details too long
+// for it; a pending question is never scrolled away, it takes the pane.
+func (m *Model) scrollsDetails(lines, h int) bool {
+	return m.details && m.pend == nil && m.confetti == 0 && lines > h
+}
+
+// detailsOverflow says whether the current card's details scroll now.
+func (m *Model) detailsOverflow() bool {
+	s, ok := m.current()
+	if !ok || !m.details || m.noneListed() {
+		return false
+	}
+	w, h := m.cardSize()
+	return m.scrollsDetails(len(m.cardBody(s, w)), h)
+}
+
+// layoutDetails sizes the viewport for the pane and gives it the card's
+// lines; its position persists between frames.
+func (m *Model) layoutDetails(lines []string, w, h int) {
+	vp := &m.detailVP
+	if vp.KeyMap.PageUp.Keys() == nil {
+		*vp = viewport.New()
+		vp.KeyMap = detailKeys()
+	}
+	vp.SetWidth(w)
+	vp.SetHeight(max(1, h-1))
+	vp.SetContentLines(lines)
+}
+
+// detailsPane draws the card in the viewport, with a last line saying
+// which lines are in view (a title line could itself wrap out of sight).
+func (m *Model) detailsPane(lines []string, w, h int) []string {
+	m.layoutDetails(lines, w, h)
+	vp := &m.detailVP
+	var out []string
+	for _, l := range strings.Split(vp.View(), "\n") {
+		out = append(out, strings.TrimRight(l, " "))
+	}
+	from := vp.YOffset() + 1
+	return append(out, m.c.Styles.Subtle.Render(fmt.Sprintf("lines %d–%d of %d · pgup/pgdn", from, min(vp.TotalLineCount(), from+vp.Height()-1), vp.TotalLineCount())))
+}
+
+// onDetailsScroll scrolls open details for a scroll key, reporting
+// whether it was one.
+func (m *Model) onDetailsScroll(msg tea.KeyPressMsg) bool {
+	if !key.Matches(msg, scrollDetails) || !m.detailsOverflow() {
+		return false
+	}
+	// The key may come before any frame laid the viewport out.
+	st, _ := m.current()
+	w, h := m.cardSize()
+	m.layoutDetails(m.cardBody(st, w), w, h)
+	m.detailVP, _ = m.detailVP.Update(msg)
+	return true
+}

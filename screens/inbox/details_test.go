@@ -1,0 +1,79 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	xgolden "github.com/charmbracelet/x/exp/golden"
+
+	"github.com/aayudha/aayu/tui/tuitest"
+)
+
+// failedWithLongDetails is a full-screen inbox whose first card failed
+// with more details than any card pane holds.
+func failedWithLongDetails(t *testing.T, w, h int) *Model {
+	t.Helper()
+	f := newFake()
+	var details []string
+	for i := 1; i <= 40; i++ {
+		details = append(details, fmt.Sprintf("step %d: POST /repos/acme/benefits/issues/1/comments answered 502", i))
+	}
+	f.fail["decision#1"] = &Failure{What: "The comment on Decision #1 was not posted.", Changed: "Nothing changed on GitHub.",
+		Next: "Press Enter to try again.", Details: details, Retryable: true}
+	m := loaded(t, f, w, h, Options{})
+	press(m, "1")
+	m.Update(m.waitJobs()())
+	if st, _ := m.current(); st.ID() != "decision#1" || m.states["decision#1"].failure == nil {
+		t.Fatalf("the first card did not fail: %+v", m.states["decision#1"])
+	}
+	return m
+}
+
+// TestInboxDetailsScroll: d on a failure whose details are longer than the
+// pane shows the card from its top with the lines in view, pgdown reaches the
+// last detail, pgup the first again, and ↓ still moves to the next card.
+func TestInboxDetailsScroll(t *testing.T) {
+	for _, w := range []int{40, 80, 120} {
+		m := failedWithLongDetails(t, w, 24)
+		press(m, "d")
+		v := ansi.Strip(m.View().Content)
+		tuitest.AssertFits(t, m.View().Content, w, 24)
+		if !strings.Contains(v, "lines 1–") || !strings.Contains(v, "Decision #1 (needs you)") || strings.Contains(v, "step 40:") {
+			t.Fatalf("%d cols: the details do not open at their top with the lines in view:\n%s", w, v)
+		}
+		if !strings.Contains(v, "pgup/pgdn scroll details") && w >= 80 {
+			t.Errorf("%d cols: the help line does not offer the scroll keys:\n%s", w, v)
+		}
+		for range 40 {
+			press(m, "pgdown")
+		}
+		if v := ansi.Strip(m.View().Content); !strings.Contains(v, "step 40:") || strings.Contains(v, "lines 1–") {
+			t.Fatalf("%d cols: pgdown does not reach the last detail:\n%s", w, v)
+		}
+		for range 40 {
+			m.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+		}
+		if v := ansi.Strip(m.View().Content); !strings.Contains(v, "lines 1–") {
+			t.Fatalf("%d cols: ctrl+u does not return to the top:\n%s", w, v)
+		}
+		press(m, "down")
+		if st, _ := m.current(); st.Item.Number != 2 || m.details {
+			t.Fatalf("%d cols: ↓ with details open stayed on #%d", w, st.Item.Number)
+		}
+	}
+}
+
+func TestInboxDetailsGolden(t *testing.T) {
+	for _, w := range []int{40, 80, 120} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			m := failedWithLongDetails(t, w, 24)
+			press(m, "d", "pgdown")
+			view := m.View().Content
+			tuitest.AssertFits(t, view, w, 24)
+			xgolden.RequireEqual(t, ansi.Strip(view))
+		})
+	}
+}

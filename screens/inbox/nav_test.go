@@ -1,0 +1,179 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	xgolden "github.com/charmbracelet/x/exp/golden"
+
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui/tuitest"
+)
+
+func press(m *Model, keys ...string) {
+	for _, k := range keys {
+		switch k {
+		case "enter":
+			m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+		case "esc":
+			m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+		case "home":
+			m.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+		case "end":
+			m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+		case "pgup":
+			m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+		case "pgdown":
+			m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+		case "down":
+			m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+		default:
+			for _, r := range k {
+				m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+			}
+		}
+	}
+}
+
+// noteChoice opens the note of the review card's "approve its head".
+func noteChoice(t *testing.T, m *Model) {
+	t.Helper()
+	for i, st := range m.steps {
+		for _, c := range st.Choices {
+			if c.NeedsNote != "" {
+				m.cursor = i
+				press(m, c.Key)
+				if !m.Typing() {
+					t.Fatalf("choice %s of %s did not ask for its note", c.Key, rowLabel(st))
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("no card asks for a note")
+}
+
+// TestInboxNoteTakesPastedText: a bracketed paste lands in the note as one
+// line, its escape sequences and control characters gone, hidden
+// characters made visible.
+func TestInboxNoteTakesPastedText(t *testing.T) {
+	m := loaded(t, newFake(), 100, 24, Options{DryRun: true})
+	noteChoice(t, m)
+	press(m, "ran ")
+	m.Update(tea.PasteMsg{Content: "the tests\r\nand\tread \x1b[31mthe diff\x1b[0m\x07\u202e"})
+	want := "ran the tests and read the diff<U+202E>"
+	if m.pend.noteBuf != want {
+		t.Fatalf("note = %q, want %q", m.pend.noteBuf, want)
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "> "+want) {
+		t.Errorf("the pasted note is not shown:\n%s", v)
+	}
+}
+
+// TestInboxPasteOutsideATextLineIsDropped: pasted text is no key press, so
+// a paste on the list picks nothing and writes nothing.
+func TestInboxPasteOutsideATextLineIsDropped(t *testing.T) {
+	f := newFake()
+	m := loaded(t, f, 100, 24, Options{})
+	m.Update(tea.PasteMsg{Content: "1\ny\n"})
+	if m.pend != nil || len(f.requests()) != 0 || m.cursor != 0 {
+		t.Fatalf("a paste on the list acted: pend=%v requests=%v cursor=%d", m.pend, f.requests(), m.cursor)
+	}
+}
+
+// TestInboxPagesAndJumps: g/home and G/end reach the first and last card,
+// pgup/pgdown move a page, and the card reached is drawn.
+func TestInboxPagesAndJumps(t *testing.T) {
+	f := newFake()
+	f.snap = bigSnapshot(90)
+	for _, w := range []int{40, 120} {
+		m := loaded(t, f, w, 24, Options{})
+		last := len(m.steps) - 1
+		page := m.pageSize()
+		for _, c := range []struct {
+			keys []string
+			want int
+		}{
+			{[]string{"G"}, last}, {[]string{"g"}, 0}, {[]string{"end"}, last}, {[]string{"home"}, 0},
+			{[]string{"pgdown"}, page}, {[]string{"pgdown", "pgdown"}, 3 * page}, {[]string{"pgup"}, 2 * page},
+			{[]string{"pgup", "pgup"}, 0}, {[]string{"G", "pgdown"}, last}, {[]string{"pgup"}, last - page},
+		} {
+			press(m, c.keys...)
+			if m.cursor != c.want {
+				t.Fatalf("%d cols: %v left the cursor on %d, want %d", w, c.keys, m.cursor, c.want)
+			}
+			v := ansi.Strip(m.View().Content)
+			tuitest.AssertFits(t, m.View().Content, w, 24)
+			if !strings.Contains(v, fmt.Sprintf("#%d", m.steps[m.cursor].Item.Number)) {
+				t.Fatalf("%d cols: after %v the card #%d is not on screen:\n%s", w, c.keys, m.steps[m.cursor].Item.Number, v)
+			}
+		}
+	}
+}
+
+// TestInboxFilterByTitleOrNumber: / lists only the cards whose title or
+// number holds the text, every key typed is text (q and ? included),
+// enter keeps the filter and esc clears it.
+func TestInboxFilterByTitleOrNumber(t *testing.T) {
+	f := newFake()
+	m := loaded(t, f, 100, 24, Options{})
+	press(m, "/", "vision")
+	if !m.Typing() || m.done {
+		t.Fatal("the filter line does not have the keyboard")
+	}
+	v := ansi.Strip(m.View().Content)
+	if !strings.Contains(v, "#9 Vision") || strings.Contains(v, "Production") || !strings.Contains(v, "(1 of 5)") {
+		t.Fatalf("filtering by title:\n%s", v)
+	}
+	press(m, "enter")
+	if m.Typing() || m.filter != "vision" {
+		t.Fatalf("enter did not keep the filter: typing=%v filter=%q", m.Typing(), m.filter)
+	}
+	if st, _ := m.current(); st.Item.Number != 9 {
+		t.Fatalf("the cursor is on #%d, a card the filter hides", st.Item.Number)
+	}
+	press(m, "esc")
+	if m.filter != "" || !strings.Contains(ansi.Strip(m.View().Content), "Production") {
+		t.Fatal("esc did not clear the filter")
+	}
+	press(m, "/", "#6")
+	if st, _ := m.current(); st.Item.Number != 6 || st.Kind != model.KindNeedsReview {
+		t.Fatalf("filtering by number put the cursor on #%d", st.Item.Number)
+	}
+	press(m, "esc")
+	if m.Typing() || m.filter != "" {
+		t.Fatal("esc while typing did not clear the filter")
+	}
+}
+
+// TestInboxFilterMatchingNothingActsOnNothing: with every card hidden,
+// enter and the digits are refused in words and write nothing.
+func TestInboxFilterMatchingNothingActsOnNothing(t *testing.T) {
+	f := newFake()
+	m := loaded(t, f, 100, 24, Options{})
+	press(m, "/", "zzz", "enter", "1", "enter")
+	if m.pend != nil || len(f.requests()) != 0 {
+		t.Fatalf("a hidden card was acted on: %v", f.requests())
+	}
+	if !strings.Contains(m.message, "No card matches the filter") {
+		t.Fatalf("the refusal is not in words: %q", m.message)
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "No card matches") || strings.Contains(v, "Production") {
+		t.Fatalf("the view with nothing matching:\n%s", v)
+	}
+}
+
+func TestInboxFilterGolden(t *testing.T) {
+	for _, w := range []int{40, 80, 120} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			m := loaded(t, newFake(), w, 24, Options{})
+			press(m, "/", "decision")
+			view := m.View().Content
+			tuitest.AssertFits(t, view, w, 24)
+			xgolden.RequireEqual(t, ansi.Strip(view))
+		})
+	}
+}
