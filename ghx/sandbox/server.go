@@ -152,7 +152,14 @@ func (s *Server) Close() error {
 	if s.httpSrv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		err = s.httpSrv.Shutdown(ctx)
+		if serr := s.httpSrv.Shutdown(ctx); errors.Is(serr, context.DeadlineExceeded) {
+			// A client still holding a request (a killed aayu, a dropped
+			// fault) must not keep the sandbox from closing or saving: its
+			// connections are cut, and the state below is saved all the same.
+			_ = s.httpSrv.Close()
+		} else {
+			err = serr
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
