@@ -31,6 +31,7 @@ type session struct {
 	comments map[int]int       // comment counts the lists gave
 	created  map[int]time.Time // pull requests' created_at
 	seen     map[int]time.Time // updated_at of every item read
+	start    time.Time         // when the session began, by the reader's own clock
 
 	future    *pullFactsFuture // a full Read's GraphQL pages, asked at its start
 	gateFirst *gateRunsFuture  // and page 1 of the merge gate's runs
@@ -66,7 +67,34 @@ func (f *gateRunsFuture) wait() (*github.WorkflowRuns, *github.Response, error) 
 
 func (r *Reader) newSession(ctx context.Context, bots []string) *session {
 	return &session{r: r, ctx: ctx, bots: bots, perms: map[string]string{},
-		comments: map[int]int{}, created: map[int]time.Time{}, seen: map[int]time.Time{}}
+		comments: map[int]int{}, created: map[int]time.Time{}, seen: map[int]time.Time{},
+		start: r.opts.Now()}
+}
+
+// issue is an issue as this session read it.
+func (s *session) issue(is *github.Issue) inbox.Issue {
+	i := issueFrom(is)
+	i.ReadAt = s.readAt()
+	return i
+}
+
+// readAt is a time on GitHub's clock no later than the moment this session
+// began: every version it read was read at or after it. Zero while no
+// answer has given GitHub's clock.
+func (s *session) readAt() time.Time {
+	return s.r.clock.atOrBefore(s.start)
+}
+
+// settled reports whether a version with this updated_at, read no earlier
+// than readAt (GitHub's clock), is known to be the item's latest whenever
+// GitHub later reports the same updated_at. updated_at counts whole
+// seconds: two writes in one second share it, and a read between them
+// holds a version that the second write made stale without moving
+// updated_at. Only a version read after its second had passed is settled;
+// any other is read again, conditionally, so an unchanged one is a 304
+// that GitHub does not count.
+func settled(updated, readAt time.Time) bool {
+	return !readAt.IsZero() && !updated.Add(time.Second).After(readAt)
 }
 
 // note records what a list or a get said about an issue or pull request.

@@ -135,3 +135,32 @@ func stepIDs(steps []inbox.Step) map[string]inbox.Step {
 func id(kind inbox.Kind, n int) string { return fmt.Sprintf("%s#%d", kind, n) }
 
 func since(r *inboxread.Reader) time.Time { return r.LastReadAt() }
+
+// withoutReadTimes is snap with each issue's ReadAt cleared: two reads of
+// the same facts differ in when they were read, and nothing else should.
+func withoutReadTimes(snap inbox.Snapshot) inbox.Snapshot {
+	snap.Issues = append([]inbox.Issue(nil), snap.Issues...)
+	for i := range snap.Issues {
+		snap.Issues[i].ReadAt = time.Time{}
+	}
+	return snap
+}
+
+// shiftingClock is a sandbox clock that runs with the machine's and can be
+// moved on, so a test can let a second pass without sleeping.
+type shiftingClock struct {
+	mu    sync.Mutex
+	ahead time.Duration
+}
+
+func (c *shiftingClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.ahead)
+}
+
+func (c *shiftingClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ahead += d
+}

@@ -70,7 +70,7 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 	r.mu.Lock()
 	r.readAt = readAt
 	r.mu.Unlock()
-	r.remember(s.seen)
+	r.remember(s.seen, s.readAt())
 	return snap, nil
 }
 
@@ -146,7 +146,7 @@ func (s *session) readItems(snap *inbox.Snapshot, withSettings func() error) err
 			openPRs[is.GetNumber()] = true
 			continue
 		}
-		snap.Issues = append(snap.Issues, issueFrom(is))
+		snap.Issues = append(snap.Issues, s.issue(is))
 	}
 	if err := withSettings(); err != nil {
 		return err
@@ -278,7 +278,7 @@ func (s *session) applyReplacers(snap *inbox.Snapshot, closed []*github.Issue) {
 		}
 		for _, n := range inbox.ReplacedIssues(is.GetBody()) {
 			if _, ok := open[n]; ok && n != is.GetNumber() {
-				snap.Issues = append(snap.Issues, issueFrom(is))
+				snap.Issues = append(snap.Issues, s.issue(is))
 				break
 			}
 		}

@@ -70,10 +70,11 @@ type Reader struct {
 	repo    string
 	apiHost string
 	opts    Options
+	clock   *serverClock // GitHub's clock, as its answers' Date headers bound it
 
 	mu     sync.Mutex
-	seen   map[int]time.Time // updated_at of every item the last reads saw
-	readAt time.Time         // when the last full Read began
+	seen   map[int]seenVersion // the version of every item the last reads saw
+	readAt time.Time           // when the last full Read began
 }
 
 // New builds a Reader. The client is used as given — its transport keeps
@@ -84,19 +85,20 @@ func New(client *github.Client, owner, repo string, opts Options) *Reader {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = countingTransport{next: next, slots: make(chan struct{}, maxInFlight)}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	clock := &serverClock{}
+	hc.Transport = countingTransport{next: next, slots: make(chan struct{}, maxInFlight), clock: clock, now: opts.Now}
 	gh := github.NewClient(hc)
 	gh.BaseURL = cloneURL(client.BaseURL)
 	gh.UploadURL = cloneURL(client.UploadURL)
 	gh.UserAgent = client.UserAgent
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
 	host := ""
 	if client.BaseURL != nil {
 		host = client.BaseURL.Host
 	}
-	return &Reader{gh: gh, owner: owner, repo: repo, apiHost: host, opts: opts, seen: map[int]time.Time{}}
+	return &Reader{gh: gh, owner: owner, repo: repo, apiHost: host, opts: opts, clock: clock, seen: map[int]seenVersion{}}
 }
 
 // LastReadAt is when the last full Read began: pass it to Refresh as since
@@ -119,15 +121,21 @@ func (r *Reader) logf(format string, args ...any) {
 func (r *Reader) unseen(number int, updated time.Time) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	at, ok := r.seen[number]
-	return !ok || !at.Equal(updated)
+	v, ok := r.seen[number]
+	return !ok || !v.updated.Equal(updated) || !settled(v.updated, v.readAt)
 }
 
-func (r *Reader) remember(seen map[int]time.Time) {
+// seenVersion is the version of an item a read saw, and when that read
+// began (see settled).
+type seenVersion struct {
+	updated, readAt time.Time
+}
+
+func (r *Reader) remember(seen map[int]time.Time, readAt time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for n, at := range seen {
-		r.seen[n] = at
+		r.seen[n] = seenVersion{updated: at, readAt: readAt}
 	}
 }
 
@@ -161,6 +169,8 @@ func (c *counter) stats() Stats {
 type countingTransport struct {
 	next  http.RoundTripper
 	slots chan struct{} // one per request in flight
+	clock *serverClock
+	now   func() time.Time
 }
 
 // maxInFlight bounds a Reader's requests in flight: GitHub asks clients
@@ -176,6 +186,9 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	resp, err := t.next.RoundTrip(req)
 	<-t.slots
+	if err == nil {
+		t.clock.observe(resp.Header, t.now())
+	}
 	if c, ok := req.Context().Value(counterKey{}).(*counter); ok {
 		c.requests.Add(1)
 		free := err == nil && (resp.Header.Get(ghx.CacheHeader) == "hit" || resp.StatusCode == http.StatusNotModified)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-github/v66/github"
 
@@ -94,7 +95,8 @@ func TestRefreshNothingChangedIsOneRequest(t *testing.T) {
 }
 
 func TestRefreshSeesAChange(t *testing.T) {
-	f := start(t, sandbox.Options{}, "founder")
+	clock := &shiftingClock{}
+	f := start(t, sandbox.Options{Now: clock.now}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
 	f.wire.take()
@@ -127,10 +129,56 @@ func TestRefreshSeesAChange(t *testing.T) {
 		t.Error("a refresh of two issues re-read pull requests it did not need to")
 	}
 
-	// The same question again: GitHub's answer is unchanged, so it is a 304.
+	// The versions just read were written in the second they were read in,
+	// so a second write in that second would not have moved updated_at:
+	// the next refresh asks for them again, conditionally, free of the
+	// limit, and finds them the same.
+	clock.advance(2 * time.Second)
 	again, stats, err := f.reader.Refresh(ctx, snap, since(f.reader))
-	if err != nil || stats != (inboxread.Stats{Requests: 1}) || !reflect.DeepEqual(again, snap) {
-		t.Errorf("second refresh: %+v, %v, changed %v; want one free request and no change", stats, err, !reflect.DeepEqual(again, snap))
+	if err != nil || stats.CountedAgainstLimit != 0 || !reflect.DeepEqual(withoutReadTimes(again), withoutReadTimes(snap)) {
+		t.Errorf("second refresh: %+v, %v, changed %v; want free requests and no change", stats, err,
+			!reflect.DeepEqual(withoutReadTimes(again), withoutReadTimes(snap)))
+	}
+	// Now every version was read after its second had passed: the same
+	// question again is one request, a 304.
+	third, stats, err := f.reader.Refresh(ctx, again, since(f.reader))
+	if err != nil || stats != (inboxread.Stats{Requests: 1}) || !reflect.DeepEqual(third, again) {
+		t.Errorf("third refresh: %+v, %v, changed %v; want one free request and no change", stats, err, !reflect.DeepEqual(third, again))
+	}
+}
+
+// TestRefreshSeesASecondWriteInTheSameSecond: GitHub's updated_at counts
+// whole seconds. A refresh that read an item between two writes in one
+// second holds a version whose updated_at the second write did not move;
+// the next refresh must still see the second write. (Before, an equal
+// updated_at was taken as "nothing changed", and the inbox kept listing a
+// Story its own housekeeping had just completed.)
+func TestRefreshSeesASecondWriteInTheSameSecond(t *testing.T) {
+	frozen := time.Now().UTC().Truncate(time.Second)
+	f := start(t, sandbox.Options{Now: func() time.Time { return frozen }}, "founder")
+	ctx := context.Background()
+	prev := read(t, f.reader)
+	w := writer(t, f.base)
+	n := sandbox.DemoStoryMergedNoShip
+	if _, err := w.Issues.RemoveLabelForIssue(ctx, owner, repo, n, inbox.LabelLease); err != nil {
+		t.Fatal(err)
+	}
+	mid, _, err := f.reader.Refresh(ctx, prev, since(f.reader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := stepIDs(inbox.Derive(mid))[id(inbox.KindMergedWithoutShip, n)]; !ok {
+		t.Fatalf("#%d should still wait after its lease alone was removed", n)
+	}
+	if _, _, err := w.Issues.AddLabelsToIssue(ctx, owner, repo, n, []string{inbox.LabelMerged}); err != nil {
+		t.Fatal(err)
+	}
+	after, _, err := f.reader.Refresh(ctx, mid, since(f.reader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := stepIDs(inbox.Derive(after))[id(inbox.KindMergedWithoutShip, n)]; ok {
+		t.Errorf("#%d now carries %s, written in the same second as the read before; the refresh missed it", n, inbox.LabelMerged)
 	}
 }
 

@@ -42,14 +42,14 @@ func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbo
 	if err != nil {
 		return prev, fmt.Errorf("asking GitHub what changed: %w", err)
 	}
-	known := map[int]time.Time{}
+	known := map[int]inbox.Issue{}
 	for _, is := range prev.Issues {
-		known[is.Number] = is.UpdatedAt
+		known[is.Number] = is
 	}
 	var todo []*github.Issue
 	for _, is := range changed {
-		at, inPrev := known[is.GetNumber()]
-		if inPrev && at.Equal(timeOf(is.UpdatedAt)) {
+		held, inPrev := known[is.GetNumber()]
+		if inPrev && held.UpdatedAt.Equal(timeOf(is.UpdatedAt)) && settled(held.UpdatedAt, held.ReadAt) {
 			continue // prev already holds this version
 		}
 		if !inPrev && !r.unseen(is.GetNumber(), timeOf(is.UpdatedAt)) {
@@ -65,7 +65,7 @@ func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbo
 	for _, is := range todo {
 		s.note(is)
 		if !is.IsPullRequest() {
-			upsertIssue(&snap, issueFrom(is))
+			upsertIssue(&snap, s.issue(is))
 			issues = append(issues, is.GetNumber())
 			continue
 		}
@@ -97,7 +97,7 @@ func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbo
 	if err := s.readShipRecords(&snap, changedPRs); err != nil {
 		return prev, err
 	}
-	r.remember(s.seen)
+	r.remember(s.seen, s.readAt())
 	return snap, nil
 }
 
@@ -121,7 +121,7 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 		if is.IsPullRequest() {
 			return fmt.Errorf("#%d is a pull request, not an issue", n)
 		}
-		upsertIssue(&snap, issueFrom(is))
+		upsertIssue(&snap, s.issue(is))
 		issues = append(issues, n)
 		return nil
 	}

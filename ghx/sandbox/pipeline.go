@@ -30,6 +30,10 @@ func (s *Server) routes() http.Handler {
 	web.HandleFunc("GET /_blob/artifacts/{id}", s.handleBlob)
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// GitHub's Date is GitHub's clock, the one its updated_at values
+		// count; net/http would send the machine's, which differs from a
+		// sandbox run on a fixed or shifted clock.
+		w.Header().Set("Date", s.now().Format(http.TimeFormat))
 		if isGitPath(r.URL.Path) {
 			s.serveGit(w, r)
 			return

@@ -20,6 +20,11 @@ type Issue struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	ClosedAt    time.Time
+	// ReadAt is when aayu began the read that gave this version, by its own
+	// clock. GitHub's updated_at counts whole seconds, so an equal
+	// updated_at proves nothing changed only when this version was read
+	// well after that second (see inboxread's settled).
+	ReadAt time.Time
 }
 
 // Open says whether the issue is open.
