@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -203,63 +202,39 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 	if list {
 		common.Plain = true // --list prints the cards as lines, for people and agents alike
 	}
-	returned := ""
-	for {
-		deps, err := inboxDeps(ctx, inv, e, sess, approval)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
-			return tui.ExitFailed
-		}
-		deps.ShipFromInbox = !list && !inv.Global.CI
-		screen := inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun, Returned: returned})
-		code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
-		if err != nil && !errors.Is(err, tui.ErrInterrupted) {
-			fmt.Fprintf(e.stderr, "aayu: %v\n", err)
-		}
-		next, ok := screen.Next()
-		if !ok || ctx.Err() != nil {
-			return code
-		}
-		shipInv := inv
-		shipInv.Command, shipInv.Args = "ship", []string{strconv.Itoa(next.Ship)}
-		var shipApproval *identity.Session
-		if approval != nil {
-			s := *approval
-			s.Command = core.Command(next.Ship)
-			s.Method = approval.Method + ", this inbox session"
-			shipApproval = &s
-		}
-		// The card's choice says whether it is the Solo-mode bypass; ship
-		// still asks for a yes before it writes anything.
-		s, cleanup, code := shipScreenWith(ctx, shipInv, e, cfg, sess, common, src, shipApproval, next.SoloBypass)
-		if s == nil {
-			return code
-		}
-		if _, err := tui.Run(ctx, s, runOptions(shipInv, e, common)); err != nil && !errors.Is(err, tui.ErrInterrupted) {
-			fmt.Fprintf(e.stderr, "aayu: %v\n", err)
-		}
-		returned = shipEnded(next.Ship, s.Transcript())
-		cleanup()
+	deps, err := inboxDeps(ctx, inv, e, sess, approval)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
+		return tui.ExitFailed
 	}
-}
-
-// shipEnded says in one line how a ship started from the inbox ended: the
-// first gate that refused or failed, with its reason, else its outcome (the
-// last line before "result: exit N").
-func shipEnded(pr int, transcript []string) string {
-	outcome := ""
-	for i := len(transcript) - 1; i >= 0 && outcome == ""; i-- {
-		if l := transcript[i]; !strings.HasPrefix(l, "result: ") && !strings.HasPrefix(l, "  ") {
-			outcome = l
+	if !list && !inv.Global.CI {
+		// Ship, the pack viewer and verify open on top of the inbox, in
+		// its program; esc or q there comes back to it as it was.
+		deps.OpenShip = func(pr int, soloBypass bool) (tui.Screen, error) {
+			shipInv := inv
+			shipInv.Command, shipInv.Args = "ship", []string{strconv.Itoa(pr)}
+			var shipApproval *identity.Session
+			if approval != nil {
+				s := *approval
+				s.Command = core.Command(pr)
+				s.Method = approval.Method + ", this inbox session"
+				shipApproval = &s
+			}
+			// The card's choice says whether it is the Solo-mode bypass;
+			// ship still asks for a yes before it writes anything.
+			return shipScreenWith(ctx, shipInv, e, cfg, sess, common, src, shipApproval, soloBypass)
+		}
+		deps.OpenPack = func(story int) (tui.Screen, error) {
+			return storyPackScreen(ctx, inv, e, cfg, sess, common, story)
+		}
+		deps.OpenVerify = func(story int) (tui.Screen, error) {
+			return storyVerifyScreen(ctx, inv, e, sess, common, src, story)
 		}
 	}
-	for _, l := range transcript {
-		if !strings.HasPrefix(l, "  ") && (strings.Contains(l, ": refused — ") || strings.Contains(l, ": failed — ")) {
-			return fmt.Sprintf("aayu ship %d did not ship: %s", pr, l)
-		}
+	screen := inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})
+	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
+	if err != nil && !errors.Is(err, tui.ErrInterrupted) {
+		fmt.Fprintf(e.stderr, "aayu: %v\n", err)
 	}
-	if outcome == "" {
-		return ""
-	}
-	return fmt.Sprintf("aayu ship %d ended: %s", pr, outcome)
+	return code
 }

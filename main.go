@@ -106,9 +106,9 @@ func run(ctx context.Context, args []string, e env) int {
 	case "inbox":
 		return runInbox(ctx, inv, e, cfg, sess, common, src)
 	case "verify":
-		s, code := verifyScreen(ctx, inv, e, sess, common, src)
-		if s == nil {
-			return code
+		s, err := verifyScreen(ctx, inv, e, sess, common, src)
+		if err != nil {
+			return reportOpen(e, "verify", err)
 		}
 		screen = s
 	case "auth":
@@ -117,11 +117,10 @@ func run(ctx context.Context, args []string, e env) int {
 			Bot: ghx.BotIdentity(identityConfig(cfg)),
 		})
 	case "pack":
-		s, cleanup, code := packScreen(ctx, inv, e, cfg, sess, common)
-		if s == nil {
-			return code
+		s, err := packScreen(ctx, inv, e, cfg, sess, common)
+		if err != nil {
+			return reportOpen(e, "pack", err)
 		}
-		defer cleanup()
 		screen = s
 	case "comment":
 		return runComment(ctx, inv, e, sess)
@@ -147,17 +146,21 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 		screen = s
 	case "ship":
-		s, cleanup, code := shipScreen(ctx, inv, e, cfg, sess, common, src)
-		if s == nil {
-			return code
+		s, err := shipScreen(ctx, inv, e, cfg, sess, common, src)
+		if err != nil {
+			return reportOpen(e, "ship", err)
 		}
-		defer cleanup()
 		screen = s
 	default:
 		fmt.Fprintf(e.stderr, "aayu %s: unknown screen. Nothing was done.\n", inv.Command)
 		return tui.ExitUsage
 	}
 
+	// Every screen runs as the bottom of a screen stack (tui.Stack), so the
+	// ones it opens share its program; Close releases what it was built with.
+	if c, ok := screen.(tui.Closer); ok {
+		defer c.Close()
+	}
 	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
 	if err != nil && !errors.Is(err, tui.ErrInterrupted) {
 		fmt.Fprintf(e.stderr, "aayu: %v\n", err)

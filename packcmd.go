@@ -20,46 +20,48 @@ import (
 // facts given by --ready and --head) and `aayu pack STORY` (the story's best
 // pack on the ledger, with its local pack and the gate's run artifact one
 // key away).
-func packScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common) (tui.Screen, func(), int) {
+func packScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common) (tui.Screen, error) {
 	arg := inv.Args[0]
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
 		return pack.New(ctx, common, pack.Options{Dir: arg, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"],
-			RequiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))}), func() {}, tui.ExitOK
+			RequiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))}), nil
 	}
 	story, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
 	if err != nil || story <= 0 {
-		fmt.Fprintf(e.stderr, "aayu pack: %s is neither a pack folder nor a story number. Nothing was done.\n", tui.SanitizeLine(arg))
-		return nil, nil, tui.ExitUsage
+		return nil, openErr(tui.ExitUsage, "%s is neither a pack folder nor a story number. Nothing was done.", tui.SanitizeLine(arg))
 	}
+	return storyPackScreen(ctx, inv, e, cfg, sess, common, story)
+}
+
+// storyPackScreen is the pack viewer of a Story's best pack on the ledger:
+// `aayu pack STORY`, and p on an inbox card.
+func storyPackScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, story int) (tui.Screen, error) {
 	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "aayu pack: which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
-		return nil, nil, tui.ExitUsage
+		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
 	}
 	tok, _, err := sess.resolve(ctx)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu pack: %v\nNothing was done.\n", err)
-		return nil, nil, tui.ExitFailed
+		return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
 	}
 	gh, err := sess.client(tok)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu pack: %v\n", err)
-		return nil, nil, tui.ExitFailed
+		return nil, err
 	}
 	work, err := os.MkdirTemp("", "aayu-pack-*")
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu pack: %v\n", err)
-		return nil, nil, tui.ExitFailed
+		return nil, err
 	}
 	var log *actions.Log
 	if d, err := actions.DefaultLogDir(e.getenv); err == nil {
 		log = actions.OpenLog(d, nil)
 	}
-	screen := pack.NewStory(ctx, common, pack.StoryFromLedger(pack.LedgerConfig{
+	opts := pack.StoryFromLedger(pack.LedgerConfig{
 		Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, WorkDir: work,
 		CI: inv.Global.CI, MediaBucket: cfg.String("proof.media"), Log: log,
 		RequiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors")),
-	}))
-	return screen, func() { _ = os.RemoveAll(work) }, tui.ExitOK
+	})
+	opts.OnClose = func() { _ = os.RemoveAll(work) }
+	return pack.NewStory(ctx, common, opts), nil
 }
 
 // runComment is `aayu comment PR --ci`: the merge gate's one comment on the

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,7 +20,7 @@ import (
 // shipScreen wires `aayu ship PR [--solo-bypass]`: every gate that only
 // reads first, then the presence check where this process needs one, then
 // the person's yes to the writes listed, all in one screen.
-func shipScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources) (tui.Screen, func(), int) {
+func shipScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources) (tui.Screen, error) {
 	return shipScreenWith(ctx, inv, e, cfg, sess, common, src, nil, inv.Flags["solo-bypass"] == "true")
 }
 
@@ -29,23 +28,20 @@ func shipScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 // session's, when the ship was started from the inbox) and whether the
 // person asked for the Solo-mode bypass (--solo-bypass, or the inbox's
 // choice worded as one).
-func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources, given *identity.Session, soloBypass bool) (tui.Screen, func(), int) {
+func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources, given *identity.Session, soloBypass bool) (tui.Screen, error) {
 	pr, err := strconv.Atoi(inv.Args[0])
 	if err != nil || pr < 1 {
-		fmt.Fprintf(e.stderr, "aayu ship: %q is not a pull request number\n", tui.SanitizeLine(inv.Args[0]))
-		return nil, nil, tui.ExitUsage
+		return nil, openErr(tui.ExitUsage, "%q is not a pull request number", tui.SanitizeLine(inv.Args[0]))
 	}
 	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "aayu ship: which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
-		return nil, nil, tui.ExitUsage
+		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
 	terminal := e.stdinIsTerminal && e.stdoutIsTerminal
 	// aayu's own lane and CI are refused at once: they never get a code,
 	// and ship reads nothing for them.
 	if d := identity.RequireHuman(identity.HumanCheck{Command: core.Command(pr), Env: e.getenv, Terminal: terminal, CI: inv.Global.CI,
 		Session: given, Need: identity.AccessWrite}); d.Outcome == identity.Refused {
-		fmt.Fprintf(e.stderr, "aayu ship: refused: %s\nNothing was done.\n", d.Reason)
-		return nil, nil, tui.ExitRefused
+		return nil, openErr(tui.ExitRefused, "refused: %s\nNothing was done.", d.Reason)
 	}
 	local := src.sources
 	if !inv.Global.Sandbox {
@@ -56,21 +52,16 @@ func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.
 		case err == nil:
 			local.Repo = b
 		case !errors.Is(err, os.ErrNotExist):
-			fmt.Fprintf(e.stderr, "aayu ship: refused: your checkout's config cannot be read: %v\nNothing was done.\n", err)
-			return nil, nil, tui.ExitRefused
+			return nil, openErr(tui.ExitRefused, "refused: your checkout's config cannot be read: %v\nNothing was done.", err)
 		}
+	}
+	logDir, err := actions.DefaultLogDir(e.getenv)
+	if err != nil {
+		return nil, err
 	}
 	work, err := os.MkdirTemp("", "aayu-ship-*")
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu ship: %v\n", err)
-		return nil, nil, tui.ExitFailed
-	}
-	cleanup := func() { _ = os.RemoveAll(work) }
-	logDir, err := actions.DefaultLogDir(e.getenv)
-	if err != nil {
-		cleanup()
-		fmt.Fprintf(e.stderr, "aayu ship: %v\n", err)
-		return nil, nil, tui.ExitFailed
+		return nil, err
 	}
 	run := func(ctx context.Context, pr int, events chan<- core.Event, ask ship.Ask) (core.Result, error) {
 		tok, _, err := sess.resolve(ctx)
@@ -114,7 +105,8 @@ func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.
 	return ship.New(ctx, common, ship.Options{
 		PR: pr, Run: run, Presence: presence,
 		Summary: func(r core.Result) []string { return pack.Summary(r.Pack) },
-	}), cleanup, tui.ExitOK
+		OnClose: func() { _ = os.RemoveAll(work) },
+	}), nil
 }
 
 // shipPresence is the login screen for one ship: its approval covers the

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/aayudha/aayu/proof/build"
@@ -12,16 +11,20 @@ import (
 
 // verifyScreen wires `aayu verify STORY`: the floors run in the person's
 // checkout (or, with --sandbox, in a fresh clone of the demo repository).
-func verifyScreen(ctx context.Context, inv tui.Invocation, e env, sess *session, common tui.Common, src configSources) (tui.Screen, int) {
+func verifyScreen(ctx context.Context, inv tui.Invocation, e env, sess *session, common tui.Common, src configSources) (tui.Screen, error) {
 	story, err := build.ParseStory(inv.Args[0])
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu verify: %v\n", err)
-		return nil, tui.ExitUsage
+		return nil, openErr(tui.ExitUsage, "%v", err)
 	}
+	return storyVerifyScreen(ctx, inv, e, sess, common, src, story)
+}
+
+// storyVerifyScreen builds a Story's pack from real go test runs: `aayu
+// verify STORY`, and v on an inbox card.
+func storyVerifyScreen(ctx context.Context, inv tui.Invocation, e env, sess *session, common tui.Common, src configSources, story int) (tui.Screen, error) {
 	cache, err := userCacheDir(e.getenv)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu verify: %v\n", err)
-		return nil, tui.ExitFailed
+		return nil, err
 	}
 	opts := build.PrepareOptions{
 		Owner: sess.owner, Repo: sess.repo, Story: story, CI: inv.Global.CI, Getenv: e.getenv,
@@ -32,15 +35,13 @@ func verifyScreen(ctx context.Context, inv tui.Invocation, e env, sess *session,
 	} else {
 		cwd, err := os.Getwd()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "aayu verify: %v\n", err)
-			return nil, tui.ExitFailed
+			return nil, err
 		}
 		opts.Checkout = cwd
 		if opts.Owner == "" {
 			owner, repo, err := build.Tools{}.RepoFromCheckout(ctx, cwd)
 			if err != nil {
-				fmt.Fprintf(e.stderr, "aayu verify: which repository? %v; give --repo OWNER/NAME\n", err)
-				return nil, tui.ExitUsage
+				return nil, openErr(tui.ExitUsage, "which repository? %v; give --repo OWNER/NAME", err)
 			}
 			opts.Owner, opts.Repo = owner, repo
 		}
@@ -58,5 +59,5 @@ func verifyScreen(ctx context.Context, inv tui.Invocation, e env, sess *session,
 			}
 			return build.Prepare(ctx, build.Tools{}, gh, opts)
 		},
-	}), tui.ExitOK
+	}), nil
 }

@@ -64,10 +64,19 @@ func Run(ctx context.Context, s Screen, opts RunOptions) (int, error) {
 	if s == nil {
 		return ExitFailed, errors.New("run: no screen to run")
 	}
-	if opts.Plain {
-		return runPlain(ctx, s, opts)
+	stack, ok := s.(*Stack)
+	if !ok {
+		stack = NewStack(s)
 	}
-	return runFullScreen(ctx, s, opts)
+	run := runFullScreen
+	if opts.Plain {
+		run = runPlain
+	}
+	code, err := run(ctx, stack, opts)
+	if stack.Err() != nil {
+		return ExitFailed, stack.Err()
+	}
+	return code, err
 }
 
 func runFullScreen(ctx context.Context, s Screen, opts RunOptions) (int, error) {

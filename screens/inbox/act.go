@@ -139,6 +139,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.detailVP.GotoTop()
 	case key.Matches(msg, k.Refresh):
 		return m.refresh()
+	case key.Matches(msg, k.Pack):
+		return m.openStory("pack")
+	case key.Matches(msg, k.Verify):
+		return m.openStory("verify")
 	}
 	return nil
 }
@@ -223,6 +227,10 @@ func (m *Model) onLine(line string) tea.Cmd {
 		m.sayDetails()
 	case word == "r":
 		return m.refresh()
+	case word == "p":
+		return m.openStory("pack")
+	case word == "v":
+		return m.openStory("verify")
 	case word == "list":
 		m.sayList()
 		m.askCurrent()
@@ -357,14 +365,8 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 		case model.WriteOpen:
 			return m.openItem(w.Number)
 		case model.WriteOpenShip:
-			if m.deps.ShipFromInbox && !m.opts.DryRun {
-				if m.running > 0 {
-					m.tell("Writes are under way; ship once they finish.")
-					return nil
-				}
-				m.next = &Next{Ship: w.Number, SoloBypass: w.Solo}
-				m.tell(fmt.Sprintf("Opening the ship screen for #%d.", w.Number))
-				return m.finish()
+			if m.deps.OpenShip != nil && !m.opts.DryRun {
+				return m.openShip(w.Number, w.Solo)
 			}
 			m.tell(fmt.Sprintf("Ship #%d with: aayu ship %d%s (the ship screen opens from here in a later version).", w.Number, w.Number, map[bool]string{true: " --solo-bypass"}[w.Solo]))
 			return nil

@@ -1,16 +1,13 @@
 package inbox
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
@@ -52,19 +49,6 @@ func TestInboxDoneLineIsSentences(t *testing.T) {
 	got := sentences([]string{"The comment on #1 was posted", "the label status:accepted on #1 was added", ""})
 	if want := "The comment on #1 was posted. The label status:accepted on #1 was added."; got != want {
 		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-// TestInboxSaysHowTheShipEnded: the inbox that comes back after a ship
-// started from it says how the ship ended, on its message line.
-func TestInboxSaysHowTheShipEnded(t *testing.T) {
-	f := newFake()
-	m := New(context.Background(), tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, f.deps(), Options{Returned: "aayu ship 4 did not ship: your confirmation: refused"})
-	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	snap, _ := f.deps().Read(context.Background(), nil, time.Time{})
-	m.Update(readMsg{snap: snap, at: t0})
-	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "aayu ship 4 did not ship: your confirmation: refused") {
-		t.Errorf("the inbox does not say how the ship ended:\n%s", view)
 	}
 }
 

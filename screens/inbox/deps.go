@@ -6,6 +6,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
 )
 
 // Deps are the effects the screen's commands call. main wires them to
@@ -31,10 +32,15 @@ type Deps struct {
 	// URL is the web address of an issue or pull request, shown with every
 	// "open it" whether or not a browser opened.
 	URL func(number int) string
-	// ShipFromInbox, when true, lets a "ship it" choice close the inbox and
-	// open the ship screen for that pull request (main then comes back to
-	// the inbox); otherwise the card says which command to run.
-	ShipFromInbox bool
+	// OpenShip builds the ship screen for a pull request, opened on top of
+	// the inbox by "ship it" (soloBypass: the choice was worded as the
+	// Solo-mode bypass); nil means ship does not open from here (--list,
+	// CI), and the card says which command to run.
+	OpenShip func(pr int, soloBypass bool) (tui.Screen, error)
+	// OpenPack and OpenVerify build the pack viewer (p) and verify (v) for
+	// a Story, opened on top of the inbox; nil means they do not open here.
+	OpenPack   func(story int) (tui.Screen, error)
+	OpenVerify func(story int) (tui.Screen, error)
 	// HumanCheck says whether this process may write as the person (an
 	// agent lane or a process without a terminal is refused or needs the
 	// presence check); "" means yes.

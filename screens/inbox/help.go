@@ -22,6 +22,8 @@ func (m *Model) FullKeys() []key.Binding {
 			out = append(out, k.First, k.Last, k.PageUp, k.PageDown)
 		case k.Select.Help().Key:
 			out = append(out, k.SelectAll, k.ClearHouse)
+		case k.Details.Help().Key:
+			out = append(out, k.Pack, k.Verify)
 		case k.Refresh.Help().Key:
 			out = append(out, k.Filter)
 		}

@@ -18,6 +18,8 @@ type keyMap struct {
 	Back        key.Binding
 	Details     key.Binding
 	Refresh     key.Binding
+	Pack        key.Binding
+	Verify      key.Binding
 	WaitAll     key.Binding
 	WaitRunning key.Binding
 	First       key.Binding
@@ -42,6 +44,8 @@ func newKeys() keyMap {
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Details:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "details")),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Pack:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "its Story's pack")),
+		Verify:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify its Story")),
 		WaitAll:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "wait for all writes")),
 		WaitRunning: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wait only for those under way")),
 		First:       key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/home", "first card")),

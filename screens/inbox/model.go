@@ -19,10 +19,6 @@ import (
 type Options struct {
 	List   bool // --list: print the cards and stop; writes nothing (allowed for agents)
 	DryRun bool // --dry-run: show what each key would write, write nothing
-	// Returned is how a ship started from this inbox ended, shown when the
-	// inbox comes back: the ship screen's last words may not have fitted
-	// the terminal, and the card alone does not say whether it merged.
-	Returned string
 }
 
 // cardState is what happened to one card during this run.
@@ -96,8 +92,9 @@ type Model struct {
 	inBulk      bool            // submitBulk is handing cards to the queue
 	finished    map[string]bool // cards whose every write landed in this run
 
-	humanRefusal string // why this process may not write as the person, or ""
-	next         *Next  // the screen to open after this one
+	humanRefusal string     // why this process may not write as the person, or ""
+	opening      tui.Screen // to open on top, for the stack to take (open.go)
+	away         away       // the screen opened on top, while it shows
 
 	lines    []string // plain transcript
 	printed  map[string]bool
@@ -127,16 +124,13 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	} else if c.Plain {
 		m.say(legend)
 	}
-	if opts.Returned != "" && !c.Plain {
-		// Plain mode already printed the ship's lines on the page.
-		m.message = opts.Returned
-	}
 	return m
 }
 
 // legend says once, at the top of the plain twin, what every word does.
 const legend = "keys: a number picks that choice on the current card; enter does its recommendation; s skips to the next card; " +
-	"x N selects housekeeping card N; X selects all housekeeping; C clears all housekeeping; y confirms; d shows details; r refreshes; q quits."
+	"x N selects housekeeping card N; X selects all housekeeping; C clears all housekeeping; y confirms; d shows details; " +
+	"p shows the card's Story's pack; v verifies it; r refreshes; q quits."
 
 type readMsg struct {
 	snap model.Snapshot
@@ -226,6 +220,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onJobDone(msg)
 	case openedMsg:
 		m.showLink(msg.number, msg.url, msg.err)
+	case tui.ReturnedMsg:
+		return m, m.onReturned(msg)
 	case frameMsg:
 		if m.confetti > 0 {
 			m.confetti--
@@ -497,20 +493,6 @@ func (m *Model) Epilogue() []string {
 	}
 	out := append([]string{"aayu inbox: what this run did (the actions log keeps every write):"}, m.history...)
 	return append(out, m.logLines...)
-}
-
-// Next is a screen the inbox hands over to when it closes.
-type Next struct {
-	Ship       int // open the ship screen for this pull request
-	SoloBypass bool
-}
-
-// Next says which screen to open now that the inbox has closed, if any.
-func (m *Model) Next() (Next, bool) {
-	if m.next == nil {
-		return Next{}, false
-	}
-	return *m.next, true
 }
 
 // Transcript returns the plain lines.

@@ -78,11 +78,14 @@ type viewer struct {
 
 // Model is the pack screen.
 type Model struct {
-	c      tui.Common
-	opts   Options
-	keys   keyMap
-	ctx    context.Context
-	events chan tea.Msg
+	c       tui.Common
+	opts    Options
+	keys    keyMap
+	ctx     context.Context
+	cancel  context.CancelFunc // stops reading and verifying when the screen closes
+	onClose func()
+	pushed  bool // opened on top of the inbox: esc at rest goes back
+	events  chan tea.Msg
 
 	phase    phase
 	progress proof.Progress
@@ -109,7 +112,8 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 	if c.Width == 0 {
 		c.Width, c.Height = 80, 24
 	}
-	m := &Model{c: c, opts: opts, keys: newKeys(), ctx: ctx, events: make(chan tea.Msg, 1)}
+	ctx, cancel := context.WithCancel(ctx)
+	m := &Model{c: c, opts: opts, keys: newKeys(), ctx: ctx, cancel: cancel, events: make(chan tea.Msg, 1)}
 	m.say("aayu pack: verifying the pack folder " + tui.SanitizeLine(opts.Dir) + "; this screen prints its result and exits (no choice is asked).")
 	m.say("working…")
 	return m
@@ -127,6 +131,8 @@ func (m *Model) Init() tea.Cmd {
 // Update handles progress, the result, resizes and keys. It does no I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case tui.PushedMsg:
+		m.pushed = true
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 	case tea.BackgroundColorMsg:
@@ -170,6 +176,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // nothing was verified.
 func (m *Model) quit() tea.Cmd {
 	m.done = true
+	m.cancel()
 	if !m.finished {
 		m.exitCode = tui.ExitFailed
 		m.say("stopped before verification finished; nothing was verified (exit 1)")
@@ -186,7 +193,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		cmd, _ := m.handleStoryKey(msg)
 		return m, cmd
 	}
-	if key.Matches(msg, k.Quit) {
+	if key.Matches(msg, k.Quit) || (m.pushed && key.Matches(msg, k.Back)) {
 		return m, m.quit()
 	}
 	if m.story != nil {
@@ -370,5 +377,14 @@ func (m *Model) narrateProgress() {
 	if q > m.narrated && q < 4 {
 		m.narrated = q
 		m.say(progressLine(p))
+	}
+}
+
+// Close stops what is still being read or verified and releases the
+// screen's work folder; the screen stack calls it when the screen leaves.
+func (m *Model) Close() {
+	m.cancel()
+	if m.onClose != nil {
+		m.onClose()
 	}
 }

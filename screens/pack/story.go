@@ -61,7 +61,10 @@ type Fetched struct {
 // client.
 type StoryOptions struct {
 	Story int
-	CI    bool // --ci: push is refused
+	// OnClose releases what the screen was built with (its work folder)
+	// when it leaves the screen stack.
+	OnClose func()
+	CI      bool // --ci: push is refused
 	// LocalDir is .aayudha/proof/STORY/ when that folder holds a pack.json;
 	// "" when there is no local pack (l and p then say so).
 	LocalDir string
@@ -121,7 +124,8 @@ func NewStory(ctx context.Context, c tui.Common, o StoryOptions) *Model {
 	if c.Width == 0 {
 		c.Width, c.Height = 80, 24
 	}
-	m := &Model{c: c, keys: newKeys(), ctx: ctx, events: make(chan tea.Msg, 1)}
+	ctx, cancel := context.WithCancel(ctx)
+	m := &Model{c: c, keys: newKeys(), ctx: ctx, cancel: cancel, onClose: o.OnClose, events: make(chan tea.Msg, 1)}
 	// l and b are this mode's source keys, so they no longer move between
 	// sections or page up.
 	m.keys.Right = key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next section"))

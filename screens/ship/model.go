@@ -26,6 +26,9 @@ type Options struct {
 	// Presence builds the presence check's screen when the run needs one;
 	// nil refuses such a run.
 	Presence func(req core.PresenceRequest) (PresenceScreen, error)
+	// OnClose releases what the screen was built with (its work folder)
+	// when it leaves the screen stack.
+	OnClose func()
 }
 
 type gateLine struct {
@@ -46,6 +49,8 @@ type Model struct {
 	c      tui.Common
 	opts   Options
 	ctx    context.Context
+	cancel context.CancelFunc // stops the run: q before it finished, or the stack closing the screen
+	pushed bool               // opened on top of the inbox: esc at rest goes back
 	events chan core.Event
 	asks   chan tea.Msg
 	keys   keyMap
@@ -93,8 +98,9 @@ type keyMap struct {
 
 // New returns the ship screen for one pull request.
 func New(ctx context.Context, c tui.Common, opts Options) *Model {
+	ctx, cancel := context.WithCancel(ctx)
 	m := &Model{
-		c: c, opts: opts, ctx: ctx, events: make(chan core.Event, 64), asks: make(chan tea.Msg),
+		c: c, opts: opts, ctx: ctx, cancel: cancel, events: make(chan core.Event, 64), asks: make(chan tea.Msg),
 		keys: keyMap{KeyMap: tui.DefaultKeys(),
 			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
 			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -135,6 +141,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.inputClosed = true
 	}
 	switch msg := msg.(type) {
+	case tui.PushedMsg:
+		m.pushed = true
+		return m, nil
 	case askPresenceMsg, askConfirmMsg:
 		return m, m.onAsk(msg)
 	case eventMsg, resultMsg:
@@ -268,14 +277,18 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.showPack && key.Matches(msg, k.Back):
 		m.showPack = false
+	case m.pushed && m.result != nil && key.Matches(msg, k.Back):
+		m.done = true // back to the inbox; the verdict is on its page
+		return nil
 	case key.Matches(msg, k.Pack):
 		if m.packReady() == "" {
 			m.showPack = !m.showPack
 		}
 	case key.Matches(msg, k.Quit):
 		if m.result == nil {
-			// Quitting cancels the run through ctx; the core never stops a
-			// write half done and a later run finishes the record.
+			// Quitting cancels the run; the core never stops a write half
+			// done, and a later run finishes the record.
+			m.cancel()
 			m.code = tui.ExitFailed
 			m.say("stopped before ship finished; run aayu ship again to see where it stands (exit 1)")
 		}
@@ -352,4 +365,13 @@ func optional(prefix, s string) string {
 		return ""
 	}
 	return prefix + clean(s)
+}
+
+// Close stops the run if it is still going and releases the screen's work
+// folder; the screen stack calls it when the screen leaves the stack.
+func (m *Model) Close() {
+	m.cancel()
+	if m.opts.OnClose != nil {
+		m.opts.OnClose()
+	}
 }

@@ -70,6 +70,7 @@ type Model struct {
 	keys   keyMap
 	ctx    context.Context
 	cancel context.CancelFunc
+	pushed bool // opened on top of the inbox: esc at rest goes back
 	events chan tea.Msg
 
 	phase   phase
@@ -117,6 +118,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	switch msg := msg.(type) {
+	case tui.PushedMsg:
+		m.pushed = true
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.out.SetWidth(max(msg.Width, 20))
@@ -245,7 +248,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.Quit), m.pushed && key.Matches(msg, k.Back):
 		return m, m.quit()
 	case key.Matches(msg, k.Output):
 		m.showOutput, m.outDirty = true, true
@@ -275,3 +278,7 @@ func (m *Model) Keys() []key.Binding {
 }
 
 func (m *Model) say(line string) { m.lines = append(m.lines, line) }
+
+// Close stops the run if it is still going; the screen stack calls it when
+// the screen leaves.
+func (m *Model) Close() { m.cancel() }

@@ -1,0 +1,140 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// The inbox is the home of aayu's screen stack (tui.Stack): ship, the pack
+// viewer and verify open on top of it and come back to it as it was, its
+// cursor, selection and running writes included.
+
+// Opening hands the stack the screen to open on top, once.
+func (m *Model) Opening() tui.Screen {
+	o := m.opening
+	m.opening = nil
+	return o
+}
+
+// openShip opens the ship screen for pr. Ship asks for its own yes before
+// it writes; from here it carries the inbox session's presence approval.
+func (m *Model) openShip(pr int, solo bool) tea.Cmd {
+	if m.running > 0 {
+		m.tell("Writes are under way; ship once they finish.")
+		return nil
+	}
+	s, err := m.deps.OpenShip(pr, solo)
+	if err != nil {
+		m.tell(fmt.Sprintf("The ship screen for #%d could not open: %s", pr, tui.SanitizeLine(err.Error())))
+		return nil
+	}
+	m.opening, m.away = s, away{what: "ship", number: pr}
+	m.tell(fmt.Sprintf("Opening the ship screen for #%d.", pr))
+	return nil
+}
+
+// openStory opens the pack viewer (p) or verify (v) for the Story of the
+// current card: the card's own item when it is a Story, else the Story its
+// pull request links.
+func (m *Model) openStory(what string) tea.Cmd {
+	st, ok := m.current()
+	if !ok {
+		return nil
+	}
+	build := m.deps.OpenPack
+	if what == "verify" {
+		build = m.deps.OpenVerify
+	}
+	story, found := storyOf(st)
+	switch {
+	case build == nil:
+		m.tell(fmt.Sprintf("The %s screen does not open from here in this mode.", what))
+		return nil
+	case !found:
+		m.tell(fmt.Sprintf("%s #%d names no Story, so there is no pack to %s.", st.Kind.Words(), st.Item.Number, map[string]string{"pack": "show", "verify": "build"}[what]))
+		return nil
+	}
+	s, err := build(story)
+	if err != nil {
+		m.tell(fmt.Sprintf("The %s screen for Story #%d could not open: %s", what, story, tui.SanitizeLine(err.Error())))
+		return nil
+	}
+	m.opening, m.away = s, away{what: what, number: story}
+	m.tell(fmt.Sprintf("Opening the %s screen for Story #%d.", what, story))
+	return nil
+}
+
+// storyOf is the Story a card is about, if any.
+func storyOf(st model.Step) (int, bool) {
+	switch st.Kind {
+	case model.KindMergedWithoutShip, model.KindReplaced:
+		return st.Item.Number, true
+	}
+	for _, l := range st.Links {
+		if !l.IsPR && strings.Contains(l.Role, "Story") {
+			return l.Number, true
+		}
+	}
+	return 0, false
+}
+
+// away is the screen opened on top of the inbox, while it shows.
+type away struct {
+	what   string // "ship", "pack" or "verify"
+	number int    // the pull request or Story
+}
+
+// onReturned takes the inbox back from the screen it opened: one line on
+// how it ended (its last words may not have fitted the terminal), then a
+// refresh, since a ship changes what waits.
+func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
+	a := m.away
+	m.away = away{}
+	line := ""
+	if a.what == "ship" {
+		line = ShipEnded(a.number, msg.Transcript)
+	} else if a.what != "" {
+		line = fmt.Sprintf("Back from the %s screen for Story #%d.", a.what, a.number)
+	}
+	if line != "" {
+		m.tell(line)
+		if m.c.Plain {
+			m.say(line)
+		}
+	}
+	if m.inputClosed || a.what != "ship" {
+		if m.c.Plain && !m.inputClosed {
+			m.askCurrent()
+		}
+		return nil
+	}
+	cmd := m.refresh()
+	m.message = line // the refresh says when it lands; until then, how the ship ended
+	return cmd
+}
+
+// ShipEnded says in one line how a ship started from the inbox ended: the
+// first gate that refused or failed, with its reason, else its outcome (the
+// last line before "result: exit N").
+func ShipEnded(pr int, transcript []string) string {
+	outcome := ""
+	for i := len(transcript) - 1; i >= 0 && outcome == ""; i-- {
+		if l := transcript[i]; !strings.HasPrefix(l, "result: ") && !strings.HasPrefix(l, "  ") {
+			outcome = l
+		}
+	}
+	for _, l := range transcript {
+		if !strings.HasPrefix(l, "  ") && (strings.Contains(l, ": refused — ") || strings.Contains(l, ": failed — ")) {
+			return tui.SanitizeLine(fmt.Sprintf("aayu ship %d did not ship: %s", pr, l))
+		}
+	}
+	if outcome == "" {
+		return fmt.Sprintf("aayu ship %d ended.", pr)
+	}
+	return tui.SanitizeLine(fmt.Sprintf("aayu ship %d ended: %s", pr, outcome))
+}

@@ -1,0 +1,184 @@
+package inbox
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/aayudha/aayu/model/identity"
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// TestShipEndedNamesWhyInOneLine: back in the inbox after a ship, the
+// message line names the gate that refused and why, or the outcome.
+func TestShipEndedNamesWhyInOneLine(t *testing.T) {
+	declined := []string{
+		"human pass: passed — solo-mode bypass by @founder",
+		"your confirmation: refused — you did not answer yes; nothing was written",
+		"  you did not answer yes; nothing was written",
+		"refused: nothing was merged and nothing landed (exit 4).",
+		"result: exit 4",
+	}
+	if got, want := ShipEnded(4, declined), "aayu ship 4 did not ship: your confirmation: refused — you did not answer yes; nothing was written"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	shipped := []string{"squash merge: passed — squash-merged", "shipped: #4 merged as 5966; the record is on the ledger.", "result: exit 0"}
+	if got, want := ShipEnded(4, shipped), "aayu ship 4 ended: shipped: #4 merged as 5966; the record is on the ledger."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// stubScreen stands for ship, pack or verify opened on top of the inbox:
+// it finishes with its lines on q or esc.
+type stubScreen struct {
+	name   string
+	lines  []string
+	done   bool
+	code   int
+	keys   []string
+	closed *bool
+}
+
+func (s *stubScreen) Init() tea.Cmd { return nil }
+func (s *stubScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		s.keys = append(s.keys, k.String())
+		if k.String() == "q" || k.String() == "esc" {
+			s.done = true
+		}
+	}
+	return s, nil
+}
+func (s *stubScreen) View() tea.View       { return tea.NewView(s.name + " screen") }
+func (s *stubScreen) Transcript() []string { return s.lines }
+func (s *stubScreen) Done() (bool, int)    { return s.done, s.code }
+func (s *stubScreen) Keys() []key.Binding  { return nil }
+func (s *stubScreen) Close()               { *s.closed = true }
+
+func pressOn(st *tui.Stack, k string) tea.Cmd {
+	r := []rune(k)[0]
+	msg := tea.KeyPressMsg{Code: r, Text: k}
+	switch k {
+	case "enter":
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+	}
+	_, cmd := st.Update(msg)
+	return cmd
+}
+
+// TestInboxOpensShipOnTopAndComesBackAsItWas: "ship it" opens the ship
+// screen on the inbox's stack (the inbox does not end), keys go to it,
+// and esc comes back to the inbox with its cursor where it was and one
+// line on how the ship ended; the inbox then reads GitHub again.
+func TestInboxOpensShipOnTopAndComesBackAsItWas(t *testing.T) {
+	f := newFake()
+	// Story #3 and its pull request #4, green and marked ready to ship.
+	f.snap.Issues = append(f.snap.Issues, model.Issue{Number: 3, Title: "Remaining deductible", State: "open", Labels: []string{model.LabelStory}})
+	f.snap.PullRequests = append(f.snap.PullRequests, model.PullRequest{Number: 4, Title: "Remaining deductible",
+		HeadRef: "story/3-remaining", HeadSHA: headB, BaseRef: "dev", State: "open", Author: agent})
+	f.snap.PRFacts[4] = model.PRFacts{MergeGate: "success", Comments: []identity.Comment{{ID: 8, Author: writer, CreatedAt: t0,
+		Body: "Ready to ship: " + headB}}}
+	deps := f.deps()
+	closed := false
+	var ship *stubScreen
+	deps.OpenShip = func(pr int, solo bool) (tui.Screen, error) {
+		ship = &stubScreen{name: "ship", code: tui.ExitRefused, closed: &closed, lines: []string{
+			"your confirmation: refused — you did not answer yes; nothing was written",
+			"refused: nothing was merged and nothing landed (exit 4).", "result: exit 4"}}
+		return ship, nil
+	}
+	m := New(context.Background(), tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, deps, Options{})
+	st := tui.NewStack(m)
+	st.Init()
+	st.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	snap, _ := f.deps().Read(context.Background(), nil, t0)
+	st.Update(readMsg{snap: snap, at: t0})
+	m.message = ""
+	ready := -1
+	for i, s := range m.steps {
+		if s.Kind == model.KindReadyToShip {
+			ready = i
+		}
+	}
+	if ready < 0 {
+		t.Fatal("the demo has no ready-to-ship card")
+	}
+	for m.cursor < ready {
+		pressOn(st, "j")
+	}
+	pressOn(st, "enter")
+	if st.Depth() != 2 || ship == nil {
+		t.Fatalf("ship it did not open the ship screen on top: depth %d", st.Depth())
+	}
+	if done, _ := m.Done(); done {
+		t.Fatal("the inbox ended to open ship; it should stay under it")
+	}
+	pressOn(st, "x")
+	if len(ship.keys) != 1 || ship.keys[0] != "x" {
+		t.Errorf("the ship screen got keys %q; want the x pressed while it showed", ship.keys)
+	}
+	pressOn(st, "esc")
+	if st.Depth() != 1 || !closed {
+		t.Fatalf("esc on a finished ship did not come back (depth %d) or did not release it (closed %v)", st.Depth(), closed)
+	}
+	if m.cursor != ready {
+		t.Errorf("back in the inbox the cursor is on card %d, want %d where it was", m.cursor, ready)
+	}
+	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "aayu ship 4 did not ship: your confirmation: refused") {
+		t.Errorf("the inbox does not say how the ship ended:\n%s", view)
+	}
+	if !m.reading {
+		t.Error("back from a ship, the inbox does not read GitHub again")
+	}
+}
+
+// TestInboxOpensThePackOfTheCardsStory: p opens the pack viewer for the
+// Story the card is about (its own item, or the Story its pull request
+// links); a card about no Story says so and opens nothing.
+func TestInboxOpensThePackOfTheCardsStory(t *testing.T) {
+	f := newFake()
+	deps := f.deps()
+	var asked []int
+	closed := false
+	deps.OpenPack = func(story int) (tui.Screen, error) {
+		asked = append(asked, story)
+		return &stubScreen{name: "pack", closed: &closed, lines: []string{"result: exit 0"}}, nil
+	}
+	m := New(context.Background(), tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, deps, Options{})
+	st := tui.NewStack(m)
+	st.Init()
+	st.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	snap, _ := f.deps().Read(context.Background(), nil, t0)
+	st.Update(readMsg{snap: snap, at: t0})
+	for i, s := range m.steps {
+		m.cursor = i
+		story, ok := storyOf(s)
+		pressOn(st, "p")
+		switch {
+		case ok && st.Depth() != 2:
+			t.Errorf("p on %s #%d (Story #%d) opened nothing: %q", s.Kind, s.Item.Number, story, m.message)
+		case ok:
+			if asked[len(asked)-1] != story {
+				t.Errorf("p on %s #%d opened Story #%d, want #%d", s.Kind, s.Item.Number, asked[len(asked)-1], story)
+			}
+			pressOn(st, "esc")
+			if st.Depth() != 1 {
+				t.Fatalf("esc did not come back from the pack viewer")
+			}
+		case !ok && st.Depth() != 1:
+			t.Errorf("p on %s #%d, which names no Story, opened a screen", s.Kind, s.Item.Number)
+		case !ok && !strings.Contains(m.message, "names no Story"):
+			t.Errorf("p on %s #%d, which names no Story, says %q", s.Kind, s.Item.Number, m.message)
+		}
+	}
+	if len(asked) == 0 {
+		t.Error("no card of the demo opened a pack")
+	}
+}
