@@ -8,9 +8,10 @@ import (
 )
 
 // TestInboxPlainShipThenBackEveryLineTakesEffect: a plain inbox session
-// hands "ship it" on the ready card to ship, whose confirmation is answered
-// by a typed y; ship merges, hands back to the inbox, and the next typed
-// line still takes effect. No line is swallowed at either screen change.
+// opens ship on the ready card, whose confirmation is answered by a typed
+// y; ship merges, comes back to the inbox where it was (the shipped card
+// gone, the next card asked about), and the next typed line still takes
+// effect. No line is swallowed at either screen change.
 func TestInboxPlainShipThenBackEveryLineTakesEffect(t *testing.T) {
 	home := t.TempDir()
 	a := startAayu(t, map[string]string{"HOME": home}, "--sandbox", "--plain", "inbox")
@@ -25,9 +26,9 @@ func TestInboxPlainShipThenBackEveryLineTakesEffect(t *testing.T) {
 	// The inbox's presence check covers the ships made from it.
 	a.waitFor(`Type y and Enter to write all of these`)
 	a.send("y")
-	a.waitFor(`result: exit 0\n(?s:.*)card 1 of \d+: Decision #1\. Choose`)
+	a.waitFor(`result: exit 0\naayu ship 4 ended: shipped(?s:.*)card 3 of \d+: PR that needs your review #6\. Choose`)
 	a.send("s")
-	a.waitFor(`result: exit 0\n(?s:.*)skipped: Decision #1\.\ncard 2 of \d+: Decision #2\. Choose`)
+	a.waitFor(`result: exit 0\n(?s:.*)skipped: PR that needs your review #6\.\ncard 4 of \d+: .*\. Choose`)
 	a.send("q")
 	code := a.exit()
 	out := a.out.String()

@@ -102,10 +102,7 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 		line = fmt.Sprintf("Back from the %s screen for Story #%d.", a.what, a.number)
 	}
 	if line != "" {
-		m.tell(line)
-		if m.c.Plain {
-			m.say(line)
-		}
+		m.tell(line) // plain mode: on the page, after the screen's own lines
 	}
 	if m.inputClosed || a.what != "ship" {
 		if m.c.Plain && !m.inputClosed {
