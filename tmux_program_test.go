@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,4 +30,53 @@ func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
 	s.waitFor("pull request open and mergeable")
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=4")
+}
+
+// TestTmuxOneProgramInboxShipPackBack: the real binary, one session: the
+// inbox opens ship on the ready card, the person ships, esc comes back to
+// the inbox, p opens the pack viewer of a card's Story, esc comes back
+// again, q quits. It is one program: the terminal leaves the alternate
+// screen exactly once, at the end (counted in the raw bytes tmux saw).
+func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	raw := filepath.Join(t.TempDir(), "raw")
+	s := newTmux(t, 120, 34, "sleep 1; "+humanEnv(home)+" "+bin+" --sandbox inbox")
+	s.run("pipe-pane", "-o", "-t", s.name, "cat >> "+raw)
+	s.waitFor("Needs you (6)")
+	s.keys("Down")
+	s.keys("Down")
+	s.waitFor("Story PR ready to ship #4 (needs you)")
+	s.keys("Enter")
+	s.waitFor("no: write nothing")
+	s.keys("y")
+	s.waitFor("shipped: merged as")
+	s.keys("Escape")
+	scr := s.waitFor("Needs you (5)") // back in the inbox, without the shipped card
+	if !strings.Contains(scr, "aayu ship 4 ended: shipped") {
+		t.Errorf("back in the inbox, the message line does not say how the ship ended:\n%s", scr)
+	}
+	s.keys("/")
+	s.keys("8")
+	s.keys("Enter")
+	s.waitFor("Stopped #8 Plan-year rollover")
+	s.keys("p") // its pull request links Story #7
+	scr = s.waitFor("does not verify")
+	if !strings.Contains(scr, "story 7") && !strings.Contains(scr, "Story 7") && !strings.Contains(scr, "#7") {
+		t.Errorf("p on the card of #8 did not open Story #7's pack:\n%s", scr)
+	}
+	s.keys("Escape")
+	s.waitFor("Back from the pack screen for Story #7.")
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
+	out, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(out), "\x1b[?1049l"); n != 1 {
+		t.Errorf("the terminal left the alternate screen %d times; one program leaves it once", n)
+	}
+	if n := strings.Count(string(out), "\x1b[?1049h"); n != 1 {
+		t.Errorf("the terminal entered the alternate screen %d times; one program enters it once", n)
+	}
 }

@@ -50,7 +50,7 @@ func (m *Model) openStory(what string) tea.Cmd {
 	if what == "verify" {
 		build = m.deps.OpenVerify
 	}
-	story, found := storyOf(st)
+	story, found := storyOf(st, m.snap)
 	switch {
 	case build == nil:
 		m.tell(fmt.Sprintf("The %s screen does not open from here in this mode.", what))
@@ -69,8 +69,10 @@ func (m *Model) openStory(what string) tea.Cmd {
 	return nil
 }
 
-// storyOf is the Story a card is about, if any.
-func storyOf(st model.Step) (int, bool) {
+// storyOf is the Story a card is about, if any: a Story card's own item,
+// or the Story a pull request links (its story/N branch, or a Refs #N in
+// its body naming an issue labelled as a Story).
+func storyOf(st model.Step, snap *model.Snapshot) (int, bool) {
 	switch st.Kind {
 	case model.KindMergedWithoutShip, model.KindReplaced:
 		return st.Item.Number, true
@@ -78,6 +80,21 @@ func storyOf(st model.Step) (int, bool) {
 	for _, l := range st.Links {
 		if !l.IsPR && strings.Contains(l.Role, "Story") {
 			return l.Number, true
+		}
+	}
+	if !st.Item.IsPR || snap == nil {
+		return 0, false
+	}
+	for _, pr := range snap.PullRequests {
+		if pr.Number != st.Item.Number {
+			continue
+		}
+		for _, n := range model.LinkedIssues(pr.HeadRef, pr.Body) {
+			for _, is := range snap.Issues {
+				if is.Number == n && is.HasLabel(model.LabelStory) {
+					return n, true
+				}
+			}
 		}
 	}
 	return 0, false
@@ -111,7 +128,9 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 		return nil
 	}
 	cmd := m.refresh()
-	m.message = line // the refresh says when it lands; until then, how the ship ended
+	// The line on how the ship ended stays: this refresh was not asked for,
+	// so its landing changes the cards, not the message.
+	m.message, m.refreshAsked = line, false
 	return cmd
 }
 

@@ -159,7 +159,7 @@ func TestInboxOpensThePackOfTheCardsStory(t *testing.T) {
 	st.Update(readMsg{snap: snap, at: t0})
 	for i, s := range m.steps {
 		m.cursor = i
-		story, ok := storyOf(s)
+		story, ok := storyOf(s, m.snap)
 		pressOn(st, "p")
 		switch {
 		case ok && st.Depth() != 2:
