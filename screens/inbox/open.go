@@ -128,9 +128,10 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 		return nil
 	}
 	cmd := m.refresh()
-	// The line on how the ship ended stays: this refresh was not asked for,
-	// so its landing changes the cards, not the message.
-	m.message, m.refreshAsked = line, false
+	// On the full screen the line on how the ship ended stays: this
+	// refresh was not asked for, so its landing changes the cards and the
+	// header's read time, not the message. The plain page says it landed.
+	m.message, m.refreshAsked = line, m.c.Plain
 	return cmd
 }
 
