@@ -26,7 +26,7 @@ import (
 // inboxDeps wires the inbox screen to GitHub: reads through
 // ghx/inboxread, writes through actions, the last read cached per user
 // outside the repository, and the human-only check.
-func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, approval *identity.Session) (inbox.Deps, error) {
+func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, approval func() *identity.Session) (inbox.Deps, error) {
 	if sess.owner == "" {
 		return inbox.Deps{}, errors.New("which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
@@ -149,7 +149,7 @@ func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, ap
 			}
 			return tui.OpenBrowser(u, e.getenv, exec.LookPath)
 		},
-		HumanCheck: func() string { return humanRefusal("aayu inbox", inv, e, approval) },
+		HumanCheck: func() string { return humanRefusal("aayu inbox", inv, e, approval()) },
 	}, nil
 }
 
@@ -188,24 +188,39 @@ func humanRefusal(command string, inv tui.Invocation, e env, approval *identity.
 // started from it (seed 001, "The inbox"), never a command started later.
 func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources) int {
 	list := inv.Flags["list"] != ""
-	var approval *identity.Session
+	var (
+		approval *identity.Session
+		presence *login.Model
+	)
 	if !list && !inv.Global.DryRun {
-		s, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
+		// The presence check, when this process needs one, opens on top of
+		// the inbox in its program; the inbox reads once it is approved.
+		m, code, ok := presenceScreen(ctx, inv, e, cfg, sess, common, login.Request{
 			Command: "aayu inbox", Need: identity.AccessWrite,
 			Approving: []string{"Each step you accept in this inbox session is written as you, including each pull request you ship from it."},
 		})
 		if !ok {
 			return code
 		}
-		approval = s
+		presence = m
 	}
 	if list {
 		common.Plain = true // --list prints the cards as lines, for people and agents alike
 	}
-	deps, err := inboxDeps(ctx, inv, e, sess, approval)
+	deps, err := inboxDeps(ctx, inv, e, sess, func() *identity.Session { return approval })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
 		return tui.ExitFailed
+	}
+	if presence != nil {
+		deps.Presence = presence
+		deps.Approved = func() bool {
+			s, ok := presence.Session()
+			if ok && s != nil {
+				approval = s
+			}
+			return approval != nil
+		}
 	}
 	if !list && !inv.Global.CI {
 		// Ship, the pack viewer and verify open on top of the inbox, in

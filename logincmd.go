@@ -124,20 +124,9 @@ func repoPermission(ctx context.Context, client *github.Client, owner, repo, log
 // when it was refused or failed. An agent lane (AAYU_AGENT=1) and CI are
 // refused at once, without a code.
 func presenceFor(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, req login.Request) (*identity.Session, int, bool) {
-	d := identity.RequireHuman(identity.HumanCheck{
-		Command: req.Command, Env: e.getenv, Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: req.Need,
-	})
-	switch d.Outcome {
-	case identity.Allowed:
-		return nil, tui.ExitOK, true
-	case identity.Refused:
-		fmt.Fprintf(e.stderr, "aayu: refused: %s\nNothing was done.\n", d.Reason)
-		return nil, tui.ExitRefused, false
-	}
-	screen, err := loginScreen(ctx, inv, e, cfg, sess, common, req)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
-		return nil, tui.ExitFailed, false
+	screen, code, ok := presenceScreen(ctx, inv, e, cfg, sess, common, req)
+	if !ok || screen == nil {
+		return nil, code, ok
 	}
 	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
 	if err != nil {
@@ -159,4 +148,26 @@ func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
 		opts.In, opts.Lines = e.stdin, e.lines // CI never waits for a person
 	}
 	return opts
+}
+
+// presenceScreen is the presence check this process needs before it may
+// act as the person: nil and ok when it needs none, nil and not ok (with
+// the exit code, the refusal printed) when it is refused outright.
+func presenceScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, req login.Request) (*login.Model, int, bool) {
+	d := identity.RequireHuman(identity.HumanCheck{
+		Command: req.Command, Env: e.getenv, Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: req.Need,
+	})
+	switch d.Outcome {
+	case identity.Allowed:
+		return nil, tui.ExitOK, true
+	case identity.Refused:
+		fmt.Fprintf(e.stderr, "aayu: refused: %s\nNothing was done.\n", d.Reason)
+		return nil, tui.ExitRefused, false
+	}
+	screen, err := loginScreen(ctx, inv, e, cfg, sess, common, req)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
+		return nil, tui.ExitFailed, false
+	}
+	return screen, tui.ExitOK, true
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -78,5 +79,36 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 	}
 	if n := strings.Count(string(out), "\x1b[?1049h"); n != 1 {
 		t.Errorf("the terminal entered the alternate screen %d times; one program enters it once", n)
+	}
+}
+
+// TestTmuxInboxPresenceInTheSameProgram: an inbox started where an agent
+// host is marked needs the presence check; it opens on top of the inbox in
+// the same program, and once approved the inbox reads and shows its cards,
+// without leaving the alternate screen in between.
+func TestTmuxInboxPresenceInTheSameProgram(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	raw := filepath.Join(t.TempDir(), "raw")
+	s := newTmux(t, 100, 30, "sleep 1; "+humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox inbox")
+	s.run("pipe-pane", "-o", "-t", s.name, "cat >> "+raw)
+	scr := s.waitFor("/login/device")
+	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
+	s.waitFor("expires in")
+	flat := strings.Join(strings.Fields(s.screen()), "")
+	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(flat)
+	if page == "" || code == "" {
+		t.Fatalf("no link or code on the screen:\n%s", scr)
+	}
+	approveOnSandbox(t, page, code, "founder")
+	s.waitFor("Needs you (6)")
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
+	out, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(out), "\x1b[?1049l"); n != 1 {
+		t.Errorf("the terminal left the alternate screen %d times; the presence check and the inbox are one program", n)
 	}
 }

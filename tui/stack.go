@@ -78,7 +78,17 @@ func (s *Stack) Top() Screen { return s.screens[len(s.screens)-1] }
 // Bottom is the screen the program was started with.
 func (s *Stack) Bottom() Screen { return s.screens[0] }
 
-func (s *Stack) Init() tea.Cmd { return s.screens[0].Init() }
+// Init starts the bottom screen, and what it opens first (the presence
+// check, say) on top of it.
+func (s *Stack) Init() tea.Cmd {
+	cmd := s.screens[0].Init()
+	if o, ok := s.screens[0].(Opener); ok {
+		if opened := o.Opening(); opened != nil {
+			return tea.Batch(cmd, s.push(opened))
+		}
+	}
+	return cmd
+}
 
 func (s *Stack) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := s.update(msg)

@@ -41,6 +41,13 @@ type Deps struct {
 	// a Story, opened on top of the inbox; nil means they do not open here.
 	OpenPack   func(story int) (tui.Screen, error)
 	OpenVerify func(story int) (tui.Screen, error)
+	// Presence, when set, is the presence check (the login screen) this
+	// session needs before it may write as the person: it opens on top of
+	// the inbox first, in the same program, and the inbox reads GitHub once
+	// it comes back. Approved then says whether it approved; when it did
+	// not, the inbox ends with the presence check's exit code.
+	Presence tui.Screen
+	Approved func() bool
 	// HumanCheck says whether this process may write as the person (an
 	// agent lane or a process without a terminal is refused or needs the
 	// presence check); "" means yes.

@@ -119,11 +119,6 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	if deps.HumanCheck != nil && !opts.List {
 		m.humanRefusal = deps.HumanCheck()
 	}
-	if opts.List {
-		m.say("aayu inbox --list: every step waiting for a person, read-only; nothing is written.")
-	} else if c.Plain {
-		m.say(legend)
-	}
 	return m
 }
 
@@ -154,8 +149,25 @@ type frameMsg struct{}
 // listKeptMsg says --list's read is kept in the cache; the list may end.
 type listKeptMsg struct{}
 
-// Init shows the cached read at once and starts a fresh one.
+// Init shows the cached read at once and starts a fresh one; when the
+// session needs the presence check, it opens that first and reads once it
+// is approved (onReturned).
 func (m *Model) Init() tea.Cmd {
+	if m.deps.Presence != nil && !m.opts.List {
+		m.opening, m.away = m.deps.Presence, away{what: "presence"}
+		m.deps.Presence = nil
+		return nil
+	}
+	return m.start()
+}
+
+// start shows the cached read at once and starts a fresh one.
+func (m *Model) start() tea.Cmd {
+	if m.opts.List {
+		m.say("aayu inbox --list: every step waiting for a person, read-only; nothing is written.")
+	} else if m.c.Plain {
+		m.say(legend)
+	}
 	m.reading = true
 	cmds := []tea.Cmd{m.readCmd(nil, time.Time{})}
 	if m.deps.LoadCache != nil && !m.opts.List && !m.c.Plain {

@@ -112,6 +112,9 @@ type away struct {
 func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 	a := m.away
 	m.away = away{}
+	if a.what == "presence" {
+		return m.onPresence(msg)
+	}
 	line := ""
 	if a.what == "ship" {
 		line = ShipEnded(a.number, msg.Transcript)
@@ -154,4 +157,22 @@ func ShipEnded(pr int, transcript []string) string {
 		return fmt.Sprintf("aayu ship %d ended.", pr)
 	}
 	return tui.SanitizeLine(fmt.Sprintf("aayu ship %d ended: %s", pr, outcome))
+}
+
+// onPresence takes the inbox back from the presence check it opened first:
+// approved, it reads GitHub and may write as the person; otherwise it ends
+// with the check's code and writes nothing.
+func (m *Model) onPresence(msg tui.ReturnedMsg) tea.Cmd {
+	if msg.Code != tui.ExitOK || m.deps.Approved == nil || !m.deps.Approved() {
+		m.code = msg.Code
+		if m.code == tui.ExitOK {
+			m.code = tui.ExitRefused
+		}
+		m.say("The presence check did not approve this session; the inbox read nothing and wrote nothing.")
+		return m.finish()
+	}
+	if m.deps.HumanCheck != nil {
+		m.humanRefusal = m.deps.HumanCheck()
+	}
+	return m.start()
 }

@@ -182,3 +182,43 @@ func TestInboxOpensThePackOfTheCardsStory(t *testing.T) {
 		t.Error("no card of the demo opened a pack")
 	}
 }
+
+// TestInboxAsksPresenceFirstInItsOwnProgram: a session that needs the
+// presence check opens it on top of the inbox, reads nothing until it is
+// approved, then reads; a check that does not approve ends the inbox with
+// its code, having read and written nothing.
+func TestInboxAsksPresenceFirstInItsOwnProgram(t *testing.T) {
+	for _, approve := range []bool{true, false} {
+		f := newFake()
+		deps := f.deps()
+		closed := false
+		login := &stubScreen{name: "login", closed: &closed, code: tui.ExitRefused, lines: []string{"result: exit 4"}}
+		if approve {
+			login.code = tui.ExitOK
+		}
+		deps.Presence = login
+		deps.Approved = func() bool { return approve }
+		m := New(context.Background(), tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, deps, Options{})
+		st := tui.NewStack(m)
+		cmd := st.Init()
+		if st.Depth() != 2 || st.Top() != tui.Screen(login) {
+			t.Fatalf("approve=%v: the presence check is not on top at the start (depth %d)", approve, st.Depth())
+		}
+		if m.reading || cmd != nil && f.reads > 0 {
+			t.Fatalf("approve=%v: the inbox started reading before the presence check was answered", approve)
+		}
+		cmd = pressOn(st, "q") // the check ends
+		if st.Depth() != 1 {
+			t.Fatalf("approve=%v: the presence check did not close", approve)
+		}
+		done, code := m.Done()
+		switch {
+		case approve && (done || !m.reading || cmd == nil):
+			t.Errorf("approved: the inbox should read GitHub now (done %v, reading %v)", done, m.reading)
+		case !approve && (!done || code != tui.ExitRefused):
+			t.Errorf("not approved: the inbox should end with exit %d; done %v code %d", tui.ExitRefused, done, code)
+		case !approve && f.reads != 0:
+			t.Errorf("not approved: the inbox read GitHub %d times", f.reads)
+		}
+	}
+}
