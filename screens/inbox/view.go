@@ -87,6 +87,13 @@ func pad(s string, w int) string {
 // listLines is the grouped list, windowed around the cursor. Only the rows
 // in the window are drawn: the layout (m.rows) is built once per read, so a
 // keypress costs the same with ten cards or ten thousand.
+//
+// Hand-written rather than bubbles/list: the list has group headings that
+// are not items (the cursor skips them), housekeeping marks ([ ]/[x]) that
+// x, X and C set, a status word per card from the write queue, and a card
+// pane beside it that must follow the cursor; bubbles/list has none of the
+// first three, and its own filter and paginator would be a second
+// navigation next to the one the plain twin shares (nav.go).
 func (m *Model) listLines(w, h int) []string {
 	st := m.c.Styles
 	if m.snap == nil {
