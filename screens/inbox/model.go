@@ -81,9 +81,8 @@ type Model struct {
 	message      string         // one line under the list: a refusal or what just happened
 	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
 
-	queue    *actions.Queue
-	outcomes *outcomeBox
-	running  int
+	queue   *actions.Queue // the writes waiting and under way (writes.go)
+	running int
 
 	quitAsk     bool     // q while writes run: wait for all, or only those under way
 	quitting    bool     // finish once the writes being waited for are done
@@ -116,7 +115,7 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	m := &Model{
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
 		selected: map[string]bool{}, states: map[string]*cardState{},
-		queue: actions.NewQueue(ctx, 2), outcomes: newOutcomeBox(),
+		queue:   actions.NewQueue(2),
 		printed: map[string]bool{}, bulkActive: map[string]bool{}, finished: map[string]bool{},
 	}
 	if deps.HumanCheck != nil && !opts.List {
@@ -170,9 +169,6 @@ func (m *Model) Init() tea.Cmd {
 			snap, at, err := load()
 			return cacheMsg{snap: snap, at: at, ok: err == nil}
 		})
-	}
-	if !m.opts.List {
-		cmds = append(cmds, m.waitJobs())
 	}
 	if m.c.Plain || m.opts.List {
 		m.say("reading GitHub…")
