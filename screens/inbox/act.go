@@ -32,21 +32,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case m.pend != nil && m.pend.note:
-		switch msg.String() {
-		case "enter":
-			return m.submitNote(m.pend.noteBuf)
-		case "esc":
-			return m.cancel()
-		case "backspace":
-			if r := []rune(m.pend.noteBuf); len(r) > 0 {
-				m.pend.noteBuf = string(r[:len(r)-1])
-			}
-		default:
-			if msg.Text != "" {
-				m.pend.noteBuf += msg.Text
-			}
-		}
-		return nil
+		return m.onNoteKey(msg)
 	case m.filtering:
 		return m.onFilterKey(msg)
 	case m.pend != nil:
@@ -144,7 +130,7 @@ func (m *Model) setFilter(f string) {
 func (m *Model) onPaste(s string) {
 	switch {
 	case m.pend != nil && m.pend.note:
-		m.pend.noteBuf += pasted(s)
+		m.updateNote(tea.PasteMsg{Content: pasted(s)})
 	case m.filtering:
 		m.setFilter(m.filter + pasted(s))
 	}
@@ -166,7 +152,7 @@ func (m *Model) onLine(line string) tea.Cmd {
 		m.say("not quitting.")
 		return nil
 	case m.pend != nil && m.pend.note:
-		return m.submitNote(line)
+		return m.submitNote(pasted(line)) // cleaned as in the full screen
 	case m.pend != nil:
 		if word == "y" {
 			return m.confirm()
@@ -242,7 +228,7 @@ func (m *Model) pick(k string) tea.Cmd {
 		return nil
 	}
 	if c.NeedsNote != "" {
-		m.pend = &pending{stepID: st.ID(), choice: c, note: true}
+		m.pend = &pending{stepID: st.ID(), choice: c, note: true, noteIn: newNote()}
 		m.tell(c.NeedsNote)
 		return nil
 	}

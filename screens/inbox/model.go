@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
@@ -45,6 +46,8 @@ type pending struct {
 	note    bool     // waiting for the note line
 	noteBuf string
 	bulk    []string // step IDs for a bulk confirmation
+
+	noteIn textinput.Model // the note being typed (note.go); noteBuf is the note once sent
 }
 
 // Model is the inbox screen.
@@ -523,6 +526,9 @@ func (m *Model) Keys() []key.Binding {
 	k := m.keys
 	if m.quitAsk {
 		return []key.Binding{k.WaitAll, k.WaitRunning, k.Back}
+	}
+	if m.pend != nil && m.pend.note {
+		return noteKeys
 	}
 	if m.pend != nil {
 		return []key.Binding{k.Confirm, k.Back}
