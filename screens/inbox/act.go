@@ -586,7 +586,9 @@ func (m *Model) quitWaiting(onlyRunning bool) tea.Cmd {
 			m.running--
 			m.state(j.ID).running = false
 			st := j.Req.Step
-			m.say(fmt.Sprintf("not done: %s #%d was not started; nothing was written for it.", st.Kind.Words(), st.Item.Number))
+			line := fmt.Sprintf("not done: %s #%d was not started; nothing was written for it.", st.Kind.Words(), st.Item.Number)
+			m.say(line)
+			m.history = append(m.history, line) // the full screen says it on closing
 		}
 	}
 	m.quitting = true

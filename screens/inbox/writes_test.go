@@ -251,6 +251,12 @@ func TestInboxQuitWaitsOnlyForWritesUnderWay(t *testing.T) {
 	if !m.done {
 		t.Fatal("did not quit once the writes under way finished")
 	}
+	left := strings.Join(m.Epilogue(), "\n")
+	for _, want := range []string{"done: Decision #1", "done: Decision #2", "not done: Story merged without ship #9 was not started"} {
+		if !strings.Contains(left, want) {
+			t.Errorf("what the full screen leaves behind lacks %q:\n%s", want, left)
+		}
+	}
 }
 
 // updateCmd hands m one message and returns what it asked to run.
