@@ -1,6 +1,8 @@
 // Package actions holds aayu's background commands that write: the write
-// queue (two at a time, never two on one pull request or issue), the
-// Executor that carries out an accepted inbox choice, and the actions log.
+// queue (two at a time, never two on one pull request or issue; it decides
+// which write may start and runs none itself, so the screen that keeps it
+// runs each write as a command), the Executor that carries out an accepted
+// inbox choice, and the actions log.
 //
 // The Executor re-reads the item before the first write (through an
 // injected RereadFunc) and writes nothing when anything the card showed

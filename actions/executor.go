@@ -115,19 +115,9 @@ func (e *Executor) ItemKey(st inbox.Step) string {
 	return fmt.Sprintf("%s/%s#%d", e.cfg.Owner, e.cfg.Repo, st.Item.Number)
 }
 
-// Job wraps a request for the Queue; report receives its Outcome before
-// the job finishes. The job's error is the Failure, if any.
-func (e *Executor) Job(id string, req Request, report func(Outcome)) Job {
-	return Job{ID: id, Key: e.ItemKey(req.Step), Run: func(ctx context.Context) error {
-		out := e.Execute(ctx, req)
-		if report != nil {
-			report(out)
-		}
-		if out.Failure != nil {
-			return out.Failure
-		}
-		return nil
-	}}
+// Job wraps a request for the Queue, keyed by the item it writes to.
+func (e *Executor) Job(id string, req Request) Job {
+	return Job{ID: id, Key: e.ItemKey(req.Step), Req: req}
 }
 
 // Execute carries out one accepted choice. DryRun returns the writes in

@@ -1,122 +1,83 @@
 package actions
 
-import (
-	"context"
-	"sync"
-)
-
-// Job is one background write. Key names the pull request or issue it
-// writes to (e.g. "acme/benefits#12"); the queue never runs two jobs with the
-// same key at once, so two writes can never race on one item.
+// Job is one background write waiting for its turn. Key names the pull
+// request or issue it writes to (e.g. "acme/benefits#12"); no two jobs with
+// the same key run at once, so two writes can never race on one item. ID
+// names the job's report; a job waits while another with its ID runs.
 type Job struct {
 	ID  string
 	Key string
-	Run func(ctx context.Context) error
+	Req Request
 }
 
-// Result is a finished job.
-type Result struct {
-	ID  string
-	Key string
-	Err error
-}
-
-// Queue runs jobs in the background, at most Limit at once and never two on
-// one key, in the order they were submitted (per key strictly; across keys a
-// later job may start first when an earlier one waits for its key).
+// Queue decides when each write may start: at most limit at once, never
+// two on one key, in the order they were submitted (per key strictly;
+// across keys a later job may start first while an earlier one waits for
+// its key).
+//
+// It runs nothing and holds no lock: it is state of the screen that owns
+// it, changed only from that screen's Update. Submit and Done hand back
+// the jobs that may start now; the screen runs each as a tea.Cmd whose
+// message carries the job's Outcome back to Update, which calls Done.
 type Queue struct {
 	limit   int
-	ctx     context.Context
-	results chan Result
-
-	mu      sync.Mutex
 	pending []Job
-	running map[string]bool // keys under way
-	active  int
-	wg      sync.WaitGroup
+	running map[string]string // job ID -> key, for the jobs under way
+	busy    map[string]bool   // keys under way
 }
 
-// NewQueue returns a queue running at most limit jobs at once; ctx is handed
-// to every job. Results arrive on Results in the order jobs finish.
-func NewQueue(ctx context.Context, limit int) *Queue {
-	if limit < 1 {
-		limit = 1
-	}
-	return &Queue{limit: limit, ctx: ctx, results: make(chan Result, 256), running: map[string]bool{}}
+// NewQueue returns a queue letting at most limit jobs run at once.
+func NewQueue(limit int) *Queue {
+	return &Queue{limit: max(limit, 1), running: map[string]string{}, busy: map[string]bool{}}
 }
 
-// Results delivers each finished job. The screen reads it from a tea.Cmd.
-func (q *Queue) Results() <-chan Result { return q.results }
-
-// Submit adds a job; it starts as soon as a slot and its key are free.
-func (q *Queue) Submit(j Job) {
-	q.mu.Lock()
+// Submit adds a job and returns the jobs to start now: it, when a slot and
+// its key are free, or none.
+func (q *Queue) Submit(j Job) []Job {
 	q.pending = append(q.pending, j)
-	q.wg.Add(1)
-	q.dispatchLocked()
-	q.mu.Unlock()
+	return q.next()
 }
 
-// dispatchLocked starts every pending job that may start now.
-func (q *Queue) dispatchLocked() {
+// Done marks the job with this ID finished, freeing its slot and its key,
+// and returns the waiting jobs that may start now. An ID not under way
+// (a job already reported) frees nothing.
+func (q *Queue) Done(id string) []Job {
+	key, ok := q.running[id]
+	if !ok {
+		return nil
+	}
+	delete(q.running, id)
+	delete(q.busy, key)
+	return q.next()
+}
+
+// next moves every pending job that may start now to the running ones.
+func (q *Queue) next() []Job {
+	var start []Job
 	keep := q.pending[:0]
 	for _, j := range q.pending {
-		if q.active < q.limit && !q.running[j.Key] {
-			q.running[j.Key] = true
-			q.active++
-			go q.run(j)
+		_, again := q.running[j.ID] // one ID is one report: never two under way
+		if len(q.running) < q.limit && !q.busy[j.Key] && !again {
+			q.running[j.ID], q.busy[j.Key] = j.Key, true
+			start = append(start, j)
 			continue
 		}
 		keep = append(keep, j)
 	}
-	// Clear the tail so dropped jobs' closures can be collected.
-	for i := len(keep); i < len(q.pending); i++ {
-		q.pending[i] = Job{}
-	}
+	// Clear the tail so started jobs' requests can be collected.
+	clear(q.pending[len(keep):])
 	q.pending = keep
-}
-
-func (q *Queue) run(j Job) {
-	err := j.Run(q.ctx)
-	q.mu.Lock()
-	delete(q.running, j.Key)
-	q.active--
-	q.dispatchLocked()
-	q.mu.Unlock()
-	q.results <- Result{ID: j.ID, Key: j.Key, Err: err}
-	q.wg.Done()
+	return start
 }
 
 // Counts reports how many jobs are under way and how many wait.
-func (q *Queue) Counts() (running, waiting int) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.active, len(q.pending)
-}
+func (q *Queue) Counts() (running, waiting int) { return len(q.running), len(q.pending) }
 
 // DropWaiting removes the jobs that have not started and returns them, so
 // quitting can wait for only the writes under way: none is stopped half
 // done, and the dropped ones never start.
 func (q *Queue) DropWaiting() []Job {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	dropped := append([]Job(nil), q.pending...)
+	dropped := q.pending
 	q.pending = nil
-	for range dropped {
-		q.wg.Done()
-	}
 	return dropped
-}
-
-// Wait blocks until every submitted job that was not dropped has finished,
-// or ctx ends. Results must be drained for jobs to finish.
-func (q *Queue) Wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() { q.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

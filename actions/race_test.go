@@ -32,7 +32,14 @@ func TestQueueNeverTwoWritesOnOneItemAgainstSandbox(t *testing.T) {
 		{inbox.KindAudit, sandbox.DemoPRAudit, "1", "", 1},
 		{inbox.KindNeedsReview, sandbox.DemoPRReview, "2", "read the copay rules", 1},
 	}
-	q := NewQueue(context.Background(), 2)
+	// The test plays the screen's part: each job the queue hands back runs
+	// in its own goroutine (as a tea.Cmd would), its Outcome comes back on
+	// a channel (as a message would), and only this goroutine touches q.
+	q := NewQueue(2)
+	type done struct {
+		job Job
+		out Outcome
+	}
 	var (
 		mu               sync.Mutex
 		perKey           = map[string]int{}
@@ -40,39 +47,40 @@ func TestQueueNeverTwoWritesOnOneItemAgainstSandbox(t *testing.T) {
 		maxTotal         int
 		outcomes         = map[int][]Outcome{}
 		jobs             int
+		results          = make(chan done)
 	)
-	for _, p := range presses {
-		req := request(t, f.step(p.kind, p.item), p.key, p.note)
-		for i := range p.times {
-			job := f.exec.Job(fmt.Sprintf("%d/%d", p.item, i), req, func(o Outcome) {
-				mu.Lock()
-				outcomes[p.item] = append(outcomes[p.item], o)
-				mu.Unlock()
-			})
-			run := job.Run
-			job.Run = func(ctx context.Context) error {
+	start := func(js []Job) {
+		for _, job := range js {
+			go func() {
 				mu.Lock()
 				perKey[job.Key]++
 				total++
 				maxPerKey, maxTotal = max(maxPerKey, perKey[job.Key]), max(maxTotal, total)
 				mu.Unlock()
-				err := run(ctx)
+				out := f.exec.Execute(context.Background(), job.Req)
 				mu.Lock()
 				perKey[job.Key]--
 				total--
 				mu.Unlock()
-				return err
-			}
-			q.Submit(job)
+				results <- done{job, out}
+			}()
+		}
+	}
+	for _, p := range presses {
+		req := request(t, f.step(p.kind, p.item), p.key, p.note)
+		for i := range p.times {
+			start(q.Submit(f.exec.Job(fmt.Sprintf("%d/%d", p.item, i), req)))
 			jobs++
 		}
 	}
 	for range jobs {
 		select {
-		case r := <-q.Results():
-			if r.Err != nil {
-				t.Errorf("job %s: %v", r.ID, r.Err)
+		case r := <-results:
+			if r.out.Failure != nil {
+				t.Errorf("job %s: %v", r.job.ID, r.out.Failure)
 			}
+			outcomes[r.job.Req.Step.Item.Number] = append(outcomes[r.job.Req.Step.Item.Number], r.out)
+			start(q.Done(r.job.ID))
 		case <-time.After(2 * time.Minute):
 			t.Fatal("the writes did not finish")
 		}

@@ -1,11 +1,9 @@
 package inbox
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -14,38 +12,6 @@ import (
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
 )
-
-// outcomeBox hands each job's Outcome from the queue's goroutine to the
-// command that reports it; the queue itself only carries errors.
-type outcomeBox struct {
-	mu  sync.Mutex
-	out map[string]Outcome
-}
-
-func newOutcomeBox() *outcomeBox { return &outcomeBox{out: map[string]Outcome{}} }
-
-func (b *outcomeBox) put(id string, o Outcome) {
-	b.mu.Lock()
-	b.out[id] = o
-	b.mu.Unlock()
-}
-
-func (b *outcomeBox) take(id string) Outcome {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	o := b.out[id]
-	delete(b.out, id)
-	return o
-}
-
-// waitJobs reports the next finished write.
-func (m *Model) waitJobs() tea.Cmd {
-	results, box := m.queue.Results(), m.outcomes
-	return func() tea.Msg {
-		r := <-results
-		return jobDoneMsg{id: r.ID, outcome: box.take(r.ID)}
-	}
-}
 
 // onKey handles a key in the full screen.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -66,21 +32,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case m.pend != nil && m.pend.note:
-		switch msg.String() {
-		case "enter":
-			return m.submitNote(m.pend.noteBuf)
-		case "esc":
-			return m.cancel()
-		case "backspace":
-			if r := []rune(m.pend.noteBuf); len(r) > 0 {
-				m.pend.noteBuf = string(r[:len(r)-1])
-			}
-		default:
-			if msg.Text != "" {
-				m.pend.noteBuf += msg.Text
-			}
-		}
-		return nil
+		return m.onNoteKey(msg)
 	case m.filtering:
 		return m.onFilterKey(msg)
 	case m.pend != nil:
@@ -182,7 +134,7 @@ func (m *Model) setFilter(f string) {
 func (m *Model) onPaste(s string) {
 	switch {
 	case m.pend != nil && m.pend.note:
-		m.pend.noteBuf += pasted(s)
+		m.updateNote(tea.PasteMsg{Content: pasted(s)})
 	case m.filtering:
 		m.setFilter(m.filter + pasted(s))
 	}
@@ -204,7 +156,7 @@ func (m *Model) onLine(line string) tea.Cmd {
 		m.say("not quitting.")
 		return nil
 	case m.pend != nil && m.pend.note:
-		return m.submitNote(line)
+		return m.submitNote(pasted(line)) // cleaned as in the full screen
 	case m.pend != nil:
 		if word == "y" {
 			return m.confirm()
@@ -284,7 +236,7 @@ func (m *Model) pick(k string) tea.Cmd {
 		return nil
 	}
 	if c.NeedsNote != "" {
-		m.pend = &pending{stepID: st.ID(), choice: c, note: true}
+		m.pend = &pending{stepID: st.ID(), choice: c, note: true, noteIn: newNote()}
 		m.tell(c.NeedsNote)
 		return nil
 	}
@@ -388,25 +340,21 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 	}
 	cs.running, cs.failure, cs.changed, cs.choice = true, nil, "", c.Key
 	m.running++
-	req := Request{Step: st, Choice: c, Note: note}
-	exec, box, id := m.deps.Execute, m.outcomes, st.ID()
 	itemKey := fmt.Sprintf("#%d", st.Item.Number)
 	if m.deps.ItemKey != nil {
 		itemKey = m.deps.ItemKey(st)
 	}
-	m.queue.Submit(actions.Job{ID: id, Key: itemKey, Run: func(ctx context.Context) error {
-		box.put(id, exec(ctx, req))
-		return nil
-	}})
+	start := m.startJobs(m.queue.Submit(actions.Job{ID: st.ID(), Key: itemKey, Req: Request{Step: st, Choice: c, Note: note}}))
 	m.tell(fmt.Sprintf("%s #%d: writing in the background (%s).", st.Kind.Words(), st.Item.Number, c.Label))
 	if !m.inBulk {
 		m.advancePlain()
 	}
-	return nil
+	return start
 }
 
 func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
-	cmds := []tea.Cmd{m.waitJobs()}
+	// The finished write's slot and item are free: the next writes start.
+	cmds := []tea.Cmd{m.startJobs(m.queue.Done(msg.id))}
 	m.running--
 	cs := m.state(msg.id)
 	cs.running = false
@@ -639,7 +587,10 @@ func (m *Model) quitWaiting(onlyRunning bool) tea.Cmd {
 		for _, j := range m.queue.DropWaiting() {
 			m.running--
 			m.state(j.ID).running = false
-			m.say(fmt.Sprintf("not done: %s was not started; nothing was written for it.", j.ID))
+			st := j.Req.Step
+			line := fmt.Sprintf("not done: %s #%d was not started; nothing was written for it.", st.Kind.Words(), st.Item.Number)
+			m.say(line)
+			m.history = append(m.history, line) // the full screen says it on closing
 		}
 	}
 	m.quitting = true

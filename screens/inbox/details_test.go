@@ -24,8 +24,7 @@ func failedWithLongDetails(t *testing.T, w, h int) *Model {
 	f.fail["decision#1"] = &Failure{What: "The comment on Decision #1 was not posted.", Changed: "Nothing changed on GitHub.",
 		Next: "Press Enter to try again.", Details: details, Retryable: true}
 	m := loaded(t, f, w, h, Options{})
-	press(m, "1")
-	m.Update(m.waitJobs()())
+	settle(m, press(m, "1"))
 	if st, _ := m.current(); st.ID() != "decision#1" || m.states["decision#1"].failure == nil {
 		t.Fatalf("the first card did not fail: %+v", m.states["decision#1"])
 	}

@@ -206,8 +206,7 @@ func TestInboxFailedChoiceLeaves(t *testing.T) {
 	f := newFake()
 	f.fail["decision#1"] = &Failure{What: "GitHub refused the comment on Decision #1.", Changed: "Nothing changed on GitHub.", Next: "Open #1 on GitHub to act on it by hand.", Retryable: false}
 	m := loaded(t, f, 100, 24, Options{})
-	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
-	m.Update(m.waitJobs()())
+	settle(m, press(m, "1"))
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "Open #1 on GitHub to act on it by hand.") || !strings.Contains(v, "unavailable: it failed in a way Enter cannot fix") {
 		t.Fatalf("the failed choice does not leave the card:\n%s", v)
 	}
@@ -323,7 +322,7 @@ func TestInboxQuitWhileWritingAsks(t *testing.T) {
 	f := newFake()
 	f.block = make(chan struct{})
 	m := loaded(t, f, 100, 24, Options{})
-	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
+	write := press(m, "1")
 	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	if !m.quitAsk || m.done {
 		t.Fatal("q while a write runs did not ask")
@@ -333,8 +332,7 @@ func TestInboxQuitWhileWritingAsks(t *testing.T) {
 		t.Fatal("quit before the write under way finished")
 	}
 	close(f.block)
-	msg := m.waitJobs()()
-	m.Update(msg)
+	settle(m, write)
 	if !m.done {
 		t.Fatal("did not quit once the write finished")
 	}
@@ -347,8 +345,7 @@ func TestInboxJobWellDoneConfetti(t *testing.T) {
 		f.snap.PullRequests = nil
 		m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true), Motion: motion}, f.deps(), Options{})
 		m.Update(readMsg{snap: f.snap, at: t0})
-		m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-		m.Update(m.waitJobs()())
+		settle(m, press(m, "enter"))
 		snap, _ := f.deps().Read(context.Background(), nil, time.Time{})
 		m.Update(readMsg{snap: snap, at: t0})
 		if !strings.Contains(m.message, "Job well done") {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
@@ -41,6 +42,8 @@ type pending struct {
 	note    bool     // waiting for the note line
 	noteBuf string
 	bulk    []string // step IDs for a bulk confirmation
+
+	noteIn textinput.Model // the note being typed (note.go); noteBuf is the note once sent
 }
 
 // Model is the inbox screen.
@@ -77,9 +80,8 @@ type Model struct {
 	message      string         // one line under the list: a refusal or what just happened
 	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
 
-	queue    *actions.Queue
-	outcomes *outcomeBox
-	running  int
+	queue   *actions.Queue // the writes waiting and under way (writes.go)
+	running int
 
 	quitAsk     bool     // q while writes run: wait for all, or only those under way
 	quitting    bool     // finish once the writes being waited for are done
@@ -113,7 +115,7 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	m := &Model{
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
 		selected: map[string]bool{}, states: map[string]*cardState{},
-		queue: actions.NewQueue(ctx, 2), outcomes: newOutcomeBox(),
+		queue:   actions.NewQueue(2),
 		printed: map[string]bool{}, bulkActive: map[string]bool{}, finished: map[string]bool{},
 	}
 	if deps.HumanCheck != nil && !opts.List {
@@ -176,9 +178,6 @@ func (m *Model) start() tea.Cmd {
 			snap, at, err := load()
 			return cacheMsg{snap: snap, at: at, ok: err == nil}
 		})
-	}
-	if !m.opts.List {
-		cmds = append(cmds, m.waitJobs())
 	}
 	if m.c.Plain || m.opts.List {
 		m.say("reading GitHub…")
@@ -521,6 +520,9 @@ func (m *Model) Keys() []key.Binding {
 	k := m.keys
 	if m.quitAsk {
 		return []key.Binding{k.WaitAll, k.WaitRunning, k.Back}
+	}
+	if m.pend != nil && m.pend.note {
+		return noteKeys
 	}
 	if m.pend != nil {
 		return []key.Binding{k.Confirm, k.Back}

@@ -13,29 +13,36 @@ import (
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
-func press(m *Model, keys ...string) {
+// press hands m each key and returns what the keys asked to run.
+func press(m *Model, keys ...string) tea.Cmd {
+	var cmds []tea.Cmd
+	do := func(msg tea.Msg) {
+		_, cmd := m.Update(msg)
+		cmds = append(cmds, cmd)
+	}
 	for _, k := range keys {
 		switch k {
 		case "enter":
-			m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+			do(tea.KeyPressMsg{Code: tea.KeyEnter})
 		case "esc":
-			m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+			do(tea.KeyPressMsg{Code: tea.KeyEscape})
 		case "home":
-			m.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+			do(tea.KeyPressMsg{Code: tea.KeyHome})
 		case "end":
-			m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+			do(tea.KeyPressMsg{Code: tea.KeyEnd})
 		case "pgup":
-			m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+			do(tea.KeyPressMsg{Code: tea.KeyPgUp})
 		case "pgdown":
-			m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+			do(tea.KeyPressMsg{Code: tea.KeyPgDown})
 		case "down":
-			m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+			do(tea.KeyPressMsg{Code: tea.KeyDown})
 		default:
 			for _, r := range k {
-				m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+				do(tea.KeyPressMsg{Code: r, Text: string(r)})
 			}
 		}
 	}
+	return tea.Batch(cmds...)
 }
 
 // noteChoice opens the note of the review card's "approve its head".
@@ -65,8 +72,8 @@ func TestInboxNoteTakesPastedText(t *testing.T) {
 	press(m, "ran ")
 	m.Update(tea.PasteMsg{Content: "the tests\r\nand\tread \x1b[31mthe diff\x1b[0m\x07\u202e"})
 	want := "ran the tests and read the diff<U+202E>"
-	if m.pend.noteBuf != want {
-		t.Fatalf("note = %q, want %q", m.pend.noteBuf, want)
+	if got := m.pend.noteIn.Value(); got != want {
+		t.Fatalf("note = %q, want %q", got, want)
 	}
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "> "+want) {
 		t.Errorf("the pasted note is not shown:\n%s", v)

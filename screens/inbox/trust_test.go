@@ -130,8 +130,7 @@ func TestInboxPartialWriteStaysAsFailureCard(t *testing.T) {
 			if st, _ := m.current(); st.ID() != "merged-without-ship#9" {
 				t.Fatalf("cursor on %s", st.ID())
 			}
-			m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-			m.Update(m.waitJobs()())
+			settle(m, press(m, "enter"))
 			snap, _ := f.deps().Read(context.Background(), nil, time.Time{})
 			m.Update(readMsg{snap: snap, at: t0.Add(time.Minute)})
 			st, ok := model.Find(m.steps, "merged-without-ship#9")
@@ -153,8 +152,7 @@ func TestInboxPartialWriteStaysAsFailureCard(t *testing.T) {
 			if st, _ := m.current(); st.ID() != "merged-without-ship#9" {
 				t.Fatalf("cursor moved to %s", st.ID())
 			}
-			m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-			m.Update(m.waitJobs()())
+			settle(m, press(m, "enter"))
 			if _, ok := model.Find(m.steps, "merged-without-ship#9"); ok {
 				t.Error("the finished card is still listed")
 			}
@@ -172,10 +170,7 @@ func TestInboxCountsAndJobWellDoneMatchTheList(t *testing.T) {
 	f := newFake()
 	f.changed["bug-fix-merged#11"] = true // the re-read of #11 finds it changed
 	m := loaded(t, f, 100, 24, Options{})
-	m.Update(tea.KeyPressMsg{Code: 'C', Text: "C"})
-	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
-	m.Update(m.waitJobs()())
-	m.Update(m.waitJobs()())
+	settle(m, press(m, "C", "y"))
 	if strings.Contains(m.message, "Job well done") {
 		t.Fatalf("job well done while #11 still waits: %q", m.message)
 	}
@@ -184,9 +179,7 @@ func TestInboxCountsAndJobWellDoneMatchTheList(t *testing.T) {
 		t.Errorf("the list and its counts do not follow the done card:\n%s", view)
 	}
 	delete(f.changed, "bug-fix-merged#11")
-	m.Update(tea.KeyPressMsg{Code: 'C', Text: "C"})
-	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
-	m.Update(m.waitJobs()())
+	settle(m, press(m, "C", "y"))
 	if m.message != "Job well done: the housekeeping is clear." {
 		t.Errorf("message %q after the last housekeeping", m.message)
 	}

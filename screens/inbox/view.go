@@ -245,7 +245,7 @@ func (m *Model) pendLines(w int) []string {
 	lines := []string{""}
 	if p.note {
 		lines = append(lines, wrap(st.Warning.Render(p.choice.NeedsNote))...)
-		return append(append(lines, "> "+p.noteBuf+"▏"), wrap("enter sends it; esc cancels")...)
+		return append(append(lines, p.noteIn.View()), wrap("enter sends it; esc cancels")...)
 	}
 	for _, c := range p.confirm {
 		lines = append(lines, wrap(st.Warning.Render(c))...)

@@ -3,10 +3,10 @@ package initrepo
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 
 	core "github.com/aayudha/aayu/actions/initrepo"
 	"github.com/aayudha/aayu/ghx"
@@ -63,6 +63,10 @@ type Model struct {
 	// early is a plain line (or the end of input) that came before the
 	// question: the plain shell reads ahead while the repository is read.
 	early *bool
+	// form asks the question in the full screen (ask.go); chosen is its
+	// answer so far.
+	form   *huh.Form
+	chosen *bool
 }
 
 // New returns the init screen; Init starts reading the repository.
@@ -88,6 +92,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
+		if m.form != nil {
+			m.form.WithWidth(min(max(m.c.Width, 20), askWidth))
+		}
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case planMsg:
@@ -95,7 +102,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case appliedMsg:
 		return m.applied(msg)
 	case tui.LineMsg:
-		yes := strings.TrimSpace(strings.ToLower(msg.Line)) == "y"
+		yes := plainAnswer(msg.Line)
 		if m.phase == asking {
 			return m.answer(yes)
 		}
@@ -120,16 +127,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		switch {
-		case m.phase == asking && key.Matches(msg, m.yes):
-			return m.answer(true)
-		case m.phase == asking && (key.Matches(msg, m.no) || key.Matches(msg, m.keys.Quit)):
+		case m.phase == asking && (key.Matches(msg, m.keys.Quit) || msg.String() == "esc"):
 			return m.answer(false)
+		case m.phase == asking && m.form != nil:
+			return m.toForm(msg) // y, n, ←/→ and enter are the form's
 		case m.phase == finished && key.Matches(msg, m.keys.Quit, m.keys.Enter):
 			m.closed = true
 			return m, tea.Quit
 		case m.phase == reading && key.Matches(msg, m.keys.Quit):
 			m.say("Stopped before anything was written.")
 			return m.finish(tui.ExitRefused)
+		}
+	default:
+		if m.phase == asking && m.form != nil {
+			return m.toForm(msg) // the form's own messages, from its commands
 		}
 	}
 	return m, nil
@@ -172,12 +183,16 @@ func (m *Model) planned(msg planMsg) (tea.Model, tea.Cmd) {
 	}
 	m.phase = asking
 	if m.c.Plain {
-		m.say("Write these? Type y to write them; anything else writes nothing.")
+		m.say(askTitle + " Type y (or yes) to write them; anything else writes nothing.")
 	}
 	if m.early != nil {
 		return m.answer(*m.early)
 	}
-	return m, nil
+	if m.c.Plain {
+		return m, nil
+	}
+	m.form, m.chosen = newAsk(max(m.c.Width, 20))
+	return m, m.form.Init()
 }
 
 func (m *Model) answer(yes bool) (tea.Model, tea.Cmd) {
@@ -274,7 +289,7 @@ func (m *Model) View() tea.View {
 	w := max(m.c.Width, 20)
 	body := m.lines[1:]
 	if m.phase == asking {
-		body = append(append([]string(nil), body...), "Write these? y writes them; n or q writes nothing.")
+		body = append(append([]string(nil), body...), m.askLines()...)
 	}
 	v := tea.NewView(tui.TitledWindow(st, "aayu init", body, w, m.c.Height, m.back, m.Keys()))
 	v.AltScreen = true
@@ -296,7 +311,7 @@ func (m *Model) Epilogue() []string { return m.lines[1:] }
 // Keys lists the bindings that work now.
 func (m *Model) Keys() []key.Binding {
 	if m.phase == asking {
-		return []key.Binding{m.yes, m.no}
+		return m.askKeys()
 	}
 	return []key.Binding{m.keys.Quit}
 }

@@ -72,7 +72,7 @@ func TestInitScreenPlainGolden(t *testing.T) {
 // TestInitScreenWritesNothingWithoutYes: any answer but y, and the end of
 // input, write nothing and exit 4.
 func TestInitScreenWritesNothingWithoutYes(t *testing.T) {
-	for _, in := range []string{"n\n", "yes please\n", ""} {
+	for _, in := range []string{"n\n", "no\n", "yes please\n", "maybe\n", "\n", ""} {
 		f := &fakeCore{plan: freshPlan()}
 		code, out := runPlain(t, f.deps(false), in)
 		if code != tui.ExitRefused || f.applied != 0 || !strings.Contains(out, "Nothing was written.") {
@@ -123,7 +123,7 @@ func TestInitScreenGolden(t *testing.T) {
 			if f.applied != 0 || cmd == nil {
 				t.Fatalf("y: applied %d inside Update, command %v", f.applied, cmd)
 			}
-			if _, ok := cmd().(appliedMsg); !ok || f.applied != 1 {
+			if _, ok := pump(model, cmd).(appliedMsg); !ok || f.applied != 1 {
 				t.Errorf("y's command did not write the plan once (applied %d)", f.applied)
 			}
 		})
