@@ -34,12 +34,26 @@ type Typer interface {
 // "? help" is added when the screen does not list it. Bindings with no help
 // key (unbound) are left out.
 func HelpLine(width int, bindings []key.Binding, st Styles) string {
+	return helpLine(width, bindings, st, true)
+}
+
+// TypingHelpLine is HelpLine for a screen taking typed text: "?" and "q"
+// are characters of the text then, so neither is added; only the keys the
+// screen lists (enter sends, esc cancels) are shown.
+func TypingHelpLine(width int, bindings []key.Binding, st Styles) string {
+	return helpLine(width, bindings, st, false)
+}
+
+func helpLine(width int, bindings []key.Binding, st Styles, addHelp bool) string {
 	if width <= 0 {
 		return ""
 	}
 	rest, pinned := splitPinned(bindings)
-	if !hasKey(pinned, "?") {
+	if addHelp && !hasKey(pinned, "?") {
 		pinned = append([]key.Binding{DefaultKeys().Help}, pinned...)
+	}
+	if len(pinned) == 0 {
+		return ansi.Truncate(helpModel(st).ShortHelpView(showable(rest, st)), width, helpEllipsis)
 	}
 	h := helpModel(st)
 	tail := h.ShortHelpView(showable(pinned, st))

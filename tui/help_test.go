@@ -150,3 +150,19 @@ func TestDefaultKeysAllHaveHelp(t *testing.T) {
 		t.Errorf("quit keys = %v, want q and ctrl+c", got)
 	}
 }
+
+// TestTypingHelpLineNeverOffersTextKeys: while a screen takes typed text,
+// "?" and "q" are characters of it, so its help line offers neither.
+func TestTypingHelpLineNeverOffersTextKeys(t *testing.T) {
+	send := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send"))
+	cancel := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	for _, w := range []int{20, 40, 80} {
+		got := ansi.Strip(TypingHelpLine(w, []key.Binding{send, cancel}, NewStyles(true)))
+		if strings.Contains(got, "?") || strings.Contains(got, "quit") {
+			t.Errorf("at %d columns the typing help line offers a text key: %q", w, got)
+		}
+		if w >= 40 && got != "enter send • esc cancel" {
+			t.Errorf("at %d columns: %q", w, got)
+		}
+	}
+}

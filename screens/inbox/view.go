@@ -69,7 +69,11 @@ func (m *Model) render() string {
 		msg = strings.Replace(msg, clean(m.link), tui.Hyperlink(m.link, m.link), 1)
 	}
 	out := append([]string{header}, body...)
-	out = append(out, msg, tui.HelpLine(w, m.Keys(), st))
+	help := tui.HelpLine(w, m.Keys(), st)
+	if m.Typing() {
+		help = tui.TypingHelpLine(w, m.Keys(), st)
+	}
+	out = append(out, msg, help)
 	for i, l := range out {
 		out[i] = ansi.Truncate(l, w, "…")
 	}
