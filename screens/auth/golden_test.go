@@ -171,16 +171,19 @@ func TestAuthScreenPlainGolden(t *testing.T) {
 func TestAuthFullHelpGolden(t *testing.T) {
 	for _, w := range []int{40, 80, 120} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
-			m := New(context.Background(), tuitest.Common(w, 24), Deps{})
-			view := tui.FullHelpView(m, w, 24, tui.NewStyles(true))
-			for _, want := range []string{"scroll back and on", "quit", "close help"} {
-				if !strings.Contains(ansi.Strip(view), want) {
-					t.Errorf("the full help at %d lacks %q:\n%s", w, want, ansi.Strip(view))
-				}
+			m := learnt(t, authStates()[0].deps(t), w, 24)
+			view := ansi.Strip(tui.FullHelpView(m, w, 24, tui.NewStyles(true)))
+			if !strings.Contains(view, "scroll back and on") {
+				t.Errorf("the full help at %d lacks the scroll keys:\n%s", w, view)
 			}
-			tuitest.GoldenView(t, view, w, 24)
+			tuitest.GoldenFullHelp(t, m, w, 24)
 		})
 	}
+}
+
+// TestAuthPlainHelpGolden: the plain ? of the auth screen.
+func TestAuthPlainHelpGolden(t *testing.T) {
+	tuitest.GoldenPlainHelp(t, learnt(t, authStates()[0].deps(t), 80, 24))
 }
 
 // TestAuthScreenScrollsBackToTheSources: at 40×24 the scope warnings push
