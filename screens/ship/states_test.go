@@ -29,11 +29,11 @@ func running(c tui.Common) *Model {
 	return m
 }
 
-var gitHubDown = errors.New("GitHub could not be reached: dial tcp: i/o timeout")
+var errGitHubDown = errors.New("GitHub could not be reached: dial tcp: i/o timeout")
 
 // failedBeforeMerge: GitHub went away during the human pass gate, after
 // the pack gate had found its pack.
-var failedBeforeMerge = script(core.Result{ExitCode: core.ExitFailed, Pack: &proofReport}, gitHubDown,
+var failedBeforeMerge = script(core.Result{ExitCode: core.ExitFailed, Pack: &proofReport}, errGitHubDown,
 	core.Event{Gate: core.GatePR, State: core.Passed, Words: "#4 is open into dev at head d113e1271f68"},
 	core.Event{Gate: core.GatePolicy, State: core.Passed, Words: "read from dev"},
 	core.Event{Gate: core.GatePack, State: core.Passed, Words: "run 30000004051: the pack verifies and every floor holds"},
