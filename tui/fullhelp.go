@@ -27,6 +27,11 @@ func PlainHelp(s Screen) []string {
 	if !hasKey(pinned, "?") {
 		pinned = append([]key.Binding{DefaultKeys().Help}, pinned...)
 	}
+	if !hasKey(pinned, "q") {
+		// The ? screen's last line always offers q; so does its twin, even
+		// while a question is open (q then answers no).
+		pinned = append(pinned, DefaultKeys().Quit)
+	}
 	for _, b := range append(rest, pinned...) {
 		h := b.Help()
 		lines = append(lines, "  "+h.Key+": "+h.Desc)

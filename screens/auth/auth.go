@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
@@ -44,6 +43,7 @@ type Model struct {
 	keys  tui.KeyMap
 	facts *Facts
 	lines []string
+	back  int // lines scrolled back from the end (full screen)
 	done  bool
 	code  int
 }
@@ -122,6 +122,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			m.back++
+			return m, nil
+		case key.Matches(msg, m.keys.Down):
+			m.back = max(m.back-1, 0)
+			return m, nil
+		}
 		if key.Matches(msg, m.keys.Quit) {
 			m.done = true
 			if m.facts == nil {
@@ -171,20 +179,16 @@ func report(f Facts, deps Deps) []string {
 	return append(out, bot+" — "+deps.Bot.Why)
 }
 
-// View draws the same lines in the full screen, wrapped to its width.
+// View draws the same lines in the full screen, wrapped to its width; on a
+// small terminal the newest lines stay in view and ↑/↓ scroll back, since
+// scope warnings alone can outgrow 40×24.
 func (m *Model) View() tea.View {
-	st := m.c.Styles
 	w := max(m.c.Width, 20)
-	var b strings.Builder
-	b.WriteString(st.Title.Render("aayu auth") + "\n\n")
+	body := m.lines[2:]
 	if m.facts == nil {
-		b.WriteString("reading…\n")
+		body = []string{"reading…"}
 	}
-	for _, l := range m.lines[2:] {
-		b.WriteString(ansi.Wrap(l, w, " ,") + "\n")
-	}
-	b.WriteString("\n" + tui.HelpLine(w, m.Keys(), st))
-	v := tea.NewView(b.String())
+	v := tea.NewView(tui.TitledWindow(m.c.Styles, "aayu auth", body, w, m.c.Height, m.back, m.Keys()))
 	v.AltScreen = true
 	return v
 }
@@ -197,3 +201,10 @@ func (m *Model) Done() (bool, int) { return m.done, m.code }
 
 // Keys lists the screen's bindings.
 func (m *Model) Keys() []key.Binding { return []key.Binding{m.keys.Quit} }
+
+// FullKeys adds, for the ? screen, the scroll keys the help line leaves to
+// the note on what is hidden.
+func (m *Model) FullKeys() []key.Binding {
+	scroll := key.NewBinding(key.WithKeys("up", "k", "down", "j"), key.WithHelp("↑/k ↓/j", "scroll back and on"))
+	return []key.Binding{scroll, m.keys.Quit}
+}

@@ -39,6 +39,15 @@ func (m *Model) render() string {
 	default:
 		body = m.resultLines(w, h-1)
 	}
+	if m.view == nil && m.phase == phaseFailed {
+		// Why a read failed ("the artifact expired") is read whole, never
+		// cut with "…" at 40 or even 120 columns.
+		var wrapped []string
+		for _, l := range body {
+			wrapped = append(wrapped, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+		}
+		body = wrapped
+	}
 	return tui.Frame(body, w, h, tui.HelpLine(w, m.Keys(), m.c.Styles))
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	xgolden "github.com/charmbracelet/x/exp/golden"
@@ -65,6 +66,77 @@ func GoldenPlain(t testing.TB, text string, code int) {
 	t.Helper()
 	AssertPlain(t, text)
 	xgolden.RequireEqual(t, fmt.Sprintf("%sexit %d\n", text, code))
+}
+
+// GoldenFullHelp checks the ? screen of s at width×height: it fits, every
+// key the screen lists (its FullKeys when it has them) shows with its whole
+// description, a disabled one with its reason, the way back and q stay on
+// the last line; then it compares the view, without colour, with
+// testdata/<test name>.golden.
+func GoldenFullHelp(t testing.TB, s tui.Screen, width, height int) {
+	t.Helper()
+	view := tui.FullHelpView(s, width, height, tui.NewStyles(true))
+	AssertFits(t, view, width, height)
+	plain := ansi.Strip(view)
+	lines := strings.Split(plain, "\n")
+	body := strings.Join(strings.Fields(strings.Join(lines[:len(lines)-1], " ")), " ")
+	for _, b := range screenKeys(s) {
+		h := b.Help()
+		if h.Key == "" || len(b.Keys()) == 0 {
+			continue
+		}
+		if !strings.Contains(body, h.Key) || !strings.Contains(body, strings.Join(strings.Fields(h.Desc), " ")) {
+			t.Errorf("the full help at %dx%d cuts %q %q:\n%s", width, height, h.Key, h.Desc, plain)
+		}
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "close help") || !strings.Contains(last, "q quit") {
+		t.Errorf("the full help's last line lost the way back or q: %q", last)
+	}
+	xgolden.RequireEqual(t, plain)
+}
+
+// GoldenPlainHelp checks the plain twin of the ? screen of s: one line per
+// key the screen lists, in words, with ? and a key for q, and nothing the plain
+// renderer must not print; then compares it with testdata/<test name>.golden.
+func GoldenPlainHelp(t testing.TB, s tui.Screen) {
+	t.Helper()
+	text := strings.Join(tui.PlainHelp(s), "\n") + "\n"
+	AssertPlain(t, text)
+	for _, b := range screenKeys(s) {
+		h := b.Help()
+		if h.Key != "" && len(b.Keys()) > 0 && !strings.Contains(text, "  "+h.Key+": "+h.Desc+"\n") {
+			t.Errorf("the plain help lacks %q %q:\n%s", h.Key, h.Desc, text)
+		}
+	}
+	if !strings.Contains(text, "  ?: help\n") {
+		t.Errorf("the plain help lacks ?:\n%s", text)
+	}
+	if !strings.Contains(text, "  q: ") && !bindsQ(screenKeys(s)) {
+		t.Errorf("the plain help lacks q:\n%s", text)
+	}
+	xgolden.RequireEqual(t, text)
+}
+
+// bindsQ reports whether one of bindings answers q, whatever its help
+// calls it (a question's "n/esc no" may take q too).
+func bindsQ(bindings []key.Binding) bool {
+	for _, b := range bindings {
+		for _, k := range b.Keys() {
+			if k == "q" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// screenKeys is what the ? screen lists for s: its FullKeys when it has
+// them, else its Keys.
+func screenKeys(s tui.Screen) []key.Binding {
+	if f, ok := s.(tui.FullKeyer); ok {
+		return f.FullKeys()
+	}
+	return s.Keys()
 }
 
 // Key is the press of one key: "enter", "esc", "tab", "backspace", "up",

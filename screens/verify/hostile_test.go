@@ -1,0 +1,76 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/proof/build"
+	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
+)
+
+// attack is text from the checked-out repository: a test name, its output
+// and a step's detail holding an OSC 52 clipboard write, a screen clear, a
+// title change and a bidi override.
+const attack = "EVIL\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b]0;pwned\x07\u202eEND"
+
+// hostileRun is story 3's run with the attack in a failing test.
+func hostileRun() script {
+	s := floorsHold()
+	s.events = append(s.events[:1:1],
+		build.PackageStarted{Step: build.StepTests, Package: deductiblePkg},
+		build.TestRunning{Step: build.StepTests, Package: deductiblePkg, Test: "Test" + attack},
+		out("=== RUN   Test"+attack), out("    remaining_test.go:12: got "+attack),
+		build.TestEnded{Step: build.StepTests, Package: deductiblePkg, Test: "Test" + attack, Result: proof.ResultFail},
+		ended(build.StepTests, proof.ResultFail, "1 test failed: Test"+attack))
+	s.out = &build.Outcome{ExitCode: build.ExitRefused, Refusal: "go test failed: Test" + attack}
+	return s
+}
+
+func assertDefused(t *testing.T, text string) {
+	t.Helper()
+	for _, esc := range []string{"\x1b]52", "\x07", "\x1b[2J", "\x1b]0;", "\u202e"} {
+		if strings.Contains(text, esc) {
+			t.Fatalf("%q reached the terminal: %q", esc, text)
+		}
+	}
+	if !strings.Contains(ansi.Strip(text), "EVIL") {
+		t.Fatalf("the hostile text is not shown:\n%s", ansi.Strip(text))
+	}
+}
+
+// TestVerifyScreenHostileGolden: the failing test's hostile name on the
+// screen and in the output (o), at 40, 80 and 120 columns.
+func TestVerifyScreenHostileGolden(t *testing.T) {
+	for _, view := range []string{"steps", "output"} {
+		for _, w := range []int{40, 80, 120} {
+			t.Run(fmt.Sprintf("%s/%d", view, w), func(t *testing.T) {
+				m := driven(t, tuitest.Common(w, 24), hostileRun(), true)
+				if view == "output" {
+					press(m, "o")
+				}
+				v := m.View().Content
+				assertDefused(t, v)
+				tuitest.GoldenView(t, v, w, 24)
+			})
+		}
+	}
+}
+
+// TestVerifyScreenHostilePlainGolden: the same run's plain twin.
+func TestVerifyScreenHostilePlainGolden(t *testing.T) {
+	s := hostileRun()
+	var buf bytes.Buffer
+	code, err := tui.Run(context.Background(), New(context.Background(), tui.Common{Plain: true}, s.deps()), tui.RunOptions{Plain: true, Out: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertDefused(t, buf.String())
+	tuitest.GoldenPlain(t, buf.String(), code)
+}
