@@ -29,8 +29,9 @@ type Typer interface {
 // bubbles/help's short help. Two rules of aayu's wrap it: a disabled binding
 // stays in the line, drawn with Styles.Disabled, and its help text says why
 // (see Disable) — bubbles/help would leave it out; and the quit and help keys
-// are pinned to the end of the line, so cutting the line for width drops the
-// screen's other keys (ending them in "…"), never "q quit" or "? help".
+// are pinned to the end of the line, with esc (the way back), so cutting the
+// line for width drops the screen's other keys (ending them in "…"), never
+// "esc back", "q quit" or "? help".
 // "? help" is added when the screen does not list it. Bindings with no help
 // key (unbound) are left out.
 func HelpLine(width int, bindings []key.Binding, st Styles) string {
@@ -138,7 +139,8 @@ func splitPinned(bindings []key.Binding) (rest, pinned []key.Binding) {
 	for _, b := range bindings {
 		switch {
 		case b.Help().Key == "":
-		case bindsAny(b, "q", "ctrl+c", "?"):
+		case bindsAny(b, "q", "ctrl+c", "?", "esc"):
+			// The ways out (esc back, q quit) and help are never cut.
 			pinned = append(pinned, b)
 		default:
 			rest = append(rest, b)
@@ -150,7 +152,7 @@ func splitPinned(bindings []key.Binding) (rest, pinned []key.Binding) {
 func quitOnly(bindings []key.Binding) []key.Binding {
 	var out []key.Binding
 	for _, b := range bindings {
-		if bindsAny(b, "q", "ctrl+c") {
+		if bindsAny(b, "q", "ctrl+c", "esc") {
 			out = append(out, b)
 		}
 	}

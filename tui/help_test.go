@@ -166,3 +166,21 @@ func TestTypingHelpLineNeverOffersTextKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpLineKeepsTheWayBack: a view inside a screen (an output view, a
+// file viewer) lists esc back among many keys; however narrow the line,
+// the way back stays, as q quit does.
+func TestHelpLineKeepsTheWayBack(t *testing.T) {
+	keys := []key.Binding{
+		key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/k", "up")),
+		key.NewBinding(key.WithKeys("down"), key.WithHelp("↓/j", "down")),
+		key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+	for _, w := range []int{24, 40, 80} {
+		if got := ansi.Strip(HelpLine(w, keys, NewStyles(true))); !strings.Contains(got, "esc back") {
+			t.Errorf("at %d columns the help line lost the way back: %q", w, got)
+		}
+	}
+}
