@@ -105,7 +105,7 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
 			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 			Yes:  key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
-			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc", "no, write nothing"))},
+			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing"))},
 		gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{},
 	}
 	for _, g := range core.Gates() {

@@ -124,7 +124,14 @@ func (m *Model) packLines(w int) []string {
 		if c.Proven {
 			word = st.OK.Render("proven    ")
 		}
-		out = append(out, fmt.Sprintf("%-2d %s %s", c.ID, word, clean(c.Text)))
+		line := fmt.Sprintf("%-2d %s %s", c.ID, word, clean(c.Text))
+		if !c.Proven && c.Reason != "" {
+			line += " (" + clean(c.Reason) + ")" // why, as the plain twin says it
+		}
+		out = append(out, m.wrap(line, w)...)
+	}
+	for _, p := range o.Report.Problems {
+		out = append(out, m.wrap(st.Failed.Render("problem")+": "+clean(p.Message), w)...)
 	}
 	return out
 }
