@@ -36,6 +36,21 @@ func Window(lines []string, width, height, back int) ([]string, string) {
 	return all[start:end], note
 }
 
+// ClampBack is back held to what a TitledWindow of body can scroll back,
+// so ↓ moves the text at once after any number of ↑.
+func ClampBack(back int, body []string, width, height int, keys []key.Binding, st Styles) int {
+	help := HelpLine(width, keys, st)
+	h := height - 3 - strings.Count(help, "\n") - 1
+	n := 0
+	for _, l := range body {
+		n += strings.Count(ansi.Wrap(l, width, " ,"), "\n") + 1
+	}
+	if h < 1 || n <= h {
+		return 0
+	}
+	return min(max(back, 0), n-(h-1))
+}
+
 // TitledWindow draws a screen of lines under a title: the title, a blank
 // line, the Window of body that fits, the note on what is hidden (or a
 // blank line) and the help line of keys, in height rows of width cells.

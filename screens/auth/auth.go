@@ -124,7 +124,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, m.keys.Up):
-			m.back++
+			m.back = tui.ClampBack(m.back+1, m.body(), max(m.c.Width, 20), m.c.Height, m.Keys(), m.c.Styles)
 			return m, nil
 		case key.Matches(msg, m.keys.Down):
 			m.back = max(m.back-1, 0)
@@ -184,11 +184,7 @@ func report(f Facts, deps Deps) []string {
 // scope warnings alone can outgrow 40×24.
 func (m *Model) View() tea.View {
 	w := max(m.c.Width, 20)
-	body := m.lines[2:]
-	if m.facts == nil {
-		body = []string{"reading…"}
-	}
-	v := tea.NewView(tui.TitledWindow(m.c.Styles, "aayu auth", body, w, m.c.Height, m.back, m.Keys()))
+	v := tea.NewView(tui.TitledWindow(m.c.Styles, "aayu auth", m.body(), w, m.c.Height, m.back, m.Keys()))
 	v.AltScreen = true
 	return v
 }
@@ -207,4 +203,12 @@ func (m *Model) Keys() []key.Binding { return []key.Binding{m.keys.Quit} }
 func (m *Model) FullKeys() []key.Binding {
 	scroll := key.NewBinding(key.WithKeys("up", "k", "down", "j"), key.WithHelp("↑/k ↓/j", "scroll back and on"))
 	return []key.Binding{scroll, m.keys.Quit}
+}
+
+// body is what the full screen shows under its title.
+func (m *Model) body() []string {
+	if m.facts == nil {
+		return []string{"reading…"}
+	}
+	return m.lines[2:]
 }

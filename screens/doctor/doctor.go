@@ -73,7 +73,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, m.keys.Up):
-			m.back++
+			m.back = tui.ClampBack(m.back+1, m.body(), max(m.c.Width, 20), m.c.Height, m.Keys(), m.c.Styles)
 			return m, nil
 		case key.Matches(msg, m.keys.Down):
 			m.back = max(m.back-1, 0)
@@ -125,11 +125,7 @@ func Lines(rep core.Report, err error) []string {
 func (m *Model) View() tea.View {
 	st := m.c.Styles
 	w := max(m.c.Width, 20)
-	body := m.lines[1:]
-	if !m.read {
-		body = []string{"reading…"}
-	}
-	v := tea.NewView(tui.TitledWindow(st, "aayu doctor", body, w, m.c.Height, m.back, m.Keys()))
+	v := tea.NewView(tui.TitledWindow(st, "aayu doctor", m.body(), w, m.c.Height, m.back, m.Keys()))
 	v.AltScreen = true
 	return v
 }
@@ -153,4 +149,12 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// body is what the full screen shows under its title.
+func (m *Model) body() []string {
+	if !m.read {
+		return []string{"reading…"}
+	}
+	return m.lines[1:]
 }

@@ -120,7 +120,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, m.keys.Up):
-			m.back++
+			m.back = tui.ClampBack(m.back+1, m.body(), max(m.c.Width, 20), m.c.Height, m.Keys(), m.c.Styles)
 			return m, nil
 		case key.Matches(msg, m.keys.Down):
 			m.back = max(m.back-1, 0)
@@ -287,11 +287,7 @@ func Proposal(p core.Plan, identity bool, guide []string) []string {
 func (m *Model) View() tea.View {
 	st := m.c.Styles
 	w := max(m.c.Width, 20)
-	body := m.lines[1:]
-	if m.phase == asking {
-		body = append(append([]string(nil), body...), m.askLines()...)
-	}
-	v := tea.NewView(tui.TitledWindow(st, "aayu init", body, w, m.c.Height, m.back, m.Keys()))
+	v := tea.NewView(tui.TitledWindow(st, "aayu init", m.body(), w, m.c.Height, m.back, m.Keys()))
 	v.AltScreen = true
 	return v
 }
@@ -314,4 +310,13 @@ func (m *Model) Keys() []key.Binding {
 		return m.askKeys()
 	}
 	return []key.Binding{m.keys.Quit}
+}
+
+// body is what the full screen shows under its title.
+func (m *Model) body() []string {
+	body := m.lines[1:]
+	if m.phase == asking {
+		body = append(append([]string(nil), body...), m.askLines()...)
+	}
+	return body
 }
