@@ -15,7 +15,8 @@ import (
 
 // auditScreen wires `aayu audit` to the ledger and GitHub. It only reads,
 // so it asks for no presence check and agents may run it.
-func auditScreen(ctx context.Context, sess *session, common tui.Common) (tui.Screen, error) {
+func (w wiring) auditScreen() (tui.Screen, error) {
+	ctx, sess, common := w.ctx, w.sess, w.common
 	if sess.owner == "" {
 		return nil, errors.New("which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}

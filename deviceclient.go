@@ -1,18 +1,15 @@
 package main
 
 import (
-	"context"
-
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/model/config"
-	"github.com/aayudha/aayu/tui"
 )
 
 // deviceClient finds the presence check's OAuth App (SPEC §6): local
 // config, the repository's config, its AAYUDHA_DEVICE_CLIENT_ID variable,
 // else the default the README names — the sandbox's own client under
 // --sandbox, none on GitHub (aayu init helps create one).
-func deviceClient(ctx context.Context, inv tui.Invocation, cfg *config.Config, sess *session) ghx.DeviceClient {
+func (w wiring) deviceClient() ghx.DeviceClient {
+	ctx, inv, cfg, sess := w.ctx, w.inv, w.cfg, w.sess
 	l := ghx.DeviceClientLookup{Local: cfg.String("identity.device_client_id"), Owner: sess.owner, Repo: sess.repo}
 	if inv.Global.Sandbox {
 		l.Default, l.DefaultFrom = sandboxClientID, "the sandbox's own device client"

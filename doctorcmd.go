@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	core "github.com/aayudha/aayu/actions/doctor"
 	"github.com/aayudha/aayu/screens/doctor"
@@ -10,10 +9,10 @@ import (
 )
 
 // doctorScreen wires `aayu doctor`: reads only, so anyone may run it.
-func doctorScreen(ctx context.Context, e env, sess *session, common tui.Common) (tui.Screen, int) {
+func (w wiring) doctorScreen() (tui.Screen, error) {
+	ctx, sess, common := w.ctx, w.sess, w.common
 	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "aayu doctor: which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub).")
-		return nil, tui.ExitUsage
+		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub).")
 	}
 	return doctor.New(ctx, common, func(ctx context.Context) (core.Report, error) {
 		tok, _, err := sess.resolve(ctx)
@@ -25,5 +24,5 @@ func doctorScreen(ctx context.Context, e env, sess *session, common tui.Common) 
 			return core.Report{}, err
 		}
 		return core.Check(ctx, gh, sess.owner, sess.repo)
-	}), tui.ExitOK
+	}), nil
 }

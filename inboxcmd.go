@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	core "github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/inboxread"
-	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/screens/inbox"
@@ -26,7 +24,8 @@ import (
 // inboxDeps wires the inbox screen to GitHub: reads through
 // ghx/inboxread, writes through actions, the last read cached per user
 // outside the repository, and the human-only check.
-func inboxDeps(ctx context.Context, inv tui.Invocation, e env, sess *session, approval func() *identity.Session) (inbox.Deps, error) {
+func (w wiring) inboxDeps(approval func() *identity.Session) (inbox.Deps, error) {
+	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
 	if sess.owner == "" {
 		return inbox.Deps{}, errors.New("which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
@@ -186,7 +185,8 @@ func humanRefusal(command string, inv tui.Invocation, e env, approval *identity.
 // to it, coming back to the inbox afterwards. The presence check, when
 // needed, is asked once: the inbox session's approval covers each ship
 // started from it (seed 001, "The inbox"), never a command started later.
-func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources) int {
+func (w wiring) runInbox() int {
+	ctx, inv, e, common := w.ctx, w.inv, w.e, w.common
 	list := inv.Flags["list"] != ""
 	var (
 		approval *identity.Session
@@ -195,7 +195,7 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 	if !list && !inv.Global.DryRun {
 		// The presence check, when this process needs one, opens on top of
 		// the inbox in its program; the inbox reads once it is approved.
-		m, code, ok := presenceScreen(ctx, inv, e, cfg, sess, common, login.Request{
+		m, code, ok := w.presenceScreen(login.Request{
 			Command: "aayu inbox", Need: identity.AccessWrite,
 			Approving: []string{"Each step you accept in this inbox session is written as you, including each pull request you ship from it."},
 		})
@@ -207,7 +207,7 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 	if list {
 		common.Plain = true // --list prints the cards as lines, for people and agents alike
 	}
-	deps, err := inboxDeps(ctx, inv, e, sess, func() *identity.Session { return approval })
+	deps, err := w.inboxDeps(func() *identity.Session { return approval })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
 		return tui.ExitFailed
@@ -226,8 +226,6 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 		// Ship, the pack viewer and verify open on top of the inbox, in
 		// its program; esc or q there comes back to it as it was.
 		deps.OpenShip = func(pr int, soloBypass bool) (tui.Screen, error) {
-			shipInv := inv
-			shipInv.Command, shipInv.Args = "ship", []string{strconv.Itoa(pr)}
 			var shipApproval *identity.Session
 			if approval != nil {
 				s := *approval
@@ -237,13 +235,13 @@ func runInbox(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config
 			}
 			// The card's choice says whether it is the Solo-mode bypass;
 			// ship still asks for a yes before it writes anything.
-			return shipScreenWith(ctx, shipInv, e, cfg, sess, common, src, shipApproval, soloBypass)
+			return w.shipScreenWith(pr, shipApproval, soloBypass)
 		}
 		deps.OpenPack = func(story int) (tui.Screen, error) {
-			return storyPackScreen(ctx, inv, e, cfg, sess, common, story)
+			return w.storyPackScreen(story)
 		}
 		deps.OpenVerify = func(story int) (tui.Screen, error) {
-			return storyVerifyScreen(ctx, inv, e, sess, common, src, story)
+			return w.storyVerifyScreen(story)
 		}
 	}
 	screen := inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})

@@ -6,7 +6,6 @@ import (
 
 	core "github.com/aayudha/aayu/actions/initrepo"
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/screens/initrepo"
 	"github.com/aayudha/aayu/screens/login"
@@ -17,10 +16,10 @@ import (
 // may set the variable that names the presence check's App), so an agent
 // lane and CI are refused and a process without a terminal is asked for
 // the presence check first.
-func initScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common) (tui.Screen, int) {
+func (w wiring) initScreen() (tui.Screen, error) {
+	ctx, inv, e, sess, common := w.ctx, w.inv, w.e, w.sess, w.common
 	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "aayu init: which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub). Nothing was done.")
-		return nil, tui.ExitUsage
+		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub). Nothing was done.")
 	}
 	opts := core.Options{
 		Owner: sess.owner, Repo: sess.repo, ClientID: inv.Flags["client-id"],
@@ -28,8 +27,7 @@ func initScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 	}
 	if opts.ClientID != "" {
 		if err := core.CheckClientID(opts.ClientID); err != nil {
-			fmt.Fprintf(e.stderr, "aayu init: refused: %s\n", tui.SanitizeLine(err.Error()))
-			return nil, tui.ExitRefused
+			return nil, openErr(tui.ExitRefused, "refused: %s", tui.SanitizeLine(err.Error()))
 		}
 		opts.Identity = true
 	}
@@ -41,15 +39,14 @@ func initScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 	d := identity.RequireHuman(identity.HumanCheck{Command: "aayu init", Env: e.getenv,
 		Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: identity.AccessAdmin})
 	if d.Outcome == identity.Refused {
-		fmt.Fprintf(e.stderr, "aayu init: refused: %s\nNothing was done.\n", d.Reason)
-		return nil, tui.ExitRefused
+		return nil, openErr(tui.ExitRefused, "refused: %s\nNothing was done.", d.Reason)
 	}
 	if opts.ClientID != "" {
-		if _, code, ok := presenceFor(ctx, inv, e, cfg, sess, common, login.Request{
+		if _, code, ok := w.presenceFor(login.Request{
 			Command: "aayu init --client-id " + opts.ClientID, Need: identity.AccessAdmin,
 			Approving: []string{fmt.Sprintf("Sets the repository variable %s of %s/%s to %s, the OAuth App every presence check will ask.", ghx.DeviceClientVariable, sess.owner, sess.repo, opts.ClientID)},
 		}); !ok {
-			return nil, code
+			return nil, &openError{code: code} // the presence check said why
 		}
 	}
 	return initrepo.New(ctx, common, initrepo.Deps{
@@ -84,7 +81,7 @@ func initScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 			}
 			return core.Apply(ctx, gh, p)
 		},
-	}), tui.ExitOK
+	}), nil
 }
 
 // guide is how to create the presence check's OAuth App. The sandbox has

@@ -12,7 +12,6 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
@@ -23,12 +22,13 @@ import (
 const sandboxClientID = "aayu-sandbox"
 
 // loginScreen builds the presence check for one command.
-func loginScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, req login.Request) (*login.Model, error) {
+func (w wiring) loginScreen(req login.Request) (*login.Model, error) {
+	ctx, e, cfg, sess, common := w.ctx, w.e, w.cfg, w.sess, w.common
 	logDir, err := actions.DefaultLogDir(e.getenv)
 	if err != nil {
 		return nil, err
 	}
-	clientID := deviceClient(ctx, inv, cfg, sess).ID
+	clientID := w.deviceClient().ID
 	if req.Repo == "" && sess.owner != "" {
 		req.Repo = sess.owner + "/" + sess.repo
 	}
@@ -123,8 +123,9 @@ func repoPermission(ctx context.Context, client *github.Client, owner, repo, log
 // marker, or no terminal) and returns the session approval, or an exit code
 // when it was refused or failed. An agent lane (AAYU_AGENT=1) and CI are
 // refused at once, without a code.
-func presenceFor(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, req login.Request) (*identity.Session, int, bool) {
-	screen, code, ok := presenceScreen(ctx, inv, e, cfg, sess, common, req)
+func (w wiring) presenceFor(req login.Request) (*identity.Session, int, bool) {
+	ctx, inv, e, common := w.ctx, w.inv, w.e, w.common
+	screen, code, ok := w.presenceScreen(req)
 	if !ok || screen == nil {
 		return nil, code, ok
 	}
@@ -153,7 +154,8 @@ func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
 // presenceScreen is the presence check this process needs before it may
 // act as the person: nil and ok when it needs none, nil and not ok (with
 // the exit code, the refusal printed) when it is refused outright.
-func presenceScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, req login.Request) (*login.Model, int, bool) {
+func (w wiring) presenceScreen(req login.Request) (*login.Model, int, bool) {
+	inv, e := w.inv, w.e
 	d := identity.RequireHuman(identity.HumanCheck{
 		Command: req.Command, Env: e.getenv, Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: req.Need,
 	})
@@ -164,7 +166,7 @@ func presenceScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.
 		fmt.Fprintf(e.stderr, "aayu: refused: %s\nNothing was done.\n", d.Reason)
 		return nil, tui.ExitRefused, false
 	}
-	screen, err := loginScreen(ctx, inv, e, cfg, sess, common, req)
+	screen, err := w.loginScreen(req)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
 		return nil, tui.ExitFailed, false

@@ -15,11 +15,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/config"
-	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/screens/auth"
-	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -94,66 +90,18 @@ func run(ctx context.Context, args []string, e env) int {
 		_, _, _ = sess.resolve(ctx)
 	}
 
-	var screen tui.Screen
+	w := wiring{ctx: ctx, inv: inv, e: e, cfg: cfg, sess: sess, common: common, src: src}
 	switch inv.Command {
-	case "login":
-		s, err := loginScreen(ctx, inv, e, cfg, sess, common, login.Request{Command: "aayu login", Need: identity.AccessWrite})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "aayu login: %v\nNothing was done.\n", err)
-			return tui.ExitFailed
-		}
-		screen = s
 	case "inbox":
-		return runInbox(ctx, inv, e, cfg, sess, common, src)
-	case "verify":
-		s, err := verifyScreen(ctx, inv, e, sess, common, src)
-		if err != nil {
-			return reportOpen(e, "verify", err)
-		}
-		screen = s
-	case "auth":
-		screen = auth.New(ctx, common, auth.Deps{
-			Resolve: sess.resolve, Client: sess.client, APIURL: sess.apiURL,
-			Bot: ghx.BotIdentity(identityConfig(cfg)),
-		})
-	case "pack":
-		s, err := packScreen(ctx, inv, e, cfg, sess, common)
-		if err != nil {
-			return reportOpen(e, "pack", err)
-		}
-		screen = s
+		return w.runInbox()
 	case "comment":
-		return runComment(ctx, inv, e, sess)
-	case "audit":
-		s, err := auditScreen(ctx, sess, common)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "aayu audit: %v\nNothing was done.\n", err)
-			return tui.ExitUsage
-		}
-		screen = s
+		return w.runComment()
 	case "protected":
-		return runProtected(ctx, inv, e, sess)
-	case "doctor":
-		s, code := doctorScreen(ctx, e, sess, common)
-		if s == nil {
-			return code
-		}
-		screen = s
-	case "init":
-		s, code := initScreen(ctx, inv, e, cfg, sess, common)
-		if s == nil {
-			return code
-		}
-		screen = s
-	case "ship":
-		s, err := shipScreen(ctx, inv, e, cfg, sess, common, src)
-		if err != nil {
-			return reportOpen(e, "ship", err)
-		}
-		screen = s
-	default:
-		fmt.Fprintf(e.stderr, "aayu %s: unknown screen. Nothing was done.\n", inv.Command)
-		return tui.ExitUsage
+		return w.runProtected()
+	}
+	screen, err := w.screen()
+	if err != nil {
+		return reportOpen(e, inv.Command, err)
 	}
 
 	// Every screen runs as the bottom of a screen stack (tui.Stack), so the

@@ -27,7 +27,9 @@ func openErr(code int, format string, args ...any) error {
 func reportOpen(e env, command string, err error) int {
 	var oe *openError
 	if errors.As(err, &oe) {
-		fmt.Fprintf(e.stderr, "aayu %s: %s\n", command, oe.words)
+		if oe.words != "" { // "" when the refusal was printed where it happened
+			fmt.Fprintf(e.stderr, "aayu %s: %s\n", command, oe.words)
+		}
 		return oe.code
 	}
 	fmt.Fprintf(e.stderr, "aayu %s: %v\n", command, err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/gatecomment"
 	"github.com/aayudha/aayu/actions/protected"
-	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/tui"
@@ -20,7 +18,8 @@ import (
 // facts given by --ready and --head) and `aayu pack STORY` (the story's best
 // pack on the ledger, with its local pack and the gate's run artifact one
 // key away).
-func packScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common) (tui.Screen, error) {
+func (w wiring) packScreen() (tui.Screen, error) {
+	ctx, inv, cfg, common := w.ctx, w.inv, w.cfg, w.common
 	arg := inv.Args[0]
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
 		return pack.New(ctx, common, pack.Options{Dir: arg, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"],
@@ -30,12 +29,13 @@ func packScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Conf
 	if err != nil || story <= 0 {
 		return nil, openErr(tui.ExitUsage, "%s is neither a pack folder nor a story number. Nothing was done.", tui.SanitizeLine(arg))
 	}
-	return storyPackScreen(ctx, inv, e, cfg, sess, common, story)
+	return w.storyPackScreen(story)
 }
 
 // storyPackScreen is the pack viewer of a Story's best pack on the ledger:
 // `aayu pack STORY`, and p on an inbox card.
-func storyPackScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, story int) (tui.Screen, error) {
+func (w wiring) storyPackScreen(story int) (tui.Screen, error) {
+	ctx, inv, e, cfg, sess, common := w.ctx, w.inv, w.e, w.cfg, w.sess, w.common
 	if sess.owner == "" {
 		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
 	}
@@ -67,7 +67,8 @@ func storyPackScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config
 // runComment is `aayu comment PR --ci`: the merge gate's one comment on the
 // pull request. It writes nothing to the ledger, and refuses to run outside
 // CI so a person never posts the gate's comment under their own name.
-func runComment(ctx context.Context, inv tui.Invocation, e env, sess *session) int {
+func (w wiring) runComment() int {
+	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
 	pr, err := strconv.Atoi(strings.TrimPrefix(inv.Args[0], "#"))
 	if err != nil || pr <= 0 || sess.owner == "" || !inv.Global.CI {
 		fmt.Fprintln(e.stderr, "aayu comment PR --ci --repo OWNER/NAME: the merge gate's step; it needs --ci, a repository and a pull request number. Nothing was done.")
@@ -104,7 +105,8 @@ func runComment(ctx context.Context, inv tui.Invocation, e env, sess *session) i
 
 // runProtected is `aayu protected PR --ci`: the protected-paths gate's step
 // in the workflow init proposes. Like comment, it is CI's, never a person's.
-func runProtected(ctx context.Context, inv tui.Invocation, e env, sess *session) int {
+func (w wiring) runProtected() int {
+	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
 	pr, err := strconv.Atoi(strings.TrimPrefix(inv.Args[0], "#"))
 	if err != nil || pr <= 0 || sess.owner == "" || !inv.Global.CI {
 		fmt.Fprintln(e.stderr, "aayu protected PR --ci --repo OWNER/NAME: the protected-paths gate's step; it needs --ci, a repository and a pull request number. Nothing was done.")

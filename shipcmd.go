@@ -20,19 +20,20 @@ import (
 // shipScreen wires `aayu ship PR [--solo-bypass]`: every gate that only
 // reads first, then the presence check where this process needs one, then
 // the person's yes to the writes listed, all in one screen.
-func shipScreen(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources) (tui.Screen, error) {
-	return shipScreenWith(ctx, inv, e, cfg, sess, common, src, nil, inv.Flags["solo-bypass"] == "true")
+func (w wiring) shipScreen() (tui.Screen, error) {
+	pr, err := strconv.Atoi(w.inv.Args[0])
+	if err != nil || pr < 1 {
+		return nil, openErr(tui.ExitUsage, "%q is not a pull request number", tui.SanitizeLine(w.inv.Args[0]))
+	}
+	return w.shipScreenWith(pr, nil, w.inv.Flags["solo-bypass"] == "true")
 }
 
 // shipScreenWith is shipScreen with an approval already given (the inbox
 // session's, when the ship was started from the inbox) and whether the
 // person asked for the Solo-mode bypass (--solo-bypass, or the inbox's
 // choice worded as one).
-func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.Config, sess *session, common tui.Common, src configSources, given *identity.Session, soloBypass bool) (tui.Screen, error) {
-	pr, err := strconv.Atoi(inv.Args[0])
-	if err != nil || pr < 1 {
-		return nil, openErr(tui.ExitUsage, "%q is not a pull request number", tui.SanitizeLine(inv.Args[0]))
-	}
+func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool) (tui.Screen, error) {
+	ctx, inv, e, common, sess, src := w.ctx, w.inv, w.e, w.common, w.sess, w.src
 	if sess.owner == "" {
 		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
@@ -97,7 +98,7 @@ func shipScreenWith(ctx context.Context, inv tui.Invocation, e env, cfg *config.
 		if soloBypass {
 			command += " --solo-bypass"
 		}
-		m, err := loginScreen(ctx, inv, e, cfg, sess, common, login.Request{
+		m, err := w.loginScreen(login.Request{
 			Command: command, Need: req.Need, MustBe: req.MustBe, Approving: req.Approving,
 		})
 		return shipPresence{Model: m, command: req.Command}, err

@@ -11,17 +11,19 @@ import (
 
 // verifyScreen wires `aayu verify STORY`: the floors run in the person's
 // checkout (or, with --sandbox, in a fresh clone of the demo repository).
-func verifyScreen(ctx context.Context, inv tui.Invocation, e env, sess *session, common tui.Common, src configSources) (tui.Screen, error) {
+func (w wiring) verifyScreen() (tui.Screen, error) {
+	inv := w.inv
 	story, err := build.ParseStory(inv.Args[0])
 	if err != nil {
 		return nil, openErr(tui.ExitUsage, "%v", err)
 	}
-	return storyVerifyScreen(ctx, inv, e, sess, common, src, story)
+	return w.storyVerifyScreen(story)
 }
 
 // storyVerifyScreen builds a Story's pack from real go test runs: `aayu
 // verify STORY`, and v on an inbox card.
-func storyVerifyScreen(ctx context.Context, inv tui.Invocation, e env, sess *session, common tui.Common, src configSources, story int) (tui.Screen, error) {
+func (w wiring) storyVerifyScreen(story int) (tui.Screen, error) {
+	ctx, inv, e, sess, common, src := w.ctx, w.inv, w.e, w.sess, w.common, w.src
 	cache, err := userCacheDir(e.getenv)
 	if err != nil {
 		return nil, err

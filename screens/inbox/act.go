@@ -246,6 +246,11 @@ func (m *Model) pick(k string) tea.Cmd {
 	return m.submit(st, c, "")
 }
 
+// askConfirm asks for the second key (y in plain mode) on the card itself.
+// Hand-written rather than a huh confirmation: the question belongs to the
+// card and is drawn in its pane, next to the list that keeps moving as
+// background writes land; a huh form would take over the screen and stop
+// the list. The plain twin reads the answer from the one input stream.
 func (m *Model) askConfirm(st model.Step, c model.Choice) tea.Cmd {
 	m.pend = &pending{stepID: st.ID(), choice: c, confirm: []string{c.Confirm}}
 	m.message = c.Confirm

@@ -212,6 +212,13 @@ func (m *Model) answer(yes bool) {
 }
 
 // confirmLines is the confirmation in words, shared by both renderers.
+//
+// Hand-written rather than a huh confirmation (as init's question is):
+// the yes to a merge must wait until the person has scrolled to the last
+// write listed (see scroll.go), the list scrolls in the ship screen's one
+// viewport under the gates it follows, and the plain twin treats any line
+// but y, and the end of input, as no. A huh form has no notion of content
+// that must be seen before its yes, and draws its own frame beside ours.
 func confirmLines(p core.Plan) []string {
 	out := []string{fmt.Sprintf("Every read-only gate passed for #%d %s. Nothing is written until you answer.", p.PR, clean(p.Title))}
 	if p.Bypass {
