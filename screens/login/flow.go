@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -185,5 +186,42 @@ func (p ctxPoster) PostForm(u string, v url.Values) (*http.Response, error) {
 	if c == nil {
 		c = &http.Client{Timeout: 30 * time.Second}
 	}
-	return c.Do(req)
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	// cli/oauth reads the whole answer; a hostile or broken server must not
+	// make that unbounded.
+	resp.Body = &cappedBody{ReadCloser: resp.Body, left: maxDeviceAnswer}
+	return resp, nil
+}
+
+// maxDeviceAnswer bounds a device-flow answer: GitHub's are a few hundred
+// bytes.
+const maxDeviceAnswer = 64 << 10
+
+// errDeviceAnswerTooLarge says why a device-flow answer was not read whole.
+var errDeviceAnswerTooLarge = errors.New("the device-flow answer is larger than 64 KiB; aayu stopped reading it")
+
+// cappedBody fails a read past its limit instead of truncating silently, so
+// a cut answer is never parsed as a whole one.
+type cappedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, _ := b.ReadCloser.Read(one[:]); n > 0 {
+			return 0, errDeviceAnswerTooLarge
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
