@@ -59,6 +59,7 @@ func (w wiring) storyPackScreen(story int) (tui.Screen, error) {
 		Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, WorkDir: work,
 		CI: inv.Global.CI, MediaBucket: cfg.String("proof.media"), Log: log,
 		RequiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors")),
+		Trailers:       w.fallbackTrailers(),
 	})
 	opts.OnClose = func() { _ = os.RemoveAll(work) }
 	return pack.NewStory(ctx, common, opts), nil

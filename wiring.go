@@ -62,3 +62,16 @@ func (w wiring) screen() (tui.Screen, error) {
 	}
 	return nil, openErr(tui.ExitUsage, "unknown screen. Nothing was done.")
 }
+
+// fallbackTrailers tag a ledger commit an agent lane makes under the
+// person's token (no bot App or machine user usable): the seed's
+// human-fallback trailer, which aayu audit lists in its own section.
+func (w wiring) fallbackTrailers() []string {
+	if lane, _ := identity.AgentLane(w.e.getenv); !lane {
+		return nil
+	}
+	if c := ghx.BotIdentity(identityConfig(w.cfg)); c.Kind == ghx.BotHumanFallback {
+		return []string{c.Trailer}
+	}
+	return nil
+}

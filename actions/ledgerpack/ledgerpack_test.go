@@ -331,3 +331,25 @@ func hasMarkerLine(body, marker string) bool {
 	}
 	return false
 }
+
+// TestPushUnderHumanFallbackIsTagged: an advisory push an agent lane makes
+// under the person's token carries the human-fallback trailer in its ledger
+// commit, so aayu audit lists it (seed 001); a push without it does not.
+func TestPushUnderHumanFallbackIsTagged(t *testing.T) {
+	for _, trailers := range [][]string{{ghx.HumanFallbackTrailer}, nil} {
+		f := newFixture(t)
+		dir := f.localPack(packSpec{story: sandbox.DemoStoryReview, pr: sandbox.DemoPRReview})
+		pushed, err := PushAdvisory(f.ctx, f.gh, owner, repo, dir, PushOptions{Trailers: trailers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _, err := f.gh.Git.GetCommit(f.ctx, owner, repo, pushed.Commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tagged := strings.HasSuffix(strings.TrimSpace(c.GetMessage()), ghx.HumanFallbackTrailer)
+		if tagged != (trailers != nil) {
+			t.Errorf("trailers %v: the ledger commit's message is\n%s", trailers, c.GetMessage())
+		}
+	}
+}

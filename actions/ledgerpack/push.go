@@ -41,6 +41,10 @@ type PushOptions struct {
 	Login string
 	// Log, when set, gets one record of the push.
 	Log *actions.Log
+	// Trailers end the ledger commit's message: ghx.HumanFallbackTrailer
+	// when an agent lane pushes under the person's token (seed 001, "the
+	// fallback tag is not decoration"), so aayu audit lists the write.
+	Trailers []string
 	Now func() time.Time
 }
 
@@ -142,7 +146,7 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 		}
 	}
 	msg := fmt.Sprintf("ledger: advisory pack for story %d (head %s)\n\nPushed by %s with aayu proof push. Advisory: it never counts for ship.", landed.Story, shortSHA(landed.PRHeadSHA), login)
-	out.Commit, err = ghx.CommitFiles(ctx, client, owner, repo, LedgerBranch, files, msg, ghx.CommitOptions{})
+	out.Commit, err = ghx.CommitFiles(ctx, client, owner, repo, LedgerBranch, files, msg, ghx.CommitOptions{Trailers: opts.Trailers})
 	sum := sha256.Sum256(raw)
 	out.PackSHA256 = hex.EncodeToString(sum[:])
 	logPush(opts, owner, repo, landed, login, out, err)

@@ -31,6 +31,7 @@ type LedgerConfig struct {
 	MediaBucket string // [proof] media
 	Login       string // who pushes; "" asks GitHub
 	Log         *actions.Log
+	Trailers    []string // end the push's ledger commit (the human-fallback tag)
 	// RequiredFloors are [verify] required_floors; nil: proof's defaults.
 	RequiredFloors []string
 }
@@ -98,7 +99,7 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 		}
 		o.Push = func(ctx context.Context) (string, error) {
 			pushed, err := ledgerpack.PushAdvisory(ctx, cfg.Client, cfg.Owner, cfg.Repo, local,
-				ledgerpack.PushOptions{CI: cfg.CI, MediaBucket: cfg.MediaBucket, Login: cfg.Login, Log: cfg.Log})
+				ledgerpack.PushOptions{CI: cfg.CI, MediaBucket: cfg.MediaBucket, Login: cfg.Login, Log: cfg.Log, Trailers: cfg.Trailers})
 			if err != nil {
 				return "", err
 			}
