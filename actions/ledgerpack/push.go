@@ -45,7 +45,7 @@ type PushOptions struct {
 	// when an agent lane pushes under the person's token (seed 001, "the
 	// fallback tag is not decoration"), so aayu audit lists the write.
 	Trailers []string
-	Now func() time.Time
+	Now      func() time.Time
 }
 
 // Pushed is what landed.
