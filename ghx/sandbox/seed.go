@@ -199,13 +199,18 @@ func (s *Server) seed() error {
 }
 
 func (sd *seeder) seedDemo() {
-	root := sd.commit(plumbing.ZeroHash, map[string]string{
+	files := map[string]string{
 		"go.mod": fileGoMod, "README.md": fileReadme, ".gitignore": fileGitignore,
 		".aayudha/config.toml": fileConfig, "LAYERS.md": fileLayers, "CODEOWNERS": fileCodeowners,
-		gatePath: templates.MergeGate, templates.ProtectedPathsPath: templates.ProtectedPaths,
 		"deductible/deductible.go": fileDeductible, "deductible/deductible_test.go": fileDeductibleTest,
 		"policy/policy.go": filePolicy, "policy/policy_test.go": filePolicyTest,
-	}, "Start the benefits service", "founder", sd.ago(720))
+	}
+	// The very workflows init writes (pinned as it pins them), so doctor
+	// finds the demo current.
+	for _, f := range templates.Workflows() {
+		files[f.Path] = f.Body
+	}
+	root := sd.commit(plumbing.ZeroHash, files, "Start the benefits service", "founder", sd.ago(720))
 	sd.branch("main", root)
 	sd.branch("dev", root)
 	sd.seedItems(root)

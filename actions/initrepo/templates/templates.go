@@ -3,7 +3,11 @@
 // bytes: doctor calls a workflow current only when it is byte-identical.
 package templates
 
-import _ "embed"
+import (
+	_ "embed"
+	"runtime/debug"
+	"strings"
+)
 
 // The files' paths in a repository.
 const (
@@ -24,9 +28,35 @@ var MergeGate string
 var ProtectedPaths string
 
 // Workflows maps each workflow's path to its bytes, in the order init
-// proposes them.
+// proposes them, with aayu pinned to the version running (Pin).
 func Workflows() []File {
-	return []File{{MergeGatePath, MergeGate}, {ProtectedPathsPath, ProtectedPaths}}
+	v := runningVersion()
+	return []File{{MergeGatePath, Pin(MergeGate, v)}, {ProtectedPathsPath, Pin(ProtectedPaths, v)}}
+}
+
+// module is how the workflows install aayu; @latest is the embedded
+// default, for a build that has no release version (a checkout's build).
+const module = "github.com/aayudha/aayu@latest"
+
+// Pin installs aayu at version in a workflow instead of @latest: the gate
+// then runs the release the person ran init with, and a new release
+// reaches it only through a reviewed pull request (init or doctor again).
+// version "" (or a development build's) keeps @latest.
+func Pin(workflow, version string) string {
+	if !strings.HasPrefix(version, "v") || strings.ContainsAny(version, " \t\n\"'$") {
+		return workflow
+	}
+	return strings.ReplaceAll(workflow, module, "github.com/aayudha/aayu@"+version)
+}
+
+// runningVersion is the module version of the aayu binary running, "" for
+// a development build.
+func runningVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok || info.Main.Path != "github.com/aayudha/aayu" {
+		return ""
+	}
+	return info.Main.Version
 }
 
 // File is one file of the set-up.
