@@ -278,8 +278,9 @@ func (m *Model) confirmShown() bool {
 	return len(m.pendLines(w)) <= h
 }
 
-// sprinkle lays confetti over the card pane; frame picks a fixed pattern
-// so the same frame always draws the same way.
+// sprinkle lays confetti in the card pane's blank cells, never over its
+// text; frame picks a fixed pattern so the same frame always draws the same
+// way.
 func sprinkle(lines []string, w, h, frame int) []string {
 	for len(lines) < h {
 		lines = append(lines, "")
@@ -293,6 +294,12 @@ func sprinkle(lines []string, w, h, frame int) []string {
 		plain := []rune(ansi.Strip(lines[i]))
 		for len(plain) < w {
 			plain = append(plain, ' ')
+		}
+		if end := len([]rune(strings.TrimRight(string(plain), " "))); end > 0 && col <= end {
+			col = end + 1 // after the line's text, never over or between its words
+		}
+		if col >= w {
+			continue
 		}
 		plain[col] = []rune(glyphs[(i+frame)%len(glyphs)])[0]
 		lines[i] = string(plain)
