@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
@@ -80,8 +81,12 @@ type Model struct {
 	message      string         // one line under the list: a refusal or what just happened
 	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
 
-	queue   *actions.Queue // the writes waiting and under way (writes.go)
-	running int
+	queue *actions.Queue // the writes waiting and under way (writes.go)
+
+	spin      spinner.Model // beside "reading" while a read is under way
+	spinning  bool          // its ticks are running
+	readSince time.Time     // when the read under way began
+	running   int
 
 	quitAsk     bool     // q while writes run: wait for all, or only those under way
 	quitting    bool     // finish once the writes being waited for are done
@@ -114,6 +119,7 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	}
 	m := &Model{
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
+		spin:     spinner.New(spinner.WithSpinner(spinner.Line)), // plain ASCII: it draws on every terminal and font
 		selected: map[string]bool{}, states: map[string]*cardState{},
 		queue:   actions.NewQueue(2),
 		printed: map[string]bool{}, bulkActive: map[string]bool{}, finished: map[string]bool{},
@@ -186,6 +192,35 @@ func (m *Model) start() tea.Cmd {
 }
 
 func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
+	return tea.Batch(m.readOnly(prev, since), m.spinWhileReading())
+}
+
+// spinWhileReading starts the spinner beside "reading" in the full screen
+// (a read at a slow network's pace always moves); its ticks stop once no
+// read is under way (onSpin).
+func (m *Model) spinWhileReading() tea.Cmd {
+	m.readSince = m.deps.Now()
+	if m.c.Plain || m.opts.List || m.spinning {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+// onSpin moves the spinner while a read is under way and drops the tick
+// after, which stops it. Another screen's spinner ticks carry another ID
+// and leave this one alone.
+func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd {
+	if !m.reading {
+		m.spinning = false
+		return nil
+	}
+	var cmd tea.Cmd
+	m.spin, cmd = m.spin.Update(msg)
+	return cmd
+}
+
+func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 	ctx, read, now := m.ctx, m.deps.Read, m.deps.Now
 	var p *model.Snapshot
 	if prev != nil {
@@ -231,6 +266,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onJobDone(msg)
 	case openedMsg:
 		m.showLink(msg.number, msg.url, msg.err)
+	case spinner.TickMsg:
+		return m, m.onSpin(msg)
 	case tui.ReturnedMsg:
 		return m, m.onReturned(msg)
 	case frameMsg:

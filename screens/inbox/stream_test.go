@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -56,7 +57,7 @@ func TestInboxShowsCardsAsTheyArrive(t *testing.T) {
 	f, deps, release := streamingFake(t)
 	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, deps, Options{})
 	msgs := make(chan tea.Msg, 8)
-	runCmd(m, m.readCmd(nil, time.Time{}), msgs)
+	runCmd(m, m.readOnly(nil, time.Time{}), msgs)
 	m.reading = true
 
 	part := (<-msgs).(partialMsg)
@@ -97,5 +98,30 @@ func TestInboxKeepsACachedReadOverAPartialOne(t *testing.T) {
 	m.Update(partialMsg{snap: part, at: t0, ch: make(chan model.Snapshot)})
 	if m.partial || len(m.snap.PullRequests) == 0 {
 		t.Fatal("a partial read replaced the whole cached one")
+	}
+}
+
+// TestInboxSpinsWhileReading: the header moves while a read is under way
+// (bubbles/spinner), and the spinner stops once the read has landed.
+func TestInboxSpinsWhileReading(t *testing.T) {
+	f := newFake()
+	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, f.deps(), Options{})
+	m.Init()
+	if !m.spinning {
+		t.Fatal("a read started and the spinner did not")
+	}
+	before := ansi.Strip(m.View().Content)
+	tick := m.spin.Tick().(spinner.TickMsg)
+	_, cmd := m.Update(tick)
+	if cmd == nil {
+		t.Fatal("the spinner stopped while the read is under way")
+	}
+	if after := ansi.Strip(m.View().Content); after == before {
+		t.Errorf("the header did not move on the spinner's tick:\n%s", after)
+	}
+	snap, _ := f.deps().Read(context.Background(), nil, t0)
+	m.Update(readMsg{snap: snap, at: t0})
+	if _, cmd := m.Update(m.spin.Tick().(spinner.TickMsg)); cmd != nil || m.spinning {
+		t.Error("the spinner kept ticking after the read landed")
 	}
 }

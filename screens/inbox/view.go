@@ -3,6 +3,7 @@ package inbox
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -339,23 +340,37 @@ func wrapHanging(l string, w int) []string {
 func (m *Model) freshness() string {
 	st := m.c.Styles
 	at := clock(m.readAt)
-	refreshing := ""
+	refreshing, spin := "", ""
 	if m.reading {
-		refreshing = ", refreshing…"
+		refreshing = ", refreshing…" + m.readingFor()
+		spin = m.spin.View() + " "
 	}
 	switch {
 	case m.snap == nil && m.readErr != nil:
 		return st.Failed.Render("read failed")
 	case m.snap == nil:
-		return "reading GitHub…"
+		return spin + "reading GitHub…" + m.readingFor()
 	case m.partial:
-		return st.Warning.Render("arriving") + fmt.Sprintf(": %d cards so far, reading GitHub…", len(m.steps))
+		return spin + st.Warning.Render("arriving") + fmt.Sprintf(": %d cards so far, reading GitHub…", len(m.steps)) + m.readingFor()
 	case m.cached && m.readErr != nil:
 		return st.Warning.Render("cached") + " from " + at + "; the read failed"
 	case m.cached:
-		return st.Warning.Render("cached") + " from " + at + refreshing
+		return spin + st.Warning.Render("cached") + " from " + at + refreshing
 	case m.stale:
-		return st.Failed.Render("stale") + " from " + at + "; the read failed" + refreshing
+		return spin + st.Failed.Render("stale") + " from " + at + "; the read failed" + refreshing
 	}
-	return "read at " + at + refreshing
+	return spin + "read at " + at + refreshing
+}
+
+// readingFor is how long the read under way has taken, once it is a
+// second or more: " 3s".
+func (m *Model) readingFor() string {
+	if !m.reading || m.readSince.IsZero() {
+		return ""
+	}
+	d := m.deps.Now().Sub(m.readSince)
+	if d < time.Second {
+		return ""
+	}
+	return " " + d.Truncate(time.Second).String()
 }
