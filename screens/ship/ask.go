@@ -213,7 +213,7 @@ func (m *Model) answer(yes bool) {
 
 // confirmLines is the confirmation in words, shared by both renderers.
 func confirmLines(p core.Plan) []string {
-	out := []string{fmt.Sprintf("Every read-only gate passed for #%d %s. Nothing is written until you answer.", p.PR, clean(p.Title))}
+	out := []string{fmt.Sprintf("Every read-only gate passed for #%d %s. Nothing is written until you answer.", p.PR, p.Title)}
 	if p.Bypass {
 		out = append(out, fmt.Sprintf("This is your Solo-mode bypass: no review happened, and the comment and the ship record say so, as @%s.", clean(p.PassBy)))
 	}
