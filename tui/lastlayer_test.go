@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 )
@@ -81,4 +82,30 @@ func (s epilogueScreen) Epilogue() []string { return []string{"epilogue " + host
 func (s epilogueScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := s.fakeScreen.Update(msg)
 	return epilogueScreen{m.(fakeScreen)}, cmd
+}
+
+// TestPlainHelpNeutralisesAKeyReason: "?" in plain mode prints every key
+// with its help, and a disabled key's reason can quote outside text.
+func TestPlainHelpNeutralisesAKeyReason(t *testing.T) {
+	s := keysScreen{fakeScreen{quitOnClose: true}}
+	code, out, err := runPlainForTest(t, s, strings.NewReader("?\n"), RunOptions{})
+	if err != nil || code != ExitOK {
+		t.Fatalf("Run = %d, %v", code, err)
+	}
+	assertNoControls(t, "the plain help", out)
+	if !strings.Contains(out, "2: approve — unavailable: title ^[[6n") || !strings.Contains(out, "<U+202E>evil") {
+		t.Fatalf("the plain help does not show the reason neutralised:\n%s", out)
+	}
+}
+
+// keysScreen has a disabled key whose reason holds hostileLine.
+type keysScreen struct{ fakeScreen }
+
+func (s keysScreen) Keys() []key.Binding {
+	return []key.Binding{key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "approve — unavailable: "+hostileLine))}
+}
+
+func (s keysScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := s.fakeScreen.Update(msg)
+	return keysScreen{m.(fakeScreen)}, cmd
 }
