@@ -30,7 +30,7 @@ func TestTextRendersOnlySanitised(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tx := Text(c.in)
 			for how, got := range map[string]string{
-				"String": tx.String(), "%s": fmt.Sprintf("%s", tx), "%v": fmt.Sprintf("%v", tx),
+				"String": tx.String(), "%s": fmt.Sprintf("<%s>", tx), "%v": fmt.Sprintf("<%v>", tx),
 				"concatenated by Sprintf": fmt.Sprintf("accept option 2: %s", tx),
 			} {
 				if !strings.Contains(got, c.line) {
