@@ -33,8 +33,10 @@ func TestAuditHostileTextIsNeutralised(t *testing.T) {
 		Incomplete: []string{"the ledger's tree " + hostile},
 	}
 	for name, d := range map[string]Deps{
-		"report":     {Repo: "acme/benefits" + hostile, Read: func(context.Context) (core.Report, error) { return r, nil }},
-		"read error": {Repo: "acme/benefits", Read: func(context.Context) (core.Report, error) { return core.Report{}, errors.New("GitHub answered " + hostile) }},
+		"report": {Repo: "acme/benefits" + hostile, Read: func(context.Context) (core.Report, error) { return r, nil }},
+		"read error": {Repo: "acme/benefits", Read: func(context.Context) (core.Report, error) {
+			return core.Report{}, errors.New("GitHub answered " + hostile)
+		}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			m := New(context.Background(), tui.Common{Width: 200, Height: 60, Styles: tui.NewStyles(true)}, d)
