@@ -12,9 +12,11 @@ import (
 const tabSpaces = "    "
 
 // Sanitize makes untrusted text (anything from GitHub or a tool's output)
-// safe to put on a terminal (SPEC §6b). tui.Sanitize is this function. The result holds only printable
-// runes, spaces and "\n", so no text can move the cursor, clear the screen,
-// set the window title, write the clipboard (OSC 52) or fake a link (OSC 8).
+// safe to put on a terminal (SPEC §6b); tui.Sanitize and Text render
+// through it, so the screens and the model follow one rule. The result
+// holds only printable runes, spaces and "\n", so no text can move the
+// cursor, clear the screen, set the window title, write the clipboard
+// (OSC 52) or fake a link (OSC 8).
 //
 // Nothing is silently dropped except what is harmless and common:
 //   - "\r\n" becomes "\n" (bodies typed on GitHub's web form use CRLF);
