@@ -173,3 +173,17 @@ func TestInboxProblemAndReasonQuotingGitHubAreNeutralised(t *testing.T) {
 		}
 	}
 }
+
+// TestInboxRefusedLineIsShownAsOutsideText: a line typed (or pasted) in
+// plain mode that is no key is quoted back in caret notation, as aayu shows
+// all outside text.
+func TestInboxRefusedLineIsShownAsOutsideText(t *testing.T) {
+	m := New(context.Background(), tui.Common{Plain: true}, newFake().deps(), Options{})
+	m.Update(readMsg{snap: demoSnapshot(), at: t0})
+	m.Update(tui.LineMsg{Line: "zz" + hostileAnswer})
+	got := strings.Join(m.Transcript(), "\n")
+	assertInert(t, "the transcript", got)
+	if !strings.Contains(got, `refused: "zz502^[[2J^[]52;c;`) {
+		t.Fatalf("the refused line is not quoted in caret notation:\n%s", got)
+	}
+}
