@@ -77,3 +77,15 @@ func TestPackErrorsQuotingOutsideTextAreNeutralised(t *testing.T) {
 	assertShownInert(t, "the story's transcript", strings.Join(s.Transcript(), "\n"), 1)
 	assertShownInert(t, "the story's view", ansi.Strip(s.View().Content), 1)
 }
+
+// TestPackPushOutcomeQuotingGitHubIsNeutralised: a push's outcome, failed
+// or landed, can quote GitHub; the transcript and the header show it
+// neutralised.
+func TestPackPushOutcomeQuotingGitHubIsNeutralised(t *testing.T) {
+	for _, msg := range []pushedMsg{{err: errors.New("GitHub answered " + hostile)}, {said: "landed " + hostile}} {
+		s := NewStory(context.Background(), tui.Common{Width: 200, Height: 40, Styles: tui.NewStyles(true)}, StoryOptions{Story: 3})
+		s.Update(msg)
+		assertShownInert(t, "the transcript", strings.Join(s.Transcript(), "\n"), 1)
+		assertShownInert(t, "the header", ansi.Strip(strings.Join(s.storyHeader(), "\n")), 1)
+	}
+}
