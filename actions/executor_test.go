@@ -165,7 +165,7 @@ func TestInboxRereadRefusesChangedItem(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := f.exec.Execute(ctx, request(t, st, "1", ""))
-	if !out.Changed || out.Done || out.Now == nil || out.Now.Item.Title != title || !strings.Contains(out.ChangedWhat, "title") {
+	if !out.Changed || out.Done || out.Now == nil || out.Now.Item.Title.Raw() != title || !strings.Contains(out.ChangedWhat, "title") {
 		t.Fatalf("outcome %+v", out)
 	}
 	if len(out.Wrote) != 0 || len(f.commentsBy(1, "founder")) != 0 {

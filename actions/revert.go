@@ -151,7 +151,7 @@ func (r *run) revertBranch(ctx context.Context, w inbox.Write, merge, baseTip st
 		return fmt.Errorf("building the revert tree: %w", err)
 	}
 	msg := fmt.Sprintf("Revert #%d: %s\n\nSets every file merge %s changed back to its parent's version (an audit correction by @%s through aayu inbox).",
-		w.Number, oneLine(r.req.Step.Item.Title), merge, r.e.cfg.Viewer)
+		w.Number, oneLine(r.req.Step.Item.Title.Raw()), merge, r.e.cfg.Viewer)
 	commit, _, err := git.CreateCommit(ctx, owner, repo, &github.Commit{Message: github.String(Neutralize(msg)), Tree: &github.Tree{SHA: tree.SHA},
 		Parents: []*github.Commit{{SHA: github.String(start)}}}, nil)
 	if err != nil {
@@ -175,7 +175,7 @@ func (r *run) openRevertPR(ctx context.Context, w inbox.Write, merge string) err
 	body := fmt.Sprintf("Reverts #%d (merge %s): its audit found it needs a correction.\n\nEvery file the merge changed is set back to its parent's version on top of %s. Opened by @%s through aayu inbox.",
 		w.Number, merge, w.Base, r.e.cfg.Viewer)
 	pr, _, err := c.PullRequests.Create(ctx, owner, repo, &github.NewPullRequest{
-		Title: github.String(NeutralizeLine(fmt.Sprintf("Revert #%d: %s", w.Number, oneLine(r.req.Step.Item.Title)))),
+		Title: github.String(NeutralizeLine(fmt.Sprintf("Revert #%d: %s", w.Number, oneLine(r.req.Step.Item.Title.Raw())))),
 		Head:  github.String(RevertBranch(w.Number)), Base: github.String(w.Base), Body: github.String(Neutralize(body))})
 	if err != nil {
 		return fmt.Errorf("opening the revert pull request: %w", err)

@@ -9,6 +9,8 @@ import (
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // MaxListedFiles is how many files GitHub lists for a pull request; one
@@ -180,7 +182,7 @@ func (r *run) plannedComments() []identity.Comment {
 		return r.comments
 	}
 	planned := identity.Comment{Author: identity.Account{Login: r.cfg.Viewer, Permission: r.person.Permission},
-		Body: identity.SoloBypassComment(r.head, r.bypassWhy()), CreatedAt: r.cfg.Now()}
+		Body: untrusted.Text(identity.SoloBypassComment(r.head, r.bypassWhy())), CreatedAt: r.cfg.Now()}
 	return append(append([]identity.Comment(nil), r.comments...), planned)
 }
 
@@ -291,7 +293,7 @@ func (r *run) issueComments(n int) ([]identity.Comment, error) {
 	}
 	out := make([]identity.Comment, 0, len(list))
 	for _, c := range list {
-		out = append(out, identity.Comment{ID: c.GetID(), Body: c.GetBody(), CreatedAt: c.GetCreatedAt().Time, URL: c.GetHTMLURL(),
+		out = append(out, identity.Comment{ID: c.GetID(), Body: untrusted.Text(c.GetBody()), CreatedAt: c.GetCreatedAt().Time, URL: c.GetHTMLURL(),
 			Author: identity.Account{Login: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"}})
 	}
 	return out, nil
@@ -311,7 +313,7 @@ func (r *run) planReview() (pass.PlanReview, error) {
 	bots := r.base.policy.BotLogins
 	for i := len(comments) - 1; i >= 0; i-- {
 		c := comments[i]
-		if strings.HasPrefix(strings.TrimSpace(c.Body), PlanReviewedPrefix) && !identity.IsBot(c.Author, bots) && !identity.SameLogin(c.Author.Login, r.author) {
+		if strings.HasPrefix(strings.TrimSpace(c.Body.Raw()), PlanReviewedPrefix) && !identity.IsBot(c.Author, bots) && !identity.SameLogin(c.Author.Login, r.author) {
 			return pass.PlanReview{Reviewed: true, By: c.Author.Login}, nil
 		}
 	}

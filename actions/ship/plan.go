@@ -6,6 +6,8 @@ import (
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // Plan is what ship will write once the person says yes: every read-only
@@ -13,7 +15,7 @@ import (
 // the order it goes out.
 type Plan struct {
 	PR       int
-	Title    string
+	Title    untrusted.Text // the pull request's, as GitHub gave it
 	Head     string
 	Base     string
 	Story    int
@@ -34,7 +36,7 @@ type PresenceRequest struct {
 
 // writesPlan lists this run's writes, after every read-only gate passed.
 func (r *run) writesPlan() Plan {
-	p := Plan{PR: r.pr, Title: r.pull.GetTitle(), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
+	p := Plan{PR: r.pr, Title: untrusted.Text(r.pull.GetTitle()), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
 		PassKind: r.pass.Kind, PassBy: firstNonEmpty(r.pass.Login, r.cfg.Viewer), Bypass: r.pass.Kind == pass.KindSoloBypass}
 	if p.Bypass && r.resume == nil {
 		if c, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {

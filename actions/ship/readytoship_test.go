@@ -14,6 +14,8 @@ import (
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 const botIdentity = "[identity]\nbot_logins = [\"agent-bot[bot]\"]"
@@ -224,7 +226,7 @@ func (f *fixture) inboxComments(pr int) []identity.Comment {
 		if err != nil {
 			f.t.Fatalf("reading @%s's permission: %v", login, err)
 		}
-		out = append(out, identity.Comment{ID: ic.GetID(), Body: ic.GetBody(), CreatedAt: ic.GetCreatedAt().Time, URL: ic.GetHTMLURL(),
+		out = append(out, identity.Comment{ID: ic.GetID(), Body: untrusted.Text(ic.GetBody()), CreatedAt: ic.GetCreatedAt().Time, URL: ic.GetHTMLURL(),
 			Author: identity.Account{Login: login, Bot: ic.GetUser().GetType() == "Bot", Permission: lvl.GetPermission()}})
 	}
 	return out

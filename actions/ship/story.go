@@ -13,6 +13,8 @@ import (
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // ShippedMarker ends the comment ship leaves on the Story it shipped; a
@@ -132,7 +134,7 @@ func (r *run) shippedComment() (string, error) {
 			return false, err
 		}
 		for _, c := range list {
-			if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body, marker) {
+			if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body.Raw(), marker) {
 				return true, nil
 			}
 		}
@@ -218,7 +220,7 @@ func (r *run) finishShipped() (Result, error) {
 	for _, g := range []GateID{GatePolicy, GatePack, GateHumanPass} {
 		r.emit(Event{Gate: g, State: Skipped, Words: "already shipped: the record is on the ledger"})
 	}
-	p := Plan{PR: r.pr, Title: r.pull.GetTitle(), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
+	p := Plan{PR: r.pr, Title: untrusted.Text(r.pull.GetTitle()), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
 		PassKind: hp.Kind, PassBy: hp.Login,
 		Writes: []string{fmt.Sprintf("updates Story #%d, which an earlier ship left unfinished: %s, a comment naming the pack, the ship record and the pass, %s removed",
 			r.story, inbox.LabelMerged, inbox.LabelLease)}}
@@ -279,7 +281,7 @@ func (r *run) storyTodo() (bool, error) {
 		return false, err
 	}
 	for _, c := range list {
-		if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body, ShippedMarker(r.pr, r.head)) {
+		if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body.Raw(), ShippedMarker(r.pr, r.head)) {
 			return false, nil
 		}
 	}

@@ -17,6 +17,8 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/audit"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // MaxCommits bounds the walk of the ledger's history, one request per
@@ -155,7 +157,7 @@ func history(ctx context.Context, client *github.Client, owner, repo, ledger str
 		if err != nil {
 			return nil, false, fmt.Errorf("reading ledger commit %.12s: %w", sha, err)
 		}
-		out = append(out, audit.LedgerCommit{SHA: sha, Message: c.GetMessage(), Author: c.GetAuthor().GetName(), When: c.GetAuthor().GetDate().Time})
+		out = append(out, audit.LedgerCommit{SHA: sha, Message: untrusted.Text(c.GetMessage()), Author: untrusted.Text(c.GetAuthor().GetName()), When: c.GetAuthor().GetDate().Time})
 		for _, p := range c.Parents {
 			todo = append(todo, p.GetSHA())
 		}

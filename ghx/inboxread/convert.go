@@ -8,10 +8,13 @@ import (
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // The conversions from go-github's types to the model's facts. Text stays
-// raw; permissions are filled in later, only where a rule reads them.
+// untrusted.Text, which renders only sanitised; permissions are filled in
+// later, only where a rule reads them.
 
 func accountFrom(u *github.User) identity.Account {
 	return identity.Account{Login: u.GetLogin(), Bot: u.GetType() == "Bot"}
@@ -35,8 +38,8 @@ func labelNames(labels []*github.Label) []string {
 func issueFrom(is *github.Issue) inbox.Issue {
 	return inbox.Issue{
 		Number:      is.GetNumber(),
-		Title:       is.GetTitle(),
-		Body:        is.GetBody(),
+		Title:       untrusted.Text(is.GetTitle()),
+		Body:        untrusted.Text(is.GetBody()),
 		State:       is.GetState(),
 		StateReason: is.GetStateReason(),
 		Labels:      labelNames(is.Labels),
@@ -52,8 +55,8 @@ func issueFrom(is *github.Issue) inbox.Issue {
 func pullFrom(pr *github.PullRequest) inbox.PullRequest {
 	return inbox.PullRequest{
 		Number:         pr.GetNumber(),
-		Title:          pr.GetTitle(),
-		Body:           pr.GetBody(),
+		Title:          untrusted.Text(pr.GetTitle()),
+		Body:           untrusted.Text(pr.GetBody()),
 		HeadRef:        pr.GetHead().GetRef(),
 		HeadSHA:        pr.GetHead().GetSHA(),
 		BaseRef:        pr.GetBase().GetRef(),
@@ -71,7 +74,7 @@ func commentFrom(c *github.IssueComment) identity.Comment {
 	return identity.Comment{
 		ID:        c.GetID(),
 		Author:    accountFrom(c.GetUser()),
-		Body:      c.GetBody(),
+		Body:      untrusted.Text(c.GetBody()),
 		CreatedAt: timeOf(c.CreatedAt),
 		URL:       c.GetHTMLURL(),
 	}
@@ -89,5 +92,5 @@ func reviewFrom(r *github.PullRequestReview) pass.Review {
 }
 
 func statusFrom(s *github.RepoStatus) inbox.Status {
-	return inbox.Status{Context: s.GetContext(), State: s.GetState(), Description: s.GetDescription()}
+	return inbox.Status{Context: s.GetContext(), State: s.GetState(), Description: untrusted.Text(s.GetDescription())}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // PullFactsQuery reads a page of 100 open pull requests with what their
@@ -188,14 +190,14 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 			continue
 		}
 		for _, st := range c.Commit.Status.Contexts {
-			status := inbox.Status{Context: st.Context, State: strings.ToLower(st.State), Description: st.Description}
+			status := inbox.Status{Context: st.Context, State: strings.ToLower(st.State), Description: untrusted.Text(st.Description)}
 			facts.Statuses = append(facts.Statuses, status)
 			inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
 		}
 	}
 	if !pr.Draft && linksOpen(open, pr, inbox.LabelStory) {
 		for _, c := range g.Comments.Nodes {
-			cm := identity.Comment{ID: c.DatabaseID, Author: c.Author.account(), Body: c.Body, CreatedAt: c.CreatedAt.UTC(), URL: c.URL}
+			cm := identity.Comment{ID: c.DatabaseID, Author: c.Author.account(), Body: untrusted.Text(c.Body), CreatedAt: c.CreatedAt.UTC(), URL: c.URL}
 			if err := s.fillPermission(&cm.Author); err != nil {
 				return facts, false, false, err
 			}
@@ -244,7 +246,7 @@ func (f *pullFactsFuture) wait() (map[int]gqlPull, error) {
 // false when its labels were longer than the page.
 func (g gqlPull) pull() (inbox.PullRequest, bool) {
 	pr := inbox.PullRequest{
-		Number: g.Number, Title: g.Title, Body: g.Body, HeadRef: g.HeadRefName, HeadSHA: g.HeadRefOid,
+		Number: g.Number, Title: untrusted.Text(g.Title), Body: untrusted.Text(g.Body), HeadRef: g.HeadRefName, HeadSHA: g.HeadRefOid,
 		BaseRef: g.BaseRefName, State: "open", Draft: g.IsDraft, Author: g.Author.account(),
 	}
 	for _, l := range g.Labels.Nodes {

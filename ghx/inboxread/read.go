@@ -413,7 +413,7 @@ func (s *session) issueDetails(snap *inbox.Snapshot, i int) error {
 			snap.IssueComments[is.Number] = comments
 		}
 	}
-	if len(inbox.ReplacedIssues(is.Body)) > 0 {
+	if len(inbox.ReplacedIssues(is.Body.Raw())) > 0 {
 		return s.fillPermission(&is.Author)
 	}
 	return nil

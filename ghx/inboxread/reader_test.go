@@ -119,7 +119,7 @@ func TestRefreshSeesAChange(t *testing.T) {
 		t.Errorf("refresh cost %d requests (wire %d); want the since query and the changed Decision's comments only", stats.Requests, requests)
 	}
 	steps := stepIDs(inbox.Derive(snap))
-	if st, ok := steps[id(inbox.KindDecision, sandbox.DemoDecisionOneWay)]; !ok || !strings.HasPrefix(st.Counsel, "Option 1 keeps the 2024 answers") {
+	if st, ok := steps[id(inbox.KindDecision, sandbox.DemoDecisionOneWay)]; !ok || !strings.HasPrefix(st.Counsel.Raw(), "Option 1 keeps the 2024 answers") {
 		t.Errorf("the new counsel on #%d was not picked up: %q", sandbox.DemoDecisionOneWay, st.Counsel)
 	}
 	if _, ok := steps[id(inbox.KindMergedWithoutShip, sandbox.DemoStoryMergedNoShip)]; ok {

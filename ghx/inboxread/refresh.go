@@ -88,7 +88,7 @@ func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbo
 		changedPRs[n] = true
 	}
 	for _, pr := range snap.PullRequests {
-		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body) {
+		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
 			if slices.Contains(issues, n) {
 				changedPRs[pr.Number] = true
 			}
@@ -141,14 +141,14 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 	case inbox.KindMergedWithoutShip, inbox.KindBugFixMerged:
 		err = readIssue(number)
 		for _, pr := range prev.PullRequests {
-			if err == nil && pr.Merged && slices.Contains(inbox.LinkedIssues(pr.HeadRef, pr.Body), number) {
+			if err == nil && pr.Merged && slices.Contains(inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()), number) {
 				err = readPull(pr.Number)
 			}
 		}
 	case inbox.KindReplaced:
 		err = readIssue(number)
 		for _, is := range prev.Issues {
-			if err == nil && is.Number != number && slices.Contains(inbox.ReplacedIssues(is.Body), number) {
+			if err == nil && is.Number != number && slices.Contains(inbox.ReplacedIssues(is.Body.Raw()), number) {
 				err = readIssue(is.Number)
 			}
 		}
@@ -157,7 +157,7 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 		if err == nil && kind != inbox.KindAudit {
 			i, _ := findPull(snap, number)
 			pr := snap.PullRequests[i]
-			for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body) {
+			for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
 				if _, known := findIssue(snap, n); known && err == nil {
 					err = readIssue(n)
 				}
@@ -193,7 +193,7 @@ func (s *session) settle(snap *inbox.Snapshot, issues, pulls []int) error {
 	audit := false
 	for _, pr := range snap.PullRequests {
 		linked := false
-		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body) {
+		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
 			linked = linked || changed[n]
 		}
 		if linked && pr.Open() && !slices.Contains(pulls, pr.Number) {

@@ -36,7 +36,7 @@ func (s *session) readShipRecords(snap *inbox.Snapshot, only map[int]bool) error
 		if !pr.Merged || pr.BaseRef != base || pr.HeadSHA == "" || snap.ShipRecords[pr.Number] || (only != nil && !only[pr.Number]) {
 			continue
 		}
-		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body) {
+		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
 			if stories[n] {
 				todo = append(todo, candidate{pr.Number, n})
 			}

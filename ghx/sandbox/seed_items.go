@@ -27,6 +27,13 @@ var (
 		Tests:    [][]string{{"TestTierBronze"}, {"TestTierUnknown"}}}
 )
 
+// HostileDecisionTitle and HostileDecisionOption are Decision #1's title and
+// its second option as the demo writes them, raw.
+const (
+	HostileDecisionTitle  = "Decision: keep deductible tables in Go code\x1b[2J or load them\u202e from data\u200b\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n"
+	HostileDecisionOption = "Load them from a YAML\u202e file\x1b]52;c;cm0gLXJmIH4=\x07 at start-up\u009b2J\u200b"
+)
+
 func storyBody(st story, extra string) string {
 	return fmt.Sprintf("%s## Completion Goal\n%s", extra, st.goalBody())
 }
@@ -35,9 +42,13 @@ func storyBody(st story, extra string) string {
 // branches, statuses, reviews, the ledger and the merge-gate runs.
 func (sd *seeder) seedItems(root plumbing.Hash) {
 	const bot = BotLogin
-	decision := sd.issue(bot, "Decision: keep deductible tables in Go code or load them from data",
-		"The tiers story (#14) needs a deductible per plan tier. Where should the amounts live?\n\n"+
-			"## Options\n1. Keep them in Go code, reviewed like any change (recommended)\n2. Load them from a YAML file at start-up\n"+
+	// Decision #1 is the demo's hostile item: its title and body carry what
+	// a hostile writer could put in an issue (a screen clear, an OSC 52
+	// clipboard write, a C1 CSI, a bidi override, a zero-width space), so
+	// every view of the demo shows them neutralised.
+	decision := sd.issue(bot, HostileDecisionTitle,
+		"The tiers story (#14) needs a deductible per plan tier.\x1b[2J Where should the amounts live?\u202e\n\n"+
+			"## Options\n1. Keep them in Go code, reviewed like any change (recommended)\n2. "+HostileDecisionOption+"\n"+
 			"3. Fetch them from the plan administrator's API\n\nDoor: two-way\n\n"+
 			"Recommendation: option 1. Three tiers change once a year, and code review is the control we already have.\n",
 		[]string{"type:decision", "status:proposed"}, sd.ago(300))

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // BypassPrefix starts the comment a person posts from their own account to
@@ -62,8 +64,8 @@ type MergedPR struct {
 // LedgerCommit is one commit on the ledger branch.
 type LedgerCommit struct {
 	SHA     string
-	Message string
-	Author  string
+	Message untrusted.Text // as the committer wrote it
+	Author  untrusted.Text // the commit's author name, free text
 	When    time.Time
 }
 
@@ -90,8 +92,9 @@ type Bypass struct {
 
 // Fallback is one ledger commit under the human-fallback identity.
 type Fallback struct {
-	SHA, Subject, Author string
-	When                 time.Time
+	SHA             string
+	Subject, Author untrusted.Text
+	When            time.Time
 }
 
 // Report is the audit: each list sorted, Late a subset of Bypasses.
@@ -142,11 +145,11 @@ func Reconcile(f Facts) Report {
 		}
 	}
 	for _, c := range f.Commits {
-		if !hasTrailer(c.Message, FallbackTrailer) {
+		if !hasTrailer(c.Message.Raw(), FallbackTrailer) {
 			continue
 		}
-		subject, _, _ := strings.Cut(c.Message, "\n")
-		r.Fallbacks = append(r.Fallbacks, Fallback{SHA: c.SHA, Subject: subject, Author: c.Author, When: c.When})
+		subject, _, _ := strings.Cut(c.Message.Raw(), "\n")
+		r.Fallbacks = append(r.Fallbacks, Fallback{SHA: c.SHA, Subject: untrusted.Text(subject), Author: c.Author, When: c.When})
 	}
 	sort.SliceStable(r.Fallbacks, func(i, j int) bool { return r.Fallbacks[i].When.Before(r.Fallbacks[j].When) })
 	r.Incomplete = f.Incomplete

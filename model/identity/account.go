@@ -3,6 +3,8 @@ package identity
 import (
 	"strings"
 	"time"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // Account is a GitHub account as a fact: its login, whether GitHub says it
@@ -43,7 +45,7 @@ func IsBot(a Account, botLogins []string) bool {
 type Comment struct {
 	ID        int64
 	Author    Account
-	Body      string
+	Body      untrusted.Text
 	CreatedAt time.Time
 	URL       string // html_url, recorded in ship.json for a bypass
 }

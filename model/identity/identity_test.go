@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -186,16 +188,16 @@ func TestFindSoloBypassComment(t *testing.T) {
 		head     string
 		wantID   int64
 	}{
-		{"ship's own text", []Comment{{ID: 1, Author: founder, Body: SoloBypassComment(head, "solo mode, no second person"), CreatedAt: t0}}, head, 1},
+		{"ship's own text", []Comment{{ID: 1, Author: founder, Body: untrusted.Text(SoloBypassComment(head, "solo mode, no second person")), CreatedAt: t0}}, head, 1},
 		{"no head named", []Comment{{ID: 1, Author: founder, Body: "Solo-mode bypass: solo"}}, head, 0},
-		{"older head", []Comment{{ID: 1, Author: founder, Body: SoloBypassComment("a"+head[1:], "solo")}}, head, 0},
+		{"older head", []Comment{{ID: 1, Author: founder, Body: untrusted.Text(SoloBypassComment("a"+head[1:], "solo"))}}, head, 0},
 		{"no reason", []Comment{{ID: 1, Author: founder, Body: "Solo-mode bypass:\n\nHead: " + head}}, head, 0},
-		{"someone else", []Comment{{ID: 1, Author: Account{Login: "writer"}, Body: SoloBypassComment(head, "x")}}, head, 0},
-		{"a bot", []Comment{{ID: 1, Author: Account{Login: "founder", Bot: true}, Body: SoloBypassComment(head, "x")}}, head, 0},
-		{"quoted, not starting", []Comment{{ID: 1, Author: founder, Body: "> " + SoloBypassComment(head, "x")}}, head, 0},
+		{"someone else", []Comment{{ID: 1, Author: Account{Login: "writer"}, Body: untrusted.Text(SoloBypassComment(head, "x"))}}, head, 0},
+		{"a bot", []Comment{{ID: 1, Author: Account{Login: "founder", Bot: true}, Body: untrusted.Text(SoloBypassComment(head, "x"))}}, head, 0},
+		{"quoted, not starting", []Comment{{ID: 1, Author: founder, Body: untrusted.Text("> " + SoloBypassComment(head, "x"))}}, head, 0},
 		{"newest wins", []Comment{
-			{ID: 1, Author: founder, Body: SoloBypassComment(head, "first"), CreatedAt: t0},
-			{ID: 2, Author: founder, Body: SoloBypassComment(head, "second"), CreatedAt: t0.Add(time.Minute)},
+			{ID: 1, Author: founder, Body: untrusted.Text(SoloBypassComment(head, "first")), CreatedAt: t0},
+			{ID: 2, Author: founder, Body: untrusted.Text(SoloBypassComment(head, "second")), CreatedAt: t0.Add(time.Minute)},
 		}, head, 2},
 		{"plan bypass has no head", []Comment{{ID: 3, Author: founder, Body: "Solo-mode bypass: no second person to review the plan"}}, "", 3},
 	}
@@ -222,7 +224,7 @@ func TestSoloBypassRefusals(t *testing.T) {
 	good := func() SoloBypassInput {
 		return SoloBypassInput{
 			Command: cmd, Env: envOf(nil), Terminal: true, Person: founder, Head: head,
-			Comments: []Comment{{ID: 1, Author: founder, Body: SoloBypassComment(head, "solo mode")}},
+			Comments: []Comment{{ID: 1, Author: founder, Body: untrusted.Text(SoloBypassComment(head, "solo mode"))}},
 		}
 	}
 	adminApproval := &Session{Command: cmd, Login: "founder", Access: AccessAdmin, Method: "device-flow"}

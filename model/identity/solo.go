@@ -52,12 +52,12 @@ func FindSoloBypassComment(comments []Comment, person string, head string, botLo
 		if !SameLogin(c.Author.Login, person) || IsBot(c.Author, botLogins) {
 			continue
 		}
-		body := strings.TrimLeft(c.Body, " \t\r\n")
+		body := strings.TrimLeft(c.Body.Raw(), " \t\r\n")
 		rest, has := strings.CutPrefix(body, SoloBypassPrefix)
 		if !has || !givesReason(rest, head) {
 			continue
 		}
-		if head != "" && !namesSHA(c.Body, head) {
+		if head != "" && !namesSHA(c.Body.Raw(), head) {
 			continue
 		}
 		if !ok || c.CreatedAt.After(found.CreatedAt) || (c.CreatedAt.Equal(found.CreatedAt) && c.ID > found.ID) {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // Door says whether a Decision can be undone later.
@@ -19,7 +21,7 @@ const (
 // Option is one numbered option of a Decision; Number is the Decision's own.
 type Option struct {
 	Number      int
-	Title       string // the item's text with "(recommended)" removed
+	Title       untrusted.Text // the item's text with "(recommended)" removed
 	Recommended bool
 }
 
@@ -100,7 +102,7 @@ func ParseDecision(body string) (Decision, error) {
 			return Decision{}, notDecision(fmt.Sprintf("it has more than %d options, one key each", MaxOptions))
 		}
 		o := Option{Number: n, Recommended: recommended.MatchString(m[2])}
-		o.Title = strings.Join(strings.Fields(recommended.ReplaceAllString(m[2], " ")), " ")
+		o.Title = untrusted.Text(strings.Join(strings.Fields(recommended.ReplaceAllString(m[2], " ")), " "))
 		if o.Title == "" {
 			return Decision{}, notDecision(fmt.Sprintf("option %d has no title", n))
 		}

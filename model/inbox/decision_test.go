@@ -92,7 +92,7 @@ func FuzzParseDecision(f *testing.F) {
 			if o.Number != i+1 {
 				t.Fatalf("option %d numbered %d", i+1, o.Number)
 			}
-			if o.Title == "" || strings.ContainsAny(o.Title, "\r\n") || strings.Contains(strings.ToLower(o.Title), "(recommended)") {
+			if o.Title == "" || strings.ContainsAny(o.Title.Raw(), "\r\n") || strings.Contains(strings.ToLower(o.Title.Raw()), "(recommended)") {
 				t.Fatalf("option title %q", o.Title)
 			}
 			if o.Recommended {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/model/identity"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // Derive lists every step waiting in the snapshot, ordered: NeedsYou
@@ -49,11 +51,11 @@ func Derive(s Snapshot) []Step {
 
 func decisionStep(s Snapshot, is Issue) Step {
 	st := Step{Kind: KindDecision, Item: Item{Number: is.Number, Title: is.Title}}
-	d, err := ParseDecision(is.Body)
+	d, err := ParseDecision(is.Body.Raw())
 	if err != nil {
 		st.Problem = fmt.Sprintf("Decision #%d cannot be accepted here: %v. Open it and fix its body.", is.Number, strings.TrimPrefix(err.Error(), ErrNotDecision.Error()+": "))
 		st.Choices = []Choice{{Key: "1", Label: "open it on GitHub", Recommended: true, Writes: []Write{{Kind: WriteOpen, Number: is.Number}}}}
-		st.Counsel = st.Problem
+		st.Counsel = untrusted.Text(st.Problem)
 		return st
 	}
 	st.Door = d.Door
@@ -108,7 +110,7 @@ func openPRStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, bool) {
 	if !ok {
 		return Step{}, false
 	}
-	desc := strings.ToLower(strings.TrimSpace(inspect.Description))
+	desc := strings.ToLower(strings.TrimSpace(inspect.Description.Raw()))
 	switch {
 	case inspect.State == "pending" && strings.HasPrefix(desc, "human rung") && !humanReviewed(s, facts.Comments, pr.HeadSHA):
 		approve := Choice{Key: "2", Label: "approve its head", NeedsNote: "One line on what you checked:",
@@ -164,11 +166,11 @@ func ReadyToShipComment(comments []identity.Comment, head string, botLogins []st
 		if identity.IsBot(c.Author, botLogins) || c.Author.Access() < identity.AccessWrite {
 			continue
 		}
-		if !strings.HasPrefix(strings.TrimLeft(c.Body, " \t\r\n"), "Ready to ship") {
+		if !strings.HasPrefix(strings.TrimLeft(c.Body.Raw(), " \t\r\n"), "Ready to ship") {
 			continue
 		}
 		named := false
-		for _, w := range headWord.FindAllString(c.Body, -1) {
+		for _, w := range headWord.FindAllString(c.Body.Raw(), -1) {
 			named = named || strings.EqualFold(w, head)
 		}
 		if named && (!ok || c.CreatedAt.After(found.CreatedAt) || (c.CreatedAt.Equal(found.CreatedAt) && c.ID > found.ID)) {
@@ -189,7 +191,7 @@ func statusOf(statuses []Status, context string) (Status, bool) {
 
 // linkedOpen returns the first open issue with label that pr links.
 func linkedOpen(issues map[int]Issue, pr PullRequest, label string) (Issue, bool) {
-	for _, n := range LinkedIssues(pr.HeadRef, pr.Body) {
+	for _, n := range LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
 		if is, ok := issues[n]; ok && is.Open() && is.HasLabel(label) {
 			return is, true
 		}
@@ -226,10 +228,10 @@ func humanReviewed(s Snapshot, comments []identity.Comment, head string) bool {
 		if identity.IsBot(c.Author, s.BotLogins) || !identity.SameLogin(c.Author.Login, strings.TrimPrefix(s.Approver, "@")) {
 			continue
 		}
-		if !strings.HasPrefix(strings.TrimLeft(c.Body, " \t\r\n"), HumanReviewPrefix) {
+		if !strings.HasPrefix(strings.TrimLeft(c.Body.Raw(), " \t\r\n"), HumanReviewPrefix) {
 			continue
 		}
-		for _, w := range headWord.FindAllString(c.Body, -1) {
+		for _, w := range headWord.FindAllString(c.Body.Raw(), -1) {
 			if strings.EqualFold(w, head) {
 				return true
 			}

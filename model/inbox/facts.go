@@ -5,14 +5,16 @@ import (
 
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // Issue is an issue as read from GitHub (pull requests are read as
 // PullRequest, not here).
 type Issue struct {
 	Number      int
-	Title       string
-	Body        string
+	Title       untrusted.Text
+	Body        untrusted.Text
 	State       string // "open" or "closed"
 	StateReason string // "completed", "not_planned", "reopened" or ""
 	Labels      []string
@@ -36,8 +38,8 @@ func (i Issue) HasLabel(label string) bool { return hasLabel(i.Labels, label) }
 // PullRequest is a pull request as read from GitHub.
 type PullRequest struct {
 	Number         int
-	Title          string
-	Body           string
+	Title          untrusted.Text
+	Body           untrusted.Text
 	HeadRef        string // the branch, e.g. story/131-dental-cap
 	HeadSHA        string
 	BaseRef        string
@@ -60,7 +62,7 @@ func (p PullRequest) HasLabel(label string) bool { return hasLabel(p.Labels, lab
 type Status struct {
 	Context     string // e.g. aayudha/inspect
 	State       string // pending, success, failure, error
-	Description string
+	Description untrusted.Text
 }
 
 // PRFacts is what was read about one pull request besides itself.

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/aayudha/aayu/model/identity"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // atOrAfterMerged are the status labels that mean a Story is no longer
@@ -21,7 +23,7 @@ func mergedSteps(s Snapshot) []Step {
 		if !pr.Merged || pr.BaseRef != s.integrationBranch() {
 			continue
 		}
-		for _, n := range LinkedIssues(pr.HeadRef, pr.Body) {
+		for _, n := range LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
 			merged[n] = append(merged[n], pr)
 		}
 	}
@@ -67,11 +69,11 @@ func mergedSteps(s Snapshot) []Step {
 			}
 			writes = append(writes, Write{Kind: WriteAddLabel, Number: is.Number, Label: LabelMerged})
 			out = append(out, Step{Kind: KindMergedWithoutShip, Item: item, Links: links,
-				Counsel: fmt.Sprintf("Pull request #%d merged into %s and links this Story, which is still before %s. It shipped without aayu ship, so no proof covers it; marking it merged says so.", fix.Number, s.integrationBranch(), LabelMerged),
+				Counsel: untrusted.Text(fmt.Sprintf("Pull request #%d merged into %s and links this Story, which is still before %s. It shipped without aayu ship, so no proof covers it; marking it merged says so.", fix.Number, s.integrationBranch(), LabelMerged)),
 				Choices: []Choice{{Key: "1", Label: "mark it merged without proof (it stays uncovered)", Recommended: true, Writes: writes}}})
 		case is.HasLabel(LabelBug):
 			out = append(out, Step{Kind: KindBugFixMerged, Item: item, Links: links,
-				Counsel: fmt.Sprintf("Pull request #%d merged into %s and links this Bug, which is still open.", fix.Number, s.integrationBranch()),
+				Counsel: untrusted.Text(fmt.Sprintf("Pull request #%d merged into %s and links this Bug, which is still open.", fix.Number, s.integrationBranch())),
 				Choices: []Choice{{Key: "1", Label: "close it as completed", Recommended: true, Writes: []Write{
 					{Kind: WriteAddLabel, Number: is.Number, Label: LabelDone},
 					{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Fixed in #%d", fix.Number)},
@@ -93,7 +95,7 @@ func replacedSteps(s Snapshot) []Step {
 		if m.Author.Access() < identity.AccessWrite {
 			continue
 		}
-		for _, n := range ReplacedIssues(m.Body) {
+		for _, n := range ReplacedIssues(m.Body.Raw()) {
 			if prev, seen := by[n]; n != m.Number && (!seen || m.Number > prev.Number) {
 				by[n] = m
 			}
@@ -107,7 +109,7 @@ func replacedSteps(s Snapshot) []Step {
 		}
 		out = append(out, Step{Kind: KindReplaced, Item: Item{Number: n, Title: is.Title},
 			Links:   []Link{{Number: m.Number, Title: m.Title, Role: "replaced by"}},
-			Counsel: fmt.Sprintf("#%d says it replaces this issue, which is still open.", m.Number),
+			Counsel: untrusted.Text(fmt.Sprintf("#%d says it replaces this issue, which is still open.", m.Number)),
 			Choices: []Choice{{Key: "1", Label: "close it as not planned", Recommended: true, Writes: []Write{
 				{Kind: WriteAddLabel, Number: n, Label: LabelCancelled},
 				{Kind: WriteComment, Number: n, Body: fmt.Sprintf("Replaced by #%d", m.Number)},
@@ -149,7 +151,7 @@ func auditStep(s Snapshot, pr PullRequest) (Step, bool) {
 		{Kind: WriteRevertPR, Number: pr.Number, Base: s.integrationBranch()},
 	}, clear...)
 	return Step{Kind: KindAudit, Item: Item{Number: pr.Number, Title: pr.Title, IsPR: true}, Head: pr.MergeCommitSHA,
-		Counsel: fmt.Sprintf("aayu ship merged #%d into %s with no person's review; every such merge is audited. A correction resets the streak of each layer it touched.", pr.Number, pr.BaseRef),
+		Counsel: untrusted.Text(fmt.Sprintf("aayu ship merged #%d into %s with no person's review; every such merge is audited. A correction resets the streak of each layer it touched.", pr.Number, pr.BaseRef)),
 		Choices: []Choice{
 			{Key: "1", Label: "looks right", Recommended: true, Writes: right},
 			{Key: "2", Label: "correction: revert it", Writes: correction},

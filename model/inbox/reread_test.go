@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/aayudha/aayu/model/identity"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 func TestReread(t *testing.T) {
@@ -22,13 +24,13 @@ func TestReread(t *testing.T) {
 		{"decision closed elsewhere", withDecision, "decision#324", func(s *Snapshot) { s.Issues[0].State = "closed" }, "no longer waits"},
 		{"title edited", withDecision, "decision#324", func(s *Snapshot) { s.Issues[0].Title = "Production Engineer seat (revised)" }, "title changed"},
 		{"options edited", withDecision, "decision#324", func(s *Snapshot) {
-			s.Issues[0].Body = strings.Replace(seatDecision, "Wait a quarter", "Wait a year", 1)
+			s.Issues[0].Body = untrusted.Text(strings.Replace(seatDecision, "Wait a quarter", "Wait a year", 1))
 		}, "choices changed"},
 		{"recommendation moved", withDecision, "decision#324", func(s *Snapshot) {
 			s.Issues[0].Body = "## Options\n1. Add the seat\n2. Wait a quarter (recommended)\nDoor: two-way\n"
 		}, "choices changed"},
 		{"door changed", withDecision, "decision#324", func(s *Snapshot) {
-			s.Issues[0].Body = strings.Replace(seatDecision, "two-way", "one-way", 1)
+			s.Issues[0].Body = untrusted.Text(strings.Replace(seatDecision, "two-way", "one-way", 1))
 		}, "body changed"},
 		{"new counsel", withDecision, "decision#324", func(s *Snapshot) {
 			s.IssueComments[324] = []identity.Comment{{ID: 5, Author: agent, Body: CounselMarker + " wait"}}

@@ -3,6 +3,8 @@ package inbox
 import (
 	"fmt"
 	"strings"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // Kind is one of the eight kinds of step in the seed's inbox table.
@@ -86,14 +88,14 @@ func (g Group) String() string {
 // Item is the issue or pull request a step acts on.
 type Item struct {
 	Number int
-	Title  string
+	Title  untrusted.Text
 	IsPR   bool
 }
 
 // Link is another issue or pull request shown on the card.
 type Link struct {
 	Number int
-	Title  string
+	Title  untrusted.Text
 	IsPR   bool
 	Role   string // e.g. "links Story", "merged fix", "replaced by"
 }
@@ -104,8 +106,8 @@ type Step struct {
 	Group   Group
 	Item    Item
 	Links   []Link
-	Head    string // the pull request head shown on the card; approve-its-head approves exactly this
-	Counsel string // advice, never an approval
+	Head    string         // the pull request head shown on the card; approve-its-head approves exactly this
+	Counsel untrusted.Text // advice, never an approval; it may quote a comment
 	// Problem says why the step cannot be accepted from the inbox (a
 	// Decision whose body does not parse); its choices only open it.
 	Problem        string

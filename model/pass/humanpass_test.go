@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/aayudha/aayu/model/identity"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 const (
@@ -45,7 +47,7 @@ func soloFounder() *identity.SoloBypassInput {
 	return &identity.SoloBypassInput{
 		Command: "aayu ship 148", Env: func(string) string { return "" }, Terminal: true, Person: founder,
 		Comments: []identity.Comment{{ID: 9, Author: founder, URL: "https://github.test/c/9",
-			Body: identity.SoloBypassComment(head, "solo mode, no second person")}},
+			Body: untrusted.Text(identity.SoloBypassComment(head, "solo mode, no second person"))}},
 	}
 }
 
@@ -151,7 +153,7 @@ func TestHumanPass(t *testing.T) {
 		}, "", "", "the solo-mode bypass is refused: no comment by @founder"},
 		{"solo-mode bypass comment for an older head", func(in *PassInput) {
 			in.SoloBypass = soloFounder()
-			in.SoloBypass.Comments[0].Body = identity.SoloBypassComment(older, "solo")
+			in.SoloBypass.Comments[0].Body = untrusted.Text(identity.SoloBypassComment(older, "solo"))
 		}, "", "", "names head " + head},
 		{"solo-mode bypass by a writer", func(in *PassInput) {
 			in.SoloBypass = soloFounder()

@@ -29,7 +29,7 @@ func report() core.Report {
 				Comment: &core.Comment{URL: "https://github.com/acme/benefits/pull/4#issuecomment-7", CreatedAt: t0.Add(-time.Minute)}},
 			late,
 		},
-		Fallbacks: []core.Fallback{{SHA: "9f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c", Subject: "ledger: note from an agent lane\x1b]52;c;aGk=\x07", Author: "Demo Founder", When: t0}},
+		Fallbacks: []core.Fallback{{SHA: "9f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c", Subject: "ledger: note from an agent lane\x1b]52;c;aGk=\x07\u009b6n\u202e\u200b", Author: "Demo Founder", When: t0}},
 		Late:      []core.Bypass{late},
 	}
 }

@@ -101,7 +101,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // Lines is the report as plain lines, the same facts both renderers show.
-// Text from GitHub (logins, URLs, commit subjects) is sanitised here.
+// Commit subjects and authors are untrusted.Text and render themselves
+// sanitised; logins and URLs from GitHub are sanitised here.
 func Lines(r core.Report) []string {
 	clean := tui.SanitizeLine
 	var out []string
@@ -133,7 +134,7 @@ func Lines(r core.Report) []string {
 	}
 	out = append(out, section("Human-fallback writes", len(r.Fallbacks)))
 	for _, f := range r.Fallbacks {
-		out = append(out, fmt.Sprintf("  fallback: ledger commit %s %s by %s: %q", clean(short(f.SHA)), stamp(f.When), clean(f.Author), clean(f.Subject)))
+		out = append(out, fmt.Sprintf("  fallback: ledger commit %s %s by %s: %q", clean(short(f.SHA)), stamp(f.When), f.Author, f.Subject))
 	}
 	out = append(out, section("Recorded late", len(r.Late)))
 	for _, b := range r.Late {

@@ -9,12 +9,14 @@ import (
 )
 
 // cardLines is one card as plain lines of words, the same facts both
-// renderers show. Text from GitHub is sanitised here, at the edge.
+// renderers show. GitHub's text (titles, counsel) is untrusted.Text and
+// renders itself sanitised; clean is for the rest (the results and
+// failures of writes, which quote GitHub's answers).
 func (m *Model) cardLines(st model.Step) []string {
 	var out []string
-	out = append(out, fmt.Sprintf("%s #%d (%s): %s", st.Kind.Words(), st.Item.Number, st.Group, clean(st.Item.Title)))
+	out = append(out, fmt.Sprintf("%s #%d (%s): %s", st.Kind.Words(), st.Item.Number, st.Group, st.Item.Title))
 	for _, l := range st.Links {
-		out = append(out, fmt.Sprintf("%s #%d: %s", clean(l.Role), l.Number, clean(l.Title)))
+		out = append(out, fmt.Sprintf("%s #%d: %s", clean(l.Role), l.Number, l.Title))
 	}
 	if st.Head != "" {
 		out = append(out, "head "+clean(st.Head))
@@ -24,8 +26,8 @@ func (m *Model) cardLines(st model.Step) []string {
 	}
 	if st.Problem != "" {
 		out = append(out, "problem: "+clean(st.Problem))
-	} else if st.Counsel != "" {
-		out = append(out, "counsel: "+clean(st.Counsel))
+	} else if !st.Counsel.Empty() {
+		out = append(out, "counsel: "+st.Counsel.String())
 	}
 	cs := m.states[st.ID()]
 	for _, c := range st.Choices {
@@ -80,7 +82,7 @@ func clean(s string) string { return tui.SanitizeLine(s) }
 
 // rowLabel is the short list row for a card.
 func rowLabel(st model.Step) string {
-	return fmt.Sprintf("%s #%d %s", shortKind(st.Kind), st.Item.Number, clean(st.Item.Title))
+	return fmt.Sprintf("%s #%d %s", shortKind(st.Kind), st.Item.Number, st.Item.Title)
 }
 
 func shortKind(k model.Kind) string {

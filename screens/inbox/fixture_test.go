@@ -15,6 +15,15 @@ const (
 	headB = "c157e2b2e224440fc91f241d0ed1119fb334f870"
 )
 
+// Decision #1 is the hostile item every golden shows: its title and its
+// second option carry a screen clear, an OSC 52 clipboard write, a C1 CSI
+// (U+009B), a bidi override and a zero-width space, as a hostile writer
+// could put them in an issue.
+const (
+	hostileTitle  = "Production\u202e Engineer\u200b seat\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n"
+	hostileOption = "Wait\x1b[2J a quarter\u202e\u009b6n\x1b]52;c;cm0gLXJmIH4=\x07\u200b"
+)
+
 var (
 	t0     = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	agent  = identity.Account{Login: "agent-bot[bot]", Bot: true, Permission: "write"}
@@ -26,8 +35,8 @@ func demoSnapshot() model.Snapshot {
 	s := model.Snapshot{Viewer: "founder", Approver: "founder", IntegrationBranch: "dev",
 		PRFacts: map[int]model.PRFacts{}, IssueComments: map[int][]identity.Comment{}, AuditEntries: map[int]bool{}}
 	s.Issues = append(s.Issues,
-		model.Issue{Number: 1, Title: "Production Engineer seat", State: "open", Labels: []string{model.LabelDecision}, Author: writer,
-			Body: "We need on-call cover.\n\n## Options\n1. Add the seat (recommended)\n2. Wait a quarter\n\nDoor: two-way\n"},
+		model.Issue{Number: 1, Title: hostileTitle, State: "open", Labels: []string{model.LabelDecision}, Author: writer,
+			Body: "We need on-call cover.\x1b[2J\u202e\n\n## Options\n1. Add the seat (recommended)\n2. " + hostileOption + "\n\nDoor: two-way\n"},
 		model.Issue{Number: 2, Title: "Drop the queue", State: "open", Labels: []string{model.LabelDecision}, Author: writer,
 			Body: "## Options\n1. Keep the queue (recommended)\n2. Drop it\n\nDoor: one-way\n"},
 		model.Issue{Number: 9, Title: "Vision benefit", State: "open", Labels: []string{model.LabelStory, model.LabelLease}},

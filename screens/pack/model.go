@@ -151,10 +151,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.gotFetched(msg)
 	case pushedMsg:
 		m.story.pushing = false
+		// Either can quote GitHub's answer: sanitised once, for the
+		// transcript and the header alike.
 		if msg.err != nil {
-			m.story.notice = "push failed: " + msg.err.Error()
+			m.story.notice = "push failed: " + tui.SanitizeLine(msg.err.Error())
 		} else {
-			m.story.notice = msg.said
+			m.story.notice = tui.SanitizeLine(msg.said)
 		}
 		m.say(m.story.notice)
 	case artifactMsg:

@@ -21,7 +21,7 @@ func (m *Model) storyHeader() []string {
 	} else if s.pushing {
 		out = append(out, st.Warning.Render("pushing")+" the local pack to the ledger as advisory…")
 	} else if s.notice != "" {
-		out = append(out, tui.SanitizeLine(s.notice))
+		out = append(out, s.notice) // sanitised when the push's outcome came in
 	}
 	return out
 }

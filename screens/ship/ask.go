@@ -220,7 +220,7 @@ func (m *Model) answer(yes bool) {
 // but y, and the end of input, as no. A huh form has no notion of content
 // that must be seen before its yes, and draws its own frame beside ours.
 func confirmLines(p core.Plan) []string {
-	out := []string{fmt.Sprintf("Every read-only gate passed for #%d %s. Nothing is written until you answer.", p.PR, clean(p.Title))}
+	out := []string{fmt.Sprintf("Every read-only gate passed for #%d %s. Nothing is written until you answer.", p.PR, p.Title)}
 	if p.Bypass {
 		out = append(out, fmt.Sprintf("This is your Solo-mode bypass: no review happened, and the comment and the ship record say so, as @%s.", clean(p.PassBy)))
 	}

@@ -18,7 +18,9 @@ import (
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
-var demoPlan = core.Plan{PR: 4, Title: "Show the remaining deductible", Head: "d113e1271f68a3f3737a0bcbff3c306e1417ea61", Base: "dev",
+// demoPlan's title is hostile (a screen clear, OSC 52, a C1 CSI, a bidi
+// override, a zero-width space): every golden shows it neutralised.
+var demoPlan = core.Plan{PR: 4, Title: "Show the remaining\u202e deductible\u200b\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n", Head: "d113e1271f68a3f3737a0bcbff3c306e1417ea61", Base: "dev",
 	Story: 3, Viewer: "founder", PassKind: "solo-bypass", PassBy: "founder", Bypass: true,
 	Writes: []string{
 		"posts your Solo-mode bypass: comment on #4 for head d113e1271f68",
