@@ -352,10 +352,15 @@ func (m *Model) Keys() []key.Binding {
 	} else if m.sec != secArtifacts && m.sec != secCriteria {
 		open = tui.Disable(open, "choose an artifact")
 	}
-	if m.story != nil {
-		return append(m.storyBindings(), k.Next, open, k.Quit)
+	quit := []key.Binding{k.Quit}
+	if m.pushed {
+		// Opened from the inbox: esc goes back to it.
+		quit = []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the inbox")), k.Quit}
 	}
-	return []key.Binding{k.Next, k.Up, k.Down, open, k.Quit}
+	if m.story != nil {
+		return append(append(m.storyBindings(), k.Next, open), quit...)
+	}
+	return append([]key.Binding{k.Next, k.Up, k.Down, open}, quit...)
 }
 
 func (m *Model) say(line string) { m.lines = append(m.lines, line) }

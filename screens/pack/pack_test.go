@@ -223,3 +223,21 @@ func TestPackScreenTeatest(t *testing.T) {
 		t.Fatalf("done=%v code=%d", done, code)
 	}
 }
+
+// TestPackOpenedFromTheInboxSaysEscGoesBack: pushed on the inbox's stack,
+// the pack viewer lists esc as the way back, and esc at rest finishes it.
+func TestPackOpenedFromTheInboxSaysEscGoesBack(t *testing.T) {
+	m := verified(t, tuitest.Common(80, 24), demo("pack"))
+	m.Update(tui.PushedMsg{})
+	found := false
+	for _, b := range m.Keys() {
+		found = found || b.Help().Desc == "back to the inbox"
+	}
+	if !found {
+		t.Fatalf("the pushed pack viewer's keys do not say esc goes back: %v", m.Keys())
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if done, _ := m.Done(); !done {
+		t.Error("esc at rest did not take the person back")
+	}
+}

@@ -5,10 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/proof/build"
+	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
@@ -62,5 +64,23 @@ func TestVerifyScreenOutputGolden(t *testing.T) {
 			}
 			tuitest.GoldenView(t, view, w, 24)
 		})
+	}
+}
+
+// TestVerifyOpenedFromTheInboxSaysEscGoesBack: pushed on the inbox's stack,
+// verify lists esc as the way back, and esc finishes it.
+func TestVerifyOpenedFromTheInboxSaysEscGoesBack(t *testing.T) {
+	m := driven(t, tuitest.Common(80, 24), floorsHold(), true)
+	m.Update(tui.PushedMsg{})
+	found := false
+	for _, b := range m.Keys() {
+		found = found || b.Help().Desc == "back to the inbox"
+	}
+	if !found {
+		t.Fatalf("the pushed verify screen's keys do not say esc goes back: %v", m.Keys())
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if done, _ := m.Done(); !done {
+		t.Error("esc did not take the person back")
 	}
 }

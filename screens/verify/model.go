@@ -274,6 +274,10 @@ func (m *Model) Keys() []key.Binding {
 	if len(m.output) == 0 {
 		out = tui.Disable(out, "no output yet")
 	}
+	if m.pushed {
+		// Opened from the inbox: esc goes back to it.
+		return []key.Binding{out, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the inbox")), k.Quit}
+	}
 	return []key.Binding{out, k.Quit}
 }
 
