@@ -106,8 +106,11 @@ func (r *run) merge() (gateOutcome, error) {
 		return gateOutcome{refusals: []string{fmt.Sprintf("GitHub refused the merge (%s); nothing was merged%s", ge.Message, r.postedNote())}}, nil
 	case errors.Is(err, ghx.ErrMayHaveLanded):
 		sha, rerr := r.mergedAfterAll()
-		if rerr != nil || sha == "" {
-			return gateOutcome{}, fmt.Errorf("merging: %s; ship could not tell whether it merged, so run it again: it merges only once", ghx.Describe(err))
+		switch {
+		case rerr != nil:
+			return gateOutcome{}, fmt.Errorf("merging: %s; %w, so run it again: it merges only once", ghx.Describe(err), ErrMergeUnknown)
+		case sha == "":
+			return gateOutcome{}, fmt.Errorf("merging: %s; GitHub shows no merge of head %s by aayu ship, so nothing was merged", ghx.Describe(err), short(r.head))
 		}
 		out, err = &github.PullRequestMergeResult{SHA: github.String(sha)}, nil
 	case err != nil:
@@ -117,6 +120,11 @@ func (r *run) merge() (gateOutcome, error) {
 	r.record("done", []string{fmt.Sprintf("squash-merged #%d at head %s as %s", r.pr, r.head, out.GetSHA())}, "")
 	return gateOutcome{words: fmt.Sprintf("squash-merged into %s as %s", r.baseRef, short(out.GetSHA()))}, nil
 }
+
+// ErrMergeUnknown says a merge's answer was lost and GitHub could not be
+// asked afterwards whether it landed: the pull request may be merged. A
+// run after it finds out, and merges only once.
+var ErrMergeUnknown = errors.New("ship could not tell whether it merged")
 
 // squashMerge asks GitHub for the squash merge pinned to the head. When the
 // answer is lost or a 5xx, the pull request is read again: merged for this

@@ -2,6 +2,7 @@ package ship
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -237,6 +238,8 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		m.say("failed: " + clean(msg.err.Error()))
 		if res.Merged {
 			m.say("The pull request is merged; run aayu ship again to finish the record. It will not merge twice.")
+		} else if errors.Is(msg.err, core.ErrMergeUnknown) {
+			m.say(fmt.Sprintf("It may have merged: run aayu ship %d again to find out; it merges only once.", m.opts.PR))
 		} else {
 			m.say("Nothing was merged. Fix what is named above and run aayu ship again.")
 		}

@@ -173,3 +173,19 @@ func TestShipScreenSanitisesGateWords(t *testing.T) {
 		t.Fatal("the gate's words were not shown at all")
 	}
 }
+
+// TestShipNeverSaysNothingMergedWhenItCannotTell: a merge whose answer was
+// lost, with GitHub unreachable afterwards, may have landed; the screen and
+// its plain twin say so and how to find out, never "Nothing was merged".
+func TestShipNeverSaysNothingMergedWhenItCannotTell(t *testing.T) {
+	lost := fmt.Errorf("merging: GitHub answered 503; %w, so run it again: it merges only once", core.ErrMergeUnknown)
+	run := script(core.Result{ExitCode: tui.ExitFailed}, lost)
+	m := finished(t, tui.Common{Width: 100, Height: 40, Styles: tui.NewStyles(true)}, run)
+	view := ansi.Strip(m.View().Content)
+	page := strings.Join(m.Transcript(), "\n")
+	for where, text := range map[string]string{"screen": strings.Join(strings.Fields(view), " "), "transcript": page} {
+		if strings.Contains(text, "Nothing was merged") || !strings.Contains(text, "It may have merged: run aayu ship 4 again") {
+			t.Errorf("the %s does not say the merge may have landed:\n%s", where, text)
+		}
+	}
+}

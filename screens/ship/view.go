@@ -1,6 +1,7 @@
 package ship
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -69,6 +70,8 @@ func (m *Model) outcomeLines(w int) []string {
 		s = "checking every gate…"
 	case m.err != nil && r.Merged:
 		s = st.Warning.Render("merged, not finished") + ": " + clean(m.err.Error()) + ". Run aayu ship again; it will not merge twice."
+	case m.err != nil && errors.Is(m.err, core.ErrMergeUnknown):
+		s = st.Failed.Render("failed") + ": " + sentence(clean(m.err.Error())) + fmt.Sprintf(" It may have merged: run aayu ship %d again to find out.", m.opts.PR)
 	case m.err != nil:
 		s = st.Failed.Render("failed") + ": " + sentence(clean(m.err.Error())) + " Nothing was merged."
 	case r.Shipped:
