@@ -3,6 +3,7 @@ package ship
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"net/http"
 	"time"
 
@@ -108,9 +109,9 @@ func (r *run) merge() (gateOutcome, error) {
 		sha, rerr := r.mergedAfterAll()
 		switch {
 		case rerr != nil:
-			return gateOutcome{}, fmt.Errorf("merging: %s; %w, so run it again: it merges only once", ghx.Describe(err), ErrMergeUnknown)
+			return gateOutcome{}, fmt.Errorf("merging: %s; %w, so run it again: it merges only once", strings.TrimSuffix(ghx.Describe(err), "."), ErrMergeUnknown)
 		case sha == "":
-			return gateOutcome{}, fmt.Errorf("merging: %s; GitHub shows no merge of head %s by aayu ship, so nothing was merged", ghx.Describe(err), short(r.head))
+			return gateOutcome{}, fmt.Errorf("merging: %s; GitHub shows no merge of head %s by aayu ship, so nothing was merged", strings.TrimSuffix(ghx.Describe(err), "."), short(r.head))
 		}
 		out, err = &github.PullRequestMergeResult{SHA: github.String(sha)}, nil
 	case err != nil:
