@@ -3,8 +3,8 @@ package ship
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/aayudha/aayu/ghx"
