@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/tui"
@@ -68,13 +70,31 @@ func newKeys() keyMap {
 	return k
 }
 
-// viewer is an open artifact.
+// viewer is an open artifact, scrolled by bubbles/viewport.
 type viewer struct {
 	path   string
-	lines  []string
+	loaded bool
 	err    error
-	offset int
+	lines  []string // the artifact as text, before fitting the width
+	vp     viewport.Model
 }
+
+// fit sizes the viewport for a w×h screen and gives it the lines cut to
+// its width, each cut one ending in "…" so a cut is never silent.
+func (v *viewer) fit(w, h int) {
+	w, h = viewerSize(w, h)
+	v.vp.SetWidth(w)
+	v.vp.SetHeight(h)
+	cut := make([]string, len(v.lines))
+	for i, l := range v.lines {
+		cut[i] = ansi.Truncate(l, w, "…")
+	}
+	v.vp.SetContentLines(cut)
+}
+
+// viewerSize is the viewport's size on a w×h screen: the title above it
+// and the help line below.
+func viewerSize(w, h int) (int, int) { return max(w, 20), max(1, max(h, 8)-3) }
 
 // Model is the pack screen.
 type Model struct {
@@ -135,6 +155,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pushed = true
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
+		if m.view != nil && m.view.loaded {
+			m.view.fit(msg.Width, msg.Height)
+		}
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case progressMsg:
@@ -163,7 +186,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.view != nil && m.view.path == msg.path {
 			m.view.err = msg.err
 			if msg.err == nil {
+				m.view.vp = viewport.New()
 				m.view.lines = renderArtifact(msg.path, msg.data)
+				m.view.fit(m.c.Width, m.c.Height)
+				m.view.loaded = true
 			}
 		}
 	case tui.LineMsg, tui.InputClosedMsg:
@@ -232,21 +258,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m *Model) handleViewerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	page := max(1, m.c.Height-4)
-	last := max(0, len(m.view.lines)-page)
 	switch {
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit) && msg.String() == "q":
 		m.view = nil
 	case key.Matches(msg, k.Quit):
 		return m, m.quit()
-	case key.Matches(msg, k.Up):
-		m.view.offset = max(0, m.view.offset-1)
-	case key.Matches(msg, k.Down):
-		m.view.offset = min(last, m.view.offset+1)
-	case key.Matches(msg, k.PageUp):
-		m.view.offset = max(0, m.view.offset-page)
-	case key.Matches(msg, k.PageDn):
-		m.view.offset = min(last, m.view.offset+page)
+	case m.view.loaded:
+		// The viewport scrolls: ↑/k ↓/j, pgup/b pgdn/f/space, u/d.
+		var cmd tea.Cmd
+		m.view.vp, cmd = m.view.vp.Update(msg)
+		return m, cmd
 	}
 	return m, nil
 }

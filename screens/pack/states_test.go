@@ -1,6 +1,7 @@
 package pack
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -77,5 +78,34 @@ func TestPackFolderFailedGolden(t *testing.T) {
 			}
 			tuitest.GoldenView(t, view, w, 24)
 		})
+	}
+}
+
+// TestPackViewerScrolls: an artifact longer than the screen scrolls in its
+// viewport (↓/j a line, pgdown a page) and stops at its last line.
+func TestPackViewerScrolls(t *testing.T) {
+	m := verified(t, tuitest.Common(80, 24), demo("pack"))
+	var b strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&b, "line %03d\n", i+1)
+	}
+	m.view = &viewer{path: "reports/long.txt"}
+	m.Update(artifactMsg{path: "reports/long.txt", data: []byte(b.String())})
+	first := func() string {
+		lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+		return strings.TrimSpace(lines[1])
+	}
+	if got := first(); got != "line 001" {
+		t.Fatalf("the viewer opens at %q, not the first line", got)
+	}
+	m.Update(tuitest.Key("j"))
+	if got := first(); got != "line 002" {
+		t.Errorf("j moved the viewer to %q, want line 002", got)
+	}
+	for range 20 {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	}
+	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "line 100") || strings.Contains(view, "line 001") {
+		t.Errorf("paging down did not reach the last line:\n%s", view)
 	}
 }

@@ -295,11 +295,12 @@ func (m *Model) viewerLines(w, h int) []string {
 	switch {
 	case v.err != nil:
 		out = append(out, st.Failed.Render("could not open")+": "+tui.SanitizeLine(v.err.Error()))
-	case v.lines == nil:
+	case !v.loaded:
 		out = append(out, "reading…")
 	default:
-		end := min(len(v.lines), v.offset+h-1)
-		out = append(out, v.lines[v.offset:end]...)
+		for _, l := range strings.Split(v.vp.View(), "\n") {
+			out = append(out, strings.TrimRight(l, " ")) // the viewport pads each line to its width
+		}
 	}
 	return out
 }
