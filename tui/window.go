@@ -12,6 +12,15 @@ import (
 // keeps its newest lines (the question, the outcome) in view and lets the
 // person scroll back. It returns the visible lines and a line saying, in
 // words, what is hidden ("" when nothing is).
+//
+// Hand-written rather than bubbles/viewport, for the small screens whose
+// text only grows (auth, doctor, init): the window is counted from the
+// newest line, so it follows new lines while the person has not scrolled
+// and stays put when they have, with no state but one number the screen
+// keeps; a viewport counts from the top and would need its content and
+// offset reset from Update on every new line. The long views (the ship
+// screen, the inbox's details, verify's output, the pack's file viewer)
+// are viewports.
 func Window(lines []string, width, height, back int) ([]string, string) {
 	var all []string
 	for _, l := range lines {
