@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-github/v66/github"
+
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/ghx/sandbox"
@@ -85,5 +87,43 @@ func TestInboxJudgesAPullRequestByItsBaseBranchsPolicy(t *testing.T) {
 	}
 	if reads != 1 {
 		t.Errorf("%s's policy read %d times in one Read, want once: %v", base, reads, paths)
+	}
+}
+
+// TestRefreshJudgesAPullRequestIntoANewBaseByThatBase: a pull request
+// opened into a base branch that no earlier read saw is judged by that
+// base's policy at the refresh that first sees it, not by the default
+// branch's until the next full read.
+func TestRefreshJudgesAPullRequestIntoANewBaseByThatBase(t *testing.T) {
+	f := start(t, sandbox.Options{}, "founder")
+	ctx := context.Background()
+	prev := read(t, f.reader)
+	founder := clientFor(t, f.base, "founder", nil)
+	head := f.srv.HeadSHA(sandbox.DemoPRReview)
+	for branch, sha := range map[string]string{"release": f.srv.BranchSHA("dev"), "story/5-release-copay": head} {
+		if _, _, err := founder.Git.CreateRef(ctx, owner, repo, &github.Reference{Ref: github.String("refs/heads/" + branch), Object: &github.GitObject{SHA: github.String(sha)}}); err != nil {
+			t.Fatalf("creating %s: %v", branch, err)
+		}
+	}
+	cfg := "[autonomy]\napprover = \"dev\"\nintegration_branch = \"release\"\n"
+	if _, err := ghx.CommitFiles(ctx, founder, owner, repo, "release",
+		map[string][]byte{inboxread.ConfigPath: []byte(cfg)}, "policy: dev approves the release", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	pr, _, err := founder.PullRequests.Create(ctx, owner, repo, &github.NewPullRequest{Title: github.String("Copay for the release"),
+		Head: github.String("story/5-release-copay"), Base: github.String("release"), Body: github.String("Refs #5")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := f.reader.Refresh(ctx, prev, since(f.reader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := snap.BasePolicy["release"]; !ok || p.Approver != "dev" {
+		t.Fatalf("the refresh did not read release's policy: %+v (kept %v)", p, ok)
+	}
+	c := approveChoice(t, snap, pr.GetNumber())
+	if !strings.Contains(c.Disabled, "@dev") {
+		t.Errorf("#%d into release: approve is %q, want it refused for @dev, the approver there", pr.GetNumber(), c.Disabled)
 	}
 }

@@ -83,6 +83,13 @@ func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbo
 	if err := s.settle(&snap, issues, pulls); err != nil {
 		return prev, err
 	}
+	if newBase(prev, snap) {
+		// A pull request into a base no earlier read judged: its policy
+		// is read now, as ship would read it, not at the next full read.
+		if err := s.readBasePolicies(&snap); err != nil {
+			return prev, err
+		}
+	}
 	changedPRs := map[int]bool{}
 	for _, n := range pulls {
 		changedPRs[n] = true
@@ -306,4 +313,21 @@ func findPull(snap inbox.Snapshot, n int) (int, bool) {
 		}
 	}
 	return -1, false
+}
+
+// newBase says whether snap has an open pull request into a base branch
+// that none of prev's open pull requests had: its policy was never read.
+func newBase(prev, snap inbox.Snapshot) bool {
+	known := map[string]bool{}
+	for _, pr := range prev.PullRequests {
+		if pr.Open() {
+			known[pr.BaseRef] = true
+		}
+	}
+	for _, pr := range snap.PullRequests {
+		if pr.Open() && pr.BaseRef != "" && !known[pr.BaseRef] {
+			return true
+		}
+	}
+	return false
 }
