@@ -181,10 +181,11 @@ func humanRefusal(command string, inv tui.Invocation, e env, approval *identity.
 	return d.Reason
 }
 
-// runInbox runs the inbox, and the ship screen whenever a card hands over
-// to it, coming back to the inbox afterwards. The presence check, when
-// needed, is asked once: the inbox session's approval covers each ship
-// started from it (seed 001, "The inbox"), never a command started later.
+// runInbox runs the inbox as the home of its program's screen stack: the
+// presence check (when needed), ship, the pack viewer and verify open on
+// top of it. The presence check is asked once: the inbox session's
+// approval covers each ship started from it (seed 001, "The inbox"), never
+// a command started later.
 func (w wiring) runInbox() int {
 	ctx, inv, e, common := w.ctx, w.inv, w.e, w.common
 	list := inv.Flags["list"] != ""
