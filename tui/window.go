@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -78,4 +79,29 @@ func TitledWindow(st Styles, title string, body []string, width, height, back in
 	}
 	b.WriteString(help)
 	return b.String()
+}
+
+// Scrollback is how far a small screen's TitledWindow is scrolled back
+// from its newest line: the one piece of state those screens keep for it.
+type Scrollback struct{ back int }
+
+// Key moves the window on up (back, never past the first line) and down
+// (on, to the newest line), and reports whether the key was one of them.
+func (s *Scrollback) Key(msg tea.KeyPressMsg, up, down key.Binding, c Common, body []string, keys []key.Binding) bool {
+	switch {
+	case key.Matches(msg, up):
+		s.back = ClampBack(s.back+1, body, max(c.Width, 20), c.Height, keys, c.Styles)
+	case key.Matches(msg, down):
+		s.back = max(s.back-1, 0)
+	default:
+		return false
+	}
+	return true
+}
+
+// View draws body under title in the full screen at the scrolled place.
+func (s Scrollback) View(c Common, title string, body []string, keys []key.Binding) tea.View {
+	v := tea.NewView(TitledWindow(c.Styles, title, body, max(c.Width, 20), c.Height, s.back, keys))
+	v.AltScreen = true
+	return v
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestClampBackStopsAtTheFirstLine: however many times ↑ is pressed, the
@@ -28,5 +30,32 @@ func TestClampBackStopsAtTheFirstLine(t *testing.T) {
 	}
 	if ClampBack(5, body[:3], 40, 24, nil, st) != 0 {
 		t.Error("a body that fits cannot scroll back")
+	}
+}
+
+// TestScrollbackKeys: ↑ scrolls back only as far as the first line, ↓ goes
+// on, and other keys are left to the screen.
+func TestScrollbackKeys(t *testing.T) {
+	var body []string
+	for i := range 60 {
+		body = append(body, fmt.Sprintf("line %d", i+1))
+	}
+	c := Common{Width: 40, Height: 24, Styles: NewStyles(true)}
+	k := DefaultKeys()
+	var s Scrollback
+	for range 200 {
+		if !s.Key(tea.KeyPressMsg{Code: tea.KeyUp}, k.Up, k.Down, c, body, nil) {
+			t.Fatal("↑ was not taken as scrolling")
+		}
+	}
+	if top := strings.Split(s.View(c, "t", body, nil).Content, "\n")[2]; top != "line 1" {
+		t.Fatalf("scrolled all the way back, the window starts at %q", top)
+	}
+	s.Key(tea.KeyPressMsg{Code: tea.KeyDown}, k.Up, k.Down, c, body, nil)
+	if top := strings.Split(s.View(c, "t", body, nil).Content, "\n")[2]; top != "line 2" {
+		t.Errorf("one ↓ after the top shows %q first, want line 2", top)
+	}
+	if s.Key(tea.KeyPressMsg{Code: 'q', Text: "q"}, k.Up, k.Down, c, body, nil) {
+		t.Error("q was taken as scrolling")
 	}
 }

@@ -37,15 +37,15 @@ type factsMsg Facts
 
 // Model is the auth screen.
 type Model struct {
-	c     tui.Common
-	deps  Deps
-	ctx   context.Context
-	keys  tui.KeyMap
-	facts *Facts
-	lines []string
-	back  int // lines scrolled back from the end (full screen)
-	done  bool
-	code  int
+	c      tui.Common
+	deps   Deps
+	ctx    context.Context
+	keys   tui.KeyMap
+	facts  *Facts
+	lines  []string
+	scroll tui.Scrollback // the full screen scrolled back from its newest line
+	done   bool
+	code   int
 }
 
 // New returns the auth screen.
@@ -122,12 +122,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, m.keys.Up):
-			m.back = tui.ClampBack(m.back+1, m.body(), max(m.c.Width, 20), m.c.Height, m.Keys(), m.c.Styles)
-			return m, nil
-		case key.Matches(msg, m.keys.Down):
-			m.back = max(m.back-1, 0)
+		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
 			return m, nil
 		}
 		if key.Matches(msg, m.keys.Quit) {
@@ -183,10 +178,7 @@ func report(f Facts, deps Deps) []string {
 // small terminal the newest lines stay in view and ↑/↓ scroll back, since
 // scope warnings alone can outgrow 40×24.
 func (m *Model) View() tea.View {
-	w := max(m.c.Width, 20)
-	v := tea.NewView(tui.TitledWindow(m.c.Styles, "aayu auth", m.body(), w, m.c.Height, m.back, m.Keys()))
-	v.AltScreen = true
-	return v
+	return m.scroll.View(m.c, "aayu auth", m.body(), m.Keys())
 }
 
 // Transcript returns the plain lines.

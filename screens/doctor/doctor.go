@@ -29,7 +29,7 @@ type Model struct {
 	check  Check
 	keys   tui.KeyMap
 	lines  []string
-	back   int // lines scrolled back from the end (full screen)
+	scroll tui.Scrollback // the full screen scrolled back from its newest line
 	read   bool
 	closed bool
 	code   int
@@ -71,12 +71,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, m.keys.Up):
-			m.back = tui.ClampBack(m.back+1, m.body(), max(m.c.Width, 20), m.c.Height, m.Keys(), m.c.Styles)
-			return m, nil
-		case key.Matches(msg, m.keys.Down):
-			m.back = max(m.back-1, 0)
+		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
 			return m, nil
 		}
 		if key.Matches(msg, m.keys.Quit) {
@@ -123,11 +118,7 @@ func Lines(rep core.Report, err error) []string {
 
 // View draws the same lines in the full screen, wrapped to its width.
 func (m *Model) View() tea.View {
-	st := m.c.Styles
-	w := max(m.c.Width, 20)
-	v := tea.NewView(tui.TitledWindow(st, "aayu doctor", m.body(), w, m.c.Height, m.back, m.Keys()))
-	v.AltScreen = true
-	return v
+	return m.scroll.View(m.c, "aayu doctor", m.body(), m.Keys())
 }
 
 // Transcript returns the plain lines.

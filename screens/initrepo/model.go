@@ -47,17 +47,17 @@ const (
 
 // Model is the init screen.
 type Model struct {
-	c     tui.Common
-	ctx   context.Context
-	deps  Deps
-	keys  tui.KeyMap
-	yes   key.Binding
-	no    key.Binding
-	phase phase
-	plan  core.Plan
-	lines []string
-	back  int // lines scrolled back from the end (full screen)
-	code  int
+	c      tui.Common
+	ctx    context.Context
+	deps   Deps
+	keys   tui.KeyMap
+	yes    key.Binding
+	no     key.Binding
+	phase  phase
+	plan   core.Plan
+	lines  []string
+	scroll tui.Scrollback // the full screen scrolled back from its newest line
+	code   int
 	// closed: the person left the full screen after reading the outcome.
 	closed bool
 	// early is a plain line (or the end of input) that came before the
@@ -118,12 +118,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.early = &no
 		}
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, m.keys.Up):
-			m.back = tui.ClampBack(m.back+1, m.body(), max(m.c.Width, 20), m.c.Height, m.Keys(), m.c.Styles)
-			return m, nil
-		case key.Matches(msg, m.keys.Down):
-			m.back = max(m.back-1, 0)
+		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
 			return m, nil
 		}
 		switch {
@@ -285,11 +280,7 @@ func Proposal(p core.Plan, identity bool, guide []string) []string {
 
 // View draws the same lines in the full screen, wrapped to its width.
 func (m *Model) View() tea.View {
-	st := m.c.Styles
-	w := max(m.c.Width, 20)
-	v := tea.NewView(tui.TitledWindow(st, "aayu init", m.body(), w, m.c.Height, m.back, m.Keys()))
-	v.AltScreen = true
-	return v
+	return m.scroll.View(m.c, "aayu init", m.body(), m.Keys())
 }
 
 // Transcript returns the plain lines.
