@@ -16,18 +16,7 @@ import (
 // changes from run to run (times, hashes, ports, codes, ids) is replaced
 // by a placeholder; everything else is compared line by line.
 func TestInboxPlainOneSessionGolden(t *testing.T) {
-	home := t.TempDir()
-	a := startAayu(t, map[string]string{"HOME": home}, "--sandbox", "--plain", "inbox")
-	m := a.waitFor(deviceCodeLine)
-	approveOnSandbox(t, m[1], m[2], "founder")
-	a.waitFor(`card 1 of \d+: Decision #1\. Choose`)
-	a.send("s")
-	a.waitFor(`card 2 of \d+: Decision #2\. Choose`)
-	a.send("s")
-	a.waitFor(`card 3 of \d+: Story PR ready to ship #4\. Choose`)
-	a.send("1")
-	a.waitFor(`Type y and Enter to write all of these`)
-	a.send("y")
+	a := shipFromPlainInbox(t, t.TempDir())
 	a.waitFor(`card 3 of \d+: PR that needs your review #6\. Choose`)
 	a.send("s")
 	a.waitFor(`card 4 of \d+: PR whose review stopped #8\. Choose`)
