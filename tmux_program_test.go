@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -92,15 +91,7 @@ func TestTmuxInboxPresenceInTheSameProgram(t *testing.T) {
 	raw := filepath.Join(t.TempDir(), "raw")
 	s := newTmux(t, 100, 30, "sleep 1; "+humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox inbox")
 	s.run("pipe-pane", "-o", "-t", s.name, "cat >> "+raw)
-	scr := s.waitFor("/login/device")
-	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
-	s.waitFor("expires in")
-	flat := strings.Join(strings.Fields(s.screen()), "")
-	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(flat)
-	if page == "" || code == "" {
-		t.Fatalf("no link or code on the screen:\n%s", scr)
-	}
-	approveOnSandbox(t, page, code, "founder")
+	s.approveDeviceCode("founder")
 	s.waitFor("Needs you (6)")
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=0")

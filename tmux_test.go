@@ -62,6 +62,22 @@ func (s *tmuxSession) keys(keys ...string) {
 	s.run(append([]string{"send-keys", "-t", s.name}, keys...)...)
 }
 
+// approveDeviceCode reads the presence check's link and code off the
+// screen, as a person would (the code is drawn large, its characters
+// spaced out), and approves it on the sandbox as login, as if on a phone.
+func (s *tmuxSession) approveDeviceCode(login string) {
+	s.t.Helper()
+	scr := s.waitFor("/login/device")
+	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
+	s.waitFor("expires in")
+	scr = s.screen()
+	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(strings.Join(strings.Fields(scr), ""))
+	if page == "" || code == "" {
+		s.t.Fatalf("no link or code on the screen:\n%s", scr)
+	}
+	approveOnSandbox(s.t, page, code, login)
+}
+
 // waitFor polls the pane until it shows want; polling with a generous
 // deadline keeps the test from flaking on a busy machine.
 func (s *tmuxSession) waitFor(want string) string {
@@ -209,18 +225,7 @@ func TestTmuxLoginApprovedFromAnotherDevice(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 30, humanEnv(home)+" "+bin+" --sandbox login")
-	scr := s.waitFor("/login/device")
-	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
-	s.waitFor("expires in")
-	// The code is drawn large (its characters spaced out); read it from the
-	// screen as a person would, then approve it as if on a phone.
-	scr = s.screen()
-	flat := strings.Join(strings.Fields(scr), "")
-	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(flat)
-	if page == "" || code == "" {
-		t.Fatalf("no link or code on the screen:\n%s", scr)
-	}
-	approveOnSandbox(t, page, code, "founder")
+	s.approveDeviceCode("founder")
 	s.waitFor("Approved by @founder")
 	s.waitFor("AAYU-EXIT=0")
 }
@@ -285,16 +290,8 @@ func TestTmuxShipPresenceThenConfirm(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 40, humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox ship 4 --solo-bypass")
-	scr := s.waitFor("/login/device")
-	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
-	s.waitFor("expires in")
-	flat := strings.Join(strings.Fields(s.screen()), "")
-	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(flat)
-	if page == "" || code == "" {
-		t.Fatalf("no link or code on the screen:\n%s", scr)
-	}
-	approveOnSandbox(t, page, code, "founder")
-	scr = s.waitFor("no: write nothing")
+	s.approveDeviceCode("founder")
+	scr := s.waitFor("no: write nothing")
 	if !strings.Contains(strings.Join(strings.Fields(scr), " "), "squash-merges #4 into dev") {
 		t.Errorf("the confirmation does not list the merge:\n%s", scr)
 	}
@@ -310,14 +307,10 @@ func TestTmuxShipRefusesAnotherApprover(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 40, humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox ship 4 --solo-bypass")
-	scr := s.waitFor("/login/device")
-	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/login/device`).FindString(scr)
-	s.waitFor("expires in")
-	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(strings.Join(strings.Fields(s.screen()), ""))
-	approveOnSandbox(t, page, code, "writer")
+	s.approveDeviceCode("writer")
 	s.waitFor("@writer approved the code, but this step must be approved by @founder.")
 	s.keys("Enter") // leave the presence check's refusal
-	scr = s.waitFor("refused: nothing was merged and nothing landed")
+	scr := s.waitFor("refused: nothing was merged and nothing landed")
 	flat := strings.Join(strings.Fields(scr), " ")
 	if !strings.Contains(flat, "@writer approved the code, but this step must be approved by @founder.") || strings.Contains(flat, "write all of these") {
 		t.Errorf("the refusal is not in words, or ship asked for a yes:\n%s", scr)
