@@ -56,19 +56,8 @@ func answer(req *http.Request, status int, body string) *http.Response {
 func TestInboxCommentNeverPostedTwice(t *testing.T) {
 	lost := &lostAnswer{match: methodPath(http.MethodPost, "/comments")}
 	f := newFixture(t, func(next http.RoundTripper) http.RoundTripper { lost.next = next; return lost })
-	ctx := context.Background()
 	req := request(t, f.step(inbox.KindDecision, sandbox.DemoDecision), "1", "")
-	out := f.exec.Execute(ctx, req)
-	if out.Done || out.Failure == nil || !out.Failure.Retryable {
-		t.Fatalf("first try: %+v", out)
-	}
-	lost.mu.Lock()
-	lost.dark = false
-	lost.mu.Unlock()
-	again := f.exec.Execute(ctx, req)
-	if !again.Done || again.Failure != nil {
-		t.Fatalf("Enter again: %+v, failure %+v", again, again.Failure)
-	}
+	again := lostThenAgain(t, f, lost, req)
 	if got := f.commentsBy(sandbox.DemoDecision, "founder"); len(got) != 1 {
 		t.Errorf("%d comments, want 1: %q", len(got), got)
 	}
@@ -90,8 +79,23 @@ func TestInboxHalfDoneStepFinishedAfterBlindFailure(t *testing.T) {
 		return r.Method == http.MethodDelete && strings.Contains(r.URL.Path, "/labels/")
 	}}
 	f := newFixture(t, func(next http.RoundTripper) http.RoundTripper { lost.next = next; return lost })
-	ctx := context.Background()
 	req := request(t, f.step(inbox.KindMergedWithoutShip, sandbox.DemoStoryMergedNoShip), "enter", "")
+	lostThenAgain(t, f, lost, req)
+	if got := f.commentsBy(sandbox.DemoStoryMergedNoShip, "founder"); len(got) != 1 {
+		t.Errorf("%d comments, want 1: %q", len(got), got)
+	}
+	labels := labelsOf(f.issue(sandbox.DemoStoryMergedNoShip))
+	if !labels[inbox.LabelMerged] || labels[inbox.LabelLease] {
+		t.Errorf("labels after Enter again: %v", labels)
+	}
+}
+
+// lostThenAgain executes req with lost's answer lost (it must fail, as one
+// that can be tried again), then, with GitHub readable again, once more
+// (Enter again: it must finish), and returns the second outcome.
+func lostThenAgain(t *testing.T, f *fixture, lost *lostAnswer, req Request) Outcome {
+	t.Helper()
+	ctx := context.Background()
 	out := f.exec.Execute(ctx, req)
 	if out.Done || out.Failure == nil || !out.Failure.Retryable {
 		t.Fatalf("first try: %+v", out)
@@ -103,11 +107,5 @@ func TestInboxHalfDoneStepFinishedAfterBlindFailure(t *testing.T) {
 	if !again.Done || again.Failure != nil {
 		t.Fatalf("Enter again: %+v, failure %+v", again, again.Failure)
 	}
-	if got := f.commentsBy(sandbox.DemoStoryMergedNoShip, "founder"); len(got) != 1 {
-		t.Errorf("%d comments, want 1: %q", len(got), got)
-	}
-	labels := labelsOf(f.issue(sandbox.DemoStoryMergedNoShip))
-	if !labels[inbox.LabelMerged] || labels[inbox.LabelLease] {
-		t.Errorf("labels after Enter again: %v", labels)
-	}
+	return again
 }
