@@ -5,12 +5,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/model/audit"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // hostile is text a hostile writer or server could get into the audit: a
@@ -44,11 +44,7 @@ func TestAuditHostileTextIsNeutralised(t *testing.T) {
 			view := ansi.Strip(m.View().Content)
 			transcript := strings.Join(m.Transcript(), "\n")
 			for where, s := range map[string]string{"the view": view, "the transcript": transcript} {
-				for i, r := range s {
-					if r != '\n' && !unicode.IsPrint(r) {
-						t.Fatalf("%s holds %U at byte %d:\n%q", where, r, i, s)
-					}
-				}
+				tuitest.AssertInert(t, where, s)
 			}
 			want := 1
 			if name == "report" {

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // hostile is text a hostile server could send back about a token: a screen
@@ -31,11 +31,7 @@ func TestAuthReportNeutralisesWhatGitHubSaid(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := strings.Join(report(c.f, c.deps), "\n")
-			for i, r := range s {
-				if r != '\n' && !unicode.IsPrint(r) {
-					t.Fatalf("the report holds %U at byte %d:\n%q", r, i, s)
-				}
-			}
+			tuitest.AssertInert(t, "the report", s)
 			if got := strings.Count(s, shownHostile); got != c.want {
 				t.Errorf("the report shows the hostile text neutralised %d times, want %d:\n%s", got, c.want, s)
 			}

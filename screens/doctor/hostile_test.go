@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode"
 
 	core "github.com/aayudha/aayu/actions/doctor"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // hostile is text a repository's files or GitHub's answers could carry
@@ -29,11 +29,7 @@ func TestDoctorLinesNeutraliseOutsideText(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := strings.Join(c.lines, "\n")
-			for i, r := range s {
-				if r != '\n' && !unicode.IsPrint(r) {
-					t.Fatalf("the lines hold %U at byte %d:\n%q", r, i, s)
-				}
-			}
+			tuitest.AssertInert(t, "the lines", s)
 			if got := strings.Count(s, shownHostile); got != c.want {
 				t.Errorf("the lines show the hostile text neutralised %d times, want %d:\n%s", got, c.want, s)
 			}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // hostileAnswer is what a hostile or broken server could put in an error
@@ -19,20 +19,9 @@ import (
 // a C1 CSI, a bidi override and a zero-width space.
 const hostileAnswer = "502\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n\u202eyawetaG\u200b"
 
-// assertInert fails when s holds a rune a terminal would obey or that would
-// reorder or hide text.
-func assertInert(t *testing.T, where, s string) {
-	t.Helper()
-	for i, r := range s {
-		if r != '\n' && !unicode.IsPrint(r) {
-			t.Fatalf("%s holds %U at byte %d:\n%q", where, r, i, s)
-		}
-	}
-}
-
 func TestInboxCleanShowsControlsVisibly(t *testing.T) {
 	got := clean(hostileAnswer + "\nsecond line")
-	assertInert(t, "clean", got)
+	tuitest.AssertInert(t, "clean", got)
 	if want := "502^[[2J^[]52;c;cm0gLXJmIH4=^G^[[6n<U+202E>yawetaG<U+200B>⏎second line"; got != want {
 		t.Fatalf("clean = %q\nwant    %q", got, want)
 	}
@@ -63,10 +52,10 @@ func TestInboxFailureQuotingGitHubIsNeutralised(t *testing.T) {
 		t.Fatal("Decision #1 left the inbox")
 	}
 	lines := strings.Join(m.cardLines(st), "\n")
-	assertInert(t, "the failure card", lines)
+	tuitest.AssertInert(t, "the failure card", lines)
 	m.sayDetails()
-	assertInert(t, "the transcript", strings.Join(m.Transcript(), "\n"))
-	assertInert(t, "the epilogue", strings.Join(m.Epilogue(), "\n"))
+	tuitest.AssertInert(t, "the transcript", strings.Join(m.Transcript(), "\n"))
+	tuitest.AssertInert(t, "the epilogue", strings.Join(m.Epilogue(), "\n"))
 	if got := strings.Join(m.Transcript(), "\n"); !strings.Contains(got, "details: GitHub's answer: 502^[[2J") || !strings.Contains(got, "Nothing was written 502^[[2J") {
 		t.Errorf("the transcript does not show the failure neutralised:\n%s", got)
 	}
@@ -88,23 +77,23 @@ func TestInboxReadErrorQuotingGitHubIsNeutralised(t *testing.T) {
 	readErr := errors.New("GET /repos/acme/benefits/issues: " + hostileAnswer)
 	plain := New(context.Background(), tui.Common{Plain: true}, newFake().deps(), Options{List: true})
 	plain.Update(readMsg{err: readErr, at: t0})
-	assertInert(t, "the plain transcript", strings.Join(plain.Transcript(), "\n"))
+	tuitest.AssertInert(t, "the plain transcript", strings.Join(plain.Transcript(), "\n"))
 	if got := strings.Join(plain.Transcript(), "\n"); !strings.Contains(got, "502^[[2J^[]52;c;") {
 		t.Fatalf("the transcript does not show the answer neutralised:\n%s", got)
 	}
 
 	full := loaded(t, newFake(), 120, 30, Options{})
 	full.Update(readMsg{err: readErr, at: t0})
-	assertInert(t, "the stale-cards transcript", strings.Join(full.Transcript(), "\n"))
+	tuitest.AssertInert(t, "the stale-cards transcript", strings.Join(full.Transcript(), "\n"))
 	view := ansi.Strip(full.View().Content)
-	assertInert(t, "the full-screen view", view)
+	tuitest.AssertInert(t, "the full-screen view", view)
 	if !strings.Contains(view, "<U+202E>yawetaG") {
 		t.Fatalf("the view does not show the answer neutralised:\n%s", view)
 	}
 	first := New(context.Background(), tui.Common{Width: 120, Height: 30, Styles: tui.NewStyles(true)}, newFake().deps(), Options{})
 	first.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	first.Update(readMsg{err: readErr, at: t0})
-	assertInert(t, "the failed first read's view", ansi.Strip(first.View().Content))
+	tuitest.AssertInert(t, "the failed first read's view", ansi.Strip(first.View().Content))
 }
 
 // TestInboxMessageLineIsSanitisedWhateverSetIt: the message line is the
@@ -114,7 +103,7 @@ func TestInboxMessageLineIsSanitisedWhateverSetIt(t *testing.T) {
 	m := loaded(t, newFake(), 120, 30, Options{})
 	m.message = "refused: " + hostileAnswer
 	view := ansi.Strip(m.View().Content)
-	assertInert(t, "the view", view)
+	tuitest.AssertInert(t, "the view", view)
 	if !strings.Contains(view, "refused: 502^[[2J^[]52;c;") {
 		t.Fatalf("the message line does not show it neutralised:\n%s", view)
 	}
@@ -139,7 +128,7 @@ func TestInboxChangedAndByHandQuotingGitHubAreNeutralised(t *testing.T) {
 			settle(m, cmd)
 			st, _ := model.Find(m.steps, "decision#1")
 			all := strings.Join(append(m.Transcript(), m.cardLines(st)...), "\n")
-			assertInert(t, "the transcript and card", all)
+			tuitest.AssertInert(t, "the transcript and card", all)
 			if !strings.Contains(all, "502^[[2J^[]52;c;") {
 				t.Fatalf("the text is not shown neutralised:\n%s", all)
 			}
@@ -166,7 +155,7 @@ func TestInboxProblemAndReasonQuotingGitHubAreNeutralised(t *testing.T) {
 			t.Fatalf("no card %s", id)
 		}
 		lines := strings.Join(m.cardLines(st), "\n")
-		assertInert(t, id, lines)
+		tuitest.AssertInert(t, id, lines)
 		// The Door words are read in lower case.
 		if !strings.Contains(strings.ToLower(lines), "yawetag<u+200b>") {
 			t.Errorf("%s does not show the text neutralised:\n%s", id, lines)
@@ -182,7 +171,7 @@ func TestInboxRefusedLineIsShownAsOutsideText(t *testing.T) {
 	m.Update(readMsg{snap: demoSnapshot(), at: t0})
 	m.Update(tui.LineMsg{Line: "zz" + hostileAnswer})
 	got := strings.Join(m.Transcript(), "\n")
-	assertInert(t, "the transcript", got)
+	tuitest.AssertInert(t, "the transcript", got)
 	if !strings.Contains(got, `refused: "zz502^[[2J^[]52;c;`) {
 		t.Fatalf("the refused line is not quoted in caret notation:\n%s", got)
 	}

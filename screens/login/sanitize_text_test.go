@@ -6,33 +6,21 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/cli/oauth/device"
 
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // hostile is text a hostile server or configuration could get into what
 // the presence check says: a screen clear, an OSC 52 clipboard write, a C1
 // CSI, a bidi override and a zero-width space.
-const hostile = "x\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n\u202eyawetaG\u200b"
+const hostile = tuitest.Hostile
 
-const shownHostile = "x^[[2J^[]52;c;cm0gLXJmIH4=^G^[[6n<U+202E>yawetaG<U+200B>"
-
-func assertShownInert(t *testing.T, where, s string, want int) {
-	t.Helper()
-	for i, r := range s {
-		if r != '\n' && !unicode.IsPrint(r) {
-			t.Fatalf("%s holds %U at byte %d:\n%q", where, r, i, s)
-		}
-	}
-	if got := strings.Count(strings.Join(strings.Fields(s), ""), shownHostile); got < want {
-		t.Errorf("%s shows the hostile text neutralised %d times, want %d:\n%s", where, got, want, s)
-	}
-}
+const shownHostile = tuitest.HostileShown
 
 // TestLoginWordsNeutraliseOutsideText: each failure's words quote a host,
 // a client id, a login, a repository or an error from GitHub, shown
@@ -52,7 +40,7 @@ func TestLoginWordsNeutraliseOutsideText(t *testing.T) {
 		"access too low": {refusalFailure(identity.ErrAccessTooLow, who, req), 2},
 	} {
 		t.Run(name, func(t *testing.T) {
-			assertShownInert(t, "the failure", c.f.what+"\n"+c.f.next, c.want)
+			tuitest.AssertShowsHostile(t, "the failure", c.f.what+"\n"+c.f.next, c.want)
 		})
 	}
 }
@@ -62,20 +50,20 @@ func TestLoginWordsNeutraliseOutsideText(t *testing.T) {
 func TestLoginScreenNeutralisesOutsideText(t *testing.T) {
 	req := Request{Command: "aayu ship 4 " + hostile, Approving: []string{"merge " + hostile}, Repo: "acme/" + hostile}
 	m := New(context.Background(), tui.Common{Width: 200, Height: 40, Styles: tui.NewStyles(true)}, req, Deps{})
-	assertShownInert(t, "the header", strings.Join(m.header(), "\n"), 3)
+	tuitest.AssertShowsHostile(t, "the header", strings.Join(m.header(), "\n"), 3)
 	verb := New(context.Background(), tui.Common{Plain: true}, Request{Command: "aayu " + hostile + " 4"}, Deps{})
-	assertShownInert(t, "the header naming the verb", strings.Join(verb.header(), "\n"), 2)
+	tuitest.AssertShowsHostile(t, "the header naming the verb", strings.Join(verb.header(), "\n"), 2)
 	m.phase, m.fail = phaseFailed, &failure{what: "what " + hostile, next: "next " + hostile}
-	assertShownInert(t, "the failed view", ansi.Strip(m.View().Content), 2)
+	tuitest.AssertShowsHostile(t, "the failed view", ansi.Strip(m.View().Content), 2)
 	m.handleLine(hostile)
-	assertShownInert(t, "the transcript", strings.Join(m.Transcript(), "\n"), 1)
+	tuitest.AssertShowsHostile(t, "the transcript", strings.Join(m.Transcript(), "\n"), 1)
 
 	// A code and its page come from GitHub's answer, the login from /user.
 	m = New(context.Background(), tui.Common{Width: 200, Height: 40, Styles: tui.NewStyles(true)}, Request{Command: "aayu ship 4"}, Deps{Now: time.Now})
 	m.showCode(codeMsg{userCode: "ABCD-" + hostile, uri: "https://github.com/login/device/" + hostile, expiresIn: 15 * time.Minute})
 	m.sayCode(15 * time.Minute)
-	assertShownInert(t, "the code's transcript", strings.Join(m.Transcript(), "\n"), 2)
-	assertShownInert(t, "the code's view", ansi.Strip(m.View().Content), 1)
+	tuitest.AssertShowsHostile(t, "the code's transcript", strings.Join(m.Transcript(), "\n"), 2)
+	tuitest.AssertShowsHostile(t, "the code's view", ansi.Strip(m.View().Content), 1)
 	m.session = &identity.Session{Login: "founder" + hostile}
-	assertShownInert(t, "the approved line", m.approvedLine(), 1)
+	tuitest.AssertShowsHostile(t, "the approved line", m.approvedLine(), 1)
 }

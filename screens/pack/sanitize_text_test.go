@@ -6,40 +6,25 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // hostile is text a hostile writer could get into a pack, an artifact or an
 // error the pack screen shows: a screen clear, an OSC 52 clipboard write, a
 // C1 CSI, a bidi override and a zero-width space.
-const hostile = "x\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n\u202eyawetaG\u200b"
+const hostile = tuitest.Hostile
 
-const shownHostile = "x^[[2J^[]52;c;cm0gLXJmIH4=^G^[[6n<U+202E>yawetaG<U+200B>"
-
-// assertShownInert fails when s holds a rune a terminal would obey or that
-// would reorder or hide text, or does not show the hostile text at least
-// want times.
-func assertShownInert(t *testing.T, where, s string, want int) {
-	t.Helper()
-	for i, r := range s {
-		if r != '\n' && !unicode.IsPrint(r) {
-			t.Fatalf("%s holds %U at byte %d:\n%q", where, r, i, s)
-		}
-	}
-	if got := strings.Count(s, shownHostile); got < want {
-		t.Errorf("%s shows the hostile text neutralised %d times, want %d:\n%s", where, got, want, s)
-	}
-}
+const shownHostile = tuitest.HostileShown
 
 // TestArtifactViewNeutralisesHostileBytes: an artifact's bytes come from CI;
 // as text or as go test events, every field is shown, none obeyed.
 func TestArtifactViewNeutralisesHostileBytes(t *testing.T) {
-	assertShownInert(t, "a text artifact", strings.Join(renderArtifact("log.txt", []byte("line "+hostile+"\nnext "+hostile)), "\n"), 2)
+	tuitest.AssertShowsHostile(t, "a text artifact", strings.Join(renderArtifact("log.txt", []byte("line "+hostile+"\nnext "+hostile)), "\n"), 2)
 	var events []byte
 	for _, e := range []testEvent{
 		{Action: "run", Package: "example.com/" + hostile, Test: "TestA" + hostile},
@@ -50,7 +35,7 @@ func TestArtifactViewNeutralisesHostileBytes(t *testing.T) {
 		events = append(append(events, b...), '\n')
 	}
 	lines := renderArtifact("evidence/criterion-1.jsonl", events)
-	assertShownInert(t, "go test events", strings.Join(lines, "\n"), 4)
+	tuitest.AssertShowsHostile(t, "go test events", strings.Join(lines, "\n"), 4)
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "run     ") {
 		t.Fatalf("the events were not read as events: %q", lines)
 	}
@@ -63,19 +48,19 @@ func TestPackErrorsQuotingOutsideTextAreNeutralised(t *testing.T) {
 	c := tui.Common{Width: 200, Height: 40, Styles: tui.NewStyles(true)}
 	m := New(context.Background(), c, Options{Dir: "packs/" + hostile})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
-	assertShownInert(t, "the verifying view", ansi.Strip(m.View().Content), 1)
+	tuitest.AssertShowsHostile(t, "the verifying view", ansi.Strip(m.View().Content), 1)
 	m.Update(verifiedMsg{err: errors.New("reading pack.json: " + hostile)})
-	assertShownInert(t, "the folder's transcript", strings.Join(m.Transcript(), "\n"), 2)
-	assertShownInert(t, "the folder's view", ansi.Strip(m.View().Content), 1)
+	tuitest.AssertShowsHostile(t, "the folder's transcript", strings.Join(m.Transcript(), "\n"), 2)
+	tuitest.AssertShowsHostile(t, "the folder's view", ansi.Strip(m.View().Content), 1)
 
 	m.view = &viewer{path: "evidence/" + hostile, err: errors.New("opening it: " + hostile)}
-	assertShownInert(t, "the artifact viewer", ansi.Strip(strings.Join(m.viewerLines(200, 40), "\n")), 2)
+	tuitest.AssertShowsHostile(t, "the artifact viewer", ansi.Strip(strings.Join(m.viewerLines(200, 40), "\n")), 2)
 
 	s := NewStory(context.Background(), c, StoryOptions{Story: 3})
 	s.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	s.Update(fetchedMsg{src: SourceLedger, err: errors.New("the ledger answered " + hostile)})
-	assertShownInert(t, "the story's transcript", strings.Join(s.Transcript(), "\n"), 1)
-	assertShownInert(t, "the story's view", ansi.Strip(s.View().Content), 1)
+	tuitest.AssertShowsHostile(t, "the story's transcript", strings.Join(s.Transcript(), "\n"), 1)
+	tuitest.AssertShowsHostile(t, "the story's view", ansi.Strip(s.View().Content), 1)
 }
 
 // TestPackPushOutcomeQuotingGitHubIsNeutralised: a push's outcome, failed
@@ -85,7 +70,7 @@ func TestPackPushOutcomeQuotingGitHubIsNeutralised(t *testing.T) {
 	for _, msg := range []pushedMsg{{err: errors.New("GitHub answered " + hostile)}, {said: "landed " + hostile}} {
 		s := NewStory(context.Background(), tui.Common{Width: 200, Height: 40, Styles: tui.NewStyles(true)}, StoryOptions{Story: 3})
 		s.Update(msg)
-		assertShownInert(t, "the transcript", strings.Join(s.Transcript(), "\n"), 1)
-		assertShownInert(t, "the header", ansi.Strip(strings.Join(s.storyHeader(), "\n")), 1)
+		tuitest.AssertShowsHostile(t, "the transcript", strings.Join(s.Transcript(), "\n"), 1)
+		tuitest.AssertShowsHostile(t, "the header", ansi.Strip(strings.Join(s.storyHeader(), "\n")), 1)
 	}
 }

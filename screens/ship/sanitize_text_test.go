@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -13,12 +12,13 @@ import (
 	core "github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/tui"
+	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // hostileText is text a hostileText writer or server could get into what ship
 // shows: a screen clear, an OSC 52 clipboard write, a C1 CSI, a bidi
 // override and a zero-width space.
-const hostileText = "x\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n\u202eyawetaG\u200b"
+const hostileText = tuitest.Hostile
 
 // hostileRun passes the read-only gates with words and details quoting
 // hostileText text, asks with a plan quoting it, and ends with res and err.
@@ -58,18 +58,18 @@ func TestShipHostileTextIsNeutralised(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m, send := untilAsked(t, tui.Common{Width: 120, Height: 60, Styles: tui.NewStyles(true)}, hostileRun(tc.res, tc.err))
 			confirm := ansi.Strip(m.View().Content)
-			assertInert(t, "the confirmation", confirm)
+			tuitest.AssertInert(t, "the confirmation", confirm)
 			m.opts.Summary = func(core.Result) []string { return []string{"criterion 1: " + hostileText} }
 			send(tea.KeyPressMsg{Code: 'y', Text: "y"})
 			view := ansi.Strip(m.View().Content)
-			assertInert(t, "the view", view)
+			tuitest.AssertInert(t, "the view", view)
 			transcript := strings.Join(m.Transcript(), "\n")
-			assertInert(t, "the transcript", transcript)
+			tuitest.AssertInert(t, "the transcript", transcript)
 			shown := map[string]string{"the confirmation": confirm, "the view": view, "the transcript": transcript}
 			if tc.res.Shipped {
 				m.Update(tea.KeyPressMsg{Code: 'p', Text: "p"}) // the pack as verified
 				shown["the pack view"] = ansi.Strip(m.View().Content)
-				assertInert(t, "the pack view", shown["the pack view"])
+				tuitest.AssertInert(t, "the pack view", shown["the pack view"])
 				if !strings.Contains(shown["the pack view"], "criterion 1: x^[[2J") {
 					t.Errorf("the pack view does not show its lines neutralised:\n%s", shown["the pack view"])
 				}
@@ -80,16 +80,5 @@ func TestShipHostileTextIsNeutralised(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// assertInert fails when s holds a rune a terminal would obey or that would
-// reorder or hide text.
-func assertInert(t *testing.T, where, s string) {
-	t.Helper()
-	for i, r := range s {
-		if r != '\n' && !unicode.IsPrint(r) {
-			t.Fatalf("%s holds %U at byte %d:\n%q", where, r, i, s)
-		}
 	}
 }
