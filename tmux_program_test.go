@@ -40,9 +40,8 @@ func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
 func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
-	raw := filepath.Join(t.TempDir(), "raw")
 	s := newTmux(t, 120, 34, "sleep 1; "+humanEnv(home)+" "+bin+" --sandbox inbox")
-	s.run("pipe-pane", "-o", "-t", s.name, "cat >> "+raw)
+	raw := s.recordRaw()
 	s.waitFor("Needs you (6)")
 	s.keys("Down")
 	s.keys("Down")
@@ -69,16 +68,7 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 	s.waitFor("Back from the pack screen for Story #7.")
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=0")
-	out, err := os.ReadFile(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(string(out), "\x1b[?1049l"); n != 1 {
-		t.Errorf("the terminal left the alternate screen %d times; one program leaves it once", n)
-	}
-	if n := strings.Count(string(out), "\x1b[?1049h"); n != 1 {
-		t.Errorf("the terminal entered the alternate screen %d times; one program enters it once", n)
-	}
+	assertOneAltScreen(t, raw())
 }
 
 // TestTmuxInboxPresenceInTheSameProgram: an inbox started where an agent
@@ -88,18 +78,40 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 func TestTmuxInboxPresenceInTheSameProgram(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
-	raw := filepath.Join(t.TempDir(), "raw")
 	s := newTmux(t, 100, 30, "sleep 1; "+humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox inbox")
-	s.run("pipe-pane", "-o", "-t", s.name, "cat >> "+raw)
+	raw := s.recordRaw()
 	s.approveDeviceCode("founder")
 	s.waitFor("Needs you (6)")
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=0")
-	out, err := os.ReadFile(raw)
-	if err != nil {
-		t.Fatal(err)
+	assertOneAltScreen(t, raw())
+}
+
+// recordRaw keeps every byte the program writes to the pane (the command
+// waits a second before starting, so nothing is missed) and returns what
+// was kept so far when called.
+func (s *tmuxSession) recordRaw() func() string {
+	s.t.Helper()
+	raw := filepath.Join(s.t.TempDir(), "raw")
+	s.run("pipe-pane", "-o", "-t", s.name, "cat >> "+raw)
+	return func() string {
+		s.t.Helper()
+		out, err := os.ReadFile(raw)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		return string(out)
 	}
-	if n := strings.Count(string(out), "\x1b[?1049l"); n != 1 {
-		t.Errorf("the terminal left the alternate screen %d times; the presence check and the inbox are one program", n)
+}
+
+// assertOneAltScreen fails t unless the terminal entered and left the
+// alternate screen exactly once: one program, whatever screens it showed.
+func assertOneAltScreen(t *testing.T, raw string) {
+	t.Helper()
+	if n := strings.Count(raw, "\x1b[?1049h"); n != 1 {
+		t.Errorf("the terminal entered the alternate screen %d times; one program enters it once", n)
+	}
+	if n := strings.Count(raw, "\x1b[?1049l"); n != 1 {
+		t.Errorf("the terminal left the alternate screen %d times; one program leaves it once", n)
 	}
 }
