@@ -65,6 +65,12 @@ type ReturnedMsg struct {
 // on q, and the stack shows the screen under it again).
 type PushedMsg struct{}
 
+// BackKey is esc on a screen opened on top of the inbox, as its help line
+// lists it: the way back, which HelpLine never cuts.
+func BackKey() key.Binding {
+	return key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the inbox"))
+}
+
 // Closer is implemented by a screen that holds something to release when
 // it leaves the stack (a work folder).
 type Closer interface{ Close() }

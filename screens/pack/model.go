@@ -376,7 +376,7 @@ func (m *Model) Keys() []key.Binding {
 	quit := []key.Binding{k.Quit}
 	if m.pushed {
 		// Opened from the inbox: esc goes back to it.
-		quit = []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the inbox")), k.Quit}
+		quit = []key.Binding{tui.BackKey(), k.Quit}
 	}
 	if m.story != nil {
 		return append(append(m.storyBindings(), k.Next, open), quit...)

@@ -334,8 +334,7 @@ func (m *Model) Keys() []key.Binding {
 	}
 	if m.pushed && m.result != nil {
 		// Opened from the inbox: esc goes back to it.
-		back := key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, "back to the inbox"))
-		return m.withScrollKeys([]key.Binding{pack, back, k.Quit}, true)
+		return m.withScrollKeys([]key.Binding{pack, tui.BackKey(), k.Quit}, true)
 	}
 	return m.withScrollKeys([]key.Binding{pack, k.Quit}, true)
 }

@@ -276,7 +276,7 @@ func (m *Model) Keys() []key.Binding {
 	}
 	if m.pushed {
 		// Opened from the inbox: esc goes back to it.
-		return []key.Binding{out, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the inbox")), k.Quit}
+		return []key.Binding{out, tui.BackKey(), k.Quit}
 	}
 	return []key.Binding{out, k.Quit}
 }
