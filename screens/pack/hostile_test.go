@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -64,18 +62,6 @@ func within(t *testing.T, dir string, f func()) {
 	f()
 }
 
-func assertDefused(t *testing.T, text string) {
-	t.Helper()
-	for _, esc := range []string{"\x1b]52", "\x07", "\x1b[2J", "\x1b]0;", "\u202e"} {
-		if strings.Contains(text, esc) {
-			t.Fatalf("%q reached the terminal: %q", esc, text)
-		}
-	}
-	if !strings.Contains(ansi.Strip(text), "EVIL") {
-		t.Fatalf("the hostile detail is not shown:\n%s", ansi.Strip(text))
-	}
-}
-
 // TestPackScreenHostileGolden: the checks section (3) with the coverage
 // check chosen shows its hostile detail as visible caret text at 40, 80 and
 // 120 columns.
@@ -88,7 +74,7 @@ func TestPackScreenHostileGolden(t *testing.T) {
 			m.Update(tuitest.Key("3"))
 			m.Update(tuitest.Key("down")) // coverage, whose detail is hostile
 			view := m.View().Content
-			assertDefused(t, view)
+			tuitest.AssertDefused(t, view)
 			tuitest.GoldenView(t, view, w, 24)
 		})
 	}
@@ -106,6 +92,6 @@ func TestPackScreenHostilePlainGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertDefused(t, out.String())
+	tuitest.AssertDefused(t, out.String())
 	tuitest.GoldenPlain(t, out.String(), code)
 }

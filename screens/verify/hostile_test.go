@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/proof/build"
@@ -18,7 +15,7 @@ import (
 // attack is text from the checked-out repository: a test name, its output
 // and a step's detail holding an OSC 52 clipboard write, a screen clear, a
 // title change and a bidi override.
-const attack = "EVIL\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b]0;pwned\x07\u202eEND"
+const attack = tuitest.Attack
 
 // hostileRun is story 3's run with the attack in a failing test.
 func hostileRun() script {
@@ -33,18 +30,6 @@ func hostileRun() script {
 	return s
 }
 
-func assertDefused(t *testing.T, text string) {
-	t.Helper()
-	for _, esc := range []string{"\x1b]52", "\x07", "\x1b[2J", "\x1b]0;", "\u202e"} {
-		if strings.Contains(text, esc) {
-			t.Fatalf("%q reached the terminal: %q", esc, text)
-		}
-	}
-	if !strings.Contains(ansi.Strip(text), "EVIL") {
-		t.Fatalf("the hostile text is not shown:\n%s", ansi.Strip(text))
-	}
-}
-
 // TestVerifyScreenHostileGolden: the failing test's hostile name on the
 // screen and in the output (o), at 40, 80 and 120 columns.
 func TestVerifyScreenHostileGolden(t *testing.T) {
@@ -56,7 +41,7 @@ func TestVerifyScreenHostileGolden(t *testing.T) {
 					press(m, "o")
 				}
 				v := m.View().Content
-				assertDefused(t, v)
+				tuitest.AssertDefused(t, v)
 				tuitest.GoldenView(t, v, w, 24)
 			})
 		}
@@ -71,6 +56,6 @@ func TestVerifyScreenHostilePlainGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertDefused(t, buf.String())
+	tuitest.AssertDefused(t, buf.String())
 	tuitest.GoldenPlain(t, buf.String(), code)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Hostile is text from outside aayu (GitHub, a pack, a server's error)
@@ -33,5 +35,24 @@ func AssertShowsHostile(t testing.TB, where, s string, want int) {
 	AssertInert(t, where, s)
 	if got := strings.Count(strings.Join(strings.Fields(s), ""), HostileShown); got < want {
 		t.Errorf("%s shows the hostile text neutralised %d times, want %d:\n%s", where, got, want, s)
+	}
+}
+
+// Attack is the hostile text the screens' goldens plant where GitHub or a
+// pack could: an OSC 52 clipboard write, a screen clear, a title change
+// and a bidi override, around words ("EVIL") that must still show.
+const Attack = "EVIL\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b]0;pwned\x07\u202eEND"
+
+// AssertDefused fails t when text holds any of Attack's controls, or does
+// not show its words.
+func AssertDefused(t testing.TB, text string) {
+	t.Helper()
+	for _, esc := range []string{"\x1b]52", "\x07", "\x1b[2J", "\x1b]0;", "\u202e"} {
+		if strings.Contains(text, esc) {
+			t.Fatalf("%q reached the terminal: %q", esc, text)
+		}
+	}
+	if !strings.Contains(ansi.Strip(text), "EVIL") {
+		t.Fatalf("the hostile words are not shown:\n%s", ansi.Strip(text))
 	}
 }
