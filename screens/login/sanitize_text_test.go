@@ -20,8 +20,6 @@ import (
 // CSI, a bidi override and a zero-width space.
 const hostile = tuitest.Hostile
 
-const shownHostile = tuitest.HostileShown
-
 // TestLoginWordsNeutraliseOutsideText: each failure's words quote a host,
 // a client id, a login, a repository or an error from GitHub, shown
 // neutralised before any renderer sees them.

@@ -19,8 +19,6 @@ import (
 // C1 CSI, a bidi override and a zero-width space.
 const hostile = tuitest.Hostile
 
-const shownHostile = tuitest.HostileShown
-
 // TestArtifactViewNeutralisesHostileBytes: an artifact's bytes come from CI;
 // as text or as go test events, every field is shown, none obeyed.
 func TestArtifactViewNeutralisesHostileBytes(t *testing.T) {
