@@ -105,3 +105,88 @@ func TestWriteRefusesPathsDuplicateUnderNFC(t *testing.T) {
 		t.Fatalf("checkPackFiles = %v, want a refusal naming Unicode normalisation", err)
 	}
 }
+
+// TestEvidenceRefusesPassWithoutRun: go test always writes a test's run
+// before its pass, in the same package; a pass with no run before it (or a
+// run only in another package) is not go test's output, with or without an
+// evidence map.
+func TestEvidenceRefusesPassWithoutRun(t *testing.T) {
+	for name, events := range map[string]string{
+		"pass alone":                `{"Action":"pass","Package":"example.com/x","Test":"TestTwo"}`,
+		"pass before its run":       `{"Action":"pass","Package":"example.com/x","Test":"TestTwo"}` + "\n" + `{"Action":"run","Package":"example.com/x","Test":"TestTwo"}`,
+		"run in another package":    `{"Action":"run","Package":"example.com/y","Test":"TestTwo"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestTwo"}`,
+		"subtest passed, never run": `{"Action":"run","Package":"example.com/x","Test":"TestTwo"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestTwo/sub"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestTwo"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := verifyEdited(t, fixtureOptions(), func(_ *Pack, files map[string][]byte) {
+				files["evidence/criterion-2.jsonl"] = []byte(events + "\n")
+			})
+			if r.Verified() || r.Criteria[1].Proven || !hasCode(r, CodeEvidenceNotEvents) {
+				t.Fatalf("criterion 2 proven by a pass with no run before it:%s", describeProblems(r))
+			}
+			if !strings.Contains(describeProblems(r), "no run of it before") {
+				t.Errorf("the problem does not say the run is missing:%s", describeProblems(r))
+			}
+		})
+	}
+}
+
+// TestEvidenceRefusesDuplicateKeys: encoding/json keeps a repeated key's
+// last value, so {"Action":"fail","Action":"pass"} would read as a pass;
+// like pack.json, an event line may name each key once.
+func TestEvidenceRefusesDuplicateKeys(t *testing.T) {
+	r := verifyEdited(t, fixtureMappedOptions(t), func(_ *Pack, files map[string][]byte) {
+		files["evidence/criterion-1.jsonl"] = []byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"fail","Package":"example.com/x","Test":"TestOne","Action":"pass"}` + "\n")
+	})
+	if r.Verified() || r.Criteria[0].Proven || !hasCode(r, CodeEvidenceNotEvents) {
+		t.Fatalf("criterion 1 proven by a line that says fail and pass:%s", describeProblems(r))
+	}
+	if !strings.Contains(describeProblems(r), `repeats the key "Action"`) {
+		t.Errorf("the problem does not name the repeated key:%s", describeProblems(r))
+	}
+}
+
+// TestEvidenceRefusesUnknownAction: an action go test never writes (a
+// "FAIL" in capitals, a "crash") is refused, not skipped: skipping it could
+// hide a failure.
+func TestEvidenceRefusesUnknownAction(t *testing.T) {
+	r := verifyEdited(t, fixtureMappedOptions(t), func(_ *Pack, files map[string][]byte) {
+		files["evidence/criterion-1.jsonl"] = []byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"FAIL","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n")
+	})
+	if r.Verified() || r.Criteria[0].Proven || !hasCode(r, CodeEvidenceNotEvents) {
+		t.Fatalf("criterion 1 proven beside an unknown FAIL action:%s", describeProblems(r))
+	}
+	if !strings.Contains(describeProblems(r), `"FAIL"`) {
+		t.Errorf("the problem does not name the action:%s", describeProblems(r))
+	}
+}
+
+// TestTestEvidenceRefusesDuplicateKeysAndUnknownActions: the builder reads
+// the go test -json stream as strictly as the verifier reads evidence, so
+// it never writes evidence the verifier would refuse.
+func TestTestEvidenceRefusesDuplicateKeysAndUnknownActions(t *testing.T) {
+	const pkg = "example.com/qa/examples/benefits-qa/answer"
+	m := EvidenceMap{{ID: 1, Tests: []TestRef{qaRef("answer", "TestAnswerCitesPassage")}}}
+	for name, bad := range map[string]string{
+		"repeated key":   `{"Action":"fail","Package":"` + pkg + `","Test":"TestAnswerCitesPassage","Action":"pass"}`,
+		"unknown action": `{"Action":"passed","Package":"` + pkg + `","Test":"TestAnswerCitesPassage"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			stream := `{"Action":"run","Package":"` + pkg + `","Test":"TestAnswerCitesPassage"}` + "\n" + bad + "\n"
+			evidence, problems := TestEvidence(m, evidenceModule, strings.NewReader(stream))
+			if len(evidence) != 0 {
+				t.Fatalf("evidence given for a test whose only outcome line is refused: %s", evidence[0].Bytes)
+			}
+			var malformed bool
+			for _, p := range problems {
+				malformed = malformed || p.Code == CodeMalformed
+			}
+			if !malformed {
+				t.Errorf("no malformed-line problem: %+v", problems)
+			}
+		})
+	}
+}
