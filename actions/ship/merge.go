@@ -94,7 +94,7 @@ func (r *run) merge() (gateOutcome, error) {
 	var ge *github.ErrorResponse
 	switch {
 	case errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusConflict:
-		return gateOutcome{refusals: []string{fmt.Sprintf("the head moved since ship checked %s; nothing was merged — run ship again to check the new head", short(r.head))}}, nil
+		return r.refuseMovedHead()
 	case errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusMethodNotAllowed:
 		// A concurrent ship of the same head may have merged it a moment
 		// ago: its merge commit then carries this head's trailers.
