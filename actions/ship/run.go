@@ -189,9 +189,16 @@ func (r *run) do() (Result, error) {
 	if !confirmed {
 		return r.refusedBefore(GateBypass)
 	}
-	if _, err := r.gate(GateBypass, r.postBypass); err != nil {
+	bypassOK, err := r.gate(GateBypass, r.postBypass)
+	if err != nil {
 		r.skipRest(GateMerge, "not reached")
 		return r.fail(err)
+	}
+	if !bypassOK {
+		r.skipRest(GateMerge, "not reached: nothing was merged")
+		r.res.ExitCode = ExitRefused
+		r.logRefusal()
+		return r.res, nil
 	}
 	mergeOK, err := r.gate(GateMerge, r.merge)
 	if err != nil {

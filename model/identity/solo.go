@@ -38,6 +38,20 @@ func SoloBypassComment(head, why string) string {
 	return fmt.Sprintf("%s %s\n\nHead: %s", SoloBypassPrefix, strings.TrimSpace(why), head)
 }
 
+// UnusedSoloBypassPrefix starts a bypass comment ship edited after the
+// merge it was posted for was refused (the head moved): the comment stays,
+// so the record keeps it, but it no longer starts with SoloBypassPrefix,
+// so it can never pass a head again.
+const UnusedSoloBypassPrefix = "Unused Solo-mode bypass:"
+
+// UnusedSoloBypassComment is the edited text of a bypass comment no merge
+// used: why, then the comment as first posted, quoted.
+func UnusedSoloBypassComment(head, movedTo, original string) string {
+	quoted := "> " + strings.ReplaceAll(strings.TrimSpace(original), "\n", "\n> ")
+	return fmt.Sprintf("%s head %s moved to %s before aayu ship merged it, so nothing was merged on this bypass and it grants nothing.\n\nAs first posted:\n\n%s",
+		UnusedSoloBypassPrefix, head, movedTo, quoted)
+}
+
 var shaWord = regexp.MustCompile(`\b[0-9a-fA-F]{40}\b`)
 
 // FindSoloBypassComment returns the newest comment by person that starts
