@@ -141,7 +141,7 @@ func (w wiring) presenceFor(req login.Request) (*identity.Session, int, bool) {
 
 // runOptions is how a screen is drawn for this invocation.
 func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
-	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout}
+	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout, Signals: e.signals}
 	if tui.NoColor(e.getenv) {
 		opts.ColorProfile = colorprofile.Ascii // NO_COLOR drops colour, not the full screen
 	}
