@@ -31,6 +31,9 @@ type state struct {
 	Variables   []*variableRec `json:"variables,omitempty"`
 	// Rules: branch → the status checks a ruleset requires on it.
 	Rules map[string][]string `json:"rules,omitempty"`
+	// Merge is the repository's merge-button settings; nil is the demo's:
+	// squash merges only (settings.go).
+	Merge *mergeSettings `json:"merge_settings,omitempty"`
 }
 
 type labelRec struct {
