@@ -158,4 +158,3 @@ func TestPushOfMainRefusedByRuleset(t *testing.T) {
 		t.Errorf("a push of an unruled branch: %v\n%s", err, out)
 	}
 }
-
