@@ -94,6 +94,7 @@ type gateStep struct {
 type gateWorkflow struct {
 	Env  map[string]string `yaml:"env"`
 	Jobs map[string]struct {
+		Name  string     `yaml:"name"`
 		Steps []gateStep `yaml:"steps"`
 	} `yaml:"jobs"`
 }
@@ -106,6 +107,7 @@ type runJob struct {
 	pr                        int
 	headRef, headSHA, baseRef string
 	run                       *runRec
+	suite                     *checkSuiteRec
 	env                       map[string]string
 	artifact                  []byte
 	log                       bytes.Buffer
@@ -127,6 +129,10 @@ func (s *Server) runGate(ctx context.Context, url string, ro RunnerOptions, pr i
 			PRs:       []runPR{{Number: pr, HeadRef: is.PR.Head, HeadSHA: head.String(), BaseRef: is.PR.Base, BaseSHA: baseSHA.String()}},
 			Situation: "runner"}
 		s.st.Runs = append(s.st.Runs, j.run)
+		// Actions reports the run as a check suite on the run's head_sha,
+		// the base's tip for pull_request_target.
+		j.suite = s.createCheckSuite(baseSHA.String(), is.PR.Base, AppActions, j.run.ID)
+		j.run.CheckSuiteID = j.suite.ID
 		_ = s.save()
 	}
 	s.mu.Unlock()
@@ -212,11 +218,38 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 	for _, job := range []string{"verify", "comment"} {
 		j.dir = filepath.Join(tmp, job)
 		_ = os.MkdirAll(j.dir, 0o755)
-		if !j.job(ctx, job, wf.Jobs[job].Steps, ok) {
+		cr := j.startCheck(job, wf.Jobs[job].Name)
+		jobOK := j.job(ctx, job, wf.Jobs[job].Steps, ok)
+		j.endCheck(cr, jobOK)
+		if !jobOK {
 			ok = false
 		}
 	}
 	return ok
+}
+
+// startCheck opens the job's check run, named as Actions names it: the
+// job's name:, else its id.
+func (j *runJob) startCheck(id, name string) *checkRunRec {
+	if name == "" {
+		name = id
+	}
+	j.s.mu.Lock()
+	defer j.s.mu.Unlock()
+	cr := j.s.addCheckRun(j.suite, name, "in_progress", "", fmt.Sprintf("%s%s/actions/runs/%d", j.url, htmlRepo, j.run.ID))
+	_ = j.s.save()
+	return cr
+}
+
+func (j *runJob) endCheck(cr *checkRunRec, ok bool) {
+	j.s.mu.Lock()
+	defer j.s.mu.Unlock()
+	concl := "failure"
+	if ok {
+		concl = "success"
+	}
+	j.s.completeCheckRun(cr, concl, "", "")
+	_ = j.s.save()
 }
 
 func goEnv(name string) string {
