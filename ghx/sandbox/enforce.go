@@ -27,9 +27,9 @@ const ruleBypassRole = "admin"
 type checkVerdict int
 
 const (
-	checkGreen    checkVerdict = iota
-	checkExpected              // never reported, or still pending / in progress
-	checkFailing
+	verdictGreen    checkVerdict = iota
+	verdictExpected              // never reported, or still pending / in progress
+	verdictFailing
 )
 
 // checkStates reads the newest state of every check name on sha: commit
@@ -45,11 +45,11 @@ func (s *Server) checkStates(sha string) map[string]checkVerdict {
 		seen[st.Context] = true
 		switch st.State {
 		case "success":
-			out[st.Context] = checkGreen
+			out[st.Context] = verdictGreen
 		case "pending":
-			out[st.Context] = checkExpected
+			out[st.Context] = verdictExpected
 		default: // failure, error
-			out[st.Context] = checkFailing
+			out[st.Context] = verdictFailing
 		}
 	}
 	for name, v := range s.checkRunStates(sha) {
@@ -64,8 +64,20 @@ func (s *Server) checkStates(sha string) map[string]checkVerdict {
 // required check: completed with success, neutral or skipped is green;
 // queued or in progress is expected; any other conclusion fails.
 func (s *Server) checkRunStates(sha string) map[string]checkVerdict {
-	_ = sha // check runs arrive with the check-runs store (checks.go)
-	return nil
+	out := map[string]checkVerdict{}
+	for _, cr := range latestCheckRuns(s.checkRunsFor(sha)) {
+		v := verdictExpected
+		if cr.Status == "completed" {
+			v = verdictFailing
+			if checkGreen(cr.Conclusion) {
+				v = verdictGreen
+			}
+		}
+		if cur, ok := out[cr.Name]; !ok || v > cur {
+			out[cr.Name] = v
+		}
+	}
+	return out
 }
 
 // ruleViolations lists, in GitHub's words, the rules a commit breaks for
@@ -80,9 +92,9 @@ func (s *Server) ruleViolations(branch, sha string) []string {
 	for _, name := range required {
 		v, ok := states[name]
 		switch {
-		case !ok || v == checkExpected:
+		case !ok || v == verdictExpected:
 			out = append(out, fmt.Sprintf("Required status check %q is expected.", name))
-		case v == checkFailing:
+		case v == verdictFailing:
 			// GitHub's wording for a failing (not just missing) check is
 			// not recorded in github-api/; "is failing" is our assumption.
 			out = append(out, fmt.Sprintf("Required status check %q is failing.", name))

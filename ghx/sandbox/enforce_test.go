@@ -158,3 +158,23 @@ func TestPushOfMainRefusedByRuleset(t *testing.T) {
 		t.Errorf("a push of an unruled branch: %v\n%s", err, out)
 	}
 }
+
+// TestRequiredCheckReadsCheckRuns: a required check is met or broken by a
+// check run of its name as well as by a status; a skipped one is green.
+func TestRequiredCheckReadsCheckRuns(t *testing.T) {
+	for _, tc := range []struct {
+		conclusion string
+		refused    bool
+	}{{"failure", true}, {"skipped", false}, {"neutral", false}} {
+		s, _, base := startValidated(t, sandbox.Options{})
+		head := s.HeadSHA(sandbox.DemoPRReady)
+		if _, err := s.ReportCheckRun(head, sandbox.GateCheck, tc.conclusion); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := client(t, base, "sandbox-writer").PullRequests.Merge(context.Background(), "acme", "benefits", sandbox.DemoPRReady, "",
+			&github.PullRequestOptions{MergeMethod: "squash"})
+		if refused := statusOf(err) == http.StatusMethodNotAllowed; refused != tc.refused {
+			t.Errorf("a %s check run of the required check: merge %v, want refused=%v", tc.conclusion, err, tc.refused)
+		}
+	}
+}
