@@ -120,9 +120,10 @@ func (s *Server) repoJSON(base string, c caller, full bool) map[string]any {
 		"license": nil, "allow_forking": true, "web_commit_signoff_required": false,
 	}
 	if full {
-		m["allow_squash_merge"] = true
-		m["allow_merge_commit"] = false
-		m["allow_rebase_merge"] = false
+		ms := s.st.mergeSettings()
+		m["allow_squash_merge"] = ms.Squash
+		m["allow_merge_commit"] = ms.Merge
+		m["allow_rebase_merge"] = ms.Rebase
 		m["allow_auto_merge"] = false
 		m["delete_branch_on_merge"] = false
 		m["network_count"] = 0

@@ -71,6 +71,13 @@ func (s *Server) serveGit(w http.ResponseWriter, r *http.Request) {
 	// The API and git share the objects and refs: one at a time.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if push && r.Method == http.MethodPost {
+		var declined bool
+		if r2, declined = s.refusePushByRules(w, r2, c, name); declined {
+			s.logf("%s %s (git, %s): declined by the rulesets", r.Method, r.URL.Path, c.Login)
+			return
+		}
+	}
 	h.ServeHTTP(w, r2)
 	if push && r.Method == http.MethodPost {
 		if st := s.stateOf(name); st != nil {

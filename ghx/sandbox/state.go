@@ -34,6 +34,9 @@ type state struct {
 	CheckRuns   []*checkRunRec   `json:"check_runs,omitempty"`
 	// Rules: branch → the status checks a ruleset requires on it.
 	Rules map[string][]string `json:"rules,omitempty"`
+	// Merge is the repository's merge-button settings; nil is the demo's:
+	// squash merges only (settings.go).
+	Merge *mergeSettings `json:"merge_settings,omitempty"`
 }
 
 type labelRec struct {

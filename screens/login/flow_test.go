@@ -251,6 +251,30 @@ func TestPresenceCheckDeviceFlowDisabled(t *testing.T) {
 	}
 }
 
+// TestPresenceCheckUnknownClientSaysWhatToFix: GitHub's 404 for a client
+// id no OAuth App has is not "the device flow is off": the screen names
+// the id, where it came from, and the two settings that name the App.
+func TestPresenceCheckUnknownClientSaysWhatToFix(t *testing.T) {
+	t.Parallel()
+	sg := startSandbox(t, fastDevice())
+	deps, _ := testDeps(t, sg, nil)
+	deps.ClientID, deps.ClientFrom = "Ov23liTypo", "the repository variable AAYUDHA_DEVICE_CLIENT_ID of acme/benefits"
+	r, code := runPlain(t, shipRequest(), deps, nil)
+	out := r.out.String()
+	if code != tui.ExitFailed {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	for _, want := range []string{"knows no OAuth App with the client id Ov23liTypo (from the repository variable AAYUDHA_DEVICE_CLIENT_ID of acme/benefits)",
+		"404 Not Found", "set the repository variable AAYUDHA_DEVICE_CLIENT_ID, or [identity] device_client_id"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the transcript does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Enable Device Flow") || len(r.codes) != 0 {
+		t.Errorf("an unknown app was worded as a switched-off device flow, or a code was shown:\n%s", out)
+	}
+}
+
 func TestPresenceCheckNetworkError(t *testing.T) {
 	t.Parallel()
 	sg := startSandbox(t, fastDevice())
