@@ -77,7 +77,7 @@ func (e *gqlExec) resolve(typ string, v any, f *ast.Field, args map[string]any) 
 	case typ == "User" || typ == "Bot" || typ == "Organization":
 		val, ok = actorField(typ, v.(string), name)
 	case typ == "Label":
-		val, ok = map[string]any{"name": v.(string)}[name], name == "name"
+		val, ok = e.label(v.(string), name)
 	case typ == "PullRequestCommit":
 		val, ok = v.(commitRef), name == "commit"
 	case typ == "Commit":
@@ -102,6 +102,10 @@ func (e *gqlExec) resolve(typ string, v any, f *ast.Field, args map[string]any) 
 		val, ok = e.rateLimit(name)
 	case typ == "Ref":
 		val, ok = map[string]any{"name": v.(string), "prefix": "refs/heads/"}[name], name == "name" || name == "prefix"
+	case typ == "__Type":
+		val, ok = introspectType(v.(*ast.Definition), name, args)
+	case typ == "__Field":
+		val, ok = v.(*ast.FieldDefinition).Name, name == "name"
 	}
 	if !ok {
 		return nil, fmt.Errorf("the sandbox does not serve %s.%s", typ, name)
@@ -122,8 +126,74 @@ func (e *gqlExec) query(name string, args map[string]any) (any, error) {
 		return e.c.Login, nil
 	case "rateLimit":
 		return rateRef{}, nil
+	case "node":
+		// An issue's or pull request's global id, as gh looks a pull
+		// request up again by the id it read (gh pr checks).
+		id, _ := args["id"].(string)
+		for _, is := range e.s.st.Issues {
+			if nodeID(map[bool]string{true: "PR", false: "I"}[is.PR != nil], is.ID) == id {
+				return typed{itemType(is), is}, nil
+			}
+		}
+		return nil, githubf("Could not resolve to a node with the global id of '%s'", id)
+	case "__type":
+		// Introspection of one type's fields, which gh asks before it
+		// lists issues to learn what the server's schema has.
+		n, _ := args["name"].(string)
+		if def := e.schema.Types[n]; def != nil {
+			return def, nil
+		}
+		return nil, nil
 	}
 	return nil, fmt.Errorf("the sandbox does not serve Query.%s", name)
+}
+
+// label answers a label's fields from the repository's labels, as gh's
+// issue list asks them (id, name, description, color).
+func (e *gqlExec) label(labelName, name string) (any, bool) {
+	l := e.s.findLabel(labelName)
+	if l == nil {
+		l = &labelRec{Name: labelName, Color: "ededed"}
+	}
+	switch name {
+	case "name":
+		return l.Name, true
+	case "id":
+		return nodeID("LA", l.ID), true
+	case "color":
+		return l.Color, true
+	case "description":
+		if l.Description == "" {
+			return nil, true
+		}
+		return l.Description, true
+	}
+	return nil, false
+}
+
+// introspectType answers the parts of __Type the sandbox serves: name,
+// kind and fields (without deprecated ones unless includeDeprecated).
+func introspectType(def *ast.Definition, name string, args map[string]any) (any, bool) {
+	switch name {
+	case "name":
+		return def.Name, true
+	case "kind":
+		return string(def.Kind), true
+	case "fields":
+		if def.Kind != ast.Object && def.Kind != ast.Interface {
+			return nil, true
+		}
+		withDeprecated, _ := args["includeDeprecated"].(bool)
+		var out []any
+		for _, f := range def.Fields {
+			if strings.HasPrefix(f.Name, "__") || (!withDeprecated && f.Directives.ForName("deprecated") != nil) {
+				continue
+			}
+			out = append(out, f)
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 func (e *gqlExec) repository(name string, args map[string]any) (any, error) {
@@ -151,6 +221,8 @@ func (e *gqlExec) repository(name string, args map[string]any) (any, error) {
 			return nil, nil
 		}
 		return typed{"Commit", commitRef{h.String()}}, nil
+	case "hasIssuesEnabled":
+		return true, nil
 	case "pullRequests", "issues":
 		return e.items(name, args)
 	case "pullRequest", "issue", "issueOrPullRequest":

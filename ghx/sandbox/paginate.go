@@ -50,7 +50,12 @@ func pageOf(w http.ResponseWriter, r *http.Request, total int) (start, end int) 
 	return start, end
 }
 
-// baseURL is the server's own origin as the client reached it.
+// baseURL is the server's own origin as the client reached it: https when
+// it is served over TLS (as the gh conformance test serves it), so the
+// links a client follows (Link's next page) stay on that origin.
 func baseURL(r *http.Request) string {
+	if r.TLS != nil {
+		return "https://" + r.Host
+	}
 	return "http://" + r.Host
 }

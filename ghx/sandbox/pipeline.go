@@ -174,6 +174,29 @@ func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c 
 	return r.URL.Path != "/rate_limit"
 }
 
+// enterpriseLayout also serves GitHub Enterprise Server's layout on the
+// same host: REST under /api/v3/ and GraphQL at /api/graphql, which is
+// where a client pointed at a host other than github.com asks (gh with
+// GH_HOST, go-github's WithEnterpriseURLs). The prefix comes off before
+// anything else sees the request, so the handlers, the conformance
+// validator (Options.Wrap) and the log all see github.com's paths, and the
+// URLs in bodies and Link headers stay in that layout, which is served too.
+func enterpriseLayout(next http.Handler) http.Handler {
+	rest := http.StripPrefix("/api/v3", next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/api/graphql":
+			r2 := r.Clone(r.Context())
+			r2.URL.Path, r2.URL.RawPath = "/graphql", ""
+			next.ServeHTTP(w, r2)
+		case strings.HasPrefix(r.URL.Path, "/api/v3/"):
+			rest.ServeHTTP(w, r)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
 const dropHeader = "X-Sandbox-Drop-Connection"
 
 // dropLayer is the outermost handler: a response marked for the drop fault

@@ -109,7 +109,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Wrap != nil {
 		s.handler = opts.Wrap(s.handler)
 	}
-	s.handler = dropLayer(s.handler)
+	s.handler = dropLayer(enterpriseLayout(s.handler))
 	return s, nil
 }
 
