@@ -65,11 +65,10 @@ func decisionStep(s Snapshot, is Issue) Step {
 			Label:       fmt.Sprintf("accept option %d: %s", o.Number, o.Title),
 			Recommended: o.Recommended,
 			OneWay:      d.Door == DoorOneWay,
-			Writes: []Write{
-				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)},
-				{Kind: WriteAddLabel, Number: is.Number, Label: LabelAccepted},
-				{Kind: WriteClose, Number: is.Number, Reason: "completed"},
-			},
+			Writes: append(append([]Write{
+				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)}},
+				StatusWrites(is.Number, is.Labels, LabelAccepted)...),
+				Write{Kind: WriteClose, Number: is.Number, Reason: "completed"}),
 		})
 	}
 	st.Counsel = decisionCounsel(s.IssueComments[is.Number], d)
