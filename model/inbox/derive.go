@@ -124,10 +124,11 @@ func openPRStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, bool) {
 			approve.Disabled = fmt.Sprintf("only the [autonomy] approver, @%s, may approve a head here", strings.TrimPrefix(s.Approver, "@"))
 		case identity.SameLogin(pr.Author.Login, s.Viewer) && s.SoloMode:
 			// In solo mode agents write with the person's token, so GitHub
-			// names the person as author and refuses their review. The seed's
-			// way: the review record of exactly this head on the ledger, and
-			// the reply the gate reads; ship counts the record for this head.
-			approve.Label = "approve its head (recorded on the ledger: GitHub refuses an author's own review)"
+			// names the person as author and refuses their review. The review
+			// record of exactly this head on the ledger, and the reply the gate
+			// reads, move inspect past its human rung; they are not a human
+			// pass: the author never counts, so ship needs the bypass.
+			approve.Label = "approve its head (recorded on the ledger for inspect; you are its author, so ship still needs your Solo-mode bypass)"
 			approve.Writes = []Write{
 				approve.Writes[1],
 				{Kind: WriteComment, Number: pr.Number, Body: HumanReviewReply(pr.Number, pr.HeadSHA, s.Viewer)},
