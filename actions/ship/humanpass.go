@@ -46,6 +46,7 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	for _, why := range in.NeedsPerson {
 		detail = append(detail, "needs a person: "+why)
 	}
+	detail = append(detail, r.teamNotes...)
 	if res.Passed && res.Kind == pass.KindSoloBypass && !r.cfg.SoloBypass && r.resume == nil {
 		// The bypass is judged as it would stand, so the person learns it is
 		// the only pass; it is taken only when they ask for it.
@@ -139,6 +140,9 @@ func (r *run) passInput() (pass.PassInput, error) {
 		r.byRecord = rec.URL
 	}
 	if in.Changed, in.NeedsPerson, err = r.changedFiles(); err != nil {
+		return in, err
+	}
+	if in.Teams, r.teamNotes, err = r.teams(in); err != nil {
 		return in, err
 	}
 	if in.Streaks, err = r.streaks(); err != nil {

@@ -31,6 +31,9 @@ type state struct {
 	Variables   []*variableRec `json:"variables,omitempty"`
 	// Rules: branch → the status checks a ruleset requires on it.
 	Rules map[string][]string `json:"rules,omitempty"`
+	// Teams: the demo organisation's team slug → its members' logins
+	// (teams.go).
+	Teams map[string][]string `json:"teams,omitempty"`
 }
 
 type labelRec struct {
