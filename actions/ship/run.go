@@ -46,6 +46,7 @@ type run struct {
 	floorOnly bool
 	records   []actions.Record
 	bypass    bypassClaim // what this run posted for a solo-mode bypass (bypass.go)
+	teamNotes []string    // team memberships that could not be read (teams.go)
 }
 
 // gateOutcome is what one gate found.

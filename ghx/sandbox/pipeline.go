@@ -22,6 +22,7 @@ func (s *Server) routes() http.Handler {
 	s.routeActions(api)
 	s.routeVariables(api)
 	s.routeRules(api)
+	s.routeTeams(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 

@@ -37,6 +37,9 @@ type state struct {
 	// Merge is the repository's merge-button settings; nil is the demo's:
 	// squash merges only (settings.go).
 	Merge *mergeSettings `json:"merge_settings,omitempty"`
+	// Teams: the demo organisation's team slug → its members' logins
+	// (teams.go).
+	Teams map[string][]string `json:"teams,omitempty"`
 }
 
 type labelRec struct {

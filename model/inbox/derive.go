@@ -65,11 +65,10 @@ func decisionStep(s Snapshot, is Issue) Step {
 			Label:       fmt.Sprintf("accept option %d: %s", o.Number, o.Title),
 			Recommended: o.Recommended,
 			OneWay:      d.Door == DoorOneWay,
-			Writes: []Write{
-				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)},
-				{Kind: WriteAddLabel, Number: is.Number, Label: LabelAccepted},
-				{Kind: WriteClose, Number: is.Number, Reason: "completed"},
-			},
+			Writes: append(append([]Write{
+				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)}},
+				StatusWrites(is.Number, is.Labels, LabelAccepted)...),
+				Write{Kind: WriteClose, Number: is.Number, Reason: "completed"}),
 		})
 	}
 	st.Counsel = decisionCounsel(s.IssueComments[is.Number], d)
@@ -171,10 +170,11 @@ func openPRStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, bool) {
 			approve.Disabled = fmt.Sprintf("only the [autonomy] approver, @%s, may approve a head here", strings.TrimPrefix(s.Approver, "@"))
 		case identity.SameLogin(pr.Author.Login, s.Viewer) && s.SoloMode:
 			// In solo mode agents write with the person's token, so GitHub
-			// names the person as author and refuses their review. The seed's
-			// way: the review record of exactly this head on the ledger, and
-			// the reply the gate reads; ship counts the record for this head.
-			approve.Label = "approve its head (recorded on the ledger: GitHub refuses an author's own review)"
+			// names the person as author and refuses their review. The review
+			// record of exactly this head on the ledger, and the reply the gate
+			// reads, move inspect past its human rung; they are not a human
+			// pass: the author never counts, so ship needs the bypass.
+			approve.Label = "approve its head (recorded on the ledger for inspect; you are its author, so ship still needs your Solo-mode bypass)"
 			approve.Writes = []Write{
 				approve.Writes[1],
 				{Kind: WriteComment, Number: pr.Number, Body: HumanReviewReply(pr.Number, pr.HeadSHA, s.Viewer)},

@@ -399,3 +399,21 @@ func TestDeviceFlowRefusesAnOversizedAnswer(t *testing.T) {
 		t.Errorf("a normal answer read as %q, %v", b, err)
 	}
 }
+
+// TestPresenceCheckRefusesAMaintainerForAnAdminStep: maintain is below
+// admin; an account GitHub reports as a maintainer approving a step that
+// needs admin (the solo-mode bypass) is refused.
+func TestPresenceCheckRefusesAMaintainerForAnAdminStep(t *testing.T) {
+	t.Parallel()
+	sg := startSandbox(t, fastDevice())
+	deps, _ := testDeps(t, sg, nil)
+	deps.Permission = func(context.Context, string) (string, error) { return "maintain", nil }
+	r, code := runPlain(t, shipRequest(), deps, approveAs(t, sg, "founder", "approve"))
+	out := r.out.String()
+	if code != tui.ExitRefused || !strings.Contains(out, "has maintain access to acme/benefits and this step needs admin access") {
+		t.Fatalf("exit %d, want a refusal naming maintain and admin:\n%s", code, out)
+	}
+	if _, ok := r.m.Session(); ok {
+		t.Error("a maintainer's approval gave a session for an admin step")
+	}
+}
