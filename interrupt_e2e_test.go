@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/tui"
 )
@@ -24,13 +25,19 @@ import (
 // value once the Decision's comment has landed (its POST answered 201).
 func slowSandbox(t *testing.T, latency time.Duration) (url string, commented <-chan struct{}) {
 	t.Helper()
-	landed := make(chan struct{}, 1)
-	post := fmt.Sprintf("POST /repos/%s/%s/issues/%d/comments 201", sandbox.RepoOwner, sandbox.RepoName, sandbox.DemoDecision)
+	return watchedSandbox(t, latency, fmt.Sprintf("POST /repos/%s/%s/issues/%d/comments 201", sandbox.RepoOwner, sandbox.RepoName, sandbox.DemoDecision))
+}
+
+// watchedSandbox is a sandbox slowed by latency whose landed channel
+// receives a value once a request it logs starts with watch.
+func watchedSandbox(t *testing.T, latency time.Duration, watch string) (url string, landed <-chan struct{}) {
+	t.Helper()
+	seen := make(chan struct{}, 1)
 	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), Faults: sandbox.FaultSpec{Latency: latency},
 		Logf: func(format string, args ...any) {
-			if strings.HasPrefix(fmt.Sprintf(format, args...), post) {
+			if strings.HasPrefix(fmt.Sprintf(format, args...), watch) {
 				select {
-				case landed <- struct{}{}:
+				case seen <- struct{}{}:
 				default:
 				}
 			}
@@ -43,7 +50,7 @@ func slowSandbox(t *testing.T, latency time.Duration) (url string, commented <-c
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	return url, landed
+	return url, seen
 }
 
 // procAayu is the real binary in its own process, plain, its lines typed
@@ -254,5 +261,81 @@ func TestCtrlCTwiceDuringDecisionWriteLeavesItHalfDoneForTheNextRun(t *testing.T
 	list := nextRunList(t, bin, home, url)
 	if !strings.Contains(list, "Half done: option 1 was accepted in a comment by @founder") || !strings.Contains(list, "Press Enter to finish it") {
 		t.Errorf("the next run does not show the Decision as half done:\n%s", list)
+	}
+}
+
+// shipProcess starts the real binary's plain ship of the demo's #4 by the
+// Solo-mode bypass against url, approves its presence check, and waits
+// for the confirmation.
+func shipProcess(t *testing.T, bin, home, url string) *procAayu {
+	t.Helper()
+	p := startProcess(t, bin, home, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
+		"--set", "identity.device_client_id=aayu-sandbox", "ship", "4", "--solo-bypass")
+	m := p.waitFor(deviceCodeLine)
+	approveOnSandbox(t, m[1], m[2], "founder")
+	p.waitFor(`Type y and Enter to write all of these`)
+	return p
+}
+
+// shipState is #4 as GitHub has it: merged, and how many bypass comments.
+func shipState(t *testing.T, url string) (merged bool, bypasses int) {
+	t.Helper()
+	c, err := ghx.NewClient(ghx.ClientOptions{APIURL: url + "/", Token: ghx.NewToken(sandbox.TokenPrefix+"reader", "test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prState(t, c, 4)
+}
+
+// TestCtrlCAtShipConfirmationWritesNothing: ctrl+c (SIGINT to the plain
+// binary) while ship lists its writes is a no: nothing is written, exit 4,
+// and the last line says why.
+func TestCtrlCAtShipConfirmationWritesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary against the sandbox")
+	}
+	bin := buildAayu(t)
+	url, _ := watchedSandbox(t, 0, "-")
+	p := shipProcess(t, bin, t.TempDir(), url)
+	p.signal(syscall.SIGINT)
+	code := p.exited()
+	want := "result: exit 4 — ctrl+c at the confirmation: nothing was written"
+	if code != tui.ExitRefused || p.lastLine() != want {
+		t.Errorf("exit %d, last line %q; want exit 4 and %q:\n%s", code, p.lastLine(), want, p.out.String())
+	}
+	if merged, bypasses := shipState(t, url); merged || bypasses != 0 {
+		t.Errorf("ctrl+c at the confirmation wrote: merged=%v, %d bypass comments", merged, bypasses)
+	}
+}
+
+// TestSIGTERMDuringShipMergeStopsAfterItLands: SIGTERM while ship's merge
+// is under way does not cut it: the merge lands, ship stops there with
+// exit 1 and a last line saying so, and the next aayu ship finishes the
+// record without merging twice.
+func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary against a slowed sandbox")
+	}
+	bin := buildAayu(t)
+	home := t.TempDir()
+	url, merged := watchedSandbox(t, 200*time.Millisecond, "PUT /repos/acme/benefits/pulls/4/merge 200")
+	p := shipProcess(t, bin, home, url)
+	p.send("y")
+	<-merged // on GitHub; the answer is on its way back to aayu
+	p.signal(syscall.SIGTERM)
+	code := p.exited()
+	last := p.lastLine()
+	if code != tui.ExitFailed || !strings.Contains(last, "stopped on SIGTERM after the write under way landed: merged, the record not finished; aayu ship 4 finishes it without merging twice") {
+		t.Fatalf("exit %d, last line %q; want exit 1 and the merge said landed:\n%s", code, last, p.out.String())
+	}
+	if m, bypasses := shipState(t, url); !m || bypasses != 1 {
+		t.Fatalf("after the stop: merged=%v, %d bypass comments; want merged once with its one bypass", m, bypasses)
+	}
+	again := startProcess(t, bin, home, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
+		"--set", "identity.device_client_id=aayu-sandbox", "ship", "4", "--solo-bypass")
+	again.waitFor(`Type y and Enter to write all of these`) // the writes left, with no new presence check
+	again.send("y")
+	if code := again.exited(); code != tui.ExitOK || !strings.Contains(again.out.String(), "shipped: #4 merged as") {
+		t.Errorf("the next ship did not finish the record: exit %d\n%s", code, again.out.String())
 	}
 }
