@@ -339,3 +339,30 @@ func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
 		t.Errorf("the next ship did not finish the record: exit %d\n%s", code, again.out.String())
 	}
 }
+
+// TestTmuxCtrlCDuringDecisionWriteFinishesIt: the real ctrl+c key in the
+// full screen (a raw terminal, so a key, not a signal) while the Decision's
+// writes are under way: the screen says it is finishing the write, the
+// write lands, and the line left on the terminal says what happened.
+func TestTmuxCtrlCDuringDecisionWriteFinishesIt(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	url, commented := slowSandbox(t, 300*time.Millisecond)
+	s := newTmux(t, 140, 34, humanEnv(home)+" AAYU_GITHUB_TOKEN=sandbox-founder "+bin+" --api-url "+url+"/ --oauth-url "+url+" --repo acme/benefits inbox")
+	s.waitFor("Needs you (6)")
+	s.waitFor("Decision #1 (needs you)") // the first card, under the cursor
+	s.keys("Enter")
+	<-commented
+	s.keys("C-c")
+	s.waitFor("finishing 1 write under way")
+	scr := s.waitFor("AAYU-EXIT=0")
+	for _, want := range []string{"done: Decision #1", "stopped on ctrl+c: the 1 write under way finished first; nothing is half done (exit 0)."} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the terminal after aayu lacks %q:\n%s", want, scr)
+		}
+	}
+	recs := decisionRecords(t, home)
+	if len(recs) != 1 || recs[0].Outcome != actions.OutcomeDone {
+		t.Errorf("the actions log does not record the Decision done: %+v", recs)
+	}
+}
