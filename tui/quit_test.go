@@ -214,7 +214,8 @@ func TestFullScreenCtrlCLetsTheWriteUnderWayLand(t *testing.T) {
 	if done, _ := shell.screen.Done(); !done {
 		t.Error("the screen did not finish once its write landed")
 	}
-	if got := linesOf(shell.screen); !strings.Contains(got, "quit request ctrl+c force=false|write landed") {
+	got := linesOf(shell.screen)
+	if q, w := strings.Index(got, "quit request ctrl+c force=false"), strings.Index(got, "write landed"); q < 0 || w < q {
 		t.Errorf("the screen did not get the quit request before the write landed: %s", got)
 	}
 }

@@ -64,6 +64,9 @@ type Opener interface {
 type ReturnedMsg struct {
 	Transcript []string
 	Code       int
+	// Quitting: it closed on a quit request (ctrl+c, SIGTERM), which this
+	// screen gets next.
+	Quitting bool
 }
 
 // PushedMsg tells a screen it was opened on top of another: esc, when
@@ -214,7 +217,7 @@ func (s *Stack) pop(code int) tea.Cmd {
 	}
 	s.screens, s.taken = s.screens[:top], s.taken[:top]
 	under := len(s.screens) - 1
-	cmds := []tea.Cmd{s.deliver(under, ReturnedMsg{Transcript: gone.Transcript(), Code: code})}
+	cmds := []tea.Cmd{s.deliver(under, ReturnedMsg{Transcript: gone.Transcript(), Code: code, Quitting: s.quit != nil})}
 	if s.size != nil {
 		cmds = append(cmds, s.deliver(under, *s.size))
 	}

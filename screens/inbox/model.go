@@ -91,6 +91,8 @@ type Model struct {
 	quitAsk     bool          // q while writes run: wait for all, or only those under way
 	quitting    bool          // finish once the writes being waited for are done
 	stop        *interruption // ctrl+c or a quit signal being honoured (quit.go)
+	shipStopped string        // how the ship a quit request closed ended, in one line
+	shipCode    int           // and its exit code
 	writeCtx    context.Context
 	stopWrites  context.CancelFunc // cancels the writes under way: the second ctrl+c only
 	inputClosed bool               // plain: standard input ended

@@ -96,6 +96,13 @@ func (m *Model) stopLine() string {
 	}
 	line := fmt.Sprintf("stopped on %s", s.why)
 	switch {
+	case m.shipStopped != "":
+		// The request closed the ship screen first; ship itself waited for
+		// its write under way and said what landed.
+		line += ": " + m.shipStopped
+		if m.code == tui.ExitOK {
+			m.code = m.shipCode
+		}
 	case s.under == 0:
 		line += ": no write was under way, so nothing is half done"
 	case s.cut > 0:

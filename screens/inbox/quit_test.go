@@ -132,3 +132,66 @@ func mustStep(t *testing.T, m *Model, id string) model.Step {
 	}
 	return st
 }
+
+// quittingShip stands for the ship screen when ctrl+c comes after the
+// yes: it finishes once its write under way landed, merged but not
+// recorded, with exit 1.
+type quittingShip struct{ stubScreen }
+
+func (s *quittingShip) QuitsSafely() {}
+func (s *quittingShip) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tui.QuitRequestMsg); ok {
+		s.lines = append(s.lines, "The pull request is merged; run aayu ship again to finish the record. It will not merge twice.",
+			"result: exit 1 — stopped on ctrl+c after the write under way landed")
+		s.done, s.code = true, tui.ExitFailed
+	}
+	return s, nil
+}
+
+// TestCtrlCOnShipOpenedFromTheInboxEndsWithTheShipsOutcome: ctrl+c while
+// ship (opened from the inbox) writes goes to ship first; once it closed,
+// the inbox quits without reading again, and its last line and exit code
+// are the ship's outcome, not "nothing was under way".
+func TestCtrlCOnShipOpenedFromTheInboxEndsWithTheShipsOutcome(t *testing.T) {
+	f := newFake()
+	f.snap.Issues = append(f.snap.Issues, model.Issue{Number: 3, Title: "Remaining deductible", State: "open", Labels: []string{model.LabelStory}})
+	f.snap.PullRequests = append(f.snap.PullRequests, model.PullRequest{Number: 4, Title: "Remaining deductible",
+		HeadRef: "story/3-remaining", HeadSHA: headB, BaseRef: "dev", State: "open", Author: agent})
+	f.snap.PRFacts[4] = model.PRFacts{MergeGate: "success", Comments: []identity.Comment{{ID: 8, Author: writer, CreatedAt: t0,
+		Body: "Ready to ship: " + headB}}}
+	deps := f.deps()
+	closed := false
+	deps.OpenShip = func(pr int, solo bool) (tui.Screen, error) {
+		return &quittingShip{stubScreen{name: "ship", closed: &closed, lines: []string{"your confirmation: passed — yes"}}}, nil
+	}
+	m := New(context.Background(), tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, deps, Options{})
+	st := tui.NewStack(m)
+	st.Init()
+	st.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	snap, _ := f.deps().Read(context.Background(), nil, t0)
+	st.Update(readMsg{snap: snap, at: t0})
+	for i, s := range m.steps {
+		if s.Kind == model.KindReadyToShip {
+			m.cursor = i
+		}
+	}
+	pressOn(st, "enter")
+	if st.Depth() != 2 {
+		t.Fatalf("ship it did not open the ship screen (depth %d)", st.Depth())
+	}
+	st.Update(tui.QuitRequestMsg{Why: "ctrl+c"})
+	if st.Depth() != 1 || !closed {
+		t.Fatalf("the ship screen did not close on ctrl+c once its write landed (depth %d)", st.Depth())
+	}
+	done, code := st.Done()
+	if !done || code != tui.ExitFailed {
+		t.Fatalf("the inbox under the ship: done=%v code=%d; want it ended with the ship's exit 1", done, code)
+	}
+	if m.reading {
+		t.Error("the inbox started a read on its way out")
+	}
+	last := m.Epilogue()[len(m.Epilogue())-1]
+	if !strings.Contains(last, "stopped on ctrl+c: aayu ship 4 ended: The pull request is merged") || !strings.HasSuffix(last, "(exit 1).") {
+		t.Errorf("the last line %q does not carry the ship's outcome and exit 1", last)
+	}
+}
