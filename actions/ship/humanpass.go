@@ -47,6 +47,7 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 		detail = append(detail, "needs a person: "+why)
 	}
 	detail = append(detail, r.teamNotes...)
+	detail = append(detail, r.proofNotes...)
 	if res.Passed && res.Kind == pass.KindSoloBypass && !r.cfg.SoloBypass && r.resume == nil {
 		// The bypass is judged as it would stand, so the person learns it is
 		// the only pass; it is taken only when they ask for it.
@@ -291,7 +292,7 @@ func (r *run) issueComments(n int) ([]identity.Comment, error) {
 		return r.cfg.Client.Issues.ListComments(r.ctx, r.cfg.Owner, r.cfg.Repo, n, &github.IssueListCommentsOptions{ListOptions: *lo})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reading the comments of #%d: %s", n, ghx.Describe(err))
+		return nil, fmt.Errorf("reading the comments of #%d: %w", n, described{err})
 	}
 	out := make([]identity.Comment, 0, len(list))
 	for _, c := range list {
@@ -323,34 +324,6 @@ func (r *run) planReview() (pass.PlanReview, error) {
 		return pass.PlanReview{Bypass: true, CommentURL: c.URL}, nil
 	}
 	return pass.PlanReview{}, nil
-}
-
-// onProof says whether [autonomy] proof may merge this pull request with no
-// review: the pack verified with its floors holding, every status on the
-// head green, and inspect's judgement at a rung in proof_rungs.
-func (r *run) onProof() (bool, error) {
-	p := r.base.policy
-	if !p.Proof || r.pack == nil || !r.pack.report.FloorsHold {
-		return false, nil
-	}
-	st, _, err := r.cfg.Client.Repositories.GetCombinedStatus(r.ctx, r.cfg.Owner, r.cfg.Repo, r.head, &github.ListOptions{PerPage: 100})
-	if err != nil {
-		return false, fmt.Errorf("reading the statuses of head %s: %s", short(r.head), ghx.Describe(err))
-	}
-	rungOK := false
-	for _, s := range st.Statuses {
-		if s.GetState() != "success" {
-			return false, nil
-		}
-		if s.GetContext() == "aayudha/inspect" {
-			for _, rung := range p.ProofRungs {
-				if strings.HasPrefix(s.GetDescription(), "rung "+rung+":") || strings.HasPrefix(s.GetDescription(), "rung "+rung+" ") {
-					rungOK = true
-				}
-			}
-		}
-	}
-	return rungOK, nil
 }
 
 func intersect(a, b []string) []string {

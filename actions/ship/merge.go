@@ -102,7 +102,7 @@ func (r *run) merge() (gateOutcome, error) {
 			r.res.Merged, r.res.MergeCommit = true, sha
 			return gateOutcome{words: fmt.Sprintf("already squash-merged into %s for this head as %s, by another run of aayu ship", r.baseRef, short(sha))}, nil
 		}
-		return gateOutcome{refusals: []string{fmt.Sprintf("GitHub refused the merge (%s); nothing was merged%s", ge.Message, r.postedNote())}}, nil
+		return gateOutcome{refusals: []string{r.mergeRefusedWords(ge.Message) + r.postedNote()}}, nil
 	case errors.Is(err, ghx.ErrMayHaveLanded):
 		sha, rerr := r.mergedAfterAll()
 		switch {

@@ -47,6 +47,9 @@ type run struct {
 	records   []actions.Record
 	bypass    bypassClaim // what this run posted for a solo-mode bypass (bypass.go)
 	teamNotes []string    // team memberships that could not be read (teams.go)
+	// proofNotes name the inspect judgements merge on proof did not take
+	// (checks.go).
+	proofNotes []string
 }
 
 // gateOutcome is what one gate found.
@@ -115,7 +118,7 @@ func (r *run) refusedExit() int {
 
 func (r *run) do() (Result, error) {
 	r.floorOnly = true
-	ok, err := r.gate(GatePR, r.checkPR)
+	ok, err := r.gate(GatePR, r.checkPRAndChecks)
 	if err != nil {
 		r.skipRest(GatePolicy, "not reached: the pull request could not be read")
 		return r.fail(err)

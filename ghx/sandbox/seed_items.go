@@ -221,7 +221,8 @@ func (sd *seeder) seedRuns(pr4, pr6, pr8 *issueRec, old4, head4, head6, head8, r
 			Actor: bot, CreatedAt: sd.ago(at), PRs: []runPR{{pr, ref, head.String(), "dev", base.String()}}}
 	}
 	sd.gateRun(RunOlderHead, target(330, root, old4, 4, ref4, "completed", "success"), pack(story3, 4, old4, root, nil, 329.9), 30)
-	sd.gateRun(RunQualifying, target(75, dev, head4, 4, ref4, "completed", "success"), pack(story3, 4, head4, dev, nil, 74.9), 30)
+	qualifying := sd.gateRun(RunQualifying, target(75, dev, head4, 4, ref4, "completed", "success"), pack(story3, 4, head4, dev, nil, 74.9), 30)
+	sd.postedByRun(head4, qualifying)
 	sd.gateRun(RunExpired, target(70, dev, head4, 4, ref4, "completed", "success"), pack(story3, 4, head4, dev, nil, 69.9), 2)
 	sd.gateRun(RunFailed, target(65, dev, head4, 4, ref4, "completed", "failure"), nil, 30)
 	sd.gateRun(RunTampered, target(52, dev, head4, 4, ref4, "completed", "success"), func(id int64) *packFolder {
@@ -244,4 +245,17 @@ func (sd *seeder) seedRuns(pr4, pr6, pr8 *issueRec, old4, head4, head6, head8, r
 	}, 30)
 	sd.gateRun(RunUnverifiedPR, target(35, dev, head8, 8, pr8.PR.Head, "completed", "success"),
 		pack(story7, 8, head8, dev, map[int]bool{2: true}, 34.9), 30)
+}
+
+// postedByRun makes the gate's statuses on head the ones that merge-gate
+// run posted: created by github-actions[bot] (the run's workflow token),
+// with the run as their target, as the gate's comment job posts them on
+// GitHub. Merge on proof takes inspect's judgement only from such a status.
+func (sd *seeder) postedByRun(head plumbing.Hash, run *runRec) {
+	for _, st := range sd.s.st.Statuses {
+		if st.SHA == head.String() && (st.Context == "aayudha/inspect" || st.Context == GateCheck) {
+			st.Creator = ActionsBotLogin
+			st.TargetURL = fmt.Sprintf("https://github.com/%s/%s/actions/runs/%d", RepoOwner, RepoName, run.ID)
+		}
+	}
 }

@@ -1,0 +1,204 @@
+package ship
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/model/checks"
+	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/proof"
+)
+
+// TestShipRefusesAFailingCheckRunOfAnotherWorkflow: the project's own
+// tests, another workflow's check run on the head, failed; ship names it
+// and asks nobody, though no ruleset requires it.
+func TestShipRefusesAFailingCheckRunOfAnotherWorkflow(t *testing.T) {
+	f := newFixture(t)
+	pr := sandbox.DemoPRReady
+	if _, err := f.srv.ReportCheckRun(f.srv.HeadSHA(pr), "go test ./...", "failure"); err != nil {
+		t.Fatal(err)
+	}
+	before := f.snapshot(pr)
+	cfg := f.config("founder")
+	cfg.SoloBypass = true
+	asked := 0
+	cfg.Confirm = func(context.Context, Plan) (bool, error) { asked++; return true, nil }
+	res, events, err := f.ship(cfg, pr)
+	if err != nil || res.ExitCode != ExitRefused || res.Merged {
+		t.Fatalf("ship past a failing check run: err %v, exit %d, merged %v", err, res.ExitCode, res.Merged)
+	}
+	if !hasWords(res.Refusals, `the check run "go test ./..." of github-actions (failure) failed on head`) {
+		t.Errorf("the refusal does not name the failing check run: %q", res.Refusals)
+	}
+	if e := lastEvent(events)[GatePR]; e.State != Refused {
+		t.Errorf("the pull request's gate: %+v", e)
+	}
+	if asked != 0 {
+		t.Error("a refused ship asked for a confirmation")
+	}
+	f.assertUnchanged(before, pr)
+}
+
+// TestShipRefusesAMissingRequiredCheck: the base's ruleset requires the
+// merge gate; a head it never reported on is refused before anyone is
+// asked, naming the rule.
+func TestShipRefusesAMissingRequiredCheck(t *testing.T) {
+	f := newFixture(t)
+	pr := f.writerPR("story/3-no-gate", map[string]string{"NOTE.md": "a note\n"})
+	res, _, err := f.ship(f.config("founder"), pr)
+	if err != nil || res.ExitCode != ExitRefused {
+		t.Fatalf("err %v, exit %d", err, res.ExitCode)
+	}
+	if !hasWords(res.Refusals, `the check "aayudha/merge-gate", required on dev by a ruleset, has not reported on head`) {
+		t.Errorf("refusals %q", res.Refusals)
+	}
+}
+
+// TestShipSaysWhichRuleRefusedTheMerge: the merge gate turns red after
+// ship checked it (a re-run failed); GitHub's 405 "Repository rule
+// violations found" is shown in words naming the rule, nothing merged.
+func TestShipSaysWhichRuleRefusedTheMerge(t *testing.T) {
+	f := newFixture(t)
+	pr := sandbox.DemoPRReady
+	head := f.srv.HeadSHA(pr)
+	cfg := f.config("writer") // not a bypass actor of the ruleset
+	f.review("founder", pr, "APPROVE", "")
+	cfg.Confirm = func(ctx context.Context, p Plan) (bool, error) {
+		_, _, err := f.client("writer").Repositories.CreateStatus(ctx, owner, repo, head, &github.RepoStatus{
+			State: github.String("failure"), Context: github.String(sandbox.GateCheck), Description: github.String("re-run: the pack does not verify")})
+		return err == nil, err
+	}
+	res, _, err := f.ship(cfg, pr)
+	if err != nil || res.Merged || res.ExitCode != ExitRefused {
+		t.Fatalf("err %v, merged %v, exit %d, refusals %q", err, res.Merged, res.ExitCode, res.Refusals)
+	}
+	if !hasWords(res.Refusals, `GitHub refused the merge: a ruleset on dev requires what head`) ||
+		!hasWords(res.Refusals, `Required status check "aayudha/merge-gate" is failing.`) {
+		t.Errorf("the 405 in words: %q", res.Refusals)
+	}
+}
+
+// TestShipRefusesARepositoryWithoutSquashMerges: ship merges only by
+// squash; a repository that turned squash off is refused before anyone is
+// asked, with the setting to change.
+func TestShipRefusesARepositoryWithoutSquashMerges(t *testing.T) {
+	f := newFixture(t)
+	if _, _, err := f.client("founder").Repositories.Edit(context.Background(), owner, repo,
+		&github.Repository{AllowMergeCommit: github.Bool(true), AllowSquashMerge: github.Bool(false)}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := f.config("founder")
+	cfg.SoloBypass = true
+	res, _, err := f.ship(cfg, sandbox.DemoPRReady)
+	if err != nil || res.ExitCode != ExitRefused || res.Merged {
+		t.Fatalf("err %v, exit %d", err, res.ExitCode)
+	}
+	if !hasWords(res.Refusals, "does not allow squash merges (it allows merge commits)") || !hasWords(res.Refusals, "Allow squash merging") {
+		t.Errorf("refusals %q", res.Refusals)
+	}
+}
+
+// TestOnProofInspectNotFromTheGateGrantsNothing: an aayudha/inspect
+// success posted by sandbox-writer replaces the gate's as the newest; merge
+// on proof then grants nothing and names the status.
+func TestOnProofInspectNotFromTheGateGrantsNothing(t *testing.T) {
+	f := newFixture(t)
+	pr := sandbox.DemoPRReady
+	f.baseConfig(`proof = false`, `proof = true`)
+	if _, _, err := f.client("writer").Repositories.CreateStatus(context.Background(), owner, repo, f.srv.HeadSHA(pr), &github.RepoStatus{
+		State: github.String("success"), Context: github.String(InspectContext), Description: github.String("rung A: looks fine")}); err != nil {
+		t.Fatal(err)
+	}
+	res, events, err := f.ship(f.config("founder"), pr)
+	if err != nil || res.ExitCode != ExitRefused || res.Merged {
+		t.Fatalf("writer's inspect merged on proof: err %v, exit %d", err, res.ExitCode)
+	}
+	e := lastEvent(events)[GateHumanPass]
+	if !hasWords(e.Detail, `the status "aayudha/inspect" posted by @writer (success) grants nothing: merge on proof takes inspect's judgement only from the merge gate's own run`) {
+		t.Errorf("the human pass does not name the status: %q", e.Detail)
+	}
+}
+
+// TestFromGateRunBindsInspectToTheGatesRun: a status is inspect's judgement
+// only from github-actions[bot] with the gate's run as target; a check run
+// only from GitHub Actions in that run. Another workflow's run, or the
+// gate's run for another pull request (another run id), grants nothing.
+func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
+	const runPath = "/acme/benefits/actions/runs/4242"
+	for _, tc := range []struct {
+		name string
+		c    checks.Check
+		want bool
+	}{
+		{"the gate's status", checks.FromStatus(InspectContext, "success", actionsBot, "https://github.com/acme/benefits/actions/runs/4242"), true},
+		{"the gate's check run", checks.FromCheckRun(InspectContext, "completed", "success", actionsApp, "https://github.com/acme/benefits/actions/runs/4242/job/7"), true},
+		{"posted by sandbox-writer", checks.FromStatus(InspectContext, "success", "writer", "https://github.com/acme/benefits/actions/runs/4242"), false},
+		{"another workflow's run", checks.FromStatus(InspectContext, "success", actionsBot, "https://github.com/acme/benefits/actions/runs/999"), false},
+		{"the gate's run for another PR", checks.FromStatus(InspectContext, "success", actionsBot, "https://github.com/acme/benefits/actions/runs/42420"), false},
+		{"another app's check run", checks.FromCheckRun(InspectContext, "completed", "success", "some-app", "https://github.com/acme/benefits/actions/runs/4242/job/7"), false},
+		{"no target", checks.FromStatus(InspectContext, "success", actionsBot, ""), false},
+	} {
+		if got := fromGateRun(tc.c, runPath); got != tc.want {
+			t.Errorf("%s: from the gate's run = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestOnProofRefusesARedStatus: with the gate's own inspect at an allowed
+// rung, one red status on the head still refuses merge on proof.
+func TestOnProofRefusesARedStatus(t *testing.T) {
+	for _, red := range []bool{false, true} {
+		var srvURL string
+		gh := func(w http.ResponseWriter, r *http.Request) {
+			statuses := `{"state":"success","sha":"h","total_count":2,"statuses":[` +
+				`{"context":"aayudha/inspect","state":"success","description":"rung A: converged","target_url":"https://github.com/acme/benefits/actions/runs/77","creator":{"login":"github-actions[bot]"}}`
+			if red {
+				statuses += `,{"context":"lint","state":"failure","creator":{"login":"writer"}}`
+			}
+			statuses += `]}`
+			switch {
+			case strings.HasSuffix(r.URL.Path, "/status"):
+				fmt.Fprint(w, statuses)
+			case strings.HasSuffix(r.URL.Path, "/check-runs"):
+				fmt.Fprint(w, `{"total_count":0,"check_runs":[]}`)
+			default:
+				http.NotFound(w, r)
+			}
+		}
+		srvURL = startFake(t, http.HandlerFunc(gh))
+		c := github.NewClient(nil)
+		c.BaseURL = mustURL(t, srvURL+"/")
+		r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, head: "h", baseRef: "dev",
+			base: &basePolicy{policy: pass.Policy{Proof: true, ProofRungs: []string{"A"}}},
+			pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
+				report: &proof.Report{FloorsHold: true}}}
+		ok, err := r.onProof()
+		if err != nil || ok == red {
+			t.Errorf("red status %v: on proof %v (%v), want %v", red, ok, err, !red)
+		}
+	}
+}
+
+func startFake(t *testing.T, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}

@@ -1,0 +1,59 @@
+package ghx
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/model/checks"
+)
+
+// HeadChecks reads every check on a commit: its statuses, the newest per
+// context (GET commits/{ref}/status), and its check runs, the newest per
+// name (GET commits/{ref}/check-runs, filter=latest).
+func HeadChecks(ctx context.Context, c *github.Client, owner, repo, sha string) ([]checks.Check, error) {
+	var out []checks.Check
+	combined, _, err := c.Repositories.GetCombinedStatus(ctx, owner, repo, sha, &github.ListOptions{PerPage: 100})
+	if err != nil {
+		return nil, fmt.Errorf("reading the statuses of %s: %w", shortSHA(sha), err)
+	}
+	for _, s := range combined.Statuses {
+		ch := checks.FromStatus(s.GetContext(), s.GetState(), s.GetCreator().GetLogin(), s.GetTargetURL())
+		ch.Summary = s.GetDescription()
+		out = append(out, ch)
+	}
+	runs, err := ListAll(ctx, func(lo *github.ListOptions) ([]*github.CheckRun, *github.Response, error) {
+		res, resp, err := c.Checks.ListCheckRunsForRef(ctx, owner, repo, sha, &github.ListCheckRunsOptions{Filter: github.String("latest"), ListOptions: *lo})
+		if err != nil {
+			return nil, resp, err
+		}
+		return res.CheckRuns, resp, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the check runs of %s: %w", shortSHA(sha), err)
+	}
+	for _, r := range runs {
+		ch := checks.FromCheckRun(r.GetName(), r.GetStatus(), r.GetConclusion(), r.GetApp().GetSlug(), r.GetDetailsURL())
+		ch.Summary = r.GetOutput().GetTitle()
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// RequiredOf is RequiredChecks in the judgement's terms.
+func RequiredOf(ctx context.Context, c *github.Client, owner, repo, branch string) ([]checks.Required, bool, error) {
+	reqs, unread, err := RequiredChecks(ctx, c, owner, repo, branch)
+	out := make([]checks.Required, 0, len(reqs))
+	for _, r := range reqs {
+		out = append(out, checks.Required{Name: r.Check, By: r.By})
+	}
+	return out, unread, err
+}
+
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
