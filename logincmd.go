@@ -12,6 +12,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
@@ -19,7 +20,7 @@ import (
 
 // sandboxClientID is the sandbox's own device client, the default under
 // --sandbox when neither config nor the repository names one.
-const sandboxClientID = "aayu-sandbox"
+const sandboxClientID = sandbox.OwnClientID
 
 // loginScreen builds the presence check for one command.
 func (w wiring) loginScreen(req login.Request) (*login.Model, error) {
@@ -28,7 +29,7 @@ func (w wiring) loginScreen(req login.Request) (*login.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	clientID := w.deviceClient().ID
+	client := w.deviceClient()
 	if req.Repo == "" && sess.owner != "" {
 		req.Repo = sess.owner + "/" + sess.repo
 	}
@@ -37,8 +38,9 @@ func (w wiring) loginScreen(req login.Request) (*login.Model, error) {
 	}
 	api := sess.apiURL
 	return login.New(ctx, common, req, login.Deps{
-		OAuthHost: sess.webURL(),
-		ClientID:  clientID,
+		OAuthHost:  sess.webURL(),
+		ClientID:   client.ID,
+		ClientFrom: client.From,
 		// The device token proves who approved and nothing else: no cache,
 		// no log, never stored.
 		APIClient: func(token string) (*github.Client, error) {
@@ -141,7 +143,7 @@ func (w wiring) presenceFor(req login.Request) (*identity.Session, int, bool) {
 
 // runOptions is how a screen is drawn for this invocation.
 func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
-	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout}
+	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout, Signals: e.signals}
 	if tui.NoColor(e.getenv) {
 		opts.ColorProfile = colorprofile.Ascii // NO_COLOR drops colour, not the full screen
 	}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/charmbracelet/x/term"
 
@@ -20,15 +19,28 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT, SIGTERM and SIGHUP cancel ctx only while no screen runs; a
+	// running screen takes them as a quit request and finishes the writes
+	// under way first (tui.Signals), so no signal cuts a write in the middle.
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := tui.NewSignals(cancel)
+	caught := make(chan os.Signal, 4)
+	signal.Notify(caught, tui.QuitSignals()...)
+	go func() {
+		for sig := range caught {
+			signals.Deliver(sig)
+		}
+	}()
 	code := run(ctx, os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, environ: os.Environ(),
 		stdoutIsTerminal: term.IsTerminal(os.Stdout.Fd()),
 		stdinIsTerminal:  term.IsTerminal(os.Stdin.Fd()),
 		ttyIn:            os.Stdin,
+		signals:          signals,
 	})
-	stop()
+	signal.Stop(caught)
+	cancel()
 	os.Exit(code)
 }
 
@@ -45,6 +57,9 @@ type env struct {
 	// lines is the process's one reader of plain input, shared by every
 	// screen this run opens, so no typed line is lost between screens.
 	lines *tui.LineReader
+	// signals routes SIGINT, SIGTERM and SIGHUP to the running screen as a
+	// quit request; nil (tests in-process) keeps Bubble Tea's handler.
+	signals *tui.Signals
 }
 
 // run is aayu from arguments to exit code.
@@ -96,6 +111,10 @@ func run(ctx context.Context, args []string, e env) int {
 		return w.runInbox()
 	case "comment":
 		return w.runComment()
+	case "verify":
+		if inv.Flags["raw-out"] != "" {
+			return w.runVerifyRaw()
+		}
 	case "protected":
 		return w.runProtected()
 	}
@@ -150,6 +169,9 @@ func userConfigPath(getenv func(string) string) string {
 // needsToken says whether the command talks to GitHub as the person.
 func needsToken(inv tui.Invocation) bool {
 	switch inv.Command {
+	case "verify":
+		// --raw-out runs the tests job's half: no GitHub, no token.
+		return inv.Flags["raw-out"] == ""
 	case "sandbox", "login", "comment":
 		// comment --ci takes the workflow's token only (commentci.go).
 		return false

@@ -87,6 +87,14 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 			Terminal:    terminal,
 			Env:         e.getenv,
 			CI:          inv.Global.CI,
+			// ctrl+c or SIGTERM after the yes: stop once the write under
+			// way has landed; a later ship resumes from there.
+			AfterStep: func(core.GateID) error {
+				if ask.Stopped != nil && ask.Stopped() {
+					return errQuitAsked
+				}
+				return nil
+			},
 		})
 		if err != nil {
 			return core.Result{ExitCode: tui.ExitFailed}, err
@@ -109,6 +117,10 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 		OnClose: func() { _ = os.RemoveAll(work) },
 	}), nil
 }
+
+// errQuitAsked stops a ship after the write under way: the person pressed
+// ctrl+c or the process got a quit signal.
+var errQuitAsked = errors.New("you asked to quit, so ship stopped after the write under way landed")
 
 // shipPresence is the login screen for one ship: its approval covers the
 // ship command itself, whichever flags the person's Command: line shows.

@@ -139,11 +139,11 @@ func TestTmuxLoginRefusesAnAgentLaneInWords(t *testing.T) {
 	}
 }
 
-// humanEnv clears every agent marker so the real binary sees a person at a
+// humanEnv clears every agent and CI marker so the real binary sees a person at a
 // terminal, whatever shell runs the tests.
 func humanEnv(home string) string {
 	cmd := "env"
-	for _, m := range append(identity.HostMarkers(), identity.AgentVariable, "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME") {
+	for _, m := range append(append(identity.HostMarkers(), identity.CIMarkers()...), identity.AgentVariable, "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME") {
 		cmd += " -u " + m
 	}
 	// A new HOME must not mean a cold Go build cache for verify's go test runs.

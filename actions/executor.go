@@ -142,7 +142,7 @@ func (e *Executor) Execute(ctx context.Context, req Request) Outcome {
 		return Outcome{Done: true}
 	}
 	out := e.execute(ctx, req)
-	e.record(req, &out)
+	e.record(ctx, req, &out)
 	return out
 }
 

@@ -26,11 +26,11 @@ func TestInboxAcceptDecisionOption(t *testing.T) {
 		t.Errorf("founder's comments %q, want exactly %q", got, want)
 	}
 	is := f.issue(sandbox.DemoDecision)
-	if !labelsOf(is)[inbox.LabelAccepted] || is.GetState() != "closed" || is.GetStateReason() != "completed" {
-		t.Errorf("#1: labels %v, state %s (%s); want status:accepted, closed as completed", labelsOf(is), is.GetState(), is.GetStateReason())
+	if !labelsOf(is)[inbox.LabelAccepted] || labelsOf(is)["status:proposed"] || is.GetState() != "closed" || is.GetStateReason() != "completed" {
+		t.Errorf("#1: labels %v, state %s (%s); want status:accepted in place of status:proposed, closed as completed", labelsOf(is), is.GetState(), is.GetStateReason())
 	}
-	if len(out.Wrote) != 3 {
-		t.Errorf("wrote %q, want three writes in words", out.Wrote)
+	if len(out.Wrote) != 4 {
+		t.Errorf("wrote %q, want four writes in words (the comment, status:proposed out, status:accepted in, the close)", out.Wrote)
 	}
 
 	// Enter again: the Decision no longer waits, so nothing is doubled.
@@ -43,7 +43,7 @@ func TestInboxAcceptDecisionOption(t *testing.T) {
 	}
 	recs := f.records()
 	if len(recs) != 2 || recs[0].Command != "inbox: decide 1 --accept 1" || recs[0].Outcome != OutcomeDone ||
-		recs[0].Who != "founder" || recs[0].Repo != "acme/benefits" || recs[0].Item != "#1" || len(recs[0].Writes) != 3 ||
+		recs[0].Who != "founder" || recs[0].Repo != "acme/benefits" || recs[0].Item != "#1" || len(recs[0].Writes) != 4 ||
 		recs[1].Outcome != OutcomeChanged {
 		t.Errorf("log %+v", recs)
 	}

@@ -69,7 +69,7 @@ func causeOf(err error, item int) cause {
 	case errors.As(err, &landed):
 		return cause{"the connection to GitHub dropped", true, ""}
 	case errors.Is(err, context.Canceled):
-		return cause{"it was cancelled before it finished", true, ""}
+		return cause{"it was stopped before it finished (a second ctrl+c or quit signal)", true, ""}
 	case errors.Is(err, context.DeadlineExceeded):
 		return cause{"GitHub did not answer in time", true, ""}
 	case errors.As(err, &primary), errors.As(err, &ghRate):

@@ -29,13 +29,14 @@ func TestInbox502OnAWrite(t *testing.T) {
 		what        string
 		changed     string
 		doneAtFirst bool
+		method      string // the request that got the 502; POST when ""
 	}{
 		{name: "first write never arrived", write: 1,
 			what:    "The comment on #1 was not posted: GitHub answered with a server error.",
 			changed: "Nothing changed on GitHub."},
-		{name: "second write never arrived", write: 2,
-			what:    "The label status:accepted on #1 was not added: GitHub answered with a server error.",
-			changed: "The comment was posted; the label status:accepted was not added."},
+		{name: "second write never arrived", write: 2, method: "DELETE",
+			what:    "The label status:proposed on #1 was not removed: GitHub answered with a server error.",
+			changed: "The comment was posted; the label status:proposed was not removed."},
 		{name: "first write landed, its answer lost", write: 1, forward: true, doneAtFirst: true},
 	}
 	for _, tc := range cases {
@@ -58,7 +59,10 @@ func TestInbox502OnAWrite(t *testing.T) {
 					t.Fatalf("outcome %+v, failure %#v", out, fl)
 				}
 				wordsOK(t, fl)
-				if !detailsSay(fl, "502") || !detailsSay(fl, "POST") {
+				if tc.method == "" {
+					tc.method = "POST"
+				}
+				if !detailsSay(fl, "502") || !detailsSay(fl, tc.method) {
 					t.Errorf("details %q do not keep the answer and the request", fl.Details)
 				}
 				// Nothing half done beyond what the Changed line says.
@@ -192,7 +196,7 @@ func TestInboxFailedChoiceLeaves(t *testing.T) {
 			t.Fatalf("outcome %+v, failure %+v: want a failure Enter cannot fix", out, fl)
 		}
 		if fl.Next != "GitHub refused the request; open #1 on GitHub to act on it by hand." ||
-			fl.Changed != "The comment was posted; the label status:accepted was not added." {
+			fl.Changed != "The comment was posted; the label status:proposed was not removed." {
 			t.Errorf("lines %q", fl.Lines())
 		}
 		wordsOK(t, fl)

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -13,11 +14,15 @@ const (
 	OutcomeFailed  = "failed"
 	OutcomeChanged = "changed"
 	OutcomeRefused = "refused"
+	// OutcomeInterrupted is a request stopped part-way by the person (a
+	// second ctrl+c or quit signal): Writes lists what landed, Detail the
+	// write it stopped at. The next run shows the item as half done.
+	OutcomeInterrupted = "interrupted"
 )
 
 // record appends the request's Record to the actions log: every request
 // that was tried, whatever became of it. A dry run is never logged.
-func (e *Executor) record(req Request, out *Outcome) {
+func (e *Executor) record(ctx context.Context, req Request, out *Outcome) {
 	if e.cfg.Log == nil {
 		return
 	}
@@ -31,6 +36,9 @@ func (e *Executor) record(req Request, out *Outcome) {
 	switch {
 	case out.Changed:
 		rec.Outcome, rec.Detail = OutcomeChanged, out.ChangedWhat
+	case out.Failure != nil && ctx.Err() != nil:
+		rec.Outcome = OutcomeInterrupted
+		rec.Detail = strings.Join(append(out.Failure.Lines(), out.Failure.Details...), " | ")
 	case out.Failure != nil:
 		rec.Outcome = OutcomeFailed
 		if out.Failure.Details == nil {

@@ -53,6 +53,13 @@ func (r *run) write(ctx context.Context, w inbox.Write) error {
 		return nil
 	}
 	r.state = notLanded
+	if ctx.Err() != nil {
+		// Stopped while the write was under way: the request may have
+		// reached GitHub, and no check can be made now. The next try
+		// checks before writing it again.
+		r.state = unknown
+		return err
+	}
 	if errors.Is(err, ghx.ErrMayHaveLanded) {
 		there, cerr := r.check(ctx, w)
 		switch {

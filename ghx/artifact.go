@@ -12,10 +12,14 @@ import (
 // DownloadArtifact fetches an Actions artifact's zip into w, refusing more
 // than maxBytes. It asks the API for the short-lived signed URL (a 302) and
 // fetches that URL with the same client, whose transport sends the token to
-// the API host only, never to the blob host. An expired artifact's 410 comes
+// the API host only, never to the blob host. This is the one hop to
+// another host aayu takes, and the blob's bytes are copied out, never
+// decoded as the API's JSON. An expired artifact's 410 comes
 // back as ErrArtifactExpired instead of go-github's bare "unexpected status".
 func DownloadArtifact(ctx context.Context, client *github.Client, owner, repo string, id int64, w io.Writer, maxBytes int64) (int64, error) {
-	where, resp, err := client.Actions.DownloadArtifact(ctx, owner, repo, id, 1)
+	// No redirect is followed to find the address (go-github would follow a
+	// 301 to any host): the API's own answer must be the 302.
+	where, resp, err := client.Actions.DownloadArtifact(ctx, owner, repo, id, 0)
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusGone {
 			return 0, fmt.Errorf("artifact %d of %s/%s: %w", id, owner, repo, ErrArtifactExpired)

@@ -49,7 +49,8 @@ type ClientOptions struct {
 }
 
 // NewClient builds a go-github client whose transport, outermost first,
-// retries, keeps the conditional-request cache, logs, and authenticates.
+// retries, keeps the conditional-request cache, logs, authenticates, and
+// strips the token from whatever a server answers (redact.go).
 func NewClient(opts ClientOptions) (*github.Client, error) {
 	base, err := ParseAPIURL(opts.APIURL)
 	if err != nil {
@@ -70,6 +71,7 @@ func NewClient(opts ClientOptions) (*github.Client, error) {
 		rt = transport
 	}
 	rt = &limitTransport{next: rt, limits: opts.Limits.withDefaults()}
+	rt = newRedactTransport(rt, opts.Token)
 	rt = &authTransport{next: rt, token: opts.Token, scheme: base.Scheme, host: base.Host}
 	if opts.Logger != nil {
 		rt = &logTransport{next: rt, logger: opts.Logger, now: now}
@@ -83,7 +85,7 @@ func NewClient(opts ClientOptions) (*github.Client, error) {
 	}
 	rt = &retryTransport{next: rt, policy: opts.Retry.withDefaults(), sleep: sleep, now: now}
 
-	client := github.NewClient(&http.Client{Transport: rt})
+	client := github.NewClient(&http.Client{Transport: rt, CheckRedirect: checkRedirect})
 	client.BaseURL = base
 	upload := *base
 	if strings.HasSuffix(upload.Path, "/api/v3/") {

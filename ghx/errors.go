@@ -70,6 +70,7 @@ func Describe(err error) string {
 	}
 	var (
 		landed    *MayHaveLandedError
+		redirect  *CrossHostRedirectError
 		limited   *LimitError
 		primary   *PrimaryRateLimitError
 		secondary *SecondaryRateLimitError
@@ -82,6 +83,8 @@ func Describe(err error) string {
 		hostname  x509.HostnameError
 	)
 	switch {
+	case errors.As(err, &redirect):
+		return fmt.Sprintf("GitHub's API at %s redirected a request to another host, %s; aayu does not follow an API request off its host, so nothing was read from there or changed; check --api-url.", redirect.From, clean(redirect.To))
 	case errors.As(err, &landed):
 		what := "the connection dropped"
 		if landed.Status != 0 {

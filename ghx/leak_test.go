@@ -129,7 +129,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 	keep(err)
 	_, err = ghx.DownloadArtifact(ctx, gh, owner, repo, artifactOf(t, env, sandbox.RunExpired), &zip, 64<<20)
 	keep(err)
-	code, err := device.RequestCode(gh.Client(), env.base+"/login/device/code", "aayu-test", nil)
+	code, err := device.RequestCode(gh.Client(), env.base+"/login/device/code", sandbox.OwnClientID, nil)
 	if err != nil || code.UserCode == "" {
 		t.Errorf("device code: %v", err)
 	}

@@ -61,6 +61,17 @@ func TestEveryOperationThroughGhx(t *testing.T) {
 			cs, _, err := gh.Issues.ListComments(ctx, owner, repo, sandbox.DemoPRReady, nil)
 			return len(cs) == 1, err
 		}},
+		{"teams/get-membership-for-user-in-org", func() (bool, error) {
+			if err := env.srv.SetTeam("policy-owners", "writer"); err != nil {
+				return false, err
+			}
+			in, err := ghx.TeamMember(ctx, gh, "@acme/policy-owners", "Writer")
+			if err != nil {
+				return false, err
+			}
+			out, err := ghx.TeamMember(ctx, gh, "@acme/policy-owners", "reader")
+			return in && !out, err
+		}},
 		{"issues/update-comment", func() (bool, error) {
 			cs, _, err := gh.Issues.ListComments(ctx, owner, repo, sandbox.DemoPRReady, nil)
 			if err != nil || len(cs) == 0 {

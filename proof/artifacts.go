@@ -56,9 +56,15 @@ func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
 			if checks[i].hashed && checks[i].code == "" {
 				v.r.FilesHashed++
 				v.r.BytesHashed += a.Size
-				v.hashed[a.Path] = true
-				if checks[i].content != nil {
-					v.content[a.Path] = checks[i].content
+				// store none (or a tombstone) says the bytes are not part of
+				// the pack: bytes found beside it anyway were checked, but
+				// never prove, or a pack could cite a file it declares it
+				// does not keep.
+				if !notStored(a) {
+					v.hashed[a.Path] = true
+					if checks[i].content != nil {
+						v.content[a.Path] = checks[i].content
+					}
 				}
 			}
 		} else {

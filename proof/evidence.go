@@ -345,6 +345,11 @@ func (s *testStreamScan) event(line []byte) string {
 	if err := json.Unmarshal(line, &fields); err != nil {
 		return "is not a JSON test event (" + clipText(err.Error()) + ")"
 	}
+	// A repeated key is refused: encoding/json keeps the last, so
+	// {"Action":"fail","Action":"pass"} would read as a pass.
+	if derr := scanJSON(line, "it", -1); derr != nil {
+		return "is refused: " + strings.TrimSuffix(clipText(derr.Msg), ".")
+	}
 	str := func(name string) (string, bool) {
 		raw, ok := fields[name]
 		if !ok {
@@ -360,6 +365,9 @@ func (s *testStreamScan) event(line []byte) string {
 	importPath, ok5 := str("ImportPath")
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || action == "" {
 		return "is JSON but not a test2json event (Action, Package and Test must be strings)"
+	}
+	if !testActions[action] {
+		return fmt.Sprintf("has the action %q, which go test -json never writes", clipText(action))
 	}
 	if pkg != "" {
 		s.seenPackages[pkg] = true

@@ -291,6 +291,11 @@ func FuzzTestEvidence(f *testing.F) {
 	}
 	f.Add([]byte(`{"Action":"run","Package":"example.com/qa/examples/benefits-qa/answer","Test":"TestAnswerCitesPassage"}` + "\n" +
 		`{"Action":"pass","Package":"example.com/qa/examples/benefits-qa/answer","Test":"TestAnswerCitesPassage"}`))
+	// Issue 24's refusals: a repeated key and an action go test never writes.
+	f.Add([]byte(`{"Action":"run","Package":"example.com/qa/examples/benefits-qa/answer","Test":"TestAnswerCitesPassage"}` + "\n" +
+		`{"Action":"fail","Package":"example.com/qa/examples/benefits-qa/answer","Test":"TestAnswerCitesPassage","Action":"pass"}`))
+	f.Add([]byte(`{"Action":"run","Package":"example.com/qa/examples/benefits-qa/answer","Test":"TestAnswerCitesPassage"}` + "\n" +
+		`{"Action":"passed","Package":"example.com/qa/examples/benefits-qa/answer","Test":"TestAnswerCitesPassage"}`))
 	m := EvidenceMap{{ID: 1, Tests: []TestRef{qaRef("answer", "TestAnswerCitesPassage")}}}
 	f.Fuzz(func(t *testing.T, stream []byte) {
 		evidence, _ := TestEvidence(m, evidenceModule, bytes.NewReader(stream))

@@ -18,6 +18,12 @@ func FuzzEvidenceEvents(f *testing.F) {
 	f.Add([]byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n"))
 	f.Add([]byte("not json\n"))
 	f.Add([]byte{})
+	// Issue 24's refusals: a repeated key, an action go test never writes,
+	// a pass before its run or after a run in another package.
+	f.Add([]byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" + `{"Action":"fail","Package":"example.com/x","Test":"TestOne","Action":"pass"}` + "\n"))
+	f.Add([]byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" + `{"Action":"FAIL","Package":"example.com/x","Test":"TestOne"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n"))
+	f.Add([]byte(`{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n" + `{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n"))
+	f.Add([]byte(`{"Action":"run","Package":"example.com/y","Test":"TestOne"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n"))
 	opts := fixtureMappedOptions(f)
 	f.Fuzz(func(t *testing.T, events []byte) {
 		files := fixtureFiles()
@@ -50,6 +56,15 @@ func FuzzEvidenceEvents(f *testing.F) {
 			}
 			if err := json.Unmarshal(line, &ev); err != nil {
 				t.Fatalf("proven with a line that is not an event: %q", line)
+			}
+			if scanJSON(line, "line", -1) != nil {
+				t.Fatalf("proven with a line that repeats a key: %q", line)
+			}
+			if !testActions[ev.Action] {
+				t.Fatalf("proven with an action go test never writes: %q", line)
+			}
+			if ev.Action == "pass" && ev.Package == "example.com/x" && ev.Test == "TestOne" && !ran {
+				t.Fatalf("proven with a pass before its run:\n%s", events)
 			}
 			if ev.Action == "fail" {
 				t.Fatalf("proven with a fail event: %q", line)

@@ -110,6 +110,9 @@ func FuzzVerifyPackJSON(f *testing.F) {
 	f.Add(sound)
 	f.Add([]byte(strings.Replace(string(sound), `"size": 42`, `"size": 43`, 1)))
 	f.Add([]byte(strings.Replace(string(sound), `"evidence/criterion-2.jsonl"`, `"../criterion-2.jsonl"`, 1)))
+	// Issue 24: store none beside present bytes, and a path spelt twice.
+	f.Add([]byte(strings.Replace(string(sound), `"store": "git"`, `"store": "none"`, 2)))
+	f.Add([]byte(strings.Replace(string(sound), `"evidence/criterion-2.jsonl"`, `"evidence/Criterion-1.jsonl"`, 1)))
 	f.Fuzz(func(t *testing.T, packJSON []byte) {
 		dir := t.TempDir()
 		writeFixtureFile(t, filepath.Join(dir, packFile), packJSON)
@@ -125,6 +128,19 @@ func FuzzVerifyPackJSON(f *testing.F) {
 		}
 		if len(r.Pack.Criteria) == 0 || len(r.Pack.Artifacts) == 0 || len(r.Pack.Checks) == 0 {
 			t.Fatal("an empty set verified")
+		}
+		notStoredPaths := map[string]bool{}
+		for _, a := range r.Pack.Artifacts {
+			notStoredPaths[a.Path] = notStored(a)
+		}
+		for _, c := range r.Pack.Criteria {
+			stored := false
+			for _, e := range c.Evidence {
+				stored = stored || !notStoredPaths[e]
+			}
+			if !stored {
+				t.Fatalf("pack verified with criterion %d citing only store-none evidence", c.ID)
+			}
 		}
 		for _, a := range r.Artifacts {
 			if a.Verdict == VerdictFailed {

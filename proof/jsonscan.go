@@ -30,6 +30,13 @@ type jsonFrame struct {
 // document, and nesting deeper than any pack. It also counts the artifacts
 // so an oversized list is refused before it is allocated.
 func scanPackJSON(data []byte, maxArtifacts int) *DecodeError {
+	return scanJSON(data, "pack.json", maxArtifacts)
+}
+
+// scanJSON is scanPackJSON for any JSON document, named name in its
+// messages (a go test -json event line is one). maxArtifacts < 0 counts
+// nothing.
+func scanJSON(data []byte, name string, maxArtifacts int) *DecodeError {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var stack []*jsonFrame
@@ -42,11 +49,11 @@ func scanPackJSON(data []byte, maxArtifacts int) *DecodeError {
 			top.wantKey = true
 			return nil
 		}
-		if top.countThis {
+		if top.countThis && maxArtifacts >= 0 {
 			top.items++
 			if top.items > maxArtifacts {
 				return &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf(
-					"pack.json lists more than %d artifacts, the most aayu reads.", maxArtifacts)}
+					"%s lists more than %d artifacts, the most aayu reads.", name, maxArtifacts)}
 			}
 		}
 		return nil
@@ -56,15 +63,15 @@ func scanPackJSON(data []byte, maxArtifacts int) *DecodeError {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
 			if !started {
-				return &DecodeError{Code: CodeMalformed, Msg: "pack.json is empty."}
+				return &DecodeError{Code: CodeMalformed, Msg: name + " is empty."}
 			}
 			return nil
 		}
 		if err != nil {
-			return &DecodeError{Code: CodeMalformed, Msg: "pack.json is not valid JSON: " + err.Error() + ".", Err: err}
+			return &DecodeError{Code: CodeMalformed, Msg: name + " is not valid JSON: " + err.Error() + ".", Err: err}
 		}
 		if started && len(stack) == 0 {
-			return &DecodeError{Code: CodeMalformed, Msg: "pack.json has data after its closing brace."}
+			return &DecodeError{Code: CodeMalformed, Msg: name + " has data after its closing brace."}
 		}
 		started = true
 
@@ -83,7 +90,7 @@ func scanPackJSON(data []byte, maxArtifacts int) *DecodeError {
 			key, _ := tok.(string)
 			if _, seen := top.keys[key]; seen {
 				return &DecodeError{Code: CodeDuplicateKey, Msg: fmt.Sprintf(
-					"pack.json repeats the key %q in %s; a key may appear only once.", key, describeJSONPath(top.path))}
+					"%s repeats the key %q in %s; a key may appear only once.", name, key, describeJSONPath(top.path))}
 			}
 			top.keys[key] = struct{}{}
 			top.wantKey = false
@@ -96,7 +103,7 @@ func scanPackJSON(data []byte, maxArtifacts int) *DecodeError {
 			switch t {
 			case '{', '[':
 				if len(stack) >= maxJSONDepth {
-					return &DecodeError{Code: CodeMalformed, Msg: "pack.json nests deeper than any pack does."}
+					return &DecodeError{Code: CodeMalformed, Msg: name + " nests deeper than any pack does."}
 				}
 				f := &jsonFrame{object: t == '{', wantKey: t == '{'}
 				if f.object {

@@ -47,10 +47,10 @@ func (v *verifier) judgeCriterion(c Criterion, arts map[string]Artifact, verdict
 	}
 	seen := map[string]bool{}
 	for _, e := range c.Evidence {
-		if seen[e] {
-			fail(CodeDuplicateEvidence, e, fmt.Sprintf("cites %q more than once; each file counts once", e))
+		if seen[foldName(e)] {
+			fail(CodeDuplicateEvidence, e, fmt.Sprintf("cites %q more than once (spellings that differ only in case or Unicode normalisation are one file); each file counts once", e))
 		}
-		seen[e] = true
+		seen[foldName(e)] = true
 	}
 	var unhashed []string
 	tally := newEventTally()

@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // PathError says why an artifact path is refused.
@@ -94,4 +97,14 @@ func hasDriveLetter(p string) bool {
 	}
 	c := p[0]
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// foldName is the key two paths collide under: names that differ only in
+// case or in Unicode normalisation (a precomposed "é" against "e" and a
+// combining accent) are one file on macOS and Windows and look the same on
+// screen, so a pack may hold only one of them. NFC first so the two forms
+// meet, then full case folding, then NFC again because folding can
+// decompose.
+func foldName(s string) string {
+	return norm.NFC.String(cases.Fold().String(norm.NFC.String(s)))
 }

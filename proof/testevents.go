@@ -31,15 +31,32 @@ func newEventTally() *eventTally {
 	return &eventTally{ran: map[testKey]bool{}, passed: map[testKey]bool{}, failed: map[testKey]bool{}, pkgFailed: map[string]bool{}}
 }
 
-// readTestEvents adds the events of one evidence file to t. It returns why
-// the file is not go test -json events, or "": every non-empty line must be
-// a JSON object with a non-empty string Action, and string Package and Test
-// when present, and the file must hold at least one event.
+// testActions are the actions go test -json (test2json and the go
+// command's build events) writes. Any other action is refused rather than
+// ignored: a "FAIL" or "crash" the reader skipped could hide a failure.
+var testActions = map[string]bool{
+	"start": true, "run": true, "pause": true, "cont": true, "pass": true, "bench": true,
+	"fail": true, "output": true, "skip": true, "build-output": true, "build-fail": true,
+	"attr": true, "artifacts": true,
+}
+
+// read adds the events of one evidence file to t. It returns why the file
+// is not go test -json events, or "": every non-empty line must be one JSON
+// object with no key repeated (encoding/json would keep the last, so
+// {"Action":"fail","Action":"pass"} would read as a pass), a non-empty
+// string Action go test writes, and string Package and Test when present;
+// a test's pass must follow its own run in the same package, as go test
+// always writes them; and the file must hold at least one event.
 func (t *eventTally) read(data []byte) string {
 	n := 0
+	started := map[testKey]bool{} // every test name, subtests too, that has a run event so far
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
+		}
+		where := fmt.Sprintf("line %d", i+1)
+		if derr := scanJSON(line, where, -1); derr != nil {
+			return strings.TrimSuffix(derr.Msg, ".")
 		}
 		var ev struct {
 			Action, Package, Test, FailedBuild *string
@@ -51,9 +68,22 @@ func (t *eventTally) read(data []byte) string {
 		if ev.Action == nil || *ev.Action == "" {
 			return fmt.Sprintf("line %d has no Action, so it is not a go test -json event", i+1)
 		}
+		if !testActions[*ev.Action] {
+			return fmt.Sprintf("line %d has the action %q, which go test -json never writes", i+1, clipText(*ev.Action))
+		}
 		n++
 		pkg, test := deref(ev.Package), deref(ev.Test)
 		top, _, _ := strings.Cut(test, "/")
+		if test != "" {
+			switch *ev.Action {
+			case "run":
+				started[testKey{pkg, test}] = true
+			case "pass":
+				if !started[testKey{pkg, test}] {
+					return fmt.Sprintf("line %d records a pass for %s in %s with no run of it before; go test writes run first", i+1, clipText(test), clipText(pkg))
+				}
+			}
+		}
 		switch action := *ev.Action; {
 		case action == "build-fail" || deref(ev.FailedBuild) != "":
 			t.pkgFailed[pkg] = true

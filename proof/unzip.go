@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"strings"
-	"unicode"
 )
 
 // ErrUnsafeZip is wrapped by every refusal of ExtractZip: the archive is
@@ -127,7 +126,7 @@ func checkZipEntries(entries []*zip.File, caps ZipCaps) ([]*zip.File, error) {
 		}
 		fold := foldName(name)
 		if other, ok := folded[fold]; ok {
-			return nil, &ZipError{Name: f.Name, Reason: fmt.Sprintf("it differs from %q only in case", other)}
+			return nil, &ZipError{Name: f.Name, Reason: fmt.Sprintf("it differs from %q only in case or Unicode normalisation", other)}
 		}
 		names[name], folded[fold], isDir[name] = true, name, dirEntry
 		for p := path.Dir(name); p != "."; p = path.Dir(p) {
@@ -153,25 +152,11 @@ func checkZipEntries(entries []*zip.File, caps ZipCaps) ([]*zip.File, error) {
 	// A folder needed under two spellings would also collide on disk.
 	for p := range parents {
 		if other, ok := folded[foldName(p)]; ok && other != p {
-			return nil, &ZipError{Name: p, Reason: fmt.Sprintf("it differs from %q only in case", other)}
+			return nil, &ZipError{Name: p, Reason: fmt.Sprintf("it differs from %q only in case or Unicode normalisation", other)}
 		}
 		folded[foldName(p)] = p
 	}
 	return files, nil
-}
-
-// foldName is a case-insensitive key for a name: every rune mapped to the
-// smallest rune of its Unicode case-fold orbit, as golang.org/x/mod does.
-func foldName(s string) string {
-	return strings.Map(func(r rune) rune {
-		min := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			if f < min {
-				min = f
-			}
-		}
-		return min
-	}, s)
 }
 
 func writeZipFiles(files []*zip.File, dir string) error {

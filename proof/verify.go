@@ -184,6 +184,7 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 	tooBig := false
 	seen := map[string]int{}
 	folded := map[string]string{}
+	foldedN := map[string]int{} // both spellings are refused: either could be the file read
 	for i, a := range p.Artifacts {
 		ok := true
 		if err := CheckPath(a.Path); err != nil {
@@ -196,12 +197,15 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 				v.problem(CodeDuplicatePath, a.Path, 0, "Artifact path %q is listed more than once.", a.Path)
 			}
 			ok = false
-		} else if other, clash := folded[strings.ToLower(a.Path)]; clash {
-			v.problem(CodeDuplicatePath, a.Path, 0, "Artifact paths %q and %q differ only in case and would be one file on some systems.", other, a.Path)
+		} else if other, clash := folded[foldName(a.Path)]; clash {
+			v.problem(CodeDuplicatePath, a.Path, 0, "Artifact paths %q and %q differ only in case or Unicode normalisation, so they would be one file on some systems and look the same on screen.", other, a.Path)
 			ok = false
 		}
 		seen[a.Path]++
-		folded[strings.ToLower(a.Path)] = a.Path
+		if _, clash := folded[foldName(a.Path)]; !clash {
+			folded[foldName(a.Path)] = a.Path
+		}
+		foldedN[foldName(a.Path)]++
 		if !isSHA256Hex(a.SHA256) {
 			v.problem(CodeBadHash, a.Path, 0, "Artifact %q has sha256 %q, which is not 64 lowercase hex digits.", a.Path, a.SHA256)
 			ok = false
@@ -221,7 +225,7 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 		usable[i] = ok
 	}
 	for i, a := range p.Artifacts {
-		if seen[a.Path] > 1 {
+		if seen[a.Path] > 1 || foldedN[foldName(a.Path)] > 1 {
 			usable[i] = false
 		}
 	}

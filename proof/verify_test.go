@@ -295,7 +295,7 @@ func TestVerifyStoresAndVerdicts(t *testing.T) {
 
 func TestVerifyReadsPacksFromBefore02(t *testing.T) {
 	png := []byte("\x89PNG old screenshot bytes")
-	trace := []byte(`{"Action":"pass","Test":"TestTwo"}` + "\n")
+	trace := []byte(`{"Action":"run","Test":"TestTwo"}` + "\n" + `{"Action":"pass","Test":"TestTwo"}` + "\n")
 	raw := mustReadTestdata(t, "packs/story134-before02.json")
 	p, err := Decode(raw)
 	if err != nil {

@@ -81,6 +81,7 @@ func writeLocal(dir string, p *Pack, files map[string][]byte, step func(name str
 func checkPackFiles(p *Pack, files map[string][]byte) error {
 	var problems []string
 	declared := make(map[string]Artifact, len(p.Artifacts))
+	folded := make(map[string]string, len(p.Artifacts))
 	for _, a := range p.Artifacts {
 		_, dup := declared[a.Path]
 		declared[a.Path] = a
@@ -92,6 +93,11 @@ func checkPackFiles(p *Pack, files map[string][]byte) error {
 			problems = append(problems, fmt.Sprintf("artifact %s is listed twice", a.Path))
 			continue
 		}
+		if other, clash := folded[foldName(a.Path)]; clash {
+			problems = append(problems, fmt.Sprintf("artifacts %q and %q differ only in case or Unicode normalisation", other, a.Path))
+			continue
+		}
+		folded[foldName(a.Path)] = a.Path
 		b, given := files[a.Path]
 		switch {
 		case !given && (a.Store == StoreGit || a.Store == StoreLFS) && a.Tombstone == nil:

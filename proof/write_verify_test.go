@@ -21,8 +21,10 @@ func TestWriteLocalOutputVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{
-		"evidence/criterion-1.jsonl": []byte(`{"Action":"pass","Package":"example.com/qa","Test":"TestCites"}` + "\n"),
-		"evidence/criterion-2.jsonl": []byte(`{"Action":"pass","Package":"example.com/qa","Test":"TestSaysSo"}` + "\n"),
+		"evidence/criterion-1.jsonl": []byte(`{"Action":"run","Package":"example.com/qa","Test":"TestCites"}` + "\n" +
+			`{"Action":"pass","Package":"example.com/qa","Test":"TestCites"}` + "\n"),
+		"evidence/criterion-2.jsonl": []byte(`{"Action":"run","Package":"example.com/qa","Test":"TestSaysSo"}` + "\n" +
+			`{"Action":"pass","Package":"example.com/qa","Test":"TestSaysSo"}` + "\n"),
 	}
 	newPack := func() *Pack {
 		return &Pack{

@@ -9,8 +9,9 @@ import (
 // fullScreen wraps a screen for the full-screen renderer: it draws the
 // screen in the alternate screen, asks the terminal for its background
 // colour (screens receive tea.BackgroundColorMsg and pick NewStyles(dark)),
-// quits when the screen is done, and makes Ctrl-C always quit even if a
-// screen forgets to handle it.
+// quits when the screen is done, and turns ctrl+c into a quit request
+// (quit.go): a screen that writes finishes what is under way first, and
+// one that does not is closed at once.
 //
 // It also owns "?": the full help of whichever screen is showing, drawn over
 // it until "?" or esc closes it, so no screen has to implement it.
@@ -25,6 +26,9 @@ type fullScreen struct {
 }
 
 func newFullScreen(s Screen) *fullScreen {
+	if _, ok := s.(*Stack); !ok {
+		s = NewStack(s) // the stack routes quit requests
+	}
 	return &fullScreen{screen: s, width: plainWidth, height: plainHeight, dark: true}
 }
 
@@ -39,6 +43,9 @@ func (m *fullScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.dark = msg.IsDark()
 	case tea.KeyPressMsg:
+		if q, ok := ctrlC(msg); ok {
+			return m.Update(q)
+		}
 		if m.helpKey(msg.String()) {
 			return m, nil
 		}
@@ -53,7 +60,7 @@ func (m *fullScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if done, _ := s.Done(); done {
 		return m, tea.Quit
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "ctrl+c" {
+	if interrupted(s) {
 		m.interrupted = true
 		return m, tea.Quit
 	}

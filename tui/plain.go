@@ -20,6 +20,9 @@ func runPlain(ctx context.Context, s Screen, opts RunOptions) (int, error) {
 	if w <= 0 || h <= 0 {
 		w, h = plainWidth, plainHeight
 	}
+	if _, ok := s.(*Stack); !ok {
+		s = NewStack(s) // the stack routes quit requests
+	}
 	shell := &plainShell{screen: s, out: opts.Out, done: make(chan struct{})}
 	defer close(shell.done) // a wait still under way takes no line
 	switch {
@@ -31,14 +34,21 @@ func runPlain(ctx context.Context, s Screen, opts RunOptions) (int, error) {
 	// The program gets no input and discards its own output: everything the
 	// person sees is written by plainShell, so nothing a screen asks of the
 	// terminal (a clipboard write, a title) can reach Out.
-	final, err := tea.NewProgram(shell,
+	progOpts := []tea.ProgramOption{
 		tea.WithContext(ctx),
 		tea.WithoutRenderer(),
 		tea.WithInput(nil),
 		tea.WithOutput(io.Discard),
 		tea.WithColorProfile(colorprofile.NoTTY),
 		tea.WithWindowSize(w, h),
-	).Run()
+	}
+	if opts.Signals != nil {
+		progOpts = append(progOpts, tea.WithoutSignalHandler())
+	}
+	p := tea.NewProgram(shell, progOpts...)
+	restore := routeSignals(opts.Signals, p)
+	final, err := p.Run()
+	restore()
 	shell, ok := final.(*plainShell)
 	if !ok {
 		return ExitFailed, fmt.Errorf("run: the program returned an unexpected model %T: %w", final, err)
@@ -47,6 +57,9 @@ func runPlain(ctx context.Context, s Screen, opts RunOptions) (int, error) {
 	shell.printNew()
 	if shell.err != nil {
 		return ExitFailed, shell.err
+	}
+	if shell.interrupted && err == nil {
+		err = ErrInterrupted
 	}
 	return outcome(shell.screen, err)
 }
@@ -66,7 +79,8 @@ type plainShell struct {
 	reading bool          // the first wait has been started
 	done    chan struct{} // closed when the run ends
 
-	err error // a failed write or a broken screen; ends the run
+	err         error // a failed write or a broken screen; ends the run
+	interrupted bool  // a quit request the screen could not honour safely
 }
 
 func (m *plainShell) Init() tea.Cmd { return m.screen.Init() }
@@ -97,6 +111,10 @@ func (m *plainShell) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if done, _ := s.Done(); done {
+		return m, tea.Quit
+	}
+	if interrupted(s) {
+		m.interrupted = true
 		return m, tea.Quit
 	}
 	return m, tea.Batch(cmd, m.nextInput(msg))

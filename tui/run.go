@@ -46,6 +46,10 @@ type RunOptions struct {
 	// colorprofile.Ascii); the zero value detects it from Out and the
 	// environment.
 	ColorProfile colorprofile.Profile
+	// Signals, when set, routes the process's SIGINT, SIGTERM and SIGHUP to
+	// the screen as quit requests while it runs (quit.go), so a signal is as
+	// safe as q; nil keeps Bubble Tea's own handler, which quits at once.
+	Signals *Signals
 }
 
 // Run runs one screen to the end and returns the exit code it finished
@@ -56,8 +60,9 @@ type RunOptions struct {
 //
 // The shell quits the program as soon as the screen reports Done; a command
 // returned from that last Update is not run, so a screen finishes its work
-// before it says it is done. Ctrl-C in full screen always quits, after the
-// screen has seen the key. A screen
+// before it says it is done. Ctrl-C (and, with opts.Signals, SIGINT,
+// SIGTERM and SIGHUP) is a quit request: a screen that writes finishes what
+// is under way and says so; any other screen stops at once. A screen
 // that stops without finishing (Ctrl-C, a cancelled ctx, a crash) gives
 // ExitFailed — or the code it set, when it set one — and an error saying why.
 func Run(ctx context.Context, s Screen, opts RunOptions) (int, error) {
@@ -93,7 +98,13 @@ func runFullScreen(ctx context.Context, s Screen, opts RunOptions) (int, error) 
 	if opts.Width > 0 && opts.Height > 0 {
 		progOpts = append(progOpts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
-	final, err := tea.NewProgram(newFullScreen(s), progOpts...).Run()
+	if opts.Signals != nil {
+		progOpts = append(progOpts, tea.WithoutSignalHandler())
+	}
+	p := tea.NewProgram(newFullScreen(s), progOpts...)
+	restore := routeSignals(opts.Signals, p)
+	final, err := p.Run()
+	restore()
 	shell, ok := final.(*fullScreen)
 	if !ok {
 		return ExitFailed, fmt.Errorf("run: the program returned an unexpected model %T: %w", final, err)

@@ -36,6 +36,12 @@ type Stack struct {
 	bg     *tea.BackgroundColorMsg
 	closed bool // plain input ended; every screen shown after is told
 	err    error
+
+	// quit is the quit request being honoured (quit.go), handed to each
+	// screen in turn as the one above it closes; quits counts them.
+	quit        *QuitRequestMsg
+	quits       int
+	interrupted bool // the request could not be honoured safely: stop at once
 }
 
 // NewStack returns a stack whose bottom screen is s.
@@ -58,6 +64,9 @@ type Opener interface {
 type ReturnedMsg struct {
 	Transcript []string
 	Code       int
+	// Quitting: it closed on a quit request (ctrl+c, SIGTERM), which this
+	// screen gets next.
+	Quitting bool
 }
 
 // PushedMsg tells a screen it was opened on top of another: esc, when
@@ -113,6 +122,8 @@ func (s *Stack) update(msg tea.Msg) tea.Cmd {
 		s.bg = &msg
 	case InputClosedMsg:
 		s.closed = true
+	case QuitRequestMsg:
+		return s.requestQuit(msg)
 	}
 	if isInput(msg) {
 		return s.deliver(len(s.screens)-1, msg)
@@ -206,15 +217,68 @@ func (s *Stack) pop(code int) tea.Cmd {
 	}
 	s.screens, s.taken = s.screens[:top], s.taken[:top]
 	under := len(s.screens) - 1
-	cmds := []tea.Cmd{s.deliver(under, ReturnedMsg{Transcript: gone.Transcript(), Code: code})}
+	cmds := []tea.Cmd{s.deliver(under, ReturnedMsg{Transcript: gone.Transcript(), Code: code, Quitting: s.quit != nil})}
 	if s.size != nil {
 		cmds = append(cmds, s.deliver(under, *s.size))
 	}
 	if s.closed && len(s.screens)-1 == under {
 		cmds = append(cmds, s.deliver(under, InputClosedMsg{}))
 	}
+	if s.quit != nil && len(s.screens)-1 == under {
+		// The screen above finished what it had under way; now this one.
+		cmds = append(cmds, s.passQuit())
+	}
 	return tea.Batch(cmds...)
 }
+
+// requestQuit takes ctrl+c or a quit signal: the first asks every screen,
+// from the top down, to quit safely; the second forces (each screen records
+// what it cuts short); the third leaves at once.
+func (s *Stack) requestQuit(msg QuitRequestMsg) tea.Cmd {
+	s.quits++
+	switch {
+	case s.quits == 2:
+		msg.Force = true
+	case s.quits > 2:
+		s.interrupted = true
+		return tea.Quit
+	}
+	s.quit = &msg
+	return s.passQuit()
+}
+
+// passQuit hands the quit request to the top screen. A screen that does not
+// quit safely writes nothing a quit could cut: it sees the ctrl+c key as it
+// always did and is closed at once; when that is the bottom screen, the
+// program stops as interrupted.
+func (s *Stack) passQuit() tea.Cmd {
+	top := len(s.screens) - 1
+	scr := s.screens[top]
+	if _, ok := scr.(SafeQuitter); ok {
+		return s.deliver(top, *s.quit)
+	}
+	var cmd tea.Cmd
+	if k := s.quit.key; k != nil {
+		cmd = s.deliver(top, *k)
+		if len(s.screens)-1 < top {
+			return cmd // it finished on the key, and pop passed the request on
+		}
+		if done, _ := s.screens[0].Done(); done && top == 0 {
+			return cmd
+		}
+	}
+	if top == 0 {
+		s.interrupted = true
+		return tea.Quit
+	}
+	// Closed as if it finished, so the screen under it hears it returned
+	// (pop then passes the request on to it).
+	return tea.Batch(cmd, s.pop(ExitFailed))
+}
+
+// Interrupted says the program must stop at once: a quit request reached a
+// screen that cannot quit safely, or a third one came.
+func (s *Stack) Interrupted() bool { return s.interrupted }
 
 // collect appends each screen's new transcript lines to the page.
 func (s *Stack) collect() {

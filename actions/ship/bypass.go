@@ -9,6 +9,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/pass"
 	"github.com/google/go-github/v66/github"
 )
 
@@ -16,6 +17,9 @@ import (
 type bypassClaim struct {
 	posted  string // the URL of the comment this run posted, "" when none
 	deleted bool   // that comment was a duplicate and this run deleted it
+	// used is the comment this ship stands on (its own or an earlier
+	// run's), kept so a merge refused for a moved head can mark it unused.
+	used identity.Comment
 }
 
 // bypassComments re-reads the pull request's comments (never the copy read
@@ -48,11 +52,21 @@ func (r *run) claimBypass() (gateOutcome, error) {
 		return gateOutcome{}, err
 	}
 	if len(list) > 0 {
-		r.pass.CommentURL = list[0].URL
+		r.pass.CommentURL, r.bypass.used = list[0].URL, list[0]
 		return gateOutcome{words: "your comment for this head is already there: " + list[0].URL}, nil
 	}
 	if r.resume != nil {
 		return gateOutcome{skipped: true, words: "merged earlier; no bypass comment for this head was found"}, nil
+	}
+	// The comment names a head: it is posted only for the head the pull
+	// request has now, read again just before, never for one already gone.
+	now, err := r.headNow()
+	if err != nil {
+		return gateOutcome{}, fmt.Errorf("%w; no Solo-mode bypass: comment was posted and nothing was merged", err)
+	}
+	if now != r.head {
+		return gateOutcome{refusals: []string{fmt.Sprintf("the head moved from %s to %s since ship checked it; no Solo-mode bypass: comment was posted and nothing was merged — run ship again to check the new head",
+			short(r.head), short(now))}}, nil
 	}
 	body := actions.Neutralize(identity.SoloBypassComment(r.head, r.bypassWhy()))
 	var (
@@ -90,7 +104,7 @@ func (r *run) claimBypass() (gateOutcome, error) {
 		return gateOutcome{}, fmt.Errorf("the Solo-mode bypass: comment ship posted (%s) is not on the pull request when read back; nothing was merged", r.bypass.posted)
 	}
 	first := list[0]
-	r.pass.CommentURL = first.URL
+	r.pass.CommentURL, r.bypass.used = first.URL, first
 	if made == nil || made.GetID() == first.ID {
 		return gateOutcome{words: "posted for head " + short(r.head) + ": " + first.URL}, nil
 	}
@@ -148,4 +162,43 @@ func (r *run) postedNote() string {
 		return fmt.Sprintf("; this run posted a Solo-mode bypass: comment (%s) and deleted it as a duplicate", r.bypass.posted)
 	}
 	return fmt.Sprintf("; this run posted the Solo-mode bypass: comment %s, which stays on the pull request for this head", r.bypass.posted)
+}
+
+// headNow re-reads the pull request's head.
+func (r *run) headNow() (string, error) {
+	pr, _, err := r.cfg.Client.PullRequests.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr)
+	if err != nil {
+		return "", fmt.Errorf("reading #%d's head again: %s", r.pr, ghx.Describe(err))
+	}
+	return pr.GetHead().GetSHA(), nil
+}
+
+// refuseMovedHead is the merge's refusal when GitHub says the head moved
+// (409). A bypass comment this ship stood on was for the old head and
+// merged nothing: it is edited to say so (identity.UnusedSoloBypassComment),
+// which takes it out of every later pass, and aayu audit lists it.
+func (r *run) refuseMovedHead() (gateOutcome, error) {
+	words := fmt.Sprintf("the head moved since ship checked %s; nothing was merged — run ship again to check the new head", short(r.head))
+	if r.pass.Kind != pass.KindSoloBypass || r.bypass.used.ID == 0 {
+		return gateOutcome{refusals: []string{words}}, nil
+	}
+	return gateOutcome{refusals: []string{words + r.markBypassUnused()}}, nil
+}
+
+// markBypassUnused edits the bypass comment this ship stood on to say no
+// merge used it, and says in words what it did.
+func (r *run) markBypassUnused() string {
+	c := r.bypass.used
+	movedTo := "a new head"
+	if now, err := r.headNow(); err == nil && now != "" && now != r.head {
+		movedTo = now
+	}
+	body := actions.Neutralize(identity.UnusedSoloBypassComment(r.head, movedTo, c.Body.Raw()))
+	if _, _, err := r.cfg.Client.Issues.EditComment(r.ctx, r.cfg.Owner, r.cfg.Repo, c.ID, &github.IssueComment{Body: github.String(body)}); err != nil {
+		r.record("failed", []string{fmt.Sprintf("marking the Solo-mode bypass: comment %s for head %s as not used", c.URL, r.head)}, ghx.Describe(err))
+		return fmt.Sprintf("; the Solo-mode bypass: comment %s could not be marked as not used (%s), so it still reads as the bypass for head %s — edit it on GitHub",
+			c.URL, ghx.Describe(err), short(r.head))
+	}
+	r.record("done", []string{fmt.Sprintf("marked the Solo-mode bypass: comment %s unused: head %s moved before the merge", c.URL, r.head)}, "")
+	return fmt.Sprintf("; your Solo-mode bypass: comment %s now says it was not used, and aayu audit lists it", c.URL)
 }

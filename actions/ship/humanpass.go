@@ -46,6 +46,7 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	for _, why := range in.NeedsPerson {
 		detail = append(detail, "needs a person: "+why)
 	}
+	detail = append(detail, r.teamNotes...)
 	if res.Passed && res.Kind == pass.KindSoloBypass && !r.cfg.SoloBypass && r.resume == nil {
 		// The bypass is judged as it would stand, so the person learns it is
 		// the only pass; it is taken only when they ask for it.
@@ -96,7 +97,7 @@ func passWords(res pass.PassResult) string {
 	switch res.Kind {
 	case pass.KindReview:
 		if res.Note == recordNote {
-			return fmt.Sprintf("approved by @%s on head %s, by the review record %s (GitHub refuses an author's own review)", res.Login, short(res.Commit), res.ReviewURL)
+			return fmt.Sprintf("approved by @%s on head %s, by the review record %s", res.Login, short(res.Commit), res.ReviewURL)
 		}
 		return fmt.Sprintf("approved by @%s on head %s", res.Login, short(res.Commit))
 	case pass.KindSoloBypass:
@@ -131,16 +132,17 @@ func (r *run) passInput() (pass.PassInput, error) {
 		return in, err
 	}
 	if ok {
+		// The record is judged as a review like any other: one by the pull
+		// request's author never counts (seed 001). In solo mode agents
+		// write with the person's token, so the person is the author of
+		// their pull requests and only the recorded bypass can pass them.
 		in.Reviews = append(in.Reviews, rec)
-		if identity.SameLogin(rec.Author.Login, r.author) {
-			// In solo mode the author GitHub shows is the person's own token
-			// writing for an agent, not a person who wrote the change; the
-			// record is the person's deliberate approval of this head.
-			in.Author = r.author + " (an agent writing with this token)"
-		}
 		r.byRecord = rec.URL
 	}
 	if in.Changed, in.NeedsPerson, err = r.changedFiles(); err != nil {
+		return in, err
+	}
+	if in.Teams, r.teamNotes, err = r.teams(in); err != nil {
 		return in, err
 	}
 	if in.Streaks, err = r.streaks(); err != nil {

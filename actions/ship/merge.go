@@ -90,13 +90,11 @@ func (r *run) merge() (gateOutcome, error) {
 	if tr.PassBy == "" {
 		tr.PassBy = r.cfg.Viewer
 	}
-	msg := fmt.Sprintf("Refs #%d\n\nShipped by @%s with aayu ship.\n\n%s", r.story, r.cfg.Viewer, tr.lines())
-	title := fmt.Sprintf("%s (#%d)", r.pull.GetTitle(), r.pr)
-	out, err := r.squashMerge(msg, title)
+	out, err := r.squashMerge(mergeMessage(r.story, r.cfg.Viewer, tr), commitTitle(r.pull.GetTitle(), r.pr))
 	var ge *github.ErrorResponse
 	switch {
 	case errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusConflict:
-		return gateOutcome{refusals: []string{fmt.Sprintf("the head moved since ship checked %s; nothing was merged — run ship again to check the new head", short(r.head))}}, nil
+		return r.refuseMovedHead()
 	case errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusMethodNotAllowed:
 		// A concurrent ship of the same head may have merged it a moment
 		// ago: its merge commit then carries this head's trailers.

@@ -14,16 +14,19 @@ import (
 // gate has passed, and each line of Writes is one write in plain words, in
 // the order it goes out.
 type Plan struct {
-	PR       int
-	Title    untrusted.Text // the pull request's, as GitHub gave it
-	Head     string
-	Base     string
-	Story    int
-	Viewer   string // who writes: the person whose token ship uses
-	PassKind string // the human pass's kind (pass.Kind*)
-	PassBy   string
-	Bypass   bool // the pass is the person's Solo-mode bypass: no review happened
-	Writes   []string
+	PR    int
+	Title untrusted.Text // the pull request's, as GitHub gave it
+	// CommitTitle is the squash commit's title exactly as ship writes it:
+	// the pull request's title as one neutral line (commitTitle).
+	CommitTitle string
+	Head        string
+	Base        string
+	Story       int
+	Viewer      string // who writes: the person whose token ship uses
+	PassKind    string // the human pass's kind (pass.Kind*)
+	PassBy      string
+	Bypass      bool // the pass is the person's Solo-mode bypass: no review happened
+	Writes      []string
 }
 
 // PresenceRequest is what the presence check asks the person to approve.
@@ -37,7 +40,8 @@ type PresenceRequest struct {
 // writesPlan lists this run's writes, after every read-only gate passed.
 func (r *run) writesPlan() Plan {
 	p := Plan{PR: r.pr, Title: untrusted.Text(r.pull.GetTitle()), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
-		PassKind: r.pass.Kind, PassBy: firstNonEmpty(r.pass.Login, r.cfg.Viewer), Bypass: r.pass.Kind == pass.KindSoloBypass}
+		PassKind: r.pass.Kind, PassBy: firstNonEmpty(r.pass.Login, r.cfg.Viewer), Bypass: r.pass.Kind == pass.KindSoloBypass,
+		CommitTitle: commitTitle(r.pull.GetTitle(), r.pr)}
 	if p.Bypass && r.resume == nil {
 		if c, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
 			p.Writes = append(p.Writes, fmt.Sprintf("reuses your Solo-mode bypass: comment already on #%d for head %s (%s)", r.pr, short(r.head), c.URL))
@@ -49,7 +53,13 @@ func (r *run) writesPlan() Plan {
 		p.Writes = append(p.Writes, fmt.Sprintf("adds the %s label to #%d: no person reviewed it, so the inbox audits it", AuditLabel, r.pr))
 	}
 	if r.resume == nil {
-		p.Writes = append(p.Writes, fmt.Sprintf("squash-merges #%d into %s at head %s", r.pr, r.baseRef, short(r.head)))
+		line := fmt.Sprintf("squash-merges #%d into %s at head %s", r.pr, r.baseRef, short(r.head))
+		if raw := fmt.Sprintf("%s (#%d)", r.pull.GetTitle(), r.pr); p.CommitTitle != raw {
+			// The title carries a line break, a control or bidi character, or
+			// is too long: the person sees the line history will hold.
+			line += ", its title written as one neutral line: " + p.CommitTitle
+		}
+		p.Writes = append(p.Writes, line)
 	}
 	p.Writes = append(p.Writes, fmt.Sprintf("lands the pack and ship.json on the ledger (%s)", ledgerDir(r.story, r.head)))
 	if r.story != 0 {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/aayudha/aayu/ghx"
 )
@@ -99,71 +98,6 @@ func linkedStory(branch, body string) int {
 		return n
 	}
 	return 0
-}
-
-// mergeTrailers are what ship writes into its squash commit's message, so a
-// later run can tell its own merge from anyone else's and finish the record.
-type mergeTrailers struct {
-	Head     string
-	Story    int
-	RunID    int64
-	PackSHA  string
-	PassKind string
-	PassBy   string
-	PassURL  string
-}
-
-const (
-	trailerShip = "Aayudha-Ship:"
-	trailerPass = "Aayudha-Pass:"
-)
-
-func (t mergeTrailers) lines() string {
-	pass := fmt.Sprintf("%s %s @%s", trailerPass, t.PassKind, t.PassBy)
-	if t.PassURL != "" {
-		pass += " " + t.PassURL
-	}
-	return fmt.Sprintf("%s head=%s story=%d run=%d pack=%s\n%s", trailerShip, t.Head, t.Story, t.RunID, t.PackSHA, pass)
-}
-
-func parseTrailers(msg string) *mergeTrailers {
-	var t mergeTrailers
-	found := false
-	for _, line := range strings.Split(msg, "\n") {
-		line = strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(line, trailerShip):
-			found = true
-			for _, f := range strings.Fields(strings.TrimPrefix(line, trailerShip)) {
-				k, v, _ := strings.Cut(f, "=")
-				switch k {
-				case "head":
-					t.Head = v
-				case "story":
-					t.Story, _ = strconv.Atoi(v)
-				case "run":
-					t.RunID, _ = strconv.ParseInt(v, 10, 64)
-				case "pack":
-					t.PackSHA = v
-				}
-			}
-		case strings.HasPrefix(line, trailerPass):
-			f := strings.Fields(strings.TrimPrefix(line, trailerPass))
-			if len(f) > 0 {
-				t.PassKind = f[0]
-			}
-			if len(f) > 1 {
-				t.PassBy = strings.TrimPrefix(f[1], "@")
-			}
-			if len(f) > 2 {
-				t.PassURL = f[2]
-			}
-		}
-	}
-	if !found || t.Head == "" {
-		return nil
-	}
-	return &t
 }
 
 func (r *run) readMergeTrailers(sha string) (*mergeTrailers, error) {

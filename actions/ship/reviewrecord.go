@@ -16,11 +16,13 @@ import (
 func ReviewRecordPath(pr int, head string) string { return fmt.Sprintf("reviews/%d/%s.json", pr, head) }
 
 // recordNote says what a review by record is, in the ship record.
-const recordNote = "review by record: in solo mode GitHub refuses a review by the pull request's author (the person's token wrote it for an agent), so the person's approval of this head is the record on the ledger"
+const recordNote = "review by record: the person's approval of this head, recorded on the ledger by aayu inbox; like any review it never counts for the pull request's author"
 
 // recordedReview is the person's review of exactly this head on the ledger,
-// read in solo mode only: there GitHub refuses the author's own review, and
-// the record stands in for it. ok is false when there is none.
+// read in solo mode only. It is a review like any other: by the pull
+// request's author it never counts, so it never stands in for the review
+// GitHub refuses an author (seed 001: every such merge needs a recorded
+// bypass). ok is false when there is none.
 func (r *run) recordedReview() (pass.Review, bool, error) {
 	if r.base == nil || !identity.SoloMode(r.base.identity) || r.head == "" {
 		return pass.Review{}, false, nil

@@ -46,6 +46,7 @@ type run struct {
 	floorOnly bool
 	records   []actions.Record
 	bypass    bypassClaim // what this run posted for a solo-mode bypass (bypass.go)
+	teamNotes []string    // team memberships that could not be read (teams.go)
 }
 
 // gateOutcome is what one gate found.
@@ -189,9 +190,16 @@ func (r *run) do() (Result, error) {
 	if !confirmed {
 		return r.refusedBefore(GateBypass)
 	}
-	if _, err := r.gate(GateBypass, r.postBypass); err != nil {
+	bypassOK, err := r.gate(GateBypass, r.postBypass)
+	if err != nil {
 		r.skipRest(GateMerge, "not reached")
 		return r.fail(err)
+	}
+	if !bypassOK {
+		r.skipRest(GateMerge, "not reached: nothing was merged")
+		r.res.ExitCode = ExitRefused
+		r.logRefusal()
+		return r.res, nil
 	}
 	mergeOK, err := r.gate(GateMerge, r.merge)
 	if err != nil {

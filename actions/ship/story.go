@@ -44,20 +44,23 @@ func (r *run) updateStory() (gateOutcome, error) {
 	for _, l := range is.Labels {
 		has[l.GetName()] = true
 	}
+	// A Story reads one status at a time (inbox.OtherStatuses): the one
+	// before merged goes first, then merged is added.
+	var names []string
+	for _, l := range is.Labels {
+		names = append(names, l.GetName())
+	}
+	for _, name := range inbox.OtherStatuses(names, inbox.LabelMerged) {
+		if err := r.removeLabel(name); err != nil {
+			return gateOutcome{}, r.storyFailed("removing "+name, err)
+		}
+		done = append(done, "removed "+name)
+	}
 	if !has[inbox.LabelMerged] {
 		if _, _, err := r.cfg.Client.Issues.AddLabelsToIssue(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, []string{inbox.LabelMerged}); err != nil {
 			return gateOutcome{}, r.storyFailed("adding "+inbox.LabelMerged, err)
 		}
 		done = append(done, "labelled "+inbox.LabelMerged)
-	}
-	// A Story reads one status at a time: the one before merged goes.
-	for name := range has {
-		if strings.HasPrefix(name, "status:") && name != inbox.LabelMerged {
-			if err := r.removeLabel(name); err != nil {
-				return gateOutcome{}, r.storyFailed("removing "+name, err)
-			}
-			done = append(done, "removed "+name)
-		}
 	}
 	posted, err := r.shippedComment()
 	if err != nil {
@@ -269,11 +272,13 @@ func (r *run) storyTodo() (bool, error) {
 		return false, fmt.Errorf("reading Story #%d: %s", r.story, ghx.Describe(err))
 	}
 	merged, lease := false, false
+	var names []string
 	for _, l := range is.Labels {
 		merged = merged || l.GetName() == inbox.LabelMerged
 		lease = lease || l.GetName() == inbox.LabelLease
+		names = append(names, l.GetName())
 	}
-	if !merged || lease {
+	if !merged || lease || len(inbox.OtherStatuses(names, inbox.LabelMerged)) > 0 {
 		return true, nil
 	}
 	list, err := r.issueComments(r.story)

@@ -62,15 +62,12 @@ func Read(ctx context.Context, client *github.Client, owner, repo, ledger string
 		}
 	}
 	pulls, err := ghx.ListAll(ctx, func(opts *github.ListOptions) ([]*github.PullRequest, *github.Response, error) {
-		return client.PullRequests.List(ctx, owner, repo, &github.PullRequestListOptions{State: "closed", ListOptions: *opts})
+		return client.PullRequests.List(ctx, owner, repo, &github.PullRequestListOptions{State: "all", ListOptions: *opts})
 	})
 	if err != nil {
-		return f, fmt.Errorf("listing the merged pull requests: %w", err)
+		return f, fmt.Errorf("listing the pull requests: %w", err)
 	}
 	for _, pr := range pulls {
-		if pr.MergedAt == nil {
-			continue
-		}
 		comments, err := ghx.ListAll(ctx, func(opts *github.ListOptions) ([]*github.IssueComment, *github.Response, error) {
 			return client.Issues.ListComments(ctx, owner, repo, pr.GetNumber(), &github.IssueListCommentsOptions{ListOptions: *opts})
 		})
@@ -79,12 +76,19 @@ func Read(ctx context.Context, client *github.Client, owner, repo, ledger string
 		}
 		m := audit.MergedPR{Number: pr.GetNumber(), MergedAt: pr.GetMergedAt().Time}
 		for _, c := range comments {
-			if !strings.HasPrefix(strings.TrimSpace(c.GetBody()), audit.BypassPrefix) {
-				continue
+			ac := audit.Comment{ID: c.GetID(), URL: c.GetHTMLURL(), Login: c.GetUser().GetLogin(), CreatedAt: c.GetCreatedAt().Time}
+			switch body := strings.TrimSpace(c.GetBody()); {
+			case strings.HasPrefix(body, audit.UnusedPrefix):
+				// A bypass ship posted and marked unused when its merge was
+				// refused: listed whether the pull request merged later or not.
+				f.Unused = append(f.Unused, audit.Unused{PR: pr.GetNumber(), Comment: ac})
+			case strings.HasPrefix(body, audit.BypassPrefix) && pr.MergedAt != nil:
+				m.Bypasses = append(m.Bypasses, ac)
 			}
-			m.Bypasses = append(m.Bypasses, audit.Comment{ID: c.GetID(), URL: c.GetHTMLURL(), Login: c.GetUser().GetLogin(), CreatedAt: c.GetCreatedAt().Time})
 		}
-		f.Merged[m.Number] = m
+		if pr.MergedAt != nil {
+			f.Merged[m.Number] = m
+		}
 	}
 	return f, nil
 }

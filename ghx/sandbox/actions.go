@@ -21,6 +21,7 @@ func (s *Server) routeActions(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/artifacts/{artifact}", s.getArtifact)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/artifacts/{artifact}/{format}", s.downloadArtifact)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/permissions/artifact-and-log-retention", s.getRetention)
+	m.HandleFunc("GET /repos/{owner}/{repo}/check-runs/{id}", s.getCheckRun)
 }
 
 // knownWorkflow accepts the merge gate by file name or numeric id.
@@ -72,15 +73,19 @@ func (s *Server) runJSON(base string, v runRec) map[string]any {
 			"committer": map[string]any{"name": cc.Committer.Name, "email": cc.Committer.Email}}
 	}
 	repo := s.repoJSON(base, caller{anonymous: true}, false)
+	suite := v.ID + 1000000
+	if v.CheckSuiteID != 0 {
+		suite = v.CheckSuiteID
+	}
 	return map[string]any{
-		"id": v.ID, "name": v.Name, "node_id": nodeID("WFR", v.ID), "check_suite_id": v.ID + 1000000,
-		"check_suite_node_id": nodeID("CS", v.ID+1000000), "head_branch": v.HeadBranch, "head_sha": v.HeadSHA,
+		"id": v.ID, "name": v.Name, "node_id": nodeID("WFR", v.ID), "check_suite_id": suite,
+		"check_suite_node_id": nodeID("CS", suite), "head_branch": v.HeadBranch, "head_sha": v.HeadSHA,
 		"path": gatePath, "run_number": v.RunNumber, "run_attempt": v.RunAttempt, "event": v.Event,
 		"display_title": v.Title, "status": v.Status, "conclusion": conclusion, "workflow_id": v.WorkflowID,
 		"url": api, "html_url": fmt.Sprintf("%s%s/actions/runs/%d", base, htmlRepo, v.ID), "pull_requests": prs,
 		"created_at": ts(v.CreatedAt), "updated_at": ts(v.UpdatedAt), "run_started_at": ts(v.CreatedAt),
 		"actor": userJSON(base, v.Actor), "triggering_actor": userJSON(base, v.Actor),
-		"jobs_url": api + "/jobs", "logs_url": api + "/logs", "check_suite_url": fmt.Sprintf("%s%s/check-suites/%d", base, repoPath, v.ID+1000000),
+		"jobs_url": api + "/jobs", "logs_url": api + "/logs", "check_suite_url": fmt.Sprintf("%s%s/check-suites/%d", base, repoPath, suite),
 		"artifacts_url": api + "/artifacts", "cancel_url": api + "/cancel", "rerun_url": api + "/rerun",
 		"previous_attempt_url": nil, "workflow_url": fmt.Sprintf("%s%s/actions/workflows/%d", base, repoPath, v.WorkflowID),
 		"head_commit": headCommit, "repository": repo, "head_repository": repo, "referenced_workflows": []any{},

@@ -99,15 +99,26 @@ func newUserCode() string {
 	return string(out)
 }
 
+// OwnClientID is the sandbox's own device client, the default
+// `aayu --sandbox` uses when nothing names an OAuth App.
+const OwnClientID = "aayu-sandbox"
+
+// knownClient says whether an OAuth App with this client id exists.
+func (s *Server) knownClient(id string) bool {
+	return id != "" && (id == DeviceClientID || id == OwnClientID || slices.Contains(s.opts.Device.ClientIDs, id))
+}
+
 func (s *Server) deviceCodeRequest(w http.ResponseWriter, r *http.Request) {
 	v := formValues(r)
 	clientID := v.Get("client_id")
-	if clientID == "" {
-		oauthReply(w, r, http.StatusNotFound, url.Values{"error": {"Not Found"}})
-		return
-	}
 	if slices.Contains(s.opts.Device.DisabledClientIDs, clientID) {
 		oauthReply(w, r, http.StatusBadRequest, oauthError("device_flow_disabled", "Device Flow must be explicitly enabled for this App"))
+		return
+	}
+	if !s.knownClient(clientID) {
+		// github.com answers a missing or unknown client_id with 404 and
+		// error=Not Found (cli/oauth reads any 404 as ErrUnsupported).
+		oauthReply(w, r, http.StatusNotFound, url.Values{"error": {"Not Found"}})
 		return
 	}
 	d := &deviceCode{DeviceCode: randomHex(20), UserCode: newUserCode(), ClientID: clientID,

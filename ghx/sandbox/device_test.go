@@ -39,7 +39,7 @@ func TestDeviceFlowWithCliOAuth(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.login+" "+c.action, func(t *testing.T) {
-			_, _, base := startValidated(t, sandbox.Options{Now: time.Now, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute}})
+			_, _, base := startValidated(t, sandbox.Options{Now: time.Now, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute, ClientIDs: []string{"sandbox-client"}}})
 			code, err := device.RequestCode(http.DefaultClient, base+"/login/device/code", "sandbox-client", nil)
 			if err != nil {
 				t.Fatal(err)
@@ -93,7 +93,7 @@ func poll(t *testing.T, base, deviceCode string) url.Values {
 func TestDevicePollErrors(t *testing.T) {
 	now := demoNow
 	clock := func() time.Time { return now }
-	_, _, base := startValidated(t, sandbox.Options{Now: clock, Device: &sandbox.DeviceOptions{Interval: 5 * time.Second, Expiry: time.Minute, DisabledClientIDs: []string{"off"}}})
+	_, _, base := startValidated(t, sandbox.Options{Now: clock, Device: &sandbox.DeviceOptions{Interval: 5 * time.Second, Expiry: time.Minute, DisabledClientIDs: []string{"off"}, ClientIDs: []string{"c"}}})
 	code, err := device.RequestCode(http.DefaultClient, base+"/login/device/code", "c", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -125,4 +125,27 @@ func TestDevicePollErrors(t *testing.T) {
 	if _, err := device.RequestCode(http.DefaultClient, base+"/login/device/code", "off", nil); !errors.Is(err, device.ErrUnsupported) {
 		t.Errorf("disabled app: %v, want device.ErrUnsupported", err)
 	}
+}
+
+// TestDeviceCodeForUnknownClientRefused: a device code asked for a client
+// id no OAuth App has is GitHub's 404 error=Not Found, which cli/oauth
+// reads as ErrUnsupported; no code is handed out.
+func TestDeviceCodeForUnknownClientRefused(t *testing.T) {
+	s, _, base := startValidated(t, sandbox.Options{Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute}})
+	resp, err := http.PostForm(base+"/login/device/code", url.Values{"client_id": {"Ov23liNoSuchApp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if v, _ := url.ParseQuery(string(b)); resp.StatusCode != http.StatusNotFound || v.Get("error") != "Not Found" || v.Get("device_code") != "" {
+		t.Errorf("an unknown client id: %d %s", resp.StatusCode, b)
+	}
+	if _, err := device.RequestCode(http.DefaultClient, base+"/login/device/code", "Ov23liNoSuchApp", nil); !errors.Is(err, device.ErrUnsupported) {
+		t.Errorf("cli/oauth on an unknown client id: %v, want device.ErrUnsupported", err)
+	}
+	if _, err := device.RequestCode(http.DefaultClient, base+"/login/device/code", sandbox.DeviceClientID, nil); err != nil {
+		t.Errorf("the demo's App: %v", err)
+	}
+	_ = s
 }

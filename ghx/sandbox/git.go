@@ -167,6 +167,9 @@ func (s *Server) updateRef(w http.ResponseWriter, r *http.Request) {
 		writeErrorDoc(w, http.StatusUnprocessableEntity, "Update is not a fast forward", gitDocs)
 		return
 	}
+	if branch, ok := strings.CutPrefix(name, "heads/"); ok && s.refuseByRules(w, callerOf(r), http.StatusUnprocessableEntity, branch, h.String()) {
+		return // git/update-ref's repository-rule-violation-error
+	}
 	if err := s.git.setRef(name, h); err != nil {
 		writeError(w, http.StatusInternalServerError, "Server Error")
 		return

@@ -55,6 +55,8 @@ func (e *gqlExec) resolve(typ string, v any, f *ast.Field, args map[string]any) 
 		ok  bool
 	)
 	switch {
+	case typ == "StatusCheckRollupContextConnection":
+		val, ok = rollupConnField(v.(*rollupConn), name)
 	case strings.HasSuffix(typ, "Connection"):
 		val, ok = connectionField(v.(*connection), name)
 	case strings.HasSuffix(typ, "Edge"):
@@ -79,11 +81,23 @@ func (e *gqlExec) resolve(typ string, v any, f *ast.Field, args map[string]any) 
 	case typ == "PullRequestCommit":
 		val, ok = v.(commitRef), name == "commit"
 	case typ == "Commit":
-		return e.commit(v.(commitRef), name)
+		return e.commit(v.(commitRef), name, args)
 	case typ == "Status":
 		return e.status(v.(statusRef), name, args)
 	case typ == "StatusContext":
 		val, ok = statusContextField(v.(*statusRec), name)
+	case typ == "StatusCheckRollup":
+		return e.rollup(v.(rollupRef), name, args)
+	case typ == "CheckRun":
+		val, ok = e.checkRun(v.(*checkRunRec), name)
+	case typ == "CheckSuite":
+		return e.checkSuiteField(v.(*checkSuiteRec), name, args)
+	case typ == "App":
+		val, ok = e.app(v.(string), name)
+	case typ == "WorkflowRun":
+		val, ok = e.workflowRun(v.(*runRec), name)
+	case typ == "Workflow":
+		val, ok = e.workflow(v.(workflowRef), name)
 	case typ == "RateLimit":
 		val, ok = e.rateLimit(name)
 	case typ == "Ref":
@@ -192,6 +206,21 @@ func (e *gqlExec) repository(name string, args map[string]any) (any, error) {
 		return typed{"Organization", RepoOwner}, nil
 	case "defaultBranchRef":
 		return "main", nil
+	case "object":
+		// A commit by oid or by expression (a branch name); the sandbox
+		// serves commits only, other objects read as null.
+		ref, _ := args["oid"].(string)
+		if x, ok := args["expression"].(string); ok && ref == "" {
+			ref = x
+		}
+		h, ok := e.s.git.resolve(ref)
+		if !ok {
+			return nil, nil
+		}
+		if _, err := e.s.git.commit(h); err != nil {
+			return nil, nil
+		}
+		return typed{"Commit", commitRef{h.String()}}, nil
 	case "hasIssuesEnabled":
 		return true, nil
 	case "pullRequests", "issues":
@@ -450,7 +479,7 @@ func (e *gqlExec) review(rv *reviewRec, name string) (any, bool) {
 	return nil, false
 }
 
-func (e *gqlExec) commit(c commitRef, name string) (any, error) {
+func (e *gqlExec) commit(c commitRef, name string, args map[string]any) (any, error) {
 	switch name {
 	case "oid":
 		return c.sha, nil
@@ -459,6 +488,13 @@ func (e *gqlExec) commit(c commitRef, name string) (any, error) {
 			return nil, nil // GitHub: no status on this commit
 		}
 		return statusRef(c), nil
+	case "statusCheckRollup":
+		if len(e.idx().statuses[c.sha]) == 0 && len(e.s.checkRunsFor(c.sha)) == 0 {
+			return nil, nil // GitHub: nothing reported on this commit
+		}
+		return rollupRef(c), nil
+	case "checkSuites":
+		return e.checkSuitesOf(c.sha, args)
 	}
 	return nil, fmt.Errorf("the sandbox does not serve Commit.%s", name)
 }

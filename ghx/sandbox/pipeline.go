@@ -22,6 +22,7 @@ func (s *Server) routes() http.Handler {
 	s.routeActions(api)
 	s.routeVariables(api)
 	s.routeRules(api)
+	s.routeTeams(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 
@@ -150,6 +151,9 @@ func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c 
 	}
 	if c.anonymous && r.Method != http.MethodGet && r.Method != http.MethodHead {
 		writeError(bw, http.StatusUnauthorized, "Requires authentication")
+		return true
+	}
+	if c.job != nil && s.refuseJob(bw, r, c.job) {
 		return true
 	}
 	api.ServeHTTP(bw, r)

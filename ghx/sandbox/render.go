@@ -37,6 +37,8 @@ func userJSON(base, login string) map[string]any {
 	id, typ := int64(ownerID), "Organization"
 	if a, ok := accountByLogin(login); ok {
 		id, typ = a.ID, a.Type
+	} else if login == ActionsBotLogin {
+		id, typ = actionsBot.ID, actionsBot.Type
 	}
 	api := base + "/users/" + login
 	return map[string]any{
@@ -120,9 +122,10 @@ func (s *Server) repoJSON(base string, c caller, full bool) map[string]any {
 		"license": nil, "allow_forking": true, "web_commit_signoff_required": false,
 	}
 	if full {
-		m["allow_squash_merge"] = true
-		m["allow_merge_commit"] = false
-		m["allow_rebase_merge"] = false
+		ms := s.st.mergeSettings()
+		m["allow_squash_merge"] = ms.Squash
+		m["allow_merge_commit"] = ms.Merge
+		m["allow_rebase_merge"] = ms.Rebase
 		m["allow_auto_merge"] = false
 		m["delete_branch_on_merge"] = false
 		m["network_count"] = 0

@@ -135,6 +135,10 @@ func (s *Server) seedFreshRepo() error {
 		"greet/greet.go": freshGreet, "greet/greet_test.go": freshGreetTest,
 	}, "Start the greeting library", "founder", sd.ago(240))
 	sd.branch("main", root)
+	// A ruleset requires the merge gate on main before aayu init proposes
+	// the gate, as on a repository that set its rules up first: until the
+	// gate runs, only the admin role (the ruleset's bypass) can merge.
+	s.st.Rules = map[string][]string{"main": {GateCheck}}
 	s.st.PushedAt = sd.ago(240)
 	if sd.err != nil {
 		return fmt.Errorf("seeding acme/fresh: %w", sd.err)

@@ -17,6 +17,9 @@ const rulesetID = 4101
 func (s *Server) routeRules(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/rules/branches/{branch...}", s.getBranchRules)
 	m.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch}/protection", s.getBranchProtection)
+	m.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch}", s.getBranch)
+	m.HandleFunc("PATCH /repos/{owner}/{repo}/pulls/{number}", s.updatePull)
+	m.HandleFunc("PATCH /repos/{owner}/{repo}", s.updateRepo)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows", s.listWorkflows)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows/{workflow}", s.getWorkflow)
 }

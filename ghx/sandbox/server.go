@@ -50,6 +50,11 @@ type DeviceOptions struct {
 	Interval          time.Duration // polling interval; GitHub uses 5 s
 	Expiry            time.Duration // code lifetime; GitHub uses 15 min
 	DisabledClientIDs []string      // client ids whose app has the device flow off
+	// ClientIDs are more OAuth Apps the sandbox knows (tests). It always
+	// knows DeviceClientID, OwnClientID and DisabledClientIDs; a device
+	// code asked for any other client id is refused as GitHub refuses an
+	// unknown app.
+	ClientIDs []string
 }
 
 // Server is one sandbox GitHub. All state sits behind mu; requests are
@@ -72,6 +77,7 @@ type Server struct {
 	listener net.Listener
 
 	stopRunner func()
+	jobs       jobTokens // the runner's per-job workflow tokens
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it

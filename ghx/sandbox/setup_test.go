@@ -34,8 +34,9 @@ func TestSetupReads(t *testing.T) {
 	if err != nil || len(rules) != 1 || rules[0].Type != "required_status_checks" {
 		t.Fatalf("benefits' main rules: %v %v", rules, err)
 	}
-	if rules, _, err := gh.Repositories.GetRulesForBranch(ctx, "acme", "fresh", "main"); err != nil || len(rules) != 0 {
-		t.Errorf("fresh's main has no rules: %v %v", rules, err)
+	// fresh carries the ruleset before aayu init proposes the gate (issue 25).
+	if rules, _, err := gh.Repositories.GetRulesForBranch(ctx, "acme", "fresh", "main"); err != nil || len(rules) != 1 || rules[0].Type != "required_status_checks" {
+		t.Errorf("fresh's main requires the merge gate: %v %v", rules, err)
 	}
 	if _, resp, err := gh.Repositories.GetBranchProtection(ctx, "acme", "benefits", "main"); resp == nil || resp.StatusCode != http.StatusNotFound || err == nil {
 		t.Errorf("branch protection: %v, want 404 Branch not protected", err)

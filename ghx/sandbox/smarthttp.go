@@ -39,6 +39,11 @@ func (s *Server) serveGit(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="GitHub"`)
 		http.Error(w, "Authentication required to push.", http.StatusUnauthorized)
 		return
+	case c.job != nil && (c.job.perms["contents"] == "" || push && c.job.perms["contents"] != "write"):
+		// A workflow token fetches with contents: read and pushes with
+		// contents: write, nothing less.
+		http.Error(w, "Permission to "+RepoOwner+"/"+name+".git denied to "+c.Login+".", http.StatusForbidden)
+		return
 	case push && !c.canPush():
 		http.Error(w, "Permission to "+RepoOwner+"/"+name+".git denied to "+c.Login+".", http.StatusForbidden)
 		return
@@ -71,6 +76,13 @@ func (s *Server) serveGit(w http.ResponseWriter, r *http.Request) {
 	// The API and git share the objects and refs: one at a time.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if push && r.Method == http.MethodPost {
+		var declined bool
+		if r2, declined = s.refusePushByRules(w, r2, c, name); declined {
+			s.logf("%s %s (git, %s): declined by the rulesets", r.Method, r.URL.Path, c.Login)
+			return
+		}
+	}
 	h.ServeHTTP(w, r2)
 	if push && r.Method == http.MethodPost {
 		if st := s.stateOf(name); st != nil {

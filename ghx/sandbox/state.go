@@ -29,8 +29,17 @@ type state struct {
 	Runs        []*runRec      `json:"runs"`
 	Artifacts   []*artifactRec `json:"artifacts"`
 	Variables   []*variableRec `json:"variables,omitempty"`
+	// Check suites and runs (checks.go): what Actions jobs report.
+	CheckSuites []*checkSuiteRec `json:"check_suites,omitempty"`
+	CheckRuns   []*checkRunRec   `json:"check_runs,omitempty"`
 	// Rules: branch → the status checks a ruleset requires on it.
 	Rules map[string][]string `json:"rules,omitempty"`
+	// Merge is the repository's merge-button settings; nil is the demo's:
+	// squash merges only (settings.go).
+	Merge *mergeSettings `json:"merge_settings,omitempty"`
+	// Teams: the demo organisation's team slug → its members' logins
+	// (teams.go).
+	Teams map[string][]string `json:"teams,omitempty"`
 }
 
 type labelRec struct {
@@ -129,6 +138,9 @@ type runRec struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 	Dispatched bool      `json:"dispatched,omitempty"` // moves queued → in_progress → completed with time
 	Situation  string    `json:"situation,omitempty"`  // which demo case the run stages
+	// CheckSuiteID is the check suite the run's jobs report in (0 for
+	// seeded runs, which show a derived id).
+	CheckSuiteID int64 `json:"check_suite_id,omitempty"`
 }
 
 type artifactRec struct {

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// commitSubresource serves /commits/{ref}, /commits/{ref}/status and
-// /commits/{ref}/statuses; a ref may hold "/", so the suffix decides.
+// commitSubresource serves /commits/{ref}, its /status, /statuses,
+// /check-runs and /check-suites; a ref may hold "/", so the suffix decides.
 func (s *Server) commitSubresource(w http.ResponseWriter, r *http.Request) {
 	if !repoOK(w, r) {
 		return
@@ -19,6 +19,10 @@ func (s *Server) commitSubresource(w http.ResponseWriter, r *http.Request) {
 		s.combinedStatus(w, r, strings.TrimSuffix(rest, "/status"))
 	case strings.HasSuffix(rest, "/statuses"):
 		s.listStatuses(w, r, strings.TrimSuffix(rest, "/statuses"))
+	case strings.HasSuffix(rest, "/check-runs"):
+		s.listCheckRunsForRef(w, r, strings.TrimSuffix(rest, "/check-runs"))
+	case strings.HasSuffix(rest, "/check-suites"):
+		s.listCheckSuitesForRef(w, r, strings.TrimSuffix(rest, "/check-suites"))
 	default:
 		h, ok := s.git.resolve(rest)
 		if !ok {

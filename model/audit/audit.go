@@ -19,6 +19,11 @@ import (
 // record that no review happened (seed 001, "Solo mode").
 const BypassPrefix = "Solo-mode bypass:"
 
+// UnusedPrefix starts a bypass comment aayu ship edited because the merge
+// it was posted for never happened: the head moved first
+// (identity.UnusedSoloBypassPrefix). It grants nothing, and audit lists it.
+const UnusedPrefix = "Unused Solo-mode bypass:"
+
 // FallbackTrailer is the trailer the ledger writer adds to every commit
 // made under the human-fallback identity (ghx.HumanFallbackTrailer).
 const FallbackTrailer = "Aayudha-Identity: human-fallback"
@@ -69,10 +74,18 @@ type LedgerCommit struct {
 	When    time.Time
 }
 
+// Unused is one bypass comment ship marked as not used: its merge was
+// refused because the head moved after the comment was posted.
+type Unused struct {
+	PR      int
+	Comment Comment
+}
+
 // Facts are what the ledger and GitHub hold.
 type Facts struct {
 	Ships   []ShipRecord
 	Merged  map[int]MergedPR
+	Unused  []Unused // on any pull request, open or closed
 	Commits []LedgerCommit
 	// Incomplete says, in words, what could not be read in full (a
 	// truncated tree, a history longer than audit walks); "" when nothing.
@@ -102,6 +115,7 @@ type Report struct {
 	Bypasses   []Bypass
 	Fallbacks  []Fallback
 	Late       []Bypass
+	Unused     []Unused // by pull request, then oldest first
 	Incomplete []string
 }
 
@@ -152,6 +166,13 @@ func Reconcile(f Facts) Report {
 		r.Fallbacks = append(r.Fallbacks, Fallback{SHA: c.SHA, Subject: untrusted.Text(subject), Author: c.Author, When: c.When})
 	}
 	sort.SliceStable(r.Fallbacks, func(i, j int) bool { return r.Fallbacks[i].When.Before(r.Fallbacks[j].When) })
+	r.Unused = append([]Unused(nil), f.Unused...)
+	sort.SliceStable(r.Unused, func(i, j int) bool {
+		if r.Unused[i].PR != r.Unused[j].PR {
+			return r.Unused[i].PR < r.Unused[j].PR
+		}
+		return r.Unused[i].Comment.ID < r.Unused[j].Comment.ID
+	})
 	r.Incomplete = f.Incomplete
 	return r
 }

@@ -56,3 +56,20 @@ func TestReconcileBypassWithoutItsComment(t *testing.T) {
 		t.Fatalf("%+v", r.Bypasses)
 	}
 }
+
+// TestReconcileListsUnusedBypasses: a bypass comment ship marked as not
+// used is in the report, by pull request, and never counts as a bypass.
+func TestReconcileListsUnusedBypasses(t *testing.T) {
+	at := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+	r := Reconcile(Facts{Unused: []Unused{
+		{PR: 9, Comment: Comment{ID: 3, Login: "founder", CreatedAt: at}},
+		{PR: 4, Comment: Comment{ID: 2, Login: "founder", CreatedAt: at}},
+		{PR: 4, Comment: Comment{ID: 1, Login: "founder", CreatedAt: at}},
+	}})
+	if len(r.Bypasses) != 0 {
+		t.Errorf("an unused bypass counted as a bypass: %+v", r.Bypasses)
+	}
+	if len(r.Unused) != 3 || r.Unused[0].Comment.ID != 1 || r.Unused[1].Comment.ID != 2 || r.Unused[2].PR != 9 {
+		t.Errorf("Unused = %+v, want by pull request then oldest first", r.Unused)
+	}
+}

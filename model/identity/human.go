@@ -49,7 +49,8 @@ type HumanCheck struct {
 
 // RequireHuman applies the guard on human-only steps (seed invariant 6,
 // SPEC §6), in this order: aayu's own lane (AAYU_AGENT) is refused at once
-// and never offered a code; CI is refused; an approval this run that covers
+// and never offered a code; CI (--ci, or a CI system's marker in the
+// environment, CIMarkers) is refused; an approval this run that covers
 // the command allows it; a host's agent marker, or a process with neither a
 // marker nor a terminal, needs the presence check; a terminal without a
 // marker is allowed.
@@ -60,11 +61,15 @@ func RequireHuman(in HumanCheck) Decision {
 	}
 	if v := env(AgentVariable); v != "" && v != "0" {
 		return Decision{Outcome: Refused, Marker: AgentVariable,
-			Reason: fmt.Sprintf("%s is a human-only step and this is aayu's own agent lane (AAYU_AGENT=%s), which never waits for an approval; run it yourself from a terminal", in.Command, v)}
+			Reason: fmt.Sprintf("%s is a human-only step and this is aayu's own agent lane (%s), which never waits for an approval; run it yourself from a terminal", in.Command, shownVariable(AgentVariable, v))}
 	}
 	if in.CI {
 		return Decision{Outcome: Refused,
 			Reason: fmt.Sprintf("%s is a human-only step and CI (--ci) has no person to approve it; run it yourself from a terminal", in.Command)}
+	}
+	if ci, marker, value := CIRun(env); ci {
+		return Decision{Outcome: Refused, Marker: marker,
+			Reason: fmt.Sprintf("%s is a human-only step and this is a CI run (%s), which has no person to approve it; run it yourself from a terminal", in.Command, shownVariable(marker, value))}
 	}
 	lane, marker := AgentLane(env)
 	if in.Session != nil && in.Session.Covers(in.Command, in.Need) {
@@ -80,4 +85,19 @@ func RequireHuman(in HumanCheck) Decision {
 			Reason: fmt.Sprintf("%s is a human-only step and this process has no terminal, so nothing shows a person is here; approve it on any device with the code shown, if you asked for it", in.Command)}
 	}
 	return Decision{Outcome: Allowed, Reason: "a person's terminal with no agent marker"}
+}
+
+// shownVariable writes NAME=value for a refusal, the value only when it is
+// short printable ASCII: an environment value is nobody's to trust, and the
+// name alone still says what refused.
+func shownVariable(name, value string) string {
+	if len(value) > 40 {
+		return name
+	}
+	for _, r := range value {
+		if r < 0x21 || r > 0x7e {
+			return name
+		}
+	}
+	return name + "=" + value
 }

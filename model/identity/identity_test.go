@@ -102,6 +102,7 @@ func TestCheckApprover(t *testing.T) {
 		{"write for write", Account{Login: "w", Permission: "write"}, AccessWrite, "", nil, nil, ""},
 		{"maintain covers write", Account{Login: "m", Permission: "maintain"}, AccessWrite, "", nil, nil, ""},
 		{"write lacks admin", Account{Login: "w", Permission: "write"}, AccessAdmin, "", nil, ErrAccessTooLow, "needs admin"},
+		{"maintain lacks admin", Account{Login: "m", Permission: "maintain"}, AccessAdmin, "", nil, ErrAccessTooLow, "has maintain access"},
 		{"read lacks write", Account{Login: "r", Permission: "read"}, AccessWrite, "", nil, ErrAccessTooLow, "has read access"},
 		{"unknown permission is none", Account{Login: "u"}, AccessWrite, "", nil, ErrAccessTooLow, "has none access"},
 		{"GitHub bot", Account{Login: "helper", Bot: true, Permission: "admin"}, AccessWrite, "", nil, ErrBotApprover, "bot"},

@@ -1,5 +1,7 @@
 package identity
 
+import "strings"
+
 // AgentVariable is aayu's own unattended lane (the MCP server, the loops):
 // AAYU_AGENT=1 is refused at once and never offered a code.
 const AgentVariable = "AAYU_AGENT"
@@ -34,4 +36,43 @@ func AgentLane(env func(string) string) (lane bool, marker string) {
 		}
 	}
 	return false, ""
+}
+
+// CIMarkers lists the environment variables CI systems set in every step
+// they run. A human-only step is refused outright where one is set: a CI
+// run has no person to approve a code, and its token is the workflow's, not
+// a person's (seed 001: "aayu's own lanes (AAYU_AGENT=1) and CI are
+// refused"). Like the host markers they are honest signals, not
+// authentication; a shell a person types into does not carry them.
+func CIMarkers() []string {
+	return []string{
+		"CI",                     // set by GitHub Actions, GitLab, CircleCI, Travis, Buildkite and most others
+		"GITHUB_ACTIONS",         // GitHub Actions
+		"GITHUB_RUN_ID",          // GitHub Actions (a run's id, set beside GITHUB_ACTIONS)
+		"GITLAB_CI",              // GitLab CI
+		"BUILDKITE",              // Buildkite
+		"CIRCLECI",               // CircleCI
+		"TRAVIS",                 // Travis CI
+		"JENKINS_URL",            // Jenkins
+		"TF_BUILD",               // Azure Pipelines
+		"TEAMCITY_VERSION",       // TeamCity
+		"BITBUCKET_BUILD_NUMBER", // Bitbucket Pipelines
+		"CODEBUILD_BUILD_ID",     // AWS CodeBuild
+	}
+}
+
+// CIRun says whether env describes a CI run and names the marker and its
+// value. A marker counts with any value but "", "0" and "false" (any letter
+// case): those are how a person or a tool says "not CI" (CI=false), and
+// anything else, CI=true and CI=1 alike, errs towards refusing.
+func CIRun(env func(string) string) (ci bool, marker, value string) {
+	for _, m := range CIMarkers() {
+		v := env(m)
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "", "0", "false":
+			continue
+		}
+		return true, m, v
+	}
+	return false, "", ""
 }

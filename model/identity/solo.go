@@ -38,6 +38,20 @@ func SoloBypassComment(head, why string) string {
 	return fmt.Sprintf("%s %s\n\nHead: %s", SoloBypassPrefix, strings.TrimSpace(why), head)
 }
 
+// UnusedSoloBypassPrefix starts a bypass comment ship edited after the
+// merge it was posted for was refused (the head moved): the comment stays,
+// so the record keeps it, but it no longer starts with SoloBypassPrefix,
+// so it can never pass a head again.
+const UnusedSoloBypassPrefix = "Unused Solo-mode bypass:"
+
+// UnusedSoloBypassComment is the edited text of a bypass comment no merge
+// used: why, then the comment as first posted, quoted.
+func UnusedSoloBypassComment(head, movedTo, original string) string {
+	quoted := "> " + strings.ReplaceAll(strings.TrimSpace(original), "\n", "\n> ")
+	return fmt.Sprintf("%s head %s moved to %s before aayu ship merged it, so nothing was merged on this bypass and it grants nothing.\n\nAs first posted:\n\n%s",
+		UnusedSoloBypassPrefix, head, movedTo, quoted)
+}
+
 var shaWord = regexp.MustCompile(`\b[0-9a-fA-F]{40}\b`)
 
 // FindSoloBypassComment returns the newest comment by person that starts
@@ -104,7 +118,7 @@ type SoloBypassInput struct {
 // (seed invariant 6), each a sentence; none means it may go ahead. An agent
 // lane or a process with neither a marker nor a terminal is refused unless
 // the person approved this command by the presence check as an admin;
-// AAYU_AGENT and CI are refused always; so are a repository with a bot
+// AAYU_AGENT and CI (--ci or a CI marker) are refused always; so are a repository with a bot
 // identity, a second human in a seat, a person without admin access, and a
 // missing "Solo-mode bypass:" comment by the person on the head.
 func SoloBypassRefusals(in SoloBypassInput) []string {
@@ -115,11 +129,14 @@ func SoloBypassRefusals(in SoloBypassInput) []string {
 	}
 	presence := in.Session.Covers(in.Command, AccessAdmin)
 	lane, marker := AgentLane(env)
+	ciEnv, ciMarker, ciValue := CIRun(env)
 	switch {
 	case marker == AgentVariable:
 		out = append(out, "aayu's own agent lane (AAYU_AGENT) can never bypass the human pass")
 	case in.CI:
 		out = append(out, "CI (--ci) can never bypass the human pass")
+	case ciEnv:
+		out = append(out, fmt.Sprintf("a CI run (%s) can never bypass the human pass", shownVariable(ciMarker, ciValue)))
 	case lane && !presence:
 		out = append(out, fmt.Sprintf("this shell carries an agent host's marker (%s); the bypass needs you to approve it by the presence check as an admin", marker))
 	case !lane && !in.Terminal && !presence:

@@ -65,16 +65,61 @@ func decisionStep(s Snapshot, is Issue) Step {
 			Label:       fmt.Sprintf("accept option %d: %s", o.Number, o.Title),
 			Recommended: o.Recommended,
 			OneWay:      d.Door == DoorOneWay,
-			Writes: []Write{
-				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)},
-				{Kind: WriteAddLabel, Number: is.Number, Label: LabelAccepted},
-				{Kind: WriteClose, Number: is.Number, Reason: "completed"},
-			},
+			Writes: append(append([]Write{
+				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)}},
+				StatusWrites(is.Number, is.Labels, LabelAccepted)...),
+				Write{Kind: WriteClose, Number: is.Number, Reason: "completed"}),
 		})
 	}
 	st.Counsel = decisionCounsel(s.IssueComments[is.Number], d)
+	halfDone(s, is, &st)
 	return st
 }
+
+// halfDone marks a Decision an earlier run left half done: the person's
+// "Accepted option N" comment is on it, but it is still open (the run was
+// stopped, or a write failed, after the comment). Whatever happened to that
+// run, GitHub says so: the card recommends finishing that option (each
+// write is checked before it is made, so the comment is not posted twice)
+// and refuses the others, which would accept a second option beside it.
+func halfDone(s Snapshot, is Issue, st *Step) {
+	n := 0
+	for _, c := range s.IssueComments[is.Number] {
+		if !identity.SameLogin(c.Author.Login, s.Viewer) {
+			continue
+		}
+		if m := acceptedComment.FindStringSubmatch(strings.TrimSpace(c.Body.Raw())); m != nil && identity.SameLogin(m[2], s.Viewer) {
+			n, _ = strconv.Atoi(m[1])
+		}
+	}
+	if n == 0 {
+		return
+	}
+	key := strconv.Itoa(n)
+	found := false
+	for _, c := range st.Choices {
+		found = found || c.Key == key
+	}
+	if !found {
+		return
+	}
+	missing := "labelled " + LabelAccepted + " and closed"
+	if is.HasLabel(LabelAccepted) {
+		missing = "closed"
+	}
+	st.HalfDone = fmt.Sprintf("Half done: option %d was accepted in a comment by @%s, but #%d is not yet %s.", n, s.Viewer, is.Number, missing)
+	for i := range st.Choices {
+		c := &st.Choices[i]
+		c.Recommended = c.Key == key
+		if c.Key != key {
+			c.Disabled = fmt.Sprintf("option %d was already accepted in a comment on #%d; finish that, or delete the comment on GitHub to choose again", n, is.Number)
+		}
+	}
+}
+
+// acceptedComment is the comment accepting a Decision's option, as
+// decisionStep writes it: the option's number and who accepted it.
+var acceptedComment = regexp.MustCompile(`^Accepted option ([1-9]) \(.*\) by @([A-Za-z0-9-]+(?:\[bot\])?)$`)
 
 // openPRStep gives an open pull request's step, at most one: ready to ship
 // wins over needs review, which wins over review stopped, so one pull
@@ -125,10 +170,11 @@ func openPRStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, bool) {
 			approve.Disabled = fmt.Sprintf("only the [autonomy] approver, @%s, may approve a head here", strings.TrimPrefix(s.Approver, "@"))
 		case identity.SameLogin(pr.Author.Login, s.Viewer) && s.SoloMode:
 			// In solo mode agents write with the person's token, so GitHub
-			// names the person as author and refuses their review. The seed's
-			// way: the review record of exactly this head on the ledger, and
-			// the reply the gate reads; ship counts the record for this head.
-			approve.Label = "approve its head (recorded on the ledger: GitHub refuses an author's own review)"
+			// names the person as author and refuses their review. The review
+			// record of exactly this head on the ledger, and the reply the gate
+			// reads, move inspect past its human rung; they are not a human
+			// pass: the author never counts, so ship needs the bypass.
+			approve.Label = "approve its head (recorded on the ledger for inspect; you are its author, so ship still needs your Solo-mode bypass)"
 			approve.Writes = []Write{
 				approve.Writes[1],
 				{Kind: WriteComment, Number: pr.Number, Body: HumanReviewReply(pr.Number, pr.HeadSHA, s.Viewer)},

@@ -33,6 +33,7 @@ func TestDeriveEachKind(t *testing.T) {
 		{"merged without ship", withMergedWithoutShip, KindMergedWithoutShip, Housekeeping, 120, "mark it merged without proof (it stays uncovered)", []Write{
 			{Kind: WriteComment, Number: 120, Body: "Merged in #122 without aayu ship, so no proof pack covers it; it stays uncovered."},
 			{Kind: WriteRemoveLabel, Number: 120, Label: LabelLease},
+			{Kind: WriteRemoveLabel, Number: 120, Label: "status:in-progress"}, // replaced, never left beside merged
 			{Kind: WriteAddLabel, Number: 120, Label: LabelMerged},
 		}},
 		{"bug fix merged", withBugFixMerged, KindBugFixMerged, Housekeeping, 170, "close it as completed", []Write{
@@ -314,5 +315,20 @@ func TestAuditLandedInPartStaysForTheNextRun(t *testing.T) {
 	right, _ := Pick(st, "1")
 	if last := right.Writes[len(right.Writes)-1]; last.Kind != WriteLedgerRemove {
 		t.Errorf("the entry that keeps the card must be removed last, got %+v", right.Writes)
+	}
+}
+
+// TestStatusWritesReplaceNeverAddBeside: every status a step sets removes
+// the other status labels first and adds its own last; labels
+// that are not statuses stay.
+func TestStatusWritesReplaceNeverAddBeside(t *testing.T) {
+	got := StatusWrites(7, []string{"type:story", "status:building", "aayu:lease", "Status:Proposed", "status:merged"}, LabelMerged)
+	want := []Write{
+		{Kind: WriteRemoveLabel, Number: 7, Label: "status:building"},
+		{Kind: WriteRemoveLabel, Number: 7, Label: "Status:Proposed"},
+		{Kind: WriteAddLabel, Number: 7, Label: LabelMerged},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("StatusWrites = %v, want %v", got, want)
 	}
 }

@@ -67,18 +67,17 @@ func mergedSteps(s Snapshot) []Step {
 			if is.HasLabel(LabelLease) {
 				writes = append(writes, Write{Kind: WriteRemoveLabel, Number: is.Number, Label: LabelLease})
 			}
-			writes = append(writes, Write{Kind: WriteAddLabel, Number: is.Number, Label: LabelMerged})
+			writes = append(writes, StatusWrites(is.Number, is.Labels, LabelMerged)...)
 			out = append(out, Step{Kind: KindMergedWithoutShip, Item: item, Links: links,
 				Counsel: untrusted.Text(fmt.Sprintf("Pull request #%d merged into %s and links this Story, which is still before %s. It shipped without aayu ship, so no proof covers it; marking it merged says so.", fix.Number, s.integrationBranch(), LabelMerged)),
 				Choices: []Choice{{Key: "1", Label: "mark it merged without proof (it stays uncovered)", Recommended: true, Writes: writes}}})
 		case is.HasLabel(LabelBug):
 			out = append(out, Step{Kind: KindBugFixMerged, Item: item, Links: links,
 				Counsel: untrusted.Text(fmt.Sprintf("Pull request #%d merged into %s and links this Bug, which is still open.", fix.Number, s.integrationBranch())),
-				Choices: []Choice{{Key: "1", Label: "close it as completed", Recommended: true, Writes: []Write{
-					{Kind: WriteAddLabel, Number: is.Number, Label: LabelDone},
-					{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Fixed in #%d", fix.Number)},
-					{Kind: WriteClose, Number: is.Number, Reason: "completed"},
-				}}}})
+				Choices: []Choice{{Key: "1", Label: "close it as completed", Recommended: true, Writes: append(StatusWrites(is.Number, is.Labels, LabelDone),
+					Write{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Fixed in #%d", fix.Number)},
+					Write{Kind: WriteClose, Number: is.Number, Reason: "completed"},
+				)}}})
 		}
 	}
 	return out
@@ -110,11 +109,10 @@ func replacedSteps(s Snapshot) []Step {
 		out = append(out, Step{Kind: KindReplaced, Item: Item{Number: n, Title: is.Title},
 			Links:   []Link{{Number: m.Number, Title: m.Title, Role: "replaced by"}},
 			Counsel: untrusted.Text(fmt.Sprintf("#%d says it replaces this issue, which is still open.", m.Number)),
-			Choices: []Choice{{Key: "1", Label: "close it as not planned", Recommended: true, Writes: []Write{
-				{Kind: WriteAddLabel, Number: n, Label: LabelCancelled},
-				{Kind: WriteComment, Number: n, Body: fmt.Sprintf("Replaced by #%d", m.Number)},
-				{Kind: WriteClose, Number: n, Reason: "not_planned"},
-			}}}})
+			Choices: []Choice{{Key: "1", Label: "close it as not planned", Recommended: true, Writes: append(StatusWrites(n, is.Labels, LabelCancelled),
+				Write{Kind: WriteComment, Number: n, Body: fmt.Sprintf("Replaced by #%d", m.Number)},
+				Write{Kind: WriteClose, Number: n, Reason: "not_planned"},
+			)}}})
 	}
 	return out
 }

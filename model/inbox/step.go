@@ -110,7 +110,11 @@ type Step struct {
 	Counsel untrusted.Text // advice, never an approval; it may quote a comment
 	// Problem says why the step cannot be accepted from the inbox (a
 	// Decision whose body does not parse); its choices only open it.
-	Problem        string
+	Problem string
+	// HalfDone says what an earlier run left half done on the item (a
+	// Decision commented as accepted but still open); the recommendation
+	// finishes it.
+	HalfDone       string
 	Door           Door     // a Decision's door
 	Choices        []Choice // in key order, skip last
 	Recommendation Choice

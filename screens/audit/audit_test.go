@@ -86,3 +86,16 @@ func TestAuditScrollsAndQuits(t *testing.T) {
 		t.Fatalf("done %v, code %d", done, code)
 	}
 }
+
+// TestAuditLinesListUnusedBypasses: an unused bypass has its own section,
+// and the report without one reads as before.
+func TestAuditLinesListUnusedBypasses(t *testing.T) {
+	at := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+	lines := strings.Join(Lines(core.Report{Unused: []core.Unused{{PR: 4, Comment: core.Comment{ID: 1, Login: "founder", URL: "https://x/4#issuecomment-1", CreatedAt: at}}}}), "\n")
+	if !strings.Contains(lines, "Unused bypasses: 1") || !strings.Contains(lines, "unused: PR #4: the Solo-mode bypass: comment by @founder (https://x/4#issuecomment-1") {
+		t.Errorf("no unused bypass listed:\n%s", lines)
+	}
+	if strings.Contains(strings.Join(Lines(core.Report{}), "\n"), "Unused") {
+		t.Error("a report with no unused bypass names the section")
+	}
+}

@@ -141,6 +141,15 @@ func Lines(r core.Report) []string {
 		out = append(out, fmt.Sprintf("  recorded late: PR #%d: the Solo-mode bypass: comment by @%s came %s after the merge (merged %s, comment %s)",
 			b.PR, clean(b.Login), b.Comment.CreatedAt.Sub(b.MergedAt).Round(time.Second), stamp(b.MergedAt), stamp(b.Comment.CreatedAt)))
 	}
+	if len(r.Unused) > 0 {
+		// Only when there is one: a bypass ship posted and then marked
+		// unused, because the head moved before the merge.
+		out = append(out, section("Unused bypasses", len(r.Unused)))
+		for _, u := range r.Unused {
+			out = append(out, fmt.Sprintf("  unused: PR #%d: the Solo-mode bypass: comment by @%s (%s, %s) merged nothing: the head moved before the merge",
+				u.PR, clean(u.Comment.Login), clean(u.Comment.URL), stamp(u.Comment.CreatedAt)))
+		}
+	}
 	for _, in := range r.Incomplete {
 		out = append(out, "warning: "+clean(in))
 	}

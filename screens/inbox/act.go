@@ -338,6 +338,10 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 		m.tell("refused: " + why)
 		return nil
 	}
+	if m.quitting {
+		m.tell("refused: the inbox is quitting once the writes under way finish; no new write starts.")
+		return nil
+	}
 	cs := m.state(st.ID())
 	if cs.running {
 		m.tell(fmt.Sprintf("A write on #%d is under way; wait for it.", st.Item.Number))
@@ -368,6 +372,7 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	if st, ok := model.Find(m.steps, msg.id); ok {
 		label = fmt.Sprintf("%s #%d", st.Kind.Words(), st.Item.Number)
 	}
+	m.countStopped(o)
 	_, wasBulk := m.bulkActive[msg.id]
 	delete(m.bulkActive, msg.id)
 	histFrom := len(m.lines)
@@ -417,7 +422,7 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	if wasBulk && len(m.bulkActive) == 0 && m.noFailures() && !m.housekeepingLeft() {
 		cmds = append(cmds, m.jobWellDone("Job well done: the housekeeping is clear."))
 	}
-	if m.snap != nil && !m.reading {
+	if m.snap != nil && !m.reading && m.stop == nil {
 		m.reading = true
 		cmds = append(cmds, m.readCmd(m.snap, m.readAt))
 	}
@@ -589,14 +594,7 @@ func (m *Model) quit() tea.Cmd {
 func (m *Model) quitWaiting(onlyRunning bool) tea.Cmd {
 	m.quitAsk = false
 	if onlyRunning {
-		for _, j := range m.queue.DropWaiting() {
-			m.running--
-			m.state(j.ID).running = false
-			st := j.Req.Step
-			line := fmt.Sprintf("not done: %s #%d was not started; nothing was written for it.", st.Kind.Words(), st.Item.Number)
-			m.say(line)
-			m.history = append(m.history, line) // the full screen says it on closing
-		}
+		m.dropWaiting()
 	}
 	m.quitting = true
 	if m.running == 0 {

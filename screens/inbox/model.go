@@ -88,10 +88,15 @@ type Model struct {
 	readSince time.Time     // when the read under way began
 	running   int
 
-	quitAsk     bool     // q while writes run: wait for all, or only those under way
-	quitting    bool     // finish once the writes being waited for are done
-	inputClosed bool     // plain: standard input ended
-	early       []string // plain: lines typed before the first read landed
+	quitAsk     bool          // q while writes run: wait for all, or only those under way
+	quitting    bool          // finish once the writes being waited for are done
+	stop        *interruption // ctrl+c or a quit signal being honoured (quit.go)
+	shipStopped string        // how the ship a quit request closed ended, in one line
+	shipCode    int           // and its exit code
+	writeCtx    context.Context
+	stopWrites  context.CancelFunc // cancels the writes under way: the second ctrl+c only
+	inputClosed bool               // plain: standard input ended
+	early       []string           // plain: lines typed before the first read landed
 	celebrate   time.Time
 	confetti    int
 	needsYouN   int // needs-you steps at the last read, to notice the last one clearing
@@ -117,8 +122,12 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}
+	// The writes run under their own context: the second quit request
+	// cancels them, and nothing else does before the program ends.
+	writeCtx, stopWrites := context.WithCancel(ctx)
 	m := &Model{
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
+		writeCtx: writeCtx, stopWrites: stopWrites,
 		spin:     spinner.New(spinner.WithSpinner(spinner.Line)), // plain ASCII: it draws on every terminal and font
 		selected: map[string]bool{}, states: map[string]*cardState{},
 		queue:   actions.NewQueue(2),
@@ -270,6 +279,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onSpin(msg)
 	case tui.ReturnedMsg:
 		return m, m.onReturned(msg)
+	case tui.QuitRequestMsg:
+		return m, m.onQuitRequest(msg)
 	case frameMsg:
 		if m.confetti > 0 {
 			m.confetti--
@@ -406,6 +417,9 @@ func (m *Model) setSteps(steps []model.Step) {
 		}
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return steps[i].Group < steps[j].Group })
+	for _, st := range steps {
+		m.showHalfDone(st)
+	}
 	m.steps = steps
 	m.relayout()
 	for i, st := range steps {
@@ -415,6 +429,26 @@ func (m *Model) setSteps(steps []model.Step) {
 	}
 	if m.cursor >= len(steps) {
 		m.cursor = max(0, len(steps)-1)
+	}
+}
+
+// showHalfDone shows a card an earlier run left half done (stopped, or
+// failed part-way, after its first write) as the failure card it was then,
+// so the next run does not pass it off as a fresh card.
+func (m *Model) showHalfDone(st model.Step) {
+	if st.HalfDone == "" {
+		return
+	}
+	cs := m.state(st.ID())
+	if cs.failure != nil || cs.running {
+		return
+	}
+	cs.failure = &Failure{
+		What:      st.HalfDone,
+		Changed:   "The comment is on GitHub; the rest is not.",
+		Next:      "Press Enter to finish it: aayu makes only the writes still missing, each once.",
+		Details:   []string{"Found on GitHub at this read: the comment accepting the option is there and the item is still open (an earlier run was stopped, or failed, after its first write)."},
+		Retryable: true,
 	}
 }
 
@@ -511,6 +545,11 @@ func (m *Model) finish() tea.Cmd {
 		m.say(l)
 	}
 	m.logLines = nil
+	if l := m.stopLine(); l != "" {
+		m.say(l) // the last line says what the quit request found and did
+		m.history = append(m.history, l)
+	}
+	m.stopWrites() // nothing runs any more; release the context
 	return tea.Quit
 }
 

@@ -124,6 +124,14 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 	if line != "" {
 		m.tell(line) // plain mode: on the page, after the screen's own lines
 	}
+	if msg.Quitting {
+		// The quit request that closed it comes here next: no refresh, and
+		// the last line says how the ship it stopped ended.
+		if a.what == "ship" {
+			m.shipStopped, m.shipCode = line, msg.Code
+		}
+		return nil
+	}
 	if m.inputClosed || a.what != "ship" {
 		if m.c.Plain && !m.inputClosed {
 			m.askCurrent()

@@ -15,7 +15,7 @@ func (m *Model) startJobs(jobs []actions.Job) tea.Cmd {
 	if len(jobs) == 0 {
 		return nil
 	}
-	ctx, exec := m.ctx, m.deps.Execute
+	ctx, exec := m.writeCtx, m.deps.Execute
 	cmds := make([]tea.Cmd, len(jobs))
 	for i, j := range jobs {
 		cmds[i] = func() tea.Msg { return jobDoneMsg{id: j.ID, outcome: exec(ctx, j.Req)} }

@@ -70,7 +70,8 @@ func runFlow(ctx context.Context, in flowInput, events chan<- tea.Msg) tea.Cmd {
 
 func flow(ctx context.Context, in flowInput, events chan<- tea.Msg) resultMsg {
 	d := in.deps
-	post := ctxPoster{ctx: ctx, client: d.HTTPClient}
+	var codeStatus int // the HTTP status of the answer to the code request
+	post := ctxPoster{ctx: ctx, client: d.HTTPClient, status: &codeStatus}
 	host := strings.TrimRight(d.OAuthHost, "/")
 	if d.ClientID == "" {
 		return resultMsg{gen: in.gen, fail: &failure{kind: failUnsupported, code: exitFailed,
@@ -79,8 +80,12 @@ func flow(ctx context.Context, in flowInput, events chan<- tea.Msg) resultMsg {
 	}
 	code, err := device.RequestCode(post, host+codePath, d.ClientID, nil)
 	if err != nil {
+		if f := unknownClient(host, d, codeStatus, err); f != nil {
+			return resultMsg{gen: in.gen, fail: f}
+		}
 		return resultMsg{gen: in.gen, fail: codeFailure(ctx, host, d.ClientID, err)}
 	}
+	post.status = nil
 	events <- codeMsg{gen: in.gen, userCode: code.UserCode, uri: code.VerificationURI,
 		expiresIn: time.Duration(code.ExpiresIn) * time.Second}
 	tok, err := device.Wait(ctx, post, host+tokenPath, device.WaitOptions{ClientID: d.ClientID, DeviceCode: code})
@@ -174,6 +179,7 @@ func permission(ctx context.Context, d Deps, login, repo string) (string, error)
 type ctxPoster struct {
 	ctx    context.Context
 	client *http.Client
+	status *int // when set, receives each answer's HTTP status
 }
 
 func (p ctxPoster) PostForm(u string, v url.Values) (*http.Response, error) {
@@ -189,6 +195,9 @@ func (p ctxPoster) PostForm(u string, v url.Values) (*http.Response, error) {
 	resp, err := c.Do(req)
 	if err != nil {
 		return nil, err
+	}
+	if p.status != nil {
+		*p.status = resp.StatusCode
 	}
 	// cli/oauth reads the whole answer; a hostile or broken server must not
 	// make that unbounded.

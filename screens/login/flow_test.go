@@ -251,6 +251,30 @@ func TestPresenceCheckDeviceFlowDisabled(t *testing.T) {
 	}
 }
 
+// TestPresenceCheckUnknownClientSaysWhatToFix: GitHub's 404 for a client
+// id no OAuth App has is not "the device flow is off": the screen names
+// the id, where it came from, and the two settings that name the App.
+func TestPresenceCheckUnknownClientSaysWhatToFix(t *testing.T) {
+	t.Parallel()
+	sg := startSandbox(t, fastDevice())
+	deps, _ := testDeps(t, sg, nil)
+	deps.ClientID, deps.ClientFrom = "Ov23liTypo", "the repository variable AAYUDHA_DEVICE_CLIENT_ID of acme/benefits"
+	r, code := runPlain(t, shipRequest(), deps, nil)
+	out := r.out.String()
+	if code != tui.ExitFailed {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	for _, want := range []string{"knows no OAuth App with the client id Ov23liTypo (from the repository variable AAYUDHA_DEVICE_CLIENT_ID of acme/benefits)",
+		"404 Not Found", "set the repository variable AAYUDHA_DEVICE_CLIENT_ID, or [identity] device_client_id"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the transcript does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Enable Device Flow") || len(r.codes) != 0 {
+		t.Errorf("an unknown app was worded as a switched-off device flow, or a code was shown:\n%s", out)
+	}
+}
+
 func TestPresenceCheckNetworkError(t *testing.T) {
 	t.Parallel()
 	sg := startSandbox(t, fastDevice())
@@ -373,5 +397,23 @@ func TestDeviceFlowRefusesAnOversizedAnswer(t *testing.T) {
 	resp.Body.Close()
 	if err != nil || string(b) != `{"device_code":"abc"}` {
 		t.Errorf("a normal answer read as %q, %v", b, err)
+	}
+}
+
+// TestPresenceCheckRefusesAMaintainerForAnAdminStep: maintain is below
+// admin; an account GitHub reports as a maintainer approving a step that
+// needs admin (the solo-mode bypass) is refused.
+func TestPresenceCheckRefusesAMaintainerForAnAdminStep(t *testing.T) {
+	t.Parallel()
+	sg := startSandbox(t, fastDevice())
+	deps, _ := testDeps(t, sg, nil)
+	deps.Permission = func(context.Context, string) (string, error) { return "maintain", nil }
+	r, code := runPlain(t, shipRequest(), deps, approveAs(t, sg, "founder", "approve"))
+	out := r.out.String()
+	if code != tui.ExitRefused || !strings.Contains(out, "has maintain access to acme/benefits and this step needs admin access") {
+		t.Fatalf("exit %d, want a refusal naming maintain and admin:\n%s", code, out)
+	}
+	if _, ok := r.m.Session(); ok {
+		t.Error("a maintainer's approval gave a session for an admin step")
 	}
 }

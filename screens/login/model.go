@@ -40,6 +40,10 @@ type Deps struct {
 	OAuthHost string
 	// ClientID is the OAuth App's client id (public; no secret is used).
 	ClientID string
+	// ClientFrom says in words where ClientID was found ("the repository
+	// variable AAYUDHA_DEVICE_CLIENT_ID of acme/benefits"), so a refusal
+	// names the setting to fix; "" when unknown.
+	ClientFrom string
 	// HTTPClient talks to OAuthHost; nil means a client with a 30 s timeout.
 	HTTPClient *http.Client
 	// APIClient builds a REST client for the device token, used to read

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -60,6 +61,24 @@ func codeFailure(ctx context.Context, host, clientID string, err error) *failure
 			next: "Nothing was done. Ask the app's owner to tick Enable Device Flow, or name an app that has it with the repository variable AAYUDHA_DEVICE_CLIENT_ID or [identity] device_client_id."}
 	}
 	return networkFailure(host, "asking for a code", err)
+}
+
+// unknownClient words GitHub's 404 to the request for a code: no OAuth App
+// has this client id (github.com answers 404 error=Not Found, which
+// cli/oauth folds into ErrUnsupported with a disabled device flow). nil
+// for any other failure.
+func unknownClient(host string, d Deps, status int, err error) *failure {
+	if status != http.StatusNotFound || !errors.Is(err, device.ErrUnsupported) {
+		return nil
+	}
+	from := ""
+	if d.ClientFrom != "" {
+		from = " (from " + tui.SanitizeLine(d.ClientFrom) + ")"
+	}
+	return &failure{kind: failUnsupported, code: exitFailed,
+		what: fmt.Sprintf("GitHub (%s) knows no OAuth App with the client id %s%s: it answered 404 Not Found to the request for a device code.",
+			tui.SanitizeLine(host), tui.SanitizeLine(d.ClientID), from),
+		next: "Nothing was done. Fix the client id: set the repository variable AAYUDHA_DEVICE_CLIENT_ID, or [identity] device_client_id in your configuration, to the Client ID of your OAuth App (GitHub, Settings, Developer settings, OAuth Apps), then run the command again."}
 }
 
 // waitFailure words a wait that ended without a token.

@@ -19,6 +19,10 @@ import (
 type Ask struct {
 	Presence func(ctx context.Context, req core.PresenceRequest) (*identity.Session, error)
 	Confirm  func(ctx context.Context, p core.Plan) (bool, error)
+	// Stopped says the person asked to quit (ctrl+c, SIGTERM) after the
+	// yes: the run stops after the write under way lands (core's
+	// AfterStep), never in its middle.
+	Stopped func() bool
 }
 
 // PresenceScreen is the login screen as ship shows it, inside its own
@@ -48,7 +52,7 @@ var errNoPresence = errors.New("the presence check cannot be shown here")
 
 // ask returns the Ask that hands each question to this screen's Update.
 func (m *Model) ask() Ask {
-	asks, events := m.asks, m.events
+	asks, events, stop := m.asks, m.events, m.stopAfter
 	send := func(ctx context.Context, msg tea.Msg) error {
 		// The marker goes through the gates' channel first, so the question
 		// is shown only after every gate line reported before it.
@@ -89,6 +93,7 @@ func (m *Model) ask() Ask {
 				return false, ctx.Err()
 			}
 		},
+		Stopped: stop.Load,
 	}
 }
 
@@ -202,6 +207,7 @@ func (m *Model) answer(yes bool) {
 	if m.confirmReply == nil {
 		return
 	}
+	m.confirmed = yes
 	if yes {
 		m.say("answer: yes")
 	} else {

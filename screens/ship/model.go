@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -87,6 +88,13 @@ type Model struct {
 	said  map[core.GateID]core.State
 	done  bool
 	code  int
+
+	// confirmed: the person answered yes, so writes are under way.
+	confirmed bool
+	// stopWhy is the quit request (ctrl+c, SIGTERM) being honoured, and
+	// stopAfter tells the run to stop after the write under way (quit.go).
+	stopWhy   string
+	stopAfter *atomic.Bool
 }
 
 type keyMap struct {
@@ -108,6 +116,7 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 			Yes:  key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
 			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing"))},
 		gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{},
+		stopAfter: new(atomic.Bool),
 	}
 	for _, g := range core.Gates() {
 		m.gates[g] = &gateLine{state: core.Waiting}
@@ -147,6 +156,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case askPresenceMsg, askConfirmMsg:
 		return m, m.onAsk(msg)
+	case tui.QuitRequestMsg:
+		return m, m.onQuitRequest(msg)
 	case eventMsg, resultMsg:
 	default:
 		if m.sub != nil {
@@ -250,8 +261,8 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	default:
 		m.say(fmt.Sprintf("refused: nothing was merged and nothing landed (exit %d).", res.ExitCode))
 	}
-	m.say(fmt.Sprintf("result: exit %d", m.code))
-	if m.c.Plain || m.c.CI {
+	m.say(fmt.Sprintf("result: exit %d%s", m.code, m.stopSuffix()))
+	if m.c.Plain || m.c.CI || m.stopWhy != "" {
 		m.done = true
 		return tea.Quit
 	}

@@ -1,0 +1,39 @@
+package ship
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-github/v66/github"
+)
+
+// TestShipCountsATeamOwnersApprovalOnlyForAMember: a never-layer path
+// owned by @acme/policy-owners is passed by an approver GitHub says is a
+// member of that team, and by no one else.
+func TestShipCountsATeamOwnersApprovalOnlyForAMember(t *testing.T) {
+	f := newFixture(t)
+	f.commit("dev", map[string]string{"CODEOWNERS": "* @founder\n/policy/ @acme/policy-owners\n"})
+	pr := f.writerPR("story/3-policy-team", map[string]string{"policy/limits.md": "# Limits\n"})
+	if _, _, err := f.client("founder").Issues.CreateComment(context.Background(), owner, repo, 3,
+		&github.IssueComment{Body: github.String(PlanReviewedPrefix + " the policy change is in scope")}); err != nil {
+		t.Fatal(err)
+	}
+	f.review("founder", pr, "APPROVE", "")
+	const needsOwner = "policy/limits.md is in never layer L04 and needs a pass of head"
+	res, events, err := f.ship(f.config("founder"), pr)
+	if err != nil || res.Merged || !mentions(res, events, needsOwner) {
+		t.Fatalf("a team nobody is known to be in passed: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
+	}
+	if err := f.srv.SetTeam("policy-owners", "writer"); err != nil {
+		t.Fatal(err)
+	}
+	if res, events, err = f.ship(f.config("founder"), pr); err != nil || res.Merged || !mentions(res, events, needsOwner) {
+		t.Fatalf("an approver outside the team passed: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
+	}
+	if err := f.srv.SetTeam("policy-owners", "founder"); err != nil {
+		t.Fatal(err)
+	}
+	if res, events, err = f.ship(f.config("founder"), pr); err != nil || mentions(res, events, needsOwner) {
+		t.Fatalf("a member of the owning team did not pass the path: err %v, refusals %q", err, res.Refusals)
+	}
+}

@@ -1,0 +1,192 @@
+package proof
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Tests for the ways a pull request could make a pack say more than its
+// bytes do (issue 24): each is named after the refusal it checks.
+
+// TestStoreNoneNeverProves: an artifact marked store none keeps only its
+// hash; bytes found beside it are checked, but a criterion that has only
+// them is not proven.
+func TestStoreNoneNeverProves(t *testing.T) {
+	files := fixtureFiles()
+	p := fixturePack(files)
+	p.Artifacts[1].Store = StoreNone // criterion 2's events, bytes still in the folder
+	dir := writeFixtureDir(t, p, files)
+	r, err := VerifyDir(context.Background(), dir, fixtureOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verified() {
+		t.Fatal("a pack whose criterion 2 cites only store-none events verified")
+	}
+	if r.Criteria[1].Proven {
+		t.Errorf("criterion 2 proven by bytes the pack says it does not keep: %+v", r.Criteria[1])
+	}
+	if !strings.Contains(r.Criteria[1].Reason, "store none") {
+		t.Errorf("criterion 2's reason %q does not say store none", r.Criteria[1].Reason)
+	}
+	if !r.Criteria[0].Proven {
+		t.Errorf("criterion 1 (stored events) not proven: %+v", r.Criteria[0])
+	}
+}
+
+// nfd is "é" as "e" plus a combining acute accent; nfc the precomposed one.
+const (
+	nfcE = "\u00e9"
+	nfdE = "e\u0301"
+)
+
+// TestPathsDuplicateUnderNFC: two artifact paths that differ only in
+// Unicode normalisation are one file on macOS and look the same on screen;
+// both are refused, so neither can prove anything.
+func TestPathsDuplicateUnderNFC(t *testing.T) {
+	for _, tc := range []struct{ name, first, second string }{
+		{"NFC and NFD", "reports/r" + nfcE + "sum" + nfcE + ".txt", "reports/r" + nfdE + "sum" + nfdE + ".txt"},
+		{"NFD and upper-case NFC", "reports/r" + nfdE + "sum.txt", "reports/R\u00c9SUM.txt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := fixtureFiles()
+			files[tc.first] = []byte("one\n")
+			files[tc.second] = []byte("two\n")
+			p := fixturePack(files)
+			p.Artifacts = append(p.Artifacts,
+				fixtureArtifact(tc.first, KindReport, StoreGit, files[tc.first]),
+				fixtureArtifact(tc.second, KindReport, StoreGit, files[tc.second]))
+			p.Criteria[1].Evidence = append(p.Criteria[1].Evidence, tc.first)
+			dir := writeFixtureDir(t, p, files)
+			r, err := VerifyDir(context.Background(), dir, fixtureOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verified() {
+				t.Fatal("a pack with two spellings of one path verified")
+			}
+			var found bool
+			for _, pr := range r.Problems {
+				found = found || pr.Code == CodeDuplicatePath && strings.Contains(pr.Message, "Unicode normalisation")
+			}
+			if !found {
+				t.Errorf("no duplicate-path problem naming normalisation:%s", describeProblems(r))
+			}
+			for _, a := range r.Artifacts {
+				if (a.Artifact.Path == tc.first || a.Artifact.Path == tc.second) && a.Verdict != VerdictFailed {
+					t.Errorf("%q: verdict %q; both spellings must be refused", a.Artifact.Path, a.Verdict)
+				}
+			}
+		})
+	}
+}
+
+// TestZipRefusesPathsDuplicateUnderNFC: a run artifact zip holding both
+// spellings would unpack into one file on some systems.
+func TestZipRefusesPathsDuplicateUnderNFC(t *testing.T) {
+	z := buildZip(t, zipEntry{name: "artifacts/" + nfcE + ".txt", body: "x"}, zipEntry{name: "artifacts/" + nfdE + ".txt", body: "y"})
+	_, err := extract(t, z, ZipCaps{})
+	if err == nil || !strings.Contains(err.Error(), "Unicode normalisation") {
+		t.Fatalf("ExtractZip = %v, want a refusal naming Unicode normalisation", err)
+	}
+}
+
+// TestWriteRefusesPathsDuplicateUnderNFC: aayu never writes a pack it
+// would then refuse.
+func TestWriteRefusesPathsDuplicateUnderNFC(t *testing.T) {
+	files := fixtureFiles()
+	a, b := "reports/"+nfcE+".txt", "reports/"+nfdE+".txt"
+	files[a], files[b] = []byte("one\n"), []byte("two\n")
+	p := fixturePack(files)
+	p.Artifacts = append(p.Artifacts, fixtureArtifact(a, KindReport, StoreGit, files[a]), fixtureArtifact(b, KindReport, StoreGit, files[b]))
+	err := checkPackFiles(p, files)
+	if err == nil || !strings.Contains(err.Error(), "Unicode normalisation") {
+		t.Fatalf("checkPackFiles = %v, want a refusal naming Unicode normalisation", err)
+	}
+}
+
+// TestEvidenceRefusesPassWithoutRun: go test always writes a test's run
+// before its pass, in the same package; a pass with no run before it (or a
+// run only in another package) is not go test's output, with or without an
+// evidence map.
+func TestEvidenceRefusesPassWithoutRun(t *testing.T) {
+	for name, events := range map[string]string{
+		"pass alone":                `{"Action":"pass","Package":"example.com/x","Test":"TestTwo"}`,
+		"pass before its run":       `{"Action":"pass","Package":"example.com/x","Test":"TestTwo"}` + "\n" + `{"Action":"run","Package":"example.com/x","Test":"TestTwo"}`,
+		"run in another package":    `{"Action":"run","Package":"example.com/y","Test":"TestTwo"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestTwo"}`,
+		"subtest passed, never run": `{"Action":"run","Package":"example.com/x","Test":"TestTwo"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestTwo/sub"}` + "\n" + `{"Action":"pass","Package":"example.com/x","Test":"TestTwo"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := verifyEdited(t, fixtureOptions(), func(_ *Pack, files map[string][]byte) {
+				files["evidence/criterion-2.jsonl"] = []byte(events + "\n")
+			})
+			if r.Verified() || r.Criteria[1].Proven || !hasCode(r, CodeEvidenceNotEvents) {
+				t.Fatalf("criterion 2 proven by a pass with no run before it:%s", describeProblems(r))
+			}
+			if !strings.Contains(describeProblems(r), "no run of it before") {
+				t.Errorf("the problem does not say the run is missing:%s", describeProblems(r))
+			}
+		})
+	}
+}
+
+// TestEvidenceRefusesDuplicateKeys: encoding/json keeps a repeated key's
+// last value, so {"Action":"fail","Action":"pass"} would read as a pass;
+// like pack.json, an event line may name each key once.
+func TestEvidenceRefusesDuplicateKeys(t *testing.T) {
+	r := verifyEdited(t, fixtureMappedOptions(t), func(_ *Pack, files map[string][]byte) {
+		files["evidence/criterion-1.jsonl"] = []byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"fail","Package":"example.com/x","Test":"TestOne","Action":"pass"}` + "\n")
+	})
+	if r.Verified() || r.Criteria[0].Proven || !hasCode(r, CodeEvidenceNotEvents) {
+		t.Fatalf("criterion 1 proven by a line that says fail and pass:%s", describeProblems(r))
+	}
+	if !strings.Contains(describeProblems(r), `repeats the key "Action"`) {
+		t.Errorf("the problem does not name the repeated key:%s", describeProblems(r))
+	}
+}
+
+// TestEvidenceRefusesUnknownAction: an action go test never writes (a
+// "FAIL" in capitals, a "crash") is refused, not skipped: skipping it could
+// hide a failure.
+func TestEvidenceRefusesUnknownAction(t *testing.T) {
+	r := verifyEdited(t, fixtureMappedOptions(t), func(_ *Pack, files map[string][]byte) {
+		files["evidence/criterion-1.jsonl"] = []byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"FAIL","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n")
+	})
+	if r.Verified() || r.Criteria[0].Proven || !hasCode(r, CodeEvidenceNotEvents) {
+		t.Fatalf("criterion 1 proven beside an unknown FAIL action:%s", describeProblems(r))
+	}
+	if !strings.Contains(describeProblems(r), `"FAIL"`) {
+		t.Errorf("the problem does not name the action:%s", describeProblems(r))
+	}
+}
+
+// TestTestEvidenceRefusesDuplicateKeysAndUnknownActions: the builder reads
+// the go test -json stream as strictly as the verifier reads evidence, so
+// it never writes evidence the verifier would refuse.
+func TestTestEvidenceRefusesDuplicateKeysAndUnknownActions(t *testing.T) {
+	const pkg = "example.com/qa/examples/benefits-qa/answer"
+	m := EvidenceMap{{ID: 1, Tests: []TestRef{qaRef("answer", "TestAnswerCitesPassage")}}}
+	for name, bad := range map[string]string{
+		"repeated key":   `{"Action":"fail","Package":"` + pkg + `","Test":"TestAnswerCitesPassage","Action":"pass"}`,
+		"unknown action": `{"Action":"passed","Package":"` + pkg + `","Test":"TestAnswerCitesPassage"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			stream := `{"Action":"run","Package":"` + pkg + `","Test":"TestAnswerCitesPassage"}` + "\n" + bad + "\n"
+			evidence, problems := TestEvidence(m, evidenceModule, strings.NewReader(stream))
+			if len(evidence) != 0 {
+				t.Fatalf("evidence given for a test whose only outcome line is refused: %s", evidence[0].Bytes)
+			}
+			var malformed bool
+			for _, p := range problems {
+				malformed = malformed || p.Code == CodeMalformed
+			}
+			if !malformed {
+				t.Errorf("no malformed-line problem: %+v", problems)
+			}
+		})
+	}
+}
