@@ -93,7 +93,7 @@ func startGH(t *testing.T) *ghEnv {
 	t.Helper()
 	bin, err := exec.LookPath("gh")
 	if err != nil {
-		t.Skip("gh (GitHub's CLI) is not installed: `apt-get install gh` (Debian's package; .ci/run installs it) to drive the sandbox with a real client")
+		skipOrFail(t, "gh (GitHub's CLI) is not installed: `apt-get install gh` (Debian's package; .ci/run installs it) to drive the sandbox with a real client")
 	}
 	rec := &recorder{}
 	subset := conformance.New(t) // the repository's own validator, on the subset
