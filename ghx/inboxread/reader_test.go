@@ -154,8 +154,15 @@ func TestRefreshSeesAChange(t *testing.T) {
 // updated_at was taken as "nothing changed", and the inbox kept listing a
 // Story its own housekeeping had just completed.)
 func TestRefreshSeesASecondWriteInTheSameSecond(t *testing.T) {
+	// Both clocks stand still: GitHub's (the sandbox's Date and updated_at)
+	// and the reader's own. With only GitHub's frozen, the reader would see
+	// its own clock run on while GitHub's did not, an impossible world in
+	// which a slow machine (more than a second between the reads) makes the
+	// first version look settled.
 	frozen := time.Now().UTC().Truncate(time.Second)
-	f := start(t, sandbox.Options{Now: func() time.Time { return frozen }}, "founder")
+	now := func() time.Time { return frozen }
+	f := start(t, sandbox.Options{Now: now}, "founder")
+	f.reader = inboxread.New(clientFor(t, f.base, "founder", f.wire), owner, repo, inboxread.Options{Logf: t.Logf, Now: now})
 	ctx := context.Background()
 	prev := read(t, f.reader)
 	w := writer(t, f.base)
