@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -88,11 +89,12 @@ type Model struct {
 	readSince time.Time     // when the read under way began
 	running   int
 
-	quitAsk     bool          // q while writes run: wait for all, or only those under way
-	quitting    bool          // finish once the writes being waited for are done
-	stop        *interruption // ctrl+c or a quit signal being honoured (quit.go)
-	shipStopped string        // how the ship a quit request closed ended, in one line
-	shipCode    int           // and its exit code
+	quitAsk     bool             // q while writes run: wait for all, or only those under way
+	quitting    bool             // finish once the writes being waited for are done
+	stop        *interruption    // ctrl+c or a quit signal being honoured (quit.go)
+	shipStopped string           // how the ship a quit request closed ended, in one line
+	shipCode    int              // and its exit code
+	interrupted []actions.Record // requests an earlier run stopped part-way (the actions log)
 	writeCtx    context.Context
 	stopWrites  context.CancelFunc // cancels the writes under way: the second ctrl+c only
 	inputClosed bool               // plain: standard input ended
@@ -163,6 +165,9 @@ type jobDoneMsg struct {
 
 type frameMsg struct{}
 
+// interruptedMsg is the actions log's requests stopped part-way.
+type interruptedMsg []actions.Record
+
 // listKeptMsg says --list's read is kept in the cache; the list may end.
 type listKeptMsg struct{}
 
@@ -187,6 +192,10 @@ func (m *Model) start() tea.Cmd {
 	}
 	m.reading = true
 	cmds := []tea.Cmd{m.readCmd(nil, time.Time{})}
+	if m.deps.Interrupted != nil && !m.opts.List {
+		load := m.deps.Interrupted
+		cmds = append(cmds, func() tea.Msg { return interruptedMsg(load()) })
+	}
 	if m.deps.LoadCache != nil && !m.opts.List && !m.c.Plain {
 		load := m.deps.LoadCache
 		cmds = append(cmds, func() tea.Msg {
@@ -271,6 +280,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onPartial(msg)
 	case listKeptMsg:
 		return m, m.finish()
+	case interruptedMsg:
+		m.interrupted = msg
+		for _, st := range m.steps {
+			m.showHalfDone(st)
+		}
 	case jobDoneMsg:
 		return m, m.onJobDone(msg)
 	case openedMsg:
@@ -432,23 +446,47 @@ func (m *Model) setSteps(steps []model.Step) {
 	}
 }
 
-// showHalfDone shows a card an earlier run left half done (stopped, or
-// failed part-way, after its first write) as the failure card it was then,
-// so the next run does not pass it off as a fresh card.
+// showHalfDone shows a card an earlier run left half done as the failure
+// card it was then, so the next run does not pass it off as a fresh card:
+// a Decision GitHub shows commented as accepted but still open, or a
+// request the actions log records as stopped part-way.
 func (m *Model) showHalfDone(st model.Step) {
-	if st.HalfDone == "" {
-		return
-	}
 	cs := m.state(st.ID())
 	if cs.failure != nil || cs.running {
 		return
 	}
-	cs.failure = &Failure{
-		What:      st.HalfDone,
-		Changed:   "The comment is on GitHub; the rest is not.",
-		Next:      "Press Enter to finish it: aayu makes only the writes still missing, each once.",
-		Details:   []string{"Found on GitHub at this read: the comment accepting the option is there and the item is still open (an earlier run was stopped, or failed, after its first write)."},
-		Retryable: true,
+	if st.HalfDone != "" {
+		cs.failure = &Failure{
+			What:      st.HalfDone,
+			Changed:   "The comment is on GitHub; the rest is not.",
+			Next:      "Press Enter to finish it: aayu makes only the writes still missing, each once.",
+			Details:   []string{"Found on GitHub at this read: the comment accepting the option is there and the item is still open (an earlier run was stopped, or failed, after its first write)."},
+			Retryable: true,
+		}
+		return
+	}
+	for _, r := range m.interrupted {
+		for _, c := range st.Choices {
+			if r.Item != fmt.Sprintf("#%d", st.Item.Number) || r.Command != actions.InboxCommand(st, c) {
+				continue
+			}
+			changed := "Nothing was recorded as landed; a write may have reached GitHub, and aayu checks each before writing it again."
+			if len(r.Writes) > 0 {
+				changed = "What landed: " + strings.Join(r.Writes, "; ") + ". The rest did not, or may not have."
+			}
+			next := fmt.Sprintf("Press %s to finish it (%s): aayu makes only the writes still missing, each once.", c.Key, c.Label)
+			if c.Key == st.Recommendation.Key {
+				next = "Press Enter to finish it: aayu makes only the writes still missing, each once."
+			}
+			cs.failure = &Failure{
+				What:      fmt.Sprintf("Half done: an earlier run was stopped at %s while it wrote %s.", clock(r.Time), c.Label),
+				Changed:   changed,
+				Next:      next,
+				Details:   append([]string{"From the actions log: " + r.Command + ", outcome interrupted."}, strings.Split(r.Detail, " | ")...),
+				Retryable: true,
+			}
+			return
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/model/identity"
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/untrusted"
@@ -194,4 +195,55 @@ func TestCtrlCOnShipOpenedFromTheInboxEndsWithTheShipsOutcome(t *testing.T) {
 	if !strings.Contains(last, "stopped on ctrl+c: aayu ship 4 ended: The pull request is merged") || !strings.HasSuffix(last, "(exit 1).") {
 		t.Errorf("the last line %q does not carry the ship's outcome and exit 1", last)
 	}
+}
+
+// TestStopInTheActionsLogShowsAsAFailureCardNextRun: an approval an earlier
+// run stopped part-way (the actions log's interrupted record, no run since
+// finished it) shows on the next run as a failure card saying what landed
+// and which key finishes it, not as a fresh card.
+func TestStopInTheActionsLogShowsAsAFailureCardNextRun(t *testing.T) {
+	f := newFake()
+	d := f.deps()
+	d.Interrupted = func() []actions.Record {
+		return []actions.Record{{Time: t0, Command: "inbox: inspect 6 --approve", Repo: "acme/benefits", Item: "#6",
+			Outcome: actions.OutcomeInterrupted, Writes: []string{"Approved head c157e2b2e224 of #6"},
+			Detail: "The record of the review may or may not have been written | Stopped at write 2 of 2"}}
+	}
+	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, d, Options{})
+	cmd := m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.Update(readMsg{snap: demoSnapshot(), at: t0})
+	for _, msg := range drain(cmd) {
+		if _, ok := msg.(interruptedMsg); ok {
+			m.Update(msg)
+		}
+	}
+	cs := m.states["needs-review#6"]
+	if cs == nil || cs.failure == nil {
+		t.Fatalf("the stopped approval shows no failure card: %+v", cs)
+	}
+	for _, want := range []string{"Half done: an earlier run was stopped at 09:00:00 UTC while it wrote approve its head", "Approved head c157e2b2e224", "Press 2 to finish it"} {
+		if !strings.Contains(strings.Join(cs.failure.Lines(), " "), want) {
+			t.Errorf("the failure card lacks %q: %q", want, cs.failure.Lines())
+		}
+	}
+	if cs := m.states["decision#1"]; cs != nil && cs.failure != nil {
+		t.Errorf("a card the log says nothing about shows a failure: %+v", cs.failure)
+	}
+}
+
+// drain runs cmd and every command in its batches, returning their messages.
+func drain(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, drain(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
 }
