@@ -465,6 +465,20 @@ func (m *Model) showHalfDone(st model.Step) {
 		}
 		return
 	}
+	if pr, r, ok := m.stoppedShip(st); ok {
+		changed := "Nothing was merged; the bypass comment, if one was posted, stays for this head."
+		if r.Detail != "" {
+			changed = capitalise(r.Detail) + "."
+		}
+		cs.failure = &Failure{
+			What:      fmt.Sprintf("Half done: aayu ship %d was stopped at %s after a write landed; the ship is not finished.", pr, clock(r.Time)),
+			Changed:   changed,
+			Next:      fmt.Sprintf("Press Enter to finish it with aayu ship %d: it never merges twice and writes only what is missing. 1 would mark it merged without proof instead.", pr),
+			Details:   []string{"From the actions log: ship " + fmt.Sprint(pr) + ", outcome interrupted."},
+			Retryable: true,
+		}
+		return
+	}
 	for _, r := range m.interrupted {
 		for _, c := range st.Choices {
 			if r.Item != fmt.Sprintf("#%d", st.Item.Number) || r.Command != actions.InboxCommand(st, c) {
@@ -488,6 +502,30 @@ func (m *Model) showHalfDone(st model.Step) {
 			return
 		}
 	}
+}
+
+// stoppedShip finds, for a Story merged without a ship record, the ship of
+// one of its pull requests a quit request stopped part-way (the actions
+// log): the merge landed, the record did not, and aayu ship finishes it.
+func (m *Model) stoppedShip(st model.Step) (int, actions.Record, bool) {
+	if st.Kind != model.KindMergedWithoutShip {
+		return 0, actions.Record{}, false
+	}
+	for _, l := range st.Links {
+		for _, r := range m.interrupted {
+			if l.IsPR && r.Item == fmt.Sprintf("#%d", l.Number) && r.Command == fmt.Sprintf("ship %d", l.Number) {
+				return l.Number, r, true
+			}
+		}
+	}
+	return 0, actions.Record{}, false
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // notFinished drops the cards this run finished: every write of theirs

@@ -247,3 +247,53 @@ func drain(cmd tea.Cmd) []tea.Msg {
 	}
 	return []tea.Msg{msg}
 }
+
+// TestShipStoppedAfterItsMergeIsFinishedByShipNextRun: a ship a quit
+// request stopped after its merge leaves its Story looking merged without
+// ship; the next inbox shows the card half done, Enter opens aayu ship to
+// finish it, marking it merged without proof asks first, and the bulk
+// housekeeping passes it over.
+func TestShipStoppedAfterItsMergeIsFinishedByShipNextRun(t *testing.T) {
+	f := newFake()
+	d := f.deps()
+	opened := 0
+	d.OpenShip = func(pr int, solo bool) (tui.Screen, error) {
+		opened = pr
+		return &stubScreen{name: "ship", closed: new(bool)}, nil
+	}
+	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, d, Options{})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.Update(readMsg{snap: demoSnapshot(), at: t0})
+	m.Update(interruptedMsg{{Time: t0, Command: "ship 10", Repo: "acme/benefits", Item: "#10", Outcome: actions.OutcomeInterrupted,
+		Detail: "merged as 3543d4864c49, but the record did not reach the ledger; run aayu ship 10 again to finish it without merging twice"}})
+	cs := m.states["merged-without-ship#9"]
+	if cs == nil || cs.failure == nil || !strings.Contains(cs.failure.What, "Half done: aayu ship 10 was stopped") {
+		t.Fatalf("the Story of the stopped ship shows no half-done card: %+v", cs)
+	}
+	press(m, "C")
+	if m.selected["merged-without-ship#9"] {
+		t.Error("the bulk housekeeping selected the stopped ship's Story, which it would mark merged without proof")
+	}
+	m.pend, m.selected = nil, map[string]bool{}
+	m.cursor = m.rowIndex(t, "merged-without-ship#9")
+	press(m, "1")
+	if m.pend == nil || !strings.Contains(m.message, "aayu ship 10 stopped part-way") {
+		t.Errorf("marking it merged without proof did not ask first: %q", m.message)
+	}
+	press(m, "esc")
+	press(m, "enter")
+	if opened != 10 {
+		t.Errorf("Enter opened ship for #%d, want aayu ship 10 to finish it", opened)
+	}
+}
+
+func (m *Model) rowIndex(t *testing.T, id string) int {
+	t.Helper()
+	for i, st := range m.steps {
+		if st.ID() == id {
+			return i
+		}
+	}
+	t.Fatalf("no card %s", id)
+	return -1
+}
