@@ -149,6 +149,9 @@ func (w wiring) inboxDeps(approval func() *identity.Session) (inbox.Deps, error)
 			return tui.OpenBrowser(u, e.getenv, exec.LookPath)
 		},
 		HumanCheck: func() string { return humanRefusal("aayu inbox", inv, e, approval()) },
+		Interrupted: func() []actions.Record {
+			return actions.OpenLog(logDir, nil).Interrupted(sess.owner+"/"+sess.repo, time.Now(), 7)
+		},
 	}, nil
 }
 

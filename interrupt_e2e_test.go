@@ -331,6 +331,13 @@ func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
 	if m, bypasses := shipState(t, url); !m || bypasses != 1 {
 		t.Fatalf("after the stop: merged=%v, %d bypass comments; want merged once with its one bypass", m, bypasses)
 	}
+	stopped := false
+	for _, r := range actionsLog(t, home) {
+		stopped = stopped || (r.Command == "ship 4" && r.Outcome == actions.OutcomeInterrupted && strings.Contains(r.Detail, "did not reach the ledger"))
+	}
+	if !stopped {
+		t.Errorf("the actions log does not record the ship stopped after its merge: %+v", actionsLog(t, home))
+	}
 	again := startProcess(t, bin, home, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
 		"--set", "identity.device_client_id=aayu-sandbox", "ship", "4", "--solo-bypass")
 	again.waitFor(`Type y and Enter to write all of these`) // the writes left, with no new presence check

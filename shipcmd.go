@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -99,7 +100,11 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 		if err != nil {
 			return core.Result{ExitCode: tui.ExitFailed}, err
 		}
-		return s.Run(ctx, pr, events)
+		res, err := s.Run(ctx, pr, events)
+		if errors.Is(err, errQuitAsked) {
+			logShipStopped(actions.OpenLog(logDir, nil), sess.owner+"/"+sess.repo, user.GetLogin(), pr, res)
+		}
+		return res, err
 	}
 	presence := func(req core.PresenceRequest) (ship.PresenceScreen, error) {
 		command := req.Command
@@ -121,6 +126,19 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 // errQuitAsked stops a ship after the write under way: the person pressed
 // ctrl+c or the process got a quit signal.
 var errQuitAsked = errors.New("you asked to quit, so ship stopped after the write under way landed")
+
+// logShipStopped records a ship a quit request stopped after a write
+// landed: each landed write has its own record already; this one says
+// where it stopped and what was not written, so the next inbox shows it
+// half done rather than as a merge without ship.
+func logShipStopped(log *actions.Log, repo, who string, pr int, res core.Result) {
+	detail := "stopped on a quit request after the write under way landed; nothing was merged, and the next aayu ship starts again from the gates"
+	if res.Merged {
+		detail = res.Unfinished
+	}
+	_ = log.Append(actions.Record{Command: fmt.Sprintf("ship %d", pr), Repo: repo, Item: fmt.Sprintf("#%d", pr), Who: who,
+		Outcome: actions.OutcomeInterrupted, Detail: detail})
+}
 
 // shipPresence is the login screen for one ship: its approval covers the
 // ship command itself, whichever flags the person's Command: line shows.

@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -89,4 +90,46 @@ func (l *Log) Append(r Record) error {
 		return fmt.Errorf("actions log: syncing: %w", err)
 	}
 	return f.Close()
+}
+
+// maxLogLine bounds one line read back from the log; a longer line is
+// not aayu's and is passed over.
+const maxLogLine = 1 << 20
+
+// Interrupted returns, for repo, each request whose latest record in the
+// segments of the last days days (counted back from now) is interrupted:
+// a write a second ctrl+c or quit signal stopped part-way, and no later
+// run finished, retried or gave up on. The next inbox shows each as a
+// failure card. A segment that cannot be read is passed over: this only
+// adds cards, and GitHub's own state still decides every write.
+func (l *Log) Interrupted(repo string, now time.Time, days int) []Record {
+	latest := map[string]Record{}
+	var order []string
+	for d := days - 1; d >= 0; d-- {
+		f, err := os.Open(l.Segment(now.AddDate(0, 0, -d)))
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64*1024), maxLogLine)
+		for sc.Scan() {
+			var r Record
+			if json.Unmarshal(sc.Bytes(), &r) != nil || r.Repo != repo || r.Item == "" {
+				continue
+			}
+			key := r.Item + " " + r.Command
+			if _, seen := latest[key]; !seen {
+				order = append(order, key)
+			}
+			latest[key] = r
+		}
+		f.Close()
+	}
+	var out []Record
+	for _, key := range order {
+		if r := latest[key]; r.Outcome == OutcomeInterrupted {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -63,3 +63,26 @@ func TestDefaultLogDirIsOutsideTheRepository(t *testing.T) {
 		t.Fatal("no HOME and no XDG_STATE_HOME gave a folder")
 	}
 }
+
+// TestLogInterruptedListsOnlyStopsNoRunFinished: a request whose latest
+// record is interrupted is listed for its repository; one a later run
+// finished, and another repository's, are not.
+func TestLogInterruptedListsOnlyStopsNoRunFinished(t *testing.T) {
+	now := time.Date(2026, 12, 2, 0, 30, 0, 0, time.UTC)
+	l := OpenLog(t.TempDir(), nil)
+	for _, r := range []Record{
+		{Time: now.AddDate(0, 0, -1), Command: "inbox: decide 1 --accept 1", Repo: "acme/benefits", Item: "#1", Outcome: OutcomeInterrupted, Writes: []string{"Commented"}},
+		{Time: now.Add(-time.Hour), Command: "inbox: inspect 6 --approve", Repo: "acme/benefits", Item: "#6", Outcome: OutcomeInterrupted},
+		{Time: now.Add(-time.Minute), Command: "inbox: inspect 6 --approve", Repo: "acme/benefits", Item: "#6", Outcome: OutcomeDone},
+		{Time: now.Add(-time.Minute), Command: "inbox: decide 2 --accept 1", Repo: "acme/other", Item: "#2", Outcome: OutcomeInterrupted},
+		{Time: now.AddDate(0, 0, -9), Command: "inbox: decide 3 --accept 1", Repo: "acme/benefits", Item: "#3", Outcome: OutcomeInterrupted},
+	} {
+		if err := l.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := l.Interrupted("acme/benefits", now, 7)
+	if len(got) != 1 || got[0].Item != "#1" || len(got[0].Writes) != 1 {
+		t.Errorf("Interrupted = %+v; want only Decision #1's stop, with what it wrote", got)
+	}
+}

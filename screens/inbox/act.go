@@ -222,6 +222,23 @@ func (m *Model) pick(k string) tea.Cmd {
 		m.tell("Nothing waits for you.")
 		return nil
 	}
+	if pr, _, stopped := m.stoppedShip(st); stopped {
+		// A ship stopped after its merge: Enter finishes it with ship, and
+		// marking it merged without proof asks first.
+		if k == "enter" {
+			if m.deps.OpenShip == nil || m.opts.DryRun {
+				m.tell(fmt.Sprintf("Finish it with: aayu ship %d", pr))
+				return nil
+			}
+			return m.openShip(pr, m.snap != nil && m.snap.SoloMode)
+		}
+		if c, refusal := model.Pick(st, k); refusal == "" && c.Key != model.SkipKey && !c.NeedsConfirm {
+			c.NeedsConfirm = true
+			c.Confirm = fmt.Sprintf("%s on %s #%d — aayu ship %d stopped part-way, and finishing it would record its proof. It will %s. Press Enter again to apply.",
+				capitalise(c.Label), st.Kind.Words(), st.Item.Number, pr, c.Describe())
+			return m.askConfirm(st, c)
+		}
+	}
 	c, refusal := model.Pick(st, k)
 	if refusal != "" {
 		m.tell("refused: " + refusal)
@@ -467,6 +484,10 @@ func (m *Model) selectOne(i int) {
 		m.tell("refused: " + why)
 		return
 	}
+	if pr, _, stopped := m.stoppedShip(st); stopped {
+		m.tell(fmt.Sprintf("refused: aayu ship %d stopped part-way on this Story; finish it with Enter on the card, not in bulk.", pr))
+		return
+	}
 	id := st.ID()
 	if m.selected[id] {
 		delete(m.selected, id)
@@ -478,7 +499,12 @@ func (m *Model) selectOne(i int) {
 }
 
 func (m *Model) selectAll() {
-	idx := model.SelectAll(m.steps)
+	var idx []int
+	for _, i := range model.SelectAll(m.steps) {
+		if _, _, stopped := m.stoppedShip(m.steps[i]); !stopped {
+			idx = append(idx, i) // a stopped ship is finished on its card, never in bulk
+		}
+	}
 	if len(idx) == 0 {
 		m.tell("There is no housekeeping to select.")
 		return

@@ -52,8 +52,12 @@ type Deps struct {
 	// agent lane or a process without a terminal is refused or needs the
 	// presence check); "" means yes.
 	HumanCheck func() (refusal string)
-	Now        func() time.Time
-	Repo       string // OWNER/NAME, for headings
+	// Interrupted reads the actions log for the requests an earlier run
+	// stopped part-way (a second ctrl+c) that no run finished since; their
+	// cards show as failures. nil reads nothing.
+	Interrupted func() []actions.Record
+	Now         func() time.Time
+	Repo        string // OWNER/NAME, for headings
 }
 
 // Request, Outcome and Failure are the write side's own types: the screen

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -88,11 +89,12 @@ type Model struct {
 	readSince time.Time     // when the read under way began
 	running   int
 
-	quitAsk     bool          // q while writes run: wait for all, or only those under way
-	quitting    bool          // finish once the writes being waited for are done
-	stop        *interruption // ctrl+c or a quit signal being honoured (quit.go)
-	shipStopped string        // how the ship a quit request closed ended, in one line
-	shipCode    int           // and its exit code
+	quitAsk     bool             // q while writes run: wait for all, or only those under way
+	quitting    bool             // finish once the writes being waited for are done
+	stop        *interruption    // ctrl+c or a quit signal being honoured (quit.go)
+	shipStopped string           // how the ship a quit request closed ended, in one line
+	shipCode    int              // and its exit code
+	interrupted []actions.Record // requests an earlier run stopped part-way (the actions log)
 	writeCtx    context.Context
 	stopWrites  context.CancelFunc // cancels the writes under way: the second ctrl+c only
 	inputClosed bool               // plain: standard input ended
@@ -163,6 +165,9 @@ type jobDoneMsg struct {
 
 type frameMsg struct{}
 
+// interruptedMsg is the actions log's requests stopped part-way.
+type interruptedMsg []actions.Record
+
 // listKeptMsg says --list's read is kept in the cache; the list may end.
 type listKeptMsg struct{}
 
@@ -187,6 +192,10 @@ func (m *Model) start() tea.Cmd {
 	}
 	m.reading = true
 	cmds := []tea.Cmd{m.readCmd(nil, time.Time{})}
+	if m.deps.Interrupted != nil && !m.opts.List {
+		load := m.deps.Interrupted
+		cmds = append(cmds, func() tea.Msg { return interruptedMsg(load()) })
+	}
 	if m.deps.LoadCache != nil && !m.opts.List && !m.c.Plain {
 		load := m.deps.LoadCache
 		cmds = append(cmds, func() tea.Msg {
@@ -271,6 +280,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onPartial(msg)
 	case listKeptMsg:
 		return m, m.finish()
+	case interruptedMsg:
+		m.interrupted = msg
+		for _, st := range m.steps {
+			m.showHalfDone(st)
+		}
 	case jobDoneMsg:
 		return m, m.onJobDone(msg)
 	case openedMsg:
@@ -432,24 +446,86 @@ func (m *Model) setSteps(steps []model.Step) {
 	}
 }
 
-// showHalfDone shows a card an earlier run left half done (stopped, or
-// failed part-way, after its first write) as the failure card it was then,
-// so the next run does not pass it off as a fresh card.
+// showHalfDone shows a card an earlier run left half done as the failure
+// card it was then, so the next run does not pass it off as a fresh card:
+// a Decision GitHub shows commented as accepted but still open, or a
+// request the actions log records as stopped part-way.
 func (m *Model) showHalfDone(st model.Step) {
-	if st.HalfDone == "" {
-		return
-	}
 	cs := m.state(st.ID())
 	if cs.failure != nil || cs.running {
 		return
 	}
-	cs.failure = &Failure{
-		What:      st.HalfDone,
-		Changed:   "The comment is on GitHub; the rest is not.",
-		Next:      "Press Enter to finish it: aayu makes only the writes still missing, each once.",
-		Details:   []string{"Found on GitHub at this read: the comment accepting the option is there and the item is still open (an earlier run was stopped, or failed, after its first write)."},
-		Retryable: true,
+	if st.HalfDone != "" {
+		cs.failure = &Failure{
+			What:      st.HalfDone,
+			Changed:   "The comment is on GitHub; the rest is not.",
+			Next:      "Press Enter to finish it: aayu makes only the writes still missing, each once.",
+			Details:   []string{"Found on GitHub at this read: the comment accepting the option is there and the item is still open (an earlier run was stopped, or failed, after its first write)."},
+			Retryable: true,
+		}
+		return
 	}
+	if pr, r, ok := m.stoppedShip(st); ok {
+		changed := "Nothing was merged; the bypass comment, if one was posted, stays for this head."
+		if r.Detail != "" {
+			changed = capitalise(r.Detail) + "."
+		}
+		cs.failure = &Failure{
+			What:      fmt.Sprintf("Half done: aayu ship %d was stopped at %s after a write landed; the ship is not finished.", pr, clock(r.Time)),
+			Changed:   changed,
+			Next:      fmt.Sprintf("Press Enter to finish it with aayu ship %d: it never merges twice and writes only what is missing. 1 would mark it merged without proof instead.", pr),
+			Details:   []string{"From the actions log: ship " + fmt.Sprint(pr) + ", outcome interrupted."},
+			Retryable: true,
+		}
+		return
+	}
+	for _, r := range m.interrupted {
+		for _, c := range st.Choices {
+			if r.Item != fmt.Sprintf("#%d", st.Item.Number) || r.Command != actions.InboxCommand(st, c) {
+				continue
+			}
+			changed := "Nothing was recorded as landed; a write may have reached GitHub, and aayu checks each before writing it again."
+			if len(r.Writes) > 0 {
+				changed = "What landed: " + strings.Join(r.Writes, "; ") + ". The rest did not, or may not have."
+			}
+			next := fmt.Sprintf("Press %s to finish it (%s): aayu makes only the writes still missing, each once.", c.Key, c.Label)
+			if c.Key == st.Recommendation.Key {
+				next = "Press Enter to finish it: aayu makes only the writes still missing, each once."
+			}
+			cs.failure = &Failure{
+				What:      fmt.Sprintf("Half done: an earlier run was stopped at %s while it wrote %s.", clock(r.Time), c.Label),
+				Changed:   changed,
+				Next:      next,
+				Details:   append([]string{"From the actions log: " + r.Command + ", outcome interrupted."}, strings.Split(r.Detail, " | ")...),
+				Retryable: true,
+			}
+			return
+		}
+	}
+}
+
+// stoppedShip finds, for a Story merged without a ship record, the ship of
+// one of its pull requests a quit request stopped part-way (the actions
+// log): the merge landed, the record did not, and aayu ship finishes it.
+func (m *Model) stoppedShip(st model.Step) (int, actions.Record, bool) {
+	if st.Kind != model.KindMergedWithoutShip {
+		return 0, actions.Record{}, false
+	}
+	for _, l := range st.Links {
+		for _, r := range m.interrupted {
+			if l.IsPR && r.Item == fmt.Sprintf("#%d", l.Number) && r.Command == fmt.Sprintf("ship %d", l.Number) {
+				return l.Number, r, true
+			}
+		}
+	}
+	return 0, actions.Record{}, false
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // notFinished drops the cards this run finished: every write of theirs

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/model/identity"
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/untrusted"
@@ -194,4 +195,105 @@ func TestCtrlCOnShipOpenedFromTheInboxEndsWithTheShipsOutcome(t *testing.T) {
 	if !strings.Contains(last, "stopped on ctrl+c: aayu ship 4 ended: The pull request is merged") || !strings.HasSuffix(last, "(exit 1).") {
 		t.Errorf("the last line %q does not carry the ship's outcome and exit 1", last)
 	}
+}
+
+// TestStopInTheActionsLogShowsAsAFailureCardNextRun: an approval an earlier
+// run stopped part-way (the actions log's interrupted record, no run since
+// finished it) shows on the next run as a failure card saying what landed
+// and which key finishes it, not as a fresh card.
+func TestStopInTheActionsLogShowsAsAFailureCardNextRun(t *testing.T) {
+	f := newFake()
+	d := f.deps()
+	d.Interrupted = func() []actions.Record {
+		return []actions.Record{{Time: t0, Command: "inbox: inspect 6 --approve", Repo: "acme/benefits", Item: "#6",
+			Outcome: actions.OutcomeInterrupted, Writes: []string{"Approved head c157e2b2e224 of #6"},
+			Detail: "The record of the review may or may not have been written | Stopped at write 2 of 2"}}
+	}
+	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, d, Options{})
+	cmd := m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.Update(readMsg{snap: demoSnapshot(), at: t0})
+	for _, msg := range drain(cmd) {
+		if _, ok := msg.(interruptedMsg); ok {
+			m.Update(msg)
+		}
+	}
+	cs := m.states["needs-review#6"]
+	if cs == nil || cs.failure == nil {
+		t.Fatalf("the stopped approval shows no failure card: %+v", cs)
+	}
+	for _, want := range []string{"Half done: an earlier run was stopped at 09:00:00 UTC while it wrote approve its head", "Approved head c157e2b2e224", "Press 2 to finish it"} {
+		if !strings.Contains(strings.Join(cs.failure.Lines(), " "), want) {
+			t.Errorf("the failure card lacks %q: %q", want, cs.failure.Lines())
+		}
+	}
+	if cs := m.states["decision#1"]; cs != nil && cs.failure != nil {
+		t.Errorf("a card the log says nothing about shows a failure: %+v", cs.failure)
+	}
+}
+
+// drain runs cmd and every command in its batches, returning their messages.
+func drain(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, drain(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+// TestShipStoppedAfterItsMergeIsFinishedByShipNextRun: a ship a quit
+// request stopped after its merge leaves its Story looking merged without
+// ship; the next inbox shows the card half done, Enter opens aayu ship to
+// finish it, marking it merged without proof asks first, and the bulk
+// housekeeping passes it over.
+func TestShipStoppedAfterItsMergeIsFinishedByShipNextRun(t *testing.T) {
+	f := newFake()
+	d := f.deps()
+	opened := 0
+	d.OpenShip = func(pr int, solo bool) (tui.Screen, error) {
+		opened = pr
+		return &stubScreen{name: "ship", closed: new(bool)}, nil
+	}
+	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, d, Options{})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.Update(readMsg{snap: demoSnapshot(), at: t0})
+	m.Update(interruptedMsg{{Time: t0, Command: "ship 10", Repo: "acme/benefits", Item: "#10", Outcome: actions.OutcomeInterrupted,
+		Detail: "merged as 3543d4864c49, but the record did not reach the ledger; run aayu ship 10 again to finish it without merging twice"}})
+	cs := m.states["merged-without-ship#9"]
+	if cs == nil || cs.failure == nil || !strings.Contains(cs.failure.What, "Half done: aayu ship 10 was stopped") {
+		t.Fatalf("the Story of the stopped ship shows no half-done card: %+v", cs)
+	}
+	press(m, "C")
+	if m.selected["merged-without-ship#9"] {
+		t.Error("the bulk housekeeping selected the stopped ship's Story, which it would mark merged without proof")
+	}
+	m.pend, m.selected = nil, map[string]bool{}
+	m.cursor = m.rowIndex(t, "merged-without-ship#9")
+	press(m, "1")
+	if m.pend == nil || !strings.Contains(m.message, "aayu ship 10 stopped part-way") {
+		t.Errorf("marking it merged without proof did not ask first: %q", m.message)
+	}
+	press(m, "esc")
+	press(m, "enter")
+	if opened != 10 {
+		t.Errorf("Enter opened ship for #%d, want aayu ship 10 to finish it", opened)
+	}
+}
+
+func (m *Model) rowIndex(t *testing.T, id string) int {
+	t.Helper()
+	for i, st := range m.steps {
+		if st.ID() == id {
+			return i
+		}
+	}
+	t.Fatalf("no card %s", id)
+	return -1
 }
