@@ -290,3 +290,12 @@ func (r *runner) toolchain(ctx context.Context) (*Outcome, error) {
 	r.raw, r.network, r.goVersion = raw, raw.m.Network, raw.m.GoVersion
 	return nil, nil
 }
+
+// recorded says what a step does, and, when the pack is built from raw
+// outputs, that the command ran in the tests job and is read here.
+func (r *runner) recorded(what string) string {
+	if r.raw == nil {
+		return what
+	}
+	return what + ", as the tests job recorded it"
+}
