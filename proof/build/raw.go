@@ -49,9 +49,11 @@ const (
 
 // rawManifest says what the tests job ran and how each command ended.
 type rawManifest struct {
-	Schema    string `json:"schema"`
-	Story     int    `json:"story"`
-	Head      string `json:"head"`
+	Schema string `json:"schema"`
+	Story  int    `json:"story"`
+	Head   string `json:"head"`
+	// Dir is the tests job's checkout, which go vet's words name paths in.
+	Dir       string `json:"dir"`
 	GoVersion string `json:"go_version"`
 	Network   string `json:"network"`
 	// TestsExit is go test's exit status; TestsError says why it did not
@@ -94,7 +96,7 @@ func RunRaw(ctx context.Context, t Tools, req RawRequest, emit func(Event)) erro
 	if err := os.Mkdir(req.Out, 0o755); err != nil {
 		return fmt.Errorf("the raw-output folder: %w", err)
 	}
-	m := rawManifest{Schema: rawSchema, Story: req.Story, Head: strings.TrimSpace(string(head))}
+	m := rawManifest{Schema: rawSchema, Story: req.Story, Head: strings.TrimSpace(string(head)), Dir: req.Dir}
 	var prefix []string
 	prefix, m.Network = t.isolation(ctx)
 	if m.GoVersion, err = t.goVersion(ctx, req.Dir); err != nil {
@@ -251,7 +253,13 @@ func (r *runner) runVet(ctx context.Context) (int, string, error) {
 			r.emit(Output{Step: StepVet, Line: string(l)})
 		})
 	}
-	return r.raw.m.VetExit, r.raw.m.VetStderr, nil
+	stderr := r.raw.m.VetStderr
+	if d := r.raw.m.Dir; d != "" {
+		// Paths in the tests job's checkout read as paths in this one, so
+		// the vet floor names them relative to the module as a direct run does.
+		stderr = strings.ReplaceAll(stderr, d+string(os.PathSeparator), r.req.Dir+string(os.PathSeparator))
+	}
+	return r.raw.m.VetExit, stderr, nil
 }
 
 // redOnBase is the red-on-base step: run here, or classified from the raw
@@ -289,4 +297,13 @@ func (r *runner) toolchain(ctx context.Context) (*Outcome, error) {
 	}
 	r.raw, r.network, r.goVersion = raw, raw.m.Network, raw.m.GoVersion
 	return nil, nil
+}
+
+// recorded says what a step does, and, when the pack is built from raw
+// outputs, that the command ran in the tests job and is read here.
+func (r *runner) recorded(what string) string {
+	if r.raw == nil {
+		return what
+	}
+	return what + ", as the tests job recorded it"
 }

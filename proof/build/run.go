@@ -69,7 +69,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	}
 	defer os.RemoveAll(tmp)
 
-	r.start(StepTests, "go test -json -coverprofile ./... ("+r.network+")")
+	r.start(StepTests, r.recorded("go test -json -coverprofile ./... ("+r.network+")"))
 	tests, err := r.goTest(ctx, filepath.Join(tmp, "cover.out"))
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	}
 	r.end(coverage.Result, coverage.Detail)
 
-	r.start(StepVet, "go vet ./...")
+	r.start(StepVet, r.recorded("go vet ./..."))
 	vet, err := r.vet(ctx)
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 
 	checks := []proof.Check{testsCheck, coverage, vet}
 	if r.req.Bug {
-		r.start(StepRedOnBase, "mapped tests on the base commit with the pull request's test files")
+		r.start(StepRedOnBase, r.recorded("mapped tests on the base commit with the pull request's test files"))
 		results, err := r.redOnBase(ctx)
 		if err != nil {
 			return nil, err
