@@ -190,8 +190,8 @@ func (r *run) plannedComments() []identity.Comment {
 }
 
 func (r *run) bypassWhy() string {
-	if r.cfg.SoloBypassWhy != "" {
-		return r.cfg.SoloBypassWhy
+	if why := untrusted.RecordLine(r.cfg.SoloBypassWhy); why != "" {
+		return why // one line: the reason cannot add a line of its own to the comment
 	}
 	return "solo mode: GitHub refuses self-approval and no bot App exists, so no second person can review this pull request; shipped with aayu ship --solo-bypass"
 }

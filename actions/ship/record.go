@@ -141,7 +141,7 @@ func (r *run) land() (gateOutcome, error) {
 		}
 		return err == nil, err
 	}
-	_, err = ghx.CommitFiles(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, files, msg,
+	_, err = ghx.CommitFiles(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, files, actions.Neutralize(msg),
 		ghx.CommitOptions{Trailers: []string{trailer}, Unless: unless})
 	if errors.Is(err, ghx.ErrAlreadyThere) {
 		if existing, rerr := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json"); rerr == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
@@ -146,7 +147,7 @@ func (r *run) shippedComment() (string, error) {
 	if there, err := find(); err != nil || there {
 		return "", err
 	}
-	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, &github.IssueComment{Body: github.String(r.shippedBody())})
+	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, &github.IssueComment{Body: github.String(actions.Neutralize(r.shippedBody()))})
 	if errors.Is(err, ghx.ErrMayHaveLanded) {
 		if there, ferr := find(); ferr == nil && there {
 			return "(after a lost answer)", nil
@@ -168,8 +169,10 @@ func (r *run) shippedBody() string {
 		packSHA, runID = r.resume.PackSHA, r.resume.RunID
 	}
 	var b strings.Builder
+	// Every field from GitHub is one neutral word or line: the comment is
+	// part of the record, and a field must not add lines to it.
 	fmt.Fprintf(&b, "Shipped in #%d by @%s with aayu ship: squash-merged into %s as %s, at head %s.\n\n",
-		r.pr, r.cfg.Viewer, r.baseRef, r.res.MergeCommit, r.head)
+		r.pr, recordWord(r.cfg.Viewer), recordWord(r.baseRef), r.res.MergeCommit, r.head)
 	fmt.Fprintf(&b, "- Pack: pack.json sha256 %s, from merge-gate run %d\n", packSHA, runID)
 	fmt.Fprintf(&b, "- Ship record: %s:%s/ship.json\n", LedgerBranch, ledgerDir(r.story, r.head))
 	b.WriteString("- Human pass: " + r.passLine() + "\n\n")
@@ -179,12 +182,12 @@ func (r *run) shippedBody() string {
 
 func (r *run) passLine() string {
 	p := r.pass
-	by := firstNonEmpty(p.Login, r.cfg.Viewer)
+	by := recordWord(firstNonEmpty(p.Login, r.cfg.Viewer))
 	switch p.Kind {
 	case pass.KindSoloBypass:
-		return fmt.Sprintf("solo-mode bypass by @%s; no review happened (%s)", by, p.CommentURL)
+		return fmt.Sprintf("solo-mode bypass by @%s; no review happened (%s)", by, recordWord(p.CommentURL))
 	case pass.KindReview:
-		return fmt.Sprintf("review by @%s of head %s (%s)", by, short(r.head), firstNonEmpty(p.ReviewURL, "on the ledger"))
+		return fmt.Sprintf("review by @%s of head %s (%s)", by, short(r.head), firstNonEmpty(recordWord(p.ReviewURL), "on the ledger"))
 	case pass.KindAutonomous, pass.KindProof:
 		return fmt.Sprintf("%s: no person reviewed it, and the inbox audits it", p.Kind)
 	}
