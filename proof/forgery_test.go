@@ -190,3 +190,133 @@ func TestTestEvidenceRefusesDuplicateKeysAndUnknownActions(t *testing.T) {
 		})
 	}
 }
+
+// verifyFloors builds the fixture pack, lets edit change its checks and
+// files (hashes recomputed, as a forger would), and verifies it under opts.
+func verifyFloors(t *testing.T, opts Options, edit func(p *Pack, files map[string][]byte)) *Report {
+	t.Helper()
+	r := verifyEdited(t, opts, edit)
+	if !r.Verified() {
+		t.Fatalf("the edited pack does not verify, so its floors were never judged:%s", describeProblems(r))
+	}
+	return r
+}
+
+func checkOf(p *Pack, floor string) *Check {
+	for i := range p.Checks {
+		if p.Checks[i].Floor == floor {
+			return &p.Checks[i]
+		}
+	}
+	return nil
+}
+
+// assertFloorFails checks that floor does not hold and that its detail
+// says words.
+func assertFloorFails(t *testing.T, r *Report, floor, words string) {
+	t.Helper()
+	if r.FloorsHold {
+		t.Fatalf("floors hold; want %s refused", floor)
+	}
+	c := failedNamed(r.FailedFloors, floor)
+	if c == nil {
+		t.Fatalf("failed floors %+v do not name %s", r.FailedFloors, floor)
+	}
+	if !strings.Contains(c.Detail, words) {
+		t.Errorf("%s detail %q does not say %q", floor, c.Detail, words)
+	}
+}
+
+func TestFloorHoldsWhenItsNumbersAreThePacksOwn(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(*Pack, map[string][]byte) {})
+	if !r.FloorsHold {
+		t.Fatalf("the sound fixture's floors do not hold: %+v", r.FailedFloors)
+	}
+}
+
+func TestFloorRefusesCoverageWithoutThreshold(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "coverage").Threshold = nil })
+	assertFloorFails(t, r, "coverage", "no threshold")
+}
+
+func TestFloorRefusesCoverageWithoutValue(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "coverage").Value = nil })
+	assertFloorFails(t, r, "coverage", "no value")
+}
+
+// TestFloorRefusesThresholdThePackLoosened: the pack's own threshold is
+// never the one judged by; the base branch's is.
+func TestFloorRefusesThresholdThePackLoosened(t *testing.T) {
+	for _, thr := range []float64{0, -5} {
+		r := verifyFloors(t, fixtureOptions(), func(p *Pack, files map[string][]byte) {
+			files[CoverageReportPath] = []byte("x.go: 1 of 10 changed executable lines covered\n")
+			c := checkOf(p, "coverage")
+			c.Value, c.Threshold = fnum(10), fnum(thr)
+		})
+		assertFloorFails(t, r, "coverage", "does not meet the threshold 90")
+	}
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "coverage").Threshold = fnum(-5) })
+	assertFloorFails(t, r, "coverage", "not a percentage")
+}
+
+// TestFloorJudgesByTheBasePolicy: the threshold comes from the base
+// branch's [verify] coverage_threshold, whatever the pack says.
+func TestFloorJudgesByTheBasePolicy(t *testing.T) {
+	edit := func(p *Pack, files map[string][]byte) {
+		files[CoverageReportPath] = []byte("x.go: 23 of 25 changed executable lines covered\n") // 92
+		checkOf(p, "coverage").Value = fnum(92)
+	}
+	opts := fixtureOptions()
+	opts.CoverageThreshold = CoverageThresholdSetting("95")
+	assertFloorFails(t, verifyFloors(t, opts, edit), "coverage", "does not meet the threshold 95")
+	opts.CoverageThreshold = CoverageThresholdSetting("80")
+	if r := verifyFloors(t, opts, func(p *Pack, files map[string][]byte) {
+		edit(p, files)
+		checkOf(p, "coverage").Threshold = fnum(99) // built under a stricter policy: shown, not used
+	}); !r.FloorsHold {
+		t.Errorf("92 against the base's 80 does not hold: %+v", r.FailedFloors)
+	}
+}
+
+func TestFloorRefusesVetThresholdOfHundred(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) {
+		c := checkOf(p, "vet")
+		c.Value, c.Threshold = fnum(5), fnum(100)
+	})
+	assertFloorFails(t, r, "vet", "5 does not meet the threshold 0")
+}
+
+func TestFloorRefusesVetWithoutValue(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "vet").Value = nil })
+	assertFloorFails(t, r, "vet", "no value")
+}
+
+// TestFloorRefusesCoverageTheReportContradicts: "0 of 9 lines covered" in
+// the pack's own report beside a claimed 100.
+func TestFloorRefusesCoverageTheReportContradicts(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(_ *Pack, files map[string][]byte) {
+		files[CoverageReportPath] = []byte("answer/answer.go: 0 of 5 changed lines covered\npolicy/policy.go: 0 of 4 changed lines covered\n")
+	})
+	assertFloorFails(t, r, "coverage", "counts 0 of 9 changed executable lines covered")
+}
+
+func TestFloorRefusesCoverageWithoutReport(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, files map[string][]byte) {
+		delete(files, CoverageReportPath)
+		p.Artifacts = append(p.Artifacts[:2], p.Artifacts[3:]...)
+	})
+	assertFloorFails(t, r, "coverage", "no coverage report")
+	r = verifyFloors(t, fixtureOptions(), func(_ *Pack, files map[string][]byte) {
+		files[CoverageReportPath] = []byte("all good, trust me\n")
+	})
+	assertFloorFails(t, r, "coverage", "cannot be read")
+}
+
+// TestFloorRefusesTestsCountTheEventsDoNotShow: a claimed 300 tests when
+// the pack's events show 2.
+func TestFloorRefusesTestsCountTheEventsDoNotShow(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "tests").Value = fnum(300) })
+	assertFloorFails(t, r, "tests", "claims 300 tests passed, but the pack's test events show 2")
+	r = verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "tests").Value = nil })
+	assertFloorFails(t, r, "tests", "no value")
+}

@@ -46,6 +46,10 @@ type runner struct {
 	set                    settings
 	prefix                 []string
 	network, goVersion     string
+	// testEvents and coverageReport are the pack's own copies of what the
+	// tests and coverage floors counted (proof.TestsEventsPath,
+	// proof.CoverageReportPath), so verification recounts them.
+	testEvents, coverageReport []byte
 }
 
 func (r *runner) start(step, what string) {
@@ -73,6 +77,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.testEvents = proof.RunEvents(bytes.NewReader(tests.stream))
 	testsCheck := r.testsCheck(tests)
 	r.end(testsCheck.Result, testsCheck.Detail)
 
