@@ -78,6 +78,7 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 		Criteria: criteria, Artifacts: artifacts, Checks: checks,
 		Links:     r.links(),
 		CreatedAt: req.now().UTC().Truncate(time.Second).Format(time.RFC3339),
+		Warnings:  r.warnings,
 	}
 	if req.CI {
 		p.Identity = proof.IdentityCI

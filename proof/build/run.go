@@ -50,6 +50,8 @@ type runner struct {
 	// tests and coverage floors counted (proof.TestsEventsPath,
 	// proof.CoverageReportPath), so verification recounts them.
 	testEvents, coverageReport []byte
+	// warnings go in the pack for a person to read (framing.go).
+	warnings []proof.Warning
 }
 
 func (r *runner) start(step, what string) {
@@ -113,6 +115,14 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	}
 
 	r.start(StepPack, "assemble, write and verify the pack")
+	framing, err := r.framingWarning(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if framing != nil {
+		r.warnings = append(r.warnings, *framing)
+		r.emit(Output{Step: StepPack, Line: "warning: " + framing.Detail})
+	}
 	out, err := r.pack(ctx, evidence, checks)
 	if err != nil {
 		return nil, err
