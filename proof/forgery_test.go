@@ -320,3 +320,29 @@ func TestFloorRefusesTestsCountTheEventsDoNotShow(t *testing.T) {
 	r = verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "tests").Value = nil })
 	assertFloorFails(t, r, "tests", "no value")
 }
+
+// TestPackWarningsDecode: a pack may carry named warnings (schema 1 still),
+// a warning is name and detail only, and a pack without any encodes as
+// before, so every older pack keeps its bytes and its hash.
+func TestPackWarningsDecode(t *testing.T) {
+	raw := string(mustReadTestdata(t, "packs/story131.json"))
+	with := strings.Replace(raw, `"created_at"`, `"warnings": [{"name": "test-framing", "detail": "TestMain in a/main_test.go (added)"}], "created_at"`, 1)
+	p, err := Decode([]byte(with))
+	if err != nil {
+		t.Fatalf("a pack with a warning is refused: %v", err)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Name != WarningTestFraming {
+		t.Errorf("warnings %+v", p.Warnings)
+	}
+	if _, err := Decode([]byte(strings.Replace(with, `"detail"`, `"level": "low", "detail"`, 1))); err == nil {
+		t.Error("a warning with a key the schema does not know was accepted")
+	}
+	old, err := Decode([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Encode(old)
+	if err != nil || strings.Contains(string(out), "warnings") {
+		t.Errorf("a pack without warnings encodes a warnings key (err %v)", err)
+	}
+}
