@@ -81,3 +81,72 @@ func TestPackFloorsRefuseForgedNumbers(t *testing.T) {
 		})
 	}
 }
+
+// TestPackRefusesForgedEvidence: issue 24's evidence forgeries, through the
+// real command on the demo pack (hashes recomputed): each is exit 4, named.
+func TestPackRefusesForgedEvidence(t *testing.T) {
+	const ev1 = "evidence/criterion-1.jsonl"
+	file := func(dir, p string) string { return filepath.Join(dir, "artifacts", filepath.FromSlash(p)) }
+	replaceIn := func(t *testing.T, dir, old, new string) {
+		editBytes(t, file(dir, ev1), func(b []byte) []byte { return []byte(strings.Replace(string(b), old, new, 1)) })
+		rehash(t, dir, ev1)
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		say   []string
+	}{
+		{"store none beside its bytes", func(t *testing.T, dir string) {
+			editJSON(t, dir, func(p map[string]any) { artifact(p, 0)["store"] = "none" })
+		}, []string{"criterion 1", "store none"}},
+		{"a pass with no run", func(t *testing.T, dir string) {
+			editBytes(t, file(dir, ev1), func(b []byte) []byte {
+				var keep []string
+				for _, l := range strings.SplitAfter(string(b), "\n") {
+					if !strings.Contains(l, `"Action":"run"`) {
+						keep = append(keep, l)
+					}
+				}
+				return []byte(strings.Join(keep, ""))
+			})
+			rehash(t, dir, ev1)
+		}, []string{"criterion 1", "no run of it before"}},
+		{"a repeated key", func(t *testing.T, dir string) {
+			replaceIn(t, dir, `{"Action":"pass"`, `{"Action":"fail","Action":"pass"`)
+		}, []string{"criterion 1", `repeats the key "Action"`}},
+		{"an action go test never writes", func(t *testing.T, dir string) {
+			replaceIn(t, dir, `"Action":"output"`, `"Action":"FAIL"`)
+		}, []string{"criterion 1", `"FAIL"`}},
+		{"one path spelt in NFC and NFD", func(t *testing.T, dir string) {
+			nfc, nfd := "reports/r\u00e9sum\u00e9.txt", "reports/re\u0301sume\u0301.txt"
+			for _, p := range []string{nfc, nfd} {
+				if err := os.WriteFile(file(dir, p), []byte(p+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			editJSON(t, dir, func(p map[string]any) {
+				for _, name := range []string{nfc, nfd} {
+					p["artifacts"] = append(artifacts(p), map[string]any{"path": name, "kind": "report", "sha256": strings.Repeat("0", 64), "size": 0, "store": "git"})
+				}
+			})
+			rehash(t, dir, nfc)
+			rehash(t, dir, nfd)
+		}, []string{"Unicode normalisation"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := packCopy(t)
+			c.setup(t, dir)
+			code, out, errOut := runAayu(t, "pack", dir, "--ready", filepath.Join("testdata", "demo", "ready.md"), "--head", demoHead)
+			if code != tui.ExitRefused {
+				t.Fatalf("exit %d, want %d (refused)\n%s%s", code, tui.ExitRefused, out, errOut)
+			}
+			problems := strings.ToLower(problemLines(out))
+			for _, s := range c.say {
+				if !strings.Contains(problems, strings.ToLower(s)) {
+					t.Errorf("the problems do not name %q:\n%s", s, problems)
+				}
+			}
+		})
+	}
+}
