@@ -81,6 +81,8 @@ type Measured struct {
 	TestsKnown  bool
 	TestsPassed int
 	TestsWhy    string
+	// TestsFailed names every test or package the events record failing.
+	TestsFailed []string
 }
 
 // CoveragePercent is Covered of Changed as the coverage floor writes it:
@@ -265,6 +267,8 @@ func testsFault(c Check, m Measured) string {
 		return w
 	case *c.Value > float64(m.TestsPassed):
 		return fmt.Sprintf("it claims %s %s passed, but the pack's test events show %d", num(c.Value), plural(int(min(*c.Value, 2)), "test", "tests"), m.TestsPassed)
+	case c.Result == ResultPass && len(m.TestsFailed) > 0:
+		return "it claims every test passed, but the pack's test events record a fail for " + clipText(strings.Join(m.TestsFailed, ", "))
 	}
 	return ""
 }

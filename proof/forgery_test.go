@@ -346,3 +346,17 @@ func TestPackWarningsDecode(t *testing.T) {
 		t.Errorf("a pack without warnings encodes a warnings key (err %v)", err)
 	}
 }
+
+// TestFloorRefusesTestsPassBesideAFail: the pack's events (a test-events
+// file no criterion cites, as evidence/tests.jsonl) record a fail, yet the
+// tests check claims every test passed.
+func TestFloorRefusesTestsPassBesideAFail(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, files map[string][]byte) {
+		files[TestsEventsPath] = []byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"run","Package":"example.com/x","Test":"TestThree"}` + "\n" +
+			`{"Action":"fail","Package":"example.com/x","Test":"TestThree"}` + "\n")
+		p.Artifacts = append(p.Artifacts, fixtureArtifact(TestsEventsPath, KindAPITrace, StoreGit, files[TestsEventsPath]))
+	})
+	assertFloorFails(t, r, "tests", "record a fail for TestThree in example.com/x")
+}

@@ -369,7 +369,7 @@ func (v *verifier) measure(p *Pack) Measured {
 		}
 	}
 	if files > 0 && m.TestsWhy == "" {
-		m.TestsKnown, m.TestsPassed = true, tally.passedCount()
+		m.TestsKnown, m.TestsPassed, m.TestsFailed = true, tally.passedCount(), tally.failures()
 	}
 	return m
 }
