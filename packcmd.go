@@ -23,7 +23,8 @@ func (w wiring) packScreen() (tui.Screen, error) {
 	arg := inv.Args[0]
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
 		return pack.New(ctx, common, pack.Options{Dir: arg, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"],
-			RequiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))}), nil
+			RequiredFloors:    proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors")),
+			CoverageThreshold: proof.CoverageThresholdSetting(cfg.String("verify.coverage_threshold"))}), nil
 	}
 	story, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
 	if err != nil || story <= 0 {
@@ -58,8 +59,9 @@ func (w wiring) storyPackScreen(story int) (tui.Screen, error) {
 	opts := pack.StoryFromLedger(pack.LedgerConfig{
 		Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, WorkDir: work,
 		CI: inv.Global.CI, MediaBucket: cfg.String("proof.media"), Log: log,
-		RequiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors")),
-		Trailers:       w.fallbackTrailers(),
+		RequiredFloors:    proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors")),
+		CoverageThreshold: proof.CoverageThresholdSetting(cfg.String("verify.coverage_threshold")),
+		Trailers:          w.fallbackTrailers(),
 	})
 	opts.OnClose = func() { _ = os.RemoveAll(work) }
 	return pack.NewStory(ctx, common, opts), nil

@@ -66,8 +66,8 @@ func TestPackSchemaIsStrict(t *testing.T) {
 	if !strings.Contains(schema, `"https://json-schema.org/draft/2020-12/schema"`) {
 		t.Error("schema is not draft 2020-12")
 	}
-	if n := strings.Count(schema, `"additionalProperties": false`); n != 8 {
-		t.Errorf("additionalProperties false appears %d times, want on all 8 objects", n)
+	if n := strings.Count(schema, `"additionalProperties": false`); n != 9 {
+		t.Errorf("additionalProperties false appears %d times, want on all 9 objects", n)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -182,6 +183,59 @@ func evidenceCriterion(n int, t any) (MappedCriterion, error) {
 		c.Tests = append(c.Tests, ref)
 	}
 	return c, nil
+}
+
+// TestsEventsPath is the artifact holding the run and outcome events of
+// every top-level test of the run (RunEvents), from which verification
+// recounts the tests floor.
+const TestsEventsPath = "evidence/tests.jsonl"
+
+// RunEvents keeps, from one go test -json stream, the run, pass, fail and
+// skip events of every top-level test, re-encoded as TestEvidence's lines
+// are (no Time, Elapsed or Output), so the tests floor's count can be
+// recounted from the pack's bytes. Each test's events stay in stream order,
+// the tests sorted by package and name, so parallel tests finishing in
+// another order still give the same bytes. Lines TestEvidence would refuse
+// are left out; it reports them.
+func RunEvents(events io.Reader) []byte {
+	byTest := map[testKey][][]byte{}
+	size := 0
+	r := bufio.NewReaderSize(events, 64<<10)
+	for {
+		line, tooLong, err := readCappedLine(r, maxTestEventLine)
+		if !tooLong && len(bytes.TrimSpace(line)) > 0 {
+			var fields map[string]json.RawMessage
+			var ev struct{ Action, Package, Test string }
+			if json.Unmarshal(line, &fields) == nil && json.Unmarshal(line, &ev) == nil && scanJSON(line, "it", -1) == nil &&
+				ev.Test != "" && !strings.Contains(ev.Test, "/") {
+				switch ev.Action {
+				case "run", "pass", "fail", "skip":
+					delete(fields, "Output")
+					if c := canonicalTestEvent(fields); size+len(c) <= maxTestEvidenceBytes {
+						k := testKey{ev.Package, ev.Test}
+						byTest[k] = append(byTest[k], c)
+						size += len(c)
+					}
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	keys := slices.SortedFunc(maps.Keys(byTest), func(a, b testKey) int {
+		if c := strings.Compare(a.importPath, b.importPath); c != 0 {
+			return c
+		}
+		return strings.Compare(a.test, b.test)
+	})
+	var b bytes.Buffer
+	for _, k := range keys {
+		for _, l := range byTest[k] {
+			b.Write(l)
+		}
+	}
+	return b.Bytes()
 }
 
 // EvidencePath is the artifact path of criterion id's test evidence.

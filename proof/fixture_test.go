@@ -35,7 +35,7 @@ func fixtureArtifact(p, kind, store string, data []byte) Artifact {
 }
 
 func fixturePack(files map[string][]byte) *Pack {
-	value, threshold, testsPassed := 100.0, 90.0, 2.0
+	value, threshold, testsPassed, none := 100.0, 90.0, 2.0, 0.0
 	return &Pack{
 		Schema: SchemaVersion, Repo: "acme/benefits", Story: 7, PR: 21, PRHeadSHA: fixtureHead,
 		Seat: "ai-native-engineer", Host: "cli", Identity: IdentityCI,
@@ -54,7 +54,7 @@ func fixturePack(files map[string][]byte) *Pack {
 		Checks: []Check{
 			{Floor: "tests", Result: ResultPass, Value: &testsPassed, Network: NetworkIsolated},
 			{Floor: "coverage", Result: ResultPass, Value: &value, Threshold: &threshold, Network: NetworkIsolated},
-			{Floor: "vet", Result: ResultPass, Network: NetworkIsolated},
+			{Floor: "vet", Result: ResultPass, Value: &none, Threshold: &none, Network: NetworkIsolated},
 		},
 		Links:     Links{ReadySnapshot: "specs/7/ready.md"},
 		CreatedAt: "2026-10-12T09:48:42Z",

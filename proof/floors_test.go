@@ -16,6 +16,22 @@ func goodChecks() []Check {
 	}
 }
 
+// goodMeasured is what the pack behind goodChecks holds: a coverage report
+// of 12 of 12 lines and events with 12 tests passing.
+func goodMeasured() Measured {
+	return Measured{CoverageKnown: true, Covered: 12, Changed: 12, TestsKnown: true, TestsPassed: 12}
+}
+
+// holdFor judges checks by the default threshold and required floors (or
+// required), with goodMeasured edited by m.
+func holdFor(checks []Check, required []string, m func(*Measured)) (bool, []Check) {
+	measured := goodMeasured()
+	if m != nil {
+		m(&measured)
+	}
+	return JudgeFloors(checks, FloorPolicy{Required: required}, measured)
+}
+
 func failedNamed(failed []Check, floor string) *Check {
 	for i := range failed {
 		if failed[i].Floor == floor {
@@ -35,6 +51,7 @@ func TestFloorsRecomputed(t *testing.T) {
 		holds    bool
 		floor    string // the floor that must be named, when it does not hold
 		words    string
+		measured func(*Measured)
 	}{
 		{name: "all required floors pass", edit: func(c []Check) []Check { return c }, holds: true},
 		{name: "coverage below threshold claiming pass", edit: func(c []Check) []Check {
@@ -48,7 +65,7 @@ func TestFloorsRecomputed(t *testing.T) {
 		{name: "coverage at the threshold", edit: func(c []Check) []Check {
 			c[1].Value = fnum(90)
 			return c
-		}, holds: true},
+		}, holds: true, measured: func(m *Measured) { m.Covered, m.Changed = 9, 10 }},
 		{name: "fail that meets its threshold is named", edit: func(c []Check) []Check {
 			c[1].Result = ResultFail
 			return c
@@ -89,7 +106,7 @@ func TestFloorsRecomputed(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			holds, failed := FloorsHoldFor(tc.edit(goodChecks()), tc.required)
+			holds, failed := holdFor(tc.edit(goodChecks()), tc.required, tc.measured)
 			if holds != tc.holds {
 				t.Fatalf("holds = %v, want %v (failed %+v)", holds, tc.holds, failed)
 			}
@@ -135,10 +152,10 @@ func TestFloorsRefusePackWithOnlyVet(t *testing.T) {
 
 func TestFloorsFollowRequiredFloorsPolicy(t *testing.T) {
 	checks := goodChecks()[1:] // no tests floor
-	if ok, _ := FloorsHoldFor(checks, nil); ok {
+	if ok, _ := holdFor(checks, nil, nil); ok {
 		t.Error("the default policy does not require tests")
 	}
-	if ok, failed := FloorsHoldFor(checks, RequiredFloorsSetting([]string{"coverage", "vet"})); !ok {
+	if ok, failed := holdFor(checks, RequiredFloorsSetting([]string{"coverage", "vet"}), nil); !ok {
 		t.Errorf("a policy not requiring tests still failed: %+v", failed)
 	}
 	if got := RequiredFloorsSetting(nil); got == nil || len(got) != 0 {

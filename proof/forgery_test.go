@@ -190,3 +190,173 @@ func TestTestEvidenceRefusesDuplicateKeysAndUnknownActions(t *testing.T) {
 		})
 	}
 }
+
+// verifyFloors builds the fixture pack, lets edit change its checks and
+// files (hashes recomputed, as a forger would), and verifies it under opts.
+func verifyFloors(t *testing.T, opts Options, edit func(p *Pack, files map[string][]byte)) *Report {
+	t.Helper()
+	r := verifyEdited(t, opts, edit)
+	if !r.Verified() {
+		t.Fatalf("the edited pack does not verify, so its floors were never judged:%s", describeProblems(r))
+	}
+	return r
+}
+
+func checkOf(p *Pack, floor string) *Check {
+	for i := range p.Checks {
+		if p.Checks[i].Floor == floor {
+			return &p.Checks[i]
+		}
+	}
+	return nil
+}
+
+// assertFloorFails checks that floor does not hold and that its detail
+// says words.
+func assertFloorFails(t *testing.T, r *Report, floor, words string) {
+	t.Helper()
+	if r.FloorsHold {
+		t.Fatalf("floors hold; want %s refused", floor)
+	}
+	c := failedNamed(r.FailedFloors, floor)
+	if c == nil {
+		t.Fatalf("failed floors %+v do not name %s", r.FailedFloors, floor)
+	}
+	if !strings.Contains(c.Detail, words) {
+		t.Errorf("%s detail %q does not say %q", floor, c.Detail, words)
+	}
+}
+
+func TestFloorHoldsWhenItsNumbersAreThePacksOwn(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(*Pack, map[string][]byte) {})
+	if !r.FloorsHold {
+		t.Fatalf("the sound fixture's floors do not hold: %+v", r.FailedFloors)
+	}
+}
+
+func TestFloorRefusesCoverageWithoutThreshold(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "coverage").Threshold = nil })
+	assertFloorFails(t, r, "coverage", "no threshold")
+}
+
+func TestFloorRefusesCoverageWithoutValue(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "coverage").Value = nil })
+	assertFloorFails(t, r, "coverage", "no value")
+}
+
+// TestFloorRefusesThresholdThePackLoosened: the pack's own threshold is
+// never the one judged by; the base branch's is.
+func TestFloorRefusesThresholdThePackLoosened(t *testing.T) {
+	for _, thr := range []float64{0, -5} {
+		r := verifyFloors(t, fixtureOptions(), func(p *Pack, files map[string][]byte) {
+			files[CoverageReportPath] = []byte("x.go: 1 of 10 changed executable lines covered\n")
+			c := checkOf(p, "coverage")
+			c.Value, c.Threshold = fnum(10), fnum(thr)
+		})
+		assertFloorFails(t, r, "coverage", "does not meet the threshold 90")
+	}
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "coverage").Threshold = fnum(-5) })
+	assertFloorFails(t, r, "coverage", "not a percentage")
+}
+
+// TestFloorJudgesByTheBasePolicy: the threshold comes from the base
+// branch's [verify] coverage_threshold, whatever the pack says.
+func TestFloorJudgesByTheBasePolicy(t *testing.T) {
+	edit := func(p *Pack, files map[string][]byte) {
+		files[CoverageReportPath] = []byte("x.go: 23 of 25 changed executable lines covered\n") // 92
+		checkOf(p, "coverage").Value = fnum(92)
+	}
+	opts := fixtureOptions()
+	opts.CoverageThreshold = CoverageThresholdSetting("95")
+	assertFloorFails(t, verifyFloors(t, opts, edit), "coverage", "does not meet the threshold 95")
+	opts.CoverageThreshold = CoverageThresholdSetting("80")
+	if r := verifyFloors(t, opts, func(p *Pack, files map[string][]byte) {
+		edit(p, files)
+		checkOf(p, "coverage").Threshold = fnum(99) // built under a stricter policy: shown, not used
+	}); !r.FloorsHold {
+		t.Errorf("92 against the base's 80 does not hold: %+v", r.FailedFloors)
+	}
+}
+
+func TestFloorRefusesVetThresholdOfHundred(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) {
+		c := checkOf(p, "vet")
+		c.Value, c.Threshold = fnum(5), fnum(100)
+	})
+	assertFloorFails(t, r, "vet", "5 does not meet the threshold 0")
+}
+
+func TestFloorRefusesVetWithoutValue(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "vet").Value = nil })
+	assertFloorFails(t, r, "vet", "no value")
+}
+
+// TestFloorRefusesCoverageTheReportContradicts: "0 of 9 lines covered" in
+// the pack's own report beside a claimed 100.
+func TestFloorRefusesCoverageTheReportContradicts(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(_ *Pack, files map[string][]byte) {
+		files[CoverageReportPath] = []byte("answer/answer.go: 0 of 5 changed lines covered\npolicy/policy.go: 0 of 4 changed lines covered\n")
+	})
+	assertFloorFails(t, r, "coverage", "counts 0 of 9 changed executable lines covered")
+}
+
+func TestFloorRefusesCoverageWithoutReport(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, files map[string][]byte) {
+		delete(files, CoverageReportPath)
+		p.Artifacts = append(p.Artifacts[:2], p.Artifacts[3:]...)
+	})
+	assertFloorFails(t, r, "coverage", "no coverage report")
+	r = verifyFloors(t, fixtureOptions(), func(_ *Pack, files map[string][]byte) {
+		files[CoverageReportPath] = []byte("all good, trust me\n")
+	})
+	assertFloorFails(t, r, "coverage", "cannot be read")
+}
+
+// TestFloorRefusesTestsCountTheEventsDoNotShow: a claimed 300 tests when
+// the pack's events show 2.
+func TestFloorRefusesTestsCountTheEventsDoNotShow(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "tests").Value = fnum(300) })
+	assertFloorFails(t, r, "tests", "claims 300 tests passed, but the pack's test events show 2")
+	r = verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "tests").Value = nil })
+	assertFloorFails(t, r, "tests", "no value")
+}
+
+// TestPackWarningsDecode: a pack may carry named warnings (schema 1 still),
+// a warning is name and detail only, and a pack without any encodes as
+// before, so every older pack keeps its bytes and its hash.
+func TestPackWarningsDecode(t *testing.T) {
+	raw := string(mustReadTestdata(t, "packs/story131.json"))
+	with := strings.Replace(raw, `"created_at"`, `"warnings": [{"name": "test-framing", "detail": "TestMain in a/main_test.go (added)"}], "created_at"`, 1)
+	p, err := Decode([]byte(with))
+	if err != nil {
+		t.Fatalf("a pack with a warning is refused: %v", err)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Name != WarningTestFraming {
+		t.Errorf("warnings %+v", p.Warnings)
+	}
+	if _, err := Decode([]byte(strings.Replace(with, `"detail"`, `"level": "low", "detail"`, 1))); err == nil {
+		t.Error("a warning with a key the schema does not know was accepted")
+	}
+	old, err := Decode([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Encode(old)
+	if err != nil || strings.Contains(string(out), "warnings") {
+		t.Errorf("a pack without warnings encodes a warnings key (err %v)", err)
+	}
+}
+
+// TestFloorRefusesTestsPassBesideAFail: the pack's events (a test-events
+// file no criterion cites, as evidence/tests.jsonl) record a fail, yet the
+// tests check claims every test passed.
+func TestFloorRefusesTestsPassBesideAFail(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, files map[string][]byte) {
+		files[TestsEventsPath] = []byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"pass","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"run","Package":"example.com/x","Test":"TestThree"}` + "\n" +
+			`{"Action":"fail","Package":"example.com/x","Test":"TestThree"}` + "\n")
+		p.Artifacts = append(p.Artifacts, fixtureArtifact(TestsEventsPath, KindAPITrace, StoreGit, files[TestsEventsPath]))
+	})
+	assertFloorFails(t, r, "tests", "record a fail for TestThree in example.com/x")
+}

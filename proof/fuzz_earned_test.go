@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"testing"
 	"testing/fstest"
 )
@@ -90,6 +91,14 @@ func FuzzFloors(f *testing.F) {
 	f.Add("tests", "skipped", 0.0, 0.0, false)
 	f.Add("vet", "waived", 3.0, 0.0, true)
 	f.Add("red-on-base", "blocked", 0.0, 0.0, false)
+	// Issue 24: numbers missing, thresholds loosened or out of range, and
+	// counts the pack's bytes do not show.
+	f.Add("coverage", "pass", 100.0, 0.0, false)
+	f.Add("coverage", "pass", 10.0, 0.0, true)
+	f.Add("coverage", "pass", 100.0, -5.0, true)
+	f.Add("coverage", "pass", 95.0, 90.0, true)
+	f.Add("vet", "pass", 5.0, 100.0, true)
+	f.Add("tests", "pass", 300.0, 0.0, true)
 	f.Fuzz(func(t *testing.T, floor, result string, value, threshold float64, numbers bool) {
 		checks := goodChecks()
 		c := Check{Floor: floor, Result: result}
@@ -97,7 +106,7 @@ func FuzzFloors(f *testing.F) {
 			c.Value, c.Threshold = &value, &threshold
 		}
 		checks[1] = c // in place of the coverage check
-		holds, failed := FloorsHoldFor(checks, nil)
+		holds, failed := JudgeFloors(checks, FloorPolicy{}, goodMeasured())
 		if !holds {
 			if len(failed) == 0 {
 				t.Fatal("the floors do not hold but none is named")
@@ -109,8 +118,18 @@ func FuzzFloors(f *testing.F) {
 			if c.Result != ResultPass && (c.Result != ResultSkipped && c.Result != ResultWaived || isDefaultRequired(c.Floor)) {
 				t.Fatalf("held with %s %q", c.Floor, c.Result)
 			}
-			if c.Floor == "coverage" && c.Value != nil && c.Threshold != nil && *c.Value < *c.Threshold {
-				t.Fatalf("held with coverage %v below %v", *c.Value, *c.Threshold)
+			if c.Result == ResultPass && (c.Floor == "coverage" || c.Floor == "vet") && (c.Value == nil || c.Threshold == nil) {
+				t.Fatalf("held with a %s check missing its value or threshold", c.Floor)
+			}
+			if c.Result == ResultPass && c.Floor == "coverage" && (*c.Value < DefaultCoverageThreshold || *c.Threshold < 0 || *c.Threshold > 100 ||
+				math.Abs(*c.Value-goodMeasured().CoveragePercent()) > 0.1+1e-9) {
+				t.Fatalf("held with coverage %v (threshold %v) against the policy's %v and a report of 100", *c.Value, *c.Threshold, DefaultCoverageThreshold)
+			}
+			if c.Result == ResultPass && c.Floor == "vet" && *c.Value > VetThreshold {
+				t.Fatalf("held with %v vet findings", *c.Value)
+			}
+			if c.Result == ResultPass && c.Floor == "tests" && (c.Value == nil || *c.Value > float64(goodMeasured().TestsPassed)) {
+				t.Fatalf("held with a tests count the events do not show")
 			}
 			if c.Result == ResultPass {
 				present[c.Floor] = true

@@ -22,6 +22,12 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"schema_version":1,"schema_version":1}`))
 	f.Add([]byte(`{"schema_version":2}`))
 	f.Add([]byte(`[[[[[[`))
+	// Issue 24: a pack with a test-framing warning, and one whose warning
+	// has a key the schema does not know.
+	with := strings.Replace(string(mustReadTestdata(f, "packs/story131.json")), `"created_at"`,
+		`"warnings": [{"name": "test-framing", "detail": "TestMain in a/main_test.go (added)"}], "created_at"`, 1)
+	f.Add([]byte(with))
+	f.Add([]byte(strings.Replace(with, `"detail"`, `"level": "low", "detail"`, 1)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Decode(data)
 		if err != nil {

@@ -26,7 +26,25 @@ type Pack struct {
 	Cost               Cost        `json:"cost"`
 	Links              Links       `json:"links"`
 	CreatedAt          string      `json:"created_at"`
+	// Warnings are what the builder saw that the floors cannot judge but a
+	// person should read before trusting the evidence (a TestMain the pull
+	// request adds). Packs written before there were warnings have none.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
+
+// Warning is one named warning of the pack. Its Detail is untrusted text
+// like every other string of a pack.
+type Warning struct {
+	Name   string `json:"name"`
+	Detail string `json:"detail"`
+}
+
+// WarningTestFraming names the warning that the pull request adds or
+// changes code that runs around a mapped test (TestMain, an init function,
+// a package-level variable set by a call in a test file): such code can
+// make go test -json report a pass the test's body did not earn, and no
+// floor can tell.
+const WarningTestFraming = "test-framing"
 
 // Authority says who built the pack and whether it may count for ship.
 type Authority struct {

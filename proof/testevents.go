@@ -147,3 +147,15 @@ func (t *eventTally) passes(ref TestRef, modulePath string) bool {
 
 // anyPass reports whether any top-level test passed.
 func (t *eventTally) anyPass() bool { return len(t.passed) > 0 }
+
+// passedCount is how many distinct top-level tests ran and passed with no
+// fail recorded for them.
+func (t *eventTally) passedCount() int {
+	n := 0
+	for k := range t.passed {
+		if t.ran[k] && !t.failed[k] {
+			n++
+		}
+	}
+	return n
+}

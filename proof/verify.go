@@ -40,6 +40,10 @@ type Options struct {
 	// RequiredFloors are the floors that must be in the pack and pass
 	// ([verify] required_floors). Nil means DefaultRequiredFloors.
 	RequiredFloors []string
+	// CoverageThreshold is the base branch's [verify] coverage_threshold
+	// (CoverageThresholdSetting); nil means DefaultCoverageThreshold. The
+	// pack's own threshold is never used.
+	CoverageThreshold *float64
 	// Progress, when set, is called after each artifact is checked, always
 	// on the goroutine that called Verify, never on a hashing worker.
 	Progress func(Progress)
@@ -86,15 +90,12 @@ func newVerifier(ctx context.Context, r *Report, opts Options, lim Limits, fsys 
 	v := &verifier{ctx: ctx, r: r, opts: opts, lim: lim, fsys: fsys, sameFile: sameFile,
 		keep: map[string]bool{}, hashed: map[string]bool{}, content: map[string][]byte{}}
 	if r.Pack != nil {
-		kinds := map[string]string{}
+		// Every test-events file is kept, cited or not: the tests floor is
+		// counted from all of them. The coverage report is kept to recount
+		// the coverage floor.
 		for _, a := range r.Pack.Artifacts {
-			kinds[a.Path] = a.Kind
-		}
-		for _, c := range r.Pack.Criteria {
-			for _, e := range c.Evidence {
-				if kinds[e] == KindAPITrace {
-					v.keep[e] = true
-				}
+			if a.Kind == KindAPITrace || a.Path == CoverageReportPath {
+				v.keep[a.Path] = true
 			}
 		}
 	}
@@ -117,7 +118,8 @@ func (v *verifier) run() error {
 	}
 	v.r.Rules = rulesFor(p)
 	v.checkCriteria(p)
-	v.r.FloorsHold, v.r.FailedFloors = FloorsHoldFor(p.Checks, v.opts.RequiredFloors)
+	v.r.FloorsHold, v.r.FailedFloors = JudgeFloors(p.Checks,
+		FloorPolicy{Required: v.opts.RequiredFloors, CoverageThreshold: v.opts.CoverageThreshold}, v.measure(p))
 	return nil
 }
 
@@ -327,4 +329,47 @@ func hashInWords(h string) string {
 	default:
 		return strconv.Quote(clipText(h))
 	}
+}
+
+// measure counts, in the pack's own hashed bytes, what its floors claim:
+// the coverage report's lines and the tests its events show passing.
+func (v *verifier) measure(p *Pack) Measured {
+	var m Measured
+	tally := newEventTally()
+	files := 0
+	for _, a := range p.Artifacts {
+		switch {
+		case a.Path == CoverageReportPath:
+			data, ok := v.content[a.Path]
+			switch {
+			case !v.hashed[a.Path]:
+				m.CoverageWhy = fmt.Sprintf("its coverage report %s %s", a.Path, whyNotHashed(a))
+			case !ok:
+				m.CoverageWhy = fmt.Sprintf("its coverage report %s is larger than aayu reads", a.Path)
+			default:
+				covered, changed, err := ReadCoverageReport(data)
+				if err != nil {
+					m.CoverageWhy = fmt.Sprintf("its coverage report %s cannot be read: %v", a.Path, err)
+					break
+				}
+				m.CoverageKnown, m.Covered, m.Changed = true, covered, changed
+			}
+		case a.Kind == KindAPITrace && v.hashed[a.Path]:
+			data, ok := v.content[a.Path]
+			switch {
+			case m.TestsWhy != "":
+			case !ok:
+				m.TestsWhy = fmt.Sprintf("its test events %s are larger than aayu reads", a.Path)
+			default:
+				if why := tally.read(data); why != "" {
+					m.TestsWhy = fmt.Sprintf("its test events %s are not go test -json events (%s)", a.Path, why)
+				}
+			}
+			files++
+		}
+	}
+	if files > 0 && m.TestsWhy == "" {
+		m.TestsKnown, m.TestsPassed, m.TestsFailed = true, tally.passedCount(), tally.failures()
+	}
+	return m
 }

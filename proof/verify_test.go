@@ -303,6 +303,10 @@ func TestVerifyReadsPacksFromBefore02(t *testing.T) {
 	}
 	p.Artifacts[0] = withBytes(p.Artifacts[0], png)
 	p.Artifacts[2] = withBytes(p.Artifacts[2], trace)
+	// The coverage floor is recounted from the pack's report, whatever its
+	// age: 187 of 200 is the 93.5 the old pack claims.
+	report := []byte("187 of 200 changed lines covered\n")
+	p.Artifacts = append(p.Artifacts, fixtureArtifact(CoverageReportPath, KindReport, StoreGit, report))
 	ready := &Ready{Story: 134, RecordedHash: p.CompletionGoalHash, BodyHash: p.CompletionGoalHash,
 		Criteria: []ReadyCriterion{{ID: 1}, {ID: 2}}}
 	// 0.1 packs had no tests or vet floor; a repository reading them names
@@ -327,7 +331,7 @@ func TestVerifyReadsPacksFromBefore02(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			files := map[string][]byte{"evidence/criterion-2.jsonl": trace}
+			files := map[string][]byte{"evidence/criterion-2.jsonl": trace, CoverageReportPath: report}
 			if tc.screen != nil {
 				files["screens/1.png"] = tc.screen
 			}
@@ -406,7 +410,7 @@ func TestFloorsHold(t *testing.T) {
 			for _, r := range tc.results {
 				checks = append(checks, Check{Floor: "f", Result: r})
 			}
-			got, failed := FloorsHoldFor(checks, []string{})
+			got, failed := JudgeFloors(checks, FloorPolicy{Required: []string{}}, Measured{})
 			if got != tc.want || len(failed) != tc.failed {
 				t.Errorf("FloorsHold = %v with %d failed, want %v with %d", got, len(failed), tc.want, tc.failed)
 			}

@@ -101,6 +101,7 @@ func Body(r *proof.Report, o BodyOptions) string {
 			line("%s: %s", hashed, r.HashedWords())
 		}
 		line("")
+		writeWarnings(&b, r)
 		writeCriteria(&b, r)
 		writeFloors(&b, r)
 		writeProblems(&b, r)
@@ -121,6 +122,20 @@ func verdictWords(r *proof.Report) string {
 		s += fmt.Sprintf(" (%d media artifacts kept as hashes only)", r.ArtifactsNotStored)
 	}
 	return s
+}
+
+// writeWarnings shows the pack's named warnings (a TestMain the pull request
+// adds, say) above the verdict's details: no floor judges them, so a person
+// must read them.
+func writeWarnings(b *strings.Builder, r *proof.Report) {
+	if r.Pack == nil || len(r.Pack.Warnings) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### Warnings\n\n")
+	for _, w := range r.Pack.Warnings {
+		fmt.Fprintf(b, "- **%s**: %s\n", inline(w.Name), inline(w.Detail))
+	}
+	b.WriteString("\n")
 }
 
 func writeCriteria(b *strings.Builder, r *proof.Report) {

@@ -164,3 +164,22 @@ func TestUpsertUpdatesInPlace(t *testing.T) {
 		t.Error("a body without its marker was written")
 	}
 }
+
+// TestBodyShowsTestFramingWarning: a TestMain the pull request adds is named
+// in the gate's comment, neutralised like every string of the pack.
+func TestBodyShowsTestFramingWarning(t *testing.T) {
+	r := sampleReport()
+	r.Pack.Warnings = []proof.Warning{{Name: proof.WarningTestFraming,
+		Detail: "The pull request adds or changes code that runs around the mapped tests: TestMain in deductible/main_test.go (added) \x1b[2J<!-- x -->."}}
+	body := Body(r, BodyOptions{Marker: Marker})
+	if !strings.Contains(body, "### Warnings") || !strings.Contains(body, "- **test-framing**: The pull request adds or changes code") ||
+		!strings.Contains(body, "TestMain in deductible/main\\_test.go \\(added\\)") {
+		t.Errorf("the body does not name the warning:\n%s", body)
+	}
+	if strings.Contains(body, "\x1b") || strings.Count(body, "<!--") != 1 {
+		t.Errorf("the warning's text reached the comment raw:\n%s", body)
+	}
+	if strings.Contains(Body(sampleReport(), BodyOptions{Marker: Marker}), "Warnings") {
+		t.Error("a pack without warnings shows a Warnings section")
+	}
+}

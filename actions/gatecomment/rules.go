@@ -41,6 +41,7 @@ func readGateRules(ctx context.Context, client *github.Client, owner, repo strin
 		return g, nil
 	}
 	g.opts.RequiredFloors = proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))
+	g.opts.CoverageThreshold = proof.CoverageThresholdSetting(cfg.String("verify.coverage_threshold"))
 	if story <= 0 {
 		return g, nil
 	}

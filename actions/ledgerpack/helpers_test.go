@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,7 +69,12 @@ func (f *fixture) localPack(s packSpec) string {
 	if s.created.IsZero() {
 		s.created = time.Now()
 	}
-	files := map[string][]byte{"reports/vet.txt": []byte("go vet: no findings\n")}
+	covered := 12
+	if s.floorFail {
+		covered = 5 // 41.6 of 100: the report the floor is recounted from agrees with the check
+	}
+	files := map[string][]byte{"reports/vet.txt": []byte("go vet: no findings\n"),
+		proof.CoverageReportPath: []byte(fmt.Sprintf("benefits.go: %d of 12 changed executable lines covered\n", covered))}
 	p := &proof.Pack{Schema: 1, Repo: owner + "/" + repo, Story: s.story, PR: s.pr, PRHeadSHA: s.head,
 		Seat: "ai-native-engineer", Host: "cli", Identity: proof.IdentityBot,
 		Authority:          proof.Authority{Kind: proof.AuthorityAdvisory},
@@ -76,12 +82,13 @@ func (f *fixture) localPack(s packSpec) string {
 		Links: proof.Links{Issue: fmt.Sprintf("%s/%s#%d", owner, repo, s.story)}}
 	for _, c := range ready.Criteria {
 		path := proof.EvidencePath(c.ID)
-		files[path] = []byte(`{"Action":"pass","Package":"example.com/benefits","Test":"TestCriterion` + strconv.Itoa(c.ID) + `"}` + "\n")
+		test := `"Package":"example.com/benefits","Test":"TestCriterion` + strconv.Itoa(c.ID) + `"}` + "\n"
+		files[path] = []byte(`{"Action":"run",` + test + `{"Action":"pass",` + test)
 		p.Criteria = append(p.Criteria, proof.Criterion{ID: c.ID, Evidence: []string{path}})
 	}
 	for path, b := range files {
 		kind := proof.KindAPITrace
-		if path == "reports/vet.txt" {
+		if strings.HasPrefix(path, "reports/") {
 			kind = proof.KindReport
 		}
 		p.Artifacts = append(p.Artifacts, proof.ArtifactFromBytes(path, kind, b))
@@ -94,14 +101,14 @@ func (f *fixture) localPack(s packSpec) string {
 	if s.floorFail {
 		result = proof.ResultFail
 	}
-	value, threshold := 100.0, 90.0
+	value, threshold, none := 100.0, 90.0, 0.0
 	if s.floorFail {
-		value = 42
+		value = 41.6
 	}
-	ran := 2.0
+	ran := float64(len(ready.Criteria))
 	p.Checks = []proof.Check{{Floor: "coverage", Result: result, Value: &value, Threshold: &threshold, Tool: "go test -cover", Version: "go1.26.8", Network: proof.NetworkIsolated},
 		{Floor: "tests", Result: proof.ResultPass, Value: &ran, Tool: "go test -json", Version: "go1.26.8", Network: proof.NetworkIsolated},
-		{Floor: "vet", Result: proof.ResultPass, Tool: "go vet", Version: "go1.26.8", Network: proof.NetworkIsolated}}
+		{Floor: "vet", Result: proof.ResultPass, Value: &none, Threshold: &none, Tool: "go vet", Version: "go1.26.8", Network: proof.NetworkIsolated}}
 	dir := filepath.Join(f.t.TempDir(), ".aayudha", "proof", strconv.Itoa(s.story))
 	if _, err := proof.WriteLocal(dir, p, files); err != nil {
 		f.t.Fatal(err)

@@ -87,7 +87,10 @@ func (r *run) checkPack() (gateOutcome, error) {
 // show passing. The map is read once per story.
 type packRules struct {
 	requiredFloors []string
-	maps           map[int]headEvidence
+	// coverageThreshold is the base's [verify] coverage_threshold; nil:
+	// proof's default. The pack's own threshold is never used.
+	coverageThreshold *float64
+	maps              map[int]headEvidence
 }
 
 type headEvidence struct {
@@ -100,6 +103,7 @@ func (r *run) packRules() *packRules {
 	rules := &packRules{maps: map[int]headEvidence{}}
 	if r.base != nil {
 		rules.requiredFloors = proof.RequiredFloorsSetting(r.base.cfg.Strings("verify.required_floors"))
+		rules.coverageThreshold = proof.CoverageThresholdSetting(r.base.cfg.String("verify.coverage_threshold"))
 	}
 	return rules
 }
@@ -289,7 +293,8 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 		return nil, he.refusal, nil
 	}
 	rep, err := proof.VerifyDir(r.ctx, gp.dir, proof.Options{Ready: ready, HeadSHA: r.head, Story: p.Story, PR: r.pr,
-		EvidenceMap: he.evidence, ModulePath: he.modulePath, RequiredFloors: rules.requiredFloors})
+		EvidenceMap: he.evidence, ModulePath: he.modulePath, RequiredFloors: rules.requiredFloors,
+		CoverageThreshold: rules.coverageThreshold})
 	if err != nil {
 		return nil, "", fmt.Errorf("verifying the pack of run %d: %w", gp.run.GetID(), err)
 	}

@@ -27,6 +27,9 @@ type Plan struct {
 	PassBy      string
 	Bypass      bool // the pass is the person's Solo-mode bypass: no review happened
 	Writes      []string
+	// Warnings are the gate pack's named warnings ("test-framing: …"), shown
+	// before the yes: no floor judges them.
+	Warnings []untrusted.Text
 }
 
 // PresenceRequest is what the presence check asks the person to approve.
@@ -42,6 +45,11 @@ func (r *run) writesPlan() Plan {
 	p := Plan{PR: r.pr, Title: untrusted.Text(r.pull.GetTitle()), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
 		PassKind: r.pass.Kind, PassBy: firstNonEmpty(r.pass.Login, r.cfg.Viewer), Bypass: r.pass.Kind == pass.KindSoloBypass,
 		CommitTitle: commitTitle(r.pull.GetTitle(), r.pr)}
+	if r.pack != nil && r.pack.report != nil && r.pack.report.Pack != nil {
+		for _, w := range r.pack.report.Pack.Warnings {
+			p.Warnings = append(p.Warnings, untrusted.Text(w.Name+": "+w.Detail))
+		}
+	}
 	if p.Bypass && r.resume == nil {
 		if c, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
 			p.Writes = append(p.Writes, fmt.Sprintf("reuses your Solo-mode bypass: comment already on #%d for head %s (%s)", r.pr, short(r.head), c.URL))

@@ -109,6 +109,9 @@ func buildPack(p packSpec) packFolder {
 	if p.PR != 0 {
 		doc.Links.PR = fmt.Sprintf("%s/%s#%d", RepoOwner, RepoName, p.PR)
 	}
+	// ran counts the distinct tests whose events the pack holds: the tests
+	// floor is recounted from them.
+	ranTests := map[string]bool{}
 	for i := range p.Story.Criteria {
 		id := i + 1
 		c := proof.Criterion{ID: id, Evidence: []string{}}
@@ -116,10 +119,19 @@ func buildPack(p packSpec) packFolder {
 			path := fmt.Sprintf("evidence/criterion-%d.jsonl", id)
 			files[path] = evidenceLines(p.Story.Pkg, p.Story.Tests[i])
 			c.Evidence = append(c.Evidence, path)
+			for _, t := range p.Story.Tests[i] {
+				ranTests[t] = true
+			}
 		}
 		doc.Criteria = append(doc.Criteria, c)
 	}
-	files["reports/coverage.txt"] = []byte(fmt.Sprintf("mode: set\nexample.com/benefits/%s: 100.0%% of changed executable lines covered\n", p.Story.Pkg))
+	// The coverage report the floor's value is recounted from, one line
+	// per changed file as aayu verify writes it.
+	changed, covered := 7, 7
+	if p.Uncovered > 0 && p.Changed > 0 {
+		changed, covered = p.Changed, p.Changed-p.Uncovered
+	}
+	files[proof.CoverageReportPath] = []byte(fmt.Sprintf("%s/%s.go: %d of %d changed executable lines covered\n", p.Story.Pkg, p.Story.Pkg, covered, changed))
 	for _, path := range sortedKeys(files) {
 		sum := sha256.Sum256(files[path])
 		kind := "api-trace"
@@ -138,15 +150,12 @@ func buildPack(p packSpec) packFolder {
 			coverage.Result = "fail"
 		}
 	}
-	ran := 0
-	for _, tests := range p.Story.Tests {
-		ran += len(tests)
-	}
+	ran := len(ranTests)
 	// tests comes last so the checks keep the positions tests elsewhere
 	// index them by.
 	doc.Checks = []proof.Check{
 		coverage,
-		{Floor: "vet", Result: "pass", Tool: "go vet", Version: "go1.26.8", Detail: "no findings", Network: "isolated"},
+		{Floor: "vet", Result: "pass", Value: num(0), Threshold: num(0), Tool: "go vet", Version: "go1.26.8", Detail: "no findings", Network: "isolated"},
 		{Floor: "tests", Result: "pass", Value: num(float64(ran)), Tool: "go test -json", Version: "go1.26.8",
 			Detail: fmt.Sprintf("%d tests passed", ran), Network: "isolated"},
 	}

@@ -146,6 +146,9 @@ func DecodeTOML(b []byte, where string) (map[string]any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkRange(where, key, val); err != nil {
+				return nil, err
+			}
 			out[key] = val
 		}
 	}
@@ -191,6 +194,9 @@ func envValues(environ []string) (map[string]any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkRange(name, full, v); err != nil {
+				return nil, err
+			}
 			out[full] = v
 		}
 	}
@@ -212,6 +218,9 @@ func setValues(sets []string) (map[string]any, error) {
 		}
 		v, err := fromText(where, key, kind, val)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkRange(where, key, v); err != nil {
 			return nil, err
 		}
 		out[key] = v

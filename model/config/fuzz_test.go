@@ -19,6 +19,10 @@ func FuzzDecodeTOML(f *testing.F) {
 		"x = \"\"\"\n[[[\n\"\"\"\n[ui]\nplain = true # [[[\n",
 		strings.Repeat("[", 40),
 		"[approvals]\napprovers = []\ndevice_for = [\"all\"]\n",
+		// Issue 24: thresholds and counts out of range.
+		"[verify]\ncoverage_threshold = -5\n",
+		"[verify]\ncoverage_threshold = 100.01\n",
+		"[proof]\nretention_days = -1\n",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -38,6 +42,9 @@ func FuzzDecodeTOML(f *testing.F) {
 			if _, err := normalize("again", key, kind, v); err != nil && kind != KindDate {
 				t.Fatalf("%s decoded as %#v, not %s", key, v, kind)
 			}
+			if err := checkRange("again", key, v); err != nil {
+				t.Fatalf("%s decoded out of range: %v", key, err)
+			}
 		}
 	})
 }
@@ -46,7 +53,8 @@ func FuzzDecodeTOML(f *testing.F) {
 // refused in words naming the flag; a list is never silently emptied.
 func FuzzSetValue(f *testing.F) {
 	for _, seed := range []string{"approvals.approvers=agent-bot", "autonomy.never=[\"L04\"]", "AUTONOMY.APPROVER=writer",
-		"autonomy.streak=0", "ui.motion=maybe", "verify.coverage_threshold=NaN", "autonomy.never=[[[[", "x=y"} {
+		"autonomy.streak=0", "ui.motion=maybe", "verify.coverage_threshold=NaN", "autonomy.never=[[[[", "x=y",
+		"verify.coverage_threshold=-5", "verify.coverage_threshold=101", "autonomy.streak=-1"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, set string) {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -64,6 +65,40 @@ var Schema = map[string]Kind{
 	"seats.engineering_manager":        KindString,
 	"ui.plain":                         KindBool,
 	"ui.motion":                        KindBool,
+}
+
+// ranges bound the numeric settings a value of the right kind can still
+// get wrong: a coverage threshold is a percentage, and a count is never
+// negative. A threshold of -5 or 300 would make a floor that always holds
+// or never can, so it is refused where it is read, never clamped.
+var ranges = map[string]struct {
+	lo, hi float64
+	words  string
+}{
+	"verify.coverage_threshold": {0, 100, "a percentage from 0 to 100"},
+	"proof.retention_days":      {0, math.MaxInt64, "a count of days, 0 or more"},
+	"autonomy.streak":           {0, math.MaxInt64, "a count of merges, 0 or more"},
+}
+
+// checkRange refuses a number outside its setting's range.
+func checkRange(where, key string, v any) error {
+	r, ok := ranges[key]
+	if !ok {
+		return nil
+	}
+	var f float64
+	switch n := v.(type) {
+	case int64:
+		f = float64(n)
+	case float64:
+		f = n
+	default:
+		return nil
+	}
+	if math.IsNaN(f) || f < r.lo || f > r.hi {
+		return &KeyError{Where: where, Key: key, Why: fmt.Sprintf("must be %s, not %s", r.words, describe(v))}
+	}
+	return nil
 }
 
 // KeyError is a setting that cannot be taken: an unknown key or a value of

@@ -175,3 +175,34 @@ func TestKeyErrorIsTyped(t *testing.T) {
 		t.Fatalf("want a *KeyError for autonomy.never, got %v", err)
 	}
 }
+
+// TestConfigRefusesThresholdOutOfRange: a coverage threshold is a
+// percentage and a count is never negative, in every layer; a floor judged
+// by -5 or 300 would always hold or never could.
+func TestConfigRefusesThresholdOutOfRange(t *testing.T) {
+	cases := []struct {
+		name string
+		src  Sources
+		say  string
+	}{
+		{"negative threshold in the base's file", Sources{Repo: []byte("[verify]\ncoverage_threshold = -5\n")}, "a percentage from 0 to 100"},
+		{"threshold above 100", Sources{Repo: []byte("[verify]\ncoverage_threshold = 100.5\n")}, "a percentage from 0 to 100"},
+		{"threshold by variable", Sources{Environ: []string{"AAYU_VERIFY_COVERAGE_THRESHOLD=300"}}, "a percentage from 0 to 100"},
+		{"threshold by --set", Sources{Set: []string{"verify.coverage_threshold=-0.5"}}, "a percentage from 0 to 100"},
+		{"negative retention", Sources{User: []byte("[proof]\nretention_days = -1\n")}, "0 or more"},
+		{"negative streak", Sources{Set: []string{"autonomy.streak=-3"}}, "0 or more"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Load(c.src)
+			if err == nil || !strings.Contains(err.Error(), c.say) {
+				t.Fatalf("Load = %v, want a refusal saying %q", err, c.say)
+			}
+		})
+	}
+	for _, ok := range []string{"verify.coverage_threshold=0", "verify.coverage_threshold=100", "verify.coverage_threshold=87.5", "autonomy.streak=0"} {
+		if _, err := Load(Sources{Set: []string{ok}}); err != nil {
+			t.Errorf("%s refused: %v", ok, err)
+		}
+	}
+}

@@ -9,8 +9,11 @@
 // of the base commit with the pull request's test files in it); the pack
 // (identity, advisory authority, footprint from the base branch's LAYERS.md,
 // retention) written with proof.WriteLocal and verified with proof.VerifyDir
-// before success is reported; and, for the sandbox, a local clone of the
-// demo repository to verify.
+// before success is reported, carrying the bytes its floors are recounted
+// from (every test's events, the coverage report) and a test-framing warning
+// when the pull request adds or changes TestMain, init or test setup in a
+// mapped test's package; and, for the sandbox, a local clone of the demo
+// repository to verify.
 //
 // It must not import Bubble Tea or print to a terminal: progress leaves as
 // typed Events through a callback. Every git and go invocation goes through

@@ -64,7 +64,9 @@ func (r *runner) coverage(ctx context.Context, profilePath string) (proof.Check,
 	if err != nil {
 		return proof.Check{}, err
 	}
-	return coverageCheck(measureCoverage(changedLines(diff), lines), r.set.coverageThreshold, r.goVersion, r.network), nil
+	measured := measureCoverage(changedLines(diff), lines)
+	r.coverageReport = measured.report()
+	return coverageCheck(measured, r.set.coverageThreshold, r.goVersion, r.network), nil
 }
 
 // vet is the "vet" floor: go vet reports nothing.

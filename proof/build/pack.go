@@ -40,6 +40,14 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 		byID[e.ID] = e.Path
 		artifacts = append(artifacts, proof.ArtifactFromBytes(e.Path, proof.KindAPITrace, e.Bytes))
 	}
+	if r.testEvents != nil {
+		files[proof.TestsEventsPath] = r.testEvents
+		artifacts = append(artifacts, proof.ArtifactFromBytes(proof.TestsEventsPath, proof.KindAPITrace, r.testEvents))
+	}
+	if r.coverageReport != nil {
+		files[proof.CoverageReportPath] = r.coverageReport
+		artifacts = append(artifacts, proof.ArtifactFromBytes(proof.CoverageReportPath, proof.KindReport, r.coverageReport))
+	}
 	slices.SortFunc(artifacts, func(a, b proof.Artifact) int { return strings.Compare(a.Path, b.Path) })
 
 	// Every criterion of the Ready snapshot and of the evidence map is
@@ -70,6 +78,7 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 		Criteria: criteria, Artifacts: artifacts, Checks: checks,
 		Links:     r.links(),
 		CreatedAt: req.now().UTC().Truncate(time.Second).Format(time.RFC3339),
+		Warnings:  r.warnings,
 	}
 	if req.CI {
 		p.Identity = proof.IdentityCI
@@ -84,7 +93,8 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 		return nil, fmt.Errorf("writing the pack to %s: %w", dir, err)
 	}
 	report, err := proof.VerifyDir(ctx, dir, proof.Options{Ready: r.ready, HeadSHA: r.head, Story: req.Story, PR: req.PR,
-		EvidenceMap: r.evidenceMap, ModulePath: r.modulePath, RequiredFloors: r.set.requiredFloors})
+		EvidenceMap: r.evidenceMap, ModulePath: r.modulePath, RequiredFloors: r.set.requiredFloors,
+		CoverageThreshold: &r.set.coverageThreshold})
 	if err != nil {
 		return nil, fmt.Errorf("verifying the pack just written to %s: %w", dir, err)
 	}

@@ -47,6 +47,12 @@ type runner struct {
 	prefix                 []string
 	network, goVersion     string
 	raw                    *rawOutputs // the tests job's outputs, with Request.FromRaw
+	// testEvents and coverageReport are the pack's own copies of what the
+	// tests and coverage floors counted (proof.TestsEventsPath,
+	// proof.CoverageReportPath), so verification recounts them.
+	testEvents, coverageReport []byte
+	// warnings go in the pack for a person to read (framing.go).
+	warnings []proof.Warning
 }
 
 func (r *runner) start(step, what string) {
@@ -74,6 +80,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.testEvents = proof.RunEvents(bytes.NewReader(tests.stream))
 	testsCheck := r.testsCheck(tests)
 	r.end(testsCheck.Result, testsCheck.Detail)
 
@@ -109,6 +116,14 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	}
 
 	r.start(StepPack, "assemble, write and verify the pack")
+	framing, err := r.framingWarning(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if framing != nil {
+		r.warnings = append(r.warnings, *framing)
+		r.emit(Output{Step: StepPack, Line: "warning: " + framing.Detail})
+	}
 	out, err := r.pack(ctx, evidence, checks)
 	if err != nil {
 		return nil, err

@@ -115,7 +115,7 @@ func TestVerifyRefusals(t *testing.T) {
 			}
 			gitCommit(t, req.Dir)
 		}, "is not usable"},
-		{"a threshold that is not a percentage", func(t *testing.T, req *Request) { req.Config.Set = []string{"verify.coverage_threshold=200"} }, "not a percentage"},
+		{"a threshold that is not a percentage", func(t *testing.T, req *Request) { req.Config.Set = []string{"verify.coverage_threshold=200"} }, "a percentage from 0 to 100"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -52,7 +52,7 @@ func verify(ctx context.Context, opts Options, events chan<- tea.Msg) tea.Cmd {
 		// A folder given by path comes with no evidence map: its criteria
 		// are held to events that show a test passing and none failing.
 		report, err := proof.VerifyDir(ctx, opts.Dir, proof.Options{Ready: ready, HeadSHA: opts.Head, Progress: progress,
-			RequiredFloors: opts.RequiredFloors})
+			RequiredFloors: opts.RequiredFloors, CoverageThreshold: opts.CoverageThreshold})
 		if err == nil && readyProblem != nil {
 			report.Problems = replaceReadyProblem(report.Problems, *readyProblem)
 		}

@@ -34,6 +34,8 @@ type LedgerConfig struct {
 	Trailers    []string // end the push's ledger commit (the human-fallback tag)
 	// RequiredFloors are [verify] required_floors; nil: proof's defaults.
 	RequiredFloors []string
+	// CoverageThreshold is [verify] coverage_threshold; nil: proof's default.
+	CoverageThreshold *float64
 }
 
 // StoryFromLedger builds the StoryOptions of `aayu pack STORY` on GitHub.
@@ -65,7 +67,7 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 			return Fetched{}, err
 		}
 		f := Fetched{Dir: l.Dir, Label: l.Kind + " pack at " + l.Path, Ready: l.Ready, ReadyProblem: l.ReadyProblem,
-			Head: l.PRHead, HeadProblem: l.HeadProblem, PR: l.PR, RequiredFloors: cfg.RequiredFloors}
+			Head: l.PRHead, HeadProblem: l.HeadProblem, PR: l.PR, RequiredFloors: cfg.RequiredFloors, CoverageThreshold: cfg.CoverageThreshold}
 		f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
 		if l.Problem != "" {
 			f.Notes = append(f.Notes, "this pack: "+l.Problem)
@@ -77,7 +79,7 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 	}
 	if local != "" {
 		o.Local = func(ctx context.Context) (Fetched, error) {
-			f := Fetched{Dir: local, Label: "local pack at " + filepath.ToSlash(local) + " (never counts for ship)", RequiredFloors: cfg.RequiredFloors}
+			f := Fetched{Dir: local, Label: "local pack at " + filepath.ToSlash(local) + " (never counts for ship)", RequiredFloors: cfg.RequiredFloors, CoverageThreshold: cfg.CoverageThreshold}
 			f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
 			var err error
 			f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.Story)
@@ -120,7 +122,7 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 			return Fetched{}, err
 		}
 		f := Fetched{Dir: g.Dir, Label: fmt.Sprintf("aayudha-pack artifact of merge-gate run %d", g.RunID), Head: head, PR: pr,
-			RequiredFloors: cfg.RequiredFloors}
+			RequiredFloors: cfg.RequiredFloors, CoverageThreshold: cfg.CoverageThreshold}
 		f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
 		f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.Story)
 		if err != nil {

@@ -20,6 +20,9 @@ type Options struct {
 	// RequiredFloors are [verify] required_floors; nil means proof's
 	// defaults.
 	RequiredFloors []string
+	// CoverageThreshold is [verify] coverage_threshold; nil means proof's
+	// default. A pack's own threshold is shown, never used.
+	CoverageThreshold *float64
 }
 
 // section is one of the lists the person moves between.

@@ -54,6 +54,8 @@ type Fetched struct {
 	ModulePath  string
 	// RequiredFloors are [verify] required_floors; nil: proof's defaults.
 	RequiredFloors []string
+	// CoverageThreshold is [verify] coverage_threshold; nil: proof's default.
+	CoverageThreshold *float64
 }
 
 // StoryOptions are what `aayu pack STORY` needs. Every function runs in a
@@ -199,7 +201,8 @@ func verifyFetched(ctx context.Context, f Fetched, events chan<- tea.Msg) tea.Cm
 			}
 		}
 		report, err := proof.VerifyDir(ctx, f.Dir, proof.Options{Ready: f.Ready, HeadSHA: f.Head, Progress: progress,
-			EvidenceMap: f.EvidenceMap, ModulePath: f.ModulePath, RequiredFloors: f.RequiredFloors})
+			EvidenceMap: f.EvidenceMap, ModulePath: f.ModulePath, RequiredFloors: f.RequiredFloors,
+			CoverageThreshold: f.CoverageThreshold})
 		if err == nil {
 			if f.Ready == nil && f.ReadyProblem != "" {
 				report.Problems = replaceProblem(report.Problems, proof.CodeNoReady, proof.Problem{Code: proof.CodeNoReady, Message: f.ReadyProblem})

@@ -234,6 +234,9 @@ func confirmLines(p core.Plan) []string {
 	for i, w := range p.Writes {
 		out = append(out, fmt.Sprintf("  %d. %s", i+1, clean(w)))
 	}
+	for _, w := range p.Warnings {
+		out = append(out, "Warning from the pack, "+w.String())
+	}
 	return out
 }
 

@@ -132,11 +132,15 @@ func (m *Model) confirmView(w int) (body []string) {
 	for i, wr := range p.Writes {
 		list = append(list, hang(fmt.Sprintf("  %d. ", i+1), clean(wr), w)...)
 	}
+	var warnings []string
+	for _, wr := range p.Warnings {
+		warnings = append(warnings, wrap(st.Warning.Render("Warning from the pack")+", "+wr.String())...)
+	}
 	answers := append(hang(st.OK.Render("y/enter")+"  ", "yes: write all of these", w),
 		hang(st.Failed.Render("n/esc  ")+"  ", "no: write nothing", w)...)
 	// Every write is listed; the viewport scrolls a list taller than the
 	// terminal, and the yes waits until its end has been in view.
-	for _, part := range [][]string{intro, bypass, list, answers} {
+	for _, part := range [][]string{intro, bypass, warnings, list, answers} {
 		if len(part) > 0 {
 			body = append(append(body, ""), part...)
 		}

@@ -80,11 +80,19 @@ func main() {
 		b[len(b)/2] ^= 0x20
 	})
 	// floorfail: verifies, but the coverage floor does not hold.
+	// Its coverage report counts the same 43 of 60 lines the check claims:
+	// verification recounts the value from the report.
 	write("floorfail", func(p map[string]any, fs map[string][]byte) {
 		checks := p["checks"].([]map[string]any)
 		checks[1]["result"] = "fail"
-		checks[1]["value"] = 71.5
+		checks[1]["value"] = 71.6
 		checks[1]["detail"] = "43 of 60 changed executable lines covered (go coverprofile)"
+		fs["reports/coverage.txt"] = []byte("answer/answer.go: 26 of 36 changed lines covered\npolicy/policy.go: 17 of 24 changed lines covered\n")
+		for _, a := range p["artifacts"].([]map[string]any) {
+			if a["path"] == "reports/coverage.txt" {
+				a["sha256"], a["size"] = hash(fs["reports/coverage.txt"]), len(fs["reports/coverage.txt"])
+			}
+		}
 	})
 }
 
