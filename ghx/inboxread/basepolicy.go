@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/inbox"
 )
 
@@ -41,7 +42,8 @@ func (s *session) readBasePolicies(snap *inbox.Snapshot) error {
 		}
 		set, err := ParseSettings(text)
 		if err != nil {
-			return fmt.Errorf("%s on the base branch %s: %w", ConfigPath, base, err)
+			// ship's, the gate's and doctor's words for the same file.
+			return fmt.Errorf("on the base branch %s: %w", base, &basepolicy.ConfigError{Err: err})
 		}
 		p := inbox.Policy{Approver: set.Approver, SoloMode: set.SoloMode, BotLogins: set.BotLogins}
 		if p.Approver == def.Approver && p.SoloMode == def.SoloMode && slices.Equal(p.BotLogins, def.BotLogins) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 )
@@ -15,7 +16,7 @@ const ConfigPath = ".aayudha/config.toml"
 // (nil: none) over the built-in defaults. Solo mode is SPEC §9's: every
 // identity setting unset, bot_logins included (identity.SoloMode).
 func ParseSettings(toml []byte) (Settings, error) {
-	c, err := config.Load(config.Sources{Repo: toml})
+	c, err := config.Load(config.Sources{Repo: toml, RepoName: basepolicy.ConfigLayer})
 	if err != nil {
 		return Settings{}, err
 	}
@@ -56,7 +57,8 @@ func (s *session) settings() (Settings, error) {
 	}
 	out, err := ParseSettings(text)
 	if err != nil {
-		return Settings{}, fmt.Errorf("%s on the default branch: %w", ConfigPath, err)
+		// ship's, the gate's and doctor's words for the same file.
+		return Settings{}, &basepolicy.ConfigError{Err: err}
 	}
 	return out, nil
 }
