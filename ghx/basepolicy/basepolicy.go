@@ -158,6 +158,15 @@ func (p *Policy) Tip() string { return p.tip }
 // means every file that exists was read.
 func (p *Policy) Refusals() []string { return slices.Clone(p.refusals) }
 
+// Sentence is every refusal as one sentence, as a comment or a screen
+// line shows it; "" when there is none.
+func (p *Policy) Sentence() string {
+	if len(p.refusals) == 0 {
+		return ""
+	}
+	return capitalise(strings.Join(p.refusals, "; ")) + "."
+}
+
 // ConfigRead reports whether the config file was read (or is absent, which
 // means the defaults); when it is false Config, Pass and Identity are
 // zero and must not be used.
