@@ -51,6 +51,7 @@ type Policy struct {
 	codeownersPath string
 	codeownersText string
 	refusals       []string
+	configErr      *ConfigError
 }
 
 // Read reads ref's tip and then the policy files at exactly that commit.
@@ -76,15 +77,7 @@ func Read(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Pol
 	if p.raw, err = read(ConfigPath); err != nil {
 		return nil, err
 	}
-	if p.cfg, err = config.Load(config.Sources{Repo: p.raw, RepoName: ConfigLayer}); err != nil {
-		// Fail closed: a policy value that cannot be read is never taken
-		// as its zero (a string for a list once meant "no never layers").
-		p.cfg = nil
-		p.refusals = append(p.refusals, ConfigRefusal(err))
-	} else {
-		p.pass = pass.PolicyFrom(p.cfg)
-		p.identity = IdentitySettings(p.cfg)
-	}
+	p.loadConfig()
 	layers, err := read(LayersPath)
 	if err != nil {
 		return nil, err
@@ -112,6 +105,53 @@ func Read(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Pol
 		break
 	}
 	return p, nil
+}
+
+// ReadConfig reads only the config file, at ref as given (a branch, or ""
+// for the default branch), for a consumer that judges by nothing else and
+// reads many bases (the inbox): the same parse, the same refusal and the
+// same words as Read. An error wraps GitHub's, so the caller can tell a
+// missing token from a network failure.
+func ReadConfig(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Policy, error) {
+	p := &Policy{ref: ref}
+	raw, err := ghx.ReadFile(ctx, gh, owner, repo, ref, ConfigPath)
+	switch {
+	case ghx.IsNotFound(err):
+	case err != nil:
+		where := "the default branch"
+		if ref != "" {
+			where = ref
+		}
+		return nil, fmt.Errorf("reading %s on %s of %s/%s: %w", ConfigPath, where, owner, repo, err)
+	default:
+		p.raw = raw
+	}
+	p.loadConfig()
+	return p, nil
+}
+
+// loadConfig parses p.raw. Fail closed: a policy value that cannot be read
+// is never taken as its zero (a string for a list once meant "no never
+// layers"; an unparsable file once meant "no bot_logins" in the gate).
+func (p *Policy) loadConfig() {
+	cfg, err := config.Load(config.Sources{Repo: p.raw, RepoName: ConfigLayer})
+	if err != nil {
+		p.configErr = &ConfigError{Err: err}
+		p.refusals = append(p.refusals, ConfigRefusal(err))
+		return
+	}
+	p.cfg = cfg
+	p.pass = pass.PolicyFrom(cfg)
+	p.identity = IdentitySettings(cfg)
+}
+
+// ConfigErr is the config's refusal as an error (a *ConfigError), nil
+// when the config was read.
+func (p *Policy) ConfigErr() error {
+	if p.configErr == nil {
+		return nil
+	}
+	return p.configErr
 }
 
 // ConfigRefusal is the one sentence for a base config that cannot be read.
