@@ -85,7 +85,7 @@ func NewClient(opts ClientOptions) (*github.Client, error) {
 	}
 	rt = &retryTransport{next: rt, policy: opts.Retry.withDefaults(), sleep: sleep, now: now}
 
-	client := github.NewClient(&http.Client{Transport: rt, CheckRedirect: checkRedirect})
+	client := github.NewClient(&http.Client{Transport: rt, CheckRedirect: SameHostRedirect})
 	client.BaseURL = base
 	upload := *base
 	if strings.HasSuffix(upload.Path, "/api/v3/") {

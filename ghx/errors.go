@@ -82,7 +82,12 @@ func Describe(err error) string {
 		unknownCA x509.UnknownAuthorityError
 		hostname  x509.HostnameError
 	)
+	// An error that is already a sentence for a person (a policy that
+	// cannot be read) is said as it is, not as a failed request to retry.
+	var worded interface{ PersonSentence() string }
 	switch {
+	case errors.As(err, &worded):
+		return worded.PersonSentence()
 	case errors.As(err, &redirect):
 		return fmt.Sprintf("GitHub's API at %s redirected a request to another host, %s; aayu does not follow an API request off its host, so nothing was read from there or changed; check --api-url.", redirect.From, clean(redirect.To))
 	case errors.As(err, &landed):

@@ -25,11 +25,13 @@ func (e *CrossHostRedirectError) Error() string {
 	return fmt.Sprintf("%s answered %d with a redirect to another host, %s, which aayu does not follow", e.From, e.Status, e.To)
 }
 
-// checkRedirect is the http.Client's redirect policy: follow a redirect on
-// the same scheme and host as the first request, at most maxRedirects of
-// them; refuse any other, so a server (or anyone who can make it redirect)
-// can never have aayu read another host's answer as GitHub's.
-func checkRedirect(req *http.Request, via []*http.Request) error {
+// SameHostRedirect is the redirect policy of every http.Client aayu talks
+// to GitHub with (the API client's, the device flow's): follow a redirect
+// on the same scheme and host as the first request, at most maxRedirects
+// of them; refuse any other, so a server (or anyone who can make it
+// redirect) can never have aayu read another host's answer as GitHub's, or
+// re-send a form (a device code) elsewhere.
+func SameHostRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) == 0 {
 		return nil
 	}

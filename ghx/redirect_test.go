@@ -110,3 +110,30 @@ func TestArtifactDownloadStillTakesItsStorageHop(t *testing.T) {
 		t.Errorf("the storage host got an Authorization header")
 	}
 }
+
+// TestSameHostRedirectNeverResendsAForm: the device flow's client posts
+// its form to the OAuth host; a 307 or 308 to another host would re-send
+// the form (the device code) there, so it is refused before any request.
+func TestSameHostRedirectNeverResendsAForm(t *testing.T) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	t.Cleanup(other.Close)
+	for _, status := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect, http.StatusFound} {
+		oauth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/login/oauth/access_token", status)
+		}))
+		c := &http.Client{CheckRedirect: SameHostRedirect}
+		resp, err := c.PostForm(oauth.URL+"/login/oauth/access_token", map[string][]string{"device_code": {"secret-device-code"}})
+		var cross *CrossHostRedirectError
+		if !errors.As(err, &cross) {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			t.Errorf("%d: err %v, want the cross-host redirect refused", status, err)
+		}
+		oauth.Close()
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("the other host got %d requests", n)
+	}
+}

@@ -16,7 +16,7 @@ import (
 	"github.com/aayudha/aayu/actions/initrepo"
 	"github.com/aayudha/aayu/actions/initrepo/templates"
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/ghx/basepolicy"
 )
 
 // GateCheck is the commit status the merge gate's comment job sets on the
@@ -69,7 +69,12 @@ func Check(ctx context.Context, gh *github.Client, owner, repo string) (Report, 
 	for _, f := range templates.Workflows() {
 		rep.Rows = append(rep.Rows, workflowRow(ctx, gh, owner, repo, def, f, setupPR))
 	}
-	integration := integrationBranch(ctx, gh, owner, repo, def)
+	// The default branch's policy through the one reader ship and the
+	// protected-paths gate use: what it cannot read, doctor says in the
+	// same words, rather than quietly falling back to the defaults.
+	pol, polErr := basepolicy.Read(ctx, gh, owner, repo, def)
+	rep.Rows = append(rep.Rows, policyRow(def, pol, polErr))
+	integration := integrationBranch(ctx, gh, owner, repo, def, pol)
 	for _, b := range uniq(def, integration) {
 		rep.Rows = append(rep.Rows, requiredRow(ctx, gh, owner, repo, b))
 	}
@@ -125,17 +130,12 @@ func workflowRow(ctx context.Context, gh *github.Client, owner, repo, def string
 }
 
 // integrationBranch is [autonomy] integration_branch from the default
-// branch's config, when that branch exists.
-func integrationBranch(ctx context.Context, gh *github.Client, owner, repo, def string) string {
-	b, err := ghx.ReadFile(ctx, gh, owner, repo, def, ".aayudha/config.toml")
-	if err != nil {
+// branch's policy, when that branch exists.
+func integrationBranch(ctx context.Context, gh *github.Client, owner, repo, def string, pol *basepolicy.Policy) string {
+	if pol == nil || !pol.ConfigRead() {
 		return def
 	}
-	cfg, err := config.Load(config.Sources{Repo: b})
-	if err != nil {
-		return def
-	}
-	ib := cfg.String("autonomy.integration_branch")
+	ib := pol.Config().String("autonomy.integration_branch")
 	if ib == "" {
 		return def
 	}
@@ -143,6 +143,26 @@ func integrationBranch(ctx context.Context, gh *github.Client, owner, repo, def 
 		return def
 	}
 	return ib
+}
+
+// policyRow says whether the default branch's policy can be judged by:
+// every refusal is the sentence ship and the protected-paths gate give.
+func policyRow(def string, pol *basepolicy.Policy, err error) Row {
+	name := "policy on " + def
+	switch {
+	case err != nil:
+		return Row{name, Fail, "could not be read: " + err.Error(), "check your token's access (aayu auth), then run aayu doctor again"}
+	case len(pol.Refusals()) > 0:
+		return Row{name, Fail, strings.Join(pol.Refusals(), "; "), "fix it through a reviewed pull request: until then ship and the protected-paths gate refuse"}
+	}
+	return Row{name, OK, fmt.Sprintf("%s, %s and CODEOWNERS read at %s (any missing file means the defaults)", basepolicy.ConfigPath, basepolicy.LayersPath, shortSHA(pol.Tip())), ""}
+}
+
+func shortSHA(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
 }
 
 func requiredRow(ctx context.Context, gh *github.Client, owner, repo, branch string) Row {

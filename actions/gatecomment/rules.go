@@ -7,12 +7,9 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/proof"
 )
-
-// baseConfigLayer names the base branch's config in config's refusals.
-const baseConfigLayer = "the base branch's .aayudha/config.toml"
 
 // gateRules are what the pack is judged by beyond its own bytes, read the
 // way ship reads them so the gate's comment never says "verifies" where
@@ -28,18 +25,16 @@ type gateRules struct {
 func readGateRules(ctx context.Context, client *github.Client, owner, repo string, pull *github.PullRequest, story int) (gateRules, error) {
 	var g gateRules
 	base := pull.GetBase().GetRef()
-	raw, err := ghx.ReadFile(ctx, client, owner, repo, base, ".aayudha/config.toml")
-	switch {
-	case ghx.IsNotFound(err):
-		raw = nil
-	case err != nil:
-		return g, fmt.Errorf("reading .aayudha/config.toml on %s: %s Nothing was written", base, ghx.Describe(err))
-	}
-	cfg, err := config.Load(config.Sources{Repo: raw, RepoName: baseConfigLayer})
+	// The base policy through the one reader ship, the protected-paths
+	// gate and doctor use, failing closed in their words.
+	pol, err := basepolicy.Read(ctx, client, owner, repo, base)
 	if err != nil {
-		g.refusal = fmt.Sprintf("The policy on %s cannot be read (%v), so the pack has no required floors to be judged by; the gate fails closed.", base, err)
+		return g, fmt.Errorf("%s Nothing was written", err)
+	}
+	if g.refusal = pol.Sentence(); g.refusal != "" {
 		return g, nil
 	}
+	cfg := pol.Config()
 	g.opts.RequiredFloors = proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))
 	g.opts.CoverageThreshold = proof.CoverageThresholdSetting(cfg.String("verify.coverage_threshold"))
 	if story <= 0 {
@@ -47,7 +42,7 @@ func readGateRules(ctx context.Context, client *github.Client, owner, repo strin
 	}
 	head := pull.GetHead().GetSHA()
 	mapPath := fmt.Sprintf(".aayudha/evidence/%d.toml", story)
-	raw, err = ghx.ReadFile(ctx, client, owner, repo, head, mapPath)
+	raw, err := ghx.ReadFile(ctx, client, owner, repo, head, mapPath)
 	switch {
 	case ghx.IsNotFound(err):
 		// No map at the head: the criteria are still held to events that

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 )
@@ -34,29 +34,31 @@ func Check(ctx context.Context, gh *github.Client, owner, repo string, pr int) (
 	}
 	base := pull.GetBase().GetRef()
 	in := pass.GateInput{Author: pull.GetUser().GetLogin(), Head: pull.GetHead().GetSHA()}
-	for _, p := range []string{".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"} {
-		b, err := ghx.ReadFile(ctx, gh, owner, repo, base, p)
-		if err == nil {
-			in.Codeowners = string(b)
-			break
-		}
-		if !ghx.IsNotFound(err) {
-			return ExitFailed, nil, fmt.Errorf("reading %s on %s: %s", p, base, ghx.Describe(err))
-		}
+	// The base policy through the one reader ship uses, failing closed the
+	// same way: a config, LAYERS.md or CODEOWNERS it cannot read refuses
+	// here in ship's words, never drops bot_logins to nothing.
+	pol, err := basepolicy.Read(ctx, gh, owner, repo, base)
+	if err != nil {
+		return ExitFailed, nil, err
 	}
-	if b, err := ghx.ReadFile(ctx, gh, owner, repo, base, ".aayudha/config.toml"); err == nil {
-		if cfg, err := config.Load(config.Sources{Repo: b}); err == nil {
-			in.BotLogins = cfg.Strings("identity.bot_logins")
+	if refusals := pol.Refusals(); len(refusals) > 0 {
+		var lines []string
+		for _, r := range refusals {
+			lines = append(lines, "refused: "+r)
 		}
+		return ExitRefused, append(lines, "Next: fix the base branch's policy through a reviewed pull request, then re-run this check."), nil
 	}
+	_, in.Codeowners = pol.CodeownersText()
+	in.BotLogins = pol.Identity().BotLogins
 	files, err := ghx.ListAll(ctx, func(lo *github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
 		return gh.PullRequests.ListFiles(ctx, owner, repo, pr, lo)
 	})
 	if err != nil {
 		return ExitFailed, nil, fmt.Errorf("reading the files of #%d: %s", pr, ghx.Describe(err))
 	}
-	if len(files) < pull.GetChangedFiles() {
-		return ExitRefused, []string{fmt.Sprintf("refused: #%d changes %d files and GitHub lists only %d, so the gate cannot see them all; it fails closed", pr, pull.GetChangedFiles(), len(files))}, nil
+	// Files counted by ship's one rule: a list at GitHub's cap may be cut.
+	if why := pass.UnlistedFiles(len(files), pull.GetChangedFiles()); why != "" {
+		return ExitRefused, []string{fmt.Sprintf("refused: #%d %s; the gate fails closed", pr, why)}, nil
 	}
 	for _, f := range files {
 		in.Changed = append(in.Changed, pass.ChangedFile{Path: f.GetFilename(), PreviousPath: f.GetPreviousFilename()})

@@ -15,7 +15,7 @@ import (
 
 // MaxListedFiles is how many files GitHub lists for a pull request; one
 // with more needs a person, as ship cannot see them all.
-const MaxListedFiles = 3000
+const MaxListedFiles = pass.MaxListedFiles
 
 // PlanReviewedPrefix starts a comment on the story by which a person who
 // is not the author records the plan-time review a never layer needs.
@@ -221,8 +221,8 @@ func (r *run) changedFiles() ([]pass.ChangedFile, []string, error) {
 		return nil, nil, fmt.Errorf("reading the files of #%d: %s", r.pr, ghx.Describe(err))
 	}
 	var needs []string
-	if len(list) >= MaxListedFiles || r.pull.GetChangedFiles() > len(list) {
-		needs = append(needs, fmt.Sprintf("it changes more files than GitHub lists (%d), so ship cannot see them all", MaxListedFiles))
+	if why := pass.UnlistedFiles(len(list), r.pull.GetChangedFiles()); why != "" {
+		needs = append(needs, why)
 	}
 	out := make([]pass.ChangedFile, 0, len(list))
 	for _, f := range list {

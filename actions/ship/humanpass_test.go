@@ -136,7 +136,7 @@ func TestProtectedPathsGate(t *testing.T) {
 		f.commit("dev", map[string]string{"CODEOWNERS": "* @founder\n/policy/[a-z]*.go @founder\n"})
 		f.review("founder", pr, "APPROVE", "")
 		res, _, err := f.ship(f.config("founder"), pr)
-		if err != nil || res.ExitCode != ExitRefused || !hasWords(res.Refusals, "CODEOWNERS has a rule ship cannot evaluate") {
+		if err != nil || res.ExitCode != ExitRefused || !hasWords(res.Refusals, "CODEOWNERS has a rule aayu cannot evaluate") {
 			t.Fatalf("err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
@@ -24,69 +25,25 @@ type basePolicy struct {
 
 const (
 	checkoutLayer = "your checkout's .aayudha/config.toml"
-	baseLayer     = "the base branch's .aayudha/config.toml"
+	baseLayer     = basepolicy.ConfigLayer
 )
-
-// codeownersPaths are where GitHub looks for CODEOWNERS, in its order.
-var codeownersPaths = []string{".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"}
 
 // checkPolicy is gate 2: .aayudha/config.toml, LAYERS.md and CODEOWNERS at
 // the base branch's tip, and no local layer that loosens them.
 func (r *run) checkPolicy() (gateOutcome, error) {
-	ref, _, err := r.cfg.Client.Git.GetRef(r.ctx, r.cfg.Owner, r.cfg.Repo, "heads/"+r.baseRef)
-	if err != nil {
-		return gateOutcome{}, fmt.Errorf("reading the tip of %s: %s", r.baseRef, ghx.Describe(err))
-	}
-	b := &basePolicy{tip: ref.GetObject().GetSHA()}
-	read := func(path string) ([]byte, error) {
-		data, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, b.tip, path)
-		if ghx.IsNotFound(err) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading %s on %s: %s", path, r.baseRef, ghx.Describe(err))
-		}
-		return data, nil
-	}
-	raw, err := read(".aayudha/config.toml")
+	// The one reader ship, the protected-paths gate and doctor share
+	// (ghx/basepolicy): the same files at the same tip, failing closed in
+	// the same words.
+	pol, err := basepolicy.Read(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.baseRef)
 	if err != nil {
 		return gateOutcome{}, err
 	}
-	var refusals []string
-	b.cfg, err = config.Load(config.Sources{Repo: raw, RepoName: baseLayer})
-	if err != nil {
-		// Fail closed: a policy value that cannot be read is never taken as
-		// its zero (a string for a list once meant "no never layers").
-		return gateOutcome{refusals: []string{fmt.Sprintf("the policy cannot be read: %v; ship has no policy to judge by and fails closed. Fix the file through a reviewed pull request", err)}}, nil
+	refusals := pol.Refusals()
+	if !pol.ConfigRead() {
+		return gateOutcome{refusals: refusals}, nil
 	}
-	b.policy = pass.PolicyFrom(b.cfg)
-	b.identity = identitySettings(b.cfg)
-
-	layers, err := read("LAYERS.md")
-	if err != nil {
-		return gateOutcome{}, err
-	}
-	if layers != nil {
-		if b.layers, err = pass.ParseLayers(string(layers)); err != nil {
-			refusals = append(refusals, fmt.Sprintf("the base branch's LAYERS.md cannot be read (%v), so the footprint cannot be computed", err))
-		}
-	}
-	for _, p := range codeownersPaths {
-		text, err := read(p)
-		if err != nil {
-			return gateOutcome{}, err
-		}
-		if text == nil {
-			continue
-		}
-		co, err := pass.ParseCodeowners(string(text))
-		if err != nil {
-			refusals = append(refusals, fmt.Sprintf("the base branch's %s has a rule ship cannot evaluate (%v), so ship fails closed", p, err))
-		} else {
-			b.codeowners = &co
-		}
-		break
-	}
+	raw := pol.Raw()
+	b := &basePolicy{tip: pol.Tip(), cfg: pol.Config(), policy: pol.Pass(), layers: pol.Layers(), codeowners: pol.Codeowners(), identity: pol.Identity()}
 	repo, _, err := r.cfg.Client.Repositories.Get(r.ctx, r.cfg.Owner, r.cfg.Repo)
 	if err != nil {
 		return gateOutcome{}, fmt.Errorf("reading the repository: %s", ghx.Describe(err))
@@ -132,12 +89,4 @@ func (r *run) looser(baseRaw []byte) []string {
 		out = append(out, l.String())
 	}
 	return out
-}
-
-func identitySettings(c *config.Config) identity.IdentitySettings {
-	return identity.IdentitySettings{
-		AppID: int64(c.Int("identity.app_id")), AppSlug: c.String("identity.app_slug"), Broker: c.String("identity.broker"),
-		MachineUser: c.String("identity.machine_user"), MachineUserSecret: c.String("identity.machine_user_secret"),
-		BotLogins: c.Strings("identity.bot_logins"), DeviceClientID: c.String("identity.device_client_id"),
-	}
 }

@@ -74,7 +74,7 @@ func TestShipRefusals(t *testing.T) {
 		{"a CODEOWNERS rule ship cannot evaluate", sandbox.DemoPRReady, func(f *fixture, cfg *Config) {
 			founderApproves(f, cfg)
 			f.commit("dev", map[string]string{"CODEOWNERS": "* @founder\n!/docs/ @writer\n"})
-		}, "has a rule ship cannot evaluate"},
+		}, "has a rule aayu cannot evaluate"},
 		{"CI never ships", sandbox.DemoPRReady, func(f *fixture, cfg *Config) {
 			founderApproves(f, cfg)
 			cfg.CI = true

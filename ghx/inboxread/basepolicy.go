@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
 )
 
@@ -32,16 +31,9 @@ func (s *session) readBasePolicies(snap *inbox.Snapshot) error {
 	sort.Strings(names)
 	def := inbox.Policy{Approver: snap.Approver, SoloMode: snap.SoloMode, BotLogins: snap.BotLogins}
 	for _, base := range names {
-		text, err := ghx.ReadFile(s.ctx, s.r.gh, s.r.owner, s.r.repo, base, ConfigPath)
-		if ghx.IsNotFound(err) {
-			text, err = nil, nil
-		}
+		set, err := s.settingsOf(base)
 		if err != nil {
-			return fmt.Errorf("reading %s on the base branch %s: %w", ConfigPath, base, err)
-		}
-		set, err := ParseSettings(text)
-		if err != nil {
-			return fmt.Errorf("%s on the base branch %s: %w", ConfigPath, base, err)
+			return fmt.Errorf("the base branch %s: %w", base, err)
 		}
 		p := inbox.Policy{Approver: set.Approver, SoloMode: set.SoloMode, BotLogins: set.BotLogins}
 		if p.Approver == def.Approver && p.SoloMode == def.SoloMode && slices.Equal(p.BotLogins, def.BotLogins) {

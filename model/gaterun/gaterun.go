@@ -1,7 +1,7 @@
 // Package gaterun holds the one rule for which run of the merge gate
 // qualifies as proof of a pull request's head (seed 001, "The merge gate";
-// SPEC §5): a pull_request_target run of .github/workflows/
-// aayudha-merge-gate.yml, bound to the pull request through its
+// SPEC §5): a pull_request_target run of exactly .github/workflows/
+// aayudha-merge-gate.yml (the path must be reported and match), bound to the pull request through its
 // pull_requests[] entry at exactly that head (a fork's runs, listed without
 // an entry, bind by the pack alone), completed with success. The inbox's
 // green mark, the pack viewer's gate artifact and ship's pack gate all ask
@@ -99,7 +99,9 @@ func judge(r Run, t Target) (bool, stage, string) {
 		return true, stageOther, "the pull request's own copy of the gate (pull_request)"
 	case r.Event != EventTarget:
 		return true, stageOther, fmt.Sprintf("a %s run, not %s", r.Event, EventTarget)
-	case r.Path != "" && !strings.HasPrefix(r.Path, WorkflowPath):
+	case r.Path == "":
+		return true, stageOther, "the run does not say which workflow it ran, so it cannot be the merge gate's"
+	case !IsGatePath(r.Path):
 		return true, stageOther, fmt.Sprintf("a run of %s, not the merge gate", r.Path)
 	case entry != nil && !strings.EqualFold(entry.HeadSHA, t.Head):
 		return true, stageOther, "proves another commit " + short(entry.HeadSHA)
@@ -112,6 +114,18 @@ func judge(r Run, t Target) (bool, stage, string) {
 		return true, stageFailed, "failed"
 	}
 	return true, stageOK, ""
+}
+
+// IsGatePath reports whether a run's path names exactly the merge gate's
+// workflow: the file itself, or the file at a ref ("…merge-gate.yml@refs/
+// heads/dev", as GitHub reports some runs). A prefix is not enough: a
+// workflow named "aayudha-merge-gate.yml-evil.yml" is another file.
+func IsGatePath(path string) bool {
+	if path == WorkflowPath {
+		return true
+	}
+	ref, ok := strings.CutPrefix(path, WorkflowPath+"@")
+	return ok && ref != ""
 }
 
 // bind finds the run's entry for the target. A run with entries is ours

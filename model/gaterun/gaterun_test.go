@@ -29,7 +29,12 @@ func TestJudge(t *testing.T) {
 	}{
 		{"qualifies", gate(nil), pr4, true, "", true, true},
 		{"head SHA in another case still binds", gate(func(r *Run) { r.PullRequests[0].HeadSHA = "D113E1271F68A3F3737A0BCBFF3C306E1417EA61" }), pr4, true, "", true, true},
-		{"no path reported is not held against it", gate(func(r *Run) { r.Path = "" }), pr4, true, "", true, true},
+		{"refuses a run that reports no path", gate(func(r *Run) { r.Path = "" }), pr4, true, "the run does not say which workflow it ran, so it cannot be the merge gate's", false, false},
+		{"the gate's own path without a ref qualifies", gate(func(r *Run) { r.Path = WorkflowPath }), pr4, true, "", true, true},
+		{"refuses a workflow whose name only starts like the gate's", gate(func(r *Run) { r.Path = WorkflowPath + "-evil.yml" }), pr4, true, "a run of .github/workflows/aayudha-merge-gate.yml-evil.yml, not the merge gate", false, false},
+		{"refuses a look-alike at a ref", gate(func(r *Run) { r.Path = WorkflowPath + ".evil.yml@refs/heads/dev" }), pr4, true, "a run of .github/workflows/aayudha-merge-gate.yml.evil.yml@refs/heads/dev, not the merge gate", false, false},
+		{"refuses the gate's path with an empty ref", gate(func(r *Run) { r.Path = WorkflowPath + "@" }), pr4, true, "a run of .github/workflows/aayudha-merge-gate.yml@, not the merge gate", false, false},
+		{"refuses the gate's file in another folder", gate(func(r *Run) { r.Path = "evil/" + WorkflowPath }), pr4, true, "a run of evil/.github/workflows/aayudha-merge-gate.yml, not the merge gate", false, false},
 		{"another pull request's run is not ours", gate(func(r *Run) { r.PullRequests[0].Number = 6 }), pr4, false, "", false, false},
 		{"refuses the pull request's own copy", gate(func(r *Run) { r.Event = "pull_request" }), pr4, true, "the pull request's own copy of the gate (pull_request)", false, false},
 		{"refuses a pull_request copy bound by its branch alone", gate(func(r *Run) { r.Event, r.PullRequests, r.HeadBranch = "pull_request", nil, "story-3" }), pr4, true, "the pull request's own copy of the gate (pull_request)", false, false},

@@ -190,7 +190,7 @@ func (p ctxPoster) PostForm(u string, v url.Values) (*http.Response, error) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	c := p.client
 	if c == nil {
-		c = &http.Client{Timeout: 30 * time.Second}
+		c = &http.Client{Timeout: 30 * time.Second, CheckRedirect: ghx.SameHostRedirect}
 	}
 	resp, err := c.Do(req)
 	if err != nil {
