@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
@@ -27,7 +28,8 @@ const PullFactsQuery = `query PullFacts($owner: String!, $name: String!, $cursor
         number title body headRefName headRefOid baseRefName isDraft createdAt updatedAt
         author { __typename login }
         labels(first: 100) { totalCount nodes { name } }
-        commits(last: 1) { nodes { commit { oid status { contexts { context state description } } } } }
+        commits(last: 1) { nodes { commit { oid status { contexts { context state description targetUrl creator { __typename login } } }
+          statusCheckRollup { contexts(first: 100) { totalCount nodes { __typename ... on CheckRun { name status conclusion detailsUrl checkSuite { app { slug } } } } } } } } }
         comments(last: 100) { totalCount nodes { databaseId body createdAt url author { __typename login } } }
         reviews(last: 100) { totalCount nodes { databaseId state submittedAt url commit { oid } author { __typename login } } }
       }
@@ -79,11 +81,32 @@ type gqlPull struct {
 				Oid    string `json:"oid"`
 				Status *struct {
 					Contexts []struct {
-						Context     string `json:"context"`
-						State       string `json:"state"`
-						Description string `json:"description"`
+						Context     string    `json:"context"`
+						State       string    `json:"state"`
+						Description string    `json:"description"`
+						TargetURL   string    `json:"targetUrl"`
+						Creator     *gqlActor `json:"creator"`
 					} `json:"contexts"`
 				} `json:"status"`
+				// StatusCheckRollup's CheckRun nodes are the check runs
+				// (its StatusContext nodes repeat status above).
+				StatusCheckRollup *struct {
+					Contexts struct {
+						TotalCount int `json:"totalCount"`
+						Nodes      []struct {
+							Typename   string `json:"__typename"`
+							Name       string `json:"name"`
+							Status     string `json:"status"`
+							Conclusion string `json:"conclusion"`
+							DetailsURL string `json:"detailsUrl"`
+							CheckSuite *struct {
+								App *struct {
+									Slug string `json:"slug"`
+								} `json:"app"`
+							} `json:"checkSuite"`
+						} `json:"nodes"`
+					} `json:"contexts"`
+				} `json:"statusCheckRollup"`
 			} `json:"commit"`
 		} `json:"nodes"`
 	} `json:"commits"`
@@ -193,6 +216,28 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 			status := inbox.Status{Context: st.Context, State: strings.ToLower(st.State), Description: untrusted.Text(st.Description)}
 			facts.Statuses = append(facts.Statuses, status)
 			inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
+			if ch := checks.FromStatus(st.Context, status.State, st.Creator.account().Login, st.TargetURL); failingCheck(ch) {
+				facts.Failing = append(facts.Failing, ch)
+			}
+		}
+		if c.Commit.StatusCheckRollup == nil {
+			continue
+		}
+		rollup := c.Commit.StatusCheckRollup.Contexts
+		if rollup.TotalCount > len(rollup.Nodes) {
+			return facts, false, false, nil // more checks than the page: REST reads them all
+		}
+		for _, n := range rollup.Nodes {
+			if n.Typename != "CheckRun" {
+				continue
+			}
+			app := ""
+			if n.CheckSuite != nil && n.CheckSuite.App != nil {
+				app = n.CheckSuite.App.Slug
+			}
+			if ch := checks.FromCheckRun(n.Name, n.Status, n.Conclusion, app, n.DetailsURL); failingCheck(ch) {
+				facts.Failing = append(facts.Failing, ch)
+			}
 		}
 	}
 	if !pr.Draft && linksOpen(open, pr, inbox.LabelStory) {
