@@ -59,6 +59,10 @@ func (a *gqlActor) account() identity.Account {
 }
 
 type gqlPull struct {
+	// partial: GraphQL answered an error inside this pull request, so
+	// its facts are not taken from the page (factsFrom).
+	partial bool
+
 	Number      int       `json:"number"`
 	Title       string    `json:"title"`
 	Body        string    `json:"body"`
@@ -147,9 +151,36 @@ type gqlResponse struct {
 			} `json:"pullRequests"`
 		} `json:"repository"`
 	} `json:"data"`
-	Errors []struct {
-		Message string `json:"message"`
-	} `json:"errors"`
+	Errors []gqlError `json:"errors"`
+}
+
+// gqlError is one entry of GraphQL's errors. GitHub answers data beside
+// errors where only part of a query failed (a FORBIDDEN field, say): the
+// failed field is null, and path says where it is.
+type gqlError struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Path    []any  `json:"path"`
+}
+
+// partialNode says which pull request (index into the page's nodes) an
+// error left partly unread: a field inside nodes[i], never the node
+// itself. ok is false for any other error, which fails the whole page.
+func (e gqlError) partialNode() (int, bool) {
+	want := []string{"repository", "pullRequests", "nodes"}
+	if len(e.Path) < len(want)+2 {
+		return 0, false
+	}
+	for i, w := range want {
+		if seg, _ := e.Path[i].(string); seg != w {
+			return 0, false
+		}
+	}
+	idx, ok := e.Path[len(want)].(float64)
+	if !ok || idx < 0 || idx != float64(int(idx)) {
+		return 0, false
+	}
+	return int(idx), true
 }
 
 // graphqlURL is GitHub's GraphQL endpoint beside the REST base:
@@ -182,13 +213,24 @@ func (s *session) openPullFacts() (map[int]gqlPull, error) {
 		if _, err := s.r.gh.Do(s.ctx, req, &resp); err != nil {
 			return out, err
 		}
-		if len(resp.Errors) > 0 {
-			return out, fmt.Errorf("GitHub's GraphQL API answered: %s", resp.Errors[0].Message)
-		}
 		if resp.Data.Repository == nil {
+			if len(resp.Errors) > 0 {
+				return out, fmt.Errorf("GitHub's GraphQL API answered: %s", resp.Errors[0].Message)
+			}
 			return out, errors.New("GitHub's GraphQL API found no such repository")
 		}
 		page := resp.Data.Repository.PullRequests
+		// Partial data: a pull request a field of which failed is still
+		// listed, but none of its facts is taken from this answer (REST
+		// reads them); any other error fails the page.
+		for _, e := range resp.Errors {
+			i, ok := e.partialNode()
+			if !ok || i >= len(page.Nodes) || page.Nodes[i].Number == 0 {
+				return out, fmt.Errorf("GitHub's GraphQL API answered: %s", e.Message)
+			}
+			page.Nodes[i].partial = true
+			s.r.logf("GraphQL could not read part of pull request #%d (%s); its facts are read through REST", page.Nodes[i].Number, e.Message)
+		}
 		for _, pr := range page.Nodes {
 			out[pr.Number] = pr
 		}
@@ -204,7 +246,7 @@ func (s *session) openPullFacts() (map[int]gqlPull, error) {
 // for REST: the head moved between the two reads, or a list was longer
 // than the page.
 func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gqlPull) (facts inbox.PRFacts, needGate, ok bool, err error) {
-	if g.HeadRefOid != pr.HeadSHA || g.Comments.TotalCount > len(g.Comments.Nodes) || g.Reviews.TotalCount > len(g.Reviews.Nodes) {
+	if g.partial || g.HeadRefOid != pr.HeadSHA || g.Comments.TotalCount > len(g.Comments.Nodes) || g.Reviews.TotalCount > len(g.Reviews.Nodes) {
 		return facts, false, false, nil
 	}
 	inspectPending := false
