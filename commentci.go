@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
@@ -58,4 +62,47 @@ func ciCommentToken(inv tui.Invocation, getenv func(string) string) (tok ghx.Tok
 		}
 	}
 	return ghx.NewToken(value, "the workflow's GITHUB_TOKEN"), ""
+}
+
+// ciRunRefusal asks GitHub whether tok is this run's Actions token before
+// anything is written: GitHub's workflow token is an installation token,
+// which cannot read /user (403) — a person's or a bot account's token can,
+// and is refused with the account it acts as; it reads the run GITHUB_RUN_ID
+// names, which must exist in GITHUB_REPOSITORY (and --repo) and be in
+// progress, since a job's token ends with its job. refusal is "" when it
+// is, else the reason in words; err is for GitHub not answering.
+func ciRunRefusal(ctx context.Context, gh *github.Client, owner, repo string, getenv func(string) string) (refusal string, err error) {
+	const gate = "the merge gate's comment is written only by this run's own Actions token"
+	u, resp, uerr := gh.Users.Get(ctx, "")
+	switch {
+	case uerr == nil:
+		kind := "an account"
+		if u.GetType() == "User" {
+			kind = "a person's account"
+		}
+		return fmt.Sprintf("aayu comment refuses GITHUB_TOKEN: it acts as @%s, %s, not this run's Actions token (which cannot read /user); %s.",
+			tui.SanitizeLine(u.GetLogin()), kind, gate), nil
+	case resp != nil && resp.StatusCode == http.StatusUnauthorized:
+		return "aayu comment refuses GITHUB_TOKEN: GitHub does not accept it (401), so it is not a live Actions token — a job's token ends with its job; " + gate + ".", nil
+	case resp == nil || resp.StatusCode != http.StatusForbidden:
+		return "", fmt.Errorf("asking GitHub which account the token acts as: %s", ghx.Describe(uerr))
+	}
+	id, _ := strconv.ParseInt(getenv("GITHUB_RUN_ID"), 10, 64)
+	run, resp, rerr := gh.Actions.GetWorkflowRunByID(ctx, owner, repo, id)
+	switch {
+	case rerr != nil && resp != nil && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusForbidden):
+		return fmt.Sprintf("aayu comment refuses GITHUB_TOKEN: with it GitHub shows no run %d in %s/%s (%d), so it is not this run's Actions token; %s.",
+			id, tui.SanitizeLine(owner), tui.SanitizeLine(repo), resp.StatusCode, gate), nil
+	case rerr != nil:
+		return "", fmt.Errorf("reading run %d: %s", id, ghx.Describe(rerr))
+	}
+	full := run.GetRepository().GetFullName()
+	if want := getenv("GITHUB_REPOSITORY"); !strings.EqualFold(full, owner+"/"+repo) || (want != "" && !strings.EqualFold(full, want)) {
+		return fmt.Sprintf("aayu comment refuses: run %d belongs to %s, not %s/%s; %s.", id, tui.SanitizeLine(full),
+			tui.SanitizeLine(owner), tui.SanitizeLine(repo), gate), nil
+	}
+	if st := run.GetStatus(); st != "in_progress" {
+		return fmt.Sprintf("aayu comment refuses: run %d is %s, not in progress, so this is not its job's live token; %s.", id, tui.SanitizeLine(st), gate), nil
+	}
+	return "", nil
 }

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/tui"
@@ -133,9 +136,15 @@ func TestCommentCIRefusesAgentLanesAndPersonsTokensBeforeAnyRequest(t *testing.T
 	}
 }
 
+// gatePerms are the comment job's permissions in the merge gate.
+var gatePerms = map[string]string{"actions": "read", "contents": "read", "pull-requests": "write", "statuses": "write"}
+
 func TestCommentCIPostsWithTheWorkflowTokenInsideActions(t *testing.T) {
 	sb := startCountingSandbox(t)
-	vars := actionsRun(sb.srv.RunID(sandbox.RunQualifying), "sandbox-agent-bot")
+	runID := sb.srv.RunID(sandbox.RunInProgress)
+	tok, endJob := sb.srv.WorkflowToken(runID, gatePerms)
+	defer endJob()
+	vars := actionsRun(runID, tok)
 	code, out, errOut := runAayuEnv(t, vars, "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "comment", "4", "--ci")
 	// No pack folder was built in this "run", so the gate refuses, and
 	// says so in its one comment.
@@ -150,6 +159,57 @@ func TestCommentCIPostsWithTheWorkflowTokenInsideActions(t *testing.T) {
 	}
 	if posted != 1 {
 		t.Fatalf("want exactly one comment posted, the writes were %v", sb.writes())
+	}
+	// The gate's verdict is also the commit status a ruleset requires, on
+	// the pull request's head, set by the workflow's bot.
+	gh := github.NewClient(nil).WithAuthToken("sandbox-reader")
+	gh.BaseURL, _ = url.Parse(sb.url + "/")
+	statuses, _, err := gh.Repositories.ListStatuses(context.Background(), "acme", "benefits", sb.srv.HeadSHA(sandbox.DemoPRReady), nil)
+	if err != nil || len(statuses) == 0 {
+		t.Fatalf("no status on the head: %v", err)
+	}
+	st := statuses[0]
+	if st.GetContext() != "aayudha/merge-gate" || st.GetState() != "failure" || st.GetCreator().GetLogin() != sandbox.ActionsBotLogin ||
+		!strings.Contains(st.GetTargetURL(), fmt.Sprint(runID)) {
+		t.Errorf("the head's newest status: %s %s by %s at %s", st.GetContext(), st.GetState(), st.GetCreator().GetLogin(), st.GetTargetURL())
+	}
+}
+
+// TestCommentCIRefusesATokenThatIsNotThisRunsActionsToken: GitHub is asked
+// whether GITHUB_TOKEN is this run's live Actions token — a bot account's
+// token, a token whose job ended, another run's token and a run that is
+// over are refused with the reason, and nothing is written.
+func TestCommentCIRefusesATokenThatIsNotThisRunsActionsToken(t *testing.T) {
+	sb := startCountingSandbox(t)
+	live := sb.srv.RunID(sandbox.RunInProgress)
+	tok, endJob := sb.srv.WorkflowToken(live, gatePerms)
+	defer endJob()
+	ended, endOld := sb.srv.WorkflowToken(live, gatePerms)
+	endOld()
+	cases := []struct {
+		name  string
+		run   int64
+		token string
+		say   string
+	}{
+		{"an agent bot's token", live, "sandbox-agent-bot", "acts as @agent-bot[bot], an account, not this run's Actions token"},
+		{"a token whose job ended", live, ended, "GitHub does not accept it (401)"},
+		{"a run that is over", sb.srv.RunID(sandbox.RunQualifying), tok, "is completed, not in progress"},
+		{"a run that does not exist", 999, tok, "shows no run 999 in acme/benefits (404)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runAayuEnv(t, actionsRun(c.run, c.token), "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "comment", "4", "--ci")
+			if code != tui.ExitRefused || !strings.Contains(errOut, c.say) || !strings.Contains(errOut, "Nothing was written.") {
+				t.Fatalf("exit %d, want 4 saying %q:\n%s%s", code, c.say, out, errOut)
+			}
+			if w := sb.writes(); len(w) != 0 {
+				t.Fatalf("a refused token wrote: %v", w)
+			}
+			if strings.Contains(out+errOut, tok) || strings.Contains(out+errOut, ended) {
+				t.Fatalf("the refusal shows a token value:\n%s", errOut)
+			}
+		})
 	}
 }
 
@@ -175,7 +235,7 @@ func TestCommentCIRefusesAPersonsAccountBehindGITHUB_TOKEN(t *testing.T) {
 	sb := startCountingSandbox(t)
 	vars := actionsRun(sb.srv.RunID(sandbox.RunQualifying), "sandbox-founder")
 	code, out, errOut := runAayuEnv(t, vars, "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "comment", "4", "--ci")
-	if code != tui.ExitRefused || !strings.Contains(errOut, "writes as @founder, a person's account") || !strings.Contains(errOut, "Nothing was written") {
+	if code != tui.ExitRefused || !strings.Contains(errOut, "acts as @founder, a person's account") || !strings.Contains(errOut, "Nothing was written") {
 		t.Fatalf("exit %d, want 4 naming the person's account:\n%s%s", code, out, errOut)
 	}
 	if w := sb.writes(); len(w) != 0 {

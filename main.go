@@ -96,6 +96,10 @@ func run(ctx context.Context, args []string, e env) int {
 		return w.runInbox()
 	case "comment":
 		return w.runComment()
+	case "verify":
+		if inv.Flags["raw-out"] != "" {
+			return w.runVerifyRaw()
+		}
 	case "protected":
 		return w.runProtected()
 	}
@@ -150,6 +154,9 @@ func userConfigPath(getenv func(string) string) string {
 // needsToken says whether the command talks to GitHub as the person.
 func needsToken(inv tui.Invocation) bool {
 	switch inv.Command {
+	case "verify":
+		// --raw-out runs the tests job's half: no GitHub, no token.
+		return inv.Flags["raw-out"] == ""
 	case "sandbox", "login", "comment":
 		// comment --ci takes the workflow's token only (commentci.go).
 		return false

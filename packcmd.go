@@ -92,8 +92,19 @@ func (w wiring) runComment() int {
 		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
 		return tui.ExitFailed
 	}
+	if !inv.Global.DryRun {
+		refusal, err := ciRunRefusal(ctx, gh, sess.owner, sess.repo, e.getenv)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "aayu comment: %s\nNothing was written.\n", tui.SanitizeLine(err.Error()))
+			return tui.ExitFailed
+		}
+		if refusal != "" {
+			fmt.Fprintf(e.stderr, "%s\nNothing was written.\n", refusal)
+			return tui.ExitRefused
+		}
+	}
 	code, body, err := gatecomment.Run(ctx, gatecomment.Config{Client: gh, Owner: sess.owner, Repo: sess.repo, PR: pr, Dir: inv.Flags["dir"],
-		Getenv: e.getenv, Preview: inv.Global.DryRun, WorkflowOnly: true})
+		Getenv: e.getenv, Preview: inv.Global.DryRun, WorkflowOnly: true, SetStatus: !inv.Global.DryRun})
 	fmt.Fprint(e.stdout, body)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)

@@ -26,7 +26,9 @@ import (
 // sandbox-agent-bot, pushes a story branch and opens a pull request "Refs
 // #3" through the REST API; within a minute the sandbox's runner has a
 // successful pull_request_target run of the base branch's merge gate bound
-// to that head, whose aayudha-pack names it, the head's status and the
+// to that head — its tests, pack and comment jobs each a check run on the
+// base's tip — whose aayudha-pack (built from the tests job's aayudha-raw)
+// names it, and github-actions[bot] set the head's status and wrote the
 // gate's comment; aayu ship of that pull request then passes its pack gate.
 func TestAgentPushRunsTheGate(t *testing.T) {
 	if testing.Short() {
@@ -100,11 +102,32 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	if run == nil || run.GetConclusion() != "success" {
 		t.Fatalf("no successful pull_request_target run for %s within a minute: %v\n%s", head, run, logs.String())
 	}
+	// The tests job kept the raw outputs; the pack job built the pack.
 	arts, _, err := gh.Actions.ListWorkflowRunArtifacts(ctx, "acme", "benefits", run.GetID(), nil)
-	if err != nil || len(arts.Artifacts) != 1 || arts.Artifacts[0].GetName() != "aayudha-pack" {
-		t.Fatalf("artifacts: %v %v", arts, err)
+	byName := map[string]int64{}
+	if err == nil {
+		for _, a := range arts.Artifacts {
+			byName[a.GetName()] = a.GetID()
+		}
 	}
-	u, _, err := gh.Actions.DownloadArtifact(ctx, "acme", "benefits", arts.Artifacts[0].GetID(), 0)
+	if err != nil || len(byName) != 2 || byName["aayudha-raw"] == 0 || byName["aayudha-pack"] == 0 {
+		t.Fatalf("artifacts: %v %v", byName, err)
+	}
+	// Each job is a check run on the run's head_sha, the base's tip.
+	checks, _, err := gh.Checks.ListCheckRunsForRef(ctx, "acme", "benefits", run.GetHeadSHA(), &github.ListCheckRunsOptions{Filter: github.String("all")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	concluded := map[string]string{}
+	for _, c := range checks.CheckRuns {
+		if c.GetCheckSuite().GetID() == run.GetCheckSuiteID() {
+			concluded[c.GetName()] = c.GetConclusion()
+		}
+	}
+	if fmt.Sprint(concluded) != "map[aayudha/comment:success aayudha/pack:success aayudha/tests:success]" {
+		t.Errorf("the run's check runs on %s: %v", run.GetHeadSHA(), concluded)
+	}
+	u, _, err := gh.Actions.DownloadArtifact(ctx, "acme", "benefits", byName["aayudha-pack"], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +157,8 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	}
 
 	statuses, _, err := gh.Repositories.ListStatuses(ctx, "acme", "benefits", head, nil)
-	if err != nil || len(statuses) == 0 || statuses[0].GetContext() != "aayudha/merge-gate" || statuses[0].GetState() != "success" {
+	if err != nil || len(statuses) == 0 || statuses[0].GetContext() != "aayudha/merge-gate" || statuses[0].GetState() != "success" ||
+		statuses[0].GetCreator().GetLogin() != sandbox.ActionsBotLogin {
 		t.Errorf("the head's status: %v %v", statuses, err)
 	}
 	// The comment job posted the gate's one comment, naming pack.json's hash.
@@ -144,7 +168,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	}
 	var gate string
 	for _, c := range comments {
-		if c.GetUser().GetLogin() == sandbox.BotLogin {
+		if c.GetUser().GetLogin() == sandbox.ActionsBotLogin {
 			gate = c.GetBody()
 		}
 	}

@@ -30,7 +30,7 @@ func (w wiring) storyVerifyScreen(story int) (tui.Screen, error) {
 	}
 	opts := build.PrepareOptions{
 		Owner: sess.owner, Repo: sess.repo, Story: story, CI: inv.Global.CI, Getenv: e.getenv,
-		Config: src.sources, CacheDir: cache,
+		Config: src.sources, CacheDir: cache, FromRaw: inv.Flags["from-raw"],
 	}
 	if sess.sandbox != nil {
 		opts.SandboxGitDir = sess.sandbox.GitDir()

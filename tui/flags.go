@@ -111,6 +111,8 @@ func lookupFlag(name string) (flagSpec, bool) {
 		return flagSpec{value: true, command: "comment"}, true
 	case "ready", "head":
 		return flagSpec{value: true, command: "pack"}, true
+	case "raw-out", "from-raw":
+		return flagSpec{value: true, command: "verify"}, true
 	case "addr", "faults", "scale":
 		return flagSpec{value: true, command: "sandbox"}, true
 	}
@@ -338,6 +340,8 @@ Usage:
   aayu pack STORY | DIR            best pack of a story on the ledger, or a local pack folder
            [--ready FILE] [--head SHA]   outside facts for checking a local pack folder
   aayu verify STORY                run the floors, build the pack in .aayudha/proof/STORY/
+           [--raw-out DIR]       the merge gate's tests job: run the tests, keep raw outputs
+           [--from-raw DIR]      the gate's pack job: build the pack from them, running none
   aayu ship PR [--solo-bypass]     the ship screen: read-only gates, presence, then your yes
                                    to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)

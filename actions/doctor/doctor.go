@@ -19,7 +19,8 @@ import (
 	"github.com/aayudha/aayu/model/config"
 )
 
-// GateCheck is the merge gate's verify job: the check a branch must require.
+// GateCheck is the commit status the merge gate's comment job sets on the
+// pull request's head: the check a branch must require.
 const GateCheck = "aayudha/merge-gate"
 
 // State is a row's verdict, always said in words.

@@ -41,6 +41,9 @@ type Config struct {
 	// WorkflowOnly refuses to write when the token turns out to be a
 	// person's account (GitHub's workflow token cannot read /user).
 	WorkflowOnly bool
+	// SetStatus also sets the commit status aayudha/merge-gate on the
+	// head for the verdict, after the comment (status.go).
+	SetStatus bool
 }
 
 // Run verifies the gate's pack for pull request cfg.PR and keeps the one
@@ -101,6 +104,11 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	}
 	if _, err := Upsert(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.PR, Marker, body, login); err != nil {
 		return ExitFailed, body, err
+	}
+	if cfg.SetStatus {
+		if err := setStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, ExitCode(report), missing, links); err != nil {
+			return ExitFailed, body, err
+		}
 	}
 	return ExitCode(report), body, nil
 }

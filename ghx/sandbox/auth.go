@@ -64,6 +64,7 @@ const callerKey ctxKey = 1
 type caller struct {
 	Account
 	anonymous bool
+	job       *jobToken // set for a workflow token (jobtoken.go)
 }
 
 func callerOf(r *http.Request) caller {
@@ -88,6 +89,9 @@ func (s *Server) authenticate(r *http.Request) (c caller, ok bool) {
 		return caller{}, false
 	}
 	tok = strings.TrimSpace(tok)
+	if c, known, ok := s.jobCaller(tok); known {
+		return c, ok
+	}
 	if login, extra := s.opts.ExtraTokens[tok]; extra {
 		a, known := accountByLogin(login)
 		return caller{Account: a}, known

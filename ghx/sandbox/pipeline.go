@@ -152,6 +152,9 @@ func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c 
 		writeError(bw, http.StatusUnauthorized, "Requires authentication")
 		return true
 	}
+	if c.job != nil && s.refuseJob(bw, r, c.job) {
+		return true
+	}
 	api.ServeHTTP(bw, r)
 	if bw.status == 0 {
 		bw.status = http.StatusOK

@@ -37,6 +37,8 @@ func userJSON(base, login string) map[string]any {
 	id, typ := int64(ownerID), "Organization"
 	if a, ok := accountByLogin(login); ok {
 		id, typ = a.ID, a.Type
+	} else if login == ActionsBotLogin {
+		id, typ = actionsBot.ID, actionsBot.Type
 	}
 	api := base + "/users/" + login
 	return map[string]any{

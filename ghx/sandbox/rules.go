@@ -8,8 +8,8 @@ import (
 	"github.com/aayudha/aayu/actions/initrepo/templates"
 )
 
-// GateCheck is the check the merge gate's verify job reports (its job name),
-// the one a ruleset or branch protection must require.
+// GateCheck is the commit status the merge gate's comment job sets on the
+// pull request's head, the one a ruleset or branch protection must require.
 const GateCheck = "aayudha/merge-gate"
 
 // RulesetID is the id of the one ruleset each sandbox repository carries.

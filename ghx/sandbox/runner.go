@@ -23,9 +23,14 @@ import (
 // the head — executing its run: steps (the aayu commands) in a fresh clone,
 // and emulating the actions it names (checkout, upload and download of the
 // artifact). setup-go and `go install` steps are skipped: Aayu is on PATH.
+//
+// Each job runs as Actions runs it: in the order its needs: and if: say,
+// on a fresh folder, with a workflow token of its own that acts as
+// github-actions[bot], holds exactly the job's permissions: and stops
+// working when the job ends (jobtoken.go), and each job is reported as a
+// check run on the run's head_sha (checks.go).
 type RunnerOptions struct {
-	Aayu  string // the aayu binary the workflow's aayu commands run
-	Token string // the workflow token; default sandbox-agent-bot
+	Aayu string // the aayu binary the workflow's aayu commands run
 }
 
 type runnerKey struct {
@@ -40,9 +45,6 @@ func (s *Server) startRunner(url string) {
 	ro := s.opts.Runner
 	if ro == nil || ro.Aayu == "" || s.opts.StateDir == "" {
 		return
-	}
-	if ro.Token == "" {
-		ro.Token = TokenPrefix + "agent-bot"
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopRunner = cancel
@@ -89,15 +91,63 @@ type gateStep struct {
 	With             map[string]string `yaml:"with"`
 	Env              map[string]string `yaml:"env"`
 	WorkingDirectory string            `yaml:"working-directory"`
+	ContinueOnError  bool              `yaml:"continue-on-error"`
+}
+
+type gateJob struct {
+	Name        string            `yaml:"name"`
+	Needs       any               `yaml:"needs"`
+	If          string            `yaml:"if"`
+	Permissions any               `yaml:"permissions"`
+	Env         map[string]string `yaml:"env"`
+	Steps       []gateStep        `yaml:"steps"`
 }
 
 type gateWorkflow struct {
-	Env  map[string]string `yaml:"env"`
-	Jobs map[string]struct {
-		Name  string     `yaml:"name"`
-		Steps []gateStep `yaml:"steps"`
-	} `yaml:"jobs"`
+	Env         map[string]string  `yaml:"env"`
+	Permissions any                `yaml:"permissions"`
+	Jobs        map[string]gateJob `yaml:"jobs"`
+	order       []string           // the jobs in the file's order
 }
+
+// needs lists the jobs a job waits for (a string or a list in YAML).
+func (g gateJob) needs() []string {
+	switch v := g.Needs.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// parseWorkflow reads the workflow and the order its jobs are written in.
+func parseWorkflow(text []byte) (gateWorkflow, error) {
+	var wf gateWorkflow
+	if err := yaml.Unmarshal(text, &wf); err != nil {
+		return wf, err
+	}
+	var doc struct {
+		Jobs yaml.Node `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return wf, err
+	}
+	for i := 0; i+1 < len(doc.Jobs.Content); i += 2 {
+		wf.order = append(wf.order, doc.Jobs.Content[i].Value)
+	}
+	return wf, nil
+}
+
+// defaultPermissions is what a job gets when neither it nor the workflow
+// names permissions: the restricted default of a repository created today.
+var defaultPermissions = map[string]string{"contents": "read", "packages": "read"}
 
 // runJob is one pull_request_target run in progress.
 type runJob struct {
@@ -108,20 +158,35 @@ type runJob struct {
 	headRef, headSHA, baseRef string
 	run                       *runRec
 	suite                     *checkSuiteRec
-	env                       map[string]string
-	artifact                  []byte
+	env                       map[string]string // the running job's environment
+	token                     string            // the running job's workflow token
+	artifacts                 map[string][]byte // uploaded this run, by name
 	log                       bytes.Buffer
 }
 
-// runGate runs the merge gate for one head; its record shows as GitHub's.
+// runGate runs the base branch's merge gate for one head; its record
+// shows as GitHub's.
 func (s *Server) runGate(ctx context.Context, url string, ro RunnerOptions, pr int) {
+	s.mu.Lock()
+	is := s.st.issue(pr)
+	wfText, err := s.fileAt(s.git.branch(is.PR.Base).String(), gatePath)
+	s.mu.Unlock()
+	if err != nil {
+		return // the base branch has no merge gate: Actions runs nothing
+	}
+	s.runWorkflow(ctx, url, ro, pr, wfText)
+}
+
+// runWorkflow runs one pull_request_target run of wfText for the pull
+// request's head, and returns the run's record.
+func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, pr int, wfText []byte) *runRec {
 	s.mu.Lock()
 	is := s.st.issue(pr)
 	head := s.headSHA(is)
 	baseSHA := s.git.branch(is.PR.Base)
-	wfText, err := s.fileAt(baseSHA.String(), gatePath)
-	j := &runJob{s: s, opts: ro, url: url, pr: pr, headRef: is.PR.Head, headSHA: head.String(), baseRef: is.PR.Base}
-	if err == nil {
+	j := &runJob{s: s, opts: ro, url: url, pr: pr, headRef: is.PR.Head, headSHA: head.String(), baseRef: is.PR.Base,
+		artifacts: map[string][]byte{}}
+	{
 		now := s.now()
 		j.run = &runRec{ID: s.st.newID(), WorkflowID: workflowID, Name: "aayudha merge gate", Title: is.Title,
 			Event: "pull_request_target", Status: "in_progress", HeadBranch: is.PR.Base, HeadSHA: baseSHA.String(),
@@ -136,27 +201,16 @@ func (s *Server) runGate(ctx context.Context, url string, ro RunnerOptions, pr i
 		_ = s.save()
 	}
 	s.mu.Unlock()
-	if err != nil {
-		return // the base branch has no merge gate: Actions runs nothing
-	}
 	ok := j.execute(ctx, wfText)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
-	if j.artifact != nil {
-		s.st.Artifacts = append(s.st.Artifacts, &artifactRec{ID: s.st.newID(), RunID: j.run.ID, Name: "aayudha-pack", Zip: j.artifact,
-			CreatedAt: now, ExpiresAt: now.Add(time.Duration(s.st.Retention) * 24 * time.Hour)})
-	}
-	j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", "failure", now
-	desc := "the merge gate failed on this head"
+	j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", "failure", s.now()
 	if ok {
-		j.run.Conclusion, desc = "success", "the proof pack verifies and every floor holds"
+		j.run.Conclusion = "success"
 	}
-	s.st.Statuses = append(s.st.Statuses, &statusRec{ID: s.st.newID(), SHA: j.headSHA, Context: "aayudha/merge-gate",
-		State: j.run.Conclusion, Description: desc, Creator: BotLogin, CreatedAt: now,
-		TargetURL: fmt.Sprintf("%s/%s/%s/actions/runs/%d", url, RepoOwner, RepoName, j.run.ID)})
 	_ = s.save()
 	s.logf("runner: run %d for #%d at %s: %s\n%s", j.run.ID, pr, short(j.headSHA), j.run.Conclusion, j.log.String())
+	return j.run
 }
 
 func short(sha string) string {
@@ -183,11 +237,13 @@ func (s *Server) fileAt(commit, p string) ([]byte, error) {
 	return s.git.blob(e.Hash)
 }
 
-// execute runs the verify job, then the comment job; it reports whether
-// every job passed.
+// execute runs the jobs as Actions does: each once the jobs it needs are
+// done, when its if: holds (by default: every job it needs succeeded),
+// each on a fresh machine of its own with its own workflow token, and
+// each reported as a check run. It reports whether no job failed.
 func (j *runJob) execute(ctx context.Context, text []byte) bool {
-	var wf gateWorkflow
-	if err := yaml.Unmarshal(text, &wf); err != nil {
+	wf, err := parseWorkflow(text)
+	if err != nil {
 		fmt.Fprintf(&j.log, "the workflow is not YAML: %v\n", err)
 		return false
 	}
@@ -201,31 +257,271 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 	if err := os.Symlink(j.opts.Aayu, filepath.Join(bin, "aayu")); err != nil {
 		return false
 	}
-	j.env = map[string]string{
-		"PATH": bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME": filepath.Join(tmp, "home"),
-		"XDG_CACHE_HOME": filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME": filepath.Join(tmp, "config"),
-		"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE"), "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local",
-		"RUNNER_TEMP": tmp, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request_target",
-		"GITHUB_REPOSITORY": RepoOwner + "/" + RepoName, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID),
-		"GITHUB_WORKFLOW_REF": RepoOwner + "/" + RepoName + "/" + gatePath + "@refs/heads/" + j.baseRef,
-		"GITHUB_SERVER_URL":   j.url, "GITHUB_RETENTION_DAYS": "30",
-		"AAYU_GITHUB_API_URL": j.url + "/", "AAYU_GITHUB_OAUTH_URL": j.url,
-	}
-	for k, v := range wf.Env {
-		j.env[k] = v
-	}
+	result := map[string]string{} // job id → success, failure or skipped
 	ok := true
-	for _, job := range []string{"verify", "comment"} {
-		j.dir = filepath.Join(tmp, job)
-		_ = os.MkdirAll(j.dir, 0o755)
-		cr := j.startCheck(job, wf.Jobs[job].Name)
-		jobOK := j.job(ctx, job, wf.Jobs[job].Steps, ok)
-		j.endCheck(cr, jobOK)
-		if !jobOK {
-			ok = false
+	for len(result) < len(wf.order) {
+		progressed := false
+		for _, id := range wf.order {
+			job := wf.Jobs[id]
+			if result[id] != "" || !allDone(job.needs(), result) {
+				continue
+			}
+			progressed = true
+			run, err := jobRuns(job, result)
+			if err != nil {
+				fmt.Fprintf(&j.log, "%s: %v\n", id, err)
+				result[id], ok = "failure", false
+				continue
+			}
+			if !run {
+				result[id] = "skipped"
+				j.reportSkipped(id, job.Name)
+				continue
+			}
+			home := filepath.Join(tmp, id)
+			j.dir = filepath.Join(home, "work")
+			_ = os.MkdirAll(j.dir, 0o755)
+			j.env = j.jobEnv(wf, job, bin, home)
+			perms := jobPermissions(job.Permissions, jobPermissions(wf.Permissions, defaultPermissions))
+			jt := j.s.mintJobToken(j.run.ID, perms)
+			j.token = jt.value
+			cr := j.startCheck(id, job.Name)
+			jobOK := j.job(ctx, id, job.Steps)
+			// The job is over: its token stops working, and the machine it
+			// ran on (its processes and its folder) is gone.
+			j.s.revokeJobToken(jt)
+			j.token = ""
+			_ = os.RemoveAll(home)
+			j.endCheck(cr, jobOK)
+			result[id] = map[bool]string{true: "success", false: "failure"}[jobOK]
+			ok = ok && jobOK
+		}
+		if !progressed {
+			fmt.Fprintf(&j.log, "the jobs' needs: form a cycle or name a job that does not exist\n")
+			return false
 		}
 	}
 	return ok
+}
+
+func allDone(needs []string, result map[string]string) bool {
+	for _, n := range needs {
+		if result[n] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// jobRuns evaluates a job's if: against the results of the jobs it needs;
+// the sandbox knows the status functions and nothing else.
+func jobRuns(job gateJob, result map[string]string) (bool, error) {
+	cond := strings.TrimSpace(job.If)
+	if m := expr.FindStringSubmatch(cond); m != nil && m[0] == cond {
+		cond = m[1]
+	}
+	anyFailed, allOK := false, true
+	for _, n := range job.needs() {
+		anyFailed = anyFailed || result[n] == "failure"
+		allOK = allOK && result[n] == "success"
+	}
+	switch cond {
+	case "", "success()":
+		return allOK, nil
+	case "always()", "!cancelled()":
+		return true, nil
+	case "failure()":
+		return anyFailed, nil
+	}
+	return false, fmt.Errorf("the sandbox runner does not evaluate if: %s", job.If)
+}
+
+// jobEnv is the environment a job's steps start from: a fresh machine's,
+// with the workflow's and the job's env: on top. No token is in it.
+func (j *runJob) jobEnv(wf gateWorkflow, job gateJob, bin, home string) map[string]string {
+	tmp := filepath.Join(home, "runner-temp")
+	_ = os.MkdirAll(tmp, 0o755)
+	env := map[string]string{
+		"PATH": bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME": filepath.Join(home, "home"),
+		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "XDG_CONFIG_HOME": filepath.Join(home, "config"),
+		"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE"), "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local",
+		"RUNNER_TEMP": tmp, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request_target",
+		"GITHUB_REPOSITORY": RepoOwner + "/" + RepoName, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID), "GITHUB_RUN_ATTEMPT": "1",
+		"GITHUB_WORKFLOW_REF": RepoOwner + "/" + RepoName + "/" + gatePath + "@refs/heads/" + j.baseRef,
+		"GITHUB_BASE_REF":     j.baseRef, "GITHUB_HEAD_REF": j.headRef, "GITHUB_WORKSPACE": j.dir,
+		"GITHUB_SERVER_URL": j.url, "GITHUB_RETENTION_DAYS": "30",
+		"AAYU_GITHUB_API_URL": j.url + "/", "AAYU_GITHUB_OAUTH_URL": j.url,
+	}
+	for _, m := range []map[string]string{wf.Env, job.Env} {
+		for k, v := range m {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+func goEnv(name string) string {
+	out, _ := exec.Command("go", "env", name).Output()
+	return strings.TrimSpace(string(out))
+}
+
+var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+
+// expand replaces the expressions the gate uses; any other fails the step.
+func (j *runJob) expand(s string) (string, error) {
+	var bad error
+	out := expr.ReplaceAllStringFunc(s, func(m string) string {
+		e := expr.FindStringSubmatch(m)[1]
+		switch {
+		case e == "github.token":
+			return j.token
+		case e == "github.event.pull_request.head.ref":
+			return j.headRef
+		case e == "github.event.pull_request.head.sha":
+			return j.headSHA
+		case e == "github.event.pull_request.base.ref":
+			return j.baseRef
+		case e == "github.event.pull_request.number":
+			return fmt.Sprint(j.pr)
+		case e == "runner.temp":
+			return j.env["RUNNER_TEMP"]
+		case strings.HasPrefix(e, "env."):
+			return j.env[strings.TrimPrefix(e, "env.")]
+		}
+		bad = fmt.Errorf("the sandbox runner does not know ${{ %s }}", e)
+		return ""
+	})
+	return out, bad
+}
+
+// job runs one job's steps; a failed step skips the rest but those marked
+// to run anyway.
+func (j *runJob) job(ctx context.Context, name string, steps []gateStep) bool {
+	ok := true
+	for _, st := range steps {
+		always := strings.Contains(st.If, "!cancelled()") || strings.Contains(st.If, "always()")
+		if !ok && !always {
+			continue
+		}
+		if err := j.step(ctx, st); err != nil {
+			fmt.Fprintf(&j.log, "%s: %s: %v\n", name, st.Name, err)
+			ok = ok && st.ContinueOnError
+		}
+	}
+	return ok
+}
+
+// inJob resolves a step's path as Actions does: relative to the
+// workspace.
+func (j *runJob) inJob(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(j.dir, p)
+}
+
+func (j *runJob) step(ctx context.Context, st gateStep) error {
+	with := map[string]string{}
+	for k, v := range st.With {
+		x, err := j.expand(v)
+		if err != nil {
+			return err
+		}
+		with[k] = x
+	}
+	action, _, _ := strings.Cut(st.Uses, "@")
+	switch {
+	case action == "actions/setup-go":
+		return nil // the machine's Go
+	case action == "actions/checkout":
+		return j.clone(ctx, with["ref"])
+	case action == "actions/upload-artifact":
+		return j.upload(with["name"], j.inJob(with["path"]))
+	case action == "actions/download-artifact":
+		b, ok := j.artifacts[with["name"]]
+		if !ok {
+			return fmt.Errorf("no artifact %s was uploaded in this run", with["name"])
+		}
+		return unzipTo(b, j.inJob(with["path"]))
+	case st.Uses != "":
+		return fmt.Errorf("the sandbox runner does not emulate %s", st.Uses)
+	case strings.HasPrefix(strings.TrimSpace(st.Run), "go install"):
+		return nil // aayu is already on PATH
+	}
+	env := map[string]string{}
+	for k, v := range j.env {
+		env[k] = v
+	}
+	for k, v := range st.Env {
+		x, err := j.expand(v)
+		if err != nil {
+			return err
+		}
+		env[k] = x
+	}
+	if strings.Contains(st.Run, "${{") {
+		return errors.New("the step expands an expression inside its run script")
+	}
+	ghEnv := filepath.Join(j.env["RUNNER_TEMP"], "github_env")
+	_ = os.WriteFile(ghEnv, nil, 0o644)
+	env["GITHUB_ENV"] = ghEnv
+	cmd := exec.CommandContext(ctx, "sh", "-e", "-c", st.Run)
+	cmd.Dir = j.dir
+	if st.WorkingDirectory != "" {
+		wd, err := j.expand(st.WorkingDirectory)
+		if err != nil {
+			return err
+		}
+		cmd.Dir = j.inJob(wd)
+	}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stdout, cmd.Stderr = &j.log, &j.log
+	cmd.WaitDelay = 5 * time.Second // a leftover process holding the output does not hold the job
+	endGroup := ownGroup(cmd)
+	err := cmd.Run()
+	endGroup()
+	if b, rerr := os.ReadFile(ghEnv); rerr == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, "="); ok {
+				j.env[k] = v
+			}
+		}
+	}
+	return err
+}
+
+// upload stores a folder as the run's artifact of that name, listed on
+// the run at once, as actions/upload-artifact does.
+func (j *runJob) upload(name, dir string) error {
+	if name == "" {
+		name = "artifact"
+	}
+	if _, dup := j.artifacts[name]; dup {
+		return fmt.Errorf("an artifact named %s was already uploaded in this run", name)
+	}
+	b, err := zipFolder(dir)
+	if err != nil {
+		return err
+	}
+	j.artifacts[name] = b
+	s := j.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	s.st.Artifacts = append(s.st.Artifacts, &artifactRec{ID: s.st.newID(), RunID: j.run.ID, Name: name, Zip: b,
+		CreatedAt: now, ExpiresAt: now.Add(time.Duration(s.st.Retention) * 24 * time.Hour)})
+	return s.save()
+}
+
+// reportSkipped records a job that did not run as a skipped check run.
+func (j *runJob) reportSkipped(id, name string) {
+	cr := j.startCheck(id, name)
+	j.s.mu.Lock()
+	defer j.s.mu.Unlock()
+	j.s.completeCheckRun(cr, "skipped", "", "")
+	_ = j.s.save()
 }
 
 // startCheck opens the job's check run, named as Actions names it: the
@@ -252,123 +548,11 @@ func (j *runJob) endCheck(cr *checkRunRec, ok bool) {
 	_ = j.s.save()
 }
 
-func goEnv(name string) string {
-	out, _ := exec.Command("go", "env", name).Output()
-	return strings.TrimSpace(string(out))
-}
-
-var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
-
-// expand replaces the expressions the gate uses; any other fails the step.
-func (j *runJob) expand(s string) (string, error) {
-	var bad error
-	out := expr.ReplaceAllStringFunc(s, func(m string) string {
-		e := expr.FindStringSubmatch(m)[1]
-		switch {
-		case e == "github.token":
-			return j.opts.Token
-		case e == "github.event.pull_request.head.ref":
-			return j.headRef
-		case e == "github.event.pull_request.head.sha":
-			return j.headSHA
-		case e == "github.event.pull_request.number":
-			return fmt.Sprint(j.pr)
-		case e == "runner.temp":
-			return j.env["RUNNER_TEMP"]
-		case strings.HasPrefix(e, "env."):
-			return j.env[strings.TrimPrefix(e, "env.")]
-		}
-		bad = fmt.Errorf("the sandbox runner does not know ${{ %s }}", e)
-		return ""
-	})
-	return out, bad
-}
-
-// job runs one job's steps; a failed step skips the rest but those marked
-// to run anyway.
-func (j *runJob) job(ctx context.Context, name string, steps []gateStep, prevOK bool) bool {
-	ok := prevOK
-	for _, st := range steps {
-		always := strings.Contains(st.If, "!cancelled()") || strings.Contains(st.If, "always()")
-		if !ok && !always {
-			continue
-		}
-		if err := j.step(ctx, st); err != nil {
-			fmt.Fprintf(&j.log, "%s: %s: %v\n", name, st.Name, err)
-			ok = false
-		}
-	}
-	return ok
-}
-
-func (j *runJob) step(ctx context.Context, st gateStep) error {
-	with := map[string]string{}
-	for k, v := range st.With {
-		x, err := j.expand(v)
-		if err != nil {
-			return err
-		}
-		with[k] = x
-	}
-	action, _, _ := strings.Cut(st.Uses, "@")
-	switch {
-	case action == "actions/setup-go":
-		return nil // the machine's Go
-	case action == "actions/checkout":
-		return j.clone(ctx, with["ref"])
-	case action == "actions/upload-artifact":
-		b, err := zipFolder(filepath.Join(j.dir, with["path"]))
-		j.artifact = b
-		return err
-	case action == "actions/download-artifact":
-		if j.artifact == nil {
-			return fmt.Errorf("no artifact %s was uploaded", with["name"])
-		}
-		return unzipTo(j.artifact, filepath.Join(j.dir, with["path"]))
-	case st.Uses != "":
-		return fmt.Errorf("the sandbox runner does not emulate %s", st.Uses)
-	case strings.HasPrefix(strings.TrimSpace(st.Run), "go install"):
-		return nil // aayu is already on PATH
-	}
-	env := map[string]string{}
-	for k, v := range j.env {
-		env[k] = v
-	}
-	for k, v := range st.Env {
-		x, err := j.expand(v)
-		if err != nil {
-			return err
-		}
-		env[k] = x
-	}
-	if strings.Contains(st.Run, "${{") {
-		return errors.New("the step expands an expression inside its run script")
-	}
-	ghEnv := filepath.Join(j.env["RUNNER_TEMP"], "github_env")
-	_ = os.WriteFile(ghEnv, nil, 0o644)
-	env["GITHUB_ENV"] = ghEnv
-	cmd := exec.CommandContext(ctx, "sh", "-e", "-c", st.Run)
-	cmd.Dir = j.dir
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	cmd.Stdout, cmd.Stderr = &j.log, &j.log
-	err := cmd.Run()
-	if b, rerr := os.ReadFile(ghEnv); rerr == nil {
-		for line := range strings.SplitSeq(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, "="); ok {
-				j.env[k] = v
-			}
-		}
-	}
-	return err
-}
-
 // clone makes the fresh clone a checkout step gives: the repository over
-// smart HTTP with the workflow token, at ref.
+// smart HTTP with the job's token, at ref, keeping no credential.
 func (j *runJob) clone(ctx context.Context, ref string) error {
 	run := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "http.extraHeader=Authorization: Bearer " + j.opts.Token}, args...)...)
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "http.extraHeader=Authorization: Bearer " + j.token}, args...)...)
 		cmd.Dir = j.dir
 		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 		cmd.Stdout, cmd.Stderr = &j.log, &j.log

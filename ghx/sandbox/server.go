@@ -77,6 +77,7 @@ type Server struct {
 	listener net.Listener
 
 	stopRunner func()
+	jobs       jobTokens // the runner's per-job workflow tokens
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it

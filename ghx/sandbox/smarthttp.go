@@ -39,6 +39,11 @@ func (s *Server) serveGit(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="GitHub"`)
 		http.Error(w, "Authentication required to push.", http.StatusUnauthorized)
 		return
+	case c.job != nil && (c.job.perms["contents"] == "" || push && c.job.perms["contents"] != "write"):
+		// A workflow token fetches with contents: read and pushes with
+		// contents: write, nothing less.
+		http.Error(w, "Permission to "+RepoOwner+"/"+name+".git denied to "+c.Login+".", http.StatusForbidden)
+		return
 	case push && !c.canPush():
 		http.Error(w, "Permission to "+RepoOwner+"/"+name+".git denied to "+c.Login+".", http.StatusForbidden)
 		return

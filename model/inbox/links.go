@@ -7,13 +7,13 @@ import (
 )
 
 var (
-	storyBranch = regexp.MustCompile(`^story/([0-9]+)(-|$)`)
+	storyBranch = regexp.MustCompile(`^(?:story|fix)/([0-9]+)(-|$)`)
 	linkWord    = regexp.MustCompile(`(?i)\b(?:refs|closes|fixes|resolves):?[ \t]+#([0-9]+)\b`)
 	replacesRef = regexp.MustCompile(`(?i)\breplaces:?[ \t]+#([0-9]+)\b`)
 )
 
 // LinkedIssues lists, sorted and once each, the issue numbers a pull request
-// links: a story/N-… branch, or Refs, Closes, Fixes or Resolves #N in its
+// links: a story/N-… or fix/N-… branch, or Refs, Closes, Fixes or Resolves #N in its
 // body (any case, whole words).
 func LinkedIssues(headRef, body string) []int {
 	set := map[int]bool{}

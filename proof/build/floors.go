@@ -69,9 +69,7 @@ func (r *runner) coverage(ctx context.Context, profilePath string) (proof.Check,
 
 // vet is the "vet" floor: go vet reports nothing.
 func (r *runner) vet(ctx context.Context) (proof.Check, error) {
-	code, stderr, err := r.t.runGo(ctx, r.req.Dir, r.prefix, []string{"vet", "./..."}, func(l []byte) {
-		r.emit(Output{Step: StepVet, Line: string(l)})
-	})
+	code, stderr, err := r.runVet(ctx)
 	if err != nil {
 		return proof.Check{}, err
 	}

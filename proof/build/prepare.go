@@ -24,6 +24,8 @@ type PrepareOptions struct {
 	CI            bool
 	Config        config.Sources
 	Getenv        func(string) string
+	// FromRaw is Request.FromRaw: build from the tests job's raw outputs.
+	FromRaw string
 }
 
 // Prepare reads the story's facts from GitHub (Resolve) and finds or makes
@@ -37,7 +39,7 @@ func Prepare(ctx context.Context, t Tools, gh *github.Client, o PrepareOptions) 
 	}
 	req := Request{
 		Repo: o.Owner + "/" + o.Repo, Story: o.Story, PR: target.PR, Ready: target.Ready, Bug: target.Bug,
-		CI: o.CI, Private: target.Private, Config: o.Config, Getenv: o.Getenv, Dir: o.Checkout,
+		CI: o.CI, Private: target.Private, Config: o.Config, Getenv: o.Getenv, Dir: o.Checkout, FromRaw: o.FromRaw,
 	}
 	if o.SandboxGitDir != "" {
 		if target.HeadSHA == "" {

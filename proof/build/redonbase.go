@@ -95,33 +95,44 @@ var testNameSafe = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 // redOnBase runs the mapped tests of each criterion on base with the pull
 // request's test files, and classifies each criterion.
 func (t Tools) redOnBase(ctx context.Context, repo, base, head, modulePath string, m proof.EvidenceMap, prefix []string, emit func(Event)) ([]proof.CriterionRedOnBase, error) {
-	dir, err := os.MkdirTemp("", "aayu-red-on-base-*")
+	run, dir, err := t.redOnBaseRun(ctx, repo, base, head, m, prefix, emit)
 	if err != nil {
 		return nil, err
+	}
+	return classify(m, modulePath, run, dir), nil
+}
+
+// redOnBaseRun runs the mapped tests on the base commit with the pull
+// request's test files and returns what go test said, and the temporary
+// folder (removed) its output names paths in.
+func (t Tools) redOnBaseRun(ctx context.Context, repo, base, head string, m proof.EvidenceMap, prefix []string, emit func(Event)) (*testRun, string, error) {
+	dir, err := os.MkdirTemp("", "aayu-red-on-base-*")
+	if err != nil {
+		return nil, "", err
 	}
 	defer os.RemoveAll(dir)
 	if err := t.exportTree(ctx, repo, base, dir); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	tests, err := t.changedTestFiles(ctx, repo, base, head)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer root.Close()
 	for _, f := range tests {
 		if err := proof.CheckPath(f); err != nil {
-			return nil, fmt.Errorf("the pull request's test file %q: %w", f, err)
+			return nil, "", fmt.Errorf("the pull request's test file %q: %w", f, err)
 		}
 		b, err := t.git(ctx, repo, "show", head+":"+f)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if err := writeInRoot(root, f, bytes.NewReader(b), 0o644); err != nil {
-			return nil, fmt.Errorf("copying %s onto the base commit: %w", f, err)
+			return nil, "", fmt.Errorf("copying %s onto the base commit: %w", f, err)
 		}
 	}
 
@@ -129,7 +140,7 @@ func (t Tools) redOnBase(ctx context.Context, repo, base, head, modulePath strin
 	for _, c := range m {
 		for _, ref := range c.Tests {
 			if !testNameSafe.MatchString(ref.Test) {
-				return nil, fmt.Errorf("mapped test %q has a name go test -run cannot select exactly", ref.Test)
+				return nil, "", fmt.Errorf("mapped test %q has a name go test -run cannot select exactly", ref.Test)
 			}
 			p := "./" + ref.Package
 			if ref.Package == "." {
@@ -148,9 +159,9 @@ func (t Tools) redOnBase(ctx context.Context, repo, base, head, modulePath strin
 	run := newTestRun()
 	args := append([]string{"test", "-json", "-count=1", "-run", "^(" + strings.Join(names, "|") + ")$"}, pkgs...)
 	if _, _, err := t.runGo(ctx, dir, prefix, args, func(l []byte) { run.read(l, emit, StepRedOnBase) }); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return classify(m, modulePath, run, dir), nil
+	return run, dir, nil
 }
 
 // classify turns what the mapped tests did on base into a verdict per

@@ -48,6 +48,9 @@ type Request struct {
 	// Now is the clock (red on base's blocking date, created_at); nil
 	// means time.Now.
 	Now func() time.Time
+	// FromRaw is a raw-output folder (RunRaw) of the tests job: the pack
+	// is built from what it says, and no go command runs here (raw.go).
+	FromRaw string
 }
 
 func (r Request) now() time.Time {

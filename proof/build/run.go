@@ -46,6 +46,7 @@ type runner struct {
 	set                    settings
 	prefix                 []string
 	network, goVersion     string
+	raw                    *rawOutputs // the tests job's outputs, with Request.FromRaw
 }
 
 func (r *runner) start(step, what string) {
@@ -68,8 +69,8 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	}
 	defer os.RemoveAll(tmp)
 
-	r.start(StepTests, "go test -json -coverprofile ./... ("+r.network+")")
-	tests, err := r.t.goTest(ctx, r.req.Dir, filepath.Join(tmp, "cover.out"), r.prefix, r.emit, StepTests)
+	r.start(StepTests, r.recorded("go test -json -coverprofile ./... ("+r.network+")"))
+	tests, err := r.goTest(ctx, filepath.Join(tmp, "cover.out"))
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	}
 	r.end(coverage.Result, coverage.Detail)
 
-	r.start(StepVet, "go vet ./...")
+	r.start(StepVet, r.recorded("go vet ./..."))
 	vet, err := r.vet(ctx)
 	if err != nil {
 		return nil, err
@@ -96,8 +97,8 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 
 	checks := []proof.Check{testsCheck, coverage, vet}
 	if r.req.Bug {
-		r.start(StepRedOnBase, "mapped tests on the base commit with the pull request's test files")
-		results, err := r.t.redOnBase(ctx, r.req.Dir, r.base, r.head, r.modulePath, r.evidenceMap, r.prefix, r.emit)
+		r.start(StepRedOnBase, r.recorded("mapped tests on the base commit with the pull request's test files"))
+		results, err := r.redOnBase(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -174,9 +175,5 @@ func (r *runner) prepare(ctx context.Context) (*Outcome, error) {
 	if r.set, err = loadSettings(req.Config, baseConfig); err != nil {
 		return refuse("The configuration cannot be used: %v.", err), nil
 	}
-	r.prefix, r.network = r.t.isolation(ctx)
-	if r.goVersion, err = r.t.goVersion(ctx, req.Dir); err != nil {
-		return nil, err
-	}
-	return nil, nil
+	return r.toolchain(ctx)
 }

@@ -18,7 +18,9 @@ func audit(text string) []string {
 		On          map[string]any `yaml:"on"`
 		Permissions any            `yaml:"permissions"`
 		Jobs        map[string]struct {
-			Permissions any `yaml:"permissions"`
+			If          string            `yaml:"if"`
+			Permissions any               `yaml:"permissions"`
+			Env         map[string]string `yaml:"env"`
 			Steps       []struct {
 				Uses string            `yaml:"uses"`
 				Run  string            `yaml:"run"`
@@ -58,17 +60,36 @@ func audit(text string) []string {
 	if strings.Contains(text, "secrets.") {
 		bad("names a secret; the gate needs none")
 	}
-	checkouts := 0
 	for name, job := range wf.Jobs {
 		perms, ok := job.Permissions.(map[string]any)
 		if !ok {
 			bad("job %s names no permissions of its own", name)
 		}
 		checksOut, downloads := false, false
+		// runsCode: a step after the pull request's checkout runs its code;
+		// holdsToken: a step (or the job) has a token in its environment;
+		// builds: the job builds or uploads the pack; comments: it runs
+		// aayu comment.
+		runsCode, holdsToken, builds, comments := "", false, false, false
+		tokenIn := func(env map[string]string) bool {
+			for k, v := range env {
+				if strings.Contains(v, "github.token") || strings.Contains(v, "secrets.") || tokenName(k) {
+					return true
+				}
+			}
+			return false
+		}
+		holdsToken = tokenIn(job.Env)
 		for _, st := range job.Steps {
 			if strings.Contains(st.Run, "${{") {
 				bad("job %s expands an expression inside run: %q; pass it through env", name, st.Run)
 			}
+			holdsToken = holdsToken || tokenIn(st.Env)
+			if checksOut && runsCode == "" && runsPRCode(st.Run) {
+				runsCode = strings.TrimSpace(st.Run)
+			}
+			builds = builds || strings.Contains(st.Run, "--from-raw") || st.With["name"] == "aayudha-pack" && strings.HasPrefix(st.Uses, "actions/upload-artifact@")
+			comments = comments || strings.Contains(st.Run, "aayu comment")
 			action, _, _ := strings.Cut(st.Uses, "@")
 			switch action {
 			case "actions/checkout":
@@ -86,8 +107,7 @@ func audit(text string) []string {
 				bad("job %s uses %s, a cache a pull request could poison", name, action)
 			}
 		}
-		if checksOut {
-			checkouts++
+		if runsCode != "" {
 			if len(perms) != 1 || perms["contents"] != "read" {
 				bad("job %s runs the pull request's code with permissions %v, not only contents: read", name, perms)
 			}
@@ -100,8 +120,57 @@ func audit(text string) []string {
 				bad("job %s can write %s while running the pull request's code", name, k)
 			}
 		}
+		if runsCode != "" && holdsToken {
+			bad("job %s runs the pull request's code (%s) with a token in a step's environment", name, runsCode)
+		}
+		if runsCode != "" && builds {
+			bad("job %s builds or uploads the pack and also runs the pull request's code (%s)", name, runsCode)
+		}
+		if comments {
+			if !strings.Contains(job.If, "!cancelled()") && !strings.Contains(job.If, "always()") {
+				bad("job %s posts the gate's verdict only when every job before it passed; it must run when they fail (if: !cancelled())", name)
+			}
+			if perms["statuses"] != "write" {
+				bad("job %s cannot set the commit status aayudha/merge-gate (statuses: write)", name)
+			}
+			for k, v := range perms {
+				if v == "write" && k != "statuses" && k != "pull-requests" {
+					bad("job %s can write %s; posting the comment and the status needs only pull-requests and statuses", name, k)
+				}
+			}
+		}
 	}
 	return problems
+}
+
+// tokenName says whether an environment variable's name carries a token.
+func tokenName(k string) bool {
+	switch strings.ToUpper(k) {
+	case "GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "AAYU_GITHUB_TOKEN":
+		return true
+	}
+	return false
+}
+
+// runsPRCode says whether a run: step, after the pull request's checkout,
+// executes something of it: a go command that builds or tests, a script
+// of the checkout, a build tool, or aayu verify other than --from-raw
+// (which only reads the raw outputs and the commits). Installing aayu by
+// module path and naming the story from the branch run nothing of it.
+func runsPRCode(run string) bool {
+	r := strings.TrimSpace(run)
+	if r == "" || strings.HasPrefix(r, "go install ") {
+		return false
+	}
+	if strings.Contains(r, "aayu verify") {
+		return !strings.Contains(r, "--from-raw")
+	}
+	for _, w := range []string{"go test", "go run", "go build", "go vet", "go generate", "make", "./", "bash ", "sh ", "npm ", "python"} {
+		if strings.Contains(r, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestWorkflowsAreSafeByConstruction(t *testing.T) {
@@ -112,40 +181,55 @@ func TestWorkflowsAreSafeByConstruction(t *testing.T) {
 	}
 }
 
-// TestMergeGateShape: the verify job checks out the head, runs aayu verify
-// --ci and uploads aayudha-pack; the comment job never checks out, downloads
-// the pack and runs aayu comment --ci with pull-requests: write.
+// TestMergeGateShape: the tests job checks out the head and runs aayu
+// verify --raw-out with no token, uploading aayudha-raw; the pack job
+// downloads it and runs aayu verify --ci --from-raw, uploading
+// aayudha-pack; the comment job never checks out, downloads the pack,
+// runs aayu comment --ci even when the jobs before it failed, with
+// pull-requests: write and statuses: write.
 func TestMergeGateShape(t *testing.T) {
+	type step struct {
+		Uses string            `yaml:"uses"`
+		Run  string            `yaml:"run"`
+		With map[string]any    `yaml:"with"`
+		Env  map[string]string `yaml:"env"`
+	}
 	var wf struct {
 		Jobs map[string]struct {
+			Name        string            `yaml:"name"`
 			Needs       any               `yaml:"needs"`
+			If          string            `yaml:"if"`
 			Permissions map[string]string `yaml:"permissions"`
-			Steps       []struct {
-				Uses string         `yaml:"uses"`
-				Run  string         `yaml:"run"`
-				With map[string]any `yaml:"with"`
-			} `yaml:"steps"`
+			Steps       []step            `yaml:"steps"`
 		} `yaml:"jobs"`
 	}
 	if err := yaml.Unmarshal([]byte(MergeGate), &wf); err != nil {
 		t.Fatal(err)
 	}
-	v, c := wf.Jobs["verify"], wf.Jobs["comment"]
-	joined := func(steps []struct {
-		Uses string         `yaml:"uses"`
-		Run  string         `yaml:"run"`
-		With map[string]any `yaml:"with"`
-	}) string {
+	joined := func(steps []step) string {
 		var b strings.Builder
 		for _, s := range steps {
-			fmt.Fprintf(&b, "%s|%s|%v\n", s.Uses, s.Run, s.With)
+			fmt.Fprintf(&b, "%s|%s|%v|%v\n", s.Uses, s.Run, s.With, s.Env)
 		}
 		return b.String()
 	}
-	vs, cs := joined(v.Steps), joined(c.Steps)
-	for _, want := range []string{"actions/checkout@", "github.event.pull_request.head.sha", `aayu verify "$AAYU_STORY" --ci`, "actions/upload-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/"} {
-		if !strings.Contains(vs, want) {
-			t.Errorf("verify job lacks %q:\n%s", want, vs)
+	tj, pj, cj := wf.Jobs["tests"], wf.Jobs["pack"], wf.Jobs["comment"]
+	ts, ps, cs := joined(tj.Steps), joined(pj.Steps), joined(cj.Steps)
+	for _, want := range []string{"actions/checkout@", "github.event.pull_request.head.sha", `aayu verify "$AAYU_STORY" --raw-out "$RUNNER_TEMP/aayudha-raw"`,
+		"actions/upload-artifact@", "name:aayudha-raw", "fix/*"} {
+		if !strings.Contains(ts, want) {
+			t.Errorf("tests job lacks %q:\n%s", want, ts)
+		}
+	}
+	for _, bad := range []string{"github.token", "GITHUB_TOKEN", "aayudha-pack", "--ci"} {
+		if strings.Contains(ts, bad) {
+			t.Errorf("tests job, which runs the pull request's code, holds %q:\n%s", bad, ts)
+		}
+	}
+	for _, want := range []string{"actions/download-artifact@", "name:aayudha-raw", `--from-raw "$RUNNER_TEMP/aayudha-raw"`, `aayu verify "$AAYU_STORY" --ci`,
+		"actions/upload-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/"} {
+		if !strings.Contains(ps, want) {
+			t.Errorf("pack job lacks %q:\n%s", want, ps)
 		}
 	}
 	for _, want := range []string{"actions/download-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/", `aayu comment "$PR_NUMBER" --ci`} {
@@ -161,8 +245,25 @@ func TestMergeGateShape(t *testing.T) {
 	if strings.Contains(cs, "actions/checkout") {
 		t.Error("the comment job checks out code; it must read only the pack artifact")
 	}
-	if c.Permissions["pull-requests"] != "write" || c.Needs != "verify" {
-		t.Errorf("comment job: permissions %v needs %v", c.Permissions, c.Needs)
+	if pj.Needs != "tests" || fmt.Sprint(cj.Needs) != "[tests pack]" || !strings.Contains(cj.If, "!cancelled()") {
+		t.Errorf("needs: pack %v, comment %v if %q", pj.Needs, cj.Needs, cj.If)
+	}
+	if len(tj.Permissions) != 1 || tj.Permissions["contents"] != "read" {
+		t.Errorf("tests job permissions %v, want contents: read only", tj.Permissions)
+	}
+	for k, v := range pj.Permissions {
+		if v != "read" {
+			t.Errorf("pack job can %s %s", v, k)
+		}
+	}
+	if cj.Permissions["pull-requests"] != "write" || cj.Permissions["statuses"] != "write" {
+		t.Errorf("comment job permissions %v", cj.Permissions)
+	}
+	// The check runs the jobs create are not the status a ruleset requires.
+	for id, j := range wf.Jobs {
+		if j.Name == "aayudha/merge-gate" {
+			t.Errorf("job %s is named aayudha/merge-gate, the commit status the comment job sets; a check run of that name sits on the base's tip", id)
+		}
 	}
 }
 
@@ -185,6 +286,9 @@ jobs:
           ref: ${{ github.event.pull_request.head.sha }}
       - uses: actions/setup-go@v5
       - run: aayu verify --ci "${{ github.event.pull_request.head.ref }}"
+        env:
+          GITHUB_TOKEN: ${{ github.token }}
+      - run: aayu comment 4 --ci
       - uses: actions/upload-artifact@v4
         with:
           name: aayudha-pack
@@ -195,6 +299,8 @@ jobs:
 		"also runs on workflow_dispatch", "default permissions", "actions/checkout@v4 is not pinned",
 		"no # vX comment", "names a secret", "names no permissions", "expands an expression inside run",
 		"without persist-credentials", "with a cache",
+		"with a token in a step's environment", "builds or uploads the pack and also runs the pull request's code",
+		"must run when they fail", "cannot set the commit status",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the audit missed %q; it said:\n%s", want, got)
