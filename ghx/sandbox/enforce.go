@@ -16,9 +16,6 @@ import (
 // success, neutral or skipped ("Troubleshooting required status checks":
 // skipped and neutral satisfy a required check).
 
-// ActionsBotLogin is the account a workflow's GITHUB_TOKEN acts as.
-const ActionsBotLogin = "github-actions[bot]"
-
 // ruleBypassRole is the repository role whose members bypass the demo's
 // rulesets: GitHub's bypass_actors entry {"actor_type":"RepositoryRole",
 // "actor_id":5 (admin), "bypass_mode":"always"}, the usual set-up, which
