@@ -53,6 +53,9 @@ func TestDoctorRows(t *testing.T) {
 	// fresh carries the gate's ruleset; without it the row fails.
 	founder := client(t, base, "sandbox-founder")
 	fresh, err := doctor.Check(ctx, founder, "acme", "fresh")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range fresh.Rows {
 		if r.Name == "gate required on main" && r.State != doctor.OK {
 			t.Errorf("fresh's ruleset requires the gate, yet: %+v", r)
