@@ -127,6 +127,9 @@ func (e *gqlExec) query(name string, args map[string]any) (any, error) {
 }
 
 func (e *gqlExec) repository(name string, args map[string]any) (any, error) {
+	if err := e.forbiddenRepositoryField(name); err != nil {
+		return nil, err
+	}
 	switch name {
 	case "name":
 		return RepoName, nil
