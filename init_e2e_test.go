@@ -36,7 +36,10 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 	git := filepath.Join(home, ".cache", "aayu", "sandbox", "fresh.git")
 
 	code, out := runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "doctor")
-	if code != tui.ExitRefused || strings.Count(out, ": not set up — ") != 4 || !strings.Contains(out, "next: run aayu init: it proposes the current file") {
+	// Not set up: the two workflows and the presence check's App; the
+	// sandbox's fresh already carries the ruleset requiring the gate.
+	if code != tui.ExitRefused || strings.Count(out, ": not set up — ") != 3 || !strings.Contains(out, "next: run aayu init: it proposes the current file") ||
+		!strings.Contains(out, "gate required on main: ok") {
 		t.Fatalf("doctor before init exited %d:\n%s", code, out)
 	}
 	mainBefore, _ := runCmd("git", "--git-dir", git, "rev-parse", "main")
@@ -67,7 +70,7 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 	// The person merges the pull request; the workflows are then current.
 	mergeOnSandbox(t, home, "fresh", 1)
 	code, out = runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "doctor")
-	if strings.Count(out, ": ok — present on main and byte for byte") != 2 || code != tui.ExitRefused || !strings.Contains(out, "gate required on main: not set up") {
+	if strings.Count(out, ": ok — present on main and byte for byte") != 2 || code != tui.ExitRefused || !strings.Contains(out, "AAYUDHA_DEVICE_CLIENT_ID): not set up") {
 		t.Fatalf("doctor after the merge exited %d:\n%s", code, out)
 	}
 }

@@ -78,6 +78,7 @@ func Check(ctx context.Context, gh *github.Client, owner, repo string) (Report, 
 	for _, b := range uniq(def, integration) {
 		rep.Rows = append(rep.Rows, requiredRow(ctx, gh, owner, repo, b))
 	}
+	rep.Rows = append(rep.Rows, mergeSettingsRow(r))
 	rep.Rows = append(rep.Rows, variableRow(ctx, gh, owner, repo), ledgerRow(ctx, gh, owner, repo))
 	// Every response carries the token's scopes; the first one will do.
 	rep.Rows = append(rep.Rows, scopesRow(ghx.Scopes(resp.Header)))
@@ -181,6 +182,21 @@ func requiredRow(ctx context.Context, gh *github.Client, owner, repo, branch str
 		return Row{name, Warn, "no ruleset requires " + GateCheck + ", and your token may not read branch protection", "an admin checks Settings, Branches for " + branch + ", or adds a ruleset: " + next}
 	}
 	return Row{name, Fail, "nothing requires " + GateCheck + ", so a change could merge without its proof", next}
+}
+
+// mergeSettingsRow checks the repository allows squash merges, the only
+// merge ship makes (SPEC §5): without it ship refuses before asking
+// anyone. GitHub shows the settings only to accounts that may change them.
+func mergeSettingsRow(r *github.Repository) Row {
+	const name = "merge settings"
+	next := "an admin turns on Allow squash merging: Settings, General, Pull Requests"
+	switch {
+	case r.AllowSquashMerge == nil:
+		return Row{name, Warn, "your token may not read the merge settings (GitHub shows them to admins)", "an admin runs aayu doctor, or checks Settings, General, Pull Requests for Allow squash merging"}
+	case !r.GetAllowSquashMerge():
+		return Row{name, Fail, "squash merges are off, and ship merges only by squash, so ship refuses every pull request", next}
+	}
+	return Row{name, OK, "squash merges are allowed (ship's one merge method)", ""}
 }
 
 func variableRow(ctx context.Context, gh *github.Client, owner, repo string) Row {

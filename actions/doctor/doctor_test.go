@@ -39,7 +39,7 @@ func TestDoctorRows(t *testing.T) {
 	want := map[string]doctor.State{
 		"workflow .github/workflows/aayudha-merge-gate.yml": doctor.OK, "workflow .github/workflows/aayudha-protected-paths.yml": doctor.OK,
 		"gate required on main": doctor.OK, "gate required on dev": doctor.OK, "presence check App (AAYUDHA_DEVICE_CLIENT_ID)": doctor.OK,
-		"ledger branch": doctor.OK, "token scopes": doctor.Warn,
+		"ledger branch": doctor.OK, "token scopes": doctor.Warn, "merge settings": doctor.OK,
 	}
 	for name, st := range want {
 		if states[name] != st {
@@ -50,7 +50,21 @@ func TestDoctorRows(t *testing.T) {
 		t.Error("the demo is set up, but doctor failed it")
 	}
 
-	fresh, err := doctor.Check(ctx, client(t, base, "sandbox-founder"), "acme", "fresh")
+	// fresh carries the gate's ruleset; without it the row fails.
+	founder := client(t, base, "sandbox-founder")
+	fresh, err := doctor.Check(ctx, founder, "acme", "fresh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range fresh.Rows {
+		if r.Name == "gate required on main" && r.State != doctor.OK {
+			t.Errorf("fresh's ruleset requires the gate, yet: %+v", r)
+		}
+	}
+	if _, err := founder.Repositories.DeleteRuleset(ctx, "acme", "fresh", sandbox.RulesetID); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err = doctor.Check(ctx, founder, "acme", "fresh")
 	if err != nil || !fresh.Failed() {
 		t.Fatalf("fresh: %v %v", fresh, err)
 	}
@@ -64,6 +78,26 @@ func TestDoctorRows(t *testing.T) {
 	for _, want := range []string{"aayudha-merge-gate.yml → run aayu init", "gate required on main → require the status check aayudha/merge-gate on main", "AAYUDHA_DEVICE_CLIENT_ID) → run aayu init --identity"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("fresh's failing rows lack %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestDoctorMergeSettings: a repository whose squash merges are off fails
+// the merge-settings row with the setting to change.
+func TestDoctorMergeSettings(t *testing.T) {
+	ctx := context.Background()
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
+	founder := client(t, base, "sandbox-founder")
+	if _, _, err := founder.Repositories.Edit(ctx, "acme", "benefits", &github.Repository{AllowMergeCommit: github.Bool(true), AllowSquashMerge: github.Bool(false)}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := doctor.Check(ctx, founder, "acme", "benefits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if r.Name == "merge settings" && (r.State != doctor.Fail || !strings.Contains(r.Next, "Allow squash merging")) {
+			t.Errorf("squash off: %+v", r)
 		}
 	}
 }

@@ -62,6 +62,10 @@ type Plan struct {
 	ClientID, CurrentClientID string
 	VariableReadable          bool // false when the token may not read variables
 	Admin                     bool // the token may set repository variables
+	// Unguarded are the default and integration branches on which no
+	// ruleset or branch protection requires aayudha/merge-gate: init
+	// offers the ruleset (RulesetOffer).
+	Unguarded []string
 }
 
 // Writes reports whether applying the plan would write anything.
@@ -123,6 +127,7 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 		if err := p.findOpenPR(ctx, gh); err != nil {
 			return Plan{}, err
 		}
+		p.readUnguarded(ctx, gh)
 	}
 	if o.identity() {
 		cur, err := ghx.RepoVariable(ctx, gh, o.Owner, o.Repo, ghx.DeviceClientVariable)

@@ -202,3 +202,16 @@ func mustURL(t *testing.T, s string) *url.URL {
 	}
 	return u
 }
+
+// TestShipPassesTheRulesetAsAWriter: the ruleset requiring the merge gate
+// holds writer (no bypass), and ship merges PR 4, whose gate is green,
+// through it.
+func TestShipPassesTheRulesetAsAWriter(t *testing.T) {
+	f := newFixture(t)
+	pr := sandbox.DemoPRReady
+	f.review("founder", pr, "APPROVE", "")
+	res, _, err := f.ship(f.config("writer"), pr)
+	if err != nil || res.ExitCode != ExitShipped || !res.Merged {
+		t.Fatalf("err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+	}
+}

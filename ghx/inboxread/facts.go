@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
@@ -209,6 +210,19 @@ func (s *session) pullFacts(open map[int]inbox.Issue, pr inbox.PullRequest) (fac
 		status := statusFrom(st)
 		facts.Statuses = append(facts.Statuses, status)
 		inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
+		if c := checks.FromStatus(st.GetContext(), st.GetState(), st.GetCreator().GetLogin(), st.GetTargetURL()); failingCheck(c) {
+			facts.Failing = append(facts.Failing, c)
+		}
+	}
+	runs, _, err := s.r.gh.Checks.ListCheckRunsForRef(s.ctx, s.r.owner, s.r.repo, pr.HeadSHA, &github.ListCheckRunsOptions{
+		Filter: github.String("latest"), ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		return facts, false, fmt.Errorf("reading the check runs of #%d's head: %w", pr.Number, err)
+	}
+	for _, cr := range runs.CheckRuns {
+		if c := checks.FromCheckRun(cr.GetName(), cr.GetStatus(), cr.GetConclusion(), cr.GetApp().GetSlug(), cr.GetDetailsURL()); failingCheck(c) {
+			facts.Failing = append(facts.Failing, c)
+		}
 	}
 	if !pr.Draft && linksOpen(open, pr, inbox.LabelStory) {
 		if facts.Comments, err = s.commentsOf(pr.Number); err != nil {
@@ -336,3 +350,13 @@ func linksOpen(open map[int]inbox.Issue, pr inbox.PullRequest, labels ...string)
 	}
 	return false
 }
+
+// failingCheck says a check on a head fails and is not aayudha's own:
+// inspect's failure is its own card ("review stopped"), and the merge
+// gate's decides whether a card is ready to ship at all.
+func failingCheck(c checks.Check) bool {
+	return c.State == checks.Failing && c.Name != inbox.InspectContext && c.Name != mergeGateCheck
+}
+
+// mergeGateCheck is the commit status the merge gate's comment job posts.
+const mergeGateCheck = "aayudha/merge-gate"

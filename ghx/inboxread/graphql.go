@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
@@ -27,7 +28,8 @@ const PullFactsQuery = `query PullFacts($owner: String!, $name: String!, $cursor
         number title body headRefName headRefOid baseRefName isDraft createdAt updatedAt
         author { __typename login }
         labels(first: 100) { totalCount nodes { name } }
-        commits(last: 1) { nodes { commit { oid status { contexts { context state description } } } } }
+        commits(last: 1) { nodes { commit { oid status { contexts { context state description targetUrl creator { __typename login } } }
+          statusCheckRollup { contexts(first: 100) { totalCount nodes { __typename ... on CheckRun { name status conclusion detailsUrl checkSuite { app { slug } } } } } } } } }
         comments(last: 100) { totalCount nodes { databaseId body createdAt url author { __typename login } } }
         reviews(last: 100) { totalCount nodes { databaseId state submittedAt url commit { oid } author { __typename login } } }
       }
@@ -57,6 +59,10 @@ func (a *gqlActor) account() identity.Account {
 }
 
 type gqlPull struct {
+	// partial: GraphQL answered an error inside this pull request, so
+	// its facts are not taken from the page (factsFrom).
+	partial bool
+
 	Number      int       `json:"number"`
 	Title       string    `json:"title"`
 	Body        string    `json:"body"`
@@ -79,11 +85,32 @@ type gqlPull struct {
 				Oid    string `json:"oid"`
 				Status *struct {
 					Contexts []struct {
-						Context     string `json:"context"`
-						State       string `json:"state"`
-						Description string `json:"description"`
+						Context     string    `json:"context"`
+						State       string    `json:"state"`
+						Description string    `json:"description"`
+						TargetURL   string    `json:"targetUrl"`
+						Creator     *gqlActor `json:"creator"`
 					} `json:"contexts"`
 				} `json:"status"`
+				// StatusCheckRollup's CheckRun nodes are the check runs
+				// (its StatusContext nodes repeat status above).
+				StatusCheckRollup *struct {
+					Contexts struct {
+						TotalCount int `json:"totalCount"`
+						Nodes      []struct {
+							Typename   string `json:"__typename"`
+							Name       string `json:"name"`
+							Status     string `json:"status"`
+							Conclusion string `json:"conclusion"`
+							DetailsURL string `json:"detailsUrl"`
+							CheckSuite *struct {
+								App *struct {
+									Slug string `json:"slug"`
+								} `json:"app"`
+							} `json:"checkSuite"`
+						} `json:"nodes"`
+					} `json:"contexts"`
+				} `json:"statusCheckRollup"`
 			} `json:"commit"`
 		} `json:"nodes"`
 	} `json:"commits"`
@@ -124,9 +151,36 @@ type gqlResponse struct {
 			} `json:"pullRequests"`
 		} `json:"repository"`
 	} `json:"data"`
-	Errors []struct {
-		Message string `json:"message"`
-	} `json:"errors"`
+	Errors []gqlError `json:"errors"`
+}
+
+// gqlError is one entry of GraphQL's errors. GitHub answers data beside
+// errors where only part of a query failed (a FORBIDDEN field, say): the
+// failed field is null, and path says where it is.
+type gqlError struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Path    []any  `json:"path"`
+}
+
+// partialNode says which pull request (index into the page's nodes) an
+// error left partly unread: a field inside nodes[i], never the node
+// itself. ok is false for any other error, which fails the whole page.
+func (e gqlError) partialNode() (int, bool) {
+	want := []string{"repository", "pullRequests", "nodes"}
+	if len(e.Path) < len(want)+2 {
+		return 0, false
+	}
+	for i, w := range want {
+		if seg, _ := e.Path[i].(string); seg != w {
+			return 0, false
+		}
+	}
+	idx, ok := e.Path[len(want)].(float64)
+	if !ok || idx < 0 || idx != float64(int(idx)) {
+		return 0, false
+	}
+	return int(idx), true
 }
 
 // graphqlURL is GitHub's GraphQL endpoint beside the REST base:
@@ -159,13 +213,24 @@ func (s *session) openPullFacts() (map[int]gqlPull, error) {
 		if _, err := s.r.gh.Do(s.ctx, req, &resp); err != nil {
 			return out, err
 		}
-		if len(resp.Errors) > 0 {
-			return out, fmt.Errorf("GitHub's GraphQL API answered: %s", resp.Errors[0].Message)
-		}
 		if resp.Data.Repository == nil {
+			if len(resp.Errors) > 0 {
+				return out, fmt.Errorf("GitHub's GraphQL API answered: %s", resp.Errors[0].Message)
+			}
 			return out, errors.New("GitHub's GraphQL API found no such repository")
 		}
 		page := resp.Data.Repository.PullRequests
+		// Partial data: a pull request a field of which failed is still
+		// listed, but none of its facts is taken from this answer (REST
+		// reads them); any other error fails the page.
+		for _, e := range resp.Errors {
+			i, ok := e.partialNode()
+			if !ok || i >= len(page.Nodes) || page.Nodes[i].Number == 0 {
+				return out, fmt.Errorf("GitHub's GraphQL API answered: %s", e.Message)
+			}
+			page.Nodes[i].partial = true
+			s.r.logf("GraphQL could not read part of pull request #%d (%s); its facts are read through REST", page.Nodes[i].Number, e.Message)
+		}
 		for _, pr := range page.Nodes {
 			out[pr.Number] = pr
 		}
@@ -181,7 +246,7 @@ func (s *session) openPullFacts() (map[int]gqlPull, error) {
 // for REST: the head moved between the two reads, or a list was longer
 // than the page.
 func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gqlPull) (facts inbox.PRFacts, needGate, ok bool, err error) {
-	if g.HeadRefOid != pr.HeadSHA || g.Comments.TotalCount > len(g.Comments.Nodes) || g.Reviews.TotalCount > len(g.Reviews.Nodes) {
+	if g.partial || g.HeadRefOid != pr.HeadSHA || g.Comments.TotalCount > len(g.Comments.Nodes) || g.Reviews.TotalCount > len(g.Reviews.Nodes) {
 		return facts, false, false, nil
 	}
 	inspectPending := false
@@ -193,6 +258,28 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 			status := inbox.Status{Context: st.Context, State: strings.ToLower(st.State), Description: untrusted.Text(st.Description)}
 			facts.Statuses = append(facts.Statuses, status)
 			inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
+			if ch := checks.FromStatus(st.Context, status.State, st.Creator.account().Login, st.TargetURL); failingCheck(ch) {
+				facts.Failing = append(facts.Failing, ch)
+			}
+		}
+		if c.Commit.StatusCheckRollup == nil {
+			continue
+		}
+		rollup := c.Commit.StatusCheckRollup.Contexts
+		if rollup.TotalCount > len(rollup.Nodes) {
+			return facts, false, false, nil // more checks than the page: REST reads them all
+		}
+		for _, n := range rollup.Nodes {
+			if n.Typename != "CheckRun" {
+				continue
+			}
+			app := ""
+			if n.CheckSuite != nil && n.CheckSuite.App != nil {
+				app = n.CheckSuite.App.Slug
+			}
+			if ch := checks.FromCheckRun(n.Name, n.Status, n.Conclusion, app, n.DetailsURL); failingCheck(ch) {
+				facts.Failing = append(facts.Failing, ch)
+			}
 		}
 	}
 	if !pr.Draft && linksOpen(open, pr, inbox.LabelStory) {

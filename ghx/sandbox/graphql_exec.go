@@ -51,6 +51,9 @@ func (e *gqlExec) object(typ string, v any, set ast.SelectionSet, path []any) ma
 		val, err := e.resolve(typ, v, f, f.ArgumentMap(e.vars))
 		if err != nil {
 			e.fail(here, "%v", err)
+			if t := errorType(err); t != "" {
+				e.errs[len(e.errs)-1]["type"] = t
+			}
 			out[key] = nil
 			continue
 		}

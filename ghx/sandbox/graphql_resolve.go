@@ -197,6 +197,9 @@ func introspectType(def *ast.Definition, name string, args map[string]any) (any,
 }
 
 func (e *gqlExec) repository(name string, args map[string]any) (any, error) {
+	if err := e.forbiddenRepositoryField(name); err != nil {
+		return nil, err
+	}
 	switch name {
 	case "name":
 		return RepoName, nil

@@ -108,3 +108,24 @@ func TestGraphQLPointsAreNotTheRESTLimit(t *testing.T) {
 		t.Errorf("GraphQL used %d, core used %d: want 1 and 0", gqlUsed, coreUsed)
 	}
 }
+
+// TestGraphQLAnswersDataWithAForbiddenField: a reader asking for the
+// repository's collaborators gets GitHub's partial answer: the rest of the
+// data, the field null, and a FORBIDDEN error whose path names it.
+func TestGraphQLAnswersDataWithAForbiddenField(t *testing.T) {
+	_, _, base := startValidated(t, sandbox.Options{})
+	q := `{ repository(owner: "acme", name: "benefits") { nameWithOwner collaborators(first: 10) { totalCount } } }`
+	code, _, out := graphql(t, base, "sandbox-reader", q, nil)
+	errs, _ := out["errors"].([]any)
+	data, _ := out["data"].(map[string]any)
+	repo, _ := data["repository"].(map[string]any)
+	if code != http.StatusOK || len(errs) != 1 || repo == nil || repo["nameWithOwner"] != "acme/benefits" || repo["collaborators"] != nil {
+		t.Fatalf("status %d, body %v: want the data with collaborators null and one error", code, out)
+	}
+	e := errs[0].(map[string]any)
+	path, _ := e["path"].([]any)
+	if e["type"] != "FORBIDDEN" || len(path) != 2 || path[0] != "repository" || path[1] != "collaborators" ||
+		!strings.Contains(e["message"].(string), "push access") {
+		t.Errorf("the error: %v", e)
+	}
+}

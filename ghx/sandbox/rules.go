@@ -12,6 +12,9 @@ import (
 // pull request's head, the one a ruleset or branch protection must require.
 const GateCheck = "aayudha/merge-gate"
 
+// RulesetID is the id of the one ruleset each sandbox repository carries.
+const RulesetID = rulesetID
+
 const rulesetID = 4101
 
 func (s *Server) routeRules(m *http.ServeMux) {
@@ -20,6 +23,7 @@ func (s *Server) routeRules(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch}", s.getBranch)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/pulls/{number}", s.updatePull)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}", s.updateRepo)
+	m.HandleFunc("DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}", s.deleteRuleset)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows", s.listWorkflows)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows/{workflow}", s.getWorkflow)
 }
@@ -127,4 +131,23 @@ func (s *Server) getWorkflow(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	notFound(w)
+}
+
+// deleteRuleset is DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}: an
+// admin removes the repository's one ruleset (tests stage a repository
+// whose gate nothing requires).
+func (s *Server) deleteRuleset(w http.ResponseWriter, r *http.Request) {
+	if !repoOK(w, r) {
+		return
+	}
+	if c := callerOf(r); c.Permission != "admin" {
+		writeError(w, http.StatusForbidden, "Must have admin rights to Repository.")
+		return
+	}
+	if r.PathValue("ruleset_id") != fmt.Sprint(rulesetID) || len(s.st.Rules) == 0 {
+		notFound(w)
+		return
+	}
+	s.st.Rules = nil
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -54,7 +54,8 @@ func FromStatus(context, state, creator, url string) Check {
 // FromCheckRun reads a check run: skipped and neutral are green, as GitHub
 // counts them for a required check.
 func FromCheckRun(name, status, conclusion, app, url string) Check {
-	c := Check{Name: name, Kind: "check run", Detail: conclusion, By: app, URL: url, State: Pending}
+	// GraphQL spells states in capitals, REST in lower case.
+	c := Check{Name: name, Kind: "check run", Detail: strings.ToLower(conclusion), By: app, URL: url, State: Pending}
 	if strings.EqualFold(status, "completed") {
 		c.State = Failing
 		switch strings.ToLower(conclusion) {
@@ -63,7 +64,7 @@ func FromCheckRun(name, status, conclusion, app, url string) Check {
 		}
 	}
 	if c.Detail == "" {
-		c.Detail = status
+		c.Detail = strings.ToLower(status)
 	}
 	return c
 }

@@ -125,6 +125,14 @@ var acceptedComment = regexp.MustCompile(`^Accepted option ([1-9]) \(.*\) by @([
 // wins over needs review, which wins over review stopped, so one pull
 // request is never two cards.
 func openPRStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, bool) {
+	st, ok := openPRStepUnflagged(s, issues, pr)
+	if ok {
+		flagFailingChecks(&st, s.PRFacts[pr.Number].Failing)
+	}
+	return st, ok
+}
+
+func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, bool) {
 	if !pr.Open() {
 		return Step{}, false
 	}

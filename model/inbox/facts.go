@@ -3,6 +3,7 @@ package inbox
 import (
 	"time"
 
+	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 
@@ -75,6 +76,10 @@ type PRFacts struct {
 	// MergeGate is the conclusion of the newest merge-gate run for the
 	// current head ("success", "failure", …; "" when none or still running).
 	MergeGate string
+	// Failing are the failing checks on the head, check runs and statuses
+	// (aayudha's own, inspect and the merge gate, aside): ship refuses the pull
+	// request until they are green, so its card says so.
+	Failing []checks.Check
 }
 
 // Snapshot is everything the inbox read, and the settings it judges by.

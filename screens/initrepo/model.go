@@ -3,6 +3,7 @@ package initrepo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -258,6 +259,10 @@ func Proposal(p core.Plan, identity bool, guide []string) []string {
 		}
 	case len(p.Changes) > 0:
 		out = append(out, "Every file init proposes is already there and current.")
+	}
+	if cmd, body := p.RulesetOffer(); cmd != "" {
+		out = append(out, fmt.Sprintf("Nothing requires %s on %s, so a change could merge without its proof. Once the gate is merged, an admin adds this ruleset (Settings, Rules, Rulesets; or save it as ruleset.json and run %s):",
+			core.GateCheck, s(strings.Join(p.Unguarded, " and ")), s(cmd)), "  "+s(body))
 	}
 	if !identity {
 		return out
