@@ -449,6 +449,19 @@ func actorField(typ, login, name string) (any, bool) {
 			return a.ID, true
 		}
 		return ownerID, true
+	case "id":
+		// The REST node_id of the same account (render.go's userJSON).
+		id := int64(ownerID)
+		if a, ok := accountByLogin(login); ok {
+			id = a.ID
+		}
+		return nodeID("U", id), true
+	case "name":
+		// gh asks an author's name beside the login (issue view).
+		if a, ok := accountByLogin(login); ok {
+			return a.Name, true
+		}
+		return nil, true
 	}
 	return nil, false
 }

@@ -26,7 +26,7 @@ func (g *ghEnv) ghJSON(t *testing.T, v any, args ...string) {
 
 // TestGHCommandsReadTheSandbox drives gh's own commands, which read
 // through both REST (gh run list) and GraphQL (gh pr view, pr list, issue
-// list, pr checks), and asserts what they show of the demo. Every REST
+// list, issue view, pr checks), and asserts what they show of the demo. Every REST
 // response they caused is then validated against GitHub's full
 // description.
 func TestGHCommandsReadTheSandbox(t *testing.T) {
@@ -150,6 +150,21 @@ func TestGHCommandsReadTheSandbox(t *testing.T) {
 		}
 		if _, ok := got[4]; ok {
 			t.Error("gh issue list shows pull request #4 as an issue")
+		}
+	})
+
+	t.Run("issue view", func(t *testing.T) {
+		var is struct {
+			Number int
+			State  string
+			Title  string
+			Author struct{ Login, Name string }
+			Labels []struct{ Name string }
+		}
+		g.ghJSON(t, &is, "issue", "view", strconv.Itoa(sandbox.DemoStoryReady), "-R", "acme/benefits", "--json", "number,state,title,author,labels")
+		if is.Number != sandbox.DemoStoryReady || is.State != "OPEN" || is.Title != "Story: show the remaining deductible" ||
+			is.Author.Login != "founder" || is.Author.Name != "Demo Founder" || len(is.Labels) == 0 || is.Labels[0].Name != "type:story" {
+			t.Errorf("gh issue view %d: %+v", sandbox.DemoStoryReady, is)
 		}
 	})
 
