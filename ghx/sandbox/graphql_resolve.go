@@ -84,6 +84,8 @@ func (e *gqlExec) resolve(typ string, v any, f *ast.Field, args map[string]any) 
 		return e.commit(v.(commitRef), name, args)
 	case typ == "Status":
 		return e.status(v.(statusRef), name, args)
+	case (typ == "StatusContext" || typ == "CheckRun") && name == "isRequired":
+		return e.isRequired(v, args)
 	case typ == "StatusContext":
 		val, ok = statusContextField(v.(*statusRec), name)
 	case typ == "StatusCheckRollup":
@@ -169,6 +171,30 @@ func (e *gqlExec) label(labelName, name string) (any, bool) {
 		return l.Description, true
 	}
 	return nil, false
+}
+
+// isRequired says whether a status context or check run is one the pull
+// request's base requires to pass (its rulesets' required status checks),
+// as gh pr checks asks with isRequired(pullRequestId:).
+func (e *gqlExec) isRequired(v any, args map[string]any) (any, error) {
+	id, _ := args["pullRequestId"].(string)
+	var pr *issueRec
+	for _, is := range e.s.st.Issues {
+		if is.PR != nil && nodeID("PR", is.ID) == id {
+			pr = is
+		}
+	}
+	if pr == nil {
+		return nil, githubf("Could not resolve to a PullRequest with the global id of '%s'", id)
+	}
+	name := ""
+	switch x := v.(type) {
+	case *statusRec:
+		name = x.Context
+	case *checkRunRec:
+		name = x.Name
+	}
+	return slices.Contains(e.s.st.Rules[pr.PR.Base], name), nil
 }
 
 // introspectType answers the parts of __Type the sandbox serves: name,
@@ -426,6 +452,19 @@ func actorField(typ, login, name string) (any, bool) {
 			return a.ID, true
 		}
 		return ownerID, true
+	case "id":
+		// The REST node_id of the same account (render.go's userJSON).
+		id := int64(ownerID)
+		if a, ok := accountByLogin(login); ok {
+			id = a.ID
+		}
+		return nodeID("U", id), true
+	case "name":
+		// gh asks an author's name beside the login (issue view).
+		if a, ok := accountByLogin(login); ok {
+			return a.Name, true
+		}
+		return nil, true
 	}
 	return nil, false
 }

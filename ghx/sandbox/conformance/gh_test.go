@@ -166,6 +166,8 @@ type ghError struct {
 	stderr string
 }
 
+func (e *ghError) Unwrap() error { return e.err }
+
 func (e *ghError) Error() string {
 	return "gh " + strings.Join(e.args, " ") + ": " + e.err.Error() + ": " + strings.TrimSpace(e.stderr)
 }

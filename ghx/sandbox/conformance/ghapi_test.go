@@ -266,6 +266,39 @@ var ghAPICalls = []apiCall{
 	{op: "repos/get-branch-protection", path: "repos/acme/benefits/branches/main/protection", status: 404, check: func(c *callCtx) {
 		c.want(c.obj(), "message", "Branch not protected")
 	}},
+	{op: "repos/get-branch", path: "repos/acme/benefits/branches/dev", status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "name", "dev")
+		c.want(c.obj(), "commit.sha", c.vars["dev"])
+	}},
+	{op: "repos/get-commit", path: "repos/acme/benefits/commits/{head4}", status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "sha", c.vars["head4"])
+	}},
+	{op: "git/list-matching-refs", path: "repos/acme/benefits/git/matching-refs/heads/story/3-", status: 200, check: func(c *callCtx) {
+		c.want(find(c.vals, "ref", "refs/heads/story/3-remaining-deductible"), "object.sha", c.vars["head4"])
+	}},
+	{op: "actions/list-workflow-runs-for-repo", path: "repos/acme/benefits/actions/runs?event=pull_request_target&per_page=100", status: 200, check: func(c *callCtx) {
+		c.want(find(field(c.obj(), "workflow_runs").([]any), "id", c.vars["run"]), "conclusion", "success")
+	}},
+	// The Checks API: a check run another workflow's job reported on PR
+	// 4's head (staged with ReportCheckRun), its suite, and the run by id.
+	{op: "checks/list-for-ref", path: "repos/acme/benefits/commits/{head4}/check-runs", status: 200, check: func(c *callCtx) {
+		cr := find(field(c.obj(), "check_runs").([]any), "id", c.vars["checkrun"])
+		c.want(cr, "name", "tests")
+		c.want(cr, "conclusion", "failure")
+		c.want(cr, "head_sha", c.vars["head4"])
+	}},
+	{op: "checks/list-suites-for-ref", path: "repos/acme/benefits/commits/{head4}/check-suites", status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "check_suites.0.head_sha", c.vars["head4"])
+	}},
+	{op: "checks/get", path: "repos/acme/benefits/check-runs/{checkrun}", status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "name", "tests")
+		c.want(c.obj(), "status", "completed")
+	}},
+	// CODEOWNERS teams: a member (staged with SetTeam), and anyone else.
+	{op: "teams/get-membership-for-user-in-org", path: "orgs/acme/teams/reviewers/memberships/writer", status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "state", "active")
+	}},
+	{op: "teams/get-membership-for-user-in-org", path: "orgs/acme/teams/reviewers/memberships/reader", status: 404},
 
 	// Writes.
 	{op: "actions/create-repo-variable", method: "POST", path: "repos/acme/benefits/actions/variables", body: `{"name":"AAYU_GH_CONFORMANCE","value":"one"}`, status: 201},
@@ -278,6 +311,7 @@ var ghAPICalls = []apiCall{
 	{op: "issues/update-comment", as: "writer", method: "PATCH", path: "repos/acme/benefits/issues/comments/{comment}", body: `{"body":"Seen from gh, edited."}`, status: 200, check: func(c *callCtx) {
 		c.want(c.obj(), "body", "Seen from gh, edited.")
 	}},
+	{op: "issues/delete-comment", as: "writer", method: "DELETE", path: "repos/acme/benefits/issues/comments/{comment}", status: 204},
 	{op: "issues/add-labels", method: "POST", path: "repos/acme/benefits/issues/1/labels", body: `{"labels":["status:accepted"]}`, status: 200, check: func(c *callCtx) {
 		if find(c.vals, "name", "status:accepted") == nil {
 			c.t.Errorf("labels after adding: %v", c.vals)
@@ -326,6 +360,16 @@ var ghAPICalls = []apiCall{
 	{op: "pulls/create", as: "agent-bot", method: "POST", path: "repos/acme/benefits/pulls", body: `{"title":"Add gh.txt","head":"story/gh-conformance","base":"dev","body":"Opened through gh."}`, status: 201, check: func(c *callCtx) {
 		c.want(c.obj(), "head.sha", c.vars["commit"])
 		c.want(c.obj(), "user.login", sandbox.BotLogin)
+		c.save("pr", c.obj(), "number")
+	}},
+	{op: "pulls/update", as: "agent-bot", method: "PATCH", path: "repos/acme/benefits/pulls/{pr}", body: `{"title":"Add gh.txt, retitled"}`, status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "title", "Add gh.txt, retitled")
+	}},
+	{op: "git/create-ref", as: "agent-bot", method: "POST", path: "repos/acme/benefits/git/refs", body: `{"ref":"refs/heads/scratch/gh","sha":"{commit}"}`, status: 201},
+	{op: "git/delete-ref", as: "agent-bot", method: "DELETE", path: "repos/acme/benefits/git/refs/heads/scratch/gh", status: 204},
+	{op: "repos/update", method: "PATCH", path: "repos/acme/benefits", body: `{"allow_merge_commit":true}`, status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "allow_merge_commit", true)
+		c.want(c.obj(), "allow_squash_merge", true)
 	}},
 	{op: "actions/create-workflow-dispatch", method: "POST", path: "repos/acme/benefits/actions/workflows/" + sandbox.GateFile + "/dispatches", body: `{"ref":"dev"}`, status: 204},
 	{op: "pulls/merge", method: "PUT", path: "repos/acme/benefits/pulls/4/merge", body: `{"merge_method":"squash","sha":"{head4}"}`, status: 200, check: func(c *callCtx) {
@@ -363,6 +407,16 @@ func TestGHAPIEveryEndpoint(t *testing.T) {
 		"head6": g.srv.HeadSHA(sandbox.DemoPRReview),
 		"dev":   g.srv.BranchSHA("dev"),
 		"run":   strconv.FormatInt(g.srv.RunID(sandbox.RunQualifying), 10),
+	}
+	// Stage what the demo does not hold: a check run of another workflow
+	// on PR 4's head, and a team for CODEOWNERS.
+	checkRun, err := g.srv.ReportCheckRun(vars["head4"], "tests", "failure")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars["checkrun"] = strconv.FormatInt(checkRun, 10)
+	if err := g.srv.SetTeam("reviewers", "writer"); err != nil {
+		t.Fatal(err)
 	}
 	covered := map[string]bool{}
 	for i, call := range ghAPICalls {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func (g *ghEnv) ghJSON(t *testing.T, v any, args ...string) {
 
 // TestGHCommandsReadTheSandbox drives gh's own commands, which read
 // through both REST (gh run list) and GraphQL (gh pr view, pr list, issue
-// list, pr checks), and asserts what they show of the demo. Every REST
+// list, issue view, pr checks), and asserts what they show of the demo. Every REST
 // response they caused is then validated against GitHub's full
 // description.
 func TestGHCommandsReadTheSandbox(t *testing.T) {
@@ -152,21 +153,52 @@ func TestGHCommandsReadTheSandbox(t *testing.T) {
 		}
 	})
 
-	t.Run("pr checks", func(t *testing.T) {
-		out, err := g.gh("founder", nil, "pr", "checks", "4", "-R", "acme/benefits")
-		var ge *ghError
-		if errors.As(err, &ge) && strings.Contains(ge.stderr, "the sandbox does not serve") &&
-			(strings.Contains(ge.stderr, "statusCheckRollup") || strings.Contains(ge.stderr, "isRequired")) {
-			// gh reads checks only through GraphQL's statusCheckRollup
-			// (issue 25 adds it with the Checks API).
-			t.Skipf("the sandbox does not serve what gh pr checks asks yet: %s", strings.TrimSpace(ge.stderr))
+	t.Run("issue view", func(t *testing.T) {
+		var is struct {
+			Number int
+			State  string
+			Title  string
+			Author struct{ Login, Name string }
+			Labels []struct{ Name string }
 		}
+		g.ghJSON(t, &is, "issue", "view", strconv.Itoa(sandbox.DemoStoryReady), "-R", "acme/benefits", "--json", "number,state,title,author,labels")
+		if is.Number != sandbox.DemoStoryReady || is.State != "OPEN" || is.Title != "Story: show the remaining deductible" ||
+			is.Author.Login != "founder" || is.Author.Name != "Demo Founder" || len(is.Labels) == 0 || is.Labels[0].Name != "type:story" {
+			t.Errorf("gh issue view %d: %+v", sandbox.DemoStoryReady, is)
+		}
+	})
+
+	t.Run("pr checks", func(t *testing.T) {
+		// Another workflow's job failed on PR 4's head: gh shows it beside
+		// the gate's statuses and fails, and --required keeps only what the
+		// base's ruleset requires (aayudha/merge-gate).
+		if _, err := g.srv.ReportCheckRun(head4, "tests", "failure"); err != nil {
+			t.Fatal(err)
+		}
+		out, err := g.gh("founder", nil, "pr", "checks", "4", "-R", "acme/benefits")
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("gh pr checks 4 with a failing check: %v, want exit code 1", err)
+		}
+		// Not a terminal: one line a check, NAME\tSTATE\tELAPSED\tURL.
+		got := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			f := strings.Split(line, "\t")
+			if len(f) >= 2 {
+				got[f[0]] = f[1]
+			}
+		}
+		want := map[string]string{"aayudha/inspect": "pass", "aayudha/merge-gate": "pass", "tests": "fail"}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("gh pr checks 4 shows %v, want %v\n%s", got, want, out)
+		}
+
+		req, err := g.gh("founder", nil, "pr", "checks", "4", "-R", "acme/benefits", "--required")
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Not a terminal: one line a check, NAME\tSTATE\tELAPSED\tURL.
-		if !strings.Contains(out, "aayudha/inspect\tpass") {
-			t.Errorf("gh pr checks 4 does not show aayudha/inspect passing:\n%s", out)
+		if !strings.HasPrefix(req, "aayudha/merge-gate\tpass") || strings.Count(strings.TrimSpace(req), "\n") != 0 {
+			t.Errorf("gh pr checks 4 --required shows:\n%s", req)
 		}
 	})
 
