@@ -44,7 +44,15 @@ func (w wiring) loginScreen(req login.Request) (*login.Model, error) {
 		// The device token proves who approved and nothing else: no cache,
 		// no log, never stored.
 		APIClient: func(token string) (*github.Client, error) {
-			return ghx.NewClient(ghx.ClientOptions{APIURL: api, Token: ghx.NewToken(token, "device flow")})
+			// The person's token, which this process also holds, is
+			// stripped from what the server answers too.
+			var held []ghx.Token
+			if sess.resolveQuiet != nil {
+				if tok, err := sess.resolveQuiet(ctx); err == nil {
+					held = append(held, tok)
+				}
+			}
+			return ghx.NewClient(ghx.ClientOptions{APIURL: api, Token: ghx.NewToken(token, "device flow"), Redact: held})
 		},
 		// Who approved is held to the account this command writes as, and
 		// its access is read with that account's own token.

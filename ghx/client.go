@@ -26,6 +26,10 @@ type ClientOptions struct {
 	APIURL string
 	// Token is sent as "Authorization: Bearer …" to the API host only.
 	Token Token
+	// Redact are the other tokens this process holds (the person's, beside
+	// a device-flow token): stripped from this client's answers as Token
+	// is, since the same server has seen them all.
+	Redact []Token
 	// CacheDir holds the conditional-request cache; empty turns it off.
 	// DefaultCacheDir gives the per-user folder.
 	CacheDir string
@@ -71,7 +75,7 @@ func NewClient(opts ClientOptions) (*github.Client, error) {
 		rt = transport
 	}
 	rt = &limitTransport{next: rt, limits: opts.Limits.withDefaults()}
-	rt = newRedactTransport(rt, opts.Token)
+	rt = newRedactTransport(rt, append([]Token{opts.Token}, opts.Redact...)...)
 	rt = &authTransport{next: rt, token: opts.Token, scheme: base.Scheme, host: base.Host}
 	if opts.Logger != nil {
 		rt = &logTransport{next: rt, logger: opts.Logger, now: now}

@@ -113,3 +113,25 @@ func TestRedactReaderFindsTokensSplitAcrossReads(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherHeldTokensAreStrippedToo: a client holding the device-flow
+// token strips the person's token, which the same server has seen, from
+// what it answers.
+func TestOtherHeldTokensAreStrippedToo(t *testing.T) {
+	const person = "ghp_thePersonsOwnToken0123456789abcdefAB"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		_ = json.NewEncoder(w).Encode(map[string]any{"message": "earlier you sent " + person})
+	}))
+	t.Cleanup(srv.Close)
+	c, err := NewClient(ClientOptions{APIURL: srv.URL + "/", Token: NewToken("gho_deviceFlowToken0123456789", "device flow"),
+		Redact: []Token{NewToken(person, "test")}, Retry: RetryPolicy{MaxAttempts: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = c.Users.Get(context.Background(), "")
+	if err == nil || strings.Contains(err.Error(), person) || strings.Contains(Describe(err), person) {
+		t.Fatalf("the person's token was shown: %v", err)
+	}
+}
