@@ -147,6 +147,7 @@ func (m *Model) onQuitRequest(q tui.QuitRequestMsg) (tea.Model, tea.Cmd) {
 		m.closed = true
 		return m, tea.Quit
 	case asking:
+		m.stopWhy = q.Why
 		m.say(q.Why + " at the confirmation is a no.")
 		return m.answer(false)
 	case writing:
