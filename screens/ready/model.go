@@ -68,8 +68,8 @@ type Model struct {
 // New returns the ready screen; Init starts reading the Story.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
 	return &Model{c: c, ctx: ctx, deps: deps, keys: tui.DefaultKeys(),
-		yes: key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
-		no:  key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing")),
+		yes:   key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
+		no:    key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing")),
 		lines: []string{fmt.Sprintf("aayu ready #%d: reads the Story's Completion Goal and shows it with its hash; nothing is written until you answer y to the writes it lists. Any other answer writes nothing.", deps.Story)},
 	}
 }
