@@ -44,13 +44,15 @@ func editStoryBody(t *testing.T, home string, story int, body string) {
 }
 
 // readyWithoutTerminal runs `aayu --sandbox --plain ready ARGS…` as a person
-// with no terminal: the presence check is approved on the sandbox's device
-// page as founder, then the question (if it comes) is answered.
+// with no terminal: the presence check, when it comes (only once the reads
+// found something to write), is approved on the sandbox's device page as
+// founder, then the question (if it comes) is answered.
 func readyWithoutTerminal(t *testing.T, home, answer string, args ...string) (int, string) {
 	t.Helper()
 	a := startAayu(t, map[string]string{"HOME": home}, append([]string{"--sandbox", "--plain", "ready"}, args...)...)
-	m := a.waitFor(deviceCodeLine)
-	approveOnSandbox(t, m[1], m[2], "founder")
+	if m := a.waitFor(deviceCodeLine + `|result: exit \d`); m[1] != "" {
+		approveOnSandbox(t, m[1], m[2], "founder")
+	}
 	a.waitFor(`Type y and Enter to write all of these|result: exit \d`)
 	if answer != "" && strings.Contains(a.out.String(), "Type y and Enter") {
 		a.send(answer)
@@ -101,8 +103,8 @@ func TestReadyFreezesTheGoal(t *testing.T) {
 	home := t.TempDir()
 	story := newStoryIssue(t, home, "Story: leave \x1b[31mbalance\x1b[0m", readyGoalBody, "type:story", "status:building")
 	code, out := readyWithoutTerminal(t, home, "y", itoa(story))
-	if code != tui.ExitOK || !strings.Contains(out, "frozen: #") {
-		t.Fatalf("exit %d:\n%s", code, out)
+	if code != tui.ExitOK || !strings.Contains(out, "frozen: #") || !strings.Contains(out, "/login/device") {
+		t.Fatalf("exit %d, want 0 after the presence check and the yes:\n%s", code, out)
 	}
 	shown := hashLine.FindStringSubmatch(out)
 	if shown == nil {
@@ -135,7 +137,7 @@ func TestReadyFreezesTheGoal(t *testing.T) {
 	closeSandboxes(t)
 
 	code, out = readyWithoutTerminal(t, home, "y", itoa(story))
-	if code != tui.ExitOK || !strings.Contains(out, "Already frozen") || strings.Contains(out, "Type y and Enter") {
+	if code != tui.ExitOK || !strings.Contains(out, "Already frozen") || strings.Contains(out, "Type y and Enter") || strings.Contains(out, "/login/device") {
 		t.Fatalf("the same goal again: exit %d:\n%s", code, out)
 	}
 	c = sandboxState(t, home)
@@ -174,7 +176,7 @@ func TestReadyRefusesNoCompletionGoal(t *testing.T) {
 	for _, tc := range cases {
 		story := newStoryIssue(t, home, "Story: refused", tc.body, tc.labels...)
 		code, out := readyWithoutTerminal(t, home, "y", itoa(story))
-		if code != tui.ExitRefused || !strings.Contains(out, tc.want) || strings.Contains(out, "Type y and Enter") {
+		if code != tui.ExitRefused || !strings.Contains(out, tc.want) || strings.Contains(out, "Type y and Enter") || strings.Contains(out, "/login/device") {
 			t.Errorf("%q: exit %d, want 4 saying %q:\n%s", tc.body, code, tc.want, out)
 		}
 		c := sandboxState(t, home)
@@ -207,7 +209,7 @@ func TestReadyRefusesChangedGoalWithoutAgain(t *testing.T) {
 	story, old := freezeOnce(t, home)
 	editStoryBody(t, home, story, changedGoalBody)
 	code, out := readyWithoutTerminal(t, home, "y", itoa(story))
-	if code != tui.ExitRefused || !strings.Contains(out, "ready "+itoa(story)+" --again") || !strings.Contains(out, old[:12]) || strings.Contains(out, "Type y and Enter") {
+	if code != tui.ExitRefused || !strings.Contains(out, "ready "+itoa(story)+" --again") || !strings.Contains(out, old[:12]) || strings.Contains(out, "Type y and Enter") || strings.Contains(out, "/login/device") {
 		t.Fatalf("exit %d, want 4 naming --again and the frozen hash:\n%s", code, out)
 	}
 	c := sandboxState(t, home)
