@@ -95,8 +95,8 @@ func TestReadyWritesUntrustedTextAsNeutralLines(t *testing.T) {
 	}
 }
 
-// TestReadyRefusesWhatIsNotAStory: an issue without type:story or
-// type:bug is refused, and a Bug is frozen like a Story.
+// TestReadyRefusesWhatIsNotAStory: a pull request and an issue without
+// type:story or type:bug are refused, and a Bug is frozen like a Story.
 func TestReadyRefusesWhatIsNotAStory(t *testing.T) {
 	ctx := context.Background()
 	gh := founder(t)
@@ -105,6 +105,9 @@ func TestReadyRefusesWhatIsNotAStory(t *testing.T) {
 	var refusal *ready.Refusal
 	if !errors.As(err, &refusal) || !strings.Contains(refusal.Reason, "not a Story") {
 		t.Errorf("a decision: %v", err)
+	}
+	if _, err := ready.Read(ctx, ready.Options{Client: gh, Owner: "acme", Repo: "benefits", Story: 4}); !errors.As(err, &refusal) || !strings.Contains(refusal.Reason, "is a pull request") {
+		t.Errorf("pull request #4: %v", err)
 	}
 	bug := openStory(t, gh, "benefits", "A bug", "## Completion Goal\n1. fixed\n", "type:bug")
 	p, err := ready.Read(ctx, ready.Options{Client: gh, Owner: "acme", Repo: "benefits", Story: bug})
