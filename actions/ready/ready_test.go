@@ -115,3 +115,38 @@ func TestReadyRefusesWhatIsNotAStory(t *testing.T) {
 		t.Errorf("a bug: %v, kind %q", err, p.Kind)
 	}
 }
+
+// TestReadyRefusesASnapshotThatChangedWhileDeciding: a snapshot someone
+// else landed between the read and the yes is neither overwritten nor
+// labelled over; the person is told to run aayu ready again.
+func TestReadyRefusesASnapshotThatChangedWhileDeciding(t *testing.T) {
+	ctx := context.Background()
+	gh := founder(t)
+	story := openStory(t, gh, "fresh", "First story", "## Completion Goal\n1. It works\n", "type:story")
+	p, err := ready.Read(ctx, ready.Options{Client: gh, Owner: "acme", Repo: "fresh", Story: story, Now: frozenAt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := proof.RenderReady(story, "First story", frozenAt(), []string{"Something else"})
+	theirs, err := ghx.CommitFiles(ctx, gh, "acme", "fresh", ready.LedgerBranch, map[string][]byte{ready.Path(story): other}, "another freeze", ghx.CommitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ready.Apply(ctx, gh, p, nil)
+	if err == nil || !strings.Contains(err.Error(), "changed on the ledger while you decided") {
+		t.Fatalf("apply over a newer snapshot: %v", err)
+	}
+	ref, _, err := gh.Git.GetRef(ctx, "acme", "fresh", "heads/"+ready.LedgerBranch)
+	if err != nil || ref.GetObject().GetSHA() != theirs {
+		t.Errorf("the ledger moved past the other freeze (%v)", err)
+	}
+	is, _, err := gh.Issues.Get(ctx, "acme", "fresh", story)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range is.Labels {
+		if l.GetName() == ready.StatusReady {
+			t.Errorf("the refused apply labelled the Story %s", ready.StatusReady)
+		}
+	}
+}
