@@ -59,6 +59,8 @@ func (w wiring) screen() (tui.Screen, error) {
 		return w.initScreen()
 	case "ship":
 		return w.shipScreen()
+	case "ready":
+		return w.readyScreen()
 	}
 	return nil, openErr(tui.ExitUsage, "unknown screen. Nothing was done.")
 }

@@ -58,7 +58,7 @@ func DecodeLimited(data []byte, lim Limits) (*Pack, error) {
 	}
 	if version > SchemaVersion {
 		return nil, &DecodeError{Code: CodeNewerSchema, Err: ErrNewerSchema, Msg: fmt.Sprintf(
-			"pack.json is schema version %d and this aayu reads up to version %d; update aayu (aayu self-update) to read it.",
+			"pack.json is schema version %d and this aayu reads up to version %d; update aayu (install its newest release) to read it.",
 			version, SchemaVersion)}
 	}
 	schema, err := schemaFor(version)

@@ -123,7 +123,7 @@ func ParseReady(b []byte) (*Ready, error) {
 	}
 	body := readySection(lines, goalStart)
 	r.BodyHash = GoalHash(strings.Join(body, "\n"))
-	criteria, err := readyCriteria(body, goalStart)
+	criteria, err := readyCriteria("ready snapshot", body, goalStart)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +144,10 @@ func readySection(lines []string, start int) []string {
 // readyCriteria collects the numbered items of the Completion Goal. Prose
 // before the first item is allowed; after it, every line is an item, an
 // indented continuation or blank, so no criterion text is silently lost.
-// firstLine is the 1-based line number of body[0], for messages.
-func readyCriteria(body []string, firstLine int) ([]ReadyCriterion, error) {
+// firstLine is the 1-based line number of body[0], for messages; what names
+// the text read ("ready snapshot", "Story #7's body"), so one rule serves the
+// snapshot and the issue it is frozen from.
+func readyCriteria(what string, body []string, firstLine int) ([]ReadyCriterion, error) {
 	var (
 		criteria []ReadyCriterion
 		current  []string
@@ -157,7 +159,7 @@ func readyCriteria(body []string, firstLine int) ([]ReadyCriterion, error) {
 		text := normalizeCriterion(strings.Join(current, "\n"))
 		id := len(criteria) + 1
 		if text == "" {
-			return fmt.Errorf("ready snapshot: Completion Goal item %d has no text", id)
+			return fmt.Errorf("%s: Completion Goal item %d has no text", what, id)
 		}
 		criteria = append(criteria, ReadyCriterion{ID: id, Text: text})
 		current = nil
@@ -173,9 +175,9 @@ func readyCriteria(body []string, firstLine int) ([]ReadyCriterion, error) {
 			n, err := strconv.Atoi(m[1])
 			if err != nil || n != want {
 				if n > 0 && n < want {
-					return nil, fmt.Errorf("ready snapshot line %d: Completion Goal item number %s is used twice", lineNo, clipText(m[1]))
+					return nil, fmt.Errorf("%s line %d: Completion Goal item number %s is used twice", what, lineNo, clipText(m[1]))
 				}
-				return nil, fmt.Errorf("ready snapshot line %d: Completion Goal item is numbered %s where %d was expected (items are numbered 1, 2, 3 … in order)", lineNo, clipText(m[1]), want)
+				return nil, fmt.Errorf("%s line %d: Completion Goal item is numbered %s where %d was expected (items are numbered 1, 2, 3 … in order)", what, lineNo, clipText(m[1]), want)
 			}
 			current = []string{m[2]}
 			continue
@@ -190,14 +192,14 @@ func readyCriteria(body []string, firstLine int) ([]ReadyCriterion, error) {
 		case current == nil && len(criteria) == 0:
 			// Prose that introduces the list.
 		default:
-			return nil, fmt.Errorf("ready snapshot line %d in the Completion Goal is neither a numbered item nor an indented continuation: %q", lineNo, clipText(line))
+			return nil, fmt.Errorf("%s line %d in the Completion Goal is neither a numbered item nor an indented continuation: %q", what, lineNo, clipText(line))
 		}
 	}
 	if err := flush(); err != nil {
 		return nil, err
 	}
 	if len(criteria) == 0 {
-		return nil, fmt.Errorf("ready snapshot's Completion Goal has no numbered items (\"1. …\")")
+		return nil, fmt.Errorf("%s: %w (\"1. …\")", what, ErrNoGoalItems)
 	}
 	return criteria, nil
 }

@@ -19,7 +19,7 @@ const (
 // Invocation is a parsed command line.
 type Invocation struct {
 	// Command is the screen to run: inbox (the default), login, pack,
-	// verify, ship, comment, auth or sandbox.
+	// verify, ready, ship, comment, auth or sandbox.
 	Command string
 	// Args are the command's positional arguments (STORY, DIR or PR).
 	Args []string
@@ -70,7 +70,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 		return commandSpec{0, ""}, true
 	case "pack":
 		return commandSpec{1, "STORY or DIR"}, true
-	case "verify":
+	case "verify", "ready":
 		return commandSpec{1, "STORY"}, true
 	case "ship", "comment", "protected":
 		return commandSpec{1, "PR"}, true
@@ -80,7 +80,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ship", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ready", "ship", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -103,6 +103,8 @@ func lookupFlag(name string) (flagSpec, bool) {
 		return flagSpec{command: "sandbox"}, true
 	case "solo-bypass":
 		return flagSpec{command: "ship"}, true
+	case "again":
+		return flagSpec{command: "ready"}, true
 	case "yes", "gates", "identity":
 		return flagSpec{command: "init"}, true
 	case "client-id":
@@ -342,6 +344,8 @@ Usage:
   aayu verify STORY                run the floors, build the pack in .aayudha/proof/STORY/
            [--raw-out DIR]       the merge gate's tests job: run the tests, keep raw outputs
            [--from-raw DIR]      the gate's pack job: build the pack from them, running none
+  aayu ready STORY [--again]       freeze the Story's Completion Goal as its Ready snapshot
+                                   on the ledger, on your yes (--again: the goal changed)
   aayu ship PR [--solo-bypass]     the ship screen: read-only gates, presence, then your yes
                                    to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)

@@ -25,6 +25,11 @@ func TestParseArgs(t *testing.T) {
 			Invocation{Command: "verify", Args: []string{"131"}, Global: Global{CI: true, APIURL: "http://127.0.0.1:8765/", OAuthURL: "http://127.0.0.1:8765"}, Flags: map[string]string{}},
 		},
 		{
+			"ready with --again and --dry-run",
+			[]string{"ready", "7", "--again", "--dry-run"},
+			Invocation{Command: "ready", Args: []string{"7"}, Global: Global{DryRun: true}, Flags: map[string]string{"again": "true"}},
+		},
+		{
 			"set repeats in order",
 			[]string{"--set", "ui.plain=true", "--set=verify.coverage_threshold=80", "auth"},
 			Invocation{Command: "auth", Global: Global{Set: []string{"ui.plain=true", "verify.coverage_threshold=80"}}, Flags: map[string]string{}},
@@ -96,6 +101,8 @@ func TestParseArgsUsageErrors(t *testing.T) {
 		{"ship with two arguments", []string{"ship", "1", "2"}, "got 2"},
 		{"login with an argument", []string{"login", "me"}, "takes no arguments"},
 		{"flag of another command", []string{"ship", "148", "--list"}, "--list belongs to aayu inbox"},
+		{"again belongs to ready", []string{"ship", "148", "--again"}, "--again belongs to aayu ready"},
+		{"ready without a story", []string{"ready"}, "STORY"},
 		{"head not a sha", []string{"pack", "d", "--head", "abc123"}, "40 hex"},
 		{"scale not a number", []string{"sandbox", "--scale", "lots"}, "--scale"},
 		{"addr without port", []string{"sandbox", "--addr", "localhost"}, "HOST:PORT"},

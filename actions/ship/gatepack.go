@@ -276,7 +276,7 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 	gp.ready = fmt.Sprintf("specs/%d/ready.md", p.Story)
 	readyBytes, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, gp.ready)
 	if ghx.IsNotFound(err) {
-		return nil, fmt.Sprintf("story %d has no Ready snapshot on the ledger (%s)", p.Story, gp.ready), nil
+		return nil, fmt.Sprintf("story %d has no Ready snapshot on the ledger (%s); a person freezes its goal with aayu ready %d", p.Story, gp.ready, p.Story), nil
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("reading %s on the ledger: %s", gp.ready, ghx.Describe(err))

@@ -163,7 +163,7 @@ func (r *runner) prepare(ctx context.Context) (*Outcome, error) {
 	}
 
 	if len(req.Ready) == 0 {
-		return refuse("Story %d has no Ready snapshot on the ledger (specs/%d/ready.md), so there are no criteria to prove. Freeze it with aayu ready first.", req.Story, req.Story), nil
+		return refuse("Story %d has no Ready snapshot on the ledger (specs/%d/ready.md), so there are no criteria to prove. Freeze its Completion Goal first: aayu ready %d (a person's step).", req.Story, req.Story, req.Story), nil
 	}
 	if r.ready, err = proof.ParseReady(req.Ready); err != nil {
 		return refuse("The Ready snapshot of story %d cannot be read: %v. Nothing was built.", req.Story, err), nil
