@@ -162,7 +162,10 @@ func TestInboxRevertByHandWhenALaterCommitTouchedIt(t *testing.T) {
 	f := newFixture(t, nil)
 	ctx := context.Background()
 	st := f.step(inbox.KindAudit, sandbox.DemoPRAudit)
-	if _, err := ghx.CommitFiles(ctx, f.writer, owner, repo, "dev", map[string][]byte{
+	// A later change lands on dev. dev's ruleset requires the merge gate's
+	// status, which only the admin (the founder) bypasses: a writer's push
+	// straight to dev is refused, as on GitHub.
+	if _, err := ghx.CommitFiles(ctx, f.gh, owner, repo, "dev", map[string][]byte{
 		"deductible/tiers.go": []byte("package deductible\n\n// Tiers moved on after #15.\n"),
 	}, "deductible: a later change to tiers", ghx.CommitOptions{}); err != nil {
 		t.Fatal(err)
