@@ -150,7 +150,7 @@ func (r *run) land() (gateOutcome, error) {
 		return gateOutcome{words: "the record was already on the ledger"}, nil
 	}
 	if err != nil {
-		return gateOutcome{}, fmt.Errorf("landing the record on the ledger: %s The pull request is merged; run the same aayu ship again to land its record", ghx.Describe(err))
+		return gateOutcome{}, &storyError{err: err, words: fmt.Sprintf("landing the record on the ledger: %s The pull request is merged; run the same aayu ship again to land its record", ghx.Describe(err))}
 	}
 	r.res.ShipRecord = shipJSON
 	r.record("done", []string{landing}, "")

@@ -215,7 +215,7 @@ func (r *run) do() (Result, error) {
 		r.logRefusal()
 		return r.res, nil
 	}
-	if _, err := r.gate(GateLedger, r.land); err != nil {
+	if _, err := r.gate(GateLedger, r.landRetrying); err != nil {
 		r.skipRest(GateStory, "not finished")
 		return r.fail(err)
 	}

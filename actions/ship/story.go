@@ -89,8 +89,9 @@ func (r *run) storyFailed(step string, err error) error {
 		r.story, step, ghx.Describe(err), r.pr, r.pr)}
 }
 
-// storyError keeps GitHub's error under the words, so the retry below can
-// tell a passing fault from a refusal.
+// storyError keeps GitHub's error under the words, so the retries after
+// the merge (landRetrying, updateStoryRetrying) can tell a passing fault
+// from a refusal.
 type storyError struct {
 	err   error
 	words string
@@ -109,6 +110,25 @@ const storyAttempts = 8
 func (r *run) updateStoryRetrying() (gateOutcome, error) {
 	for attempt := 1; ; attempt++ {
 		out, err := r.updateStory()
+		if err == nil || attempt >= storyAttempts || !ghx.Retryable(err) {
+			return out, err
+		}
+		select {
+		case <-time.After(min(time.Duration(attempt)*200*time.Millisecond, time.Second)):
+		case <-r.ctx.Done():
+			return out, err
+		}
+	}
+}
+
+// landRetrying runs land again after a fault GitHub may recover from, as
+// updateStoryRetrying does for the Story: the pull request is already
+// merged, so a passing 5xx must not be the last word on its record. It is
+// safe to repeat because every attempt re-reads the ledger's tip for this
+// head's ship.json before it commits (land's Unless).
+func (r *run) landRetrying() (gateOutcome, error) {
+	for attempt := 1; ; attempt++ {
+		out, err := r.land()
 		if err == nil || attempt >= storyAttempts || !ghx.Retryable(err) {
 			return out, err
 		}
