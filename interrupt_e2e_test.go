@@ -224,8 +224,9 @@ func TestSIGTERMDuringInboxWriteLeavesNoHalfDone(t *testing.T) {
 		t.Errorf("exit %d, last line %q; want exit 0 and %q", code, p.lastLine(), want)
 	}
 	recs := decisionRecords(t, home)
-	if len(recs) != 1 || recs[0].Outcome != actions.OutcomeDone || len(recs[0].Writes) != 3 {
-		t.Errorf("the actions log does not record the Decision's three writes done: %+v", recs)
+	// The comment, status:proposed removed, status:accepted added, the close.
+	if len(recs) != 1 || recs[0].Outcome != actions.OutcomeDone || len(recs[0].Writes) != 4 {
+		t.Errorf("the actions log does not record the Decision's four writes done: %+v", recs)
 	}
 	if list := nextRunList(t, bin, home, url); strings.Contains(list, fmt.Sprintf("Decision #%d", sandbox.DemoDecision)) {
 		t.Errorf("the next run still lists the Decision:\n%s", list)
