@@ -27,7 +27,7 @@ func TestFromCheckRunIsGreenOnlyWhenCompletedWithSuccessNeutralOrSkipped(t *test
 		detail             string
 	}{
 		{"completed", "success", Green, "success"},
-		{"COMPLETED", "Neutral", Green, "Neutral"},
+		{"COMPLETED", "Neutral", Green, "neutral"}, // GraphQL's capitals read as REST's words
 		{"completed", "skipped", Green, "skipped"},
 		{"completed", "failure", Failing, "failure"},
 		{"completed", "timed_out", Failing, "timed_out"},
