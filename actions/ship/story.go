@@ -100,36 +100,27 @@ type storyError struct {
 func (e *storyError) Error() string { return e.words }
 func (e *storyError) Unwrap() error { return e.err }
 
-// storyAttempts bounds updateStoryRetrying: the pull request is already
-// merged, so a passing 5xx must not leave its Story looking unshipped.
-const storyAttempts = 8
+// afterMergeAttempts bounds the retries after the merge: the pull request
+// is already merged, so a passing 5xx must not leave it without its record
+// or its Story looking unshipped.
+const afterMergeAttempts = 8
 
 // updateStoryRetrying runs updateStory again after a fault GitHub may
 // recover from. It is safe to repeat because updateStory re-reads the
 // Story and makes only the writes still missing.
-func (r *run) updateStoryRetrying() (gateOutcome, error) {
-	for attempt := 1; ; attempt++ {
-		out, err := r.updateStory()
-		if err == nil || attempt >= storyAttempts || !ghx.Retryable(err) {
-			return out, err
-		}
-		select {
-		case <-time.After(min(time.Duration(attempt)*200*time.Millisecond, time.Second)):
-		case <-r.ctx.Done():
-			return out, err
-		}
-	}
-}
+func (r *run) updateStoryRetrying() (gateOutcome, error) { return r.retryAfterMerge(r.updateStory) }
 
-// landRetrying runs land again after a fault GitHub may recover from, as
-// updateStoryRetrying does for the Story: the pull request is already
-// merged, so a passing 5xx must not be the last word on its record. It is
-// safe to repeat because every attempt re-reads the ledger's tip for this
-// head's ship.json before it commits (land's Unless).
-func (r *run) landRetrying() (gateOutcome, error) {
+// landRetrying runs land again after such a fault. It is safe to repeat
+// because every attempt re-reads the ledger's tip for this head's
+// ship.json before it commits (land's Unless).
+func (r *run) landRetrying() (gateOutcome, error) { return r.retryAfterMerge(r.land) }
+
+// retryAfterMerge is the one retry rule for the writes after the merge:
+// again after a fault GitHub may recover from, never after a refusal.
+func (r *run) retryAfterMerge(step func() (gateOutcome, error)) (gateOutcome, error) {
 	for attempt := 1; ; attempt++ {
-		out, err := r.land()
-		if err == nil || attempt >= storyAttempts || !ghx.Retryable(err) {
+		out, err := step()
+		if err == nil || attempt >= afterMergeAttempts || !ghx.Retryable(err) {
 			return out, err
 		}
 		select {
