@@ -95,33 +95,46 @@ func (t *redactTransport) redact(b []byte) []byte {
 // last keep bytes of what it has read until more arrive: a secret split
 // between two reads is then whole before any of it is passed on.
 type redactReader struct {
-	src     io.ReadCloser
-	t       *redactTransport
-	keep    int
-	pending []byte // read, redacted, but possibly the start of a secret
-	ready   []byte // safe to hand out
-	err     error  // the source's error, returned once pending is out
+	src  io.ReadCloser
+	t    *redactTransport
+	keep int
+	// win is the one buffer a body is read through, allocated once: a
+	// capped body streamed at us must cost its cap, not several copies of
+	// it per read (TestTransportRefusesHugeJSONBody).
+	win   []byte
+	carry []byte // read, redacted, but possibly the start of a secret
+	ready []byte // safe to hand out
+	err   error  // the source's error, returned once carry is out
 }
+
+// redactChunk is how much one read of the source asks for.
+const redactChunk = 32 << 10
 
 func (r *redactReader) Read(p []byte) (int, error) {
 	for len(r.ready) == 0 {
 		if r.err != nil {
-			if len(r.pending) == 0 {
+			if len(r.carry) == 0 {
 				return 0, r.err
 			}
-			r.ready, r.pending = r.t.redact(r.pending), nil
+			r.ready, r.carry = r.t.redact(r.carry), nil
 			continue
 		}
-		chunk := make([]byte, 32<<10)
-		n, err := r.src.Read(chunk)
-		r.pending = r.t.redact(append(r.pending, chunk[:n]...))
+		if r.win == nil {
+			r.win = make([]byte, 0, r.keep+redactChunk)
+		}
+		// The carried tail (at most keep bytes, so a whole chunk still fits
+		// behind it) moves to the front; copy allows the overlap.
+		w := r.win[:copy(r.win[:cap(r.win)], r.carry)]
+		n, err := r.src.Read(w[len(w):cap(w)])
+		w = r.t.redact(w[:len(w)+n])
 		r.err = err
-		if err == nil && n == 0 {
-			continue
-		}
-		if cut := len(r.pending) - r.keep; cut > 0 && r.err == nil {
-			r.ready = append([]byte(nil), r.pending[:cut]...)
-			r.pending = append([]byte(nil), r.pending[cut:]...)
+		switch cut := len(w) - r.keep; {
+		case err != nil:
+			r.ready, r.carry = w, nil
+		case cut <= 0:
+			r.carry = w // not enough yet to rule out a secret's start
+		default:
+			r.ready, r.carry = w[:cut], w[cut:]
 		}
 	}
 	n := copy(p, r.ready)
