@@ -1,6 +1,9 @@
 package tui
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Plural is one when n is 1 and many otherwise: "1 problem", "2 problems".
 func Plural(n int, one, many string) string {
@@ -38,4 +41,21 @@ func ResultWord(result string) string {
 		return result
 	}
 	return SanitizeLine(result)
+}
+
+// YesLine reads a plain-mode answer to a confirmation: only y or yes is a
+// yes, so any other line, or none, writes nothing.
+func YesLine(line string) bool {
+	l := strings.ToLower(strings.TrimSpace(line))
+	return l == "y" || l == "yes"
+}
+
+// Sentence ends s with one full stop: an error's words may already end in
+// one.
+func Sentence(s string) string {
+	s = strings.TrimRight(s, " ")
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
 }

@@ -102,7 +102,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tui.QuitRequestMsg:
 		return m.onQuitRequest(msg)
 	case tui.LineMsg:
-		yes := yesLine(msg.Line)
+		yes := tui.YesLine(msg.Line)
 		if m.phase == asking {
 			return m.answer(yes)
 		}
@@ -177,10 +177,10 @@ func (m *Model) planned(msg planMsg) (tea.Model, tea.Cmd) {
 	var refusal *core.Refusal
 	switch {
 	case errors.As(msg.err, &refusal):
-		m.say("refused: "+sentence(clean(refusal.Reason)), "Nothing was written.")
+		m.say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written.")
 		return m.finish(tui.ExitRefused)
 	case msg.err != nil:
-		m.say("failed: "+sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run aayu ready again.")
+		m.say("failed: "+tui.Sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run aayu ready again.")
 		return m.finish(tui.ExitFailed)
 	}
 	p := msg.plan
@@ -231,7 +231,7 @@ func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
 		m.say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + clean(r.CommentURL))
 	}
 	if msg.err != nil {
-		m.say("failed: "+sentence(clean(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
+		m.say("failed: "+tui.Sentence(clean(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
 		return m.finish(tui.ExitFailed)
 	}
 	m.say(fmt.Sprintf("frozen: #%d is %s with completion_goal_hash %s.", p.Story, core.StatusReady, p.Hash),
@@ -243,7 +243,7 @@ func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
 // each criterion.
 func GoalLines(p core.Plan) []string {
 	out := []string{fmt.Sprintf("%s #%d %s", p.Kind, p.Story, clean(p.Title)),
-		fmt.Sprintf("Completion Goal, %d %s, completion_goal_hash %s:", len(p.Criteria), plural(len(p.Criteria), "criterion", "criteria"), p.Hash)}
+		fmt.Sprintf("Completion Goal, %d %s, completion_goal_hash %s:", len(p.Criteria), tui.Plural(len(p.Criteria), "criterion", "criteria"), p.Hash)}
 	for i, c := range p.Criteria {
 		for j, l := range strings.Split(c, "\n") {
 			if j == 0 {
@@ -304,28 +304,7 @@ func (m *Model) Keys() []key.Binding {
 	return []key.Binding{m.keys.Quit}
 }
 
-// yesLine reads a plain answer: only y or yes is a yes.
-func yesLine(line string) bool {
-	l := strings.ToLower(strings.TrimSpace(line))
-	return l == "y" || l == "yes"
-}
-
 func clean(s string) string { return tui.SanitizeLine(s) }
-
-func sentence(s string) string {
-	s = strings.TrimRight(s, " ")
-	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
-		return s
-	}
-	return s + "."
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
 
 func short(sha string) string {
 	if len(sha) > 12 {

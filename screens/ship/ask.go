@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -238,10 +237,4 @@ func confirmLines(p core.Plan) []string {
 		out = append(out, "Warning from the pack, "+w.String())
 	}
 	return out
-}
-
-// yesLine reads a plain answer: only y or yes is a yes.
-func yesLine(line string) bool {
-	l := strings.ToLower(strings.TrimSpace(line))
-	return l == "y" || l == "yes"
 }

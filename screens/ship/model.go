@@ -188,7 +188,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tui.LineMsg:
 		switch {
 		case m.confirmReply != nil:
-			m.answer(yesLine(msg.Line))
+			m.answer(tui.YesLine(msg.Line))
 		case msg.Line != "" && m.result == nil:
 			// A yes typed before the writes are listed is not a yes to them.
 			m.say(fmt.Sprintf("not taken: %q — ship asks nothing yet; the question comes once every gate that only reads has passed", clean(msg.Line)))

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/actions/ship"
+	"github.com/aayudha/aayu/tui"
 )
 
 // View draws one line per gate, filled in as the run reports, the runs
@@ -71,9 +72,9 @@ func (m *Model) outcomeLines(w int) []string {
 	case m.err != nil && r.Merged:
 		s = st.Warning.Render("merged, not finished") + ": " + clean(m.err.Error()) + ". Run aayu ship again; it will not merge twice."
 	case m.err != nil && errors.Is(m.err, core.ErrMergeUnknown):
-		s = st.Failed.Render("failed") + ": " + sentence(clean(m.err.Error())) + fmt.Sprintf(" It may have merged: run aayu ship %d again to find out.", m.opts.PR)
+		s = st.Failed.Render("failed") + ": " + tui.Sentence(clean(m.err.Error())) + fmt.Sprintf(" It may have merged: run aayu ship %d again to find out.", m.opts.PR)
 	case m.err != nil:
-		s = st.Failed.Render("failed") + ": " + sentence(clean(m.err.Error())) + " Nothing was merged."
+		s = st.Failed.Render("failed") + ": " + tui.Sentence(clean(m.err.Error())) + " Nothing was merged."
 	case r.Shipped:
 		s = st.OK.Render("shipped") + fmt.Sprintf(": merged as %s; the record is on the ledger at %s.", clean(r.MergeCommit), clean(r.LedgerDir))
 	case r.Merged:
@@ -155,14 +156,4 @@ func (m *Model) writesHidden() bool {
 		return false
 	}
 	return !m.scroll.seenEnd
-}
-
-// sentence ends s with one full stop: an error's words may already end in
-// one.
-func sentence(s string) string {
-	s = strings.TrimRight(s, " ")
-	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
-		return s
-	}
-	return s + "."
 }
