@@ -54,7 +54,8 @@ func FuzzDecodeTOML(f *testing.F) {
 func FuzzSetValue(f *testing.F) {
 	for _, seed := range []string{"approvals.approvers=agent-bot", "autonomy.never=[\"L04\"]", "AUTONOMY.APPROVER=writer",
 		"autonomy.streak=0", "ui.motion=maybe", "verify.coverage_threshold=NaN", "autonomy.never=[[[[", "x=y",
-		"verify.coverage_threshold=-5", "verify.coverage_threshold=101", "autonomy.streak=-1"} {
+		"verify.coverage_threshold=-5", "verify.coverage_threshold=101", "autonomy.streak=-1",
+		"autonomy.never=\v", "autonomy.never= , ", "autonomy.never=[]"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, set string) {

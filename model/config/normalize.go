@@ -127,6 +127,12 @@ func fromText(where, key string, kind Kind, raw string) (any, error) {
 				out = append(out, part)
 			}
 		}
+		if len(out) == 0 {
+			// Blank text (spaces, a tab, a lone comma) would otherwise clear a
+			// list such as autonomy.never without anyone meaning to; clearing
+			// one takes the explicit [].
+			return nil, &KeyError{Where: where, Key: key, Why: fmt.Sprintf("%q holds no items; write [] to empty the list", raw)}
+		}
 		return out, nil
 	}
 	return nil, wrongKind(where, key, kind, raw)

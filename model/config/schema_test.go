@@ -206,3 +206,18 @@ func TestConfigRefusesThresholdOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// A blank list value (a vertical tab, spaces, a lone comma) is refused in
+// words rather than read as "no never layers"; [] empties a list on purpose.
+func TestSetBlankListIsRefusedNotEmptied(t *testing.T) {
+	for _, set := range []string{"autonomy.never=\v", "autonomy.never=", "autonomy.never= , ", `autonomy.never=""`} {
+		_, err := Load(Sources{Set: []string{set}})
+		if err == nil || !strings.Contains(err.Error(), "write [] to empty the list") {
+			t.Errorf("--set %q: err %v, want a refusal naming []", set, err)
+		}
+	}
+	cfg, err := Load(Sources{Set: []string{"autonomy.never=[]"}})
+	if err != nil || len(cfg.Strings("autonomy.never")) != 0 {
+		t.Errorf("--set autonomy.never=[] gave %q, %v", cfg.Strings("autonomy.never"), err)
+	}
+}
