@@ -50,7 +50,7 @@ func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Spri
 // and a Decision named twice are usage mistakes, said in words.
 func ParsePicks(decisions, accept string) ([]Pick, error) {
 	if strings.TrimSpace(accept) == "" {
-		return nil, &UsageError{"aayu decide needs --accept K: the option to accept of each Decision named, e.g. aayu decide 7 --accept 2"}
+		return nil, &UsageError{"--accept K is missing: the option to accept of each Decision named, e.g. aayu decide 7 --accept 2"}
 	}
 	ds, err := numbers("Decision", decisions)
 	if err != nil {
@@ -61,7 +61,7 @@ func ParsePicks(decisions, accept string) ([]Pick, error) {
 		return nil, err
 	}
 	if len(ds) != len(opts) {
-		return nil, &UsageError{fmt.Sprintf("aayu decide names %d %s and --accept %d %s; they pair up one to one, in order (aayu decide 7,9 --accept 2,1 accepts option 2 of #7 and option 1 of #9)",
+		return nil, &UsageError{fmt.Sprintf("%d %s named and --accept gives %d %s; they pair up one to one, in order (aayu decide 7,9 --accept 2,1 accepts option 2 of #7 and option 1 of #9)",
 			len(ds), plural(len(ds), "Decision", "Decisions"), len(opts), plural(len(opts), "option", "options"))}
 	}
 	seen := map[int]bool{}
