@@ -164,7 +164,7 @@ func TestDecideRefusesReadAccess(t *testing.T) {
 func TestNextNamesTheInbox(t *testing.T) {
 	home := t.TempDir()
 	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "next")
-	m := regexp.MustCompile(`^(\d+) steps wait for you \(\d+ need you, \d+ housekeeping\): run aayu\n$`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`^Waiting in your inbox: (\d+) steps \(\d+ need you, \d+ housekeeping\) — run aayu inbox\n$`).FindStringSubmatch(out)
 	if code != tui.ExitOK || m == nil {
 		t.Fatalf("exit %d:\n%q%s", code, out, errOut)
 	}
@@ -176,5 +176,23 @@ func TestNextNamesTheInbox(t *testing.T) {
 		if !strings.Contains(list, want) {
 			t.Errorf("--list does not name %q:\n%s", want, list)
 		}
+	}
+}
+
+// TestDecideWithoutYesWritesNothing: a pick that asks (#2's option 2: not
+// the recommendation, a one-way door) answered with anything but y writes
+// nothing, exit 4, and #2 still waits.
+func TestDecideWithoutYesWritesNothing(t *testing.T) {
+	home := t.TempDir()
+	code, out := decideWithoutTerminal(t, home, "n", "2", "--accept", "2")
+	if code != tui.ExitRefused || !strings.Contains(out, "answer: no; nothing was written.") {
+		t.Fatalf("exit %d, want 4:\n%s", code, out)
+	}
+	c := sandboxState(t, home)
+	if st := decidedState(t, c, 2); st != "open/" {
+		t.Errorf("#2 is %s after a no", st)
+	}
+	if labels := labelsOf(t, c, 2); contains(labels, "status:accepted") {
+		t.Errorf("#2's labels after a no: %v", labels)
 	}
 }

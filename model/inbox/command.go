@@ -29,12 +29,12 @@ func Command(st Step) string {
 	return "aayu inbox"
 }
 
-// Next is the one line aayu next prints: the inbox, with how many steps
-// wait, whenever any does (seed 001: the home screen shows "Waiting in
-// your inbox" with the count, and aayu next names aayu inbox).
+// Next is the one line aayu next prints, in the seed's home-screen words:
+// "Waiting in your inbox" with the count, naming aayu inbox whenever it has
+// steps (seed 001, "The inbox").
 func Next(steps []Step) string {
 	if len(steps) == 0 {
-		return "Nothing waits for you: no command to run now."
+		return "Nothing is waiting in your inbox: no command to run now."
 	}
 	needs := 0
 	for _, st := range steps {
@@ -42,13 +42,12 @@ func Next(steps []Step) string {
 			needs++
 		}
 	}
-	verb := "steps wait"
+	count := fmt.Sprintf("%d steps", len(steps))
 	if len(steps) == 1 {
-		verb = "step waits"
+		count = "1 step"
 	}
-	split := ""
 	if needs != len(steps) {
-		split = fmt.Sprintf(" (%d %s you, %d housekeeping)", needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(steps)-needs)
+		count += fmt.Sprintf(" (%d %s you, %d housekeeping)", needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(steps)-needs)
 	}
-	return fmt.Sprintf("%d %s for you%s: run aayu", len(steps), verb, split)
+	return "Waiting in your inbox: " + count + " — run aayu inbox"
 }

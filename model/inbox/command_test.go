@@ -62,9 +62,9 @@ func TestNext(t *testing.T) {
 		steps []Step
 		want  string
 	}{
-		{nil, "Nothing waits for you: no command to run now."},
-		{steps[:1], "1 step waits for you: run aayu"},
-		{steps[:3], "3 steps wait for you: run aayu"},
+		{nil, "Nothing is waiting in your inbox: no command to run now."},
+		{steps[:1], "Waiting in your inbox: 1 step — run aayu inbox"},
+		{steps[:3], "Waiting in your inbox: 3 steps — run aayu inbox"},
 	}
 	for _, c := range cases {
 		if got := Next(c.steps); got != c.want {
@@ -77,7 +77,7 @@ func TestNext(t *testing.T) {
 			needs++
 		}
 	}
-	if got := Next(steps); needs == len(steps) || got != strconv.Itoa(len(steps))+" steps wait for you ("+strconv.Itoa(needs)+" need you, "+strconv.Itoa(len(steps)-needs)+" housekeeping): run aayu" {
+	if got := Next(steps); needs == len(steps) || got != "Waiting in your inbox: "+strconv.Itoa(len(steps))+" steps ("+strconv.Itoa(needs)+" need you, "+strconv.Itoa(len(steps)-needs)+" housekeeping) — run aayu inbox" {
 		t.Errorf("Next(all) = %q", got)
 	}
 }
