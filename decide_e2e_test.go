@@ -108,7 +108,7 @@ func TestDecideAcceptsTwoDecisionsOnTheSandbox(t *testing.T) {
 	}
 
 	code, out = decideWithoutTerminal(t, home, "y", "1,2", "--accept", "1,2")
-	if code != tui.ExitRefused || !strings.Contains(out, "refused: #1 is not a Decision waiting for you") || strings.Contains(out, "/login/device") {
+	if code != tui.ExitRefused || !strings.Contains(out, "refused: Decision #1 is closed, so it waits for no decision") || strings.Contains(out, "/login/device") {
 		t.Fatalf("the same command again: exit %d, want 4 with no code asked:\n%s", code, out)
 	}
 }
@@ -194,5 +194,17 @@ func TestDecideWithoutYesWritesNothing(t *testing.T) {
 	}
 	if labels := labelsOf(t, c, 2); contains(labels, "status:accepted") {
 		t.Errorf("#2's labels after a no: %v", labels)
+	}
+}
+
+// TestDecideRefusesAnItemThatIsNoDecision: a Story and a pull request are
+// refused, each said for what it is, exit 4.
+func TestDecideRefusesAnItemThatIsNoDecision(t *testing.T) {
+	home := t.TempDir()
+	for n, say := range map[string]string{"3": "#3 is not a Decision: it is not labelled type:decision", "4": "#4 is a pull request, not a Decision"} {
+		code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "--dry-run", "decide", "1,"+n, "--accept", "1,1")
+		if code != tui.ExitRefused || !strings.Contains(out, "refused: "+say) || strings.Contains(out, "--dry-run: accepting") {
+			t.Errorf("#%s: exit %d:\n%s%s", n, code, out, errOut)
+		}
 	}
 }

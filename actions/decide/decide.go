@@ -38,7 +38,12 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 // Refusal is a reason nothing may be written, in words (exit 4).
-type Refusal struct{ Reason string }
+type Refusal struct {
+	Reason string
+	// notWaiting is the Decision that does not wait in the inbox, when
+	// that is the reason; Read says what it is instead, from GitHub.
+	notWaiting int
+}
 
 func (r *Refusal) Error() string { return r.Reason }
 
@@ -165,7 +170,7 @@ func Choose(steps []inbox.Step, viewer identity.Account, bots []string, picks []
 	for _, pk := range picks {
 		st, ok := inbox.Find(steps, fmt.Sprintf("%s#%d", inbox.KindDecision, pk.Decision))
 		if !ok {
-			return nil, refuse("#%d is not a Decision waiting for you: aayu decide accepts an open issue labelled %s (aayu inbox --list shows the ones that wait)", pk.Decision, inbox.LabelDecision)
+			return nil, &Refusal{notWaiting: pk.Decision, Reason: fmt.Sprintf("#%d is not a Decision waiting for you: aayu decide accepts an open issue labelled %s (aayu inbox --list shows the ones that wait)", pk.Decision, inbox.LabelDecision)}
 		}
 		if st.Problem != "" {
 			return nil, refuse("%s", strings.TrimSuffix(st.Problem, "."))
@@ -250,11 +255,41 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 		return p, fmt.Errorf("reading @%s's access to %s/%s: %w", snap.Viewer, o.Owner, o.Repo, err)
 	}
 	items, err := Choose(inbox.Derive(snap), viewer, snap.BotLogins, o.Picks)
+	var r *Refusal
+	if errors.As(err, &r) && r.notWaiting != 0 {
+		r.Reason = whyNotWaiting(ctx, o, r.notWaiting, r.Reason)
+	}
 	if err != nil {
 		return p, err
 	}
 	p.Items = items
 	return p, nil
+}
+
+// whyNotWaiting says what an item that is no waiting Decision is, as
+// GitHub has it: closed (already decided), a pull request, or an issue
+// without the label; the general reason when it cannot tell.
+func whyNotWaiting(ctx context.Context, o Options, n int, general string) string {
+	is, _, err := o.Client.Issues.Get(ctx, o.Owner, o.Repo, n)
+	switch {
+	case ghx.IsNotFound(err):
+		return fmt.Sprintf("%s/%s has no issue #%d", o.Owner, o.Repo, n)
+	case err != nil:
+		return general
+	case is.IsPullRequest():
+		return fmt.Sprintf("#%d is a pull request, not a Decision: aayu decide accepts an open issue labelled %s", n, inbox.LabelDecision)
+	}
+	labelled := false
+	for _, l := range is.Labels {
+		labelled = labelled || l.GetName() == inbox.LabelDecision
+	}
+	switch {
+	case !labelled:
+		return fmt.Sprintf("#%d is not a Decision: it is not labelled %s", n, inbox.LabelDecision)
+	case is.GetState() == "closed":
+		return fmt.Sprintf("Decision #%d is closed, so it waits for no decision (it was decided, or closed, on GitHub)", n)
+	}
+	return general
 }
 
 func statusOf(err error) int {
