@@ -208,3 +208,27 @@ func TestDecideRefusesAnItemThatIsNoDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideRefusesCI: --ci, or a CI system's marker, has no person to
+// accept a Decision; refused with the reason, nothing written.
+func TestDecideRefusesCI(t *testing.T) {
+	for _, c := range []struct {
+		vars map[string]string
+		args []string
+	}{
+		{map[string]string{}, []string{"--sandbox", "--ci", "decide", "1", "--accept", "1"}},
+		{map[string]string{"GITHUB_ACTIONS": "true"}, []string{"--sandbox", "decide", "1", "--accept", "1"}},
+	} {
+		home := t.TempDir()
+		c.vars["HOME"] = home
+		code, out, errOut := runAayuEnv(t, c.vars, c.args...)
+		if code != tui.ExitRefused || !strings.Contains(errOut, "refused: aayu decide 1 --accept 1 is a human-only step") || !strings.Contains(errOut, "accepting a Decision is the person's act") {
+			t.Errorf("%v %v: exit %d:\n%s%s", c.vars, c.args, code, out, errOut)
+		}
+		st := sandboxState(t, home)
+		if s := decidedState(t, st, 1); s != "open/" {
+			t.Errorf("#1 is %s after a refusal", s)
+		}
+		closeSandboxes(t)
+	}
+}
