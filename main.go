@@ -117,6 +117,8 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 	case "protected":
 		return w.runProtected()
+	case "next":
+		return w.runNext()
 	}
 	screen, err := w.screen()
 	if err != nil {

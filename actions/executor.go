@@ -87,8 +87,12 @@ func NewExecutor(cfg ExecutorConfig) (*Executor, error) {
 type Request struct {
 	Step   inbox.Step
 	Choice inbox.Choice
-	Note   string // the one line the person typed when Choice.NeedsNote
+	Note   string // the one line the person typed (Choice.NeedsNote, or aayu decide --note)
 	DryRun bool   // say what would be written; write, read and log nothing
+	// Command is how the actions log names the request when it did not
+	// come from the inbox (e.g. "decide 7 --accept 2"); "" is the inbox's
+	// own words (InboxCommand).
+	Command string
 }
 
 // Outcome is what executing a request did.

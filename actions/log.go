@@ -21,6 +21,7 @@ type Record struct {
 	Outcome string    `json:"outcome"`          // done, refused, failed, changed, dry-run
 	Writes  []string  `json:"writes,omitempty"` // each write, in words
 	Detail  string    `json:"detail,omitempty"` // the step it stopped at, GitHub's answer
+	Note    string    `json:"note,omitempty"`   // the person's one line (a review's check, aayu decide --note)
 	Lines   []string  `json:"approving,omitempty"`
 	Method  string    `json:"method,omitempty"` // presence: device-flow
 }

@@ -26,8 +26,13 @@ func (e *Executor) record(ctx context.Context, req Request, out *Outcome) {
 	if e.cfg.Log == nil {
 		return
 	}
+	command := req.Command
+	if command == "" {
+		command = InboxCommand(req.Step, req.Choice)
+	}
 	rec := Record{
-		Command: InboxCommand(req.Step, req.Choice),
+		Command: command,
+		Note:    oneLine(req.Note),
 		Repo:    e.cfg.Owner + "/" + e.cfg.Repo,
 		Item:    fmt.Sprintf("#%d", req.Step.Item.Number),
 		Who:     e.cfg.Viewer,

@@ -66,8 +66,10 @@ type commandSpec struct {
 // lookupCommand returns the spec of a command name.
 func lookupCommand(name string) (commandSpec, bool) {
 	switch name {
-	case "inbox", "login", "auth", "sandbox", "audit", "init", "doctor":
+	case "inbox", "login", "auth", "sandbox", "audit", "init", "doctor", "next":
 		return commandSpec{0, ""}, true
+	case "decide":
+		return commandSpec{1, "DECISION[,DECISION…]"}, true
 	case "pack":
 		return commandSpec{1, "STORY or DIR"}, true
 	case "verify", "ready":
@@ -80,7 +82,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ready", "ship", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ready", "decide", "ship", "next", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -105,6 +107,8 @@ func lookupFlag(name string) (flagSpec, bool) {
 		return flagSpec{command: "ship"}, true
 	case "again":
 		return flagSpec{command: "ready"}, true
+	case "accept", "note":
+		return flagSpec{value: true, command: "decide"}, true
 	case "yes", "gates", "identity":
 		return flagSpec{command: "init"}, true
 	case "client-id":
@@ -264,7 +268,7 @@ func setFlag(inv *Invocation, name, value string) error {
 			return usagef("--scale wants a whole number of 1 or more, got %q", SanitizeLine(value))
 		}
 		inv.Flags[name] = value
-	case "ready", "faults", "dir", "client-id":
+	case "ready", "faults", "dir", "client-id", "accept":
 		if value == "" {
 			return usagef("flag --%s needs a value", name)
 		}
@@ -346,6 +350,11 @@ Usage:
            [--from-raw DIR]      the gate's pack job: build the pack from them, running none
   aayu ready STORY [--again]       freeze the Story's Completion Goal as its Ready snapshot
                                    on the ledger, on your yes (--again: the goal changed)
+  aayu decide N[,M…] --accept K[,L…] [--note TEXT]
+                                   accept option K of Decision N (each N with its K), as the
+                                   inbox does: a pick that is not the recommendation, or a
+                                   one-way door, asks first; --note is kept in the actions log
+  aayu next                        one line: the command to run now (read-only)
   aayu ship PR [--solo-bypass]     the ship screen: read-only gates, presence, then your yes
                                    to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)

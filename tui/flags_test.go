@@ -30,6 +30,12 @@ func TestParseArgs(t *testing.T) {
 			Invocation{Command: "ready", Args: []string{"7"}, Global: Global{DryRun: true}, Flags: map[string]string{"again": "true"}},
 		},
 		{
+			"decide with its lists and a note",
+			[]string{"decide", "7,9", "--accept", "2,1", "--note=cheapest to reverse"},
+			Invocation{Command: "decide", Args: []string{"7,9"}, Flags: map[string]string{"accept": "2,1", "note": "cheapest to reverse"}},
+		},
+		{"next", []string{"next"}, Invocation{Command: "next", Flags: map[string]string{}}},
+		{
 			"set repeats in order",
 			[]string{"--set", "ui.plain=true", "--set=verify.coverage_threshold=80", "auth"},
 			Invocation{Command: "auth", Global: Global{Set: []string{"ui.plain=true", "verify.coverage_threshold=80"}}, Flags: map[string]string{}},
@@ -103,6 +109,10 @@ func TestParseArgsUsageErrors(t *testing.T) {
 		{"flag of another command", []string{"ship", "148", "--list"}, "--list belongs to aayu inbox"},
 		{"again belongs to ready", []string{"ship", "148", "--again"}, "--again belongs to aayu ready"},
 		{"ready without a story", []string{"ready"}, "STORY"},
+		{"accept belongs to decide", []string{"ship", "148", "--accept", "1"}, "--accept belongs to aayu decide"},
+		{"decide without a decision", []string{"decide", "--accept", "1"}, "DECISION"},
+		{"decide with an empty accept", []string{"decide", "7", "--accept="}, "--accept needs a value"},
+		{"next with an argument", []string{"next", "now"}, "takes no arguments"},
 		{"head not a sha", []string{"pack", "d", "--head", "abc123"}, "40 hex"},
 		{"scale not a number", []string{"sandbox", "--scale", "lots"}, "--scale"},
 		{"addr without port", []string{"sandbox", "--addr", "localhost"}, "HOST:PORT"},
@@ -152,7 +162,7 @@ func TestUsageNamesEveryCommandAndFlag(t *testing.T) {
 	u := Usage()
 	for _, want := range append(commandNames(),
 		"--repo", "--plain", "--ci", "--sandbox", "--set", "--dry-run", "--api-url", "--oauth-url",
-		"--list", "--ready", "--head", "--addr", "--faults", "--scale", "AAYU_GITHUB_API_URL", "AAYU_GITHUB_OAUTH_URL") {
+		"--list", "--ready", "--head", "--accept", "--note", "--addr", "--faults", "--scale", "AAYU_GITHUB_API_URL", "AAYU_GITHUB_OAUTH_URL") {
 		if !strings.Contains(u, want) {
 			t.Errorf("Usage() does not mention %s", want)
 		}

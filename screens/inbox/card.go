@@ -46,6 +46,13 @@ func (m *Model) cardLines(st model.Step) []string {
 		}
 		out = append(out, line)
 	}
+	if m.opts.List {
+		// --list is read-only and allowed to agents: it names the command
+		// the person runs for the card (seed 001: "the command a person runs").
+		if cmd := model.Command(st); cmd != "" {
+			out = append(out, "run: "+cmd)
+		}
+	}
 	return append(out, m.statusLines(st)...)
 }
 

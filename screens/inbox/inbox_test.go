@@ -269,6 +269,12 @@ func TestInboxListIsReadOnly(t *testing.T) {
 	if len(f.requests()) != 0 {
 		t.Fatal("--list wrote")
 	}
+	// Under each card, the command a person runs for it.
+	for _, want := range []string{"  run: aayu decide 1 --accept 1\n", "  run: aayu decide 2 --accept 1\n", "  run: aayu inbox\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--list does not say %q", want)
+		}
+	}
 }
 
 func TestInboxReadFailureInWords(t *testing.T) {
