@@ -70,7 +70,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 		return commandSpec{0, ""}, true
 	case "pack":
 		return commandSpec{1, "STORY or DIR"}, true
-	case "verify", "ready":
+	case "verify", "ready", "plan":
 		return commandSpec{1, "STORY"}, true
 	case "ship", "comment", "protected":
 		return commandSpec{1, "PR"}, true
@@ -80,7 +80,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ready", "ship", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ready", "plan", "ship", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -88,6 +88,7 @@ func commandNames() []string {
 type flagSpec struct {
 	value   bool
 	command string
+	also    string // a second command that owns it too (--solo-bypass: ship and plan)
 }
 
 // lookupFlag returns the spec of a flag name given without dashes.
@@ -102,7 +103,7 @@ func lookupFlag(name string) (flagSpec, bool) {
 	case "reset":
 		return flagSpec{command: "sandbox"}, true
 	case "solo-bypass":
-		return flagSpec{command: "ship"}, true
+		return flagSpec{command: "ship", also: "plan"}, true
 	case "again":
 		return flagSpec{command: "ready"}, true
 	case "yes", "gates", "identity":
@@ -129,6 +130,7 @@ func ParseArgs(args []string) (Invocation, error) {
 	inv := Invocation{Flags: map[string]string{}}
 	var positional []string
 	owner := map[string]string{} // command flag → the command that owns it
+	also := map[string]string{}  // command flag → a second command that owns it
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if arg == "--" {
@@ -171,7 +173,7 @@ func ParseArgs(args []string) (Invocation, error) {
 			return inv, err
 		}
 		if spec.command != "" {
-			owner[name] = spec.command
+			owner[name], also[name] = spec.command, spec.also
 		}
 	}
 	if inv.Help {
@@ -187,7 +189,10 @@ func ParseArgs(args []string) (Invocation, error) {
 		return inv, usagef("unknown command %q: the commands are %s", SanitizeLine(inv.Command), strings.Join(commandNames(), ", "))
 	}
 	for _, name := range sortedKeys(owner) {
-		if owner[name] != inv.Command {
+		if owner[name] != inv.Command && (also[name] == "" || also[name] != inv.Command) {
+			if also[name] != "" {
+				return inv, usagef("--%s belongs to aayu %s and aayu %s, not aayu %s", name, owner[name], also[name], inv.Command)
+			}
 			return inv, usagef("--%s belongs to aayu %s, not aayu %s", name, owner[name], inv.Command)
 		}
 	}
@@ -346,6 +351,9 @@ Usage:
            [--from-raw DIR]      the gate's pack job: build the pack from them, running none
   aayu ready STORY [--again]       freeze the Story's Completion Goal as its Ready snapshot
                                    on the ledger, on your yes (--again: the goal changed)
+  aayu plan STORY [--solo-bypass]  the never layers the Story's Plan (and its pull request)
+                                   touch; your review as a person who is not the builder, or
+                                   in solo mode your recorded bypass, on your yes
   aayu ship PR [--solo-bypass]     the ship screen: read-only gates, presence, then your yes
                                    to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)
