@@ -5,11 +5,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"github.com/aayudha/aayu/model/untrusted"
 	"net"
 	"net/http"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/google/go-github/v66/github"
 )
@@ -215,15 +215,12 @@ func addrOf(e *net.OpError) string {
 	return "its address"
 }
 
-// clean drops control characters from text GitHub sent and shortens it; the
-// terminal layer sanitises again, but an error sentence is also logged.
+// clean shows control, bidi and zero-width characters in text GitHub sent
+// by the one rule of model/untrusted (visibly, never obeyed) and shortens
+// it; the terminal layer sanitises again, but an error sentence is also
+// logged.
 func clean(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) {
-			return -1
-		}
-		return r
-	}, s)
+	s = untrusted.Line(s)
 	if runes := []rune(s); len(runes) > 200 {
 		s = string(runes[:200]) + "…"
 	}

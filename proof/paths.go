@@ -2,6 +2,7 @@ package proof
 
 import (
 	"fmt"
+	"github.com/aayudha/aayu/model/untrusted"
 	"path"
 	"strconv"
 	"strings"
@@ -60,12 +61,10 @@ func CheckPath(p string) error {
 }
 
 // isControlOrBidi reports the characters that could move the cursor, fake
-// a link or reorder text when a path is shown: C0, DEL, C1 and the
-// bidirectional overrides and isolates.
-func isControlOrBidi(r rune) bool {
-	return r < 0x20 || r == 0x7f || (0x80 <= r && r <= 0x9f) ||
-		(0x202a <= r && r <= 0x202e) || (0x2066 <= r && r <= 0x2069)
-}
+// a link or reorder or hide text when a path is shown: the one rule of
+// model/untrusted (C0, DEL, C1, bidirectional and zero-width format
+// characters, private-use and unassigned code points).
+func isControlOrBidi(r rune) bool { return untrusted.Hidden(r) }
 
 // escapeControls makes control and text-direction characters in a message
 // visible as Go escapes, so text quoted from a hostile pack cannot act on

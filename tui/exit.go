@@ -1,22 +1,14 @@
 package tui
 
-// Exit codes, the same in every screen (SPEC §3). A screen reports one of
-// these through Done; main passes it to os.Exit unchanged.
+import "github.com/aayudha/aayu/model/exitcode"
+
+// Exit codes, the same in every screen (SPEC §3), named from the one table
+// in model/exitcode. A screen reports one of these through Done; main
+// passes it to os.Exit unchanged.
 const (
-	// ExitOK: the screen finished what it was asked to do.
-	ExitOK = 0
-	// ExitFailed: something went wrong that is not the person's or the
-	// pack's fault — network, git, a bug, or the program was interrupted
-	// before the screen finished.
-	ExitFailed = 1
-	// ExitUsage: the command line was wrong (unknown flag or command, a
-	// missing value, the wrong number of arguments).
-	ExitUsage = 2
-	// ExitFloor: the pack verifies but a floor (coverage, red on base, …)
-	// does not hold.
-	ExitFloor = 3
-	// ExitRefused: the pack does not verify, nothing qualifies, or a step
-	// was refused (an agent at a human-only step, a policy that is looser
-	// than the base branch's, …).
-	ExitRefused = 4
+	ExitOK      = exitcode.OK
+	ExitFailed  = exitcode.Failed
+	ExitUsage   = exitcode.Usage
+	ExitFloor   = exitcode.Floor
+	ExitRefused = exitcode.Refused
 )

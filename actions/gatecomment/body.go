@@ -2,6 +2,7 @@ package gatecomment
 
 import (
 	"fmt"
+	"github.com/aayudha/aayu/model/exitcode"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,13 +19,13 @@ const (
 	AdvisoryMarker = "<!-- aayudha:advisory-pack-comment -->"
 )
 
-// Exit codes (SPEC §3), the same numbers tui uses; the core does not import
-// the terminal shell.
+// Exit codes, from the one table in model/exitcode (SPEC §3); the core
+// does not import the terminal shell.
 const (
-	ExitOK      = 0
-	ExitFailed  = 1
-	ExitFloor   = 3
-	ExitRefused = 4
+	ExitOK      = exitcode.OK
+	ExitFailed  = exitcode.Failed
+	ExitFloor   = exitcode.Floor
+	ExitRefused = exitcode.Refused
 )
 
 // ExitCode is the gate's verdict on a report: 4 when the pack does not

@@ -14,15 +14,16 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 )
 
-// Exit codes, as every aayu command.
+// Exit codes, from the one table in model/exitcode (SPEC §3).
 const (
-	ExitOK      = 0
-	ExitFailed  = 1
-	ExitRefused = 4
+	ExitOK      = exitcode.OK
+	ExitFailed  = exitcode.Failed
+	ExitRefused = exitcode.Refused
 )
 
 // Check runs the gate on pull request pr and returns its exit code and the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aayudha/aayu/model/exitcode"
 	"time"
 
 	"github.com/aayudha/aayu/actions"
@@ -165,12 +166,12 @@ func (p PassedOver) String() string {
 	return fmt.Sprintf("run %d (%s): %s", p.RunID, p.Event, p.Reason)
 }
 
-// Exit codes, as SPEC §3 fixes them.
+// Exit codes, from the one table in model/exitcode (SPEC §3).
 const (
-	ExitShipped = 0
-	ExitFailed  = 1
-	ExitFloor   = 3
-	ExitRefused = 4
+	ExitShipped = exitcode.OK
+	ExitFailed  = exitcode.Failed
+	ExitFloor   = exitcode.Floor
+	ExitRefused = exitcode.Refused
 )
 
 // Result is what a run of ship did.

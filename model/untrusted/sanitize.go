@@ -77,6 +77,17 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
+// Hidden reports a rune that Sanitize does not show as itself: C0 and C1
+// controls, DEL, and any rune that is neither printable nor the ASCII
+// space — bidirectional overrides and isolates, zero-width and other format
+// characters, private-use and unassigned code points, non-ASCII spaces. It
+// is the one rule for "this text could act on a terminal or pose as other
+// text"; places that refuse such text (a pack's file path) or escape it in
+// their own notation (an error quoting one) ask it rather than keep a list.
+func Hidden(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r != ' ' && !unicode.IsPrint(r))
+}
+
 // Line is Sanitize for a one-line field (a title, a login, a branch
 // name): a line break becomes a visible "⏎" so the field cannot push text
 // onto a line of its own and pose as something aayu printed.

@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"github.com/aayudha/aayu/model/exitcode"
 	"strconv"
 	"strings"
 	"time"
@@ -12,10 +13,10 @@ import (
 
 // Exit codes of a run, as SPEC §3 numbers them for every screen.
 const (
-	ExitOK      = 0 // the pack is built, verifies, and every floor holds
-	ExitFailed  = 1 // git, go or the file system failed
-	ExitFloor   = 3 // the pack verifies but a floor does not hold
-	ExitRefused = 4 // the pack does not verify, or the evidence map or Ready snapshot is unusable
+	ExitOK      = exitcode.OK      // the pack is built, verifies, and every floor holds
+	ExitFailed  = exitcode.Failed  // git, go or the file system failed
+	ExitFloor   = exitcode.Floor   // the pack verifies but a floor does not hold
+	ExitRefused = exitcode.Refused // the pack does not verify, or the evidence map or Ready snapshot is unusable
 )
 
 // Request is one verify run: which checkout, which story, and the facts
