@@ -563,7 +563,7 @@ func Apply(ctx context.Context, gh *github.Client, r Review, trailers []string) 
 				return false, err
 			}
 			now, err := pass.ParsePlanRecord(b)
-			return err == nil && now.Kind == rec.Kind && now.CommentURL == rec.CommentURL && now.Covers(rec.Layers), nil
+			return err == nil && now.Kind == rec.Kind && now.CommentID() == rec.CommentID() && now.Covers(rec.Layers), nil
 		},
 	})
 	if err != nil && !errors.Is(err, ghx.ErrAlreadyThere) {

@@ -338,7 +338,7 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 	}
 	var c *identity.Comment
 	for i := range comments {
-		if comments[i].URL == rec.CommentURL {
+		if id := rec.CommentID(); (id != 0 && comments[i].ID == id) || (id == 0 && comments[i].URL == rec.CommentURL) {
 			c = &comments[i]
 		}
 	}

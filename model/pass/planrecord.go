@@ -3,7 +3,9 @@ package pass
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -82,6 +84,24 @@ func ParsePlanRecord(b []byte) (PlanRecord, error) {
 		return r, fmt.Errorf("the plan review record's kind %q is neither %q nor %q", r.Kind, PlanKindReview, KindSoloBypass)
 	}
 	return r, nil
+}
+
+var commentID = regexp.MustCompile(`#issuecomment-([0-9]+)$`)
+
+// CommentID is the ID of the comment the record stands on, read from its
+// comment_url (0 when the URL names none). A comment is matched by its ID:
+// its URL's host can differ between readers (a GitHub Enterprise alias, the
+// sandbox's port), its ID never does.
+func (r PlanRecord) CommentID() int64 {
+	m := commentID.FindStringSubmatch(r.CommentURL)
+	if m == nil {
+		return 0
+	}
+	id, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return id
 }
 
 // Covers says whether the record reviewed every one of layers.
