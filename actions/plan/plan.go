@@ -231,7 +231,12 @@ func Read(ctx context.Context, o Options) (Review, error) {
 	if o.SoloBypass {
 		kind = pass.KindSoloBypass
 	}
-	if e := r.Existing; e != nil && e.Covers(r.LayerIDs()) && (e.Kind == pass.PlanKindReview || kind == pass.KindSoloBypass) {
+	// A record stands when it covers these layers and is at least what is
+	// asked for — unless it is a review by the pull request's author, which
+	// ship never counts (in solo mode the person builds with their own
+	// token, so a review they gave before the pull request opened is theirs).
+	if e := r.Existing; e != nil && e.Covers(r.LayerIDs()) && (e.Kind == pass.PlanKindReview || kind == pass.KindSoloBypass) &&
+		!(e.Kind == pass.PlanKindReview && identity.SameLogin(e.Reviewer, r.PRAuthor)) {
 		r.Same = true
 		r.Record = *e
 		return r, nil

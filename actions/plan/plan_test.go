@@ -201,25 +201,7 @@ func TestPlanShowsThePullRequestsFiles(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	story := f.story("## Plan\n- deductible/\n", "type:story")
-	gh := f.client("founder")
-	if _, err := ghx.CommitFiles(ctx, gh, owner, repo, "main", map[string][]byte{"README.md": []byte("x\n")}, "base", ghx.CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	tip, _, err := gh.Git.GetRef(ctx, owner, repo, "heads/main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	branch := "story/" + itoa(story) + "-cap"
-	if _, _, err := gh.Git.CreateRef(ctx, owner, repo, &github.Reference{Ref: github.String("refs/heads/" + branch), Object: tip.Object}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ghx.CommitFiles(ctx, gh, owner, repo, branch, map[string][]byte{"policy/cap.go": []byte("package policy\n")}, "the cap", ghx.CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	pr, _, err := f.client("writer").PullRequests.Create(ctx, owner, repo, &github.NewPullRequest{Title: github.String("cap"), Head: &branch, Base: github.String("main")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := f.pr("writer", story, map[string][]byte{"policy/cap.go": []byte("package policy\n")})
 	r, err := plan.Read(ctx, f.options("founder", story, false))
 	if err != nil {
 		t.Fatal(err)
@@ -230,6 +212,58 @@ func TestPlanShowsThePullRequestsFiles(t *testing.T) {
 	// The pull request's author builds it: their own review never counts.
 	_, err = plan.Read(ctx, f.options("writer", story, false))
 	refusal(t, err, "you (@writer) opened #"+itoa(pr.GetNumber()), "builder's own plan review never counts", "aayu plan "+itoa(story)+" --solo-bypass")
+}
+
+// pr opens login's pull request linking story with files on a story/N-…
+// branch from main.
+func (f *fixture) pr(login string, story int, files map[string][]byte) *github.PullRequest {
+	f.t.Helper()
+	ctx := context.Background()
+	gh := f.client("founder")
+	tip, _, err := gh.Git.GetRef(ctx, owner, repo, "heads/main")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	branch := "story/" + itoa(story) + "-cap"
+	if _, _, err := gh.Git.CreateRef(ctx, owner, repo, &github.Reference{Ref: github.String("refs/heads/" + branch), Object: tip.Object}); err != nil {
+		f.t.Fatal(err)
+	}
+	if _, err := ghx.CommitFiles(ctx, gh, owner, repo, branch, files, "the cap", ghx.CommitOptions{}); err != nil {
+		f.t.Fatal(err)
+	}
+	pr, _, err := f.client(login).PullRequests.Create(ctx, owner, repo, &github.NewPullRequest{Title: github.String("cap"), Head: &branch, Base: github.String("main")})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return pr
+}
+
+// TestPlanBypassReplacesTheBuildersOwnReview: in solo mode the person
+// builds with their own token, so a review they recorded before their pull
+// request opened is the builder's own; it does not stand, and the bypass is
+// recorded over it.
+func TestPlanBypassReplacesTheBuildersOwnReview(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	story := f.story(policyPlan, "type:story")
+	r, err := plan.Read(ctx, f.options("founder", story, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plan.Apply(ctx, f.client("founder"), r, nil); err != nil {
+		t.Fatal(err)
+	}
+	f.pr("founder", story, map[string][]byte{"policy/cap.go": []byte("package policy\n")})
+	r, err = plan.Read(ctx, f.options("founder", story, true))
+	if err != nil || r.Same {
+		t.Fatalf("the builder's own review stood: %v, same %v", err, r.Same)
+	}
+	if _, err := plan.Apply(ctx, f.client("founder"), r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if rec := f.record(story); rec == nil || rec.Kind != "solo-bypass" {
+		t.Fatalf("the record after the bypass: %+v", rec)
+	}
 }
 
 // TestPlanNeedsNoReviewOutsideNeverLayers: a plan that touches no never
