@@ -173,6 +173,11 @@ func TestFreshBugLoopNeedsThePlanReview(t *testing.T) {
 	}
 	closeSandboxes(t)
 
+	// The bypass is counted at once: aayu audit lists it by its Bug.
+	if code, out = runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "--plain", "audit"); code != tui.ExitOK ||
+		!strings.Contains(out, "bypass: Story #"+itoa(n)+" by @founder through aayu plan --solo-bypass") {
+		t.Fatalf("audit after the plan bypass exited %d:\n%s", code, out)
+	}
 	// A second run writes nothing.
 	if code, out = freshAayu(t, home, "y", "plan", itoa(n), "--solo-bypass"); code != tui.ExitOK || !strings.Contains(out, "Already recorded") {
 		t.Fatalf("plan again exited %d:\n%s", code, out)
