@@ -121,3 +121,23 @@ func TestShipCopiesThePlanReviewIntoShipJSON(t *testing.T) {
 		t.Errorf("plan_review of a bypass:\n%s\nwant\n%s", b, want)
 	}
 }
+
+// TestShipRefusesAPlanBypassOutsideSoloMode: with a bot identity the
+// repository is not in solo mode: a missing plan review names aayu plan N
+// (by a person who is not the builder), never the bypass, and a plan
+// bypass recorded earlier no longer counts.
+func TestShipRefusesAPlanBypassOutsideSoloMode(t *testing.T) {
+	f := newFixture(t)
+	f.baseConfig(soloLine, "[identity]\nbot_logins = [\"agent-bot[bot]\"]")
+	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
+	f.review("founder", pr, "APPROVE", "")
+	res, events, err := f.ship(f.config("founder"), pr)
+	if err != nil || res.Merged || !mentions(res, events, "next: aayu plan 3 (by a person who is not the builder)") || mentions(res, events, "aayu plan 3 --solo-bypass") {
+		t.Fatalf("outside solo mode: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
+	}
+	f.planRecord("founder", 3, pass.KindSoloBypass, "Solo-mode bypass: nobody else could review the plan", "L04")
+	res, events, err = f.ship(f.config("founder"), pr)
+	if err != nil || res.Merged || !mentions(res, events, "went through a solo-mode bypass, and this repository has a bot identity") {
+		t.Fatalf("a plan bypass counted outside solo mode: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
+	}
+}
