@@ -63,6 +63,8 @@ func (w wiring) screen() (tui.Screen, error) {
 		return w.readyScreen()
 	case "decide":
 		return w.decideScreen()
+	case "plan":
+		return w.planScreen()
 	}
 	return nil, openErr(tui.ExitUsage, "unknown screen. Nothing was done.")
 }

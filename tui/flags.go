@@ -72,7 +72,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 		return commandSpec{1, "DECISION[,DECISION…]"}, true
 	case "pack":
 		return commandSpec{1, "STORY or DIR"}, true
-	case "verify", "ready":
+	case "verify", "ready", "plan":
 		return commandSpec{1, "STORY"}, true
 	case "ship", "comment", "protected":
 		return commandSpec{1, "PR"}, true
@@ -82,7 +82,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ready", "decide", "ship", "next", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ready", "plan", "decide", "ship", "next", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -90,6 +90,7 @@ func commandNames() []string {
 type flagSpec struct {
 	value   bool
 	command string
+	also    string // a second command that owns it too (--solo-bypass: ship and plan)
 }
 
 // lookupFlag returns the spec of a flag name given without dashes.
@@ -104,7 +105,7 @@ func lookupFlag(name string) (flagSpec, bool) {
 	case "reset":
 		return flagSpec{command: "sandbox"}, true
 	case "solo-bypass":
-		return flagSpec{command: "ship"}, true
+		return flagSpec{command: "ship", also: "plan"}, true
 	case "again":
 		return flagSpec{command: "ready"}, true
 	case "accept", "note":
@@ -133,6 +134,7 @@ func ParseArgs(args []string) (Invocation, error) {
 	inv := Invocation{Flags: map[string]string{}}
 	var positional []string
 	owner := map[string]string{} // command flag → the command that owns it
+	also := map[string]string{}  // command flag → a second command that owns it
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if arg == "--" {
@@ -175,7 +177,7 @@ func ParseArgs(args []string) (Invocation, error) {
 			return inv, err
 		}
 		if spec.command != "" {
-			owner[name] = spec.command
+			owner[name], also[name] = spec.command, spec.also
 		}
 	}
 	if inv.Help {
@@ -191,7 +193,10 @@ func ParseArgs(args []string) (Invocation, error) {
 		return inv, usagef("unknown command %q: the commands are %s", SanitizeLine(inv.Command), strings.Join(commandNames(), ", "))
 	}
 	for _, name := range sortedKeys(owner) {
-		if owner[name] != inv.Command {
+		if owner[name] != inv.Command && (also[name] == "" || also[name] != inv.Command) {
+			if also[name] != "" {
+				return inv, usagef("--%s belongs to aayu %s and aayu %s, not aayu %s", name, owner[name], also[name], inv.Command)
+			}
 			return inv, usagef("--%s belongs to aayu %s, not aayu %s", name, owner[name], inv.Command)
 		}
 	}
@@ -355,6 +360,9 @@ Usage:
                                    inbox does: a pick that is not the recommendation, or a
                                    one-way door, asks first; --note is kept in the actions log
   aayu next                        one line: the command to run now (read-only)
+  aayu plan STORY [--solo-bypass]  the never layers the Story's Plan (and its pull request)
+                                   touch; your review as a person who is not the builder, or
+                                   in solo mode your recorded bypass, on your yes
   aayu ship PR [--solo-bypass]     the ship screen: read-only gates, presence, then your yes
                                    to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)

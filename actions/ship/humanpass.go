@@ -19,7 +19,7 @@ const MaxListedFiles = pass.MaxListedFiles
 
 // PlanReviewedPrefix starts a comment on the story by which a person who
 // is not the author records the plan-time review a never layer needs.
-const PlanReviewedPrefix = "Plan reviewed:"
+const PlanReviewedPrefix = pass.PlanReviewedPrefix
 
 // checkHumanPass is gate 4: the facts from GitHub and the ledger, judged by
 // pass.HumanPass under the base branch's policy.
@@ -151,7 +151,7 @@ func (r *run) passInput() (pass.PassInput, error) {
 	}
 	never := intersect(pass.Footprint(in.Changed, b.layers), b.policy.Never)
 	if len(never) > 0 {
-		if in.PlanReview, err = r.planReview(); err != nil {
+		if in.PlanReview, err = r.planReview(never); err != nil {
 			return in, err
 		}
 		r.plan = in.PlanReview
@@ -302,28 +302,89 @@ func (r *run) issueComments(n int) ([]identity.Comment, error) {
 	return out, nil
 }
 
-// planReview reads the story's comments for the plan-time review: a
-// "Plan reviewed:" comment by a person who is not the pull request's author,
-// or the person's own plan bypass ("Solo-mode bypass:" on the story).
-func (r *run) planReview() (pass.PlanReview, error) {
+// planReview reads the plan-time review a never layer needs: the record
+// aayu plan landed on the ledger (specs/N/plan-review.json), checked against
+// the Story's comments. A review counts only when its "Plan reviewed:"
+// comment is there, by the reviewer it names, a person who is not the pull
+// request's author; a bypass only in solo mode, when its "Solo-mode bypass:"
+// comment is there by the person who recorded it. Anything else is missing
+// in words that name the command that records one.
+func (r *run) planReview(never []string) (pass.PlanReview, error) {
 	if r.story == 0 {
-		return pass.PlanReview{}, nil
+		return pass.PlanReview{Missing: "the pull request links no Story, so no plan review can be found; link it by a story/N-… or fix/N-… branch or Refs #N in its body"}, nil
+	}
+	next := "next: " + r.planCommand()
+	path := pass.PlanRecordPath(r.story)
+	b, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, path)
+	if ghx.IsNotFound(err) {
+		return pass.PlanReview{Missing: fmt.Sprintf("Story #%d has none recorded (%s on the ledger); %s", r.story, path, next)}, nil
+	}
+	if err != nil {
+		return pass.PlanReview{}, fmt.Errorf("reading %s on the ledger: %s", path, ghx.Describe(err))
+	}
+	rec, err := pass.ParsePlanRecord(b)
+	switch {
+	case err != nil:
+		return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger does not read (%s); %s", path, untrusted.RecordLine(err.Error()), next)}, nil
+	case rec.Story != r.story:
+		return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger is for #%d, not Story #%d; %s", path, rec.Story, r.story, next)}, nil
+	case !rec.Covers(never):
+		return pass.PlanReview{Missing: fmt.Sprintf("the plan review of Story #%d covers %s, and this pull request touches %s; %s",
+			r.story, orNone(rec.Layers), strings.Join(never, ", "), next)}, nil
 	}
 	comments, err := r.issueComments(r.story)
 	if err != nil {
 		return pass.PlanReview{}, err
 	}
-	bots := r.base.policy.BotLogins
-	for i := len(comments) - 1; i >= 0; i-- {
-		c := comments[i]
-		if strings.HasPrefix(strings.TrimSpace(c.Body.Raw()), PlanReviewedPrefix) && !identity.IsBot(c.Author, bots) && !identity.SameLogin(c.Author.Login, r.author) {
-			return pass.PlanReview{Reviewed: true, By: c.Author.Login}, nil
+	var c *identity.Comment
+	for i := range comments {
+		if id := rec.CommentID(); (id != 0 && comments[i].ID == id) || (id == 0 && comments[i].URL == rec.CommentURL) {
+			c = &comments[i]
 		}
 	}
-	if c, ok := identity.FindSoloBypassComment(comments, r.cfg.Viewer, "", bots); ok {
-		return pass.PlanReview{Bypass: true, CommentURL: c.URL}, nil
+	if c == nil {
+		return pass.PlanReview{Missing: fmt.Sprintf("the comment the plan review of Story #%d stands on (%s) is not on the Story (deleted?); %s", r.story, untrusted.RecordLine(rec.CommentURL), next)}, nil
 	}
-	return pass.PlanReview{}, nil
+	bots := r.base.policy.BotLogins
+	switch rec.Kind {
+	case pass.PlanKindReview:
+		if !strings.HasPrefix(strings.TrimSpace(c.Body.Raw()), PlanReviewedPrefix) || !identity.SameLogin(c.Author.Login, rec.Reviewer) || identity.IsBot(c.Author, bots) {
+			return pass.PlanReview{Missing: fmt.Sprintf("the plan review of Story #%d names @%s, and its comment %s is not a %q comment by that person; %s",
+				r.story, untrusted.RecordLine(rec.Reviewer), c.URL, PlanReviewedPrefix, next)}, nil
+		}
+		if identity.SameLogin(c.Author.Login, r.author) {
+			return pass.PlanReview{Missing: fmt.Sprintf("the plan review of Story #%d is by @%s, the pull request's author, and an author's own plan review never counts; %s",
+				r.story, c.Author.Login, next)}, nil
+		}
+		return pass.PlanReview{Reviewed: true, By: c.Author.Login, CommentURL: c.URL, Record: &rec}, nil
+	case pass.KindSoloBypass:
+		if !identity.SoloMode(r.base.identity) {
+			return pass.PlanReview{Missing: fmt.Sprintf("the plan of Story #%d went through a solo-mode bypass, and this repository has a bot identity, so it needs a review; next: aayu plan %d by a person who is not the builder", r.story, r.story)}, nil
+		}
+		if _, ok := identity.FindSoloBypassComment([]identity.Comment{*c}, rec.RecordedBy, "", bots); !ok {
+			return pass.PlanReview{Missing: fmt.Sprintf("the plan bypass of Story #%d stands on %s, which is not a %q comment by @%s; %s",
+				r.story, c.URL, identity.SoloBypassPrefix, untrusted.RecordLine(rec.RecordedBy), next)}, nil
+		}
+		return pass.PlanReview{Bypass: true, CommentURL: c.URL, Record: &rec}, nil
+	}
+	return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger has kind %q; %s", path, untrusted.RecordLine(rec.Kind), next)}, nil
+}
+
+// planCommand is the command that records the plan review this pull
+// request's Story needs: in solo mode nobody else can review it, so the
+// bypass.
+func (r *run) planCommand() string {
+	if identity.SoloMode(r.base.identity) {
+		return fmt.Sprintf("aayu plan %d --solo-bypass", r.story)
+	}
+	return fmt.Sprintf("aayu plan %d (by a person who is not the builder)", r.story)
+}
+
+func orNone(list []string) string {
+	if len(list) == 0 {
+		return "no never layer"
+	}
+	return strings.Join(list, ", ")
 }
 
 func intersect(a, b []string) []string {

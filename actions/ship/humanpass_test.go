@@ -8,7 +8,6 @@ import (
 
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/pass"
-	"github.com/google/go-github/v66/github"
 )
 
 // TestHumanPass checks the pass as ship reads it from GitHub: each
@@ -108,11 +107,7 @@ func TestProtectedPathsGate(t *testing.T) {
 	stage := func(f *fixture, approver string) {
 		f.baseConfig(`approver = "founder"`, `approver = "`+approver+`"`)
 		f.commit("story/3-remaining-deductible", map[string]string{"policy/limits.go": "package policy\n"})
-		_, _, err := f.client("writer").Issues.CreateComment(context.Background(), owner, repo, sandbox.DemoStoryReady,
-			&github.IssueComment{Body: github.String(PlanReviewedPrefix + " the plan keeps limits in the policy package.")})
-		if err != nil {
-			f.t.Fatal(err)
-		}
+		f.planReviewed("writer", sandbox.DemoStoryReady, "L04")
 	}
 	t.Run("a CODEOWNER's approval passes it", func(t *testing.T) {
 		f := newFixture(t)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -132,13 +131,8 @@ func TestShipRefusesABypassCommentThatIsNoLongerTheOldest(t *testing.T) {
 func TestShipRefusesThePRAuthorsOwnPlanReview(t *testing.T) {
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
-	const missing = "needs a plan-time review, and the story has none"
-	comment := func(login string) {
-		if _, _, err := f.client(login).Issues.CreateComment(context.Background(), owner, repo, 3,
-			&github.IssueComment{Body: github.String(PlanReviewedPrefix + " the policy change is in scope (#" + strconv.Itoa(pr) + ")")}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	const missing = "needs a plan-time review"
+	comment := func(login string) { f.planReviewed(login, 3, "L04") }
 	comment("writer") // the pull request's author
 	res, events, err := f.ship(f.config("founder"), pr)
 	if err != nil || res.Merged || !mentions(res, events, missing) {

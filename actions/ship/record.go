@@ -71,21 +71,37 @@ type HumanPassRecord struct {
 	Footprint  []string `json:"footprint,omitempty"`
 }
 
-// PlanRecord is the never-layer plan review.
+// PlanRecord is the never-layer plan review: the record aayu plan landed
+// (specs/N/plan-review.json, named by Record) copied in, as a review or,
+// in the seed's shape, a bypass.
 type PlanRecord struct {
 	Required bool        `json:"required"`
 	Layers   []string    `json:"layers,omitempty"`
 	Reviewer string      `json:"reviewer,omitempty"`
+	Record   string      `json:"record,omitempty"`
+	Review   *PlanReview `json:"review,omitempty"`
 	Bypass   *PlanBypass `json:"bypass,omitempty"`
+}
+
+// PlanReview records a plan a person who is not the builder reviewed.
+type PlanReview struct {
+	Reviewer   string   `json:"reviewer"`
+	Layers     []string `json:"layers"`
+	RecordedBy string   `json:"recorded_by"`
+	RecordedAt string   `json:"recorded_at"`
+	CommentURL string   `json:"comment_url"`
+	Note       string   `json:"note,omitempty"`
 }
 
 // PlanBypass records a plan that went through a solo-mode bypass.
 type PlanBypass struct {
-	As         string `json:"as"`
-	Reviewer   string `json:"reviewer"`
-	RecordedBy string `json:"recorded_by"`
-	CommentURL string `json:"comment_url,omitempty"`
-	Note       string `json:"note"`
+	As         string   `json:"as"`
+	Reviewer   string   `json:"reviewer"`
+	Layers     []string `json:"layers,omitempty"`
+	RecordedBy string   `json:"recorded_by"`
+	RecordedAt string   `json:"recorded_at,omitempty"`
+	CommentURL string   `json:"comment_url,omitempty"`
+	Note       string   `json:"note"`
 }
 
 // land is gate 8: pack.json (authoritative, writer the person), its data
@@ -192,6 +208,27 @@ func (r *run) packFiles(dir string) (map[string][]byte, string, error) {
 	return files, sha256Hex(packJSON), nil
 }
 
+// planRecord copies the plan review record ship checked into ship.json.
+func (r *run) planRecord() PlanRecord {
+	plan := PlanRecord{Required: r.pass.Plan.Required, Layers: r.pass.Plan.Layers, Reviewer: r.pass.Plan.By}
+	rec := r.plan.Record
+	if rec != nil {
+		plan.Record = pass.PlanRecordPath(rec.Story)
+	}
+	switch {
+	case r.pass.Plan.Bypass && rec != nil:
+		plan.Bypass = &PlanBypass{As: pass.KindSoloBypass, Reviewer: rec.Reviewer, Layers: rec.Layers, RecordedBy: rec.RecordedBy, RecordedAt: rec.RecordedAt,
+			CommentURL: rec.CommentURL, Note: rec.Note}
+	case r.pass.Plan.Bypass:
+		// An earlier run merged on it (passFromTrailers) and the record can
+		// no longer be read: the facts ship holds, nothing invented.
+		plan.Bypass = &PlanBypass{As: pass.KindSoloBypass, Reviewer: pass.NoPlanReviewer, RecordedBy: r.cfg.Viewer, CommentURL: r.plan.CommentURL, Note: pass.PlanBypassNote}
+	case r.pass.Plan.By != "" && rec != nil:
+		plan.Review = &PlanReview{Reviewer: rec.Reviewer, Layers: rec.Layers, RecordedBy: rec.RecordedBy, RecordedAt: rec.RecordedAt, CommentURL: rec.CommentURL, Note: rec.Note}
+	}
+	return plan
+}
+
 func (r *run) shipRecord(ledgerSHA, segment string, now time.Time) ShipRecord {
 	gp := r.pack
 	days, note := proof.ArtifactRetention(r.base.cfg.Int("proof.retention_days"), r.base.private, r.cfg.Env)
@@ -200,11 +237,7 @@ func (r *run) shipRecord(ledgerSHA, segment string, now time.Time) ShipRecord {
 	if hp.Login == "" {
 		hp.Login = r.cfg.Viewer
 	}
-	plan := PlanRecord{Required: r.pass.Plan.Required, Layers: r.pass.Plan.Layers, Reviewer: r.pass.Plan.By}
-	if r.pass.Plan.Bypass {
-		plan.Bypass = &PlanBypass{As: pass.KindSoloBypass, Reviewer: "none (solo mode)", RecordedBy: r.cfg.Viewer, CommentURL: r.plan.CommentURL,
-			Note: "solo mode: no second person exists to review the plan; no review happened"}
-	}
+	plan := r.planRecord()
 	rec := ShipRecord{
 		Repo: r.repoName(), Story: r.story, PR: r.pr, PRHeadSHA: r.head, MergeCommit: r.res.MergeCommit,
 		GateRun: GateRunRecord{Workflow: GateWorkflowPath, RunID: gp.run.GetID(), RunAttempt: gp.run.GetRunAttempt(), Event: gp.run.GetEvent(),

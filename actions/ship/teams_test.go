@@ -1,10 +1,7 @@
 package ship
 
 import (
-	"context"
 	"testing"
-
-	"github.com/google/go-github/v66/github"
 )
 
 // TestShipCountsATeamOwnersApprovalOnlyForAMember: a never-layer path
@@ -14,10 +11,7 @@ func TestShipCountsATeamOwnersApprovalOnlyForAMember(t *testing.T) {
 	f := newFixture(t)
 	f.commit("dev", map[string]string{"CODEOWNERS": "* @founder\n/policy/ @acme/policy-owners\n"})
 	pr := f.writerPR("story/3-policy-team", map[string]string{"policy/limits.md": "# Limits\n"})
-	if _, _, err := f.client("founder").Issues.CreateComment(context.Background(), owner, repo, 3,
-		&github.IssueComment{Body: github.String(PlanReviewedPrefix + " the policy change is in scope")}); err != nil {
-		t.Fatal(err)
-	}
+	f.planReviewed("founder", 3, "L04")
 	f.review("founder", pr, "APPROVE", "")
 	const needsOwner = "policy/limits.md is in never layer L04 and needs a pass of head"
 	res, events, err := f.ship(f.config("founder"), pr)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/audit"
+	"github.com/aayudha/aayu/model/pass"
 
 	"github.com/aayudha/aayu/model/untrusted"
 )
@@ -24,6 +25,9 @@ import (
 // MaxCommits bounds the walk of the ledger's history, one request per
 // commit; a longer history is said to be read in part.
 const MaxCommits = 2000
+
+// planPath is specs/STORY/plan-review.json, aayu plan's record.
+var planPath = regexp.MustCompile(`^specs/(\d+)/plan-review\.json$`)
 
 // shipPath is proof/STORY/HEAD/authoritative/ship.json.
 var shipPath = regexp.MustCompile(`^proof/(\d+)/([0-9a-fA-F]{7,64})/authoritative/ship\.json$`)
@@ -43,6 +47,14 @@ func Read(ctx context.Context, client *github.Client, owner, repo, ledger string
 			f.Incomplete = append(f.Incomplete, "GitHub listed the ledger's files in part, so some ship records may be missing")
 		}
 		for _, e := range tree.Entries {
+			if e.GetType() == "blob" && planPath.MatchString(e.GetPath()) {
+				if p, ok, err := readPlan(ctx, client, owner, repo, e); err != nil {
+					return f, err
+				} else if ok {
+					f.Plans = append(f.Plans, p)
+				}
+				continue
+			}
 			if e.GetType() != "blob" || !shipPath.MatchString(e.GetPath()) {
 				continue
 			}
@@ -136,6 +148,25 @@ func readShip(ctx context.Context, client *github.Client, owner, repo string, e 
 		rec.Plan = &audit.PlanBypass{RecordedBy: b.RecordedBy, RecordedAt: parseTime(b.RecordedAt), Comment: b.CommentURL}
 	}
 	return rec, nil
+}
+
+// readPlan reads one plan review record; only a bypass is a fact for the
+// audit (a review is a person's, nothing to count). A record that does not
+// read is said by the plan and ship that read it, not counted here.
+func readPlan(ctx context.Context, client *github.Client, owner, repo string, e *github.TreeEntry) (audit.PlanRecord, bool, error) {
+	blob, _, err := client.Git.GetBlob(ctx, owner, repo, e.GetSHA())
+	if err != nil {
+		return audit.PlanRecord{}, false, fmt.Errorf("reading %s on the ledger: %w", e.GetPath(), err)
+	}
+	b, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(blob.GetContent(), "\n", ""))
+	if err != nil {
+		return audit.PlanRecord{}, false, fmt.Errorf("reading %s on the ledger: GitHub's content did not decode: %w", e.GetPath(), err)
+	}
+	rec, err := pass.ParsePlanRecord(b)
+	if err != nil || rec.Kind != pass.KindSoloBypass {
+		return audit.PlanRecord{}, false, nil
+	}
+	return audit.PlanRecord{Story: rec.Story, RecordedBy: rec.RecordedBy, RecordedAt: parseTime(rec.RecordedAt), Comment: rec.CommentURL}, true, nil
 }
 
 // history walks the ledger's commits from its tip through every parent.

@@ -81,9 +81,20 @@ type Unused struct {
 	Comment Comment
 }
 
+// PlanRecord is a plan review's bypass as aayu plan landed it on the ledger
+// (specs/N/plan-review.json, kind solo-bypass).
+type PlanRecord struct {
+	Story      int
+	RecordedBy string
+	RecordedAt time.Time
+	Comment    string
+}
+
 // Facts are what the ledger and GitHub hold.
 type Facts struct {
-	Ships   []ShipRecord
+	Ships []ShipRecord
+	// Plans are the plan bypasses aayu plan recorded, shipped or not.
+	Plans   []PlanRecord
 	Merged  map[int]MergedPR
 	Unused  []Unused // on any pull request, open or closed
 	Commits []LedgerCommit
@@ -137,6 +148,21 @@ func Reconcile(f Facts) Report {
 		b.Comment = find(pr.Bypasses, s.Comment, s.Login)
 		b.Late = late(b.Comment, pr.MergedAt)
 		r.Bypasses = append(r.Bypasses, b)
+	}
+	// A plan bypass counts from when aayu plan records it: one no ship has
+	// carried into its record yet is listed by its Story.
+	planShipped := map[int]bool{}
+	for _, s := range f.Ships {
+		if s.Plan != nil {
+			planShipped[s.Story] = true
+		}
+	}
+	for _, p := range f.Plans {
+		if planShipped[p.Story] {
+			continue
+		}
+		r.Bypasses = append(r.Bypasses, Bypass{Story: p.Story, Login: p.RecordedBy, Via: "aayu plan --solo-bypass (the plan review, not shipped yet)",
+			Comment: &Comment{URL: p.Comment, Login: p.RecordedBy, CreatedAt: p.RecordedAt}})
 	}
 	for n, pr := range f.Merged {
 		if shipped[n] || len(pr.Bypasses) == 0 {

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,5 +72,28 @@ func TestReconcileListsUnusedBypasses(t *testing.T) {
 	}
 	if len(r.Unused) != 3 || r.Unused[0].Comment.ID != 1 || r.Unused[1].Comment.ID != 2 || r.Unused[2].PR != 9 {
 		t.Errorf("Unused = %+v, want by pull request then oldest first", r.Unused)
+	}
+}
+
+// TestReconcileListsPlanBypassesNotShippedYet: a plan bypass aayu plan
+// recorded is counted at once, by its Story; once a ship carries it into
+// its record it is listed there, once.
+func TestReconcileListsPlanBypassesNotShippedYet(t *testing.T) {
+	f := Facts{
+		Ships: []ShipRecord{{PR: 20, Story: 19, Kind: "review", Login: "writer", Plan: &PlanBypass{RecordedBy: "founder", RecordedAt: t0, Comment: "https://x/issues/19#issuecomment-5"}}},
+		Plans: []PlanRecord{
+			{Story: 19, RecordedBy: "founder", RecordedAt: t0, Comment: "https://x/issues/19#issuecomment-5"},
+			{Story: 21, RecordedBy: "founder", RecordedAt: t0, Comment: "https://x/issues/21#issuecomment-6"},
+		},
+	}
+	r := Reconcile(f)
+	if len(r.Bypasses) != 2 {
+		t.Fatalf("bypasses %+v, want Story 21's plan and PR 20's shipped plan", r.Bypasses)
+	}
+	if b := r.Bypasses[0]; b.PR != 0 || b.Story != 21 || b.Login != "founder" || !strings.Contains(b.Via, "not shipped yet") || b.Comment == nil || b.Comment.URL != "https://x/issues/21#issuecomment-6" {
+		t.Errorf("Story 21: %+v", b)
+	}
+	if b := r.Bypasses[1]; b.PR != 20 || b.Via != "the plan review" {
+		t.Errorf("PR 20: %+v", b)
 	}
 }

@@ -26,6 +26,12 @@ type PlanReview struct {
 	By         string // who, when Reviewed
 	Bypass     bool   // a recorded plan bypass (aayu plan --solo-bypass) stands in for it
 	CommentURL string // the bypass comment
+	// Record is specs/N/plan-review.json as ship found and checked it,
+	// copied into ship.json; nil when there is none.
+	Record *PlanRecord
+	// Missing says, when there is neither, why the review found does not
+	// count and which command records one; "" says the story has none.
+	Missing string
 }
 
 // PassInput is every fact the human pass is judged on. Policy, Layers and
@@ -263,6 +269,8 @@ func planReview(pr PlanReview, never []string, res *PlanResult) []string {
 		res.By = pr.By
 	case pr.Bypass:
 		res.Bypass = true
+	case pr.Missing != "":
+		return []string{fmt.Sprintf("never layer %s needs a plan-time review: %s", strings.Join(never, ", "), pr.Missing)}
 	default:
 		return []string{fmt.Sprintf("never layer %s needs a plan-time review, and the story has none", strings.Join(never, ", "))}
 	}

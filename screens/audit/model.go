@@ -109,7 +109,10 @@ func Lines(r core.Report) []string {
 	out = append(out, section("Solo-mode bypasses", len(r.Bypasses)))
 	for _, b := range r.Bypasses {
 		l := fmt.Sprintf("  bypass: PR #%d", b.PR)
-		if b.Story > 0 {
+		switch {
+		case b.PR == 0:
+			l = fmt.Sprintf("  bypass: Story #%d", b.Story) // a plan bypass no ship carried yet
+		case b.Story > 0:
 			l += fmt.Sprintf(" (Story #%d)", b.Story)
 		}
 		l += fmt.Sprintf(" by @%s through %s", clean(b.Login), b.Via)
