@@ -31,7 +31,7 @@ func TestUsageErrorIsOneLineWithHint(t *testing.T) {
 		}
 	}
 	code, out, _ := runAayu(t, "--help")
-	if code != tui.ExitOK || !strings.Contains(out, "Usage:") {
+	if code != tui.ExitOK || !strings.Contains(out, "USAGE") {
 		t.Errorf("--help: exit %d, %q; want the usage text", code, out)
 	}
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -148,18 +150,35 @@ func TestResolveURLs(t *testing.T) {
 	}
 }
 
-func TestUsageNamesEveryCommandAndFlag(t *testing.T) {
-	u := Usage()
-	for _, want := range append(commandNames(),
-		"--repo", "--plain", "--ci", "--sandbox", "--set", "--dry-run", "--api-url", "--oauth-url",
-		"--list", "--ready", "--head", "--addr", "--faults", "--scale", "AAYU_GITHUB_API_URL", "AAYU_GITHUB_OAUTH_URL") {
-		if !strings.Contains(u, want) {
-			t.Errorf("Usage() does not mention %s", want)
+// TestHelpPagesNameEveryCommandAndFlag: the root page lists every command,
+// and each command's page its own flags and the global ones, so nothing the
+// parser accepts is missing from help.
+func TestHelpPagesNameEveryCommandAndFlag(t *testing.T) {
+	page := func(args ...string) string {
+		var out, errb bytes.Buffer
+		_, code, done := Execute(context.Background(), args, CLI{Stdout: &out, Stderr: &errb, ConfigPath: "/home/me/.config/aayu/config.toml"})
+		if !done || code != ExitOK || errb.Len() > 0 {
+			t.Fatalf("aayu %q: done %v, exit %d, stderr %q", args, done, code, errb.String())
+		}
+		return out.String()
+	}
+	root := page("--help")
+	for _, want := range append(commandNames(), "/home/me/.config/aayu/config.toml", "Exit codes", "--repo", "--list", "--json") {
+		if !strings.Contains(root, want) {
+			t.Errorf("aayu --help does not mention %s", want)
 		}
 	}
-	for i, line := range strings.Split(u, "\n") {
-		if len([]rune(line)) > 100 {
-			t.Errorf("Usage() line %d is %d characters wide", i+1, len([]rune(line)))
+	for _, d := range Commands() {
+		p := page(d.Name, "--help")
+		for _, f := range append(d.Flags, GlobalFlags()...) {
+			if !strings.Contains(p, "--"+f.Name) {
+				t.Errorf("aayu %s --help does not mention --%s", d.Name, f.Name)
+			}
+		}
+		for _, env := range []string{"AAYU_GITHUB_API_URL", "AAYU_GITHUB_OAUTH_URL"} {
+			if !strings.Contains(p, env) {
+				t.Errorf("aayu %s --help does not mention %s", d.Name, env)
+			}
 		}
 	}
 }
