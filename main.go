@@ -107,6 +107,9 @@ func run(ctx context.Context, args []string, e env) int {
 	w := wiring{ctx: ctx, inv: inv, e: e, cfg: cfg, sess: sess, common: common, src: src}
 	switch inv.Command {
 	case "inbox":
+		if inv.Flags["json"] != "" {
+			return w.runInboxJSON()
+		}
 		return w.runInbox()
 	case "comment":
 		return w.runComment()
