@@ -9,8 +9,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/identity"
+	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
 )
 
