@@ -120,10 +120,6 @@ func TestBashCompletionCompletesShip(t *testing.T) {
 	}
 	complete := func(line string) []string {
 		t.Helper()
-		words := strings.Fields(line)
-		if strings.HasSuffix(line, " ") {
-			words = append(words, "")
-		}
 		// Without the bash-completion package, a stand-in for the one
 		// function of it the script calls (it reads COMP_WORDS as is).
 		cmd := exec.Command("bash", "--norc", "--noprofile", "-c", `source "$1"
