@@ -36,7 +36,7 @@ type CLI struct {
 // with ExitOK; a mistake is printed as one line (UsageLine) and returns
 // done with ExitUsage. Otherwise done is false and inv is the command to run.
 func Execute(ctx context.Context, args []string, c CLI) (inv Invocation, code int, done bool) {
-	p := &parser{}
+	p := &parser{defs: Commands()}
 	root := p.root(c.ConfigPath)
 	root.SetArgs(args)
 	root.SetOut(c.Stdout)
@@ -72,7 +72,11 @@ func Execute(ctx context.Context, args []string, c CLI) (inv Invocation, code in
 // must belong to that command. "--" ends the flags. Every mistake is a
 // *UsageError whose message names the argument and what was expected.
 func ParseArgs(args []string) (Invocation, error) {
-	p := &parser{}
+	return (&parser{defs: Commands()}).parse(args)
+}
+
+// parse is ParseArgs on the parser's own table.
+func (p *parser) parse(args []string) (Invocation, error) {
 	root := p.root("")
 	root.SetArgs(args)
 	root.SetOut(io.Discard)
@@ -93,6 +97,7 @@ func ParseArgs(args []string) (Invocation, error) {
 // command run left: the tree's RunE only records the Invocation, and main
 // runs the screen after Execute returns.
 type parser struct {
+	defs []CommandDef // the table the tree is built from: Commands()
 	inv  Invocation
 	ran  bool
 	help bool
@@ -105,14 +110,7 @@ type parser struct {
 // its command is refused by name, not as unknown.
 func (p *parser) root(configPath string) *cobra.Command {
 	root := p.tree(configPath)
-	for _, d := range Commands() {
-		for _, f := range d.Flags {
-			if root.Flags().Lookup(f.Name) == nil {
-				addFlag(root.Flags(), f)
-				_ = root.Flags().MarkHidden(f.Name) // the name is the one just added
-			}
-		}
-	}
+	p.addHiddenFlags(root)
 	root.AddGroup(&cobra.Group{ID: "more", Title: "help and shell"})
 	root.SetHelpCommand(p.helpCommand())
 	root.SetHelpCommandGroupID("more")
@@ -121,10 +119,30 @@ func (p *parser) root(configPath string) *cobra.Command {
 	return root
 }
 
+// addHiddenFlags gives c and each command under it that has subcommands
+// (the root, "proof") a hidden copy of every command flag: cobra finds the
+// command name by skipping the flags before it, and can skip a flag's
+// value only when it knows the flag takes one.
+func (p *parser) addHiddenFlags(c *cobra.Command) {
+	for _, d := range p.defs {
+		for _, f := range d.Flags {
+			if c.Flags().Lookup(f.Name) == nil {
+				addFlag(c.Flags(), f)
+				_ = c.Flags().MarkHidden(f.Name) // the name is the one just added
+			}
+		}
+	}
+	for _, sub := range c.Commands() {
+		if sub.HasSubCommands() {
+			p.addHiddenFlags(sub)
+		}
+	}
+}
+
 // tree is the command tree without the root's hidden flags: what the man
 // page describes.
 func (p *parser) tree(configPath string) *cobra.Command {
-	defs := Commands()
+	defs := p.defs
 	inboxDef := defs[slices.IndexFunc(defs, func(d CommandDef) bool { return d.Name == "inbox" })]
 	root := &cobra.Command{
 		Use:                        "aayu",
@@ -148,9 +166,53 @@ func (p *parser) tree(configPath string) *cobra.Command {
 		root.AddGroup(&cobra.Group{ID: g[0], Title: g[1]})
 	}
 	for _, d := range defs {
-		root.AddCommand(p.command(d))
+		p.parentOf(root, d).AddCommand(p.command(d))
 	}
 	return root
+}
+
+// parentOf finds or makes the command a table entry with a name of more
+// than one word ("proof push") is added under: "proof", a command that only
+// names its subcommands.
+func (p *parser) parentOf(root *cobra.Command, d CommandDef) *cobra.Command {
+	words := strings.Fields(d.Name)
+	parent := root
+	for _, w := range words[:len(words)-1] {
+		i := slices.IndexFunc(parent.Commands(), func(c *cobra.Command) bool { return c.Name() == w })
+		if i >= 0 {
+			parent = parent.Commands()[i]
+			continue
+		}
+		group := &cobra.Command{
+			Use:     w + " COMMAND",
+			Short:   "the " + w + " commands",
+			GroupID: d.Group,
+			Args: func(c *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return usagef("aayu %s needs a command: %s", c.CommandPath()[len("aayu "):], subcommandNames(c))
+				}
+				if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+					return usagef("unknown command %q: did you mean %s %s?", SanitizeLine(args[0]), c.CommandPath(), strings.Join(s, " or "))
+				}
+				return usagef("unknown command %q: the %s commands are %s", SanitizeLine(args[0]), c.CommandPath(), subcommandNames(c))
+			},
+			RunE:                       func(*cobra.Command, []string) error { return nil }, // Args refuses every line that reaches it
+			SuggestionsMinimumDistance: 2,
+		}
+		parent.AddCommand(group)
+		parent = group
+	}
+	return parent
+}
+
+func subcommandNames(c *cobra.Command) string {
+	var names []string
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			names = append(names, sub.Name())
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func rootLong(configPath string) string {
@@ -167,13 +229,13 @@ func rootLong(configPath string) string {
 }
 
 func (p *parser) command(d CommandDef) *cobra.Command {
-	use := d.Name
+	words := strings.Fields(d.Name)
+	use := words[len(words)-1]
 	if d.Arg != "" {
 		use += " " + strings.ReplaceAll(d.Arg, " or ", "|")
 	}
 	c := &cobra.Command{
 		Use:     use,
-		GroupID: d.Group,
 		Short:   d.Short,
 		Long:    d.Long,
 		Example: d.Example,
@@ -181,6 +243,9 @@ func (p *parser) command(d CommandDef) *cobra.Command {
 			return argCountError(d, args)
 		},
 		RunE: func(c *cobra.Command, args []string) error { return p.capture(d, c, args) },
+	}
+	if len(words) == 1 {
+		c.GroupID = d.Group // a group is the root's; "proof push" is listed under proof
 	}
 	if d.Arg == "" || !strings.Contains(d.Arg, "DIR") {
 		// A Story or pull request number is no file name.
@@ -277,7 +342,7 @@ func didYouMean(root *cobra.Command, typed string) string {
 	if s := root.SuggestionsFor(typed); len(s) > 0 {
 		return "did you mean aayu " + strings.Join(s, " or aayu ") + "?"
 	}
-	return "the commands are " + strings.Join(commandNames(), ", ")
+	return "the commands are " + subcommandNames(root)
 }
 
 // commandNames lists the commands for error messages, in help's order.
@@ -291,9 +356,9 @@ func commandNames() []string {
 
 // owners names the commands that own a flag; none for a global flag or a
 // flag aayu does not know.
-func owners(name string) []string {
+func (p *parser) owners(name string) []string {
 	var out []string
-	for _, d := range Commands() {
+	for _, d := range p.defs {
 		if slices.ContainsFunc(d.Flags, func(f FlagDef) bool { return f.Name == name }) {
 			out = append(out, d.Name)
 		}
@@ -305,14 +370,14 @@ func isGlobal(name string) bool {
 	return slices.ContainsFunc(GlobalFlags(), func(f FlagDef) bool { return f.Name == name })
 }
 
-func belongsError(flag, command string) error {
-	return usagef("--%s belongs to aayu %s, not aayu %s", flag, strings.Join(owners(flag), " and aayu "), command)
+func (p *parser) belongsError(flag, command string) error {
+	return usagef("--%s belongs to aayu %s, not aayu %s", flag, strings.Join(p.owners(flag), " and aayu "), command)
 }
 
 // flagError turns pflag's errors into aayu's one-line usage errors, with
 // outside text shown as caret notation.
 func (p *parser) flagError(c *cobra.Command, err error) error {
-	cmd := c.Name()
+	cmd := strings.TrimPrefix(c.CommandPath(), "aayu ")
 	if !c.HasParent() {
 		cmd = "inbox"
 	}
@@ -327,8 +392,8 @@ func (p *parser) flagError(c *cobra.Command, err error) error {
 		return usagef("unknown flag -%s: aayu's flags start with two dashes", SanitizeLine(notExist.GetSpecifiedShortnames()))
 	case errors.As(err, &notExist):
 		name := notExist.GetSpecifiedName()
-		if len(owners(name)) > 0 {
-			return belongsError(name, cmd)
+		if len(p.owners(name)) > 0 {
+			return p.belongsError(name, cmd)
 		}
 		if near := nearestFlag(c, name); near != "" {
 			return usagef("unknown flag --%s: did you mean --%s?", SanitizeLine(name), near)
@@ -410,7 +475,7 @@ func (p *parser) capture(d CommandDef, c *cobra.Command, args []string) error {
 				}
 			}
 		case !isGlobal(f.Name) && !slices.ContainsFunc(d.Flags, func(x FlagDef) bool { return x.Name == f.Name }):
-			err = belongsError(f.Name, d.Name)
+			err = p.belongsError(f.Name, d.Name)
 		case f.Value.Type() == "bool":
 			if f.Value.String() == "true" || isGlobal(f.Name) {
 				err = setFlag(&inv, f.Name, f.Value.String())

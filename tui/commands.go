@@ -8,7 +8,9 @@ package tui
 // CommandDef is one command: its name, its positional argument, its help
 // and its own flags.
 type CommandDef struct {
-	// Name is the word typed after aayu. The inbox is also the command run
+	// Name is the word typed after aayu, and Invocation.Command. Two words
+	// ("proof push") make a subcommand: the first word is made a command
+	// that only names its subcommands. The inbox is also the command run
 	// when none is named.
 	Name string
 	// Arg names the command's one positional argument ("PR", "STORY or

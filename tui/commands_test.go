@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,5 +56,31 @@ func TestParseArgsFindsTheCommandAfterItsOwnFlags(t *testing.T) {
 	inv, err = ParseArgs([]string{"sandbox", "--reset=false"})
 	if err != nil || inv.Flags["reset"] != "" {
 		t.Errorf("sandbox --reset=false = %+v, %v; want no reset", inv, err)
+	}
+}
+
+// TestTwoWordCommandIsOneTableEntry: a verb such as `proof push STORY
+// [--media]` is one entry; its parent word refuses a missing or mistyped
+// subcommand as a usage error with a suggestion.
+func TestTwoWordCommandIsOneTableEntry(t *testing.T) {
+	p := &parser{defs: append(Commands(), CommandDef{
+		Name: "proof push", Arg: "STORY", Group: "daily", Short: "land the local pack as an advisory pack",
+		Example: "aayu proof push 131", Flags: []FlagDef{{Name: "media", Usage: "copy media to the bucket"}},
+	})}
+	inv, err := p.parse([]string{"--media", "proof", "push", "131", "--plain"})
+	if err != nil || inv.Command != "proof push" || !slices.Equal(inv.Args, []string{"131"}) || inv.Flags["media"] != "true" || !inv.Global.Plain {
+		t.Errorf("--media proof push 131 --plain = %+v, %v", inv, err)
+	}
+	for args, want := range map[string]string{
+		"proof":           "aayu proof needs a command: push",
+		"proof pus 131":   "did you mean aayu proof push?",
+		"proof push":      "aayu proof push needs one argument, STORY",
+		"ship 4 --media":  "--media belongs to aayu proof push, not aayu ship",
+		"proof push 1 -x": "unknown flag -x",
+	} {
+		_, err := (&parser{defs: p.defs}).parse(strings.Fields(args))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("aayu %s: %v, want %q", args, err, want)
+		}
 	}
 }

@@ -20,8 +20,8 @@ const (
 
 // Invocation is a parsed command line.
 type Invocation struct {
-	// Command is the screen to run: inbox (the default), login, pack,
-	// verify, ready, ship, comment, auth or sandbox.
+	// Command is the command to run, a Name from Commands(): inbox (the
+	// default), login, pack, verify, ready, ship, …
 	Command string
 	// Args are the command's positional arguments (STORY, DIR or PR).
 	Args []string
