@@ -115,7 +115,7 @@ func (p *parser) root(configPath string) *cobra.Command {
 	root.SetHelpCommand(p.helpCommand())
 	root.SetHelpCommandGroupID("more")
 	root.SetCompletionCommandGroupID("more")
-	root.AddCommand(manCommand())
+	root.AddCommand(manCommand(p.defs))
 	return root
 }
 
@@ -288,7 +288,7 @@ func (p *parser) helpCommand() *cobra.Command {
 }
 
 // manCommand prints aayu's man page (roff) to the command's own output.
-func manCommand() *cobra.Command {
+func manCommand(defs []CommandDef) *cobra.Command {
 	return &cobra.Command{
 		Use:    "man",
 		Short:  "print the man page (roff): aayu man > aayu.1",
@@ -297,7 +297,7 @@ func manCommand() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			// The man page is the same for everyone: it names the config
 			// file's place by its rule, not this user's path.
-			page, err := mcobra.NewManPage(1, (&parser{}).tree(""))
+			page, err := mcobra.NewManPage(1, (&parser{defs: defs}).tree(""))
 			if err != nil {
 				return fmt.Errorf("building the man page: %w", err)
 			}
@@ -343,15 +343,6 @@ func didYouMean(root *cobra.Command, typed string) string {
 		return "did you mean aayu " + strings.Join(s, " or aayu ") + "?"
 	}
 	return "the commands are " + subcommandNames(root)
-}
-
-// commandNames lists the commands for error messages, in help's order.
-func commandNames() []string {
-	var names []string
-	for _, d := range Commands() {
-		names = append(names, d.Name)
-	}
-	return names
 }
 
 // owners names the commands that own a flag; none for a global flag or a

@@ -182,3 +182,12 @@ func TestHelpPagesNameEveryCommandAndFlag(t *testing.T) {
 		}
 	}
 }
+
+// commandNames lists the table's commands, in help's order.
+func commandNames() []string {
+	var names []string
+	for _, d := range Commands() {
+		names = append(names, d.Name)
+	}
+	return names
+}
