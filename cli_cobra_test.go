@@ -78,8 +78,8 @@ func TestMistypedCommandOrFlagSuggestsTheNearest(t *testing.T) {
 	}{
 		{[]string{"shp", "148"}, "aayu: unknown command \"shp\": did you mean aayu ship? Run aayu --help for usage.\n"},
 		{[]string{"help", "shp"}, "aayu: no help for \"shp\": did you mean aayu ship? Run aayu --help for usage.\n"},
-		{[]string{"inbox", "--lst"}, "aayu: unknown flag --lst: did you mean --list? Run aayu --help for usage.\n"},
-		{[]string{"ship", "148", "--solo-bypas"}, "aayu: unknown flag --solo-bypas: did you mean --solo-bypass? Run aayu --help for usage.\n"},
+		{[]string{"inbox", "--lst"}, "aayu: unknown flag --lst: did you mean --list? Run aayu inbox --help for usage.\n"},
+		{[]string{"ship", "148", "--solo-bypas"}, "aayu: unknown flag --solo-bypas: did you mean --solo-bypass? Run aayu ship --help for usage.\n"},
 	} {
 		code, out, errOut := runAayu(t, tc.args...)
 		if code != tui.ExitUsage || out != "" || errOut != tc.want {

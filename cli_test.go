@@ -20,7 +20,7 @@ func TestUsageErrorIsOneLineWithHint(t *testing.T) {
 		want string
 	}{
 		{[]string{"--foo"}, "aayu: unknown flag --foo. Run aayu --help for usage.\n"},
-		{[]string{"ship"}, "aayu: aayu ship needs one argument, PR. Run aayu --help for usage.\n"},
+		{[]string{"ship"}, "aayu: aayu ship needs one argument, PR. Run aayu ship --help for usage.\n"},
 	} {
 		code, out, errOut := runAayu(t, tc.args...)
 		if code != tui.ExitUsage {

@@ -239,10 +239,10 @@ func (p *parser) command(d CommandDef) *cobra.Command {
 		Short:   d.Short,
 		Long:    d.Long,
 		Example: d.Example,
-		Args: func(_ *cobra.Command, args []string) error {
-			return argCountError(d, args)
+		Args: func(c *cobra.Command, args []string) error {
+			return forCommand(c, argCountError(d, args))
 		},
-		RunE: func(c *cobra.Command, args []string) error { return p.capture(d, c, args) },
+		RunE: func(c *cobra.Command, args []string) error { return forCommand(c, p.capture(d, c, args)) },
 	}
 	if len(words) == 1 {
 		c.GroupID = d.Group // a group is the root's; "proof push" is listed under proof
@@ -368,6 +368,19 @@ func (p *parser) belongsError(flag, command string) error {
 // flagError turns pflag's errors into aayu's one-line usage errors, with
 // outside text shown as caret notation.
 func (p *parser) flagError(c *cobra.Command, err error) error {
+	return forCommand(c, p.flagUsage(c, err))
+}
+
+// forCommand points a usage error's hint at c's own help page.
+func forCommand(c *cobra.Command, err error) error {
+	var ue *UsageError
+	if errors.As(err, &ue) && c.HasParent() {
+		ue.Command = strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+	}
+	return err
+}
+
+func (p *parser) flagUsage(c *cobra.Command, err error) error {
 	cmd := strings.TrimPrefix(c.CommandPath(), "aayu ")
 	if !c.HasParent() {
 		cmd = "inbox"
@@ -410,9 +423,12 @@ func missingValue(name string) error {
 }
 
 // nearestFlag is the flag of c (its own or a global one) nearest to name,
-// within two edits, or "".
+// within one edit for a short name and two for a longer one, or "".
 func nearestFlag(c *cobra.Command, name string) string {
-	best, bestD := "", 3
+	best, bestD := "", 2
+	if len(name) >= 6 {
+		bestD = 3
+	}
 	c.Flags().VisitAll(func(f *pflag.Flag) {
 		if f.Hidden {
 			return

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -49,7 +50,12 @@ type Global struct {
 
 // UsageError is a command line aayu cannot act on. main prints it with the
 // usage text and exits with ExitUsage.
-type UsageError struct{ Msg string }
+type UsageError struct {
+	Msg string
+	// Command is the command whose help page the hint names ("ship",
+	// "proof push"); "" names aayu --help.
+	Command string
+}
 
 // Error returns the message in words, without the usage text.
 func (e *UsageError) Error() string { return e.Msg }
@@ -176,5 +182,10 @@ func UsageLine(err error) string {
 	if !strings.HasSuffix(msg, "?") {
 		msg += "."
 	}
-	return "aayu: " + msg + " Run aayu --help for usage."
+	page := "aayu --help"
+	var ue *UsageError
+	if errors.As(err, &ue) && ue.Command != "" {
+		page = "aayu " + ue.Command + " --help"
+	}
+	return "aayu: " + msg + " Run " + page + " for usage."
 }
