@@ -38,7 +38,7 @@ type CLI struct {
 func Execute(ctx context.Context, args []string, c CLI) (inv Invocation, code int, done bool) {
 	p := &parser{defs: Commands()}
 	root := p.root(c.ConfigPath)
-	root.SetArgs(args)
+	root.SetArgs(nonNil(args))
 	root.SetOut(c.Stdout)
 	root.SetErr(c.Stderr)
 	root.SetIn(strings.NewReader("")) // nothing here reads input; screens own standard input
@@ -78,7 +78,7 @@ func ParseArgs(args []string) (Invocation, error) {
 // parse is ParseArgs on the parser's own table.
 func (p *parser) parse(args []string) (Invocation, error) {
 	root := p.root("")
-	root.SetArgs(args)
+	root.SetArgs(nonNil(args))
 	root.SetOut(io.Discard)
 	root.SetErr(io.Discard)
 	root.SilenceErrors, root.SilenceUsage = true, true
@@ -91,6 +91,14 @@ func (p *parser) parse(args []string) (Invocation, error) {
 		return p.inv, asUsage(err)
 	}
 	return p.inv, nil
+}
+
+// nonNil keeps an empty command line empty: cobra reads os.Args for nil.
+func nonNil(args []string) []string {
+	if args == nil {
+		return []string{}
+	}
+	return args
 }
 
 // parser builds the command tree for one command line and keeps what the

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -82,5 +85,22 @@ func TestTwoWordCommandIsOneTableEntry(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("aayu %s: %v, want %q", args, err, want)
 		}
+	}
+}
+
+// TestNoArgumentsIsTheInboxWhateverOsArgsHolds: cobra reads os.Args when
+// given nil; run(ctx, nil, …) in a test must still mean the bare `aayu`.
+func TestNoArgumentsIsTheInboxWhateverOsArgsHolds(t *testing.T) {
+	saved := os.Args
+	t.Cleanup(func() { os.Args = saved })
+	os.Args = []string{"aayu", "ship", "4"}
+	inv, err := ParseArgs(nil)
+	if err != nil || inv.Command != "inbox" || inv.Args != nil {
+		t.Errorf("ParseArgs(nil) with os.Args %q = %+v, %v; want the inbox", os.Args, inv, err)
+	}
+	var out, errb bytes.Buffer
+	inv, _, done := Execute(context.Background(), nil, CLI{Stdout: &out, Stderr: &errb})
+	if done || inv.Command != "inbox" {
+		t.Errorf("Execute(nil) with os.Args %q = %+v, done %v, stderr %q; want the inbox", os.Args, inv, done, errb.String())
 	}
 }
