@@ -196,3 +196,23 @@ func TestInboxJSONPrintsTheFieldsAskedFor(t *testing.T) {
 		t.Errorf("--json with an unknown field: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestASCIIJSONKeepsEveryCharacter: the escaping that keeps --json output
+// printable ASCII decodes to the very same text, astral runes and DEL too.
+func TestASCIIJSONKeepsEveryCharacter(t *testing.T) {
+	want := "caf\u00e9 \U0001F600 \x7f \u202e \x1b[2J \"q\" <b>"
+	b, err := json.Marshal([]string{want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := asciiJSON(b)
+	for i, c := range out {
+		if c < 0x20 || c >= 0x7f {
+			t.Fatalf("byte %#x at %d in %s", c, i, out)
+		}
+	}
+	var got []string
+	if err := json.Unmarshal(out, &got); err != nil || len(got) != 1 || got[0] != want {
+		t.Errorf("asciiJSON(%s) = %s, decodes to %q (%v)", b, out, got, err)
+	}
+}
