@@ -20,7 +20,7 @@ func TestUsageErrorIsOneLineWithHint(t *testing.T) {
 		want string
 	}{
 		{[]string{"--foo"}, "aayu: unknown flag --foo. Run aayu --help for usage.\n"},
-		{[]string{"ship"}, "aayu: aayu ship needs one argument, PR. Run aayu --help for usage.\n"},
+		{[]string{"ship"}, "aayu: aayu ship needs one argument, PR. Run aayu ship --help for usage.\n"},
 	} {
 		code, out, errOut := runAayu(t, tc.args...)
 		if code != tui.ExitUsage {
@@ -31,7 +31,7 @@ func TestUsageErrorIsOneLineWithHint(t *testing.T) {
 		}
 	}
 	code, out, _ := runAayu(t, "--help")
-	if code != tui.ExitOK || !strings.Contains(out, "Usage:") {
+	if code != tui.ExitOK || !strings.Contains(out, "USAGE") {
 		t.Errorf("--help: exit %d, %q; want the usage text", code, out)
 	}
 }

@@ -67,14 +67,13 @@ func run(ctx context.Context, args []string, e env) int {
 	if e.lines == nil {
 		e.lines = tui.NewLineReader(e.stdin)
 	}
-	inv, err := tui.ParseArgs(args)
-	if err != nil {
-		fmt.Fprintln(e.stderr, tui.UsageLine(err))
-		return tui.ExitUsage
-	}
-	if inv.Help {
-		fmt.Fprint(e.stdout, tui.Usage())
-		return tui.ExitOK
+	// Help pages, --version, completion scripts, the man page and usage
+	// errors are printed here and end the run.
+	inv, code, done := tui.Execute(ctx, args, tui.CLI{
+		Stdout: e.stdout, Stderr: e.stderr, ConfigPath: userConfigPath(e.getenv),
+	})
+	if done {
+		return code
 	}
 	cfg, src, err := loadConfig(inv, e)
 	if err != nil {
@@ -108,6 +107,9 @@ func run(ctx context.Context, args []string, e env) int {
 	w := wiring{ctx: ctx, inv: inv, e: e, cfg: cfg, sess: sess, common: common, src: src}
 	switch inv.Command {
 	case "inbox":
+		if inv.Flags["json"] != "" {
+			return w.runInboxJSON()
+		}
 		return w.runInbox()
 	case "comment":
 		return w.runComment()
@@ -130,7 +132,7 @@ func run(ctx context.Context, args []string, e env) int {
 	if c, ok := screen.(tui.Closer); ok {
 		defer c.Close()
 	}
-	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))
+	code, err = tui.Run(ctx, screen, runOptions(inv, e, common))
 	if err != nil && !errors.Is(err, tui.ErrInterrupted) {
 		fmt.Fprintf(e.stderr, "aayu: %v\n", err)
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -35,6 +37,11 @@ func TestParseArgs(t *testing.T) {
 			Invocation{Command: "decide", Args: []string{"7,9"}, Flags: map[string]string{"accept": "2,1", "note": "cheapest to reverse"}},
 		},
 		{"next", []string{"next"}, Invocation{Command: "next", Flags: map[string]string{}}},
+		{
+			"plan with its bypass",
+			[]string{"plan", "12", "--solo-bypass"},
+			Invocation{Command: "plan", Args: []string{"12"}, Flags: map[string]string{"solo-bypass": "true"}},
+		},
 		{
 			"set repeats in order",
 			[]string{"--set", "ui.plain=true", "--set=verify.coverage_threshold=80", "auth"},
@@ -113,6 +120,7 @@ func TestParseArgsUsageErrors(t *testing.T) {
 		{"decide without a decision", []string{"decide", "--accept", "1"}, "DECISION"},
 		{"decide with an empty accept", []string{"decide", "7", "--accept="}, "--accept needs a value"},
 		{"next with an argument", []string{"next", "now"}, "takes no arguments"},
+		{"solo-bypass belongs to ship and plan", []string{"ready", "7", "--solo-bypass"}, "--solo-bypass belongs to aayu"},
 		{"head not a sha", []string{"pack", "d", "--head", "abc123"}, "40 hex"},
 		{"scale not a number", []string{"sandbox", "--scale", "lots"}, "--scale"},
 		{"addr without port", []string{"sandbox", "--addr", "localhost"}, "HOST:PORT"},
@@ -158,18 +166,44 @@ func TestResolveURLs(t *testing.T) {
 	}
 }
 
-func TestUsageNamesEveryCommandAndFlag(t *testing.T) {
-	u := Usage()
-	for _, want := range append(commandNames(),
-		"--repo", "--plain", "--ci", "--sandbox", "--set", "--dry-run", "--api-url", "--oauth-url",
-		"--list", "--ready", "--head", "--accept", "--note", "--addr", "--faults", "--scale", "AAYU_GITHUB_API_URL", "AAYU_GITHUB_OAUTH_URL") {
-		if !strings.Contains(u, want) {
-			t.Errorf("Usage() does not mention %s", want)
+// TestHelpPagesNameEveryCommandAndFlag: the root page lists every command,
+// and each command's page its own flags and the global ones, so nothing the
+// parser accepts is missing from help.
+func TestHelpPagesNameEveryCommandAndFlag(t *testing.T) {
+	page := func(args ...string) string {
+		var out, errb bytes.Buffer
+		_, code, done := Execute(context.Background(), args, CLI{Stdout: &out, Stderr: &errb, ConfigPath: "/home/me/.config/aayu/config.toml"})
+		if !done || code != ExitOK || errb.Len() > 0 {
+			t.Fatalf("aayu %q: done %v, exit %d, stderr %q", args, done, code, errb.String())
+		}
+		return out.String()
+	}
+	root := page("--help")
+	for _, want := range append(commandNames(), "/home/me/.config/aayu/config.toml", "Exit codes", "--repo", "--list", "--json") {
+		if !strings.Contains(root, want) {
+			t.Errorf("aayu --help does not mention %s", want)
 		}
 	}
-	for i, line := range strings.Split(u, "\n") {
-		if len([]rune(line)) > 100 {
-			t.Errorf("Usage() line %d is %d characters wide", i+1, len([]rune(line)))
+	for _, d := range Commands() {
+		p := page(d.Name, "--help")
+		for _, f := range append(d.Flags, GlobalFlags()...) {
+			if !strings.Contains(p, "--"+f.Name) {
+				t.Errorf("aayu %s --help does not mention --%s", d.Name, f.Name)
+			}
+		}
+		for _, env := range []string{"AAYU_GITHUB_API_URL", "AAYU_GITHUB_OAUTH_URL"} {
+			if !strings.Contains(p, env) {
+				t.Errorf("aayu %s --help does not mention %s", d.Name, env)
+			}
 		}
 	}
+}
+
+// commandNames lists the table's commands, in help's order.
+func commandNames() []string {
+	var names []string
+	for _, d := range Commands() {
+		names = append(names, d.Name)
+	}
+	return names
 }

@@ -1,0 +1,36 @@
+package inbox
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestStepJSONKnowsEveryListedField: every field JSONFields names (and so
+// every field --json accepts and the README documents) is one JSON gives,
+// and a field it does not list is refused, never given as null.
+func TestStepJSONKnowsEveryListedField(t *testing.T) {
+	st := Step{Kind: KindReadyToShip, Group: NeedsYou, Item: Item{Number: 4, Title: "Show\x1b[2J", IsPR: true},
+		Head: "b046d1a", Links: []Link{{Number: 3, Title: "Story", Role: "links Story"}},
+		Choices: []Choice{{Key: "1", Label: "ship it", Recommended: true}}, Recommendation: Choice{Label: "ship it"}}
+	obj, err := st.JSON(JSONFields())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(obj) != len(JSONFields()) {
+		t.Errorf("JSON gave %d fields for the %d listed", len(obj), len(JSONFields()))
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back["id"] != "ready-to-ship#4" || back["title"] != "Show\x1b[2J" || back["isPR"] != true || back["group"] != "needs you" {
+		t.Errorf("JSON = %s", b)
+	}
+	if _, err := st.JSON([]string{"number", "author"}); err == nil {
+		t.Error(`the unlisted field "author" was accepted`)
+	}
+}

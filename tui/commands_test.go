@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCommandTableIsConsistent: the root carries one hidden copy of each
+// command flag so cobra can find the command after it, which works only if
+// a flag name shared by two commands takes a value in both or in neither,
+// and no command flag shadows a global one.
+func TestCommandTableIsConsistent(t *testing.T) {
+	takesValue := map[string]bool{}
+	names := map[string]bool{}
+	for _, d := range Commands() {
+		if names[d.Name] {
+			t.Errorf("command %s is listed twice", d.Name)
+		}
+		names[d.Name] = true
+		if d.Short == "" || d.Example == "" || d.Group == "" {
+			t.Errorf("aayu %s lacks its one line, an example or its group", d.Name)
+		}
+		for _, f := range d.Flags {
+			if isGlobal(f.Name) {
+				t.Errorf("aayu %s --%s shadows the global flag", d.Name, f.Name)
+			}
+			if v, ok := takesValue[f.Name]; ok && v != (f.Value != "") {
+				t.Errorf("--%s takes a value for one command and none for another", f.Name)
+			}
+			takesValue[f.Name] = f.Value != ""
+		}
+	}
+}
+
+// TestParseArgsFindsTheCommandAfterItsOwnFlags: a command's flag may come
+// before the command name, and one given without its command is refused
+// by name.
+func TestParseArgsFindsTheCommandAfterItsOwnFlags(t *testing.T) {
+	inv, err := ParseArgs([]string{"--ready", "ready.md", "pack", "./out"})
+	if err != nil || inv.Command != "pack" || inv.Flags["ready"] != "ready.md" || len(inv.Args) != 1 {
+		t.Errorf("--ready FILE pack DIR = %+v, %v", inv, err)
+	}
+	inv, err = ParseArgs([]string{"--again", "ready", "7"})
+	if err != nil || inv.Command != "ready" || inv.Flags["again"] != "true" {
+		t.Errorf("--again ready 7 = %+v, %v", inv, err)
+	}
+	_, err = ParseArgs([]string{"--again"})
+	if err == nil || !strings.Contains(err.Error(), "--again belongs to aayu ready, not aayu inbox") {
+		t.Errorf("--again alone: %v", err)
+	}
+	inv, err = ParseArgs([]string{"--json", "number,title"})
+	if err != nil || inv.Command != "inbox" || inv.Flags["json"] != "number,title" || inv.Flags["list"] != "true" {
+		t.Errorf("--json number,title = %+v, %v; want the inbox's list as JSON", inv, err)
+	}
+	inv, err = ParseArgs([]string{"sandbox", "--reset=false"})
+	if err != nil || inv.Flags["reset"] != "" {
+		t.Errorf("sandbox --reset=false = %+v, %v; want no reset", inv, err)
+	}
+}
+
+// TestTwoWordCommandIsOneTableEntry: a verb such as `proof push STORY
+// [--media]` is one entry; its parent word refuses a missing or mistyped
+// subcommand as a usage error with a suggestion.
+func TestTwoWordCommandIsOneTableEntry(t *testing.T) {
+	p := &parser{defs: append(Commands(), CommandDef{
+		Name: "proof push", Arg: "STORY", Group: "daily", Short: "land the local pack as an advisory pack",
+		Example: "aayu proof push 131", Flags: []FlagDef{{Name: "media", Usage: "copy media to the bucket"}},
+	})}
+	inv, err := p.parse([]string{"--media", "proof", "push", "131", "--plain"})
+	if err != nil || inv.Command != "proof push" || !slices.Equal(inv.Args, []string{"131"}) || inv.Flags["media"] != "true" || !inv.Global.Plain {
+		t.Errorf("--media proof push 131 --plain = %+v, %v", inv, err)
+	}
+	for args, want := range map[string]string{
+		"proof":           "aayu proof needs a command: push",
+		"proof pus 131":   "did you mean aayu proof push?",
+		"proof push":      "aayu proof push needs one argument, STORY",
+		"ship 4 --media":  "--media belongs to aayu proof push, not aayu ship",
+		"proof push 1 -x": "unknown flag -x",
+	} {
+		_, err := (&parser{defs: p.defs}).parse(strings.Fields(args))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("aayu %s: %v, want %q", args, err, want)
+		}
+	}
+}
+
+// TestNoArgumentsIsTheInboxWhateverOsArgsHolds: cobra reads os.Args when
+// given nil; run(ctx, nil, …) in a test must still mean the bare `aayu`.
+func TestNoArgumentsIsTheInboxWhateverOsArgsHolds(t *testing.T) {
+	saved := os.Args
+	t.Cleanup(func() { os.Args = saved })
+	os.Args = []string{"aayu", "ship", "4"}
+	inv, err := ParseArgs(nil)
+	if err != nil || inv.Command != "inbox" || inv.Args != nil {
+		t.Errorf("ParseArgs(nil) with os.Args %q = %+v, %v; want the inbox", os.Args, inv, err)
+	}
+	var out, errb bytes.Buffer
+	inv, _, done := Execute(context.Background(), nil, CLI{Stdout: &out, Stderr: &errb})
+	if done || inv.Command != "inbox" {
+		t.Errorf("Execute(nil) with os.Args %q = %+v, done %v, stderr %q; want the inbox", os.Args, inv, done, errb.String())
+	}
+}
