@@ -54,7 +54,7 @@ func TestPlanUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ready", "3", "--solo-bypass"}, "--solo-bypass belongs to aayu ship and aayu plan, not aayu ready"},
+		{[]string{"ready", "3", "--solo-bypass"}, "--solo-bypass belongs to aayu plan and aayu ship, not aayu ready"},
 		{[]string{"plan"}, "aayu plan needs one argument, STORY"},
 	} {
 		code, out, errOut := runAayuEnv(t, map[string]string{}, tc.args...)
