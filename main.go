@@ -117,6 +117,8 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 	case "protected":
 		return w.runProtected()
+	case "proof":
+		return w.runProofPush()
 	}
 	screen, err := w.screen()
 	if err != nil {

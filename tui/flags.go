@@ -19,7 +19,8 @@ const (
 // Invocation is a parsed command line.
 type Invocation struct {
 	// Command is the screen to run: inbox (the default), login, pack,
-	// verify, ready, ship, comment, auth or sandbox.
+	// verify, ready, proof (Args[0] is its subcommand, push), ship,
+	// comment, auth or sandbox.
 	Command string
 	// Args are the command's positional arguments (STORY, DIR or PR).
 	Args []string
@@ -72,6 +73,8 @@ func lookupCommand(name string) (commandSpec, bool) {
 		return commandSpec{1, "STORY or DIR"}, true
 	case "verify", "ready":
 		return commandSpec{1, "STORY"}, true
+	case "proof":
+		return commandSpec{2, "push STORY"}, true
 	case "ship", "comment", "protected":
 		return commandSpec{1, "PR"}, true
 	}
@@ -80,7 +83,7 @@ func lookupCommand(name string) (commandSpec, bool) {
 
 // commandNames lists the commands for error messages, in Usage's order.
 func commandNames() []string {
-	return []string{"inbox", "login", "pack", "verify", "ready", "ship", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
+	return []string{"inbox", "login", "pack", "verify", "ready", "proof", "ship", "comment", "protected", "init", "doctor", "auth", "audit", "sandbox"}
 }
 
 // flagSpec describes one flag: whether it takes a value, and which command
@@ -105,6 +108,8 @@ func lookupFlag(name string) (flagSpec, bool) {
 		return flagSpec{command: "ship"}, true
 	case "again":
 		return flagSpec{command: "ready"}, true
+	case "media":
+		return flagSpec{command: "proof"}, true
 	case "yes", "gates", "identity":
 		return flagSpec{command: "init"}, true
 	case "client-id":
@@ -189,6 +194,15 @@ func ParseArgs(args []string) (Invocation, error) {
 	for _, name := range sortedKeys(owner) {
 		if owner[name] != inv.Command {
 			return inv, usagef("--%s belongs to aayu %s, not aayu %s", name, owner[name], inv.Command)
+		}
+	}
+	if inv.Command == "proof" {
+		// proof has one subcommand; its STORY is the second argument.
+		if len(positional) == 0 || positional[0] != "push" {
+			return inv, usagef("aayu proof has one subcommand: aayu proof push STORY [--media]")
+		}
+		if len(positional) != 2 {
+			return inv, usagef("aayu proof push takes one argument, STORY")
 		}
 	}
 	if len(positional) != spec.args {
@@ -346,6 +360,9 @@ Usage:
            [--from-raw DIR]      the gate's pack job: build the pack from them, running none
   aayu ready STORY [--again]       freeze the Story's Completion Goal as its Ready snapshot
                                    on the ledger, on your yes (--again: the goal changed)
+  aayu proof push STORY [--media]  land .aayudha/proof/STORY/ on the ledger as an advisory
+                                   pack, with its own PR comment (never with --ci; --media:
+                                   copy media to the [proof] media bucket)
   aayu ship PR [--solo-bypass]     the ship screen: read-only gates, presence, then your yes
                                    to the writes listed (a bypass only with --solo-bypass)
   aayu comment PR --ci [--dir DIR] the merge gate's one comment on the pull request (CI)

@@ -30,6 +30,11 @@ func TestParseArgs(t *testing.T) {
 			Invocation{Command: "ready", Args: []string{"7"}, Global: Global{DryRun: true}, Flags: map[string]string{"again": "true"}},
 		},
 		{
+			"proof push with --media",
+			[]string{"proof", "push", "5", "--media"},
+			Invocation{Command: "proof", Args: []string{"push", "5"}, Flags: map[string]string{"media": "true"}},
+		},
+		{
 			"set repeats in order",
 			[]string{"--set", "ui.plain=true", "--set=verify.coverage_threshold=80", "auth"},
 			Invocation{Command: "auth", Global: Global{Set: []string{"ui.plain=true", "verify.coverage_threshold=80"}}, Flags: map[string]string{}},
@@ -103,6 +108,9 @@ func TestParseArgsUsageErrors(t *testing.T) {
 		{"flag of another command", []string{"ship", "148", "--list"}, "--list belongs to aayu inbox"},
 		{"again belongs to ready", []string{"ship", "148", "--again"}, "--again belongs to aayu ready"},
 		{"ready without a story", []string{"ready"}, "STORY"},
+		{"proof without push", []string{"proof", "5"}, "aayu proof push STORY"},
+		{"proof push without a story", []string{"proof", "push"}, "takes one argument, STORY"},
+		{"media belongs to proof", []string{"ship", "6", "--media"}, "--media belongs to aayu proof"},
 		{"head not a sha", []string{"pack", "d", "--head", "abc123"}, "40 hex"},
 		{"scale not a number", []string{"sandbox", "--scale", "lots"}, "--scale"},
 		{"addr without port", []string{"sandbox", "--addr", "localhost"}, "HOST:PORT"},

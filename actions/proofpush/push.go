@@ -27,6 +27,23 @@ var ErrOtherStory = errors.New("the local pack is for another story")
 // ErrCIPush is ledgerpack's: CI writes nothing to the ledger.
 var ErrCIPush = ledgerpack.ErrCIPush
 
+// ErrBucketUnusable is matched when [proof] media or the AWS variables
+// cannot make a bucket client (a store this build has no client for, an
+// r2:// bucket without its endpoint, an endpoint that is not a URL).
+var ErrBucketUnusable = errors.New("the media bucket cannot be used")
+
+// IsRefusal says whether err is one of the push's refusals (exit 4), as
+// against a failure to reach GitHub or the bucket (exit 1).
+func IsRefusal(err error) bool {
+	for _, r := range []error{ErrCIPush, ErrNoLocalPack, ErrOtherStory, ledgerpack.ErrPackIntegrity,
+		proof.ErrMediaRefused, ErrNoBucketCredential, ErrBucketUnusable} {
+		if errors.Is(err, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // Options are one push.
 type Options struct {
 	Client      *github.Client
@@ -102,6 +119,9 @@ func Push(ctx context.Context, o Options) (*Result, error) {
 			getenv = func(string) string { return "" }
 		}
 		if bucket, err = OpenBucket(o.MediaURL, o.Owner, o.Repo, getenv); err != nil {
+			if !errors.Is(err, ErrNoBucketCredential) {
+				err = fmt.Errorf("%w: %w", ErrBucketUnusable, err)
+			}
 			return nil, fmt.Errorf("%w. Nothing was pushed", err)
 		}
 		popts.Media, res.Bucket = bucket, bucket.Where()
