@@ -151,6 +151,13 @@ func TestProofPushCLI(t *testing.T) {
 	}
 	closeSandboxes(t)
 
+	// With --sandbox and no endpoint of one's own, the sandbox serves the
+	// bucket, reached by the same client.
+	code, out, errOut = runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "proof", "push", "5", "--media", bucket)
+	if code != tui.ExitOK || !strings.Contains(out, "media: 1 copied to s3://proof-media/acme") || !strings.Contains(out, "the sandbox's bucket at http://127.0.0.1:") {
+		t.Fatalf("push to the sandbox's bucket: exit %d:\n%s%s", code, out, errOut)
+	}
+
 	// A tampered pack is refused with the reason, and nothing moves.
 	tip := ledgerTip()
 	if err := os.WriteFile(filepath.Join(dir, ".aayudha", "proof", "5", "artifacts", "reports", "vet.txt"), []byte("edited\n"), 0o644); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/proofpush"
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
@@ -43,9 +44,19 @@ func (w wiring) runProofPush() int {
 		fmt.Fprintln(e.stderr, "aayu proof push: which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was pushed.")
 		return tui.ExitUsage
 	}
-	cwd, err := os.Getwd()
+	checkout, err := os.Getwd()
 	if err != nil {
 		return refuse(fmt.Errorf("finding the checkout: %w", err))
+	}
+	if sess.sandbox != nil {
+		// The demo has no checkout on disk: aayu --sandbox verify builds its
+		// pack in a clone under the cache, so push from there unless the
+		// working directory holds one.
+		if _, err := os.Lstat(proofpush.Dir(checkout, story)); err != nil {
+			if cache, err := userCacheDir(e.getenv); err == nil {
+				checkout = build.SandboxCheckoutDir(cache, sess.owner+"/"+sess.repo, story)
+			}
+		}
 	}
 	tok, _, err := sess.resolve(ctx)
 	if err != nil {
@@ -59,10 +70,23 @@ func (w wiring) runProofPush() int {
 	if d, err := actions.DefaultLogDir(e.getenv); err == nil {
 		log = actions.OpenLog(d, nil)
 	}
+	media, mediaURL := inv.Flags["media"] == "true", cfg.String("proof.media")
+	getenv, note := e.getenv, ""
+	if sess.sandbox != nil && media && mediaURL != "" && e.getenv("AWS_ENDPOINT_URL_S3") == "" && e.getenv("AWS_ENDPOINT_URL") == "" {
+		// The demo's bucket is the sandbox's own S3-speaking server, reached
+		// by the same client and variables as a real one.
+		b, err := sandbox.StartBucket()
+		if err != nil {
+			return refuse(err)
+		}
+		defer b.Close()
+		getenv = sandboxBucketEnv(e.getenv, b.Endpoint)
+		note = "  (the sandbox's bucket at " + b.Endpoint + " lives only while this aayu runs)"
+	}
 	res, err := proofpush.Push(ctx, proofpush.Options{
-		Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, Checkout: cwd,
-		Media: inv.Flags["media"] == "true", MediaURL: cfg.String("proof.media"), RetentionDays: cfg.Int("proof.retention_days"),
-		Getenv: e.getenv, Log: log, Trailers: w.fallbackTrailers(),
+		Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, Checkout: checkout,
+		Media: media, MediaURL: mediaURL, RetentionDays: cfg.Int("proof.retention_days"),
+		Getenv: getenv, Log: log, Trailers: w.fallbackTrailers(),
 	})
 	if err != nil {
 		return refuse(err)
@@ -70,7 +94,29 @@ func (w wiring) runProofPush() int {
 	for _, l := range proofPushLines(story, res) {
 		fmt.Fprintln(e.stdout, tui.SanitizeLine(l))
 	}
+	if note != "" {
+		fmt.Fprintln(e.stdout, note)
+	}
 	return tui.ExitOK
+}
+
+// sandboxBucketEnv points the AWS variables at the sandbox's bucket
+// server with the sandbox's credential: a person's real keys never go to
+// it.
+func sandboxBucketEnv(getenv func(string) string, endpoint string) func(string) string {
+	return func(k string) string {
+		switch k {
+		case "AWS_ENDPOINT_URL_S3":
+			return endpoint
+		case "AWS_ACCESS_KEY_ID":
+			return sandbox.BucketAccessKey
+		case "AWS_SECRET_ACCESS_KEY":
+			return sandbox.BucketSecretKey
+		case "AWS_SESSION_TOKEN":
+			return ""
+		}
+		return getenv(k)
+	}
 }
 
 // proofPushLines is the confirmation: where the pack landed, its hash,
@@ -91,7 +137,11 @@ func proofPushLines(story int, r *proofpush.Result) []string {
 		out = append(out, fmt.Sprintf("  %d %s of an earlier push to the same head removed", r.Removed, plural(r.Removed, "file", "files")))
 	}
 	if r.Bucket != "" {
-		out = append(out, fmt.Sprintf("  media: %d copied to %s", len(r.Media), r.Bucket))
+		if len(r.Media) == 0 {
+			out = append(out, "  media: the pack holds no media files to copy to "+r.Bucket)
+		} else {
+			out = append(out, fmt.Sprintf("  media: %d copied to %s", len(r.Media), r.Bucket))
+		}
 		keys := make([]string, 0, len(r.Media))
 		for p := range r.Media {
 			keys = append(keys, p)
@@ -112,11 +162,16 @@ func proofPushLines(story int, r *proofpush.Result) []string {
 	default:
 		out = append(out, "  comment: the advisory comment on the pull request: "+r.Comment.URL)
 	}
-	verdict := "verifies"
-	if r.Report == nil || !r.Report.Verified() {
-		verdict = "does not verify yet"
+	verdict := "verifies and every floor holds"
+	switch {
+	case r.Report == nil:
+		verdict = "was not checked against the ledger's Ready snapshot and the pull request's head"
+	case !r.Report.Verified():
+		verdict = "does not verify against the ledger's Ready snapshot and the pull request's head"
+	case !r.Report.FloorsHold:
+		verdict = "verifies, but a floor does not hold"
 	}
-	out = append(out, fmt.Sprintf("Advisory: it %s against the ledger's Ready snapshot and the pull request's head, and it never counts for ship; only the merge gate's pack does.", verdict))
+	out = append(out, fmt.Sprintf("Advisory: it %s, and it never counts for ship; only the merge gate's pack does.", verdict))
 	return out
 }
 
