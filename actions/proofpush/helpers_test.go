@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -107,4 +108,8 @@ func ledgerFile(f *fixture, p string) ([]byte, error) {
 
 func packPath(f *fixture, story, pr int) string {
 	return filepath.ToSlash(fmt.Sprintf("proof/%d/%s/advisory", story, f.srv.HeadSHA(pr)))
+}
+
+func readFile(dir, artifact string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(dir, "artifacts", filepath.FromSlash(artifact)))
 }
