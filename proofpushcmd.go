@@ -133,6 +133,10 @@ func proofPushLines(story int, r *proofpush.Result) []string {
 		fmt.Sprintf("  ledger: %d %s at %s (commit %s)", r.Files, plural(r.Files, "file", "files"), r.Path, shortCommit(r.Commit)),
 		"  pack.json sha256 " + r.PackSHA256,
 	}
+	if r.Unchanged {
+		out[0] = fmt.Sprintf("aayu proof push %d: the ledger already holds this pack as an advisory pack; nothing new was committed.", story)
+		out[1] = fmt.Sprintf("  ledger: %d %s at %s, as they are locally", r.Files, plural(r.Files, "file", "files"), r.Path)
+	}
 	if r.Removed > 0 {
 		out = append(out, fmt.Sprintf("  %d %s of an earlier push to the same head removed", r.Removed, plural(r.Removed, "file", "files")))
 	}

@@ -2,6 +2,7 @@ package ledgerpack
 
 import (
 	"context"
+	"crypto/sha1" // git names blobs by SHA-1; used only to compare with the ledger's tree
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -65,6 +66,9 @@ type Pushed struct {
 	Path   string // proof/STORY/HEAD/advisory on the ledger
 	Commit string // the ledger commit
 	Files  int    // files written (pack.json and data artifacts)
+	// Unchanged: the ledger already held exactly these files there, so no
+	// commit was made (Commit is empty).
+	Unchanged bool
 	// Media are the objects copied to the bucket, artifact path → key.
 	Media      map[string]string
 	Removed    int    // stale files of an earlier push to the same folder
@@ -159,6 +163,16 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 	if err != nil {
 		return nil, fmt.Errorf("reading the ledger's earlier copy of %s: %s Nothing was pushed", prefix, ghx.Describe(err))
 	}
+	if sameOnLedger(files, stale, prefix) {
+		// The same pack pushed again: a commit would change nothing but
+		// the ledger's history, so none is made; the comment is still kept.
+		raw := files[prefix+"/pack.json"]
+		sum := sha256.Sum256(raw)
+		out.PackSHA256, out.Unchanged = hex.EncodeToString(sum[:]), true
+		logPush(opts, owner, repo, landed, login, out, nil)
+		out.Report, out.Comment, out.CommentProblem = advisoryComment(ctx, client, owner, repo, dir, &landed, raw, login)
+		return out, nil
+	}
 	for rel := range stale {
 		if _, keep := files[prefix+"/"+rel]; !keep {
 			files[prefix+"/"+rel] = nil
@@ -212,6 +226,30 @@ func copyMedia(ctx context.Context, store MediaStore, dir string, local *proof.P
 		copied[a.Path] = key
 	}
 	return copied, nil
+}
+
+// sameOnLedger reports whether every file to write is already on the
+// ledger with the same bytes (compared by git blob SHA) and nothing else
+// is in the folder.
+func sameOnLedger(files map[string][]byte, onLedger map[string]ghx.TreeEntry, prefix string) bool {
+	if len(files) != len(onLedger) {
+		return false
+	}
+	for name, b := range files {
+		e, ok := onLedger[strings.TrimPrefix(name, prefix+"/")]
+		if !ok || e.SHA != gitBlobSHA(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// gitBlobSHA is the SHA-1 git names a blob of b by.
+func gitBlobSHA(b []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(b))
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // dataFiles reads the bytes of every data artifact the ledger copy stores
@@ -309,6 +347,9 @@ func logPush(opts PushOptions, owner, repo string, p proof.Pack, login string, o
 	rec := actions.Record{Time: opts.Now(), Command: fmt.Sprintf("proof push %d", p.Story), Repo: owner + "/" + repo,
 		Item: fmt.Sprintf("#%d", p.PR), Who: login, Outcome: actions.OutcomeDone,
 		Writes: []string{fmt.Sprintf("ledger: %d files under %s (advisory), %d stale removed", out.Files, out.Path, out.Removed)}}
+	if out.Unchanged {
+		rec.Writes = []string{"ledger: " + out.Path + " already held this pack; nothing committed"}
+	}
 	if len(out.Media) > 0 {
 		rec.Writes = append(rec.Writes, fmt.Sprintf("media bucket: %d objects copied", len(out.Media)))
 	}

@@ -162,6 +162,24 @@ func TestProofPushRoundTrip(t *testing.T) {
 	if !strings.Contains(body, res.PackSHA256) {
 		t.Errorf("the advisory comment does not name the pack's hash %s:\n%s", res.PackSHA256, body)
 	}
+
+	// The same pack pushed again commits nothing and keeps one comment.
+	again, err := Push(f.ctx, Options{Client: f.gh, Owner: owner, Repo: repo, Story: story, Checkout: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Unchanged || again.Commit != "" || f.srv.BranchSHA(ledgerpack.LedgerBranch) != res.Commit || again.PackSHA256 != res.PackSHA256 {
+		t.Fatalf("a second push of the same pack: unchanged=%v commit %q, ledger tip %s (was %s)", again.Unchanged, again.Commit, f.srv.BranchSHA(ledgerpack.LedgerBranch), res.Commit)
+	}
+	n := 0
+	for _, c := range f.comments(pr) {
+		if hasLine(c.GetBody(), gatecomment.AdvisoryMarker) {
+			n++
+		}
+	}
+	if n != 1 || again.Comment.ID != advisory[0].GetID() {
+		t.Fatalf("a second push left %d advisory comments (kept %d, first %d)", n, again.Comment.ID, advisory[0].GetID())
+	}
 }
 
 // TestProofPushMediaToS3 copies the pack's media to a bucket on a real
