@@ -117,8 +117,6 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 	case "protected":
 		return w.runProtected()
-	case "proof":
-		return w.runProofPush()
 	}
 	screen, err := w.screen()
 	if err != nil {

@@ -107,7 +107,7 @@ func TestProofPushCLI(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errOut := runAayuEnv(t, vars(), append([]string{"--sandbox"}, c.args...)...)
-			if code != c.code || !strings.Contains(errOut, c.say) {
+			if code != c.code || !strings.Contains(out+errOut, c.say) {
 				t.Fatalf("exit %d, want %d saying %q:\n%s%s", code, c.code, c.say, out, errOut)
 			}
 		})
@@ -121,7 +121,7 @@ func TestProofPushCLI(t *testing.T) {
 		t.Fatalf("push: exit %d:\n%s%s", code, out, errOut)
 	}
 	key := "acme/acme/benefits/5/" + head + "/screens/balance.png"
-	for _, want := range []string{"landed on the ledger as an advisory pack", "proof/5/" + head + "/advisory",
+	for _, want := range []string{"landed: the local pack is on the ledger as an advisory pack", "proof/5/" + head + "/advisory",
 		"media: 1 copied to s3://proof-media/acme", "screens/balance.png → " + key, "the advisory comment on the pull request", "never counts for ship"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the confirmation does not say %q:\n%s", want, out)
@@ -164,7 +164,7 @@ func TestProofPushCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut = runAayuEnv(t, vars(), "--sandbox", "proof", "push", "5")
-	if code != tui.ExitRefused || !strings.Contains(errOut, "does not hold together") || !strings.Contains(errOut, "reports/vet.txt") {
+	if code != tui.ExitRefused || !strings.Contains(out, "refused: the local pack does not hold together") || !strings.Contains(out, "reports/vet.txt") {
 		t.Fatalf("a tampered pack: exit %d:\n%s%s", code, out, errOut)
 	}
 	if ledgerTip() != tip {

@@ -61,6 +61,8 @@ func (w wiring) screen() (tui.Screen, error) {
 		return w.shipScreen()
 	case "ready":
 		return w.readyScreen()
+	case "proof":
+		return w.proofPushScreen()
 	}
 	return nil, openErr(tui.ExitUsage, "unknown screen. Nothing was done.")
 }
