@@ -177,7 +177,14 @@ func (m *Model) View() tea.View {
 	return m.scroll.View(m.c, fmt.Sprintf("aayu proof push #%d", m.deps.Story), m.body(), m.Keys())
 }
 
-func (m *Model) body() []string { return m.lines[1:] }
+// body is what the full screen shows under its title: the lines after the
+// first, without "pushing…" once the push has answered.
+func (m *Model) body() []string {
+	if !m.done {
+		return m.lines[1:]
+	}
+	return append([]string(nil), m.lines[2:]...)
+}
 
 // Transcript returns the plain lines.
 func (m *Model) Transcript() []string { return m.lines }
@@ -187,7 +194,7 @@ func (m *Model) Done() (bool, int) { return m.done && m.closed, m.code }
 
 // Epilogue leaves what landed on the person's shell once the full screen
 // closes.
-func (m *Model) Epilogue() []string { return m.lines[1:] }
+func (m *Model) Epilogue() []string { return m.body() }
 
 // Keys lists the bindings that work now.
 func (m *Model) Keys() []key.Binding { return []key.Binding{m.keys.Quit} }
