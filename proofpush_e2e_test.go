@@ -71,6 +71,9 @@ func proofPushCheckout(t *testing.T, home string) (dir, head string) {
 // lands the pack, copies its screenshot to the bucket and comments; and
 // afterwards neither ship nor the inbox takes the advisory pack for the
 // gate's (TestProofPushNeverCountsAsTheGate below).
+//
+// It must not run in parallel: proof push reads the working directory,
+// which t.Chdir sets for the whole process.
 func TestProofPushCLI(t *testing.T) {
 	home := t.TempDir()
 	dir, head := proofPushCheckout(t, home)
