@@ -30,6 +30,10 @@ const (
 	envEndpoint     = "AWS_ENDPOINT_URL"
 )
 
+// lifecycleRuleID names aayu's one lifecycle rule in the bucket, so a later
+// push replaces it and leaves every other rule alone.
+const lifecycleRuleID = "aayu-proof-media"
+
 // ErrNoBucketCredential is matched when [proof] media names a bucket but
 // the environment holds no credential for it.
 var ErrNoBucketCredential = errors.New("no credential for the media bucket")
@@ -130,12 +134,28 @@ func (b *Bucket) Expire(ctx context.Context, days int) error {
 	if days <= 0 {
 		return nil
 	}
-	cfg := lifecycle.NewConfiguration()
-	rule := lifecycle.Rule{ID: "aayu-proof-media", Status: "Enabled", Expiration: lifecycle.Expiration{Days: lifecycle.ExpirationDays(days)}}
+	// S3 replaces a bucket's whole lifecycle configuration on each write,
+	// so the rules already there are read first and kept; only aayu's own
+	// rule (by its ID) is added or replaced.
+	cfg, err := b.client.GetBucketLifecycle(ctx, b.name)
+	if err != nil {
+		var resp minio.ErrorResponse
+		if !errors.As(err, &resp) || resp.Code != "NoSuchLifecycleConfiguration" {
+			return fmt.Errorf("reading %s's lifecycle rules: %s", b.where, b.scrub(err))
+		}
+		cfg = lifecycle.NewConfiguration()
+	}
+	rule := lifecycle.Rule{ID: lifecycleRuleID, Status: "Enabled", Expiration: lifecycle.Expiration{Days: lifecycle.ExpirationDays(days)}}
 	if b.prefix != "" {
 		rule.RuleFilter = lifecycle.Filter{Prefix: b.prefix + "/"}
 	}
-	cfg.Rules = []lifecycle.Rule{rule}
+	kept := []lifecycle.Rule{rule}
+	for _, r := range cfg.Rules {
+		if r.ID != lifecycleRuleID {
+			kept = append(kept, r)
+		}
+	}
+	cfg.Rules = kept
 	if err := b.client.SetBucketLifecycle(ctx, b.name, cfg); err != nil {
 		return fmt.Errorf("setting %s's lifecycle rule to %d days: %s", b.where, days, b.scrub(err))
 	}
