@@ -179,6 +179,9 @@ func needsToken(inv tui.Invocation) bool {
 	case "sandbox", "login", "comment":
 		// comment --ci takes the workflow's token only (commentci.go).
 		return false
+	case "proof push":
+		// proof push --ci is refused before any token is read.
+		return !inv.Global.CI
 	case "pack":
 		fi, err := os.Stat(inv.Args[0])
 		return err != nil || !fi.IsDir()

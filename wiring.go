@@ -65,6 +65,8 @@ func (w wiring) screen() (tui.Screen, error) {
 		return w.decideScreen()
 	case "plan":
 		return w.planScreen()
+	case "proof push":
+		return w.proofPushScreen()
 	}
 	return nil, openErr(tui.ExitUsage, "unknown screen. Nothing was done.")
 }

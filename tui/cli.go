@@ -189,11 +189,14 @@ func (p *parser) parentOf(root *cobra.Command, d CommandDef) *cobra.Command {
 		i := slices.IndexFunc(parent.Commands(), func(c *cobra.Command) bool { return c.Name() == w })
 		if i >= 0 {
 			parent = parent.Commands()[i]
+			parent.Short += "; " + d.Name + ": " + d.Short
 			continue
 		}
+		// The parent's line in the root's list names its subcommands in
+		// full ("proof push: …"), so the verb a person types is on the page.
 		group := &cobra.Command{
 			Use:     w + " COMMAND",
-			Short:   "the " + w + " commands",
+			Short:   d.Name + ": " + d.Short,
 			GroupID: d.Group,
 			Args: func(c *cobra.Command, args []string) error {
 				if len(args) == 0 {

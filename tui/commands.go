@@ -164,6 +164,20 @@ func Commands() []CommandDef {
 			Example: "aayu next",
 		},
 		{
+			Name:  "proof push",
+			Group: "daily",
+			Arg:   "STORY",
+			Short: "land the local pack as an advisory pack (never with --ci)",
+			Long: "Land the local pack .aayudha/proof/STORY/ (as aayu verify STORY built it) on the ledger as an advisory pack, " +
+				"proof/STORY/HEAD/advisory/, with its own pull request comment; it never counts for ship and never replaces the gate's pack.\n" +
+				"--media copies the pack's media to the [proof] media bucket (s3://BUCKET/PREFIX) and names each object's key; " +
+				"without a bucket media are refused. Refused with --ci.",
+			Example: "aayu proof push 131\naayu proof push 131 --media",
+			Flags: []FlagDef{
+				{Name: "media", Usage: "copy the pack's media to the [proof] media bucket"},
+			},
+		},
+		{
 			Name:  "ship",
 			Group: "daily",
 			Arg:   "PR",

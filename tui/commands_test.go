@@ -66,10 +66,7 @@ func TestParseArgsFindsTheCommandAfterItsOwnFlags(t *testing.T) {
 // [--media]` is one entry; its parent word refuses a missing or mistyped
 // subcommand as a usage error with a suggestion.
 func TestTwoWordCommandIsOneTableEntry(t *testing.T) {
-	p := &parser{defs: append(Commands(), CommandDef{
-		Name: "proof push", Arg: "STORY", Group: "daily", Short: "land the local pack as an advisory pack",
-		Example: "aayu proof push 131", Flags: []FlagDef{{Name: "media", Usage: "copy media to the bucket"}},
-	})}
+	p := &parser{defs: Commands()}
 	inv, err := p.parse([]string{"--media", "proof", "push", "131", "--plain"})
 	if err != nil || inv.Command != "proof push" || !slices.Equal(inv.Args, []string{"131"}) || inv.Flags["media"] != "true" || !inv.Global.Plain {
 		t.Errorf("--media proof push 131 --plain = %+v, %v", inv, err)

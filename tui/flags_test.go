@@ -43,6 +43,11 @@ func TestParseArgs(t *testing.T) {
 			Invocation{Command: "plan", Args: []string{"12"}, Flags: map[string]string{"solo-bypass": "true"}},
 		},
 		{
+			"proof push with --media",
+			[]string{"proof", "push", "5", "--media"},
+			Invocation{Command: "proof push", Args: []string{"5"}, Flags: map[string]string{"media": "true"}},
+		},
+		{
 			"set repeats in order",
 			[]string{"--set", "ui.plain=true", "--set=verify.coverage_threshold=80", "auth"},
 			Invocation{Command: "auth", Global: Global{Set: []string{"ui.plain=true", "verify.coverage_threshold=80"}}, Flags: map[string]string{}},
@@ -121,6 +126,9 @@ func TestParseArgsUsageErrors(t *testing.T) {
 		{"decide with an empty accept", []string{"decide", "7", "--accept="}, "--accept needs a value"},
 		{"next with an argument", []string{"next", "now"}, "takes no arguments"},
 		{"solo-bypass belongs to ship and plan", []string{"ready", "7", "--solo-bypass"}, "--solo-bypass belongs to aayu"},
+		{"proof without push", []string{"proof", "5"}, "the aayu proof commands are push"},
+		{"proof push without a story", []string{"proof", "push"}, "needs one argument, STORY"},
+		{"media belongs to proof", []string{"ship", "6", "--media"}, "--media belongs to aayu proof push"},
 		{"head not a sha", []string{"pack", "d", "--head", "abc123"}, "40 hex"},
 		{"scale not a number", []string{"sandbox", "--scale", "lots"}, "--scale"},
 		{"addr without port", []string{"sandbox", "--addr", "localhost"}, "HOST:PORT"},
@@ -180,12 +188,13 @@ func TestHelpPagesNameEveryCommandAndFlag(t *testing.T) {
 	}
 	root := page("--help")
 	for _, want := range append(commandNames(), "/home/me/.config/aayu/config.toml", "Exit codes", "--repo", "--list", "--json") {
-		if !strings.Contains(root, want) {
+		// fang capitalises a command's line, so "proof push: …" reads "Proof push: …".
+		if !strings.Contains(strings.ToLower(root), strings.ToLower(want)) {
 			t.Errorf("aayu --help does not mention %s", want)
 		}
 	}
 	for _, d := range Commands() {
-		p := page(d.Name, "--help")
+		p := page(append(strings.Fields(d.Name), "--help")...)
 		for _, f := range append(d.Flags, GlobalFlags()...) {
 			if !strings.Contains(p, "--"+f.Name) {
 				t.Errorf("aayu %s --help does not mention --%s", d.Name, f.Name)

@@ -17,7 +17,9 @@
 //
 // Writing: PushAdvisory (the seed's `aayu proof push`) lands a local pack on
 // the ledger as advisory in one Git Data API commit, media refused without
-// a bucket, never under --ci, and keeps its own comment on the pull request
+// a bucket (with a MediaStore, media are copied there first and the ledger
+// copy names each object), never under --ci, no commit when the ledger
+// already holds the same files, and keeps its own comment on the pull request
 // (a marker distinct from the merge gate's, so a preview never replaces the
 // gate's comment).
 //

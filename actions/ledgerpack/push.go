@@ -2,6 +2,7 @@ package ledgerpack
 
 import (
 	"context"
+	"crypto/sha1" // git names blobs by SHA-1; used only to compare with the ledger's tree
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -34,9 +35,14 @@ type PushOptions struct {
 	CI bool // --ci: always refused
 	// MediaBucket is [proof] media. Without one, a pack whose media would be
 	// stored (git, lfs or bucket) is refused with proof.ErrMediaRefused.
-	// Copying media into a bucket is not built: with one, media land on
-	// the ledger as store none (hash and size only), as ship lands them.
+	// Without Media, media land on the ledger as store none (hash and size
+	// only), as ship lands them.
 	MediaBucket string
+	// Media, when set (aayu proof push --media with a bucket), receives a
+	// copy of every media file the local pack holds, before the ledger
+	// commit; the ledger copy then says store bucket and names the object.
+	// Media whose bytes the local pack lacks stay store none.
+	Media MediaStore
 	// Login is who pushes; "" asks GitHub (gatecomment.Login).
 	Login string
 	// Log, when set, gets one record of the push.
@@ -48,11 +54,23 @@ type PushOptions struct {
 	Now      func() time.Time
 }
 
+// MediaStore is where --media copies media: a private bucket. Put stores
+// one artifact's bytes (already checked against sha256) and returns the
+// object key.
+type MediaStore interface {
+	Put(ctx context.Context, story int, head, artifact string, body []byte, sha256 string) (key string, err error)
+}
+
 // Pushed is what landed.
 type Pushed struct {
-	Path       string // proof/STORY/HEAD/advisory on the ledger
-	Commit     string // the ledger commit
-	Files      int    // files written (pack.json and data artifacts)
+	Path   string // proof/STORY/HEAD/advisory on the ledger
+	Commit string // the ledger commit
+	Files  int    // files written (pack.json and data artifacts)
+	// Unchanged: the ledger already held exactly these files there, so no
+	// commit was made (Commit is empty).
+	Unchanged bool
+	// Media are the objects copied to the bucket, artifact path → key.
+	Media      map[string]string
 	Removed    int    // stale files of an earlier push to the same folder
 	PackSHA256 string // of the pack.json that landed
 	Report     *proof.Report
@@ -99,8 +117,10 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 	if p.Story <= 0 || !headName.MatchString(p.PRHeadSHA) {
 		return nil, fmt.Errorf("%w: the pack names story %d and head %q; a ledger folder needs a story and a 40-digit head; nothing was pushed", ErrPackIntegrity, p.Story, shortSHA(p.PRHeadSHA))
 	}
-	if err := proof.CheckMediaStore(p.Artifacts, opts.MediaBucket); err != nil {
-		return nil, fmt.Errorf("%w; nothing was pushed", err)
+	if opts.Media == nil {
+		if err := proof.CheckMediaStore(p.Artifacts, opts.MediaBucket); err != nil {
+			return nil, fmt.Errorf("%w; nothing was pushed", err)
+		}
 	}
 	check, err := proof.VerifyDir(ctx, dir, proof.Options{})
 	if err != nil {
@@ -124,6 +144,10 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 
 	landed := proof.LedgerCopy(*p)
 	landed.Authority = proof.Authority{Kind: proof.AuthorityAdvisory, Writer: login + " (aayu proof push)"}
+	media, err := copyMedia(ctx, opts.Media, dir, p, &landed)
+	if err != nil {
+		return nil, err
+	}
 	raw, err := proof.Encode(&landed)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the ledger copy of the pack: %w; nothing was pushed", err)
@@ -134,10 +158,20 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 		return nil, err
 	}
 	files[prefix+"/pack.json"] = raw
-	out := &Pushed{Path: prefix, Files: len(files)}
+	out := &Pushed{Path: prefix, Files: len(files), Media: media}
 	stale, err := walkFiles(ctx, client, owner, repo, LedgerBranch, prefix, proof.DefaultArtifacts+16)
 	if err != nil {
 		return nil, fmt.Errorf("reading the ledger's earlier copy of %s: %s Nothing was pushed", prefix, ghx.Describe(err))
+	}
+	if sameOnLedger(files, stale, prefix) {
+		// The same pack pushed again: a commit would change nothing but
+		// the ledger's history, so none is made; the comment is still kept.
+		raw := files[prefix+"/pack.json"]
+		sum := sha256.Sum256(raw)
+		out.PackSHA256, out.Unchanged = hex.EncodeToString(sum[:]), true
+		logPush(opts, owner, repo, landed, login, out, nil)
+		out.Report, out.Comment, out.CommentProblem = advisoryComment(ctx, client, owner, repo, dir, &landed, raw, login)
+		return out, nil
 	}
 	for rel := range stale {
 		if _, keep := files[prefix+"/"+rel]; !keep {
@@ -155,6 +189,67 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 	}
 	out.Report, out.Comment, out.CommentProblem = advisoryComment(ctx, client, owner, repo, dir, &landed, raw, login)
 	return out, nil
+}
+
+// copyMedia copies every media file the local pack holds to the bucket,
+// each read through an os.Root and checked against its hash as it is read,
+// and makes the ledger copy say store bucket with the object's key. It
+// runs before the ledger commit: an object without a ledger record is
+// harmless (the bucket's lifecycle rule expires it), a ledger record
+// naming an object that never landed is not.
+func copyMedia(ctx context.Context, store MediaStore, dir string, local *proof.Pack, landed *proof.Pack) (map[string]string, error) {
+	if store == nil {
+		return nil, nil
+	}
+	root, err := os.OpenRoot(path.Join(dir, "artifacts"))
+	if err != nil {
+		return nil, nil // no artifacts folder: no media bytes to copy
+	}
+	defer root.Close()
+	copied := map[string]string{}
+	for i, a := range local.Artifacts {
+		if !proof.IsMedia(a) || a.Tombstone != nil {
+			continue
+		}
+		if _, err := root.Lstat(a.Path); errors.Is(err, fs.ErrNotExist) {
+			continue // kept by hash only, as the pack says
+		}
+		b, err := readArtifact(root, a)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v; nothing was pushed", ErrPackIntegrity, err)
+		}
+		key, err := store.Put(ctx, local.Story, local.PRHeadSHA, a.Path, b, a.SHA256)
+		if err != nil {
+			return nil, fmt.Errorf("%v; the ledger was not touched", err)
+		}
+		landed.Artifacts[i].Store, landed.Artifacts[i].Object = proof.StoreBucket, key
+		copied[a.Path] = key
+	}
+	return copied, nil
+}
+
+// sameOnLedger reports whether every file to write is already on the
+// ledger with the same bytes (compared by git blob SHA) and nothing else
+// is in the folder.
+func sameOnLedger(files map[string][]byte, onLedger map[string]ghx.TreeEntry, prefix string) bool {
+	if len(files) != len(onLedger) {
+		return false
+	}
+	for name, b := range files {
+		e, ok := onLedger[strings.TrimPrefix(name, prefix+"/")]
+		if !ok || e.SHA != gitBlobSHA(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// gitBlobSHA is the SHA-1 git names a blob of b by.
+func gitBlobSHA(b []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(b))
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // dataFiles reads the bytes of every data artifact the ledger copy stores
@@ -252,6 +347,12 @@ func logPush(opts PushOptions, owner, repo string, p proof.Pack, login string, o
 	rec := actions.Record{Time: opts.Now(), Command: fmt.Sprintf("proof push %d", p.Story), Repo: owner + "/" + repo,
 		Item: fmt.Sprintf("#%d", p.PR), Who: login, Outcome: actions.OutcomeDone,
 		Writes: []string{fmt.Sprintf("ledger: %d files under %s (advisory), %d stale removed", out.Files, out.Path, out.Removed)}}
+	if out.Unchanged {
+		rec.Writes = []string{"ledger: " + out.Path + " already held this pack; nothing committed"}
+	}
+	if len(out.Media) > 0 {
+		rec.Writes = append(rec.Writes, fmt.Sprintf("media bucket: %d objects copied", len(out.Media)))
+	}
 	if err != nil {
 		rec.Outcome, rec.Writes, rec.Detail = actions.OutcomeFailed, nil, ghx.Describe(err)
 	}

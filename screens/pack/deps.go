@@ -106,6 +106,9 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 				return "", err
 			}
 			said := fmt.Sprintf("pushed: %d files landed at %s on the ledger as advisory (pack.json sha256 %s)", pushed.Files, pushed.Path, pushed.PackSHA256)
+			if pushed.Unchanged {
+				said = fmt.Sprintf("already on the ledger: %s holds this pack (pack.json sha256 %s); nothing new was committed", pushed.Path, pushed.PackSHA256)
+			}
 			if pushed.CommentProblem != "" {
 				said += "; " + pushed.CommentProblem
 			}
