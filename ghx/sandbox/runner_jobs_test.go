@@ -89,7 +89,7 @@ func TestRunnerJobTokensHoldTheJobsPermissionsAndEndWithTheJob(t *testing.T) {
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
 	out := t.TempDir()
-	run := s.runWorkflow(context.Background(), ts.URL, RunnerOptions{Aayu: "/bin/true"}, DemoPRReady, fmt.Appendf(nil, jobsWorkflow, out))
+	run := s.runWorkflow(context.Background(), ts.URL, RunnerOptions{Aayu: "/bin/true"}, RepoName, DemoPRReady, fmt.Appendf(nil, jobsWorkflow, out))
 
 	read := func(name string) string {
 		b, _ := os.ReadFile(filepath.Join(out, name))
