@@ -103,6 +103,20 @@ func (f *freshLoop) personWithPresence(args ...string) (int, string) {
 	return a.exit(), a.out.String()
 }
 
+// personAtTerminal runs a person's command at a terminal (with --plain, so
+// its lines can be read), standard input closed: what it does without
+// asking anything.
+func (f *freshLoop) personAtTerminal(args ...string) (int, string) {
+	f.t.Helper()
+	var out lockedBuffer
+	vars := f.person()
+	code := run(context.Background(), f.args(args...), env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &out, stdinIsTerminal: true, stdoutIsTerminal: true,
+		getenv: func(k string) string { return vars[k] },
+	})
+	return code, out.String()
+}
+
 // client is a REST client acting as a sandbox account (founder, agent-bot).
 func (f *freshLoop) client(key string) *github.Client {
 	c := github.NewClient(nil).WithAuthToken(sandbox.TokenPrefix + key)

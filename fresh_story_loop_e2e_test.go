@@ -53,7 +53,8 @@ func TestGoodbyeWorld(t *testing.T) {
 // an agent uses: init → the set-up pull request merged → a Story with a
 // Completion Goal and a Plan → aayu ready → an agent lane clones, commits
 // code, its test and the evidence map, pushes story/N-…, opens the pull
-// request → the runner runs the gate and it comments → the inbox lists
+// request → the runner runs the gate and it comments → the person's aayu
+// ship stops only for the pass and comments Ready to ship → the inbox lists
 // the pull request ready to ship → aayu ship --solo-bypass with its yes →
 // the ledger holds the authoritative pack and ship.json, and the Story is
 // status:merged.
@@ -88,6 +89,13 @@ func TestFreshStoryLoop(t *testing.T) {
 		t.Fatalf("no gate comment naming %s on #%d:\n%s", head[:7], pr, c)
 	}
 
+	// The person's ship at the terminal stops only for the pass, which in
+	// solo mode is their bypass, taken only when asked for: it says so and
+	// comments Ready to ship, which the inbox reads.
+	code, out = f.personAtTerminal("ship", itoa(pr))
+	if code != tui.ExitRefused || !strings.Contains(out, "aayu ship "+itoa(pr)+" --solo-bypass") || !strings.Contains(out, "commented Ready to ship") {
+		t.Fatalf("aayu ship %d without the bypass exited %d:\n%s", pr, code, out)
+	}
 	code, list := f.aayu(f.agentEnv(), "", "inbox", "--list")
 	if code != tui.ExitOK || !strings.Contains(list, "ready to ship") || !strings.Contains(list, "#"+itoa(pr)) {
 		t.Fatalf("inbox --list exited %d and does not list #%d ready to ship:\n%s", code, pr, list)
