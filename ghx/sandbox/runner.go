@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,6 +94,7 @@ func (s *Server) openHeads() []runnerKey {
 }
 
 type gateStep struct {
+	ID               string            `yaml:"id"`
 	Name             string            `yaml:"name"`
 	If               string            `yaml:"if"`
 	Uses             string            `yaml:"uses"`
@@ -168,9 +170,10 @@ type runJob struct {
 	headRef, headSHA, baseRef string
 	run                       *runRec
 	suite                     *checkSuiteRec
-	env                       map[string]string // the running job's environment
-	token                     string            // the running job's workflow token
-	artifacts                 map[string][]byte // uploaded this run, by name
+	env                       map[string]string            // the running job's environment
+	outputs                   map[string]map[string]string // the running job's step outputs, by step id
+	token                     string                       // the running job's workflow token
+	artifacts                 map[string][]byte            // uploaded this run, by name
 	log                       bytes.Buffer
 }
 
@@ -309,6 +312,7 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 			j.dir = filepath.Join(home, "work")
 			_ = os.MkdirAll(j.dir, 0o755)
 			j.env = j.jobEnv(wf, job, bin, home)
+			j.outputs = map[string]map[string]string{}
 			perms := jobPermissions(job.Permissions, jobPermissions(wf.Permissions, defaultPermissions))
 			jt := j.s.mintJobToken(j.repo, j.run.ID, perms)
 			j.token = jt.value
@@ -392,7 +396,10 @@ func goEnv(name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+var (
+	expr       = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+	stepOutput = regexp.MustCompile(`^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)$`)
+)
 
 // expand replaces the expressions the gate uses; any other fails the step.
 func (j *runJob) expand(s string) (string, error) {
@@ -414,6 +421,9 @@ func (j *runJob) expand(s string) (string, error) {
 			return j.env["RUNNER_TEMP"]
 		case strings.HasPrefix(e, "env."):
 			return j.env[strings.TrimPrefix(e, "env.")]
+		case stepOutput.MatchString(e):
+			m := stepOutput.FindStringSubmatch(e)
+			return j.outputs[m[1]][m[2]]
 		}
 		bad = fmt.Errorf("the sandbox runner does not know ${{ %s }}", e)
 		return ""
@@ -463,7 +473,7 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 	case action == "actions/checkout":
 		return j.clone(ctx, with["ref"])
 	case action == "actions/upload-artifact":
-		return j.upload(with["name"], j.inJob(with["path"]))
+		return j.upload(with["name"], j.inJob(with["path"]), with["retention-days"])
 	case action == "actions/download-artifact":
 		b, ok := j.artifacts[with["name"]]
 		if !ok {
@@ -492,6 +502,9 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 	ghEnv := filepath.Join(j.env["RUNNER_TEMP"], "github_env")
 	_ = os.WriteFile(ghEnv, nil, 0o644)
 	env["GITHUB_ENV"] = ghEnv
+	ghOut := filepath.Join(j.env["RUNNER_TEMP"], "github_output")
+	_ = os.WriteFile(ghOut, nil, 0o644)
+	env["GITHUB_OUTPUT"] = ghOut
 	cmd := exec.CommandContext(ctx, "sh", "-e", "-c", st.Run)
 	cmd.Dir = j.dir
 	if st.WorkingDirectory != "" {
@@ -516,12 +529,24 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 			}
 		}
 	}
+	if b, rerr := os.ReadFile(ghOut); rerr == nil && st.ID != "" {
+		// A step's outputs are kept only when it has an id, as on Actions.
+		out := map[string]string{}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, "="); ok {
+				out[k] = v
+			}
+		}
+		j.outputs[st.ID] = out
+	}
 	return err
 }
 
 // upload stores a folder as the run's artifact of that name, listed on
-// the run at once, as actions/upload-artifact does.
-func (j *runJob) upload(name, dir string) error {
+// the run at once, as actions/upload-artifact does: kept retentionDays
+// (its retention-days input) when given, never longer than the
+// repository's artifact retention, which is also the default.
+func (j *runJob) upload(name, dir, retentionDays string) error {
 	if name == "" {
 		name = "artifact"
 	}
@@ -535,9 +560,12 @@ func (j *runJob) upload(name, dir string) error {
 	j.artifacts[name] = b
 	s := j.s
 	s.inRepoLocked(j.repo, func() {
-		now := s.now()
+		now, days := s.now(), s.st.Retention
+		if n, perr := strconv.Atoi(strings.TrimSpace(retentionDays)); perr == nil && n >= 1 && n < days {
+			days = n
+		}
 		s.st.Artifacts = append(s.st.Artifacts, &artifactRec{ID: s.st.newID(), RunID: j.run.ID, Name: name, Zip: b,
-			CreatedAt: now, ExpiresAt: now.Add(time.Duration(s.st.Retention) * 24 * time.Hour)})
+			CreatedAt: now, ExpiresAt: now.Add(time.Duration(days) * 24 * time.Hour)})
 		err = s.save()
 	})
 	return err
