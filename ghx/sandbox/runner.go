@@ -168,6 +168,7 @@ type runJob struct {
 	url, dir                  string
 	pr                        int
 	headRef, headSHA, baseRef string
+	body                      string // the pull request's body when the run started
 	run                       *runRec
 	suite                     *checkSuiteRec
 	env                       map[string]string            // the running job's environment
@@ -225,7 +226,7 @@ func (s *Server) startRun(url string, ro RunnerOptions, repo string, pr int) *ru
 	head := s.headSHA(is)
 	baseSHA := s.git.branch(is.PR.Base)
 	j := &runJob{s: s, repo: repo, opts: ro, url: url, pr: pr, headRef: is.PR.Head, headSHA: head.String(), baseRef: is.PR.Base,
-		artifacts: map[string][]byte{}}
+		body: is.Body, artifacts: map[string][]byte{}}
 	{
 		now := s.now()
 		j.run = &runRec{ID: s.st.newID(), WorkflowID: workflowID, Name: "aayudha merge gate", Title: is.Title,
@@ -411,6 +412,8 @@ func (j *runJob) expand(s string) (string, error) {
 			return j.token
 		case e == "github.event.pull_request.head.ref":
 			return j.headRef
+		case e == "github.event.pull_request.body":
+			return j.body
 		case e == "github.event.pull_request.head.sha":
 			return j.headSHA
 		case e == "github.event.pull_request.base.ref":

@@ -217,7 +217,7 @@ func TestMergeGateShape(t *testing.T) {
 	tj, pj, cj := wf.Jobs["tests"], wf.Jobs["pack"], wf.Jobs["comment"]
 	ts, ps, cs := joined(tj.Steps), joined(pj.Steps), joined(cj.Steps)
 	for _, want := range []string{"actions/checkout@", "github.event.pull_request.head.sha", `aayu verify "$AAYU_STORY" --raw-out "$RUNNER_TEMP/aayudha-raw"`,
-		"actions/upload-artifact@", "name:aayudha-raw", "fix/*"} {
+		"actions/upload-artifact@", "name:aayudha-raw", "fix/*", "aayu/revert-*"} {
 		if !strings.Contains(ts, want) {
 			t.Errorf("tests job lacks %q:\n%s", want, ts)
 		}
