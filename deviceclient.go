@@ -11,8 +11,14 @@ import (
 func (w wiring) deviceClient() ghx.DeviceClient {
 	ctx, inv, cfg, sess := w.ctx, w.inv, w.cfg, w.sess
 	l := ghx.DeviceClientLookup{Local: cfg.String("identity.device_client_id"), Owner: sess.owner, Repo: sess.repo}
-	if inv.Global.Sandbox {
+	switch {
+	case inv.Global.Sandbox:
 		l.Default, l.DefaultFrom = sandboxClientID, "the sandbox's own device client"
+	case w.newClientID != "":
+		// The App being named proves itself: the person approves a code it
+		// issues before its name is written. An App already named still
+		// comes first, so replacing it needs the current App's approval.
+		l.Default, l.DefaultFrom = w.newClientID, "the --client-id given to aayu init"
 	}
 	if l.Local == "" && sess.owner != "" {
 		// Never a token prompt just for this: without a token the lookup

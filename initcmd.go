@@ -42,6 +42,7 @@ func (w wiring) initScreen() (tui.Screen, error) {
 		return nil, openErr(tui.ExitRefused, "refused: %s\nNothing was done.", d.Reason)
 	}
 	if opts.ClientID != "" {
+		w.newClientID = opts.ClientID
 		if _, code, ok := w.presenceFor(login.Request{
 			Command: "aayu init --client-id " + opts.ClientID, Need: identity.AccessAdmin,
 			Approving: []string{fmt.Sprintf("Sets the repository variable %s of %s/%s to %s, the OAuth App every presence check will ask.", ghx.DeviceClientVariable, sess.owner, sess.repo, opts.ClientID)},

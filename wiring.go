@@ -26,6 +26,10 @@ type wiring struct {
 	sess   *session
 	common tui.Common
 	src    configSources
+	// newClientID is the OAuth App aayu init --client-id is about to name:
+	// the presence check asks it for the code when nothing names an App
+	// yet, since the App cannot be named before a person is present.
+	newClientID string
 }
 
 // screen builds the screen the command line names, the bottom of its

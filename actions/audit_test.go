@@ -48,6 +48,11 @@ func (f *fixture) checkCorrection(merge string) {
 	if len(prs) != 1 || prs[0].GetBase().GetRef() != "dev" || prs[0].GetState() != "open" {
 		t.Fatalf("revert pull requests %v, want one open into dev", prs)
 	}
+	// The merge gate gates the revert on the Story #15 linked (#14): its
+	// branch names none, so its body does, as a Refs line.
+	if got := inbox.LinkedIssues(prs[0].GetHead().GetRef(), prs[0].GetBody()); !slices.Equal(got, []int{14}) {
+		t.Errorf("the revert pull request links %v, want the Story #15 linked, [14]:\n%s", got, prs[0].GetBody())
+	}
 	branch := RevertBranch(15)
 	changed := strings.Fields(f.git("diff", "--name-only", merge+"^", merge))
 	if len(changed) == 0 {

@@ -174,6 +174,16 @@ func (r *run) openRevertPR(ctx context.Context, w inbox.Write, merge string) err
 	c, owner, repo := r.e.cfg.Client, r.e.cfg.Owner, r.e.cfg.Repo
 	body := fmt.Sprintf("Reverts #%d (merge %s): its audit found it needs a correction.\n\nEvery file the merge changed is set back to its parent's version on top of %s. Opened by @%s through aayu inbox.",
 		w.Number, merge, w.Base, r.e.cfg.Viewer)
+	story, err := r.e.revertedStory(ctx, w.Number)
+	if err != nil {
+		return err
+	}
+	if story != 0 {
+		// The merge gate reads this line to gate the revert on the Story
+		// the reverted pull request linked (its aayu/revert-N branch names
+		// no Story); the inbox and ship link it the same way.
+		body += fmt.Sprintf("\n\nRefs #%d (the Story #%d linked)", story, w.Number)
+	}
 	pr, _, err := c.PullRequests.Create(ctx, owner, repo, &github.NewPullRequest{
 		Title: github.String(NeutralizeLine(fmt.Sprintf("Revert #%d: %s", w.Number, oneLine(r.req.Step.Item.Title.Raw())))),
 		Head:  github.String(RevertBranch(w.Number)), Base: github.String(w.Base), Body: github.String(Neutralize(body))})
@@ -238,4 +248,18 @@ func listPaths(paths []string) string {
 		return strings.Join(paths[:3], ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
 	}
 	return strings.Join(paths, ", ")
+}
+
+// revertedStory is the item the reverted pull request links (its story/N-…
+// or fix/N-… branch, else its first Refs, Closes, Fixes or Resolves #N),
+// 0 when none.
+func (e *Executor) revertedStory(ctx context.Context, pr int) (int, error) {
+	p, _, err := e.cfg.Client.PullRequests.Get(ctx, e.cfg.Owner, e.cfg.Repo, pr)
+	if err != nil {
+		return 0, fmt.Errorf("reading #%d for the Story it links: %w", pr, err)
+	}
+	if links := inbox.LinkedIssues(p.GetHead().GetRef(), p.GetBody()); len(links) > 0 {
+		return links[0], nil
+	}
+	return 0, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/conformance"
+	"github.com/aayudha/aayu/model/pass"
 )
 
 func sandboxClient(t *testing.T, token string) (*github.Client, *sandbox.Server) {
@@ -211,5 +212,44 @@ func TestInitOffersTheGatesRuleset(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the ruleset lacks %s: %s", want, body)
 		}
+	}
+}
+
+// TestInitKeepsEvidenceMapsOutOfNeverLayers: every Story's pull request
+// commits .aayudha/evidence/N.toml, so the LAYERS.md and CODEOWNERS init
+// proposes must not make it a never layer (L09 needs a plan review and a
+// CODEOWNER's pass) nor a protected path; the policy itself stays both.
+func TestInitKeepsEvidenceMapsOutOfNeverLayers(t *testing.T) {
+	ctx := context.Background()
+	gh, _ := sandboxClient(t, "sandbox-founder")
+	p, err := initrepo.Read(ctx, initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := initrepo.Apply(ctx, gh, p); err != nil {
+		t.Fatal(err)
+	}
+	layersMD, _ := ghx.ReadFile(ctx, gh, "acme", "fresh", initrepo.SetupBranch, "LAYERS.md")
+	co, _ := ghx.ReadFile(ctx, gh, "acme", "fresh", initrepo.SetupBranch, ".github/CODEOWNERS")
+	layers, err := pass.ParseLayers(string(layersMD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners, err := pass.ParseCodeowners(string(co))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evidence := []pass.ChangedFile{{Path: ".aayudha/evidence/7.toml"}}
+	if fp := pass.Footprint(evidence, layers); len(fp) != 0 {
+		t.Errorf("an evidence map is in layers %v:\n%s", fp, layersMD)
+	}
+	if o := owners.Owners(".aayudha/evidence/7.toml"); len(o) != 0 {
+		t.Errorf("an evidence map has CODEOWNERS %v:\n%s", o, co)
+	}
+	if fp := pass.Footprint([]pass.ChangedFile{{Path: ".aayudha/config.toml"}}, layers); len(fp) != 1 || fp[0] != "L09" {
+		t.Errorf("the policy is in layers %v, want L09", fp)
+	}
+	if o := owners.Owners(".aayudha/config.toml"); len(o) != 1 || o[0] != "@founder" {
+		t.Errorf("the policy's CODEOWNERS: %v", o)
 	}
 }

@@ -82,11 +82,12 @@ func (r *run) resumeMerged(mergeSHA string) (gateOutcome, error) {
 }
 
 var (
-	storyBranch = regexp.MustCompile(`^story/([0-9]+)-`)
+	storyBranch = regexp.MustCompile(`^(?:story|fix)/([0-9]+)-`)
 	storyRef    = regexp.MustCompile(`(?i)\b(?:refs|closes|fixes|resolves)\s+#([0-9]+)\b`)
 )
 
-// linkedStory reads the item a pull request links: a story/N-… branch, else
+// linkedStory reads the item a pull request links: a story/N-… branch (a
+// Bug's fix/N-…, the branch the merge gate builds a Bug's pack on), else
 // the first Refs, Closes, Fixes or Resolves #N in its body.
 func linkedStory(branch, body string) int {
 	if m := storyBranch.FindStringSubmatch(branch); m != nil {

@@ -38,9 +38,13 @@ func (g gateStates) onlyHumanPass() bool {
 // pull request links an open Story, and this is not CI, it posts the
 // person's Ready to ship comment for the head — once per head — and adds
 // what it did to the human pass's line. It is the one write a refused ship
-// makes; failing to make it leaves the refusal as it was.
+// makes; failing to make it leaves the refusal as it was. In solo mode a
+// ship not asked for the bypass is such a refusal too: the bypass is the
+// only pass there is, so without the comment the inbox could never show a
+// solo repository's pull request ready to ship (the bypass itself is still
+// taken only when asked for).
 func (r *run) readyToShip(g gateStates) {
-	if !g.onlyHumanPass() || r.cfg.CI || r.resume != nil || r.head == "" || r.base == nil || r.bypassNotAsked {
+	if !g.onlyHumanPass() || r.cfg.CI || r.resume != nil || r.head == "" || r.base == nil {
 		return
 	}
 	// A refused ship asks nobody for a code, so the comment goes out only

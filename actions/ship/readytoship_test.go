@@ -87,7 +87,7 @@ func TestShipReadyToShipComment(t *testing.T) {
 		}
 	})
 
-	t.Run("solo mode without --solo-bypass names the flag and writes nothing", func(t *testing.T) {
+	t.Run("solo mode without --solo-bypass names the flag and comments Ready to ship only", func(t *testing.T) {
 		f := newFixture(t)
 		f.solo()
 		f.clearReadyToShip(pr)
@@ -102,8 +102,13 @@ func TestShipReadyToShipComment(t *testing.T) {
 		if st := lastEvent(events)[GatePresence].State; st != Skipped {
 			t.Errorf("the presence gate is %s; a refused ship asks nobody", st)
 		}
-		if n := len(f.readyComments(pr, f.srv.HeadSHA(pr))); n != 0 {
-			t.Errorf("%d Ready to ship comments; a bypass not asked for writes nothing", n)
+		// The bypass is the only pass in solo mode, so the inbox learns the
+		// head is ready to ship; the bypass itself is not taken.
+		if n := len(f.readyComments(pr, f.srv.HeadSHA(pr))); n != 1 {
+			t.Errorf("%d Ready to ship comments; a solo ship not asked for the bypass posts one", n)
+		}
+		if n := f.bypassComments(pr, f.srv.HeadSHA(pr)); n != 0 {
+			t.Errorf("%d Solo-mode bypass comments; a bypass not asked for is not taken", n)
 		}
 		f.assertUnchanged(before, pr)
 	})

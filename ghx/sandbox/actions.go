@@ -238,7 +238,13 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	exp := s.now().Add(time.Minute).Unix()
-	w.Header().Set("Location", fmt.Sprintf("%s/_blob/artifacts/%d?exp=%d&sig=%s", baseURL(r), a.ID, exp, s.blobSig(a.ID, exp)))
+	loc := fmt.Sprintf("%s/_blob/artifacts/%d?exp=%d&sig=%s", baseURL(r), a.ID, exp, s.blobSig(a.ID, exp))
+	if s.cur == FreshRepoName {
+		// The storage host serves both repositories; the key signing the
+		// URL is the repository's own, so the name only says where to look.
+		loc += "&repo=" + FreshRepoName
+	}
+	w.Header().Set("Location", loc)
 	w.Header().Set("Content-Type", "text/html;charset=utf-8")
 	w.WriteHeader(http.StatusFound)
 }
@@ -252,6 +258,11 @@ func (s *Server) blobSig(id, exp int64) string {
 // handleBlob serves the signed download. Like blob storage it wants no
 // GitHub token: one sent here would be a leak, so it is refused.
 func (s *Server) handleBlob(w http.ResponseWriter, r *http.Request) {
+	s.inRepo(r.URL.Query().Get("repo"), func() { s.serveBlob(w, r) })
+}
+
+// serveBlob is handleBlob with the artifact's repository current.
+func (s *Server) serveBlob(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	exp, _ := strconv.ParseInt(r.URL.Query().Get("exp"), 10, 64)
 	plain := func(status int, msg string) {

@@ -48,7 +48,7 @@ type jobTokens struct {
 
 // mintJobToken makes the token of one job with perms (the job's
 // permissions: already resolved against the workflow's).
-func (s *Server) mintJobToken(runID int64, perms map[string]string) *jobToken {
+func (s *Server) mintJobToken(repo string, runID int64, perms map[string]string) *jobToken {
 	b := make([]byte, 27)
 	_, _ = rand.Read(b)
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -57,7 +57,7 @@ func (s *Server) mintJobToken(runID int64, perms map[string]string) *jobToken {
 	for _, c := range b {
 		sb.WriteByte(alphabet[int(c)%len(alphabet)])
 	}
-	jt := &jobToken{value: sb.String(), repo: RepoName, runID: runID, perms: perms, expires: s.now().Add(maxJobTokenLife)}
+	jt := &jobToken{value: sb.String(), repo: repo, runID: runID, perms: perms, expires: s.now().Add(maxJobTokenLife)}
 	s.jobs.mu.Lock()
 	defer s.jobs.mu.Unlock()
 	if s.jobs.byTok == nil {
@@ -232,7 +232,7 @@ func (s *Server) refuseJob(w http.ResponseWriter, r *http.Request, jt *jobToken)
 // → read or write), as the runner does for a job, and returns it with the
 // function that ends its job. For tests of what aayu does with one.
 func (s *Server) WorkflowToken(runID int64, perms map[string]string) (token string, endJob func()) {
-	jt := s.mintJobToken(runID, perms)
+	jt := s.mintJobToken(RepoName, runID, perms)
 	return jt.value, func() { s.revokeJobToken(jt) }
 }
 

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,11 +35,13 @@ type RunnerOptions struct {
 }
 
 type runnerKey struct {
+	repo string // RepoName or FreshRepoName
 	pr   int
 	head string
 }
 
-// startRunner watches the open pull requests of the demo; heads present at
+// startRunner watches the open pull requests of both repositories (the
+// demo and acme/fresh, once aayu init gave it a gate); heads present at
 // start are taken as already run, so only new pushes and new pull requests
 // start a run.
 func (s *Server) startRunner(url string) {
@@ -64,7 +67,7 @@ func (s *Server) startRunner(url string) {
 			for _, k := range s.openHeads() {
 				if !seen[k] {
 					seen[k] = true
-					s.runGate(ctx, url, *ro, k.pr)
+					s.runGate(ctx, url, *ro, k.repo, k.pr)
 				}
 			}
 		}
@@ -75,15 +78,23 @@ func (s *Server) openHeads() []runnerKey {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []runnerKey
-	for _, is := range s.st.Issues {
-		if is.PR != nil && is.State == "open" {
-			out = append(out, runnerKey{is.Number, s.headSHA(is).String()})
-		}
+	for _, repo := range []string{RepoName, FreshRepoName} {
+		s.inRepo(repo, func() {
+			if repo == FreshRepoName && s.cur != FreshRepoName {
+				return // no acme/fresh in this sandbox
+			}
+			for _, is := range s.st.Issues {
+				if is.PR != nil && is.State == "open" {
+					out = append(out, runnerKey{repo, is.Number, s.headSHA(is).String()})
+				}
+			}
+		})
 	}
 	return out
 }
 
 type gateStep struct {
+	ID               string            `yaml:"id"`
 	Name             string            `yaml:"name"`
 	If               string            `yaml:"if"`
 	Uses             string            `yaml:"uses"`
@@ -152,40 +163,70 @@ var defaultPermissions = map[string]string{"contents": "read", "packages": "read
 // runJob is one pull_request_target run in progress.
 type runJob struct {
 	s                         *Server
+	repo                      string // the repository the run belongs to (RepoName or FreshRepoName)
 	opts                      RunnerOptions
 	url, dir                  string
 	pr                        int
 	headRef, headSHA, baseRef string
+	body                      string // the pull request's body when the run started
 	run                       *runRec
 	suite                     *checkSuiteRec
-	env                       map[string]string // the running job's environment
-	token                     string            // the running job's workflow token
-	artifacts                 map[string][]byte // uploaded this run, by name
+	env                       map[string]string            // the running job's environment
+	outputs                   map[string]map[string]string // the running job's step outputs, by step id
+	token                     string                       // the running job's workflow token
+	artifacts                 map[string][]byte            // uploaded this run, by name
 	log                       bytes.Buffer
 }
 
 // runGate runs the base branch's merge gate for one head; its record
 // shows as GitHub's.
-func (s *Server) runGate(ctx context.Context, url string, ro RunnerOptions, pr int) {
+func (s *Server) runGate(ctx context.Context, url string, ro RunnerOptions, repo string, pr int) {
+	var wfText []byte
+	var err error
 	s.mu.Lock()
-	is := s.st.issue(pr)
-	wfText, err := s.fileAt(s.git.branch(is.PR.Base).String(), gatePath)
+	s.inRepo(repo, func() {
+		is := s.st.issue(pr)
+		wfText, err = s.fileAt(s.git.branch(is.PR.Base).String(), gatePath)
+	})
 	s.mu.Unlock()
 	if err != nil {
 		return // the base branch has no merge gate: Actions runs nothing
 	}
-	s.runWorkflow(ctx, url, ro, pr, wfText)
+	s.runWorkflow(ctx, url, ro, repo, pr, wfText)
+}
+
+// inRepoLocked runs fn under s.mu with the named repository current.
+func (s *Server) inRepoLocked(repo string, fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inRepo(repo, fn)
 }
 
 // runWorkflow runs one pull_request_target run of wfText for the pull
-// request's head, and returns the run's record.
-func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, pr int, wfText []byte) *runRec {
-	s.mu.Lock()
+// request's head in repo (RepoName or FreshRepoName), and returns the
+// run's record.
+func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, repo string, pr int, wfText []byte) *runRec {
+	var j *runJob
+	s.inRepoLocked(repo, func() { j = s.startRun(url, ro, repo, pr) })
+	ok := j.execute(ctx, wfText)
+	s.inRepoLocked(repo, func() {
+		j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", "failure", s.now()
+		if ok {
+			j.run.Conclusion = "success"
+		}
+		_ = s.save()
+	})
+	s.logf("runner: run %d for %s#%d at %s: %s\n%s", j.run.ID, repo, pr, short(j.headSHA), j.run.Conclusion, j.log.String())
+	return j.run
+}
+
+// startRun records a new run in progress; call with the repository current.
+func (s *Server) startRun(url string, ro RunnerOptions, repo string, pr int) *runJob {
 	is := s.st.issue(pr)
 	head := s.headSHA(is)
 	baseSHA := s.git.branch(is.PR.Base)
-	j := &runJob{s: s, opts: ro, url: url, pr: pr, headRef: is.PR.Head, headSHA: head.String(), baseRef: is.PR.Base,
-		artifacts: map[string][]byte{}}
+	j := &runJob{s: s, repo: repo, opts: ro, url: url, pr: pr, headRef: is.PR.Head, headSHA: head.String(), baseRef: is.PR.Base,
+		body: is.Body, artifacts: map[string][]byte{}}
 	{
 		now := s.now()
 		j.run = &runRec{ID: s.st.newID(), WorkflowID: workflowID, Name: "aayudha merge gate", Title: is.Title,
@@ -200,17 +241,7 @@ func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, 
 		j.run.CheckSuiteID = j.suite.ID
 		_ = s.save()
 	}
-	s.mu.Unlock()
-	ok := j.execute(ctx, wfText)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", "failure", s.now()
-	if ok {
-		j.run.Conclusion = "success"
-	}
-	_ = s.save()
-	s.logf("runner: run %d for #%d at %s: %s\n%s", j.run.ID, pr, short(j.headSHA), j.run.Conclusion, j.log.String())
-	return j.run
+	return j
 }
 
 func short(sha string) string {
@@ -282,8 +313,9 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 			j.dir = filepath.Join(home, "work")
 			_ = os.MkdirAll(j.dir, 0o755)
 			j.env = j.jobEnv(wf, job, bin, home)
+			j.outputs = map[string]map[string]string{}
 			perms := jobPermissions(job.Permissions, jobPermissions(wf.Permissions, defaultPermissions))
-			jt := j.s.mintJobToken(j.run.ID, perms)
+			jt := j.s.mintJobToken(j.repo, j.run.ID, perms)
 			j.token = jt.value
 			cr := j.startCheck(id, job.Name)
 			jobOK := j.job(ctx, id, job.Steps)
@@ -346,8 +378,8 @@ func (j *runJob) jobEnv(wf gateWorkflow, job gateJob, bin, home string) map[stri
 		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "XDG_CONFIG_HOME": filepath.Join(home, "config"),
 		"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE"), "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local",
 		"RUNNER_TEMP": tmp, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request_target",
-		"GITHUB_REPOSITORY": RepoOwner + "/" + RepoName, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID), "GITHUB_RUN_ATTEMPT": "1",
-		"GITHUB_WORKFLOW_REF": RepoOwner + "/" + RepoName + "/" + gatePath + "@refs/heads/" + j.baseRef,
+		"GITHUB_REPOSITORY": RepoOwner + "/" + j.repo, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID), "GITHUB_RUN_ATTEMPT": "1",
+		"GITHUB_WORKFLOW_REF": RepoOwner + "/" + j.repo + "/" + gatePath + "@refs/heads/" + j.baseRef,
 		"GITHUB_BASE_REF":     j.baseRef, "GITHUB_HEAD_REF": j.headRef, "GITHUB_WORKSPACE": j.dir,
 		"GITHUB_SERVER_URL": j.url, "GITHUB_RETENTION_DAYS": "30",
 		"AAYU_GITHUB_API_URL": j.url + "/", "AAYU_GITHUB_OAUTH_URL": j.url,
@@ -365,7 +397,10 @@ func goEnv(name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+var (
+	expr       = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+	stepOutput = regexp.MustCompile(`^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)$`)
+)
 
 // expand replaces the expressions the gate uses; any other fails the step.
 func (j *runJob) expand(s string) (string, error) {
@@ -377,6 +412,8 @@ func (j *runJob) expand(s string) (string, error) {
 			return j.token
 		case e == "github.event.pull_request.head.ref":
 			return j.headRef
+		case e == "github.event.pull_request.body":
+			return j.body
 		case e == "github.event.pull_request.head.sha":
 			return j.headSHA
 		case e == "github.event.pull_request.base.ref":
@@ -387,6 +424,9 @@ func (j *runJob) expand(s string) (string, error) {
 			return j.env["RUNNER_TEMP"]
 		case strings.HasPrefix(e, "env."):
 			return j.env[strings.TrimPrefix(e, "env.")]
+		case stepOutput.MatchString(e):
+			m := stepOutput.FindStringSubmatch(e)
+			return j.outputs[m[1]][m[2]]
 		}
 		bad = fmt.Errorf("the sandbox runner does not know ${{ %s }}", e)
 		return ""
@@ -436,7 +476,7 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 	case action == "actions/checkout":
 		return j.clone(ctx, with["ref"])
 	case action == "actions/upload-artifact":
-		return j.upload(with["name"], j.inJob(with["path"]))
+		return j.upload(with["name"], j.inJob(with["path"]), with["retention-days"])
 	case action == "actions/download-artifact":
 		b, ok := j.artifacts[with["name"]]
 		if !ok {
@@ -465,6 +505,9 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 	ghEnv := filepath.Join(j.env["RUNNER_TEMP"], "github_env")
 	_ = os.WriteFile(ghEnv, nil, 0o644)
 	env["GITHUB_ENV"] = ghEnv
+	ghOut := filepath.Join(j.env["RUNNER_TEMP"], "github_output")
+	_ = os.WriteFile(ghOut, nil, 0o644)
+	env["GITHUB_OUTPUT"] = ghOut
 	cmd := exec.CommandContext(ctx, "sh", "-e", "-c", st.Run)
 	cmd.Dir = j.dir
 	if st.WorkingDirectory != "" {
@@ -489,12 +532,24 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 			}
 		}
 	}
+	if b, rerr := os.ReadFile(ghOut); rerr == nil && st.ID != "" {
+		// A step's outputs are kept only when it has an id, as on Actions.
+		out := map[string]string{}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, "="); ok {
+				out[k] = v
+			}
+		}
+		j.outputs[st.ID] = out
+	}
 	return err
 }
 
 // upload stores a folder as the run's artifact of that name, listed on
-// the run at once, as actions/upload-artifact does.
-func (j *runJob) upload(name, dir string) error {
+// the run at once, as actions/upload-artifact does: kept retentionDays
+// (its retention-days input) when given, never longer than the
+// repository's artifact retention, which is also the default.
+func (j *runJob) upload(name, dir, retentionDays string) error {
 	if name == "" {
 		name = "artifact"
 	}
@@ -507,21 +562,25 @@ func (j *runJob) upload(name, dir string) error {
 	}
 	j.artifacts[name] = b
 	s := j.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	s.st.Artifacts = append(s.st.Artifacts, &artifactRec{ID: s.st.newID(), RunID: j.run.ID, Name: name, Zip: b,
-		CreatedAt: now, ExpiresAt: now.Add(time.Duration(s.st.Retention) * 24 * time.Hour)})
-	return s.save()
+	s.inRepoLocked(j.repo, func() {
+		now, days := s.now(), s.st.Retention
+		if n, perr := strconv.Atoi(strings.TrimSpace(retentionDays)); perr == nil && n >= 1 && n < days {
+			days = n
+		}
+		s.st.Artifacts = append(s.st.Artifacts, &artifactRec{ID: s.st.newID(), RunID: j.run.ID, Name: name, Zip: b,
+			CreatedAt: now, ExpiresAt: now.Add(time.Duration(days) * 24 * time.Hour)})
+		err = s.save()
+	})
+	return err
 }
 
 // reportSkipped records a job that did not run as a skipped check run.
 func (j *runJob) reportSkipped(id, name string) {
 	cr := j.startCheck(id, name)
-	j.s.mu.Lock()
-	defer j.s.mu.Unlock()
-	j.s.completeCheckRun(cr, "skipped", "", "")
-	_ = j.s.save()
+	j.s.inRepoLocked(j.repo, func() {
+		j.s.completeCheckRun(cr, "skipped", "", "")
+		_ = j.s.save()
+	})
 }
 
 // startCheck opens the job's check run, named as Actions names it: the
@@ -530,22 +589,23 @@ func (j *runJob) startCheck(id, name string) *checkRunRec {
 	if name == "" {
 		name = id
 	}
-	j.s.mu.Lock()
-	defer j.s.mu.Unlock()
-	cr := j.s.addCheckRun(j.suite, name, "in_progress", "", fmt.Sprintf("%s%s/actions/runs/%d", j.url, htmlRepo, j.run.ID))
-	_ = j.s.save()
+	var cr *checkRunRec
+	j.s.inRepoLocked(j.repo, func() {
+		cr = j.s.addCheckRun(j.suite, name, "in_progress", "", fmt.Sprintf("%s/%s/%s/actions/runs/%d", j.url, RepoOwner, j.repo, j.run.ID))
+		_ = j.s.save()
+	})
 	return cr
 }
 
 func (j *runJob) endCheck(cr *checkRunRec, ok bool) {
-	j.s.mu.Lock()
-	defer j.s.mu.Unlock()
 	concl := "failure"
 	if ok {
 		concl = "success"
 	}
-	j.s.completeCheckRun(cr, concl, "", "")
-	_ = j.s.save()
+	j.s.inRepoLocked(j.repo, func() {
+		j.s.completeCheckRun(cr, concl, "", "")
+		_ = j.s.save()
+	})
 }
 
 // clone makes the fresh clone a checkout step gives: the repository over
@@ -558,7 +618,7 @@ func (j *runJob) clone(ctx context.Context, ref string) error {
 		cmd.Stdout, cmd.Stderr = &j.log, &j.log
 		return cmd.Run()
 	}
-	if err := run("clone", "-q", j.url+"/"+RepoOwner+"/"+RepoName+".git", "."); err != nil {
+	if err := run("clone", "-q", j.url+"/"+RepoOwner+"/"+j.repo+".git", "."); err != nil {
 		return err
 	}
 	return run("checkout", "-q", ref)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // jobsWorkflow has four jobs that report what their tokens could do into
@@ -38,10 +39,13 @@ jobs:
           curl -s -o /dev/null -w '%%{http_code}' -X POST -H "Authorization: Bearer $T" -d '{"body":"x"}' "$AAYU_GITHUB_API_URL"repos/acme/benefits/issues/$PR/comments > "$OUT/tests-write"
           curl -s -o /dev/null -w '%%{http_code}' -H "Authorization: Bearer $T" "$AAYU_GITHUB_API_URL"repos/acme/benefits/commits/dev > "$OUT/tests-read"
       - run: mkdir raw && echo raw-output > raw/tests.jsonl
+      - id: days
+        run: echo "keep=7" >> "$GITHUB_OUTPUT"
       - uses: actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2
         with:
           name: raw
           path: raw/
+          retention-days: ${{ steps.days.outputs.keep }}
   assemble:
     needs: tests
     permissions:
@@ -77,7 +81,8 @@ jobs:
 // environment unless a step asks for it, and dead (401) once its job
 // ended; jobs run by needs: and if:, the one marked !cancelled() after a
 // failure; each job is a check run on the run's head_sha, the base's tip;
-// artifacts pass between jobs by name.
+// artifacts pass between jobs by name, kept the retention-days a step's
+// output gives.
 func TestRunnerJobTokensHoldTheJobsPermissionsAndEndWithTheJob(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/curl"); err != nil {
 		t.Skip("the workflow's steps use curl")
@@ -89,7 +94,7 @@ func TestRunnerJobTokensHoldTheJobsPermissionsAndEndWithTheJob(t *testing.T) {
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
 	out := t.TempDir()
-	run := s.runWorkflow(context.Background(), ts.URL, RunnerOptions{Aayu: "/bin/true"}, DemoPRReady, fmt.Appendf(nil, jobsWorkflow, out))
+	run := s.runWorkflow(context.Background(), ts.URL, RunnerOptions{Aayu: "/bin/true"}, RepoName, DemoPRReady, fmt.Appendf(nil, jobsWorkflow, out))
 
 	read := func(name string) string {
 		b, _ := os.ReadFile(filepath.Join(out, name))
@@ -133,6 +138,11 @@ func TestRunnerJobTokensHoldTheJobsPermissionsAndEndWithTheJob(t *testing.T) {
 	for _, a := range s.st.Artifacts {
 		if a.RunID == run.ID {
 			names = append(names, a.Name)
+			// retention-days from a step's output, as the merge gate
+			// passes [proof] retention_days to its upload.
+			if kept := a.ExpiresAt.Sub(a.CreatedAt); kept != 7*24*time.Hour {
+				t.Errorf("artifact %s is kept %v, want the 7 days its step's output gave", a.Name, kept)
+			}
 		}
 	}
 	if strings.Join(names, ",") != "raw" {

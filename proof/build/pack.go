@@ -3,6 +3,7 @@ package build
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -99,6 +100,13 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 		return nil, fmt.Errorf("verifying the pack just written to %s: %w", dir, err)
 	}
 	days, note := proof.ArtifactRetention(r.set.retentionDays, req.Private, req.getenv)
+	if req.CI {
+		// The merge gate's upload step keeps the pack for these days
+		// (retention-days: ${{ steps.pack.outputs.retention_days }}).
+		if err := StepOutput(req.getenv("GITHUB_OUTPUT"), "retention_days", strconv.Itoa(days)); err != nil {
+			return nil, err
+		}
+	}
 	out := &Outcome{Dir: dir, PackSHA256: sum, Pack: p, Report: report, Head: r.head, Base: r.base,
 		Network: r.network, RetentionDays: days, RetentionNote: note}
 	switch {
@@ -201,4 +209,26 @@ func packResult(o *Outcome) (string, string) {
 		return proof.ResultPass, "written and verified (" + r.HashedWords() + "); a floor does not hold"
 	}
 	return proof.ResultPass, "written and verified (" + r.HashedWords() + ")"
+}
+
+// StepOutput appends KEY=VALUE to the file Actions names in GITHUB_OUTPUT,
+// which makes it the step's output; with no such file (not in Actions) it
+// does nothing. The value is aayu's own (a number), never event text, so
+// it cannot smuggle a second line in.
+func StepOutput(file, key, value string) error {
+	if file == "" {
+		return nil
+	}
+	if strings.ContainsAny(key+value, "\r\n") {
+		return fmt.Errorf("the step output %s holds a line break", key)
+	}
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing the step output %s: %w", key, err)
+	}
+	if _, err := fmt.Fprintf(f, "%s=%s\n", key, value); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the step output %s: %w", key, err)
+	}
+	return f.Close()
 }

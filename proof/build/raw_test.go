@@ -30,6 +30,10 @@ func TestPackFromRawOutputsRunsNoGoCommand(t *testing.T) {
 
 	req := d.request(t, sandbox.DemoBug, beforeBlock)
 	req.FromRaw = raw
+	// As the merge gate's pack step: --ci in Actions, whose upload step
+	// reads the retention from the step's output.
+	stepOut := filepath.Join(t.TempDir(), "github_output")
+	req.CI, req.Getenv = true, func(k string) string { return map[string]string{"GITHUB_OUTPUT": stepOut}[k] }
 	noGo := filepath.Join(t.TempDir(), "go")
 	if err := os.WriteFile(noGo, []byte("#!/bin/sh\necho the assembling run started go >&2\nexit 97\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -41,6 +45,9 @@ func TestPackFromRawOutputsRunsNoGoCommand(t *testing.T) {
 	direct, _ := run(t, d.request(t, sandbox.DemoBug, beforeBlock))
 	if out.ExitCode != direct.ExitCode || out.ExitCode != ExitOK {
 		t.Fatalf("from raw exit %d, direct exit %d, want both 0; problems %v", out.ExitCode, direct.ExitCode, out.Report.Problems)
+	}
+	if b, err := os.ReadFile(stepOut); err != nil || string(b) != "retention_days=30\n" {
+		t.Errorf("the step output is %q (%v), want retention_days=30 from [proof] retention_days", b, err)
 	}
 	for _, floor := range []string{"tests", "coverage", "vet", proof.FloorRedOnBase} {
 		a, b := checkOf(t, out.Pack, floor), checkOf(t, direct.Pack, floor)

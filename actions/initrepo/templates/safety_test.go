@@ -189,6 +189,7 @@ func TestWorkflowsAreSafeByConstruction(t *testing.T) {
 // pull-requests: write and statuses: write.
 func TestMergeGateShape(t *testing.T) {
 	type step struct {
+		ID   string            `yaml:"id"`
 		Uses string            `yaml:"uses"`
 		Run  string            `yaml:"run"`
 		With map[string]any    `yaml:"with"`
@@ -216,7 +217,7 @@ func TestMergeGateShape(t *testing.T) {
 	tj, pj, cj := wf.Jobs["tests"], wf.Jobs["pack"], wf.Jobs["comment"]
 	ts, ps, cs := joined(tj.Steps), joined(pj.Steps), joined(cj.Steps)
 	for _, want := range []string{"actions/checkout@", "github.event.pull_request.head.sha", `aayu verify "$AAYU_STORY" --raw-out "$RUNNER_TEMP/aayudha-raw"`,
-		"actions/upload-artifact@", "name:aayudha-raw", "fix/*"} {
+		"actions/upload-artifact@", "name:aayudha-raw", "fix/*", "aayu/revert-*"} {
 		if !strings.Contains(ts, want) {
 			t.Errorf("tests job lacks %q:\n%s", want, ts)
 		}
@@ -227,7 +228,8 @@ func TestMergeGateShape(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"actions/download-artifact@", "name:aayudha-raw", `--from-raw "$RUNNER_TEMP/aayudha-raw"`, `aayu verify "$AAYU_STORY" --ci`,
-		"actions/upload-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/"} {
+		"actions/upload-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/",
+		"retention-days:${{ steps.pack.outputs.retention_days }}"} {
 		if !strings.Contains(ps, want) {
 			t.Errorf("pack job lacks %q:\n%s", want, ps)
 		}
@@ -235,6 +237,13 @@ func TestMergeGateShape(t *testing.T) {
 	for _, want := range []string{"actions/download-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/", `aayu comment "$PR_NUMBER" --ci`} {
 		if !strings.Contains(cs, want) {
 			t.Errorf("comment job lacks %q:\n%s", want, cs)
+		}
+	}
+	// The pack is kept for [proof] retention_days: the days come from the
+	// step that built it, which reads the base branch's policy.
+	for _, s := range pj.Steps {
+		if strings.Contains(s.Run, "aayu verify") && s.ID != "pack" {
+			t.Errorf("the pack job's verify step has id %q; the upload's retention-days reads steps.pack.outputs", s.ID)
 		}
 	}
 	// aayu comment refuses --dir outside --dry-run: the run's own pack,
