@@ -63,7 +63,7 @@ func (w wiring) proofPushScreen() (tui.Screen, error) {
 		}
 		deps.OnClose = func() { _ = b.Close() }
 		getenv = sandboxBucketEnv(e.getenv, b.Endpoint)
-		deps.Note = "(the sandbox's bucket at " + b.Endpoint + " lives only while this aayu runs)"
+		deps.Note = "(the sandbox's bucket at " + b.Endpoint + " lives only as long as this process)"
 	}
 	opts := proofpush.Options{Owner: sess.owner, Repo: sess.repo, Story: story, Checkout: checkout,
 		Media: media, MediaURL: mediaURL, RetentionDays: cfg.Int("proof.retention_days"),
