@@ -67,7 +67,21 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 	s.keys("Escape")
 	s.waitFor("Back from the pack screen for Story #7.")
 	s.keys("q")
-	s.waitFor("AAYU-EXIT=0")
+	// The quit summary: one named block per screen that ran, the actions
+	// log's folder, and the worst code, the pack viewer's 4, as the exit.
+	scr = s.waitFor("AAYU-EXIT=4")
+	flat := strings.Join(strings.Fields(scr), " ")
+	for _, want := range []string{
+		"ship #4: merged into dev as ", "pack, Story #7: does not verify", "inbox: ",
+		"The actions log keeps every write", "exit 4, the worst of the screens above: pack, Story #7.",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the quit summary lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "result: exit") {
+		t.Errorf("the quit summary has an unnamed result line:\n%s", scr)
+	}
 	assertOneAltScreen(t, raw())
 }
 

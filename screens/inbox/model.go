@@ -649,13 +649,21 @@ const (
 func frameTick() tea.Cmd { return tea.Tick(frameEvery, func(time.Time) tea.Msg { return frameMsg{} }) }
 
 // Epilogue is left on the terminal when the full screen closes: what this
-// run wrote, what did not finish, and the details of each failure.
+// run wrote, what did not finish, and the details of each failure, under
+// the Headline that names the inbox in the quit summary.
 func (m *Model) Epilogue() []string {
 	if m.c.Plain || len(m.history) == 0 {
 		return nil
 	}
-	out := append([]string{"aayu inbox: what this run did (the actions log keeps every write):"}, m.history...)
-	return append(out, m.logLines...)
+	return append(append([]string(nil), m.history...), m.logLines...)
+}
+
+// Headline is how the inbox session ended, for the quit summary.
+func (m *Model) Headline() string {
+	if len(m.history) == 0 {
+		return fmt.Sprintf("no choice written from its cards (exit %d)", m.code)
+	}
+	return fmt.Sprintf("what this run did, each write below (exit %d):", m.code)
 }
 
 // Transcript returns the plain lines.

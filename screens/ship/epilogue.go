@@ -1,6 +1,9 @@
 package ship
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Epilogue is what stays on the person's terminal once the full screen
 // closes: every gate that refused or failed, with its details, then the
@@ -34,4 +37,42 @@ func isOutcome(l string) bool {
 		}
 	}
 	return false
+}
+
+// Name is the screen's name in the quit summary.
+func (m *Model) Name() string { return fmt.Sprintf("ship #%d", m.opts.PR) }
+
+// Headline is how the ship ended, in one line, for the quit summary: what
+// was merged where, or the first reason it was refused or failed.
+func (m *Model) Headline() string {
+	res := m.result
+	if res == nil {
+		return "" // stopped before an outcome: its "result: " line says how
+	}
+	into := ""
+	if res.Plan != nil && res.Plan.Base != "" {
+		into = " into " + clean(res.Plan.Base)
+	}
+	var h string
+	switch {
+	case m.err != nil:
+		h = "failed: " + clean(m.err.Error())
+	case res.Shipped:
+		h = fmt.Sprintf("merged%s as %s", into, shortCommit(res.MergeCommit))
+	case res.Merged:
+		h = fmt.Sprintf("merged%s as %s, not finished: %s", into, shortCommit(res.MergeCommit), clean(res.Unfinished))
+	case len(res.Refusals) > 0:
+		h = "refused: " + clean(res.Refusals[0])
+	default:
+		h = "refused: nothing was merged"
+	}
+	return fmt.Sprintf("%s (exit %d)", h, m.code)
+}
+
+// shortCommit is a commit's first seven hex digits, as git prints it.
+func shortCommit(sha string) string {
+	if len(sha) > 7 {
+		sha = sha[:7]
+	}
+	return clean(sha)
 }
