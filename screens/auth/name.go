@@ -1,10 +1,6 @@
 package auth
 
-import (
-	"fmt"
-
-	"github.com/aayudha/aayu/tui"
-)
+import "fmt"
 
 // Name is the screen's name in the quit summary.
 func (m *Model) Name() string { return "auth" }
@@ -25,7 +21,7 @@ func (m *Model) Headline() string {
 	case m.facts == nil:
 		return fmt.Sprintf("closed before the tokens were read (exit %d)", m.code)
 	case m.facts.Err != nil:
-		return fmt.Sprintf("failed: %s (exit %d)", tui.SanitizeLine(m.facts.Err.Error()), m.code)
+		return fmt.Sprintf("failed, as the report says (exit %d):", m.code)
 	}
 	return fmt.Sprintf("where each token comes from (exit %d):", m.code)
 }
