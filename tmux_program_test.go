@@ -8,9 +8,10 @@ import (
 )
 
 // TestTmuxShipVerdictInViewAt80x24: the real binary at 80×24 runs ship on
-// a pull request whose gate list does not fit; the verdict is on the screen
-// when it ends, not cut off below the gates, and g scrolls to the first
-// gate. NO_COLOR keeps the full screen; ? shows every key.
+// a pull request whose gate list does not fit; the view opens on the
+// refusal and its reason, not on the gates, the steps it left "not
+// reached" are one line, G scrolls to the last gate and g back. NO_COLOR
+// keeps the full screen; ? shows every key.
 func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
@@ -19,15 +20,20 @@ func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
 	if !strings.Contains(scr, "q quit") || !strings.Contains(scr, "lines ") {
 		t.Errorf("at 80x24 the help line lost q quit or the position is not shown:\n%s", scr)
 	}
-	s.keys("g")
-	scr = s.waitFor("pull request open and mergeable")
-	if strings.Contains(scr, "refused: nothing was merged") {
-		t.Errorf("g did not scroll to the top:\n%s", scr)
+	if !strings.Contains(scr, "because: the merge gate's pack for this head") {
+		t.Errorf("the refusal's reason is not next to it:\n%s", scr)
 	}
+	s.keys("G")
+	scr = s.waitFor("steps not reached")
+	if strings.Contains(scr, "refused: nothing was merged") || strings.Count(scr, "not reached") != 1 {
+		t.Errorf("G did not scroll to the folded last line:\n%s", scr)
+	}
+	s.keys("g")
+	s.waitFor("refused: nothing was merged")
 	s.keys("?")
 	s.waitFor("close help")
 	s.keys("?") // esc closes it too, but tmux would send esc and q as alt+q
-	s.waitFor("pull request open and mergeable")
+	s.waitFor("refused: nothing was merged")
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=4")
 }
