@@ -78,7 +78,8 @@ type Model struct {
 	details      bool
 	filter       string         // "/": only the cards whose label contains it are listed
 	filtering    bool           // the filter line has the keyboard
-	detailVP     viewport.Model // open details longer than the card pane (details.go)
+	detailVP     viewport.Model // a card longer than the card pane (details.go)
+	detailFor    string         // the card detailVP was laid out for
 	message      string         // one line under the list: a refusal or what just happened
 	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
 
@@ -263,6 +264,17 @@ func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 
 // Update routes messages; it never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if st, ok := m.current(); ok && st.ID() != m.detailFor {
+		// Another card under the cursor: a card too tall for its pane
+		// opens at its top.
+		m.detailFor = st.ID()
+		m.detailVP.GotoTop()
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
@@ -275,31 +287,31 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setSteps(model.Derive(s))
 		}
 	case readMsg:
-		return m, m.onRead(msg)
+		return m.onRead(msg)
 	case partialMsg:
-		return m, m.onPartial(msg)
+		return m.onPartial(msg)
 	case listKeptMsg:
-		return m, m.finish()
+		return m.finish()
 	case interruptedMsg:
 		m.interrupted = msg
 		for _, st := range m.steps {
 			m.showHalfDone(st)
 		}
 	case jobDoneMsg:
-		return m, m.onJobDone(msg)
+		return m.onJobDone(msg)
 	case openedMsg:
 		m.showLink(msg.number, msg.url, msg.err)
 	case spinner.TickMsg:
-		return m, m.onSpin(msg)
+		return m.onSpin(msg)
 	case tui.ReturnedMsg:
-		return m, m.onReturned(msg)
+		return m.onReturned(msg)
 	case tui.QuitRequestMsg:
-		return m, m.onQuitRequest(msg)
+		return m.onQuitRequest(msg)
 	case frameMsg:
 		if m.confetti > 0 {
 			m.confetti--
 			if m.confetti > 0 {
-				return m, frameTick()
+				return frameTick()
 			}
 		}
 	case tui.LineMsg:
@@ -307,17 +319,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// Typed ahead (right after the presence check, say): the line
 			// waits for the cards it is about instead of acting on none.
 			m.early = append(m.early, msg.Line)
-			return m, nil
+			return nil
 		}
-		return m, m.onLine(msg.Line)
+		return m.onLine(msg.Line)
 	case tui.InputClosedMsg:
-		return m, m.onInputClosed()
+		return m.onInputClosed()
 	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
+		return m.onKey(msg)
 	case tea.PasteMsg:
 		m.onPaste(msg.Content)
 	}
-	return m, nil
+	return nil
 }
 
 func (m *Model) onRead(msg readMsg) tea.Cmd {

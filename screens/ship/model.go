@@ -349,6 +349,17 @@ func (m *Model) packReady() string {
 // Keys lists the bindings; the pack key stays visible with why it is not
 // available yet.
 func (m *Model) Keys() []key.Binding {
+	if m.sub != nil {
+		return m.sub.Keys()
+	}
+	if m.confirmReply != nil && m.c.Width < 80 {
+		return m.narrowConfirmKeys()
+	}
+	return m.FullKeys()
+}
+
+// FullKeys are every key in full words, for the ? screen.
+func (m *Model) FullKeys() []key.Binding {
 	k := m.keys
 	if m.sub != nil {
 		return m.sub.Keys()
@@ -415,4 +426,16 @@ func (m *Model) Close() {
 	if m.opts.OnClose != nil {
 		m.opts.OnClose()
 	}
+}
+
+// narrowConfirmKeys are the confirmation's keys in words short enough for
+// 40 columns: the yes (or how to reach it) is never the part cut to "y/…".
+func (m *Model) narrowConfirmKeys() []key.Binding {
+	k := m.keys
+	no := key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp("n/esc/q", "no"))
+	if m.writesHidden() {
+		end := key.NewBinding(key.WithKeys(scrollEnd.Keys()...), key.WithHelp("G", "end, then y"))
+		return []key.Binding{end, no}
+	}
+	return []key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp("y", "yes")), no}
 }

@@ -19,15 +19,20 @@ func newSpinner() spinner.Model {
 	return spinner.New(spinner.WithSpinner(spinner.Line))
 }
 
-// running says whether a gate is being checked now.
+// running says whether a gate is being checked now, on GitHub or the
+// ledger: the presence check and the confirmation wait on the person, and
+// their own screens show that.
 func (m *Model) running() bool {
-	for _, l := range m.gates {
-		if l.state == core.Running {
+	for g, l := range m.gates {
+		if l.state == core.Running && spins(g) {
 			return true
 		}
 	}
 	return false
 }
+
+// spins says whether gate g shows the spinner while it runs.
+func spins(g core.GateID) bool { return g != core.GatePresence && g != core.GateConfirm }
 
 // startSpin starts the spinner when a gate began waiting and it is not
 // already moving; the full screen only.

@@ -79,11 +79,14 @@ func (m *Model) gateLines(w int) []string {
 			i += n - 1
 			continue
 		}
-		if line.state == core.Running && !m.c.Plain {
+		if line.state == core.Running && spins(g) && !m.c.Plain {
 			text += "  " + m.waited(line)
 		}
 		body = append(body, hang(word+" ", text, w)...)
 		for _, d := range line.detail {
+			if strings.Contains(line.words, d) {
+				continue // the gate's words already say it, on the line above
+			}
 			body = append(body, hang(strings.Repeat(" ", 12), clean(d), w)...)
 		}
 	}

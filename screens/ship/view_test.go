@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/actions/ship"
@@ -71,5 +72,22 @@ func TestShipURLNotBrokenAcrossLines(t *testing.T) {
 				t.Errorf("at %d columns the URL is broken across lines:\n%s", w, ansi.Strip(view))
 			}
 		}
+	}
+}
+
+// TestShipYesHintNotCutToYEllipsisAt40: at 40 columns the confirmation's
+// help line says how to reach the yes while writes are below, then the yes
+// itself, never "y/…".
+func TestShipYesHintNotCutToYEllipsisAt40(t *testing.T) {
+	m, _ := untilAsked(t, tui.Common{Width: 40, Height: 16, Styles: tui.NewStyles(true)}, asking(nil))
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	help := lines[len(lines)-1]
+	if !strings.Contains(help, "G end, then y") || strings.Contains(help, "y/…") {
+		t.Errorf("with writes below, the help line does not say how to reach the yes: %q", help)
+	}
+	m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	lines = strings.Split(ansi.Strip(m.View().Content), "\n")
+	if help = lines[len(lines)-1]; !strings.Contains(help, "y yes") || !strings.Contains(help, "q quit") && !strings.Contains(help, "n/esc/q no") {
+		t.Errorf("with every write in view, the help line does not offer y: %q", help)
 	}
 }
