@@ -135,3 +135,38 @@ func assertOneAltScreen(t *testing.T, raw string) {
 		t.Errorf("the terminal left the alternate screen %d times; one program leaves it once", n)
 	}
 }
+
+// TestTmuxSmallTerminalCardScrollsAndYesNotCut: the real binary at 40×24.
+// A card taller than its pane says "more below: pgdn" and pgdown brings
+// its choices into view; at ship's confirmation the help line says how to
+// reach the yes (G) and then offers y, never "y/…", and y ships.
+func TestTmuxSmallTerminalCardScrollsAndYesNotCut(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 40, 24, humanEnv(home)+" NO_COLOR=1 "+bin+" --sandbox inbox")
+	s.waitFor("Needs you (6)")
+	scr := s.waitFor("more below: pgdn")
+	if strings.Contains(scr, "  s  skip") {
+		t.Fatalf("the card's end is in view though it says more below:\n%s", scr)
+	}
+	s.keys("NPage")
+	s.keys("NPage")
+	s.keys("NPage")
+	s.waitFor("  s  skip")
+	s.keys("Down")
+	s.keys("Down")
+	s.waitFor("ready to ship #4")
+	s.keys("Enter")
+	scr = s.waitFor("G end, then y")
+	if strings.Contains(scr, "y/…") {
+		t.Errorf("the yes hint is cut:\n%s", scr)
+	}
+	s.keys("G")
+	s.waitFor("y yes")
+	s.keys("y")
+	s.waitFor("shipped: merged as")
+	s.keys("Escape")
+	s.waitFor("Needs you (5)")
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
+}

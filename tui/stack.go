@@ -337,6 +337,15 @@ func (s *Stack) Keys() []key.Binding { return s.Top().Keys() }
 // FullKeys are the showing screen's full help.
 func (s *Stack) FullKeys() []key.Binding { return screenKeys(s.Top()) }
 
+// PlainKeys are the showing screen's plain words, or nil when it has none
+// of its own.
+func (s *Stack) PlainKeys() []key.Binding {
+	if pk, ok := s.Top().(PlainKeyer); ok {
+		return pk.PlainKeys()
+	}
+	return nil
+}
+
 // Typing is the showing screen's.
 func (s *Stack) Typing() bool { return typing(s.Top()) }
 

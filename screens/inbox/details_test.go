@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	xgolden "github.com/charmbracelet/x/exp/golden"
 
+	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
@@ -115,5 +116,32 @@ func TestInboxCardCutWithoutMoreBelowAt40x24(t *testing.T) {
 	}
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "more below: pgdn · lines 1–") {
 		t.Errorf("back on the card, it does not open at its top:\n%s", v)
+	}
+}
+
+// TestInboxPlainHelpListsNoKeyPlainRefuses: the plain ? lists the words
+// the plain inbox takes (x N, list, enter), not the full screen's arrows,
+// / or space, which it would refuse.
+func TestInboxPlainHelpListsNoKeyPlainRefuses(t *testing.T) {
+	m := loaded(t, newFake(), 80, 24, Options{})
+	got := strings.Join(tui.PlainHelp(m), "\n")
+	for _, want := range []string{"  x N: ", "  list: ", "  enter: ", "  q: quit", "  1-9: "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the plain ? lacks %q:\n%s", want, got)
+		}
+	}
+	for _, refused := range []string{"↑", "↓", "/", "space", "esc", "tab"} {
+		if strings.Contains(got, "  "+refused) {
+			t.Errorf("the plain ? lists %q, which plain mode refuses:\n%s", refused, got)
+		}
+	}
+	for _, l := range strings.Split(got, "\n")[1:] {
+		word := strings.SplitN(strings.TrimSpace(l), ":", 2)[0]
+		if len(word) == 1 && word != "?" && word != "q" {
+			m.onLine(word)
+		}
+	}
+	if page := strings.Join(m.lines, "\n"); strings.Contains(page, "is not a key here") {
+		t.Errorf("a word the plain ? lists was refused:\n%s", page)
 	}
 }

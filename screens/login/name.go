@@ -3,6 +3,10 @@ package login
 import (
 	"fmt"
 	"strings"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/aayudha/aayu/tui"
 )
 
 // Name is the screen's name in the quit summary.
@@ -20,4 +24,17 @@ func (m *Model) Headline() string {
 		return fmt.Sprintf("not approved (exit %d):", m.code)
 	}
 	return fmt.Sprintf("closed before a code was approved (exit %d)", m.code)
+}
+
+// PlainKeys is what the plain presence check takes as a typed line (the
+// plain ?): there is no copy key in plain mode, the code is on the page.
+func (m *Model) PlainKeys() []key.Binding {
+	w := tui.PlainWord
+	switch m.phase {
+	case phaseExpired:
+		return []key.Binding{w("enter", "ask for a new code"), w("q", "stop: nothing is approved")}
+	case phaseApproved, phaseFailed:
+		return []key.Binding{w("enter", "leave this screen")}
+	}
+	return []key.Binding{w("enter", "open the link in a browser, where there is one"), w("q", "stop waiting: nothing is approved")}
 }

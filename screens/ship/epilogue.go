@@ -3,6 +3,10 @@ package ship
 import (
 	"fmt"
 	"strings"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/aayudha/aayu/tui"
 )
 
 // Epilogue is what stays on the person's terminal once the full screen
@@ -75,4 +79,20 @@ func shortCommit(sha string) string {
 		sha = sha[:7]
 	}
 	return clean(sha)
+}
+
+// PlainKeys is what plain ship takes as a typed line now (the plain ?):
+// only the answer to its one question; before it, nothing.
+func (m *Model) PlainKeys() []key.Binding {
+	w := tui.PlainWord
+	if m.sub != nil {
+		if pk, ok := m.sub.(tui.PlainKeyer); ok {
+			return pk.PlainKeys()
+		}
+		return nil
+	}
+	if m.confirmReply != nil {
+		return []key.Binding{w("y", "yes: write every write listed above"), w("anything else", "no: write nothing")}
+	}
+	return []key.Binding{w("nothing yet", "ship asks one question once every gate that only reads has passed; a line typed before it is not taken")}
 }
