@@ -45,6 +45,7 @@ func scrubRun(s string) string {
 		{`issuecomment-\d+`, "issuecomment-ID"},
 		{`run \d{8,}`, "run ID"},
 		{`expires in \d+ (minutes|seconds)`, "expires in N $1"},
+		{`in /\S+/aayu/actions`, "in STATE/aayu/actions"},
 	} {
 		s = regexp.MustCompile(r.re).ReplaceAllString(s, r.with)
 	}

@@ -93,6 +93,7 @@ type Model struct {
 	quitAsk     bool             // q while writes run: wait for all, or only those under way
 	quitting    bool             // finish once the writes being waited for are done
 	stop        *interruption    // ctrl+c or a quit signal being honoured (quit.go)
+	tally       tally            // what this session did, for the plain q's summary
 	shipStopped string           // how the ship a quit request closed ended, in one line
 	shipCode    int              // and its exit code
 	interrupted []actions.Record // requests an earlier run stopped part-way (the actions log)
