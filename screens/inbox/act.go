@@ -165,7 +165,7 @@ func (m *Model) onLine(line string) tea.Cmd {
 	}
 	switch {
 	case word == "q":
-		m.sayQuitSummary()
+		m.summaryOnQuit = true // said once the inbox finishes, after the writes it waits for
 		return m.quit()
 	case word == "" || word == "enter":
 		return m.bulkOrPick("enter")

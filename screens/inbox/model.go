@@ -90,23 +90,26 @@ type Model struct {
 	readSince time.Time     // when the read under way began
 	running   int
 
-	quitAsk     bool             // q while writes run: wait for all, or only those under way
-	quitting    bool             // finish once the writes being waited for are done
-	stop        *interruption    // ctrl+c or a quit signal being honoured (quit.go)
-	tally       tally            // what this session did, for the plain q's summary
-	shipStopped string           // how the ship a quit request closed ended, in one line
-	shipCode    int              // and its exit code
-	interrupted []actions.Record // requests an earlier run stopped part-way (the actions log)
-	writeCtx    context.Context
-	stopWrites  context.CancelFunc // cancels the writes under way: the second ctrl+c only
-	inputClosed bool               // plain: standard input ended
-	early       []string           // plain: lines typed before the first read landed
-	celebrate   time.Time
-	confetti    int
-	needsYouN   int // needs-you steps at the last read, to notice the last one clearing
-	bulkActive  map[string]bool
-	inBulk      bool            // submitBulk is handing cards to the queue
-	finished    map[string]bool // cards whose every write landed in this run
+	quitAsk  bool          // q while writes run: wait for all, or only those under way
+	quitting bool          // finish once the writes being waited for are done
+	stop     *interruption // ctrl+c or a quit signal being honoured (quit.go)
+	tally    tally         // what this session did, for the plain q's summary
+	// summaryOnQuit: q in plain mode asked for the summary, said once the
+	// inbox finishes.
+	summaryOnQuit bool
+	shipStopped   string           // how the ship a quit request closed ended, in one line
+	shipCode      int              // and its exit code
+	interrupted   []actions.Record // requests an earlier run stopped part-way (the actions log)
+	writeCtx      context.Context
+	stopWrites    context.CancelFunc // cancels the writes under way: the second ctrl+c only
+	inputClosed   bool               // plain: standard input ended
+	early         []string           // plain: lines typed before the first read landed
+	celebrate     time.Time
+	confetti      int
+	needsYouN     int // needs-you steps at the last read, to notice the last one clearing
+	bulkActive    map[string]bool
+	inBulk        bool            // submitBulk is handing cards to the queue
+	finished      map[string]bool // cards whose every write landed in this run
 
 	humanRefusal string     // why this process may not write as the person, or ""
 	opening      tui.Screen // to open on top, for the stack to take (open.go)
@@ -634,6 +637,9 @@ func (m *Model) finish() tea.Cmd {
 		m.say(l)
 	}
 	m.logLines = nil
+	if m.summaryOnQuit {
+		m.sayQuitSummary()
+	}
 	if l := m.stopLine(); l != "" {
 		m.say(l) // the last line says what the quit request found and did
 		m.history = append(m.history, l)
