@@ -63,8 +63,8 @@ func TestHostileUserConfigRefusedFast(t *testing.T) {
 	}
 }
 
-// TestHostileDemoItemNeutralisedInTheInboxList: the demo's Decision #1
-// carries a screen clear, an OSC 52 clipboard write, a C1 CSI, a bidi
+// TestHostileDemoItemNeutralisedInTheInboxList: the demo's Decision #2
+// (the second card, so not a newcomer's first sight) carries a screen clear, an OSC 52 clipboard write, a C1 CSI, a bidi
 // override and a zero-width space in its title and an option; the real
 // binary's inbox list shows each of them visibly and obeys none.
 func TestHostileDemoItemNeutralisedInTheInboxList(t *testing.T) {
@@ -72,10 +72,13 @@ func TestHostileDemoItemNeutralisedInTheInboxList(t *testing.T) {
 	if code != tui.ExitOK {
 		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
 	}
-	for _, want := range []string{"Decision #1 (needs you): Decision: keep deductible tables in Go code^[[2J", "^[]52;c;cm0gLXJmIH4=^G", "<U+202E>", "<U+200B>", "^[[6n"} {
+	for _, want := range []string{"Decision #2 (needs you): Decision: stop answering questions^[[2J", "^[]52;c;cm0gLXJmIH4=^G", "<U+202E>", "<U+200B>", "^[[6n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the list does not show %q:\n%s", want, out)
 		}
+	}
+	if !strings.Contains(out, "Decision #1 (needs you): Decision: keep deductible tables in Go code or load them from data\n") {
+		t.Errorf("the first card is not the plain Decision #1:\n%s", out)
 	}
 	for i, r := range out + errOut {
 		if r == 0x1b || r == 0x07 || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200b {

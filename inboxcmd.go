@@ -99,8 +99,9 @@ func (w wiring) inboxDeps(approval func() *identity.Session) (inbox.Deps, error)
 		return u
 	}
 	return inbox.Deps{
-		Repo: sess.owner + "/" + sess.repo,
-		Now:  time.Now,
+		ActionsLog: logDir,
+		Repo:       sess.owner + "/" + sess.repo,
+		Now:        time.Now,
 		LoadCache: func() (model.Snapshot, time.Time, error) {
 			return reader.LoadCache(cacheDir, userKey)
 		},

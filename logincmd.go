@@ -152,6 +152,9 @@ func (w wiring) presenceFor(req login.Request) (*identity.Session, int, bool) {
 // runOptions is how a screen is drawn for this invocation.
 func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
 	opts := tui.RunOptions{Plain: common.Plain, Out: e.stdout, Signals: e.signals}
+	if dir, err := actions.DefaultLogDir(e.getenv); err == nil {
+		opts.ActionsLog = dir // named in the quit summary; without HOME there is none
+	}
 	if tui.NoColor(e.getenv) {
 		opts.ColorProfile = colorprofile.Ascii // NO_COLOR drops colour, not the full screen
 	}

@@ -8,9 +8,10 @@ import (
 )
 
 // TestTmuxShipVerdictInViewAt80x24: the real binary at 80×24 runs ship on
-// a pull request whose gate list does not fit; the verdict is on the screen
-// when it ends, not cut off below the gates, and g scrolls to the first
-// gate. NO_COLOR keeps the full screen; ? shows every key.
+// a pull request whose gate list does not fit; the view opens on the
+// refusal and its reason, not on the gates, the steps it left "not
+// reached" are one line, G scrolls to the last gate and g back. NO_COLOR
+// keeps the full screen; ? shows every key.
 func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
@@ -19,15 +20,20 @@ func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
 	if !strings.Contains(scr, "q quit") || !strings.Contains(scr, "lines ") {
 		t.Errorf("at 80x24 the help line lost q quit or the position is not shown:\n%s", scr)
 	}
-	s.keys("g")
-	scr = s.waitFor("pull request open and mergeable")
-	if strings.Contains(scr, "refused: nothing was merged") {
-		t.Errorf("g did not scroll to the top:\n%s", scr)
+	if !strings.Contains(scr, "because: ") {
+		t.Errorf("the refusal's reason is not next to it:\n%s", scr)
 	}
+	s.keys("G")
+	scr = s.waitFor("steps not reached")
+	if strings.Contains(scr, "refused: nothing was merged") || strings.Count(scr, "not reached") != 1 {
+		t.Errorf("G did not scroll to the folded last line:\n%s", scr)
+	}
+	s.keys("g")
+	s.waitFor("refused: nothing was merged")
 	s.keys("?")
 	s.waitFor("close help")
 	s.keys("?") // esc closes it too, but tmux would send esc and q as alt+q
-	s.waitFor("pull request open and mergeable")
+	s.waitFor("refused: nothing was merged")
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=4")
 }
@@ -67,7 +73,21 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 	s.keys("Escape")
 	s.waitFor("Back from the pack screen for Story #7.")
 	s.keys("q")
-	s.waitFor("AAYU-EXIT=0")
+	// The quit summary: one named block per screen that ran, the actions
+	// log's folder, and the worst code, the pack viewer's 4, as the exit.
+	scr = s.waitFor("AAYU-EXIT=4")
+	flat := strings.Join(strings.Fields(scr), " ")
+	for _, want := range []string{
+		"ship #4: merged into dev as ", "pack, Story #7: does not verify", "inbox: ",
+		"The actions log keeps every write", "exit 4, the worst of the screens above: pack, Story #7.",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the quit summary lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "result: exit") {
+		t.Errorf("the quit summary has an unnamed result line:\n%s", scr)
+	}
 	assertOneAltScreen(t, raw())
 }
 
@@ -114,4 +134,39 @@ func assertOneAltScreen(t *testing.T, raw string) {
 	if n := strings.Count(raw, "\x1b[?1049l"); n != 1 {
 		t.Errorf("the terminal left the alternate screen %d times; one program leaves it once", n)
 	}
+}
+
+// TestTmuxSmallTerminalCardScrollsAndYesNotCut: the real binary at 40×24.
+// A card taller than its pane says "more below: pgdn" and pgdown brings
+// its choices into view; at ship's confirmation the help line says how to
+// reach the yes (G) and then offers y, never "y/…", and y ships.
+func TestTmuxSmallTerminalCardScrollsAndYesNotCut(t *testing.T) {
+	bin := buildAayu(t)
+	home := t.TempDir()
+	s := newTmux(t, 40, 24, humanEnv(home)+" NO_COLOR=1 "+bin+" --sandbox inbox")
+	s.waitFor("Needs you (6)")
+	scr := s.waitFor("more below: pgdn")
+	if strings.Contains(scr, "  s  skip") {
+		t.Fatalf("the card's end is in view though it says more below:\n%s", scr)
+	}
+	s.keys("NPage")
+	s.keys("NPage")
+	s.keys("NPage")
+	s.waitFor("  s  skip")
+	s.keys("Down")
+	s.keys("Down")
+	s.waitFor("ready to ship #4")
+	s.keys("Enter")
+	scr = s.waitFor("G end, then y")
+	if strings.Contains(scr, "y/…") {
+		t.Errorf("the yes hint is cut:\n%s", scr)
+	}
+	s.keys("G")
+	s.waitFor("y yes")
+	s.keys("y")
+	s.waitFor("shipped: merged as")
+	s.keys("Escape")
+	s.waitFor("Needs you (5)")
+	s.keys("q")
+	s.waitFor("AAYU-EXIT=0")
 }

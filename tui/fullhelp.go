@@ -20,8 +20,28 @@ func screenKeys(s Screen) []key.Binding {
 	return s.Keys()
 }
 
-// PlainHelp is the plain twin of the ? screen: one line per key, in words.
+// PlainKeyer is implemented by a screen whose plain twin takes other
+// words than its full-screen keys (no arrows, no copy key, "x 2" for a
+// space): the plain ? lists what a typed line can be now, never a key the
+// plain twin would then refuse. nil means the screen's keys are those words.
+type PlainKeyer interface {
+	PlainKeys() []key.Binding
+}
+
+// PlainHelp is the plain twin of the ? screen: one line per word plain
+// mode accepts now.
 func PlainHelp(s Screen) []string {
+	if pk, ok := s.(PlainKeyer); ok {
+		if plain := pk.PlainKeys(); plain != nil {
+			// Exactly the words the screen takes now, in its order, and ?.
+			lines := []string{"what you can type now, one per line:"}
+			for _, b := range plain {
+				h := b.Help()
+				lines = append(lines, "  "+h.Key+": "+h.Desc)
+			}
+			return append(lines, "  ?: these lines again")
+		}
+	}
 	lines := []string{"keys:"}
 	rest, pinned := splitPinned(screenKeys(s))
 	if !hasKey(pinned, "?") {

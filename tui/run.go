@@ -50,6 +50,9 @@ type RunOptions struct {
 	// the screen as quit requests while it runs (quit.go), so a signal is as
 	// safe as q; nil keeps Bubble Tea's own handler, which quits at once.
 	Signals *Signals
+	// ActionsLog is where the actions log is kept, named at the end of the
+	// quit summary the full screen leaves behind ("" names nothing).
+	ActionsLog string
 }
 
 // Run runs one screen to the end and returns the exit code it finished
@@ -73,6 +76,7 @@ func Run(ctx context.Context, s Screen, opts RunOptions) (int, error) {
 	if !ok {
 		stack = NewStack(s)
 	}
+	stack.SetActionsLog(opts.ActionsLog)
 	run := runFullScreen
 	if opts.Plain {
 		run = runPlain

@@ -30,12 +30,15 @@ type Stack struct {
 	screens []Screen
 	taken   []int // per screen: transcript lines already on the page
 
-	page   []string // the plain transcript of every screen, in order
-	left   []string // what popped screens left behind, for the epilogue
-	size   *tea.WindowSizeMsg
-	bg     *tea.BackgroundColorMsg
-	closed bool // plain input ended; every screen shown after is told
-	err    error
+	page []string       // the plain transcript of every screen, in order
+	ran  []summaryBlock // what popped screens left behind, for the quit summary
+	// actionsLog is where the actions log is, named at the end of the
+	// quit summary ("" names nothing).
+	actionsLog string
+	size       *tea.WindowSizeMsg
+	bg         *tea.BackgroundColorMsg
+	closed     bool // plain input ended; every screen shown after is told
+	err        error
 
 	// quit is the quit request being honoured (quit.go), handed to each
 	// screen in turn as the one above it closes; quits counts them.
@@ -211,7 +214,7 @@ func (s *Stack) pop(code int) tea.Cmd {
 	s.collect()
 	top := len(s.screens) - 1
 	gone := s.screens[top]
-	s.left = append(s.left, leftBehind(gone)...)
+	s.ran = append(s.ran, blockOf(gone, code))
 	if c, ok := gone.(Closer); ok {
 		c.Close()
 	}
@@ -314,8 +317,19 @@ func (s *Stack) Transcript() []string {
 	return s.page
 }
 
-// Done is the bottom screen's: pushed screens only ever return to it.
-func (s *Stack) Done() (bool, int) { return s.screens[0].Done() }
+// Done is the bottom screen's: pushed screens only ever return to it. Its
+// code is the worst of every screen that ran (SPEC §3): a ship refused
+// inside the inbox makes the run exit 4, whatever the inbox did after.
+func (s *Stack) Done() (bool, int) {
+	done, code := s.screens[0].Done()
+	for _, b := range s.ran {
+		code = Worst(code, b.code)
+	}
+	return done, code
+}
+
+// SetActionsLog names where the actions log is kept, for the quit summary.
+func (s *Stack) SetActionsLog(path string) { s.actionsLog = path }
 
 // Keys are the showing screen's.
 func (s *Stack) Keys() []key.Binding { return s.Top().Keys() }
@@ -323,17 +337,29 @@ func (s *Stack) Keys() []key.Binding { return s.Top().Keys() }
 // FullKeys are the showing screen's full help.
 func (s *Stack) FullKeys() []key.Binding { return screenKeys(s.Top()) }
 
+// PlainKeys are the showing screen's plain words, or nil when it has none
+// of its own.
+func (s *Stack) PlainKeys() []key.Binding {
+	if pk, ok := s.Top().(PlainKeyer); ok {
+		return pk.PlainKeys()
+	}
+	return nil
+}
+
 // Typing is the showing screen's.
 func (s *Stack) Typing() bool { return typing(s.Top()) }
 
-// Epilogue is what every screen popped on the way left behind, then the
-// bottom screen's own.
+// Epilogue is the quit summary: one block per screen that ran, named,
+// each popped screen's in the order it closed, then those still on the
+// stack from the top down; then where the actions log is, and which
+// screen gave the run its exit code.
 func (s *Stack) Epilogue() []string {
-	out := append([]string(nil), s.left...)
+	blocks := append([]summaryBlock(nil), s.ran...)
 	for i := len(s.screens) - 1; i >= 0; i-- {
-		out = append(out, leftBehind(s.screens[i])...)
+		_, code := s.screens[i].Done()
+		blocks = append(blocks, blockOf(s.screens[i], code))
 	}
-	return out
+	return summary(blocks, s.actionsLog)
 }
 
 // Err is what broke the stack (a screen that returned a non-Screen), if

@@ -27,11 +27,13 @@ var (
 		Tests:    [][]string{{"TestTierBronze"}, {"TestTierUnknown"}}}
 )
 
-// HostileDecisionTitle and HostileDecisionOption are Decision #1's title and
-// its second option as the demo writes them, raw.
+// HostileDecisionTitle and HostileDecisionOption are Decision #2's title and
+// its second option as the demo writes them, raw. The hostile item is the
+// second card, not the first: a newcomer's first sight is a plain Decision,
+// and every view of the demo still shows the hostile one neutralised.
 const (
-	HostileDecisionTitle  = "Decision: keep deductible tables in Go code\x1b[2J or load them\u202e from data\u200b\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n"
-	HostileDecisionOption = "Load them from a YAML\u202e file\x1b]52;c;cm0gLXJmIH4=\x07 at start-up\u009b2J\u200b"
+	HostileDecisionTitle  = "Decision: stop answering questions\x1b[2J about plan year 2024\u202e\u200b\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n"
+	HostileDecisionOption = "Stop now\u202e and delete\x1b]52;c;cm0gLXJmIH4=\x07 the 2024 tables\u009b2J\u200b"
 )
 
 func storyBody(st story, extra string) string {
@@ -42,21 +44,21 @@ func storyBody(st story, extra string) string {
 // branches, statuses, reviews, the ledger and the merge-gate runs.
 func (sd *seeder) seedItems(root plumbing.Hash) {
 	const bot = BotLogin
-	// Decision #1 is the demo's hostile item: its title and body carry what
-	// a hostile writer could put in an issue (a screen clear, an OSC 52
-	// clipboard write, a C1 CSI, a bidi override, a zero-width space), so
-	// every view of the demo shows them neutralised.
-	decision := sd.issue(bot, HostileDecisionTitle,
-		"The tiers story (#14) needs a deductible per plan tier.\x1b[2J Where should the amounts live?\u202e\n\n"+
-			"## Options\n1. Keep them in Go code, reviewed like any change (recommended)\n2. "+HostileDecisionOption+"\n"+
+	decision := sd.issue(bot, "Decision: keep deductible tables in Go code or load them from data",
+		"The tiers story (#14) needs a deductible per plan tier. Where should the amounts live?\n\n"+
+			"## Options\n1. Keep them in Go code, reviewed like any change (recommended)\n2. Load them from a YAML file at start-up\n"+
 			"3. Fetch them from the plan administrator's API\n\nDoor: two-way\n\n"+
 			"Recommendation: option 1. Three tiers change once a year, and code review is the control we already have.\n",
 		[]string{"type:decision", "status:proposed"}, sd.ago(300))
 	sd.comment(decision, "writer", "<!-- aayu counsel --post -->\nCounsel: option 1 is the cheapest to reverse and keeps every change reviewed. "+
 		"Option 3 adds a network dependency the service does not have today.", sd.ago(290))
-	sd.issue(bot, "Decision: stop answering questions about plan year 2024",
-		"Members still ask about 2024 claims.\n\n## Options\n1. Keep answering 2024 questions until March (recommended)\n"+
-			"2. Stop now and delete the 2024 tables\n\nDoor: one-way\n\nDeleting the tables cannot be undone without the plan administrator.\n",
+	// Decision #2 is the demo's hostile item: its title and body carry what
+	// a hostile writer could put in an issue (a screen clear, an OSC 52
+	// clipboard write, a C1 CSI, a bidi override, a zero-width space), so
+	// every view of the demo shows them neutralised.
+	sd.issue(bot, HostileDecisionTitle,
+		"Members still ask about 2024 claims.\x1b[2J\u202e\n\n## Options\n1. Keep answering 2024 questions until March (recommended)\n"+
+			"2. "+HostileDecisionOption+"\n\nDoor: one-way\n\nDeleting the tables cannot be undone without the plan administrator.\n",
 		[]string{"type:decision", "status:proposed"}, sd.ago(296))
 
 	// Story 3 and PR 4: ready to ship.

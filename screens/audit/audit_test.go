@@ -99,3 +99,15 @@ func TestAuditLinesListUnusedBypasses(t *testing.T) {
 		t.Error("a report with no unused bypass names the section")
 	}
 }
+
+// TestAuditLeavesItsReportBehindNotOneLine: once the full screen closes,
+// the whole report stays on the terminal, as doctor's does.
+func TestAuditLeavesItsReportBehindNotOneLine(t *testing.T) {
+	m := New(context.Background(), tui.Common{Width: 80, Height: 8, Styles: tui.NewStyles(true)}, deps(report(), nil))
+	m.Update(m.Init()())
+	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	left := m.Epilogue()
+	if len(left) < 3 || !strings.HasPrefix(left[len(left)-1], "result: ") {
+		t.Errorf("audit leaves too little behind:\n%s", strings.Join(left, "\n"))
+	}
+}

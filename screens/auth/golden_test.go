@@ -210,3 +210,24 @@ func TestAuthScreenScrollsBackToTheSources(t *testing.T) {
 		t.Errorf("↓ did not come back to the end:\n%s", v)
 	}
 }
+
+// TestAuthLeavesItsReportBehindNotNothing: once the full screen closes, the
+// report stays on the terminal (every state, token or not), as doctor's
+// does, and never a token's value.
+func TestAuthLeavesItsReportBehindNotNothing(t *testing.T) {
+	for _, s := range authStates() {
+		t.Run(s.name, func(t *testing.T) {
+			m := learnt(t, s.deps(t), 80, 24)
+			left := strings.Join(m.Epilogue(), "\n")
+			if len(m.Epilogue()) < 2 || !strings.Contains(left, "token source") {
+				t.Errorf("auth leaves too little behind:\n%s", left)
+			}
+			if strings.Contains(left, "ghp_") {
+				t.Error("the epilogue shows a token's value")
+			}
+			if !strings.HasSuffix(m.Headline(), fmt.Sprintf("(exit %d):", s.code)) {
+				t.Errorf("headline %q does not carry exit %d", m.Headline(), s.code)
+			}
+		})
+	}
+}

@@ -165,6 +165,7 @@ func (m *Model) onLine(line string) tea.Cmd {
 	}
 	switch {
 	case word == "q":
+		m.summaryOnQuit = true // said once the inbox finishes, after the writes it waits for
 		return m.quit()
 	case word == "" || word == "enter":
 		return m.bulkOrPick("enter")
@@ -405,6 +406,7 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 			m.replaceStep(*o.Now)
 		}
 	case o.Failure != nil:
+		m.tally.failed++
 		cs.failure = o.Failure
 		if !o.Failure.Retryable {
 			cs.takenOff[cs.choice] = o.Failure.What
@@ -421,6 +423,7 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 		}
 		m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
 	case o.Done:
+		m.tally.done++
 		cs.done = o.Wrote
 		m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
 		if o.ByHand != "" {

@@ -58,6 +58,9 @@ type Deps struct {
 	Interrupted func() []actions.Record
 	Now         func() time.Time
 	Repo        string // OWNER/NAME, for headings
+	// ActionsLog is the actions log's folder, named in the plain q's
+	// summary ("" names none).
+	ActionsLog string
 }
 
 // Request, Outcome and Failure are the write side's own types: the screen

@@ -9,12 +9,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// A failure's details (d) can be longer than the card pane: then the card
-// scrolls in a bubbles viewport. The scroll
-// keys are pgup/pgdown and ctrl+u/ctrl+d, not the arrows, which keep
-// moving between cards as everywhere else in the inbox.
+// A card can be longer than the card pane (a ready card's choices at
+// 40×24, a failure's details): then the card scrolls in a bubbles
+// viewport, its last line saying "more below" until its end is in view.
+// The scroll keys are pgup/pgdown and ctrl+u/ctrl+d, not the arrows, which
+// keep moving between cards as everywhere else in the inbox.
 var (
-	scrollDetails = key.NewBinding(key.WithKeys("pgup", "pgdown", "ctrl+u", "ctrl+d"), key.WithHelp("pgup/pgdn", "scroll details"))
+	scrollDetails = key.NewBinding(key.WithKeys("pgup", "pgdown", "ctrl+u", "ctrl+d"), key.WithHelp("pgup/pgdn", "scroll the card"))
 )
 
 func detailKeys() viewport.KeyMap {
@@ -29,16 +30,16 @@ func detailKeys() viewport.KeyMap {
 	return km
 }
 
-// scrollsDetails says whether the card pane shows open details too long
-// for it; a pending question is never scrolled away, it takes the pane.
+// scrollsDetails says whether the card pane shows a card too long for it;
+// a pending question is never scrolled away, it takes the pane.
 func (m *Model) scrollsDetails(lines, h int) bool {
-	return m.details && m.pend == nil && m.confetti == 0 && lines > h
+	return m.pend == nil && m.confetti == 0 && lines > h
 }
 
 // detailsOverflow says whether the current card's details scroll now.
 func (m *Model) detailsOverflow() bool {
 	s, ok := m.current()
-	if !ok || !m.details || m.noneListed() {
+	if !ok || m.noneListed() {
 		return false
 	}
 	w, h := m.cardSize()
@@ -68,7 +69,12 @@ func (m *Model) detailsPane(lines []string, w, h int) []string {
 		out = append(out, strings.TrimRight(l, " "))
 	}
 	from := vp.YOffset() + 1
-	return append(out, m.c.Styles.Subtle.Render(fmt.Sprintf("lines %d–%d of %d · pgup/pgdn", from, min(vp.TotalLineCount(), from+vp.Height()-1), vp.TotalLineCount())))
+	// Short enough for a 40-column pane: the key is never the part cut.
+	where := fmt.Sprintf("lines %d–%d of %d · pgup", from, min(vp.TotalLineCount(), from+vp.Height()-1), vp.TotalLineCount())
+	if !vp.AtBottom() {
+		where = fmt.Sprintf("more below: pgdn · lines %d–%d of %d", from, min(vp.TotalLineCount(), from+vp.Height()-1), vp.TotalLineCount())
+	}
+	return append(out, m.c.Styles.Subtle.Render(where))
 }
 
 // onDetailsScroll scrolls open details for a scroll key, reporting

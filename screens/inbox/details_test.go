@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	xgolden "github.com/charmbracelet/x/exp/golden"
 
+	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
@@ -43,7 +44,7 @@ func TestInboxDetailsScroll(t *testing.T) {
 		if !strings.Contains(v, "lines 1–") || !strings.Contains(v, "Decision #1 (needs you)") || strings.Contains(v, "step 40:") {
 			t.Fatalf("%d cols: the details do not open at their top with the lines in view:\n%s", w, v)
 		}
-		if !strings.Contains(v, "pgup/pgdn scroll details") && w >= 80 {
+		if !strings.Contains(v, "pgup/pgdn scroll the card") && w >= 80 {
 			t.Errorf("%d cols: the help line does not offer the scroll keys:\n%s", w, v)
 		}
 		for range 40 {
@@ -74,5 +75,73 @@ func TestInboxDetailsGolden(t *testing.T) {
 			tuitest.AssertFits(t, view, w, 24)
 			xgolden.RequireEqual(t, ansi.Strip(view))
 		})
+	}
+}
+
+// TestInboxCardCutWithoutMoreBelowAt40x24: at 40×24 a card taller than its
+// pane (a ready card's choices) says "more below" with the key, pgdown
+// brings its last line into view, and the next card opens at its top.
+func TestInboxCardCutWithoutMoreBelowAt40x24(t *testing.T) {
+	m := loaded(t, newFake(), 40, 24, Options{})
+	w, h := m.cardSize()
+	tall := -1
+	for i := 0; i < 12 && tall < 0; i++ {
+		if st, ok := m.current(); ok && len(m.cardBody(st, w)) > h {
+			tall = i
+			break
+		}
+		press(m, "down")
+	}
+	if tall < 0 {
+		t.Fatal("no card is taller than the 40x24 pane; the fixture changed")
+	}
+	st, _ := m.current()
+	body := m.cardBody(st, w)
+	last := strings.TrimSpace(ansi.Strip(body[len(body)-1]))
+	v := ansi.Strip(m.View().Content)
+	tuitest.AssertFits(t, m.View().Content, 40, 24)
+	if !strings.Contains(v, "more below: pgdn") || strings.Contains(v, last) {
+		t.Fatalf("the cut card does not say more below, or its end already shows (%q):\n%s", last, v)
+	}
+	for range 5 {
+		press(m, "pgdown")
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, last) || strings.Contains(v, "more below") {
+		t.Fatalf("pgdown does not reach the card's last line %q:\n%s", last, v)
+	}
+	if tall > 0 {
+		press(m, "k", "down") // away and back
+	} else {
+		press(m, "down", "k")
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "more below: pgdn · lines 1–") {
+		t.Errorf("back on the card, it does not open at its top:\n%s", v)
+	}
+}
+
+// TestInboxPlainHelpListsNoKeyPlainRefuses: the plain ? lists the words
+// the plain inbox takes (x N, list, enter), not the full screen's arrows,
+// / or space, which it would refuse.
+func TestInboxPlainHelpListsNoKeyPlainRefuses(t *testing.T) {
+	m := loaded(t, newFake(), 80, 24, Options{})
+	got := strings.Join(tui.PlainHelp(m), "\n")
+	for _, want := range []string{"  x N: ", "  list: ", "  enter: ", "  q: quit", "  1-9: "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the plain ? lacks %q:\n%s", want, got)
+		}
+	}
+	for _, refused := range []string{"↑", "↓", "/", "space", "esc", "tab"} {
+		if strings.Contains(got, "  "+refused) {
+			t.Errorf("the plain ? lists %q, which plain mode refuses:\n%s", refused, got)
+		}
+	}
+	for _, l := range strings.Split(got, "\n")[1:] {
+		word := strings.SplitN(strings.TrimSpace(l), ":", 2)[0]
+		if len(word) == 1 && word != "?" && word != "q" {
+			m.onLine(word)
+		}
+	}
+	if page := strings.Join(m.lines, "\n"); strings.Contains(page, "is not a key here") {
+		t.Errorf("a word the plain ? lists was refused:\n%s", page)
 	}
 }

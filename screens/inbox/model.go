@@ -78,7 +78,8 @@ type Model struct {
 	details      bool
 	filter       string         // "/": only the cards whose label contains it are listed
 	filtering    bool           // the filter line has the keyboard
-	detailVP     viewport.Model // open details longer than the card pane (details.go)
+	detailVP     viewport.Model // a card longer than the card pane (details.go)
+	detailFor    string         // the card detailVP was laid out for
 	message      string         // one line under the list: a refusal or what just happened
 	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
 
@@ -89,22 +90,26 @@ type Model struct {
 	readSince time.Time     // when the read under way began
 	running   int
 
-	quitAsk     bool             // q while writes run: wait for all, or only those under way
-	quitting    bool             // finish once the writes being waited for are done
-	stop        *interruption    // ctrl+c or a quit signal being honoured (quit.go)
-	shipStopped string           // how the ship a quit request closed ended, in one line
-	shipCode    int              // and its exit code
-	interrupted []actions.Record // requests an earlier run stopped part-way (the actions log)
-	writeCtx    context.Context
-	stopWrites  context.CancelFunc // cancels the writes under way: the second ctrl+c only
-	inputClosed bool               // plain: standard input ended
-	early       []string           // plain: lines typed before the first read landed
-	celebrate   time.Time
-	confetti    int
-	needsYouN   int // needs-you steps at the last read, to notice the last one clearing
-	bulkActive  map[string]bool
-	inBulk      bool            // submitBulk is handing cards to the queue
-	finished    map[string]bool // cards whose every write landed in this run
+	quitAsk  bool          // q while writes run: wait for all, or only those under way
+	quitting bool          // finish once the writes being waited for are done
+	stop     *interruption // ctrl+c or a quit signal being honoured (quit.go)
+	tally    tally         // what this session did, for the plain q's summary
+	// summaryOnQuit: q in plain mode asked for the summary, said once the
+	// inbox finishes.
+	summaryOnQuit bool
+	shipStopped   string           // how the ship a quit request closed ended, in one line
+	shipCode      int              // and its exit code
+	interrupted   []actions.Record // requests an earlier run stopped part-way (the actions log)
+	writeCtx      context.Context
+	stopWrites    context.CancelFunc // cancels the writes under way: the second ctrl+c only
+	inputClosed   bool               // plain: standard input ended
+	early         []string           // plain: lines typed before the first read landed
+	celebrate     time.Time
+	confetti      int
+	needsYouN     int // needs-you steps at the last read, to notice the last one clearing
+	bulkActive    map[string]bool
+	inBulk        bool            // submitBulk is handing cards to the queue
+	finished      map[string]bool // cards whose every write landed in this run
 
 	humanRefusal string     // why this process may not write as the person, or ""
 	opening      tui.Screen // to open on top, for the stack to take (open.go)
@@ -263,6 +268,17 @@ func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 
 // Update routes messages; it never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if st, ok := m.current(); ok && st.ID() != m.detailFor {
+		// Another card under the cursor: a card too tall for its pane
+		// opens at its top.
+		m.detailFor = st.ID()
+		m.detailVP.GotoTop()
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
@@ -275,31 +291,31 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setSteps(model.Derive(s))
 		}
 	case readMsg:
-		return m, m.onRead(msg)
+		return m.onRead(msg)
 	case partialMsg:
-		return m, m.onPartial(msg)
+		return m.onPartial(msg)
 	case listKeptMsg:
-		return m, m.finish()
+		return m.finish()
 	case interruptedMsg:
 		m.interrupted = msg
 		for _, st := range m.steps {
 			m.showHalfDone(st)
 		}
 	case jobDoneMsg:
-		return m, m.onJobDone(msg)
+		return m.onJobDone(msg)
 	case openedMsg:
 		m.showLink(msg.number, msg.url, msg.err)
 	case spinner.TickMsg:
-		return m, m.onSpin(msg)
+		return m.onSpin(msg)
 	case tui.ReturnedMsg:
-		return m, m.onReturned(msg)
+		return m.onReturned(msg)
 	case tui.QuitRequestMsg:
-		return m, m.onQuitRequest(msg)
+		return m.onQuitRequest(msg)
 	case frameMsg:
 		if m.confetti > 0 {
 			m.confetti--
 			if m.confetti > 0 {
-				return m, frameTick()
+				return frameTick()
 			}
 		}
 	case tui.LineMsg:
@@ -307,17 +323,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// Typed ahead (right after the presence check, say): the line
 			// waits for the cards it is about instead of acting on none.
 			m.early = append(m.early, msg.Line)
-			return m, nil
+			return nil
 		}
-		return m, m.onLine(msg.Line)
+		return m.onLine(msg.Line)
 	case tui.InputClosedMsg:
-		return m, m.onInputClosed()
+		return m.onInputClosed()
 	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
+		return m.onKey(msg)
 	case tea.PasteMsg:
 		m.onPaste(msg.Content)
 	}
-	return m, nil
+	return nil
 }
 
 func (m *Model) onRead(msg readMsg) tea.Cmd {
@@ -621,6 +637,9 @@ func (m *Model) finish() tea.Cmd {
 		m.say(l)
 	}
 	m.logLines = nil
+	if m.summaryOnQuit {
+		m.sayQuitSummary()
+	}
 	if l := m.stopLine(); l != "" {
 		m.say(l) // the last line says what the quit request found and did
 		m.history = append(m.history, l)
@@ -649,13 +668,21 @@ const (
 func frameTick() tea.Cmd { return tea.Tick(frameEvery, func(time.Time) tea.Msg { return frameMsg{} }) }
 
 // Epilogue is left on the terminal when the full screen closes: what this
-// run wrote, what did not finish, and the details of each failure.
+// run wrote, what did not finish, and the details of each failure, under
+// the Headline that names the inbox in the quit summary.
 func (m *Model) Epilogue() []string {
 	if m.c.Plain || len(m.history) == 0 {
 		return nil
 	}
-	out := append([]string{"aayu inbox: what this run did (the actions log keeps every write):"}, m.history...)
-	return append(out, m.logLines...)
+	return append(append([]string(nil), m.history...), m.logLines...)
+}
+
+// Headline is how the inbox session ended, for the quit summary.
+func (m *Model) Headline() string {
+	if len(m.history) == 0 {
+		return fmt.Sprintf("no choice written from its cards (exit %d)", m.code)
+	}
+	return fmt.Sprintf("what this run did, each write below (exit %d):", m.code)
 }
 
 // Transcript returns the plain lines.

@@ -124,6 +124,9 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 	if line != "" {
 		m.tell(line) // plain mode: on the page, after the screen's own lines
 	}
+	if a.what != "" {
+		m.tally.opened = append(m.tally.opened, openedLine(a, msg))
+	}
 	if msg.Quitting {
 		// The quit request that closed it comes here next: no refresh, and
 		// the last line says how the ship it stopped ended.

@@ -222,3 +222,35 @@ func TestInboxAsksPresenceFirstInItsOwnProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestInboxPlainQuitNotWordless: q in the plain inbox ends on a summary:
+// what it wrote, each screen it opened named with how it ended, the
+// actions log's folder, and the worst exit code, here the refused ship's.
+func TestInboxPlainQuitNotWordless(t *testing.T) {
+	f := newFake()
+	m := loaded(t, f, 80, 24, Options{})
+	m.c.Plain, m.deps.ActionsLog = true, "/state/aayu/actions"
+	m.away = away{what: "ship", number: 8}
+	m.onReturned(tui.ReturnedMsg{Code: tui.ExitRefused, Transcript: []string{
+		"human pass: refused — no review of head 735b66b00b1c",
+		"refused: nothing was merged and nothing landed (exit 4).",
+		"result: exit 4",
+	}})
+	m.away = away{what: "pack", number: 7}
+	m.onReturned(tui.ReturnedMsg{Code: tui.ExitRefused, Transcript: []string{"result: does not verify, 1 problem (exit 4)"}})
+	from := len(m.lines)
+	m.onLine("q")
+	got := strings.Join(m.lines[from:], "\n")
+	for _, want := range []string{
+		"summary of this inbox session:",
+		"  inbox: 0 choices written, 0 writes failed",
+		"  ship #8: refused: nothing was merged and nothing landed (exit 4)\n",
+		"  pack, Story #7: does not verify, 1 problem (exit 4)",
+		"/state/aayu/actions",
+		"  exit 4, the worst of these.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the plain q's summary lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -462,7 +462,7 @@ func (m *Model) note(s string) {
 // a refusal or failure is never wordless, whatever ended the screen.
 func (m *Model) Epilogue() []string {
 	if m.c.Plain || m.fail == nil {
-		return nil
+		return nil // approved: the Headline says by whom
 	}
 	return []string{"aayu login: " + m.fail.what, m.fail.next}
 }

@@ -1,6 +1,13 @@
 package ship
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/aayudha/aayu/tui"
+)
 
 // Epilogue is what stays on the person's terminal once the full screen
 // closes: every gate that refused or failed, with its details, then the
@@ -34,4 +41,58 @@ func isOutcome(l string) bool {
 		}
 	}
 	return false
+}
+
+// Name is the screen's name in the quit summary.
+func (m *Model) Name() string { return fmt.Sprintf("ship #%d", m.opts.PR) }
+
+// Headline is how the ship ended, in one line, for the quit summary: what
+// was merged where, or the first reason it was refused or failed.
+func (m *Model) Headline() string {
+	res := m.result
+	if res == nil {
+		return "" // stopped before an outcome: its "result: " line says how
+	}
+	into := ""
+	if res.Plan != nil && res.Plan.Base != "" {
+		into = " into " + clean(res.Plan.Base)
+	}
+	var h string
+	switch {
+	case m.err != nil:
+		h = "failed: " + clean(m.err.Error())
+	case res.Shipped:
+		h = fmt.Sprintf("merged%s as %s", into, shortCommit(res.MergeCommit))
+	case res.Merged:
+		h = fmt.Sprintf("merged%s as %s, not finished: %s", into, shortCommit(res.MergeCommit), clean(res.Unfinished))
+	case len(res.Refusals) > 0:
+		h = "refused: " + clean(res.Refusals[0])
+	default:
+		h = "refused: nothing was merged"
+	}
+	return fmt.Sprintf("%s (exit %d)", h, m.code)
+}
+
+// shortCommit is a commit's first seven hex digits, as git prints it.
+func shortCommit(sha string) string {
+	if len(sha) > 7 {
+		sha = sha[:7]
+	}
+	return clean(sha)
+}
+
+// PlainKeys is what plain ship takes as a typed line now (the plain ?):
+// only the answer to its one question; before it, nothing.
+func (m *Model) PlainKeys() []key.Binding {
+	w := tui.PlainWord
+	if m.sub != nil {
+		if pk, ok := m.sub.(tui.PlainKeyer); ok {
+			return pk.PlainKeys()
+		}
+		return nil
+	}
+	if m.confirmReply != nil {
+		return []key.Binding{w("y", "yes: write every write listed above"), w("anything else", "no: write nothing")}
+	}
+	return []key.Binding{w("nothing yet", "ship asks one question once every gate that only reads has passed; a line typed before it is not taken")}
 }

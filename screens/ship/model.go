@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	core "github.com/aayudha/aayu/actions/ship"
@@ -31,12 +33,16 @@ type Options struct {
 	// OnClose releases what the screen was built with (its work folder)
 	// when it leaves the screen stack.
 	OnClose func()
+	// Now is the clock a waiting gate's time is counted by; nil means
+	// time.Now (tests fix it, so goldens do not move).
+	Now func() time.Time
 }
 
 type gateLine struct {
 	state  core.State
 	words  string
 	detail []string
+	since  time.Time // when it began being checked
 }
 
 type eventMsg core.Event
@@ -83,6 +89,9 @@ type Model struct {
 	pending     *resultMsg // the run's result, waiting for the last gate event
 	drained     bool       // the end-of-run marker has arrived
 	scroll      scroller   // the body's viewport (scroll.go)
+	spin        spinner.Model
+	spinning    bool // a spinner tick is in flight
+	now         func() time.Time
 
 	lines []string
 	said  map[core.GateID]core.State
@@ -117,6 +126,10 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing"))},
 		gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{},
 		stopAfter: new(atomic.Bool),
+		spin:      newSpinner(), now: opts.Now,
+	}
+	if m.now == nil {
+		m.now = time.Now
 	}
 	for _, g := range core.Gates() {
 		m.gates[g] = &gateLine{state: core.Waiting}
@@ -150,6 +163,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(tui.InputClosedMsg); ok {
 		m.inputClosed = true
 	}
+	if t, ok := msg.(spinner.TickMsg); ok && t.ID == m.spin.ID() {
+		return m, m.onSpin(t)
+	}
 	switch msg := msg.(type) {
 	case tui.PushedMsg:
 		m.pushed = true
@@ -181,7 +197,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.finishIfReady()
 		}
 		m.onEvent(core.Event(msg))
-		return m, m.next()
+		return m, tea.Batch(m.next(), m.startSpin())
 	case resultMsg:
 		m.pending = &msg
 		return m, m.finishIfReady()
@@ -206,6 +222,9 @@ func (m *Model) onEvent(e core.Event) {
 	g, ok := m.gates[e.Gate]
 	if !ok {
 		return
+	}
+	if e.State == core.Running && g.state != core.Running {
+		g.since = m.now()
 	}
 	g.state, g.words, g.detail = e.State, e.Words, e.Detail
 	if e.Gate == core.GatePresence && e.State == core.Refused && len(m.presenceWhy) > 0 {
@@ -262,6 +281,10 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		m.say(fmt.Sprintf("refused: nothing was merged and nothing landed (exit %d).", res.ExitCode))
 	}
 	m.say(fmt.Sprintf("result: exit %d%s", m.code, m.stopSuffix()))
+	if m.refusedOutright() {
+		// The reason leads the body: show it from the top.
+		m.scroll.toTop = true
+	}
 	if m.c.Plain || m.c.CI || m.stopWhy != "" {
 		m.done = true
 		return tea.Quit
@@ -326,6 +349,17 @@ func (m *Model) packReady() string {
 // Keys lists the bindings; the pack key stays visible with why it is not
 // available yet.
 func (m *Model) Keys() []key.Binding {
+	if m.sub != nil {
+		return m.sub.Keys()
+	}
+	if m.confirmReply != nil && m.c.Width < 80 {
+		return m.narrowConfirmKeys()
+	}
+	return m.FullKeys()
+}
+
+// FullKeys are every key in full words, for the ? screen.
+func (m *Model) FullKeys() []key.Binding {
 	k := m.keys
 	if m.sub != nil {
 		return m.sub.Keys()
@@ -392,4 +426,16 @@ func (m *Model) Close() {
 	if m.opts.OnClose != nil {
 		m.opts.OnClose()
 	}
+}
+
+// narrowConfirmKeys are the confirmation's keys in words short enough for
+// 40 columns: the yes (or how to reach it) is never the part cut to "y/…".
+func (m *Model) narrowConfirmKeys() []key.Binding {
+	k := m.keys
+	no := key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp("n/esc/q", "no"))
+	if m.writesHidden() {
+		end := key.NewBinding(key.WithKeys(scrollEnd.Keys()...), key.WithHelp("G", "end, then y"))
+		return []key.Binding{end, no}
+	}
+	return []key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp("y", "yes")), no}
 }

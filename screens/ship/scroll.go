@@ -24,6 +24,9 @@ type scroller struct {
 	// seenEnd: the body's last line has been in view since it was shown
 	// (a confirmation's yes waits for it).
 	seenEnd bool
+	// toTop: show the body from its top at the next frame, and stop
+	// following (a refusal leads with its reason).
+	toTop bool
 }
 
 // scrollKeys are the viewport's own keys, without its horizontal ones (the
@@ -70,6 +73,10 @@ func (m *Model) scrolled(body []string, w, h int) string {
 	s.vp.SetWidth(w)
 	s.vp.SetHeight(max(1, h-2))
 	s.vp.SetContentLines(body[1:])
+	if s.toTop {
+		s.toTop, s.follow = false, false
+		s.vp.GotoTop()
+	}
 	if s.follow {
 		s.vp.GotoBottom()
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -18,7 +19,9 @@ import (
 // running is the screen part-way through a run: two gates passed, the
 // pack gate being checked, the rest waiting.
 func running(c tui.Common) *Model {
-	m := New(context.Background(), c, Options{PR: 4, Run: shipped})
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := &at
+	m := New(context.Background(), c, Options{PR: 4, Run: shipped, Now: func() time.Time { return *clock }})
 	m.Update(tea.WindowSizeMsg{Width: c.Width, Height: c.Height})
 	for _, g := range core.Gates() {
 		m.Update(eventMsg(core.Event{Gate: g, State: core.Waiting}))
@@ -26,6 +29,7 @@ func running(c tui.Common) *Model {
 	m.Update(eventMsg(core.Event{Gate: core.GatePR, State: core.Passed, Words: "#4 is open into dev at head d113e1271f68"}))
 	m.Update(eventMsg(core.Event{Gate: core.GatePolicy, State: core.Passed, Words: "read from dev; approver @founder; no local value is looser"}))
 	m.Update(eventMsg(core.Event{Gate: core.GatePack, State: core.Running, Words: "reading run 30000004051's pack"}))
+	at = at.Add(12 * time.Second) // GitHub is slow: the gate has waited 12 s
 	return m
 }
 

@@ -34,32 +34,98 @@ func (m *Model) render() string {
 	case m.showPack:
 		body = append(body, m.packLines(w)...)
 	default:
-		body = append(body, "")
-		for _, g := range core.Gates() {
-			line := m.gates[g]
-			// The state word leads, in a fixed column, so the eye runs down
-			// one column to see what passed.
-			word := fmt.Sprintf("%-9s", stateWord(line.state))
-			switch line.state {
-			case core.Passed:
-				word = st.OK.Render(word)
-			case core.Refused, core.Failed:
-				word = st.Failed.Render(word)
-			case core.Running:
-				word = st.Warning.Render(word)
-			default:
-				word = st.Subtle.Render(word)
-			}
-			text := g.Title() + optional(" — ", line.words)
-			body = append(body, hang(word+" ", text, w)...)
-			for _, d := range line.detail {
-				body = append(body, hang(strings.Repeat(" ", 12), clean(d), w)...)
-			}
+		if m.refusedOutright() {
+			// A refusal leads with its reason: the first thing on the screen
+			// is why nothing was merged, then the gates that say so.
+			body = append(append(body, ""), m.outcomeLines(w)...)
 		}
 		body = append(body, "")
-		body = append(body, m.outcomeLines(w)...)
+		body = append(body, m.gateLines(w)...)
+		if !m.refusedOutright() {
+			body = append(body, "")
+			body = append(body, m.outcomeLines(w)...)
+		}
 	}
 	return m.scrolled(body, w, h)
+}
+
+// gateLines is one line per gate, its state word in a fixed column, with
+// the run of steps a refusal left "not reached" folded into one line.
+func (m *Model) gateLines(w int) []string {
+	st := m.c.Styles
+	var body []string
+	gates := core.Gates()
+	for i := 0; i < len(gates); i++ {
+		g := gates[i]
+		line := m.gates[g]
+		// The state word leads, in a fixed column, so the eye runs down
+		// one column to see what passed.
+		word := fmt.Sprintf("%-9s", stateWord(line.state))
+		switch line.state {
+		case core.Passed:
+			word = st.OK.Render(word)
+		case core.Refused, core.Failed:
+			word = st.Failed.Render(word)
+		case core.Running:
+			word = st.Warning.Render(word)
+		default:
+			word = st.Subtle.Render(word)
+		}
+		text := g.Title() + optional(" — ", line.words)
+		if titles, n := m.notReached(gates[i:]); n > 1 {
+			text = fmt.Sprintf("%d steps not reached (%s) — %s", n, strings.Join(titles, ", "),
+				strings.TrimPrefix(line.words, "not reached: "))
+			body = append(body, hang(word+" ", text, w)...)
+			i += n - 1
+			continue
+		}
+		if line.state == core.Running && spins(g) && !m.c.Plain {
+			text += "  " + m.waited(line)
+		}
+		body = append(body, hang(word+" ", text, w)...)
+		for _, d := range line.detail {
+			if strings.Contains(line.words, d) {
+				continue // the gate's words already say it, on the line above
+			}
+			body = append(body, hang(strings.Repeat(" ", 12), clean(d), w)...)
+		}
+	}
+	return body
+}
+
+// notReached counts the run of gates at the start of gates that were
+// skipped for the same "not reached" reason, with their titles.
+func (m *Model) notReached(gates []core.GateID) ([]string, int) {
+	first := m.gates[gates[0]]
+	if first.state != core.Skipped || !strings.HasPrefix(first.words, "not reached") {
+		return nil, 0
+	}
+	var titles []string
+	for _, g := range gates {
+		l := m.gates[g]
+		if l.state != core.Skipped || !strings.HasPrefix(l.words, "not reached") || len(l.detail) > 0 {
+			break
+		}
+		titles = append(titles, g.Title())
+	}
+	return titles, len(titles)
+}
+
+// refusedOutright says the run ended in a refusal: nothing merged, nothing
+// failed.
+func (m *Model) refusedOutright() bool {
+	r := m.result
+	return r != nil && m.err == nil && !r.Shipped && !r.Merged
+}
+
+// refusal is the first gate that refused, in words, or "".
+func (m *Model) refusal() string {
+	for _, g := range core.Gates() {
+		if l := m.gates[g]; l.state == core.Refused {
+			return g.Title() + optional(" — ", l.words)
+		}
+	}
+	return ""
 }
 
 func (m *Model) outcomeLines(w int) []string {
@@ -81,8 +147,11 @@ func (m *Model) outcomeLines(w int) []string {
 		s = st.Warning.Render("merged, not finished") + ": " + clean(r.Unfinished) + ". Run aayu ship again; it will not merge twice."
 	default:
 		s = st.Failed.Render("refused") + ": nothing was merged and nothing landed."
+		if why := m.refusal(); why != "" {
+			return append(wrapLinks(s, w), hang("because: ", why, w)...)
+		}
 	}
-	return strings.Split(ansi.Wrap(s, w, " "), "\n")
+	return wrapLinks(s, w)
 }
 
 func (m *Model) packLines(w int) []string {
@@ -101,9 +170,9 @@ func (m *Model) packLines(w int) []string {
 func hang(lead, text string, w int) []string {
 	indent := ansi.StringWidth(lead)
 	if w-indent < 20 {
-		return strings.Split(ansi.Wrap(lead+text, w, " "), "\n")
+		return wrapLinks(lead+text, w)
 	}
-	lines := strings.Split(ansi.Wrap(text, w-indent, " "), "\n")
+	lines := wrapLinks(text, w-indent)
 	pad := strings.Repeat(" ", indent)
 	for i := range lines {
 		if i == 0 {
@@ -121,7 +190,7 @@ func (m *Model) confirmView(w int) (body []string) {
 	st := m.c.Styles
 	p := *m.confirm
 	lines := confirmLines(p)
-	wrap := func(s string) []string { return strings.Split(ansi.Wrap(s, w, " "), "\n") }
+	wrap := func(s string) []string { return wrapLinks(s, w) }
 	intro := wrap(lines[0])
 	rest := lines[1:]
 	var bypass []string

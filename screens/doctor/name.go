@@ -1,0 +1,4 @@
+package doctor
+
+// Name is the screen's name in the quit summary.
+func (m *Model) Name() string { return "doctor" }

@@ -1,0 +1,4 @@
+package inbox
+
+// Name is the screen's name in the quit summary.
+func (m *Model) Name() string { return "inbox" }

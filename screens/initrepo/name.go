@@ -1,0 +1,4 @@
+package initrepo
+
+// Name is the screen's name in the quit summary.
+func (m *Model) Name() string { return "init" }

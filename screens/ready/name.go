@@ -1,0 +1,6 @@
+package ready
+
+import "fmt"
+
+// Name is the screen's name in the quit summary.
+func (m *Model) Name() string { return fmt.Sprintf("ready, Story #%d", m.deps.Story) }
