@@ -361,7 +361,7 @@ func TestShipRefusesTheAuthorsHeadApprovalInTheSoloDemo(t *testing.T) {
 // as never on offer where a review can be given.
 func TestShipTakesTheFoundersReviewWithABotIdentity(t *testing.T) {
 	home := t.TempDir()
-	head := seedDemoAt(t, home, sandbox.Options{BotIdentity: true}, false, false)
+	seedDemoAt(t, home, sandbox.Options{BotIdentity: true}, false, false)
 	code, out := refusedWithoutAsking(t, home, "4", "--solo-bypass")
 	if code != tui.ExitRefused || !strings.Contains(out, "the solo-mode bypass is not available: this repository has a bot identity") {
 		t.Fatalf("ship 4 --solo-bypass with a bot identity exited %d, want the bypass refused:\n%s", code, out)
@@ -371,7 +371,7 @@ func TestShipTakesTheFoundersReviewWithABotIdentity(t *testing.T) {
 	}
 
 	home2 := t.TempDir()
-	head = seedDemoAt(t, home2, sandbox.Options{BotIdentity: true}, false, true)
+	head := seedDemoAt(t, home2, sandbox.Options{BotIdentity: true}, false, true)
 	code, out = shipWithoutTerminal(t, home2, "founder", "y", "4")
 	if code != tui.ExitOK {
 		t.Fatalf("ship 4 with the founder's review exited %d:\n%s", code, out)
