@@ -104,8 +104,10 @@ func (a *auditSandbox) audit(extra ...string) (int, string) {
 // TestAuditSoloBypassAndHumanFallback: a ship through the Solo-mode bypass
 // (its comment, the squash merge, ship.json on the ledger) and a ledger
 // write under the human-fallback identity each show in their own section;
-// a write under the person's own identity is not a fallback. An agent may
-// run it (read-only); exit 0, in plain and in CI.
+// a write under the person's own identity is not a fallback. The solo demo
+// already holds two: its agents' advisory packs, written under the
+// founder's token. An agent may run it (read-only); exit 0, in plain and
+// in CI.
 func TestAuditSoloBypassAndHumanFallback(t *testing.T) {
 	a := newAuditSandbox(t)
 	c := a.bypassComment(sandbox.DemoPRReady)
@@ -131,11 +133,13 @@ func TestAuditSoloBypassAndHumanFallback(t *testing.T) {
 		for _, want := range []string{
 			"Solo-mode bypasses: 1",
 			fmt.Sprintf("bypass: PR #4 (Story #3) by @founder through aayu ship --solo-bypass at head %s, merged 2026-11-20 09:01:00 UTC; comment %s at 2026-11-20 09:00:00 UTC", a.head4[:12], c.GetHTMLURL()),
-			"Human-fallback writes: 1",
+			"Human-fallback writes: 3",
+			`by Demo Founder: "ledger: advisory pack for story 3"`,
+			`by Demo Founder: "ledger: advisory pack for story 7"`,
 			fmt.Sprintf(`fallback: ledger commit %s 2026-11-20 09:03:00 UTC by `, fallback[:12]),
 			`"ledger: note from an agent lane"`,
 			"Recorded late: none",
-			"result: 1 Solo-mode bypass, 1 human-fallback write, 0 recorded late",
+			"result: 1 Solo-mode bypass, 3 human-fallback writes, 0 recorded late",
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: audit does not say %q:\n%s", mode, want, out)
@@ -172,7 +176,7 @@ func TestAuditBypassRecordedLate(t *testing.T) {
 		"bypass: PR #6 by @founder through an admin merge without aayu ship, merged 2026-11-20 09:01:00 UTC",
 		"Recorded late: 1",
 		"recorded late: PR #4: the Solo-mode bypass: comment by @founder came 3m0s after the merge",
-		"result: 2 Solo-mode bypasses, 0 human-fallback writes, 1 recorded late",
+		"result: 2 Solo-mode bypasses, 2 human-fallback writes, 1 recorded late", // the demo agents' advisory packs
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("audit does not say %q:\n%s", want, out)

@@ -177,6 +177,10 @@ func TestInboxApproveHeadLandedInPartUnderFaults(t *testing.T) {
 	}
 	state := filepath.Join(t.TempDir(), "sandbox")
 	home := t.TempDir()
+	// With a bot identity, so "approve its head" is a review on GitHub and
+	// its record (in the solo demo the founder is #6's author, and only the
+	// record is written).
+	seedBotIdentityDemo(t, state)
 	srv, url := sandboxAt(t, state, sandbox.FaultSpec{ServerError: 0.3})
 	head := srv.HeadSHA(sandbox.DemoPRReview)
 	tried := 0

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -149,19 +150,31 @@ func TestInboxLoginScreen(t *testing.T) {
 	}
 }
 
-// TestInboxApprovesHumanReviews: from the inbox, under the session's one
-// approval, the approver approves a pull request's head: a review of exactly
-// that head, and its record on the ledger.
-func TestInboxApprovesHumanReviews(t *testing.T) {
-	home := t.TempDir()
+// seedBotIdentityDemo seeds the sandbox's state at stateDir with a bot
+// identity (agent-bot[bot] in [identity], its pull requests the bot's), so
+// aayu --sandbox finds that demo instead of the solo one.
+func seedBotIdentityDemo(t *testing.T, stateDir string) {
+	t.Helper()
+	srv, err := sandbox.New(sandbox.Options{StateDir: stateDir, BotIdentity: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// approveHeadFromInbox approves #6's head from the plain inbox, under the
+// session's one approval, and returns the head shown and the output.
+func approveHeadFromInbox(t *testing.T, home string) (string, string, string) {
+	t.Helper()
 	a := startAayu(t, map[string]string{"HOME": home, "CLAUDECODE": "1"}, "--sandbox", "--plain", "inbox")
 	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
 	approveOnSandbox(t, m[1], m[2], "founder")
 	card := a.waitFor(`card (\d+): PR that needs your review #6 \(needs you\)`)[1]
 	head := a.waitFor(`(?s)PR that needs your review #6.*?head ([0-9a-f]{40})`)[1]
 	for {
-		cur := a.waitFor(`card (\d+) of \d+: [^\n]*\. Choose`)
-		_ = cur
+		a.waitFor(`card (\d+) of \d+: [^\n]*\. Choose`)
 		out := a.out.String()
 		last := out[strings.LastIndex(out, "card "):]
 		if strings.HasPrefix(last, "card "+card+" of") {
@@ -180,9 +193,6 @@ func TestInboxApprovesHumanReviews(t *testing.T) {
 	if c := a.exit(); c != tui.ExitOK {
 		t.Fatalf("exit %d:\n%s", c, a.out.String())
 	}
-	if !strings.Contains(a.out.String(), "approve pull request #6 at head "+head) {
-		t.Errorf("the approval did not name the head shown:\n%s", a.out.String())
-	}
 	git := filepath.Join(home, ".cache", "aayu", "sandbox", "benefits.git")
 	out, err := runCmd("git", "--git-dir", git, "show", "ledger:reviews/6/"+head+".json")
 	if err != nil {
@@ -193,6 +203,54 @@ func TestInboxApprovesHumanReviews(t *testing.T) {
 	}
 	if hits := filesContaining(t, home, m[2]); len(hits) > 0 {
 		t.Fatalf("the device code reached files: %v", hits)
+	}
+	return head, a.out.String(), out
+}
+
+// foundersReviews lists the founder's reviews of #6 in the persisted state.
+func foundersReviews(t *testing.T, home string) []string {
+	t.Helper()
+	rs, _, err := sandboxState(t, home).PullRequests.ListReviews(context.Background(), "acme", "benefits", 6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rs {
+		if r.GetUser().GetLogin() == "founder" {
+			out = append(out, r.GetState()+" "+r.GetCommitID())
+		}
+	}
+	return out
+}
+
+// TestInboxApprovesHumanReviews: with a bot identity, from the inbox, under
+// the session's one approval, the approver approves a pull request's head:
+// a review of exactly that head on GitHub, and its record on the ledger.
+func TestInboxApprovesHumanReviews(t *testing.T) {
+	home := t.TempDir()
+	seedBotIdentityDemo(t, filepath.Join(home, ".cache", "aayu", "sandbox"))
+	head, out, _ := approveHeadFromInbox(t, home)
+	if !strings.Contains(out, "approve pull request #6 at head "+head) {
+		t.Errorf("the approval did not name the head shown:\n%s", out)
+	}
+	if got := foundersReviews(t, home); len(got) != 1 || got[0] != "APPROVED "+head {
+		t.Errorf("the founder's reviews of #6: %q, want one approval of %s", got, head)
+	}
+}
+
+// TestInboxApproveHeadInTheSoloDemoIsARecordNotAReview: in the solo demo
+// the founder is #6's author (agents wrote it under their token), so
+// "approve its head" says ship still needs the bypass, and writes only the
+// ledger record and the Human review: reply inspect reads: no review on
+// GitHub, which refuses an author's own.
+func TestInboxApproveHeadInTheSoloDemoIsARecordNotAReview(t *testing.T) {
+	home := t.TempDir()
+	head, out, _ := approveHeadFromInbox(t, home)
+	if !strings.Contains(out, "you are its author, so ship still needs your Solo-mode bypass") || !strings.Contains(out, "Human review: @founder approved head "+head) {
+		t.Errorf("the choice did not say the record is no pass, or wrote no Human review: reply:\n%s", out)
+	}
+	if got := foundersReviews(t, home); len(got) != 0 {
+		t.Errorf("the author reviewed their own pull request: %q", got)
 	}
 }
 

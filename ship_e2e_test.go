@@ -280,13 +280,14 @@ func TestPresenceCheckAccess(t *testing.T) {
 	}
 }
 
-// TestShipCountsASoloHeadApproval: in solo mode the person's approval of a
-// head recorded on the ledger (reviews/PR/HEAD.json, what "approve its
-// head" writes where GitHub refuses an author's own review) is the human
-// pass of ship for exactly that head: no bypass, no bypass comment.
-func TestShipCountsASoloHeadApproval(t *testing.T) {
-	home := t.TempDir()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+// seedDemoAt seeds a sandbox (with or without a bot identity) under home
+// and, when record is set, writes the founder's "approve its head" record
+// of #4's head on the ledger (reviews/PR/HEAD.json), as the inbox writes
+// it; with review set, the founder approves #4's head on GitHub.
+func seedDemoAt(t *testing.T, home string, opts sandbox.Options, record, review bool) string {
+	t.Helper()
+	opts.StateDir = filepath.Join(home, ".cache", "aayu", "sandbox")
+	srv, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,28 +300,91 @@ func TestShipCountsASoloHeadApproval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := `{"pr": 4, "login": "founder", "head": "` + head + `", "time": "2026-12-01T10:00:00Z", "checked": "ran the deductible tests", "via": "aayu inbox"}`
-	if _, err := ghx.CommitFiles(context.Background(), founder, "acme", "benefits", "ledger",
-		map[string][]byte{"reviews/4/" + head + ".json": []byte(rec)}, "ledger: review of #4", ghx.CommitOptions{}); err != nil {
-		t.Fatal(err)
+	ctx := context.Background()
+	if record {
+		rec := `{"pr": 4, "login": "founder", "head": "` + head + `", "time": "2026-12-01T10:00:00Z", "checked": "ran the deductible tests", "via": "aayu inbox"}`
+		if _, err := ghx.CommitFiles(ctx, founder, "acme", "benefits", "ledger",
+			map[string][]byte{"reviews/4/" + head + ".json": []byte(rec)}, "ledger: review of #4", ghx.CommitOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if review {
+		if _, _, err := founder.PullRequests.CreateReview(ctx, "acme", "benefits", 4, &github.PullRequestReviewRequest{
+			CommitID: github.String(head), Event: github.String("APPROVE")}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return head
+}
 
-	code, out := shipWithoutTerminal(t, home, "founder", "y", "4")
-	if code != tui.ExitOK {
-		t.Fatalf("ship 4 with a recorded head approval exited %d:\n%s", code, out)
+// TestShipRefusesTheAuthorsHeadApprovalInTheSoloDemo: the demo is solo, so
+// agents wrote #4 under the founder's token and the founder is its author.
+// Their "approve its head" record never counts for the author (seed 001):
+// ship refuses without asking anything, naming the bypass as the only
+// pass; asked for the bypass, ship takes it and records that no review
+// happened.
+func TestShipRefusesTheAuthorsHeadApprovalInTheSoloDemo(t *testing.T) {
+	home := t.TempDir()
+	head := seedDemoAt(t, home, sandbox.Options{}, true, false)
+	code, out := refusedWithoutAsking(t, home, "4")
+	if code != tui.ExitRefused {
+		t.Fatalf("ship 4 on the author's own head approval exited %d, want %d (refused):\n%s", code, tui.ExitRefused, out)
 	}
-	if !strings.Contains(out, "by the review record ledger:reviews/4/"+head+".json") || strings.Contains(out, "posts your Solo-mode bypass") {
-		t.Errorf("ship did not take the record as the pass, or offered a bypass:\n%s", out)
+	if !strings.Contains(out, "who is the author; an author's review never counts") || !strings.Contains(out, "only your Solo-mode bypass could pass head "+head[:12]) ||
+		strings.Contains(out, "by the review record") {
+		t.Errorf("ship did not refuse the author's record and name the bypass as the only pass:\n%s", out)
+	}
+	if merged, n := prState(t, sandboxState(t, home), 4); merged || n != 0 {
+		t.Fatalf("a refused ship merged (%v) or left %d Solo-mode bypass: comments", merged, n)
+	}
+
+	code, out = shipWithoutTerminal(t, home, "founder", "y", "4", "--solo-bypass")
+	if code != tui.ExitOK {
+		t.Fatalf("ship 4 --solo-bypass exited %d:\n%s", code, out)
 	}
 	git := filepath.Join(home, ".cache", "aayu", "sandbox", "benefits.git")
 	shipJSON, err := runCmd("git", "--git-dir", git, "show", "ledger:proof/3/"+head+"/authoritative/ship.json")
-	if err != nil || !strings.Contains(shipJSON, `"kind": "review"`) || !strings.Contains(shipJSON, "review by record") {
-		t.Fatalf("ship.json does not record the review by record: %v\n%s", err, shipJSON)
+	if err != nil || !strings.Contains(shipJSON, `"kind": "solo-bypass"`) || strings.Contains(shipJSON, "review by record") {
+		t.Fatalf("ship.json does not record the bypass as the pass: %v\n%s", err, shipJSON)
 	}
-	if _, n := prState(t, sandboxState(t, home), 4); n != 0 {
-		t.Errorf("%d Solo-mode bypass: comments; a review by record needs none", n)
+	if merged, n := prState(t, sandboxState(t, home), 4); !merged || n != 1 {
+		t.Errorf("after the bypass #4 merged %v with %d Solo-mode bypass: comments, want merged with 1", merged, n)
+	}
+}
+
+// TestShipTakesTheFoundersReviewWithABotIdentity: with a bot identity
+// agent-bot[bot] authored #4, so the founder's review on GitHub is the
+// human pass; the Solo-mode bypass is refused, without asking anything,
+// as never on offer where a review can be given.
+func TestShipTakesTheFoundersReviewWithABotIdentity(t *testing.T) {
+	home := t.TempDir()
+	seedDemoAt(t, home, sandbox.Options{BotIdentity: true}, false, false)
+	code, out := refusedWithoutAsking(t, home, "4", "--solo-bypass")
+	if code != tui.ExitRefused || !strings.Contains(out, "the solo-mode bypass is not available: this repository has a bot identity") {
+		t.Fatalf("ship 4 --solo-bypass with a bot identity exited %d, want the bypass refused:\n%s", code, out)
+	}
+	if merged, n := prState(t, sandboxState(t, home), 4); merged || n != 0 {
+		t.Fatalf("a refused bypass merged (%v) or left %d Solo-mode bypass: comments", merged, n)
+	}
+
+	home2 := t.TempDir()
+	head := seedDemoAt(t, home2, sandbox.Options{BotIdentity: true}, false, true)
+	code, out = shipWithoutTerminal(t, home2, "founder", "y", "4")
+	if code != tui.ExitOK {
+		t.Fatalf("ship 4 with the founder's review exited %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "approved by @founder on head "+head[:12]) || strings.Contains(out, "posts your Solo-mode bypass") {
+		t.Errorf("ship did not take the founder's review as the pass, or offered a bypass:\n%s", out)
+	}
+	git := filepath.Join(home2, ".cache", "aayu", "sandbox", "benefits.git")
+	shipJSON, err := runCmd("git", "--git-dir", git, "show", "ledger:proof/3/"+head+"/authoritative/ship.json")
+	if err != nil || !strings.Contains(shipJSON, `"kind": "review"`) || !strings.Contains(shipJSON, `"login": "founder"`) {
+		t.Fatalf("ship.json does not record the founder's review: %v\n%s", err, shipJSON)
+	}
+	if merged, n := prState(t, sandboxState(t, home2), 4); !merged || n != 0 {
+		t.Errorf("#4 merged %v with %d Solo-mode bypass: comments; a review needs none", merged, n)
 	}
 }

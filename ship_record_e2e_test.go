@@ -20,7 +20,9 @@ import (
 // commit holds it as one neutral line, with no line posing as a trailer.
 func TestShipRefusesARawTitleInHistoryThroughTheBinary(t *testing.T) {
 	home := t.TempDir()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	// With a bot identity the founder's review of the bot's #4 is the pass,
+	// so the test reaches the merge without the bypass's presence check.
+	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox"), BotIdentity: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,8 +110,11 @@ func TestInboxAuditLooksRight(t *testing.T) {
 	}
 }
 
+// TestInboxApproveHead: with a bot identity the founder is not the author
+// of #6, so "approve its head" is GitHub's review of the head and its
+// record on the ledger.
 func TestInboxApproveHead(t *testing.T) {
-	f := newFixture(t, nil)
+	f := newBotFixture(t)
 	ctx := context.Background()
 	st := f.step(inbox.KindNeedsReview, sandbox.DemoPRReview)
 	head := f.srv.HeadSHA(sandbox.DemoPRReview)
@@ -153,6 +156,49 @@ func TestInboxApproveHead(t *testing.T) {
 	}
 	if recs := f.records(); len(recs) != 2 || recs[0].Outcome != OutcomeRefused || recs[1].Command != "inbox: inspect 6 --approve" {
 		t.Errorf("log %+v", recs)
+	}
+}
+
+// TestInboxApproveHeadInTheSoloDemoWritesNoReview: in the solo demo agents
+// wrote #6 under the founder's token, and GitHub refuses an author's own
+// review, so "approve its head" writes only the ledger record and the
+// "Human review:" reply inspect reads: no review, which ship could never
+// count for the author anyway.
+func TestInboxApproveHeadInTheSoloDemoWritesNoReview(t *testing.T) {
+	f := newFixture(t, nil)
+	ctx := context.Background()
+	st := f.step(inbox.KindNeedsReview, sandbox.DemoPRReview)
+	head := f.srv.HeadSHA(sandbox.DemoPRReview)
+	out := f.exec.Execute(ctx, request(t, st, "2", "Read the copay table"))
+	if !out.Done || out.Failure != nil {
+		t.Fatalf("outcome %+v, failure %+v", out, out.Failure)
+	}
+	reviews, _, err := f.writer.PullRequests.ListReviews(ctx, owner, repo, sandbox.DemoPRReview, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reviews {
+		if r.GetUser().GetLogin() == "founder" {
+			t.Errorf("the author reviewed their own pull request: %s at %s", r.GetState(), r.GetCommitID())
+		}
+	}
+	raw, ok := f.gitShow("ledger:reviews/6/" + head + ".json")
+	var rec ReviewRecord
+	if !ok || json.Unmarshal([]byte(raw), &rec) != nil || rec.Login != "founder" || rec.Head != head {
+		t.Errorf("review record %q: %+v", raw, rec)
+	}
+	comments, _, err := f.writer.Issues.ListComments(ctx, owner, repo, sandbox.DemoPRReview, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replies := 0
+	for _, c := range comments {
+		if c.GetUser().GetLogin() == "founder" && strings.HasPrefix(c.GetBody(), inbox.HumanReviewPrefix) && strings.Contains(c.GetBody(), head) {
+			replies++
+		}
+	}
+	if replies != 1 {
+		t.Errorf("%d Human review: replies naming head %s, want 1", replies, head)
 	}
 }
 

@@ -34,14 +34,30 @@ type fixture struct {
 	exec   *Executor
 	logDir string
 	reads  *inboxread.Reader
+	// settings are the base policy the inbox reads with: solo, or the bot's.
+	settings inboxread.Settings
 }
 
-// newFixture starts the demo; fault, when set, wraps the founder's
-// network transport.
+// newFixture starts the demo, solo as seeded (agents write as the
+// founder); fault, when set, wraps the founder's network transport.
 func newFixture(t *testing.T, fault func(http.RoundTripper) http.RoundTripper) *fixture {
 	t.Helper()
-	srv, _, base := conformance.StartSandbox(t, sandbox.Options{StateDir: t.TempDir()})
-	f := &fixture{t: t, srv: srv, base: base, logDir: t.TempDir()}
+	return startFixture(t, fault, sandbox.Options{StateDir: t.TempDir()},
+		inboxread.Settings{IntegrationBranch: "dev", Approver: "founder", SoloMode: true})
+}
+
+// newBotFixture starts the demo seeded with a bot identity: agent-bot[bot]
+// wrote its pull requests, so the founder can review them on GitHub.
+func newBotFixture(t *testing.T) *fixture {
+	t.Helper()
+	return startFixture(t, nil, sandbox.Options{StateDir: t.TempDir(), BotIdentity: true},
+		inboxread.Settings{IntegrationBranch: "dev", Approver: "founder", BotLogins: []string{sandbox.BotLogin}})
+}
+
+func startFixture(t *testing.T, fault func(http.RoundTripper) http.RoundTripper, opts sandbox.Options, settings inboxread.Settings) *fixture {
+	t.Helper()
+	srv, _, base := conformance.StartSandbox(t, opts)
+	f := &fixture{t: t, srv: srv, base: base, logDir: t.TempDir(), settings: settings}
 	var transport http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
 	if fault != nil {
 		transport = fault(transport)
@@ -68,8 +84,8 @@ func newClient(t *testing.T, base, login string, transport http.RoundTripper) *g
 // executor builds an Executor writing as login through gh, re-reading
 // with a full read of the sandbox each time.
 func (f *fixture) executor(gh *github.Client, login string) *Executor {
-	reads := inboxread.New(gh, owner, repo, inboxread.Options{Settings: &inboxread.Settings{
-		IntegrationBranch: "dev", Approver: "founder", SoloMode: true}})
+	settings := f.settings
+	reads := inboxread.New(gh, owner, repo, inboxread.Options{Settings: &settings})
 	if f.reads == nil {
 		f.reads = reads
 	}

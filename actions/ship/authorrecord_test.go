@@ -66,8 +66,7 @@ func TestShipRefusesAHeadRecordByThePRsAuthor(t *testing.T) {
 // a bot identity configured, agents write as the bot, so the founder's
 // review of the head is the pass and the bypass is never on offer.
 func TestShipWithABotIdentityTakesTheFoundersReviewAndRefusesTheBypass(t *testing.T) {
-	f := newFixture(t)
-	f.baseConfig(soloLine, "[identity]\nbot_logins = [\""+sandbox.BotLogin+"\"]")
+	f := newBotFixture(t)
 	pr := sandbox.DemoPRReady
 	cfg := f.config("founder")
 	cfg.SoloBypass = true

@@ -66,7 +66,7 @@ func TestShipRefusesAMissingRequiredCheck(t *testing.T) {
 // ship checked it (a re-run failed); GitHub's 405 "Repository rule
 // violations found" is shown in words naming the rule, nothing merged.
 func TestShipSaysWhichRuleRefusedTheMerge(t *testing.T) {
-	f := newFixture(t)
+	f := newBotFixture(t)
 	pr := sandbox.DemoPRReady
 	head := f.srv.HeadSHA(pr)
 	cfg := f.config("writer") // not a bypass actor of the ruleset
@@ -207,7 +207,7 @@ func mustURL(t *testing.T, s string) *url.URL {
 // holds writer (no bypass), and ship merges PR 4, whose gate is green,
 // through it.
 func TestShipPassesTheRulesetAsAWriter(t *testing.T) {
-	f := newFixture(t)
+	f := newBotFixture(t)
 	pr := sandbox.DemoPRReady
 	f.review("founder", pr, "APPROVE", "")
 	res, _, err := f.ship(f.config("writer"), pr)

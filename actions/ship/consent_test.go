@@ -179,11 +179,13 @@ func (f *fixture) srvComments(n int) ([]string, error) {
 	return out, err
 }
 
-// TestShipCountsAReviewRecordOfThisHead: in solo mode the person's review
-// record on the ledger (what "approve its head" writes where GitHub
-// refuses the author's own review) is the human pass for exactly that
-// head, and for no other.
-func TestShipCountsAReviewRecordOfThisHead(t *testing.T) {
+// TestShipNeverCountsTheAuthorsReviewRecordInTheSoloDemo: in the solo demo
+// agents wrote #4 under the founder's token, so the founder is its author.
+// Their review record on the ledger (what "approve its head" writes where
+// GitHub refuses the author's own review) is an author's review: neither a
+// record of another head nor one of this head passes it (seed 001), and
+// only the recorded bypass ships it, recorded as no review.
+func TestShipNeverCountsTheAuthorsReviewRecordInTheSoloDemo(t *testing.T) {
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -195,29 +197,36 @@ func TestShipCountsAReviewRecordOfThisHead(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	record(strings.Repeat("a", 40)) // a record naming another head, at this head's path
 	before := f.snapshot(pr)
-	res, _, err := f.ship(f.config("founder"), pr)
-	if err != nil || res.ExitCode != ExitRefused {
-		t.Fatalf("a record of another head: err %v, exit %d", err, res.ExitCode)
+	for _, h := range []string{strings.Repeat("a", 40), head} { // another head at this head's path, then this head
+		record(h)
+		res, _, err := f.ship(f.config("founder"), pr) // no --solo-bypass
+		if err != nil || res.ExitCode != ExitRefused || res.Merged {
+			t.Fatalf("a record of %s by the author: err %v, exit %d, merged %v", h, err, res.ExitCode, res.Merged)
+		}
+		if !hasWords(res.Refusals, "who is the author; an author's review never counts") || !hasWords(res.Refusals, "only your Solo-mode bypass could pass head") {
+			t.Errorf("a record of %s: refusals %q; want the author's review refused and the bypass named", h, res.Refusals)
+		}
+		before.ledger = f.srv.BranchSHA(LedgerBranch) // the record itself is the test's write
+		f.assertUnchanged(before, pr)
 	}
-	f.assertUnchanged(before, pr)
 
-	record(head)
-	res, _, err = f.ship(f.config("founder"), pr) // no --solo-bypass: the record is a review
+	cfg := f.config("founder")
+	cfg.SoloBypass = true
+	res, _, err := f.ship(cfg, pr)
 	if err != nil || res.ExitCode != ExitShipped {
-		t.Fatalf("err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
+		t.Fatalf("the bypass: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
 	}
 	var rec ShipRecord
 	if err := json.Unmarshal(res.ShipRecord, &rec); err != nil {
 		t.Fatal(err)
 	}
 	hp := rec.HumanPass
-	if hp.Kind != pass.KindReview || hp.Login != "founder" || hp.ReviewURL != "ledger:"+ReviewRecordPath(pr, head) || !strings.Contains(hp.Note, "review by record") {
-		t.Errorf("human_pass = %+v", hp)
+	if hp.Kind != pass.KindSoloBypass || hp.ReviewURL != "" || strings.Contains(hp.Note, "review by record") {
+		t.Errorf("human_pass = %+v; want the bypass, with no review claimed", hp)
 	}
-	if n := f.bypassComments(pr, head); n != 0 {
-		t.Errorf("a review by record posted %d bypass comments", n)
+	if n := f.bypassComments(pr, head); n != 1 {
+		t.Errorf("%d bypass comments, want 1", n)
 	}
 }
 

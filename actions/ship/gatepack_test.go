@@ -192,7 +192,7 @@ func TestShipRefusesGatePacksThatProveNothing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
+			f := newBotFixture(t)
 			if tc.base != nil {
 				f.baseConfig(tc.base...)
 			}
@@ -218,7 +218,7 @@ func TestShipRefusesGatePacksThatProveNothing(t *testing.T) {
 // TestShipGateSaysWhatWasHashed: the pack gate's line carries the number
 // behind "verifies".
 func TestShipGateSaysWhatWasHashed(t *testing.T) {
-	f := newFixture(t)
+	f := newBotFixture(t)
 	f.review("founder", sandbox.DemoPRReady, "APPROVE", "")
 	res, events, err := f.ship(f.config("founder"), sandbox.DemoPRReady)
 	if err != nil || res.ExitCode != ExitShipped {

@@ -29,7 +29,7 @@ func TestShipRefusesPolicyItCannotRead(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
+			f := newBotFixture(t)
 			f.review("founder", sandbox.DemoPRReady, "APPROVE", "")
 			f.baseConfig(tc.old, tc.new)
 			before := f.snapshot(sandbox.DemoPRReady)

@@ -27,9 +27,26 @@ type fixture struct {
 	lastPR  int // the pull request a test opened last
 }
 
+// newFixture is the demo as seeded: solo, so agents wrote its pull requests
+// under the founder's token, the founder is their author, and only the
+// founder's Solo-mode bypass can pass them (seed 001).
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	srv, _, base := conformance.StartSandbox(t, sandbox.Options{StateDir: t.TempDir()})
+	return startFixture(t, sandbox.Options{StateDir: t.TempDir()})
+}
+
+// newBotFixture is the demo seeded with a bot identity (seed 001's other
+// case): agent-bot[bot] authored its pull requests, so the founder's review
+// is the human pass and the bypass is refused. Tests of a review passing
+// run here.
+func newBotFixture(t *testing.T) *fixture {
+	t.Helper()
+	return startFixture(t, sandbox.Options{StateDir: t.TempDir(), BotIdentity: true})
+}
+
+func startFixture(t *testing.T, opts sandbox.Options) *fixture {
+	t.Helper()
+	srv, _, base := conformance.StartSandbox(t, opts)
 	return &fixture{t: t, srv: srv, base: base, clients: map[string]*github.Client{}, logDir: t.TempDir()}
 }
 
@@ -122,8 +139,9 @@ func (f *fixture) baseConfig(pairs ...string) {
 }
 
 // soloLine is the demo config's line saying no [identity] table is set; a
-// test that needs a bot identity or a seat puts its table there.
-const soloLine = "# No [identity] table: the demo runs in solo mode (SPEC §9)."
+// test that needs a seat puts its table there (one that needs a bot
+// identity starts from newBotFixture, whose pull requests are the bot's).
+const soloLine = sandbox.SoloConfigLine
 
 // solo says the test relies on solo mode, which the demo already is.
 func (f *fixture) solo() {

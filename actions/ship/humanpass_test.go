@@ -110,7 +110,7 @@ func TestProtectedPathsGate(t *testing.T) {
 		f.planReviewed("writer", sandbox.DemoStoryReady, "L04")
 	}
 	t.Run("a CODEOWNER's approval passes it", func(t *testing.T) {
-		f := newFixture(t)
+		f := newBotFixture(t)
 		stage(f, "founder")
 		f.review("founder", pr, "APPROVE", "")
 		if e := passLine(t, f); e.State != Passed {
@@ -118,7 +118,7 @@ func TestProtectedPathsGate(t *testing.T) {
 		}
 	})
 	t.Run("another approver's does not", func(t *testing.T) {
-		f := newFixture(t)
+		f := newBotFixture(t)
 		stage(f, "writer")
 		f.review("writer", pr, "APPROVE", "")
 		e := passLine(t, f)
@@ -127,7 +127,7 @@ func TestProtectedPathsGate(t *testing.T) {
 		}
 	})
 	t.Run("an unknown CODEOWNERS pattern fails closed", func(t *testing.T) {
-		f := newFixture(t)
+		f := newBotFixture(t)
 		f.commit("dev", map[string]string{"CODEOWNERS": "* @founder\n/policy/[a-z]*.go @founder\n"})
 		f.review("founder", pr, "APPROVE", "")
 		res, _, err := f.ship(f.config("founder"), pr)

@@ -18,16 +18,13 @@ import (
 	"github.com/aayudha/aayu/model/untrusted"
 )
 
-const botIdentity = "[identity]\nbot_logins = [\"agent-bot[bot]\"]"
-
 // TestShipReadyToShipComment: a ship refused only for the human pass
 // comments "Ready to ship" for the head once, as the person, in words the
 // inbox reads; any other refusal, --ci, or a missing presence posts nothing.
 func TestShipReadyToShipComment(t *testing.T) {
 	pr := sandbox.DemoPRReady
 	t.Run("not in solo mode, no review", func(t *testing.T) {
-		f := newFixture(t)
-		f.baseConfig(soloLine, botIdentity)
+		f := newBotFixture(t)
 		f.clearReadyToShip(pr)
 		cfg := f.config("founder")
 		cfg.SoloBypass = true // as the program sets it
@@ -133,8 +130,7 @@ func TestShipReadyToShipComment(t *testing.T) {
 	}
 	for _, tc := range none {
 		t.Run("nothing posted: "+tc.name, func(t *testing.T) {
-			f := newFixture(t)
-			f.baseConfig(soloLine, botIdentity)
+			f := newBotFixture(t)
 			f.clearReadyToShip(tc.pr)
 			cfg := f.config("founder")
 			cfg.SoloBypass = true

@@ -38,6 +38,10 @@ func TestShipRefusals(t *testing.T) {
 		{"the author's review", sandbox.DemoPRReady, func(f *fixture, _ *Config) {
 			f.baseConfig(`approver = "founder"`, `approver = "agent-bot[bot]"`)
 		}, "who is the author; an author's review never counts"},
+		{"the founder's review refused as the author's in the solo demo", sandbox.DemoPRReady, func(f *fixture, _ *Config) {
+			f.review("writer", sandbox.DemoPRReady, "COMMENT", "")
+		}, "who is the author; an author's review never counts"},
+		{"only the bypass in the solo demo", sandbox.DemoPRReady, nil, "only your Solo-mode bypass could pass head"},
 		{"a review of an older commit", sandbox.DemoPRReady, func(f *fixture, _ *Config) {
 			f.baseConfig(`approver = "founder"`, `approver = "writer"`)
 		}, "@writer reviewed an older commit"},
@@ -95,7 +99,14 @@ func TestShipRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
+			// The founder's review is the pass only where a bot wrote the
+			// pull request, so each refusal after the pass is checked with
+			// a bot identity; a case named "… in the solo demo" runs on the
+			// demo as seeded, where the founder is the author.
+			f := newBotFixture(t)
+			if strings.HasSuffix(tc.name, "in the solo demo") {
+				f = newFixture(t)
+			}
 			cfg := f.config("founder")
 			pr := tc.pr
 			if tc.setup != nil {
@@ -123,7 +134,7 @@ func TestShipRefusals(t *testing.T) {
 	}
 
 	t.Run("the head moves just before the merge", func(t *testing.T) {
-		f := newFixture(t)
+		f := newBotFixture(t)
 		f.review("founder", sandbox.DemoPRReady, "APPROVE", "")
 		cfg := f.config("founder")
 		cfg.AfterStep = func(g GateID) error {

@@ -25,7 +25,7 @@ func TestArtifactRetention(t *testing.T) {
 		{"capped by GITHUB_RETENTION_DAYS", map[string]string{"GITHUB_RETENTION_DAYS": "5"}, 5, "GITHUB_RETENTION_DAYS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
+			f := newBotFixture(t)
 			f.review("founder", pr, "APPROVE", "")
 			cfg := f.config("founder")
 			cfg.Env = envOf(tc.env)
@@ -43,7 +43,7 @@ func TestArtifactRetention(t *testing.T) {
 		})
 	}
 	t.Run("an artifact past its expiry is refused", func(t *testing.T) {
-		f := newFixture(t)
+		f := newBotFixture(t)
 		f.review("founder", pr, "APPROVE", "")
 		cfg := f.config("founder")
 		cfg.Now = func() time.Time { return time.Now().Add(31 * 24 * time.Hour) }

@@ -32,7 +32,11 @@ func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
 			cfg.Terminal = false
 		}, "neither an agent marker nor a terminal"},
 		{"a bot identity configured", func(f *fixture, cfg *Config) {
-			f.baseConfig(soloLine, "[identity]\nbot_logins = [\"agent-bot[bot]\"]")
+			// Only the policy is changed: the refusal reads the base's
+			// [identity], whoever wrote the pull request
+			// (TestShipWithABotIdentityTakesTheFoundersReviewAndRefusesTheBypass
+			// runs the bot demo as a whole).
+			f.baseConfig(soloLine, sandbox.BotIdentityTable)
 		}, "this repository has a bot identity"},
 		{"a second human in a seat", func(f *fixture, cfg *Config) {
 			f.baseConfig(soloLine, "[seats]\nengineering_manager = \"writer\"")
@@ -131,8 +135,10 @@ func (f *fixture) shipSolo(t *testing.T, cfg Config) {
 // TestShipEMSeatApprover: with the Engineering Manager seat paired, only
 // that person's approval of the head is the pass.
 func TestShipEMSeatApprover(t *testing.T) {
-	f := newFixture(t)
-	f.baseConfig(soloLine, "[seats]\nengineering_manager = \"writer\"")
+	// With a bot identity, so the founder's review is a real one that the
+	// seat still outranks (in the solo demo the founder is the author).
+	f := newBotFixture(t)
+	f.baseConfig(sandbox.BotIdentityTable, sandbox.BotIdentityTable+"\n\n[seats]\nengineering_manager = \"writer\"")
 	pr := sandbox.DemoPRReady
 	f.review("founder", pr, "APPROVE", "")
 	before := f.snapshot(pr)

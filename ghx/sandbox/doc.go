@@ -9,6 +9,10 @@
 //
 // Accounts and tokens: sandbox-founder (admin), sandbox-writer (write),
 // sandbox-reader (read), sandbox-agent-bot (the bot agent-bot[bot], write).
+// The demo is solo: its agents wrote under the founder's token, tagged
+// human-fallback, so the founder authors their pull requests and only the
+// Solo-mode bypass passes them; Options.BotIdentity seeds it with
+// agent-bot[bot] as the configured bot identity instead.
 // Any other token gets GitHub's 401 "Bad credentials", unless a test names
 // it in Options.ExtraTokens. Options.Faults injects failures at random
 // (with a Seed, the same ones every run); Options.FaultPlan puts a chosen

@@ -29,7 +29,8 @@ func graphql(t *testing.T, base, token, query string, vars map[string]any) (int,
 }
 
 func TestGraphQLAnswersInTheShapeOfTheQuery(t *testing.T) {
-	_, _, base := startValidated(t, sandbox.Options{})
+	// With a bot identity the demo's pull requests are the bot's.
+	_, _, base := startValidated(t, sandbox.Options{BotIdentity: true})
 	q := `query($n: Int!) { repository(owner: "acme", name: "benefits") {
 	  pr: pullRequest(number: $n) { number headRefOid author { __typename login }
 	    commits(last: 1) { nodes { commit { status { contexts { context state } } } } }

@@ -7,6 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/aayudha/aayu/actions/initrepo/templates"
+	"github.com/aayudha/aayu/proof"
 )
 
 // The demo's issue and pull request numbers, one or more per inbox kind.
@@ -42,11 +43,33 @@ const (
 	RunAuditPR      = "pr15-qualifying"  // the run PR 15 shipped from
 )
 
+// HumanFallbackTrailer tags every agent write the solo demo makes under the
+// founder's token (ghx.HumanFallbackTrailer; ghx imports this package).
+const HumanFallbackTrailer = "Aayudha-Identity: human-fallback"
+
 // seeder writes the demo; the first error sticks and stops later steps.
 type seeder struct {
 	s   *Server
 	t0  time.Time
 	err error
+	// agent is the login agents write as: BotLogin with a bot identity,
+	// else the founder, whose token agents use in solo mode.
+	agent string
+	// packIdentity is an advisory pack's identity field: bot or human-fallback.
+	packIdentity string
+}
+
+// soloDemo says agents write under the founder's token (no bot identity).
+func (sd *seeder) soloDemo() bool { return sd.agent != BotLogin }
+
+// agentMsg is an agent's commit message or pull request body: in solo mode
+// it ends with the human-fallback trailer, as every write under the
+// person's token does, so the shortcut stays visible.
+func (sd *seeder) agentMsg(msg string) string {
+	if !sd.soloDemo() {
+		return msg
+	}
+	return msg + "\n\n" + HumanFallbackTrailer
 }
 
 func (sd *seeder) ago(hours float64) time.Time {
@@ -134,7 +157,7 @@ func (sd *seeder) status(sha plumbing.Hash, context, state, desc string, at time
 	st := sd.s.addStatus(sha.String(), context, state, desc, "", "founder")
 	st.CreatedAt = at
 	if context == "aayudha/inspect" || context == "aayudha/merge-gate" {
-		st.Creator = "agent-bot[bot]"
+		st.Creator = sd.agent
 	}
 }
 
@@ -177,7 +200,10 @@ func (sd *seeder) gateRun(situation string, run runRec, pack func(runID int64) *
 
 // seed writes the fixed demo and then Scale more items.
 func (s *Server) seed() error {
-	sd := &seeder{s: s, t0: s.now().Truncate(time.Second)}
+	sd := &seeder{s: s, t0: s.now().Truncate(time.Second), agent: "founder", packIdentity: proof.IdentityHumanFallback}
+	if s.opts.BotIdentity {
+		sd.agent, sd.packIdentity = BotLogin, proof.IdentityBot
+	}
 	s.st.RepoCreated, s.st.Retention = sd.ago(720), 30
 	for _, l := range []struct{ name, color, desc string }{
 		{"type:decision", "5319e7", "A choice a person makes"}, {"type:story", "1d76db", "A unit of product work"},
@@ -201,7 +227,7 @@ func (s *Server) seed() error {
 func (sd *seeder) seedDemo() {
 	files := map[string]string{
 		"go.mod": fileGoMod, "README.md": fileReadme, ".gitignore": fileGitignore,
-		".aayudha/config.toml": fileConfig, "LAYERS.md": fileLayers, "CODEOWNERS": fileCodeowners,
+		".aayudha/config.toml": demoConfig(!sd.soloDemo()), "LAYERS.md": fileLayers, "CODEOWNERS": fileCodeowners,
 		"deductible/deductible.go": fileDeductible, "deductible/deductible_test.go": fileDeductibleTest,
 		"policy/policy.go": filePolicy, "policy/policy_test.go": filePolicyTest,
 	}

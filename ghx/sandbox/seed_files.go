@@ -3,6 +3,8 @@ package sandbox
 // The demo repository's files. The Go module builds and its tests pass on
 // every branch, so `aayu verify` really runs them.
 
+import "strings"
+
 const fileGoMod = "module example.com/benefits\n\ngo 1.22\n"
 
 const fileReadme = `# benefits
@@ -33,6 +35,23 @@ retention_days = 30
 
 # No [identity] table: the demo runs in solo mode (SPEC §9).
 `
+
+// SoloConfigLine is the demo config's last line in solo mode; with
+// Options.BotIdentity the [identity] table BotIdentityTable stands there.
+const SoloConfigLine = "# No [identity] table: the demo runs in solo mode (SPEC §9)."
+
+// BotIdentityTable is the [identity] table of the demo seeded with a bot
+// identity: the bot App's slug and its login among bot_logins, so the
+// bot's reviews never count and the repository is not solo.
+const BotIdentityTable = "[identity]\napp_slug = \"agent-bot\"\nbot_logins = [\"" + BotLogin + "\"]"
+
+// demoConfig is the demo's .aayudha/config.toml: solo, or with a bot identity.
+func demoConfig(bot bool) string {
+	if !bot {
+		return fileConfig
+	}
+	return strings.Replace(fileConfig, SoloConfigLine, BotIdentityTable, 1)
+}
 
 const fileLayers = `# Layers
 

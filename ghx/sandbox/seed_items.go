@@ -43,12 +43,12 @@ func storyBody(st story, extra string) string {
 // seedItems writes the fifteen demo issues and pull requests, their
 // branches, statuses, reviews, the ledger and the merge-gate runs.
 func (sd *seeder) seedItems(root plumbing.Hash) {
-	const bot = BotLogin
+	bot := sd.agent
 	decision := sd.issue(bot, "Decision: keep deductible tables in Go code or load them from data",
-		"The tiers story (#14) needs a deductible per plan tier. Where should the amounts live?\n\n"+
+		sd.agentMsg("The tiers story (#14) needs a deductible per plan tier. Where should the amounts live?\n\n"+
 			"## Options\n1. Keep them in Go code, reviewed like any change (recommended)\n2. Load them from a YAML file at start-up\n"+
 			"3. Fetch them from the plan administrator's API\n\nDoor: two-way\n\n"+
-			"Recommendation: option 1. Three tiers change once a year, and code review is the control we already have.\n",
+			"Recommendation: option 1. Three tiers change once a year, and code review is the control we already have.\n"),
 		[]string{"type:decision", "status:proposed"}, sd.ago(300))
 	sd.comment(decision, "writer", "<!-- aayu counsel --post -->\nCounsel: option 1 is the cheapest to reverse and keeps every change reviewed. "+
 		"Option 3 adds a network dependency the service does not have today.", sd.ago(290))
@@ -57,46 +57,46 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 	// clipboard write, a C1 CSI, a bidi override, a zero-width space), so
 	// every view of the demo shows them neutralised.
 	sd.issue(bot, HostileDecisionTitle,
-		"Members still ask about 2024 claims.\x1b[2J\u202e\n\n## Options\n1. Keep answering 2024 questions until March (recommended)\n"+
-			"2. "+HostileDecisionOption+"\n\nDoor: one-way\n\nDeleting the tables cannot be undone without the plan administrator.\n",
+		sd.agentMsg("Members still ask about 2024 claims.\x1b[2J\u202e\n\n## Options\n1. Keep answering 2024 questions until March (recommended)\n"+
+			"2. "+HostileDecisionOption+"\n\nDoor: one-way\n\nDeleting the tables cannot be undone without the plan administrator.\n"),
 		[]string{"type:decision", "status:proposed"}, sd.ago(296))
 
 	// Story 3 and PR 4: ready to ship.
 	s3 := sd.issue("founder", "Story: show the remaining deductible", storyBody(story3, "Members want to know how much of the deductible is left.\n\n"),
 		[]string{"type:story", "status:building", "aayu:lease"}, sd.ago(352))
 	old4 := sd.commit(root, map[string]string{"deductible/remaining.go": fileRemainingV1, "deductible/remaining_test.go": fileRemainingTestV1,
-		".aayudha/evidence/3.toml": fileEvidence3}, "deductible: add Remaining\n\nRefs #3", bot, sd.ago(340))
+		".aayudha/evidence/3.toml": fileEvidence3}, sd.agentMsg("deductible: add Remaining\n\nRefs #3"), bot, sd.ago(340))
 	head4 := sd.commit(old4, map[string]string{"deductible/remaining.go": fileRemaining, "deductible/remaining_test.go": fileRemainingTest},
-		"deductible: Remaining never goes below zero\n\nRefs #3", bot, sd.ago(80))
+		sd.agentMsg("deductible: Remaining never goes below zero\n\nRefs #3"), bot, sd.ago(80))
 	sd.branch("story/3-remaining-deductible", head4)
-	pr4 := sd.pull(bot, "Show the remaining deductible", "Refs #3\n\nAdds `deductible.Remaining` with its tests and the evidence map.",
+	pr4 := sd.pull(bot, "Show the remaining deductible", sd.agentMsg("Refs #3\n\nAdds `deductible.Remaining` with its tests and the evidence map."),
 		"story/3-remaining-deductible", "dev", nil, sd.ago(340))
 	touch(s3, sd.ago(340))
 
 	// Story 5 and PR 6: waits for the founder's review.
 	sd.issue("founder", "Story: copay calculator", storyBody(story5, "Members ask what a visit will cost.\n\n"),
 		[]string{"type:story", "status:building", "aayu:lease"}, sd.ago(330))
-	c6 := sd.commit(root, map[string]string{"copay/copay.go": fileCopay}, "copay: add Copay\n\nRefs #5", bot, sd.ago(320))
+	c6 := sd.commit(root, map[string]string{"copay/copay.go": fileCopay}, sd.agentMsg("copay: add Copay\n\nRefs #5"), bot, sd.ago(320))
 	head6 := sd.commit(c6, map[string]string{"copay/copay_test.go": fileCopayTest, ".aayudha/evidence/5.toml": fileEvidence5},
-		"copay: tests and evidence map\n\nRefs #5", bot, sd.ago(60))
+		sd.agentMsg("copay: tests and evidence map\n\nRefs #5"), bot, sd.ago(60))
 	sd.branch("story/5-copay", head6)
-	pr6 := sd.pull(bot, "Copay calculator", "Refs #5\n\nAdds the copay package.", "story/5-copay", "dev", nil, sd.ago(320))
+	pr6 := sd.pull(bot, "Copay calculator", sd.agentMsg("Refs #5\n\nAdds the copay package."), "story/5-copay", "dev", nil, sd.ago(320))
 
 	// Story 7 and PR 8: review stopped after three rounds.
 	sd.issue("founder", "Story: plan-year rollover", storyBody(story7, "What was paid resets at the plan-year boundary.\n\n"),
 		[]string{"type:story", "status:building", "aayu:lease"}, sd.ago(310))
-	c8a := sd.commit(root, map[string]string{"deductible/rollover.go": fileRollover}, "deductible: add Rollover\n\nRefs #7", bot, sd.ago(305))
-	c8b := sd.commit(c8a, map[string]string{"deductible/rollover_test.go": fileRolloverTest}, "deductible: Rollover tests\n\nRefs #7", bot, sd.ago(150))
-	head8 := sd.commit(c8b, map[string]string{".aayudha/evidence/7.toml": fileEvidence7}, "Evidence map for story 7\n\nRefs #7", bot, sd.ago(40))
+	c8a := sd.commit(root, map[string]string{"deductible/rollover.go": fileRollover}, sd.agentMsg("deductible: add Rollover\n\nRefs #7"), bot, sd.ago(305))
+	c8b := sd.commit(c8a, map[string]string{"deductible/rollover_test.go": fileRolloverTest}, sd.agentMsg("deductible: Rollover tests\n\nRefs #7"), bot, sd.ago(150))
+	head8 := sd.commit(c8b, map[string]string{".aayudha/evidence/7.toml": fileEvidence7}, sd.agentMsg("Evidence map for story 7\n\nRefs #7"), bot, sd.ago(40))
 	sd.branch("story/7-plan-year-rollover", head8)
-	pr8 := sd.pull(bot, "Plan-year rollover", "Refs #7", "story/7-plan-year-rollover", "dev", nil, sd.ago(305))
+	pr8 := sd.pull(bot, "Plan-year rollover", sd.agentMsg("Refs #7"), "story/7-plan-year-rollover", "dev", nil, sd.ago(305))
 
 	// Story 9 and PR 10: merged into dev without ship.
 	s9 := sd.issue("founder", "Story: explain the deductible in the README", storyBody(story9, ""),
 		[]string{"type:story", "status:building", "aayu:lease"}, sd.ago(290))
-	c10 := sd.commit(root, map[string]string{"README.md": fileReadmeDeductible}, "README: explain the deductible\n\nRefs #9", bot, sd.ago(285))
+	c10 := sd.commit(root, map[string]string{"README.md": fileReadmeDeductible}, sd.agentMsg("README: explain the deductible\n\nRefs #9"), bot, sd.ago(285))
 	sd.branch("story/9-readme-deductible", c10)
-	pr10 := sd.pull(bot, "Explain the deductible in the README", "Refs #9", "story/9-readme-deductible", "dev", nil, sd.ago(285))
+	pr10 := sd.pull(bot, "Explain the deductible in the README", sd.agentMsg("Refs #9"), "story/9-readme-deductible", "dev", nil, sd.ago(285))
 	sd.merge(pr10, "writer", sd.ago(270))
 	touch(s9, sd.ago(270))
 
@@ -108,9 +108,9 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 	for p, b := range bugEvidenceFiles() { // seed_verify.go: the Bugs' evidence maps
 		files12[p] = b
 	}
-	c12 := sd.commit(sd.s.git.branch("dev"), files12, "deductible: match service names without case\n\nFixes #11", bot, sd.ago(262))
+	c12 := sd.commit(sd.s.git.branch("dev"), files12, sd.agentMsg("deductible: match service names without case\n\nFixes #11"), bot, sd.ago(262))
 	sd.branch("fix/11-applies-case", c12)
-	pr12 := sd.pull(bot, "Match service names without case", "Fixes #11\n\nRefs #16", "fix/11-applies-case", "dev", nil, sd.ago(262))
+	pr12 := sd.pull(bot, "Match service names without case", sd.agentMsg("Fixes #11\n\nRefs #16"), "fix/11-applies-case", "dev", nil, sd.ago(262))
 	sd.merge(pr12, "writer", sd.ago(250))
 
 	// 13 replaced by 14; PR 15 merged on proof and waits for its audit.
@@ -118,9 +118,9 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 	s14 := sd.issue("founder", "Story: deductible tiers from plan data", storyBody(story14, "Replaces #13\n\n"),
 		[]string{"type:story", "status:merged"}, sd.ago(240))
 	c15 := sd.commit(sd.s.git.branch("dev"), map[string]string{"deductible/tiers.go": fileTiers, "deductible/tiers_test.go": fileTiersTest,
-		".aayudha/evidence/14.toml": fileEvidence14}, "deductible: add Tier\n\nRefs #14", bot, sd.ago(230))
+		".aayudha/evidence/14.toml": fileEvidence14}, sd.agentMsg("deductible: add Tier\n\nRefs #14"), bot, sd.ago(230))
 	sd.branch("story/14-plan-tiers", c15)
-	pr15 := sd.pull(bot, "Deductible tiers from plan data", "Refs #14", "story/14-plan-tiers", "dev", []string{"aayu:audit"}, sd.ago(230))
+	pr15 := sd.pull(bot, "Deductible tiers from plan data", sd.agentMsg("Refs #14"), "story/14-plan-tiers", "dev", []string{"aayu:audit"}, sd.ago(230))
 	base15 := sd.s.git.branch("dev")
 	run15 := sd.gateRun(RunAuditPR, runRec{Event: "pull_request_target", Status: "completed", Conclusion: "success", HeadBranch: "dev",
 		HeadSHA: base15.String(), Actor: bot, CreatedAt: sd.ago(226),
@@ -152,7 +152,7 @@ func (sd *seeder) seedSignals(pr4, pr6, pr8 *issueRec, old4, head4, head6, head8
 	sd.status(head8, "aayudha/inspect", "failure", "stopped after 3 rounds on distinct heads without converging; the builder should step back", sd.ago(33))
 
 	sd.s.st.Reviews = append(sd.s.st.Reviews,
-		&reviewRec{ID: sd.s.st.newID(), PR: pr4.Number, User: BotLogin, State: "COMMENTED", Body: "inspect round 1: every criterion is shown by its tests.",
+		&reviewRec{ID: sd.s.st.newID(), PR: pr4.Number, User: sd.agent, State: "COMMENTED", Body: sd.agentMsg("inspect round 1: every criterion is shown by its tests."),
 			CommitID: head4.String(), SubmittedAt: sd.ago(73)},
 		&reviewRec{ID: sd.s.st.newID(), PR: pr4.Number, User: "writer", State: "APPROVED", Body: "Looked at the first version.",
 			CommitID: old4.String(), SubmittedAt: sd.ago(200)},
@@ -163,8 +163,8 @@ func (sd *seeder) seedSignals(pr4, pr6, pr8 *issueRec, old4, head4, head6, head8
 	touch(pr8, sd.ago(140))
 	sd.comment(pr4, "founder", fmt.Sprintf("Ready to ship: %s\n\nEvery gate passed on this head except the human pass.\n\n<!-- aayu:ready-to-ship head=%s -->",
 		head4, head4), sd.ago(50))
-	sd.comment(pr6, BotLogin, "inspect: waiting at the human rung for "+head6.String()+".", sd.ago(53))
-	sd.comment(pr8, BotLogin, "inspect stopped after 3 rounds on distinct heads without converging.", sd.ago(33))
+	sd.comment(pr6, sd.agent, sd.agentMsg("inspect: waiting at the human rung for "+head6.String()+"."), sd.ago(53))
+	sd.comment(pr8, sd.agent, sd.agentMsg("inspect stopped after 3 rounds on distinct heads without converging."), sd.ago(33))
 }
 
 // seedLedger writes the ledger branch: Ready snapshots, the shipped pack
@@ -195,12 +195,15 @@ func (sd *seeder) seedLedger(head4, head8, head15, merge15 plumbing.Hash, run15 
 	shipped["autonomy/audit/15.json"] = string(audit) + "\n"
 	l3 := sd.commit(l2, shipped, "ledger: ship story 14 (PR 15) on proof", "founder", sd.ago(209))
 
-	adv4 := buildPack(packSpec{Story: story3, PR: 4, Head: head4.String(), Identity: "bot",
-		Authority: proof.Authority{Kind: "advisory", Writer: BotLogin + " (aayu proof push)"}, Created: sd.ago(78)})
-	l4 := sd.commit(l3, ledgerFiles(fmt.Sprintf("proof/3/%s/advisory", head4), adv4), "ledger: advisory pack for story 3", BotLogin, sd.ago(78))
-	adv8 := buildPack(packSpec{Story: story7, PR: 8, Head: head8.String(), Identity: "bot", Missing: map[int]bool{2: true},
-		Authority: proof.Authority{Kind: "advisory", Writer: BotLogin + " (aayu proof push)"}, Created: sd.ago(39)})
-	l5 := sd.commit(l4, ledgerFiles(fmt.Sprintf("proof/7/%s/advisory", head8), adv8), "ledger: advisory pack for story 7", BotLogin, sd.ago(39))
+	// The agents' advisory packs, written as the bot or, in solo mode,
+	// under the founder's token with the human-fallback trailer that
+	// aayu audit lists.
+	adv4 := buildPack(packSpec{Story: story3, PR: 4, Head: head4.String(), Identity: sd.packIdentity,
+		Authority: proof.Authority{Kind: "advisory", Writer: sd.agent + " (aayu proof push)"}, Created: sd.ago(78)})
+	l4 := sd.commit(l3, ledgerFiles(fmt.Sprintf("proof/3/%s/advisory", head4), adv4), sd.agentMsg("ledger: advisory pack for story 3"), sd.agent, sd.ago(78))
+	adv8 := buildPack(packSpec{Story: story7, PR: 8, Head: head8.String(), Identity: sd.packIdentity, Missing: map[int]bool{2: true},
+		Authority: proof.Authority{Kind: "advisory", Writer: sd.agent + " (aayu proof push)"}, Created: sd.ago(39)})
+	l5 := sd.commit(l4, ledgerFiles(fmt.Sprintf("proof/7/%s/advisory", head8), adv8), sd.agentMsg("ledger: advisory pack for story 7"), sd.agent, sd.ago(39))
 	sd.branch("ledger", l5)
 }
 
@@ -209,7 +212,7 @@ func (sd *seeder) seedLedger(head4, head8, head15, merge15 plumbing.Hash, run15 
 // base branch's tip as head_sha and name the PR in pull_requests[].
 func (sd *seeder) seedRuns(pr4, pr6, pr8 *issueRec, old4, head4, head6, head8, root plumbing.Hash) {
 	dev := sd.s.git.branch("dev")
-	const bot = BotLogin
+	bot := sd.agent
 	ref4 := pr4.PR.Head
 	pack := func(st story, pr int, head, base plumbing.Hash, missing map[int]bool, created float64) func(int64) *packFolder {
 		return func(id int64) *packFolder {

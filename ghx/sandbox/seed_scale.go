@@ -11,7 +11,7 @@ import (
 // eight inbox kinds so every kind grows. Each pull request adds its own
 // notes file, so the branches never conflict and the module still builds.
 func (sd *seeder) seedScale(n int) {
-	const bot = BotLogin
+	bot := sd.agent
 	audits := map[string]string{}
 	added := 0
 	for i := 0; added < n && sd.err == nil; i++ {
@@ -26,17 +26,17 @@ func (sd *seeder) seedScale(n int) {
 			st := sd.issue("founder", fmt.Sprintf("Story: scaled item %d", k), fmt.Sprintf("## Completion Goal\n1. Note %d exists.\n", k),
 				append([]string{"type:story"}, labels...), sd.ago(at))
 			base := sd.s.git.branch("dev")
-			head := sd.commit(base, notes(st.Number), fmt.Sprintf("notes: item %d\n\nRefs #%d", k, st.Number), bot, sd.ago(at-1))
+			head := sd.commit(base, notes(st.Number), sd.agentMsg(fmt.Sprintf("notes: item %d\n\nRefs #%d", k, st.Number)), bot, sd.ago(at-1))
 			ref := fmt.Sprintf("story/%d-scaled", st.Number)
 			sd.branch(ref, head)
-			pr := sd.pull(bot, fmt.Sprintf("Scaled item %d", k), fmt.Sprintf("Refs #%d", st.Number), ref, "dev", nil, sd.ago(at-1))
+			pr := sd.pull(bot, fmt.Sprintf("Scaled item %d", k), sd.agentMsg(fmt.Sprintf("Refs #%d", st.Number)), ref, "dev", nil, sd.ago(at-1))
 			added += 2
 			return st, pr, head
 		}
 		switch i % 8 {
 		case 0:
 			sd.issue(bot, fmt.Sprintf("Decision: scaled choice %d", k),
-				"## Options\n1. Do the simple thing (recommended)\n2. Do the other thing\n\nDoor: two-way\n",
+				sd.agentMsg("## Options\n1. Do the simple thing (recommended)\n2. Do the other thing\n\nDoor: two-way\n"),
 				[]string{"type:decision", "status:proposed"}, sd.ago(at))
 			added++
 		case 1:
@@ -53,10 +53,10 @@ func (sd *seeder) seedScale(n int) {
 			sd.merge(pr, "writer", sd.ago(at-2))
 		case 5:
 			bug := sd.issue("writer", fmt.Sprintf("Bug: scaled defect %d", k), "Something is off.\n", []string{"type:bug"}, sd.ago(at))
-			head := sd.commit(sd.s.git.branch("dev"), notes(bug.Number), fmt.Sprintf("notes: fix %d\n\nFixes #%d", k, bug.Number), bot, sd.ago(at-1))
+			head := sd.commit(sd.s.git.branch("dev"), notes(bug.Number), sd.agentMsg(fmt.Sprintf("notes: fix %d\n\nFixes #%d", k, bug.Number)), bot, sd.ago(at-1))
 			ref := fmt.Sprintf("fix/%d-scaled", bug.Number)
 			sd.branch(ref, head)
-			pr := sd.pull(bot, fmt.Sprintf("Fix scaled defect %d", k), fmt.Sprintf("Fixes #%d", bug.Number), ref, "dev", nil, sd.ago(at-1))
+			pr := sd.pull(bot, fmt.Sprintf("Fix scaled defect %d", k), sd.agentMsg(fmt.Sprintf("Fixes #%d", bug.Number)), ref, "dev", nil, sd.ago(at-1))
 			sd.merge(pr, "writer", sd.ago(at-2))
 			added += 2
 		case 6:

@@ -30,6 +30,14 @@ type Options struct {
 	// Scale seeds this many more issues and pull requests, spread over
 	// every inbox kind, after the fixed demo.
 	Scale int
+	// BotIdentity seeds the demo with a bot identity (seed 001, "How the
+	// binary picks an identity"): its base config names agent-bot[bot] in
+	// [identity], and agents write as that bot, so the founder's review is
+	// the human pass and the Solo-mode bypass is refused. Off, the demo is
+	// solo: agents write under the founder's token, every write tagged
+	// human-fallback, so the founder authors every agent pull request,
+	// GitHub refuses their review, and the recorded bypass is the only pass.
+	BotIdentity bool
 	// Now is the clock; nil means time.Now. Seeded dates are relative to
 	// Now at seeding time, so a fixed clock gives stable data and SHAs.
 	Now func() time.Time

@@ -53,19 +53,20 @@ func TestInboxWrites(t *testing.T) {
 		t.Errorf("issue without title: %v, want 422", err)
 	}
 
-	// The reader may not label; the author may not approve their own PR.
+	// The reader may not label; the author may not approve their own PR:
+	// in the solo demo agents write as the founder, so that is the founder.
 	reader := client(t, base, "sandbox-reader")
 	if _, _, err := reader.Issues.AddLabelsToIssue(ctx, "acme", "benefits", 2, []string{"x"}); statusOf(err) != 403 {
 		t.Errorf("reader labelling: %v, want 403", err)
 	}
-	bot := client(t, base, "sandbox-agent-bot")
 	head6 := s.HeadSHA(6)
-	if _, _, err := bot.PullRequests.CreateReview(ctx, "acme", "benefits", 6, &github.PullRequestReviewRequest{CommitID: &head6, Event: github.String("APPROVE")}); statusOf(err) != 422 {
+	if _, _, err := gh.PullRequests.CreateReview(ctx, "acme", "benefits", 6, &github.PullRequestReviewRequest{CommitID: &head6, Event: github.String("APPROVE")}); statusOf(err) != 422 {
 		t.Errorf("author approving own PR: %v, want 422", err)
 	}
-	rv, _, err := gh.PullRequests.CreateReview(ctx, "acme", "benefits", 6, &github.PullRequestReviewRequest{CommitID: &head6, Event: github.String("APPROVE"), Body: github.String("checked the copay tests")})
+	writer := client(t, base, "sandbox-writer")
+	rv, _, err := writer.PullRequests.CreateReview(ctx, "acme", "benefits", 6, &github.PullRequestReviewRequest{CommitID: &head6, Event: github.String("APPROVE"), Body: github.String("checked the copay tests")})
 	if err != nil || rv.GetState() != "APPROVED" || rv.GetCommitID() != head6 {
-		t.Fatalf("founder's approval: %v %v", rv, err)
+		t.Fatalf("writer's approval: %v %v", rv, err)
 	}
 	st, _, err := gh.Repositories.CreateStatus(ctx, "acme", "benefits", head6, &github.RepoStatus{State: github.String("success"), Context: github.String("aayudha/inspect"), Description: github.String("human rung: approved by founder")})
 	if err != nil || st.GetState() != "success" {

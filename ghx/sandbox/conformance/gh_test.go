@@ -91,6 +91,13 @@ type ghEnv struct {
 // (gh sends it to any host other than github.com).
 func startGH(t *testing.T) *ghEnv {
 	t.Helper()
+	return startGHWith(t, false)
+}
+
+// startGHWith is startGH on the demo seeded with a bot identity when bot
+// is set, so the agents' pull requests are agent-bot[bot]'s.
+func startGHWith(t *testing.T, bot bool) *ghEnv {
+	t.Helper()
 	bin, err := exec.LookPath("gh")
 	if err != nil {
 		skipOrFail(t, "gh (GitHub's CLI) is not installed: `apt-get install gh` (Debian's package; .ci/run installs it) to drive the sandbox with a real client")
@@ -98,8 +105,9 @@ func startGH(t *testing.T) *ghEnv {
 	rec := &recorder{}
 	subset := conformance.New(t) // the repository's own validator, on the subset
 	srv, err := sandbox.New(sandbox.Options{
-		Now:  func() time.Time { return ghNow },
-		Wrap: func(h http.Handler) http.Handler { return subset.Wrap(rec.wrap(h)) },
+		Now:         func() time.Time { return ghNow },
+		Wrap:        func(h http.Handler) http.Handler { return subset.Wrap(rec.wrap(h)) },
+		BotIdentity: bot,
 	})
 	if err != nil {
 		t.Fatalf("starting the sandbox: %v", err)

@@ -135,7 +135,7 @@ var ghAPICalls = []apiCall{
 		c.want(pr, "head.sha", c.vars["head4"])
 		c.want(pr, "head.ref", "story/3-remaining-deductible")
 		c.want(pr, "base.ref", "dev")
-		c.want(pr, "user.login", sandbox.BotLogin)
+		c.want(pr, "user.login", "founder") // the solo demo: agents write under the founder's token
 		c.want(pr, "mergeable", true)
 	}},
 	{op: "pulls/list-files", path: "repos/acme/benefits/pulls/4/files?per_page=2", flags: []string{"--paginate"}, status: 200, check: func(c *callCtx) {

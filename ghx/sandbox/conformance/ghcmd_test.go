@@ -30,7 +30,9 @@ func (g *ghEnv) ghJSON(t *testing.T, v any, args ...string) {
 // response they caused is then validated against GitHub's full
 // description.
 func TestGHCommandsReadTheSandbox(t *testing.T) {
-	g := startGH(t)
+	// With a bot identity, so gh shows a Bot author as GitHub's GraphQL
+	// gives it (the solo demo's pull requests are the founder's).
+	g := startGHWith(t, true)
 	head4 := g.srv.HeadSHA(sandbox.DemoPRReady)
 	dev := g.srv.BranchSHA("dev")
 
