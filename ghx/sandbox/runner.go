@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // RunnerOptions switch on the sandbox's Actions runner: when an open pull
@@ -209,15 +211,8 @@ func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, 
 		j.run.Conclusion = "success"
 	}
 	_ = s.save()
-	s.logf("runner: run %d for #%d at %s: %s\n%s", j.run.ID, pr, short(j.headSHA), j.run.Conclusion, j.log.String())
+	s.logf("runner: run %d for #%d at %s: %s\n%s", j.run.ID, pr, gitsha.Short(j.headSHA), j.run.Conclusion, j.log.String())
 	return j.run
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }
 
 // fileAt reads a file at a commit; call with s.mu held.
