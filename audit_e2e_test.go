@@ -107,6 +107,7 @@ func (a *auditSandbox) audit(extra ...string) (int, string) {
 // a write under the person's own identity is not a fallback. An agent may
 // run it (read-only); exit 0, in plain and in CI.
 func TestAuditSoloBypassAndHumanFallback(t *testing.T) {
+	t.Parallel()
 	a := newAuditSandbox(t)
 	c := a.bypassComment(sandbox.DemoPRReady)
 	a.advance(time.Minute)
@@ -151,6 +152,7 @@ func TestAuditSoloBypassAndHumanFallback(t *testing.T) {
 // comment was posted only after the merge is reported "recorded late"; one
 // whose comment came first is a bypass, and not late.
 func TestAuditBypassRecordedLate(t *testing.T) {
+	t.Parallel()
 	a := newAuditSandbox(t)
 	// #6: the comment first, then the merge, as the seed asks.
 	a.bypassComment(sandbox.DemoPRReview)

@@ -19,6 +19,7 @@ import (
 // user counted as a CODEOWNER), doctor fails its policy row, and the inbox
 // fails its read rather than judging by the defaults.
 func TestUnparsableBasePolicyRefusesEverywhere(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	gh, err := ghx.NewClient(ghx.ClientOptions{APIURL: sb.url + "/", Token: ghx.NewToken("sandbox-founder", "test")})
 	if err != nil {

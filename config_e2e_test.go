@@ -17,6 +17,7 @@ import (
 // cannot take in each layer a person controls: exit 2 before anything is
 // done, with the flag, variable or file and the key named.
 func TestConfigRefusesUnknownAndMistypedSettings(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	userFile := filepath.Join(home, ".config", "aayu", "config.toml")
 	if err := os.MkdirAll(filepath.Dir(userFile), 0o755); err != nil {
@@ -76,6 +77,7 @@ func runAayuEnviron(t *testing.T, vars map[string]string, environ []string, args
 // refuses, exit 4, naming the file and the key, and writes nothing: the
 // policy is never read as "no never layers".
 func TestShipRefusesTypeConfusedBasePolicyThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	gh, err := ghx.NewClient(ghx.ClientOptions{APIURL: sb.url + "/", Token: ghx.NewToken("sandbox-founder", "test")})
 	if err != nil {

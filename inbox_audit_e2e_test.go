@@ -88,6 +88,7 @@ func lookRound(t *testing.T, home, url string, pr int, choice, note string) bool
 // landed only in part never leaves the inbox, and a round without faults
 // finishes it with one sample.
 func TestInboxAuditLandedInPartStaysUnderFaults(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("sessions against a flaky sandbox")
 	}
@@ -172,6 +173,7 @@ func approvalsOn(t *testing.T, url string, n int, head, login string) int {
 // or still on the inbox, and a round without faults lands only what is
 // missing: never a second review.
 func TestInboxApproveHeadLandedInPartUnderFaults(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("sessions against a flaky sandbox")
 	}

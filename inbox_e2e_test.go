@@ -126,6 +126,7 @@ func filesContaining(t *testing.T, dir, s string) []string {
 // marker gets the presence check before the inbox; the code is shown on
 // that screen only and never reaches a log, a cache or the sandbox's state.
 func TestInboxLoginScreen(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	a := startAayu(t, map[string]string{"HOME": home, "AMP_THREAD_ID": "T-123"}, "--sandbox", "--plain", "inbox")
 	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
@@ -153,6 +154,7 @@ func TestInboxLoginScreen(t *testing.T) {
 // approval, the approver approves a pull request's head: a review of exactly
 // that head, and its record on the ledger.
 func TestInboxApprovesHumanReviews(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	a := startAayu(t, map[string]string{"HOME": home, "CLAUDECODE": "1"}, "--sandbox", "--plain", "inbox")
 	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)

@@ -202,6 +202,7 @@ func nextRunList(t *testing.T, bin, home, url string) string {
 // log records it done, the last line and exit 0 say so, and the next run
 // lists the Decision no more.
 func TestSIGTERMDuringInboxWriteLeavesNoHalfDone(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary against a slowed sandbox")
 	}
@@ -239,6 +240,7 @@ func TestSIGTERMDuringInboxWriteLeavesNoHalfDone(t *testing.T) {
 // with the comment it wrote, exit 1 and the last line say so, and the next
 // run shows the Decision as half done, not as a fresh card.
 func TestCtrlCTwiceDuringDecisionWriteLeavesItHalfDoneForTheNextRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary against a slowed sandbox")
 	}
@@ -292,6 +294,7 @@ func shipState(t *testing.T, url string) (merged bool, bypasses int) {
 // binary) while ship lists its writes is a no: nothing is written, exit 4,
 // and the last line says why.
 func TestCtrlCAtShipConfirmationWritesNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary against the sandbox")
 	}
@@ -314,6 +317,7 @@ func TestCtrlCAtShipConfirmationWritesNothing(t *testing.T) {
 // exit 1 and a last line saying so, and the next aayu ship finishes the
 // record without merging twice.
 func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary against a slowed sandbox")
 	}
@@ -353,6 +357,7 @@ func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
 // writes are under way: the screen says it is finishing the write, the
 // write lands, and the line left on the terminal says what happened.
 func TestTmuxCtrlCDuringDecisionWriteFinishesIt(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	url, commented := slowSandbox(t, 300*time.Millisecond)

@@ -19,6 +19,7 @@ import (
 // confirmation shows the title as it will be written, and dev's squash
 // commit holds it as one neutral line, with no line posing as a trailer.
 func TestShipRefusesARawTitleInHistoryThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
 	if err != nil {

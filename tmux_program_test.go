@@ -12,6 +12,7 @@ import (
 // when it ends, not cut off below the gates, and g scrolls to the first
 // gate. NO_COLOR keeps the full screen; ? shows every key.
 func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 80, 24, humanEnv(home)+" NO_COLOR=1 "+bin+" --sandbox ship 8")
@@ -38,6 +39,7 @@ func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
 // again, q quits. It is one program: the terminal leaves the alternate
 // screen exactly once, at the end (counted in the raw bytes tmux saw).
 func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 120, 34, "sleep 1; "+humanEnv(home)+" "+bin+" --sandbox inbox")
@@ -76,6 +78,7 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 // the same program, and once approved the inbox reads and shows its cards,
 // without leaving the alternate screen in between.
 func TestTmuxInboxPresenceInTheSameProgram(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 30, "sleep 1; "+humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox inbox")
