@@ -20,20 +20,22 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// slowSandbox is a sandbox whose every API request takes latency, so a
-// Decision's writes take long enough to interrupt; commented receives a
+// slowSandbox is a sandbox whose every write takes latency, so a
+// Decision's writes take long enough to interrupt (its reads are not
+// slowed: they would only make the test longer); commented receives a
 // value once the Decision's comment has landed (its POST answered 201).
 func slowSandbox(t *testing.T, latency time.Duration) (url string, commented <-chan struct{}) {
 	t.Helper()
 	return watchedSandbox(t, latency, fmt.Sprintf("POST /repos/%s/%s/issues/%d/comments 201", sandbox.RepoOwner, sandbox.RepoName, sandbox.DemoDecision))
 }
 
-// watchedSandbox is a sandbox slowed by latency whose landed channel
-// receives a value once a request it logs starts with watch.
+// watchedSandbox is a sandbox whose writes are slowed by latency and
+// whose landed channel receives a value once a request it logs starts
+// with watch.
 func watchedSandbox(t *testing.T, latency time.Duration, watch string) (url string, landed <-chan struct{}) {
 	t.Helper()
 	seen := make(chan struct{}, 1)
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), Faults: sandbox.FaultSpec{Latency: latency},
+	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), Faults: sandbox.FaultSpec{WriteLatency: latency},
 		Logf: func(format string, args ...any) {
 			if strings.HasPrefix(fmt.Sprintf(format, args...), watch) {
 				select {
