@@ -53,7 +53,7 @@ func TestUnparsableBasePolicyRefusesEverywhere(t *testing.T) {
 	a := startAayu(t, person(), append(api, "ship", "4")...)
 	device := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
 	approved := false
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for !regexp.MustCompile(`result: exit \d`).MatchString(a.out.String()) {
 		if m := device.FindStringSubmatch(a.out.String()); m != nil && !approved {
 			approveOnSandbox(t, m[1], m[2], "founder")

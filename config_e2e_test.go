@@ -100,7 +100,7 @@ func TestShipRefusesTypeConfusedBasePolicyThroughTheBinary(t *testing.T) {
 		"--plain", "--set", "identity.device_client_id=aayu-sandbox", "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "ship", "4", "--solo-bypass")
 	device := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
 	approved := false
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for !regexp.MustCompile(`result: exit \d`).MatchString(a.out.String()) {
 		if m := device.FindStringSubmatch(a.out.String()); m != nil && !approved {
 			// Whether presence comes before the read-only gates or not,

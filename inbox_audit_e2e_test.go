@@ -38,7 +38,7 @@ func lookRound(t *testing.T, home, url string, pr int, choice, note string) bool
 	approveOnSandbox(t, m[1], m[2], "founder")
 	ask := regexp.MustCompile(`card \d+ of \d+: ([^\n]*?) #(\d+)\. Choose[^\n]*\n$|No more cards\.[^\n]*\n$|failed: the inbox could not be read|Nothing was done\.`)
 	seen := 0
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for time.Now().Before(deadline) {
 		out := a.out.String()
 		m := ask.FindStringSubmatch(out[seen:])

@@ -61,7 +61,7 @@ func startAayu(t *testing.T, vars map[string]string, args ...string) *liveAayu {
 func (a *liveAayu) waitFor(re string) []string {
 	a.t.Helper()
 	pat := regexp.MustCompile(re)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		if m := pat.FindStringSubmatch(a.out.String()); m != nil {
 			return m
@@ -86,7 +86,7 @@ func (a *liveAayu) exit() int {
 	select {
 	case code := <-a.done:
 		return code
-	case <-time.After(20 * time.Second):
+	case <-time.After(e2eWait):
 		a.t.Fatalf("aayu did not stop:\n%s", a.out.String())
 		return -1
 	}

@@ -121,7 +121,7 @@ func housekeepingRound(t *testing.T, home, url string) bool {
 	var n int
 	fmt.Sscan(a.waitFor(`Do the recommendation of (?:these|this) (\d+) items?\?`)[1], &n)
 	a.send("y")
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		out := a.out.String()
 		tail := out[strings.LastIndex(out, "y applies all of them"):]
@@ -149,7 +149,7 @@ func (a *liveAayu) waitForAny(res ...string) string {
 	for _, re := range res {
 		pats = append(pats, regexp.MustCompile(re))
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		out := a.out.String()
 		for _, p := range pats {
@@ -277,7 +277,7 @@ func TestInboxPlainEveryLineTakesEffect(t *testing.T) {
 	a.waitFor(`y applies all of them; anything else cancels\.\n(?:[^\n]*writing in the background[^\n]*\n)+card \d+ of \d+: Decision #2\. Choose`)
 	a.send("s")
 	a.waitFor(`skipped: Decision #2\.`)
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for len(regexp.MustCompile(`(?m)^(done|not done): `).FindAllString(a.out.String(), -1)) < n {
 		if time.Now().After(deadline) {
 			t.Fatalf("the %d bulk writes did not end:\n%s", n, a.out.String())

@@ -93,7 +93,7 @@ func startProcess(t *testing.T, bin, home string, args ...string) *procAayu {
 func (p *procAayu) waitFor(re string) []string {
 	p.t.Helper()
 	pat := regexp.MustCompile(re)
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		if m := pat.FindStringSubmatch(p.out.String()); m != nil {
 			return m
@@ -126,7 +126,7 @@ func (p *procAayu) exited() int {
 	select {
 	case code := <-p.done:
 		return code
-	case <-time.After(60 * time.Second):
+	case <-time.After(e2eWait):
 		p.t.Fatalf("aayu did not stop:\n%s", p.out.String())
 		return -1
 	}

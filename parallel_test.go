@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -26,6 +27,13 @@ import (
 var serialTests = map[string]string{
 	// (none at present)
 }
+
+// e2eWait is how long an end-to-end test waits for aayu's output, a pane
+// or a process before it fails. A passing test never waits it out; it is
+// long because up to 8 of these tests run at once under -race on two
+// cores that other work shares, where 20 s was seen to run out before a
+// sandbox had seeded.
+const e2eWait = 2 * time.Minute
 
 // TestMain runs this package's tests, several at once, and removes the
 // shared aayu binary afterwards.

@@ -108,7 +108,7 @@ func (s *tmuxSession) approveDeviceCode(login string) {
 // deadline keeps the test from flaking on a busy machine.
 func (s *tmuxSession) waitFor(want string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		scr := s.screen()
 		if strings.Contains(scr, want) {
