@@ -17,7 +17,7 @@ import (
 // JSON answer to every request; aayu inbox --list stops at the 32 MiB cap
 // and says so, instead of reading it all.
 func TestHugeAnswerRefusedThroughTheBinary(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see serialTests.
 	chunk := bytes.Repeat([]byte(" "), 1<<20)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -44,7 +44,7 @@ func TestHugeAnswerRefusedThroughTheBinary(t *testing.T) {
 // TestHostileUserConfigRefusedFast: a 1 MB user config file of nested
 // inline tables is refused, naming the file, before any parser runs.
 func TestHostileUserConfigRefusedFast(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see serialTests.
 	home := t.TempDir()
 	file := filepath.Join(home, ".config", "aayu", "config.toml")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {

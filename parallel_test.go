@@ -22,10 +22,18 @@ import (
 // end-to-end tests mostly wait (on the sandbox's latency, a device code, a
 // tmux pane), so run one after another they took half an hour on the
 // shared two-core machine. A test that truly cannot run beside others
-// (it changes the process's environment or working folder, which
-// t.Setenv and os.Chdir forbid with t.Parallel anyway) is listed here.
+// (it times itself, or races a timeout with heavy work; or it changes
+// the process's environment or working folder, which t.Setenv and
+// os.Chdir forbid with t.Parallel anyway) is listed here.
 var serialTests = map[string]string{
-	// (none at present)
+	// A wall-clock bound (500 ms to refuse the file): beside 8 end-to-end
+	// tests under -race it took 690 ms. Serial tests run before the
+	// parallel ones start, so it is timed alone.
+	"TestHostileUserConfigRefusedFast": "times itself",
+	// Streams 600 MB over loopback until aayu's 32 MiB cap; under -race
+	// beside 8 other tests, GET /user ran past aayu's 2-minute timeout
+	// before the cap was reached.
+	"TestHugeAnswerRefusedThroughTheBinary": "streams 600 MB against a timeout",
 }
 
 // e2eWait is how long an end-to-end test waits for aayu's output, a pane
