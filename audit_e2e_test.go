@@ -109,6 +109,7 @@ func (a *auditSandbox) audit(extra ...string) (int, string) {
 // founder's token. An agent may run it (read-only); exit 0, in plain and
 // in CI.
 func TestAuditSoloBypassAndHumanFallback(t *testing.T) {
+	t.Parallel()
 	a := newAuditSandbox(t)
 	c := a.bypassComment(sandbox.DemoPRReady)
 	a.advance(time.Minute)
@@ -155,6 +156,7 @@ func TestAuditSoloBypassAndHumanFallback(t *testing.T) {
 // comment was posted only after the merge is reported "recorded late"; one
 // whose comment came first is a bypass, and not late.
 func TestAuditBypassRecordedLate(t *testing.T) {
+	t.Parallel()
 	a := newAuditSandbox(t)
 	// #6: the comment first, then the merge, as the seed asks.
 	a.bypassComment(sandbox.DemoPRReview)

@@ -19,6 +19,7 @@ import (
 // user counted as a CODEOWNER), doctor fails its policy row, and the inbox
 // fails its read rather than judging by the defaults.
 func TestUnparsableBasePolicyRefusesEverywhere(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	gh, err := ghx.NewClient(ghx.ClientOptions{APIURL: sb.url + "/", Token: ghx.NewToken("sandbox-founder", "test")})
 	if err != nil {
@@ -52,7 +53,7 @@ func TestUnparsableBasePolicyRefusesEverywhere(t *testing.T) {
 	a := startAayu(t, person(), append(api, "ship", "4")...)
 	device := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
 	approved := false
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for !regexp.MustCompile(`result: exit \d`).MatchString(a.out.String()) {
 		if m := device.FindStringSubmatch(a.out.String()); m != nil && !approved {
 			approveOnSandbox(t, m[1], m[2], "founder")

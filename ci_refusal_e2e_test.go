@@ -12,6 +12,7 @@ import (
 // nothing done: no presence code is offered and nothing is read. The API
 // address is a closed port, so any request would fail differently.
 func TestShipRefusesCIMarker(t *testing.T) {
+	t.Parallel()
 	commands := [][]string{
 		{"ship", "4"},
 		{"ship", "4", "--solo-bypass"},

@@ -27,6 +27,7 @@ func buildAayuWithVCS(t *testing.T) string {
 // TestVersionNamesTheBuildAndItsCommit: --version prints the module version
 // and the commit the binary was built from, read from the build, and exits 0.
 func TestVersionNamesTheBuildAndItsCommit(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runAayu(t, "--version")
 	if code != tui.ExitOK || out != "aayu version "+tui.BuildVersion()+"\n" || errOut != "" {
 		t.Fatalf("aayu --version: exit %d, stdout %q, stderr %q", code, out, errOut)
@@ -53,6 +54,7 @@ func TestVersionNamesTheBuildAndItsCommit(t *testing.T) {
 // TestHelpShipShowsShipsOwnPage: `aayu help ship` and `aayu ship --help`
 // print ship's page (its flag, its examples), not the list of commands.
 func TestHelpShipShowsShipsOwnPage(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"help", "ship"}, {"ship", "--help"}, {"ship", "148", "-h"}} {
 		code, out, errOut := runAayu(t, args...)
 		if code != tui.ExitOK || errOut != "" {
@@ -72,6 +74,7 @@ func TestHelpShipShowsShipsOwnPage(t *testing.T) {
 // TestMistypedCommandOrFlagSuggestsTheNearest: a typo is a one-line usage
 // error (exit 2) that names the nearest command or flag.
 func TestMistypedCommandOrFlagSuggestsTheNearest(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -91,6 +94,7 @@ func TestMistypedCommandOrFlagSuggestsTheNearest(t *testing.T) {
 // TestCompletionScriptsAndManPage: each shell's completion script and the
 // man page are printed by the binary itself.
 func TestCompletionScriptsAndManPage(t *testing.T) {
+	t.Parallel()
 	for shell, want := range map[string]string{"bash": "__start_aayu", "zsh": "#compdef aayu", "fish": "complete -c aayu", "powershell": "Register-ArgumentCompleter"} {
 		code, out, errOut := runAayu(t, "completion", shell)
 		if code != tui.ExitOK || !strings.Contains(out, want) {
@@ -106,6 +110,7 @@ func TestCompletionScriptsAndManPage(t *testing.T) {
 // TestBashCompletionCompletesShip loads the bash completion script in bash
 // and completes `aayu sh` to `ship`, as a shell does on tab.
 func TestBashCompletionCompletesShip(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -155,6 +160,7 @@ printf '%s\n' "${COMPREPLY[@]}"`, "bash", script, line)
 // the --list read as a JSON array of objects with exactly those fields, in
 // printable ASCII whatever the titles hold; --json alone names the fields.
 func TestInboxJSONPrintsTheFieldsAskedFor(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runAayu(t, "--sandbox", "inbox", "--list", "--json", "number,kind,title")
 	if code != tui.ExitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
@@ -200,6 +206,7 @@ func TestInboxJSONPrintsTheFieldsAskedFor(t *testing.T) {
 // TestASCIIJSONKeepsEveryCharacter: the escaping that keeps --json output
 // printable ASCII decodes to the very same text, astral runes and DEL too.
 func TestASCIIJSONKeepsEveryCharacter(t *testing.T) {
+	t.Parallel()
 	want := "caf\u00e9 \U0001F600 \x7f \u202e \x1b[2J \"q\" <b>"
 	b, err := json.Marshal([]string{want})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // TestUsageErrorIsOneLineWithHint refuses to bury a mistake under the whole
 // usage text: one line naming it, and where to read more.
 func TestUsageErrorIsOneLineWithHint(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -39,6 +40,7 @@ func TestUsageErrorIsOneLineWithHint(t *testing.T) {
 // TestSandboxResetExits: --reset seeds the demo again and gives the
 // terminal back instead of serving until Ctrl-C.
 func TestSandboxResetExits(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -61,6 +63,7 @@ func TestSandboxResetExits(t *testing.T) {
 // TestNoColorDropsColourOnly: NO_COLOR keeps the full screen and draws it
 // without colour; plain lines stay for --plain, TERM=dumb and no terminal.
 func TestNoColorDropsColourOnly(t *testing.T) {
+	t.Parallel()
 	getenv := func(k string) string { return map[string]string{"NO_COLOR": "1", "TERM": "xterm-256color"}[k] }
 	plain, why := tui.DecidePlain(false, false, getenv, true)
 	if plain {

@@ -82,6 +82,7 @@ func actionsRun(runID int64, token string) map[string]string {
 }
 
 func TestCommentCIRefusesAgentLanesAndPersonsTokensBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	runID := sb.srv.RunID(sandbox.RunQualifying)
 	with := func(base map[string]string, kv ...string) map[string]string {
@@ -140,6 +141,7 @@ func TestCommentCIRefusesAgentLanesAndPersonsTokensBeforeAnyRequest(t *testing.T
 var gatePerms = map[string]string{"actions": "read", "contents": "read", "pull-requests": "write", "statuses": "write"}
 
 func TestCommentCIPostsWithTheWorkflowTokenInsideActions(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	runID := sb.srv.RunID(sandbox.RunInProgress)
 	tok, endJob := sb.srv.WorkflowToken(runID, gatePerms)
@@ -180,6 +182,7 @@ func TestCommentCIPostsWithTheWorkflowTokenInsideActions(t *testing.T) {
 // token, a token whose job ended, another run's token and a run that is
 // over are refused with the reason, and nothing is written.
 func TestCommentCIRefusesATokenThatIsNotThisRunsActionsToken(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	live := sb.srv.RunID(sandbox.RunInProgress)
 	tok, endJob := sb.srv.WorkflowToken(live, gatePerms)
@@ -214,6 +217,7 @@ func TestCommentCIRefusesATokenThatIsNotThisRunsActionsToken(t *testing.T) {
 }
 
 func TestCommentDryRunWithDirPostsNothing(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	code, out, errOut := runAayuEnv(t, map[string]string{"AAYU_GITHUB_TOKEN": "sandbox-founder"},
 		"--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "comment", "4", "--ci", "--dry-run", "--dir", "testdata/demo/pack")
@@ -232,6 +236,7 @@ func TestCommentDryRunWithDirPostsNothing(t *testing.T) {
 // without a telltale prefix (an old classic token) put in GITHUB_TOKEN is
 // found out by the account it reads as, before anything is written.
 func TestCommentCIRefusesAPersonsAccountBehindGITHUB_TOKEN(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	vars := actionsRun(sb.srv.RunID(sandbox.RunQualifying), "sandbox-founder")
 	code, out, errOut := runAayuEnv(t, vars, "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "comment", "4", "--ci")

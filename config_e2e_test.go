@@ -17,6 +17,7 @@ import (
 // cannot take in each layer a person controls: exit 2 before anything is
 // done, with the flag, variable or file and the key named.
 func TestConfigRefusesUnknownAndMistypedSettings(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	userFile := filepath.Join(home, ".config", "aayu", "config.toml")
 	if err := os.MkdirAll(filepath.Dir(userFile), 0o755); err != nil {
@@ -76,6 +77,7 @@ func runAayuEnviron(t *testing.T, vars map[string]string, environ []string, args
 // refuses, exit 4, naming the file and the key, and writes nothing: the
 // policy is never read as "no never layers".
 func TestShipRefusesTypeConfusedBasePolicyThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	sb := startCountingSandbox(t)
 	gh, err := ghx.NewClient(ghx.ClientOptions{APIURL: sb.url + "/", Token: ghx.NewToken("sandbox-founder", "test")})
 	if err != nil {
@@ -98,7 +100,7 @@ func TestShipRefusesTypeConfusedBasePolicyThroughTheBinary(t *testing.T) {
 		"--plain", "--set", "identity.device_client_id=aayu-sandbox", "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "ship", "4", "--solo-bypass")
 	device := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
 	approved := false
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for !regexp.MustCompile(`result: exit \d`).MatchString(a.out.String()) {
 		if m := device.FindStringSubmatch(a.out.String()); m != nil && !approved {
 			// Whether presence comes before the read-only gates or not,

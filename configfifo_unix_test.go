@@ -46,6 +46,7 @@ func mkfifo(t *testing.T, path string) {
 // TestUserConfigRefusesFIFO: a FIFO where the user config belongs is
 // refused in words at once; reading it would wait for a writer forever.
 func TestUserConfigRefusesFIFO(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	file := filepath.Join(home, ".config", "aayu", "config.toml")
 	mkfifo(t, file)
@@ -63,6 +64,7 @@ func TestUserConfigRefusesFIFO(t *testing.T) {
 // .aayudha/config.toml goes through readCapped, which refuses a FIFO
 // without blocking and still reports a missing file as missing.
 func TestCheckoutConfigReadRefusesFIFO(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, ".aayudha", "config.toml")
 	mkfifo(t, fifo)

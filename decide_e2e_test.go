@@ -60,6 +60,7 @@ func decidedState(t *testing.T, c *github.Client, n int) string {
 // the actions log names each as decide with the note. The same command
 // again is refused: neither waits any more.
 func TestDecideAcceptsTwoDecisionsOnTheSandbox(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	code, out := decideWithoutTerminal(t, home, "y", "1,2", "--accept", "1,2", "--note", "cheapest to reverse")
 	if code != tui.ExitOK || !strings.Contains(out, "/login/device") {
@@ -118,6 +119,7 @@ func TestDecideAcceptsTwoDecisionsOnTheSandbox(t *testing.T) {
 // not built yet and that the person runs it; --dry-run is allowed and
 // writes nothing.
 func TestDecideRefusesAnAgentLane(t *testing.T) {
+	t.Parallel()
 	for _, marker := range []string{"AAYU_AGENT", "CLAUDECODE"} {
 		home := t.TempDir()
 		code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home, marker: "1"}, "--sandbox", "decide", "1", "--accept", "1")
@@ -140,6 +142,7 @@ func TestDecideRefusesAnAgentLane(t *testing.T) {
 // TestDecideRefusesUnpairedLists: the lists pair up one to one, else a
 // usage mistake in words, exit 2.
 func TestDecideRefusesUnpairedLists(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"decide", "1,2", "--accept", "1"}, {"decide", "1"}, {"decide", "1,1", "--accept", "1,2"}} {
 		code, out, errOut := runAayuEnv(t, map[string]string{}, append([]string{"--sandbox"}, args...)...)
 		if code != tui.ExitUsage || !strings.Contains(errOut, "Nothing was done.") {
@@ -151,6 +154,7 @@ func TestDecideRefusesUnpairedLists(t *testing.T) {
 // TestDecideRefusesReadAccess: the sandbox's read-only account has no
 // authority to accept a Decision; refused before any presence check.
 func TestDecideRefusesReadAccess(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home, "AAYU_GITHUB_TOKEN": "sandbox-reader"}, "--sandbox", "--plain", "decide", "1", "--accept", "1")
 	if code != tui.ExitRefused || !strings.Contains(out, "refused: @reader has no write access to this repository") || strings.Contains(out, "/login/device") {
@@ -162,6 +166,7 @@ func TestDecideRefusesReadAccess(t *testing.T) {
 // inbox with the count inbox --list reads; --list names each card's
 // command.
 func TestNextNamesTheInbox(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "next")
 	m := regexp.MustCompile(`^Waiting in your inbox: (\d+) steps \(\d+ need you, \d+ housekeeping\) — run aayu inbox\n$`).FindStringSubmatch(out)
@@ -183,6 +188,7 @@ func TestNextNamesTheInbox(t *testing.T) {
 // the recommendation, a one-way door) answered with anything but y writes
 // nothing, exit 4, and #2 still waits.
 func TestDecideWithoutYesWritesNothing(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	code, out := decideWithoutTerminal(t, home, "n", "2", "--accept", "2")
 	if code != tui.ExitRefused || !strings.Contains(out, "answer: no; nothing was written.") {
@@ -200,6 +206,7 @@ func TestDecideWithoutYesWritesNothing(t *testing.T) {
 // TestDecideRefusesAnItemThatIsNoDecision: a Story and a pull request are
 // refused, each said for what it is, exit 4.
 func TestDecideRefusesAnItemThatIsNoDecision(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	for n, say := range map[string]string{"3": "#3 is not a Decision: it is not labelled type:decision", "4": "#4 is a pull request, not a Decision"} {
 		code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "--dry-run", "decide", "1,"+n, "--accept", "1,1")
@@ -212,6 +219,7 @@ func TestDecideRefusesAnItemThatIsNoDecision(t *testing.T) {
 // TestDecideRefusesCI: --ci, or a CI system's marker, has no person to
 // accept a Decision; refused with the reason, nothing written.
 func TestDecideRefusesCI(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		vars map[string]string
 		args []string

@@ -13,6 +13,7 @@ import (
 // the real command on the demo pack (hashes recomputed, as a forger
 // would): each is exit 3 with the floor and why, never "floors hold".
 func TestPackFloorsRefuseForgedNumbers(t *testing.T) {
+	t.Parallel()
 	check := func(p map[string]any, floor string) map[string]any {
 		for _, c := range p["checks"].([]any) {
 			if c.(map[string]any)["floor"] == floor {
@@ -85,6 +86,7 @@ func TestPackFloorsRefuseForgedNumbers(t *testing.T) {
 // TestPackRefusesForgedEvidence: issue 24's evidence forgeries, through the
 // real command on the demo pack (hashes recomputed): each is exit 4, named.
 func TestPackRefusesForgedEvidence(t *testing.T) {
+	t.Parallel()
 	const ev1 = "evidence/criterion-1.jsonl"
 	file := func(dir, p string) string { return filepath.Join(dir, "artifacts", filepath.FromSlash(p)) }
 	replaceIn := func(t *testing.T, dir, old, new string) {

@@ -46,7 +46,9 @@ func freshServer(t *testing.T, home string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	openSandboxes[t] = append(openSandboxes[t], srv)
+	openSandboxes.Lock()
+	openSandboxes.m[t] = append(openSandboxes.m[t], srv)
+	openSandboxes.Unlock()
 	t.Cleanup(func() { closeSandboxes(t) })
 	return u
 }
@@ -76,6 +78,7 @@ const bugBody = "Every change to the layer table should be reviewed before it is
 // (Ship's own pack gate still refuses here until the sandbox's runner runs
 // acme/fresh's merge gate on fix/ branches, h-loop's part of issue 18.)
 func TestFreshBugLoopNeedsThePlanReview(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the whole loop on the sandbox")
 	}

@@ -61,6 +61,7 @@ func TestGoodbyeWorld(t *testing.T) {
 // the ledger holds the authoritative pack and ship.json, and the Story is
 // status:merged.
 func TestFreshStoryLoop(t *testing.T) {
+	t.Parallel()
 	f := startFreshLoop(t)
 	f.setUp()
 
@@ -131,6 +132,7 @@ func TestFreshStoryLoop(t *testing.T) {
 // App that is not named; it asks the App it is about to name for the code,
 // and on the person's approval and yes sets the variable.
 func TestInitClientIDProvesTheAppItNames(t *testing.T) {
+	t.Parallel()
 	srv, url := startSandboxServer(t)
 	f := &freshLoop{t: t, srv: srv, base: url, home: t.TempDir()}
 	code, out := f.personWithPresence("init", "--identity", "--client-id", sandbox.DeviceClientID)

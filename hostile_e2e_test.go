@@ -17,6 +17,7 @@ import (
 // JSON answer to every request; aayu inbox --list stops at the 32 MiB cap
 // and says so, instead of reading it all.
 func TestHugeAnswerRefusedThroughTheBinary(t *testing.T) {
+	// Not parallel: see serialTests.
 	chunk := bytes.Repeat([]byte(" "), 1<<20)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -43,6 +44,7 @@ func TestHugeAnswerRefusedThroughTheBinary(t *testing.T) {
 // TestHostileUserConfigRefusedFast: a 1 MB user config file of nested
 // inline tables is refused, naming the file, before any parser runs.
 func TestHostileUserConfigRefusedFast(t *testing.T) {
+	// Not parallel: see serialTests.
 	home := t.TempDir()
 	file := filepath.Join(home, ".config", "aayu", "config.toml")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
@@ -68,6 +70,7 @@ func TestHostileUserConfigRefusedFast(t *testing.T) {
 // override and a zero-width space in its title and an option; the real
 // binary's inbox list shows each of them visibly and obeys none.
 func TestHostileDemoItemNeutralisedInTheInboxList(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": t.TempDir()}, "--sandbox", "--plain", "inbox", "--list")
 	if code != tui.ExitOK {
 		t.Fatalf("exit %d:\n%s%s", code, out, errOut)

@@ -38,7 +38,7 @@ func lookRound(t *testing.T, home, url string, pr int, choice, note string) bool
 	approveOnSandbox(t, m[1], m[2], "founder")
 	ask := regexp.MustCompile(`card \d+ of \d+: ([^\n]*?) #(\d+)\. Choose[^\n]*\n$|No more cards\.[^\n]*\n$|failed: the inbox could not be read|Nothing was done\.`)
 	seen := 0
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for time.Now().Before(deadline) {
 		out := a.out.String()
 		m := ask.FindStringSubmatch(out[seen:])
@@ -88,6 +88,7 @@ func lookRound(t *testing.T, home, url string, pr int, choice, note string) bool
 // landed only in part never leaves the inbox, and a round without faults
 // finishes it with one sample.
 func TestInboxAuditLandedInPartStaysUnderFaults(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("sessions against a flaky sandbox")
 	}
@@ -172,6 +173,7 @@ func approvalsOn(t *testing.T, url string, n int, head, login string) int {
 // or still on the inbox, and a round without faults lands only what is
 // missing: never a second review.
 func TestInboxApproveHeadLandedInPartUnderFaults(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("sessions against a flaky sandbox")
 	}

@@ -62,7 +62,7 @@ func startAayu(t *testing.T, vars map[string]string, args ...string) *liveAayu {
 func (a *liveAayu) waitFor(re string) []string {
 	a.t.Helper()
 	pat := regexp.MustCompile(re)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		if m := pat.FindStringSubmatch(a.out.String()); m != nil {
 			return m
@@ -87,7 +87,7 @@ func (a *liveAayu) exit() int {
 	select {
 	case code := <-a.done:
 		return code
-	case <-time.After(20 * time.Second):
+	case <-time.After(e2eWait):
 		a.t.Fatalf("aayu did not stop:\n%s", a.out.String())
 		return -1
 	}
@@ -127,6 +127,7 @@ func filesContaining(t *testing.T, dir, s string) []string {
 // marker gets the presence check before the inbox; the code is shown on
 // that screen only and never reaches a log, a cache or the sandbox's state.
 func TestInboxLoginScreen(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	a := startAayu(t, map[string]string{"HOME": home, "AMP_THREAD_ID": "T-123"}, "--sandbox", "--plain", "inbox")
 	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
@@ -227,6 +228,7 @@ func foundersReviews(t *testing.T, home string) []string {
 // the session's one approval, the approver approves a pull request's head:
 // a review of exactly that head on GitHub, and its record on the ledger.
 func TestInboxApprovesHumanReviews(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	seedBotIdentityDemo(t, filepath.Join(home, ".cache", "aayu", "sandbox"))
 	head, out, _ := approveHeadFromInbox(t, home)
@@ -244,6 +246,7 @@ func TestInboxApprovesHumanReviews(t *testing.T) {
 // ledger record and the Human review: reply inspect reads: no review on
 // GitHub, which refuses an author's own.
 func TestInboxApproveHeadInTheSoloDemoIsARecordNotAReview(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	head, out, _ := approveHeadFromInbox(t, home)
 	if !strings.Contains(out, "you are its author, so ship still needs your Solo-mode bypass") || !strings.Contains(out, "Human review: @founder approved head "+head) {

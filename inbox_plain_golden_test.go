@@ -16,6 +16,7 @@ import (
 // changes from run to run (times, hashes, ports, codes, ids) is replaced
 // by a placeholder; everything else is compared line by line.
 func TestInboxPlainOneSessionGolden(t *testing.T) {
+	t.Parallel()
 	a := shipFromPlainInbox(t, t.TempDir())
 	a.waitFor(`card 3 of \d+: PR that needs your review #6\. Choose`)
 	a.send("s")

@@ -13,6 +13,7 @@ import (
 // gone, the next card asked about), and the next typed line still takes
 // effect. No line is swallowed at either screen change.
 func TestInboxPlainShipThenBackEveryLineTakesEffect(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	a := shipFromPlainInbox(t, home)
 	a.waitFor(`result: exit 0\naayu ship 4 ended: shipped(?s:.*)card 3 of \d+: PR that needs your review #6\. Choose`)

@@ -77,6 +77,7 @@ func listOnce(t *testing.T, base, home string) (time.Duration, string) {
 // not depend on the machine's load. AAYU_SPEED=1 runs it; AAYU_SPEED_SCALES
 // (default "300,10000") picks the scales.
 func TestInboxListSpeed(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("AAYU_SPEED") == "" {
 		t.Skip("a measurement: AAYU_SPEED=1 runs it")
 	}
@@ -130,6 +131,7 @@ func firstLine(out, containing string) string {
 // The second `aayu inbox --list` starts from the first one's read: two
 // requests, both answered 304 and free, and the same cards.
 func TestInboxListStartsWarmFromTheLastRead(t *testing.T) {
+	t.Parallel()
 	w := &wireLog{}
 	srv, err := sandbox.New(sandbox.Options{Scale: 40, Logf: w.logf})
 	if err != nil {

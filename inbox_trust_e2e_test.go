@@ -121,7 +121,7 @@ func housekeepingRound(t *testing.T, home, url string) bool {
 	var n int
 	fmt.Sscan(a.waitFor(`Do the recommendation of (?:these|this) (\d+) items?\?`)[1], &n)
 	a.send("y")
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		out := a.out.String()
 		tail := out[strings.LastIndex(out, "y applies all of them"):]
@@ -149,7 +149,7 @@ func (a *liveAayu) waitForAny(res ...string) string {
 	for _, re := range res {
 		pats = append(pats, regexp.MustCompile(re))
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		out := a.out.String()
 		for _, p := range pats {
@@ -171,6 +171,7 @@ func (a *liveAayu) waitForAny(res ...string) string {
 // none is half done and gone, and no comment is ever posted twice. A last
 // round without faults then finishes every item, each write once.
 func TestInboxHousekeepingUnderFaultsNeverHalfDone(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three sessions against a flaky sandbox")
 	}
@@ -259,6 +260,7 @@ func listInbox(t *testing.T, home, url string) string {
 // confirmation leaves the card being asked about where it was, so the
 // next line acts on it and no card is passed over.
 func TestInboxPlainEveryLineTakesEffect(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	a := startAayu(t, map[string]string{"HOME": home, "AMP_THREAD_ID": "T-9"}, "--sandbox", "--plain", "inbox")
 	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
@@ -275,7 +277,7 @@ func TestInboxPlainEveryLineTakesEffect(t *testing.T) {
 	a.waitFor(`y applies all of them; anything else cancels\.\n(?:[^\n]*writing in the background[^\n]*\n)+card \d+ of \d+: Decision #2\. Choose`)
 	a.send("s")
 	a.waitFor(`skipped: Decision #2\.`)
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for len(regexp.MustCompile(`(?m)^(done|not done): `).FindAllString(a.out.String(), -1)) < n {
 		if time.Now().After(deadline) {
 			t.Fatalf("the %d bulk writes did not end:\n%s", n, a.out.String())
@@ -303,6 +305,7 @@ func TestInboxPlainEveryLineTakesEffect(t *testing.T) {
 // with the time they were read and the failure in words, and the session
 // goes on: the next typed line still acts on the card asked about.
 func TestInboxFailedReadKeepsCardsStale(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	srv, url := sandboxAt(t, filepath.Join(t.TempDir(), "sandbox"), sandbox.FaultSpec{})
 	a := inboxAgainst(t, home, url)

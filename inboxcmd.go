@@ -140,7 +140,7 @@ func (w wiring) inboxDeps(approval func() *identity.Session) (inbox.Deps, error)
 			}
 			return ex.Execute(ctx, req)
 		},
-		ItemKey: func(st model.Step) string { return fmt.Sprintf("%s/%s#%d", sess.owner, sess.repo, st.Item.Number) },
+		ItemKey: func(st model.Step) string { return actions.ItemKey(sess.owner, sess.repo, st.Item.Number) },
 		URL:     func(n int) string { return itemURL(n) },
 		Open: func(n int) error {
 			u := itemURL(n)

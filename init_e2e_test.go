@@ -31,6 +31,7 @@ func runAs(vars map[string]string, stdin string, args ...string) (int, string) {
 // what is missing before, points at that pull request after, and calls
 // the workflows current once it is merged.
 func TestInitAndDoctorOnFresh(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home}
 	git := filepath.Join(home, ".cache", "aayu", "sandbox", "fresh.git")
@@ -78,6 +79,7 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 // TestInitAsksBeforeWriting: without --yes, any answer but y writes
 // nothing and exits 4; --dry-run writes nothing either.
 func TestInitAsksBeforeWriting(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home}
 	git := filepath.Join(home, ".cache", "aayu", "sandbox", "fresh.git")
@@ -101,6 +103,7 @@ func TestInitAsksBeforeWriting(t *testing.T) {
 // TestInitRefusesAgentsAndSecrets: an agent lane may not run init, and a
 // client secret given as the client ID is refused before anything is read.
 func TestInitRefusesAgentsAndSecrets(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	code, out := runAs(map[string]string{"HOME": home, "AAYU_AGENT": "1"}, "", "--sandbox", "--repo", "acme/fresh", "init", "--yes")
 	if code != tui.ExitRefused || !strings.Contains(out, "refused") {

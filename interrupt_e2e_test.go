@@ -20,20 +20,22 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// slowSandbox is a sandbox whose every API request takes latency, so a
-// Decision's writes take long enough to interrupt; commented receives a
+// slowSandbox is a sandbox whose every write takes latency, so a
+// Decision's writes take long enough to interrupt (its reads are not
+// slowed: they would only make the test longer); commented receives a
 // value once the Decision's comment has landed (its POST answered 201).
 func slowSandbox(t *testing.T, latency time.Duration) (url string, commented <-chan struct{}) {
 	t.Helper()
 	return watchedSandbox(t, latency, fmt.Sprintf("POST /repos/%s/%s/issues/%d/comments 201", sandbox.RepoOwner, sandbox.RepoName, sandbox.DemoDecision))
 }
 
-// watchedSandbox is a sandbox slowed by latency whose landed channel
-// receives a value once a request it logs starts with watch.
+// watchedSandbox is a sandbox whose writes are slowed by latency and
+// whose landed channel receives a value once a request it logs starts
+// with watch.
 func watchedSandbox(t *testing.T, latency time.Duration, watch string) (url string, landed <-chan struct{}) {
 	t.Helper()
 	seen := make(chan struct{}, 1)
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), Faults: sandbox.FaultSpec{Latency: latency},
+	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), Faults: sandbox.FaultSpec{WriteLatency: latency},
 		Logf: func(format string, args ...any) {
 			if strings.HasPrefix(fmt.Sprintf(format, args...), watch) {
 				select {
@@ -91,7 +93,7 @@ func startProcess(t *testing.T, bin, home string, args ...string) *procAayu {
 func (p *procAayu) waitFor(re string) []string {
 	p.t.Helper()
 	pat := regexp.MustCompile(re)
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		if m := pat.FindStringSubmatch(p.out.String()); m != nil {
 			return m
@@ -124,7 +126,7 @@ func (p *procAayu) exited() int {
 	select {
 	case code := <-p.done:
 		return code
-	case <-time.After(60 * time.Second):
+	case <-time.After(e2eWait):
 		p.t.Fatalf("aayu did not stop:\n%s", p.out.String())
 		return -1
 	}
@@ -202,6 +204,7 @@ func nextRunList(t *testing.T, bin, home, url string) string {
 // log records it done, the last line and exit 0 say so, and the next run
 // lists the Decision no more.
 func TestSIGTERMDuringInboxWriteLeavesNoHalfDone(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary against a slowed sandbox")
 	}
@@ -239,6 +242,7 @@ func TestSIGTERMDuringInboxWriteLeavesNoHalfDone(t *testing.T) {
 // with the comment it wrote, exit 1 and the last line say so, and the next
 // run shows the Decision as half done, not as a fresh card.
 func TestCtrlCTwiceDuringDecisionWriteLeavesItHalfDoneForTheNextRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary against a slowed sandbox")
 	}
@@ -292,6 +296,7 @@ func shipState(t *testing.T, url string) (merged bool, bypasses int) {
 // binary) while ship lists its writes is a no: nothing is written, exit 4,
 // and the last line says why.
 func TestCtrlCAtShipConfirmationWritesNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary against the sandbox")
 	}
@@ -314,6 +319,7 @@ func TestCtrlCAtShipConfirmationWritesNothing(t *testing.T) {
 // exit 1 and a last line saying so, and the next aayu ship finishes the
 // record without merging twice.
 func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary against a slowed sandbox")
 	}
@@ -353,6 +359,7 @@ func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
 // writes are under way: the screen says it is finishing the write, the
 // write lands, and the line left on the terminal says what happened.
 func TestTmuxCtrlCDuringDecisionWriteFinishesIt(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	url, commented := slowSandbox(t, 300*time.Millisecond)

@@ -29,6 +29,7 @@ func runAayu(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestPackCommandExitCodes(t *testing.T) {
+	t.Parallel()
 	ready := filepath.Join("testdata", "demo", "ready.md")
 	cases := []struct {
 		name string
@@ -132,6 +133,7 @@ func artifact(p map[string]any, i int) map[string]any { return artifacts(p)[i].(
 func criteria(p map[string]any) []any { return p["criteria"].([]any) }
 
 func TestInboxListOnSandboxShowsEveryKind(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"--sandbox", "inbox", "--list", "--plain"}, env{

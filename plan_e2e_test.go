@@ -17,6 +17,7 @@ const policyPlanBody = "## Completion Goal\n1. The dental cap holds\n\n## Plan\n
 // nothing lands; --dry-run is allowed there, shows the never layers and
 // writes nothing.
 func TestPlanRefusesAgentLane(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	story := newStoryIssue(t, home, "Story: dental cap", policyPlanBody, "type:story")
 	for _, tc := range []struct {
@@ -50,6 +51,7 @@ func TestPlanRefusesAgentLane(t *testing.T) {
 // TestPlanUsage: --solo-bypass belongs to plan and ship and no other
 // command; plan takes one STORY.
 func TestPlanUsage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -31,6 +31,7 @@ func startSandboxServer(t *testing.T) (*sandbox.Server, string) {
 // on acme/fresh, which names none, it asks for nothing and says how to
 // name one.
 func TestPresenceClientIDFromRepositoryVariable(t *testing.T) {
+	t.Parallel()
 	srv, url := startSandboxServer(t)
 	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
 	a := startAayu(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "login")

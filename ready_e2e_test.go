@@ -100,6 +100,7 @@ var hashLine = regexp.MustCompile(`completion_goal_hash ([0-9a-f]{64}):`)
 // status:ready and no other status; aayu verify's lookup finds the
 // snapshot; a second run with the same goal writes nothing, exit 0.
 func TestReadyFreezesTheGoal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	story := newStoryIssue(t, home, "Story: leave \x1b[31mbalance\x1b[0m", readyGoalBody, "type:story", "status:building")
 	code, out := readyWithoutTerminal(t, home, "y", itoa(story))
@@ -163,6 +164,7 @@ func contains(list []string, s string) bool {
 // section has no numbered items, and an issue that is not a Story are each
 // refused with the reason, exit 4, and nothing lands.
 func TestReadyRefusesNoCompletionGoal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	cases := []struct {
 		body   string
@@ -205,6 +207,7 @@ const changedGoalBody = "## Completion Goal\n1. An employee sees their leave bal
 // whose goal then changed is refused without --again, naming it; the
 // ledger keeps the old snapshot and the Story gets no comment.
 func TestReadyRefusesChangedGoalWithoutAgain(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	story, old := freezeOnce(t, home)
 	editStoryBody(t, home, story, changedGoalBody)
@@ -226,6 +229,7 @@ func TestReadyRefusesChangedGoalWithoutAgain(t *testing.T) {
 // top of the old one (the old stays in the ledger's history) and comments
 // on the Story that packs for the old goal no longer verify.
 func TestReadyAgainKeepsHistoryAndComments(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	story, old := freezeOnce(t, home)
 	editStoryBody(t, home, story, changedGoalBody)
@@ -262,6 +266,7 @@ func TestReadyAgainKeepsHistoryAndComments(t *testing.T) {
 // with the reason and no device code, and nothing lands; --dry-run is
 // allowed there, shows the goal and writes nothing.
 func TestReadyRefusesAgentLane(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	story := newStoryIssue(t, home, "Story: leave balance", readyGoalBody, "type:story")
 	for _, tc := range []struct {

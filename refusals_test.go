@@ -20,6 +20,7 @@ import (
 // starts from a copy of the demo pack that verifies, so the one change made
 // is what is refused.
 func TestPackRefusals(t *testing.T) {
+	t.Parallel()
 	const ev1 = "evidence/criterion-1.jsonl"
 	art := func(dir, p string) string { return filepath.Join(dir, "artifacts", filepath.FromSlash(p)) }
 	setPath := func(p string) func(map[string]any) {
@@ -231,6 +232,7 @@ func editedReady(t *testing.T, to string) {
 // and an artifact whose bytes the case changes has its hash recomputed, as a
 // forger would, so only the rule under test can refuse it.
 func TestPackRefusesPacksThatProveNothing(t *testing.T) {
+	t.Parallel()
 	const ev1 = "evidence/criterion-1.jsonl"
 	art := func(dir, p string) string { return filepath.Join(dir, "artifacts", filepath.FromSlash(p)) }
 	evidence := []string{ev1, "evidence/criterion-2.jsonl", "evidence/criterion-3.jsonl"}
@@ -377,6 +379,7 @@ func TestPackRefusesPacksThatProveNothing(t *testing.T) {
 // TestPackFloorsRecomputed: floors are judged from their numbers and the
 // required list, through the real command: exit 3 with the floor and why.
 func TestPackFloorsRecomputed(t *testing.T) {
+	t.Parallel()
 	check := func(p map[string]any, floor string) map[string]any {
 		for _, c := range p["checks"].([]any) {
 			if c.(map[string]any)["floor"] == floor {
@@ -425,6 +428,7 @@ func TestPackFloorsRecomputed(t *testing.T) {
 
 // TestPackSaysWhatWasHashed: "verified" has a number behind it.
 func TestPackSaysWhatWasHashed(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runAayu(t, "pack", filepath.Join("testdata", "demo", "pack"), "--ready", filepath.Join("testdata", "demo", "ready.md"), "--head", demoHead)
 	if code != tui.ExitOK || !strings.Contains(out, "verified: 5 files, 4,128 bytes hashed") || !strings.Contains(out, "rules: 0.2") {
 		t.Fatalf("exit %d; the report does not say what was hashed and by which rules:\n%s%s", code, out, errOut)

@@ -31,14 +31,12 @@ import (
 // names it, and github-actions[bot] set the head's status and wrote the
 // gate's comment; aayu ship of that pull request then passes its pack gate.
 func TestAgentPushRunsTheGate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds aayu and runs the gate's go test")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "aayu")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildAayu(t)
 	var logs lockedBuffer
 	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(dir, "state"), Runner: &sandbox.RunnerOptions{Aayu: bin},
 		Logf:   func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) },

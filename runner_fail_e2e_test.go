@@ -23,14 +23,12 @@ import (
 // on the head and keeps the gate's comment naming the failing test; each
 // job is a check run on the base's tip.
 func TestGateReportsAFailingPullRequest(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds aayu and runs the gate's go test")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "aayu")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildAayu(t)
 	var logs lockedBuffer
 	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(dir, "state"), Runner: &sandbox.RunnerOptions{Aayu: bin},
 		Logf: func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) }})

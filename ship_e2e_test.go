@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,7 +59,12 @@ func sandboxState(t *testing.T, home string) *github.Client {
 	return sandboxAs(t, home, "reader")
 }
 
-var openSandboxes = map[*testing.T][]*sandbox.Server{}
+// openSandboxes holds, per test, the servers sandboxAs opened; the lock
+// keeps tests running in parallel from writing the map at once.
+var openSandboxes = struct {
+	sync.Mutex
+	m map[*testing.T][]*sandbox.Server
+}{m: map[*testing.T][]*sandbox.Server{}}
 
 // sandboxAs opens the persisted state as login; closeSandboxes saves what
 // it changed, before aayu runs again on the same state.
@@ -72,7 +78,9 @@ func sandboxAs(t *testing.T, home, login string) *github.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	openSandboxes[t] = append(openSandboxes[t], srv)
+	openSandboxes.Lock()
+	openSandboxes.m[t] = append(openSandboxes.m[t], srv)
+	openSandboxes.Unlock()
 	t.Cleanup(func() { closeSandboxes(t) })
 	c, err := ghx.NewClient(ghx.ClientOptions{APIURL: u + "/", Token: ghx.NewToken(sandbox.TokenPrefix+login, "test")})
 	if err != nil {
@@ -84,10 +92,13 @@ func sandboxAs(t *testing.T, home, login string) *github.Client {
 // closeSandboxes closes (and so saves) the servers opened on the state,
 // the last opened last, so its state is what stays.
 func closeSandboxes(t *testing.T) {
-	for _, srv := range openSandboxes[t] {
+	openSandboxes.Lock()
+	servers := openSandboxes.m[t]
+	delete(openSandboxes.m, t)
+	openSandboxes.Unlock()
+	for _, srv := range servers {
 		_ = srv.Close()
 	}
-	delete(openSandboxes, t)
 }
 
 // prState is what a refused or declined ship must leave as it was.
@@ -116,6 +127,7 @@ func prState(t *testing.T, c *github.Client, pr int) (merged bool, bypassComment
 // ship it will refuse; asks for the presence check, then a yes; writes
 // nothing on a no; and, on a yes, ships and completes the Story.
 func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 
 	code, out := refusedWithoutAsking(t, home, "4")
@@ -235,6 +247,7 @@ func inboxList(t *testing.T, home string) string {
 // pack) are refused with their reasons, and no device code or question is
 // shown first.
 func TestShipRefusedAsksNobody(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	for pr, why := range map[string]string{
 		"6": "5 of 7 changed executable lines covered",
@@ -254,6 +267,7 @@ func TestShipRefusedAsksNobody(t *testing.T) {
 // whose token writes is refused at once and in words, in ship, the inbox
 // and login alike, and nothing is done.
 func TestPresenceCheckAccess(t *testing.T) {
+	t.Parallel()
 	const refusal = "@writer approved the code, but this step must be approved by @founder."
 	t.Run("ship", func(t *testing.T) {
 		home := t.TempDir()
@@ -327,6 +341,7 @@ func seedDemoAt(t *testing.T, home string, opts sandbox.Options, record, review 
 // pass; asked for the bypass, ship takes it and records that no review
 // happened.
 func TestShipRefusesTheAuthorsHeadApprovalInTheSoloDemo(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	head := seedDemoAt(t, home, sandbox.Options{}, true, false)
 	code, out := refusedWithoutAsking(t, home, "4")
@@ -360,6 +375,7 @@ func TestShipRefusesTheAuthorsHeadApprovalInTheSoloDemo(t *testing.T) {
 // human pass; the Solo-mode bypass is refused, without asking anything,
 // as never on offer where a review can be given.
 func TestShipTakesTheFoundersReviewWithABotIdentity(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	seedDemoAt(t, home, sandbox.Options{BotIdentity: true}, false, false)
 	code, out := refusedWithoutAsking(t, home, "4", "--solo-bypass")

@@ -19,6 +19,7 @@ import (
 // confirmation shows the title as it will be written, and dev's squash
 // commit holds it as one neutral line, with no line posing as a trailer.
 func TestShipRefusesARawTitleInHistoryThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	// With a bot identity the founder's review of the bot's #4 is the pass,
 	// so the test reaches the merge without the bypass's presence check.

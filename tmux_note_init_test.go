@@ -11,6 +11,7 @@ import (
 // typed text and a terminal's bracketed paste as one line, shows a bidi
 // override neutralised, edits at home, and esc writes nothing.
 func TestTmuxInboxNoteTakesABracketedPaste(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	s := newTmux(t, 120, 30, humanEnv(t.TempDir())+" "+bin+" --sandbox inbox")
 	s.waitFor("Needs you (6)")
@@ -37,6 +38,7 @@ func TestTmuxInboxNoteTakesABracketedPaste(t *testing.T) {
 // answer at "Write nothing": enter alone writes nothing (exit 4); ← then
 // enter opens the set-up pull request.
 func TestTmuxInitQuestion(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	cmd := humanEnv(home) + " " + bin + " --sandbox --repo acme/fresh init"

@@ -13,6 +13,7 @@ import (
 // reached" are one line, G scrolls to the last gate and g back. NO_COLOR
 // keeps the full screen; ? shows every key.
 func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 80, 24, humanEnv(home)+" NO_COLOR=1 "+bin+" --sandbox ship 8")
@@ -44,6 +45,7 @@ func TestTmuxShipVerdictInViewAt80x24(t *testing.T) {
 // again, q quits. It is one program: the terminal leaves the alternate
 // screen exactly once, at the end (counted in the raw bytes tmux saw).
 func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 120, 34, "sleep 1; "+humanEnv(home)+" "+bin+" --sandbox inbox")
@@ -96,6 +98,7 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 // the same program, and once approved the inbox reads and shows its cards,
 // without leaving the alternate screen in between.
 func TestTmuxInboxPresenceInTheSameProgram(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 30, "sleep 1; "+humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox inbox")
@@ -141,6 +144,7 @@ func assertOneAltScreen(t *testing.T, raw string) {
 // its choices into view; at ship's confirmation the help line says how to
 // reach the yes (G) and then offers y, never "y/…", and y ships.
 func TestTmuxSmallTerminalCardScrollsAndYesNotCut(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 40, 24, humanEnv(home)+" NO_COLOR=1 "+bin+" --sandbox inbox")

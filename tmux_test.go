@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,14 +23,39 @@ type tmuxSession struct {
 	name   string
 }
 
+// builtAayu is the binary every test of this package that runs aayu in
+// its own process shares: built once, on first use, into a folder that
+// TestMain (parallel_test.go) removes. Building it per test cost a link
+// of the whole program each time, several at once in parallel.
+var builtAayu struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// buildAayu returns the path of the shared aayu binary, building it on
+// the first call.
 func buildAayu(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "aayu")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	builtAayu.once.Do(func() {
+		dir, err := os.MkdirTemp("", "aayu-test-bin-")
+		if err != nil {
+			builtAayu.err = err
+			return
+		}
+		builtAayu.dir = dir
+		bin := filepath.Join(dir, "aayu")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			builtAayu.err = fmt.Errorf("go build: %w\n%s", err, out)
+			return
+		}
+		builtAayu.bin = bin
+	})
+	if builtAayu.err != nil {
+		t.Fatal(builtAayu.err)
 	}
-	return bin
+	return builtAayu.bin
 }
 
 func newTmux(t *testing.T, width, height int, command string) *tmuxSession {
@@ -82,7 +108,7 @@ func (s *tmuxSession) approveDeviceCode(login string) {
 // deadline keeps the test from flaking on a busy machine.
 func (s *tmuxSession) waitFor(want string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		scr := s.screen()
 		if strings.Contains(scr, want) {
@@ -96,6 +122,7 @@ func (s *tmuxSession) waitFor(want string) string {
 }
 
 func TestTmuxPackScreen(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	wd, _ := os.Getwd()
 	cmd := fmt.Sprintf("cd %s && %s pack testdata/demo/pack --ready testdata/demo/ready.md --head %s", wd, bin, demoHead)
@@ -117,6 +144,7 @@ func TestTmuxPackScreen(t *testing.T) {
 }
 
 func TestTmuxPackScreenTampered(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	wd, _ := os.Getwd()
 	cmd := fmt.Sprintf("cd %s && %s pack testdata/demo/tampered --ready testdata/demo/ready.md --head %s", wd, bin, demoHead)
@@ -132,6 +160,7 @@ func TestTmuxPackScreenTampered(t *testing.T) {
 }
 
 func TestTmuxLoginRefusesAnAgentLaneInWords(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	s := newTmux(t, 100, 30, humanEnv(t.TempDir())+" AAYU_AGENT=1 "+bin+" --sandbox login")
 	scr := s.waitFor("AAYU-EXIT=4")
@@ -148,15 +177,25 @@ func humanEnv(home string) string {
 		cmd += " -u " + m
 	}
 	// A new HOME must not mean a cold Go build cache for verify's go test runs.
-	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		if out, err := exec.Command("go", "env", v).Output(); err == nil {
-			cmd += " " + v + "=" + strings.TrimSpace(string(out))
-		}
-	}
-	return cmd + " HOME=" + home
+	return cmd + goEnv() + " HOME=" + home
 }
 
+// goEnv is " GOCACHE=… GOMODCACHE=… GOPATH=…" as go env reports them,
+// asked once for every test rather than three processes per test.
+var goEnv = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return ""
+	}
+	var s string
+	for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		s += " " + []string{"GOCACHE", "GOMODCACHE", "GOPATH"}[i] + "=" + strings.TrimSpace(v)
+	}
+	return s
+})
+
 func TestTmuxInboxOnSandbox(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 120, 30, humanEnv(home)+" "+bin+" --sandbox inbox")
@@ -179,6 +218,7 @@ func TestTmuxInboxOnSandbox(t *testing.T) {
 }
 
 func TestTmuxVerifyOnSandbox(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 30, humanEnv(home)+" "+bin+" --sandbox verify 5")
@@ -191,6 +231,7 @@ func TestTmuxVerifyOnSandbox(t *testing.T) {
 }
 
 func TestTmuxShipFromTheInbox(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
@@ -223,6 +264,7 @@ func TestTmuxShipFromTheInbox(t *testing.T) {
 }
 
 func TestTmuxLoginApprovedFromAnotherDevice(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 30, humanEnv(home)+" "+bin+" --sandbox login")
@@ -232,6 +274,7 @@ func TestTmuxLoginApprovedFromAnotherDevice(t *testing.T) {
 }
 
 func TestTmuxAuthPromptsForATokenOnATerminal(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
@@ -264,6 +307,7 @@ func TestTmuxAuthPromptsForATokenOnATerminal(t *testing.T) {
 // TestTmuxShipFromTheInboxAnsweredNo: n at ship's confirmation writes
 // nothing, and the card is still in the inbox afterwards.
 func TestTmuxShipFromTheInboxAnsweredNo(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
@@ -289,6 +333,7 @@ func TestTmuxShipFromTheInboxAnsweredNo(t *testing.T) {
 // ship checks every read-only gate, then shows the presence check inside
 // its own screen, then the confirmation; only y merges.
 func TestTmuxShipPresenceThenConfirm(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 40, humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox ship 4 --solo-bypass")
@@ -306,6 +351,7 @@ func TestTmuxShipPresenceThenConfirm(t *testing.T) {
 // TestTmuxShipRefusesAnotherApprover: approved as @writer while ship
 // writes as @founder, the full screen says so in words and writes nothing.
 func TestTmuxShipRefusesAnotherApprover(t *testing.T) {
+	t.Parallel()
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 100, 40, humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox ship 4 --solo-bypass")

@@ -20,6 +20,7 @@ import (
 // not on its output, not in any file it wrote under HOME (the actions log,
 // the cache, failure cards).
 func TestServerEchoingTheTokenNeverMakesAayuShowIt(t *testing.T) {
+	t.Parallel()
 	const token = "ghp_echoTheHeader0123456789abcdefABCDEF01"
 	for _, c := range []struct {
 		name   string

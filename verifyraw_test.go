@@ -14,6 +14,7 @@ import (
 // token anywhere in its environment is refused by name (never by value)
 // before anything runs, and no raw outputs are written.
 func TestVerifyRawOutRefusesATokenInItsEnvironment(t *testing.T) {
+	t.Parallel()
 	const value = "ghs_0123456789abcdefghijABCDEFGHIJ012345"
 	for _, k := range []string{"GITHUB_TOKEN", "GH_TOKEN", "AAYU_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN"} {
 		t.Run(k, func(t *testing.T) {

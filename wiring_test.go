@@ -14,6 +14,7 @@ import (
 // identity is configured; a person's own push, or an agent with a machine
 // user, is not tagged.
 func TestFallbackTrailersOnlyForAnAgentLaneUnderThePersonsToken(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		env  map[string]string

@@ -113,15 +113,10 @@ type Outcome struct {
 	LogError string
 }
 
-// ItemKey names the issue or pull request a request writes to, for the
-// Queue: never two writes on one item at once.
-func (e *Executor) ItemKey(st inbox.Step) string {
-	return fmt.Sprintf("%s/%s#%d", e.cfg.Owner, e.cfg.Repo, st.Item.Number)
-}
-
-// Job wraps a request for the Queue, keyed by the item it writes to.
-func (e *Executor) Job(id string, req Request) Job {
-	return Job{ID: id, Key: e.ItemKey(req.Step), Req: req}
+// ItemKey names issue or pull request n of owner/repo, the item a request
+// writes to, for the Queue: never two writes on one item at once.
+func ItemKey(owner, repo string, n int) string {
+	return fmt.Sprintf("%s/%s#%d", owner, repo, n)
 }
 
 // Execute carries out one accepted choice. DryRun returns the writes in

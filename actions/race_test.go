@@ -69,7 +69,7 @@ func TestQueueNeverTwoWritesOnOneItemAgainstSandbox(t *testing.T) {
 	for _, p := range presses {
 		req := request(t, f.step(p.kind, p.item), p.key, p.note)
 		for i := range p.times {
-			start(q.Submit(f.exec.Job(fmt.Sprintf("%d/%d", p.item, i), req)))
+			start(q.Submit(Job{ID: fmt.Sprintf("%d/%d", p.item, i), Key: ItemKey(f.exec.cfg.Owner, f.exec.cfg.Repo, req.Step.Item.Number), Req: req}))
 			jobs++
 		}
 	}

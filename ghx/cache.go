@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -30,16 +29,6 @@ const maxCachedBody = 8 << 20
 var storedResponseHeaders = []string{
 	"Content-Type", "ETag", "Last-Modified", "Link", "Cache-Control", "Vary",
 	"X-GitHub-Media-Type",
-}
-
-// DefaultCacheDir is where aayu keeps the per-user HTTP cache: outside any
-// repository, under the user's cache folder.
-func DefaultCacheDir() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the user cache folder for aayu's HTTP cache: %w", err)
-	}
-	return filepath.Join(base, "aayu", "http"), nil
 }
 
 // cacheTransport makes every GET to the API host a conditional request when

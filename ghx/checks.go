@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/model/checks"
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // HeadChecks reads every check on a commit: its statuses, the newest per
@@ -16,7 +17,7 @@ func HeadChecks(ctx context.Context, c *github.Client, owner, repo, sha string) 
 	var out []checks.Check
 	combined, _, err := c.Repositories.GetCombinedStatus(ctx, owner, repo, sha, &github.ListOptions{PerPage: 100})
 	if err != nil {
-		return nil, fmt.Errorf("reading the statuses of %s: %w", shortSHA(sha), err)
+		return nil, fmt.Errorf("reading the statuses of %s: %w", gitsha.Short(sha), err)
 	}
 	for _, s := range combined.Statuses {
 		ch := checks.FromStatus(s.GetContext(), s.GetState(), s.GetCreator().GetLogin(), s.GetTargetURL())
@@ -31,7 +32,7 @@ func HeadChecks(ctx context.Context, c *github.Client, owner, repo, sha string) 
 		return res.CheckRuns, resp, nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reading the check runs of %s: %w", shortSHA(sha), err)
+		return nil, fmt.Errorf("reading the check runs of %s: %w", gitsha.Short(sha), err)
 	}
 	for _, r := range runs {
 		ch := checks.FromCheckRun(r.GetName(), r.GetStatus(), r.GetConclusion(), r.GetApp().GetSlug(), r.GetDetailsURL())
@@ -49,11 +50,4 @@ func RequiredOf(ctx context.Context, c *github.Client, owner, repo, branch strin
 		out = append(out, checks.Required{Name: r.Check, By: r.By})
 	}
 	return out, unread, err
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

@@ -31,7 +31,6 @@ type ClientOptions struct {
 	// is, since the same server has seen them all.
 	Redact []Token
 	// CacheDir holds the conditional-request cache; empty turns it off.
-	// DefaultCacheDir gives the per-user folder.
 	CacheDir string
 	// CacheNamespace keeps users apart in one cache folder, e.g. the login.
 	// Empty: a short hash of the token (the token itself never reaches the

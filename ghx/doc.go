@@ -10,10 +10,8 @@
 //     repeating a write that may have landed), the per-user conditional
 //     request cache (304s cost no rate limit), request logging with secrets
 //     masked, and authentication that sends the token to the API host only;
-//   - ListAll for pagination, and ListAllCached with a ListCache, whose
-//     refresh of an unchanged list is one free request; DownloadArtifact for
-//     Actions artifacts; Describe, which turns any GitHub error into a
-//     sentence for a person;
+//   - ListAll for pagination; DownloadArtifact for Actions artifacts;
+//     Describe, which turns any GitHub error into a sentence for a person;
 //   - the ledger's plumbing: CommitFiles writes files as one commit through
 //     the Git Data API (re-read and rebuilt on a moved branch, never
 //     forced), ReadFile and ListTree read files and folders at a ref.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // MaxCommitAttempts bounds how often CommitFiles rebuilds its commit on a
@@ -187,12 +189,12 @@ func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
 			return "", err
 		}
 		if done {
-			return tip, fmt.Errorf("writing to %s at %s: %w", w.where(), short(tip), ErrAlreadyThere)
+			return tip, fmt.Errorf("writing to %s at %s: %w", w.where(), gitsha.Short(tip), ErrAlreadyThere)
 		}
 	}
 	parent, _, err := w.gh.GetCommit(w.ctx, w.owner, w.repo, tip)
 	if err != nil {
-		return "", fmt.Errorf("reading commit %s of %s: %w", short(tip), w.where(), err)
+		return "", fmt.Errorf("reading commit %s of %s: %w", gitsha.Short(tip), w.where(), err)
 	}
 	sha, err := w.tree(parent.GetTree().GetSHA(), entries)
 	if err != nil {
@@ -213,7 +215,7 @@ func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
 		}
 	}
 	if err != nil {
-		return "", fmt.Errorf("moving %s from %s to %s: %w", w.where(), short(tip), short(commit), err)
+		return "", fmt.Errorf("moving %s from %s to %s: %w", w.where(), gitsha.Short(tip), gitsha.Short(commit), err)
 	}
 	return commit, nil
 }
@@ -244,7 +246,7 @@ func (w *ledgerWriter) createBranch(entries []*github.TreeEntry) (string, error)
 				return commit, nil
 			}
 		}
-		return "", fmt.Errorf("creating %s at %s: %w", w.where(), short(commit), err)
+		return "", fmt.Errorf("creating %s at %s: %w", w.where(), gitsha.Short(commit), err)
 	}
 	return commit, nil
 }
@@ -311,13 +313,6 @@ func isRefExists(err error) bool {
 		strings.Contains(strings.ToLower(resp.Message), "already exists")
 }
 
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
-
 // TreeEntry is one entry of a folder on a branch.
 type TreeEntry struct {
 	Name string // the last element of Path
@@ -341,7 +336,7 @@ func ReadFile(ctx context.Context, client *github.Client, owner, repo, ref, path
 	if file.GetEncoding() == "none" {
 		blob, _, err := client.Git.GetBlob(ctx, owner, repo, file.GetSHA())
 		if err != nil {
-			return nil, fmt.Errorf("reading %s at %s of %s/%s (blob %s): %w", path, ref, owner, repo, short(file.GetSHA()), err)
+			return nil, fmt.Errorf("reading %s at %s of %s/%s (blob %s): %w", path, ref, owner, repo, gitsha.Short(file.GetSHA()), err)
 		}
 		return base64.StdEncoding.DecodeString(blob.GetContent())
 	}

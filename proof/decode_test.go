@@ -62,7 +62,7 @@ func TestSchemaValidatesSamples(t *testing.T) {
 }
 
 func TestPackSchemaIsStrict(t *testing.T) {
-	schema := string(PackSchemaV1())
+	schema := string(packSchemaV1JSON)
 	if !strings.Contains(schema, `"https://json-schema.org/draft/2020-12/schema"`) {
 		t.Error("schema is not draft 2020-12")
 	}

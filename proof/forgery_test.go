@@ -88,7 +88,7 @@ func TestZipRefusesPathsDuplicateUnderNFC(t *testing.T) {
 	z := buildZip(t, zipEntry{name: "artifacts/" + nfcE + ".txt", body: "x"}, zipEntry{name: "artifacts/" + nfdE + ".txt", body: "y"})
 	_, err := extract(t, z, ZipCaps{})
 	if err == nil || !strings.Contains(err.Error(), "Unicode normalisation") {
-		t.Fatalf("ExtractZip = %v, want a refusal naming Unicode normalisation", err)
+		t.Fatalf("extractZip = %v, want a refusal naming Unicode normalisation", err)
 	}
 }
 

@@ -25,7 +25,7 @@ func TestVerifyFSAndVerifyAgree(t *testing.T) {
 	files := fixtureFiles()
 	p := fixturePack(files)
 	m := fixtureMapFS(t, p, files)
-	r, err := VerifyFS(context.Background(), m, fixtureOptions())
+	r, err := verifyFS(context.Background(), m, fixtureOptions(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestVerifyFSRefusesSymlinkEntry(t *testing.T) {
 	files := fixtureFiles()
 	m := fixtureMapFS(t, fixturePack(files), files)
 	m[artifactsDir+"/reports/coverage.txt"] = &fstest.MapFile{Data: []byte("../../pack.json"), Mode: fs.ModeSymlink}
-	r, err := VerifyFS(context.Background(), m, fixtureOptions())
+	r, err := verifyFS(context.Background(), m, fixtureOptions(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestVerifyReadsNoMoreThanDeclared(t *testing.T) {
 	declared := p.Artifacts[2].Size
 	m[name] = &fstest.MapFile{Data: make([]byte, 1<<20), ModTime: time.Unix(0, 0)}
 	var read int64
-	r, err := VerifyFS(context.Background(), lyingFS{MapFS: m, name: name, size: declared, read: &read}, fixtureOptions())
+	r, err := verifyFS(context.Background(), lyingFS{MapFS: m, name: name, size: declared, read: &read}, fixtureOptions(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

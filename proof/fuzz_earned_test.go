@@ -39,7 +39,7 @@ func FuzzEvidenceEvents(f *testing.F) {
 		for name, b := range files {
 			fsys[artifactsDir+"/"+name] = &fstest.MapFile{Data: b}
 		}
-		r, err := VerifyFS(context.Background(), fsys, opts)
+		r, err := verifyFS(context.Background(), fsys, opts, false)
 		if err != nil {
 			t.Fatal(err)
 		}

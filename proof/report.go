@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The verification contract. Verify and VerifyLocal fill a Report; the pack
+// The verification contract. Verify and VerifyDir fill a Report; the pack
 // screen, ship and the merge gate's comment read it. Every problem found is
 // listed, never only the first.
 

@@ -12,10 +12,6 @@ import (
 //go:embed schema/pack.v1.json
 var packSchemaV1JSON []byte
 
-// PackSchemaV1 returns the JSON Schema of pack.json version 1, as embedded in
-// the binary, for tools and tests that want to read it.
-func PackSchemaV1() []byte { return bytes.Clone(packSchemaV1JSON) }
-
 // compiledPackSchemaV1 compiles the embedded schema once; the result never
 // changes, so sharing it is safe.
 var compiledPackSchemaV1 = sync.OnceValues(func() (*jsonschema.Schema, error) {

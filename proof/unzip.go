@@ -54,8 +54,9 @@ func (e *ZipError) Error() string {
 
 func (e *ZipError) Unwrap() error { return ErrUnsafeZip }
 
-// ExtractZip unpacks the zip archive in r (size bytes) into dir, which must
-// not exist yet and is created. It reads archives the way golang.org/x/mod/zip
+// checkZipEntries applies every rule that needs only the central directory
+// and returns the regular files to write, in archive order; unpackInto
+// writes them. Together they read archives the way golang.org/x/mod/zip
 // reads a module, refusing rather than repairing:
 //
 //   - a name must already be clean, relative and "/"-separated (CheckPath):
@@ -74,23 +75,6 @@ func (e *ZipError) Unwrap() error { return ErrUnsafeZip }
 // Everything is written through an os.Root on dir with O_EXCL, so nothing
 // lands outside dir and nothing is overwritten. On any refusal or failure dir
 // is removed again: a half-unpacked archive is never left behind.
-func ExtractZip(r io.ReaderAt, size int64, dir string, caps ZipCaps) error {
-	caps = caps.withDefaults()
-	zr, err := zip.NewReader(r, size)
-	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
-		// ErrInsecurePath still returns a reader; the checks below name the
-		// entry and the reason.
-		return &ZipError{Reason: fmt.Sprintf("it cannot be read as a zip archive (%v)", err)}
-	}
-	files, err := checkZipEntries(zr.File, caps)
-	if err != nil {
-		return err
-	}
-	return unpackInto(files, dir)
-}
-
-// checkZipEntries applies every rule that needs only the central directory
-// and returns the regular files to write, in archive order.
 func checkZipEntries(entries []*zip.File, caps ZipCaps) ([]*zip.File, error) {
 	if len(entries) > caps.Entries {
 		return nil, &ZipError{Reason: fmt.Sprintf("it holds %d entries, more than the %d aayu accepts", len(entries), caps.Entries)}

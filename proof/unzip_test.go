@@ -4,7 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,7 +64,23 @@ func buildZip(t testing.TB, entries ...zipEntry) []byte {
 func extract(t *testing.T, z []byte, caps ZipCaps) (string, error) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "out")
-	return dir, ExtractZip(bytes.NewReader(z), int64(len(z)), dir, caps)
+	return dir, extractZip(bytes.NewReader(z), int64(len(z)), dir, caps)
+}
+
+// extractZip unpacks any zip under the rules ExtractPackZip applies to
+// every entry before it looks at pack.json (checkZipEntries, then
+// unpackInto), so those rules are tested on archives that are not packs.
+func extractZip(r io.ReaderAt, size int64, dir string, caps ZipCaps) error {
+	caps = caps.withDefaults()
+	zr, err := zip.NewReader(r, size)
+	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
+		return &ZipError{Reason: fmt.Sprintf("it cannot be read as a zip archive (%v)", err)}
+	}
+	files, err := checkZipEntries(zr.File, caps)
+	if err != nil {
+		return err
+	}
+	return unpackInto(files, dir)
 }
 
 func TestExtractZipUnpacksAPack(t *testing.T) {
@@ -150,7 +168,7 @@ func TestExtractZipNeverWritesOutsideOrOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	z := buildZip(t, zipEntry{name: "pack.json", body: "{}"})
-	if err := ExtractZip(bytes.NewReader(z), int64(len(z)), dir, ZipCaps{}); err == nil {
+	if err := extractZip(bytes.NewReader(z), int64(len(z)), dir, ZipCaps{}); err == nil {
 		t.Fatal("ExtractZip unpacked into a folder that already existed")
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "pack.json")); err == nil {
@@ -175,7 +193,7 @@ func FuzzExtractZip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, z []byte) {
 		dir := filepath.Join(t.TempDir(), "out")
 		caps := ZipCaps{Entries: 64, TotalBytes: 1 << 20}
-		err := ExtractZip(bytes.NewReader(z), int64(len(z)), dir, caps)
+		err := extractZip(bytes.NewReader(z), int64(len(z)), dir, caps)
 		if err != nil {
 			if _, serr := os.Lstat(dir); serr == nil {
 				t.Fatalf("a refused zip left its folder behind: %v", err)

@@ -25,7 +25,7 @@ const (
 )
 
 // ExtractPackZip unpacks a run artifact into dir (which must not exist yet)
-// under every rule of ExtractZip, and more: the entry count, the declared
+// under every rule of checkZipEntries and unpackInto, and more: the entry count, the declared
 // sizes, their total and each file's compression ratio are checked first;
 // then pack.json is read and decoded, and the zip may hold nothing but
 // pack.json and the files artifacts/P for the artifact paths P it lists.

@@ -53,7 +53,7 @@ type Options struct {
 // bytes whose SHA-256 the report carries. packFolder holds the file
 // "artifacts/P" for each artifact path P, as a pack folder does; it may be
 // nil when no bytes are at hand, and then every stored artifact is missing.
-// Like VerifyFS it reads packFolder from several goroutines at once.
+// Like verifyFS it reads packFolder from several goroutines at once.
 // Every problem is reported, not only the first. The error is non-nil only
 // when ctx ends first.
 func Verify(ctx context.Context, p *Pack, raw []byte, packFolder fs.FS, opts Options) (*Report, error) {

@@ -8,7 +8,7 @@ import (
 )
 
 // Hyperlink returns text as an OSC 8 hyperlink to rawURL, for full-screen
-// mode only: plain mode prints the URL itself as text (see PlainLink), since
+// mode only: plain mode prints the URL itself as text, since
 // screen readers and dumb terminals do not announce OSC 8 targets.
 //
 // Both parts may come from GitHub, so both are made safe first: text is
@@ -21,18 +21,6 @@ func Hyperlink(rawURL, text string) string {
 		return text
 	}
 	return ansi.SetHyperlink(rawURL) + text + ansi.ResetHyperlink()
-}
-
-// PlainLink renders a link for plain mode: the text, then the URL in angle
-// brackets, both sanitised. When text is empty or equals the URL, only the
-// URL is shown.
-func PlainLink(rawURL, text string) string {
-	u := SanitizeLine(rawURL)
-	text = SanitizeLine(text)
-	if text == "" || text == u {
-		return u
-	}
-	return text + " <" + u + ">"
 }
 
 // linkable reports whether rawURL is an absolute http or https URL made only

@@ -1,9 +1,6 @@
 package tui
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestHyperlink(t *testing.T) {
 	tests := []struct {
@@ -23,23 +20,5 @@ func TestHyperlink(t *testing.T) {
 				t.Errorf("Hyperlink(%q, %q) = %q, want %q", tt.url, tt.text, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestPlainLink(t *testing.T) {
-	tests := []struct{ url, text, want string }{
-		{"https://github.com/login/device", "github.com/login/device", "github.com/login/device <https://github.com/login/device>"},
-		{"https://github.com", "", "https://github.com"},
-		{"https://github.com", "https://github.com", "https://github.com"},
-		{"https://x/\x1b[2J", "t\nu", "t⏎u <https://x/^[[2J>"},
-	}
-	for _, tt := range tests {
-		got := PlainLink(tt.url, tt.text)
-		if got != tt.want {
-			t.Errorf("PlainLink(%q, %q) = %q, want %q", tt.url, tt.text, got, tt.want)
-		}
-		if strings.ContainsRune(got, 0x1b) {
-			t.Errorf("PlainLink(%q, %q) holds ESC", tt.url, tt.text)
-		}
 	}
 }

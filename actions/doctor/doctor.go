@@ -17,6 +17,7 @@ import (
 	"github.com/aayudha/aayu/actions/initrepo/templates"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // GateCheck is the commit status the merge gate's comment job sets on the
@@ -156,14 +157,7 @@ func policyRow(def string, pol *basepolicy.Policy, err error) Row {
 	case len(pol.Refusals()) > 0:
 		return Row{name, Fail, strings.Join(pol.Refusals(), "; "), "fix it through a reviewed pull request: until then ship and the protected-paths gate refuse"}
 	}
-	return Row{name, OK, fmt.Sprintf("%s, %s and CODEOWNERS read at %s (any missing file means the defaults)", basepolicy.ConfigPath, basepolicy.LayersPath, shortSHA(pol.Tip())), ""}
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
+	return Row{name, OK, fmt.Sprintf("%s, %s and CODEOWNERS read at %s (any missing file means the defaults)", basepolicy.ConfigPath, basepolicy.LayersPath, gitsha.Short(pol.Tip())), ""}
 }
 
 func requiredRow(ctx context.Context, gh *github.Client, owner, repo, branch string) Row {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aayudha/aayu/actions/initrepo/templates"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // SetupBranch is the branch the set-up pull request comes from.
@@ -228,7 +229,7 @@ func (p *Plan) findOpenPR(ctx context.Context, gh *github.Client) error {
 		}
 	}
 	if _, _, err := gh.Git.GetRef(ctx, p.Owner, p.Repo, "heads/"+SetupBranch); err == nil {
-		p.Branch = SetupBranch + "-" + p.BaseSHA[:7]
+		p.Branch = SetupBranch + "-" + gitsha.Short(p.BaseSHA)
 	}
 	return nil
 }

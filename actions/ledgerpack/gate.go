@@ -11,6 +11,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/gaterun"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -124,12 +125,5 @@ func gateRun(ctx context.Context, client *github.Client, owner, repo string, pr 
 			return r, nil
 		}
 	}
-	return nil, fmt.Errorf("no run of %s qualifies for pull request #%d at head %s (a pull_request_target run, completed with success, on exactly that head)", GateWorkflowFile, pr, shortSHA(head))
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
+	return nil, fmt.Errorf("no run of %s qualifies for pull request #%d at head %s (a pull_request_target run, completed with success, on exactly that head)", GateWorkflowFile, pr, gitsha.Short(head))
 }

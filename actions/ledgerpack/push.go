@@ -19,6 +19,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/gatecomment"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -115,7 +116,7 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 		return nil, fmt.Errorf("%w: %s/pack.json cannot be read: %v; nothing was pushed", ErrPackIntegrity, dir, err)
 	}
 	if p.Story <= 0 || !headName.MatchString(p.PRHeadSHA) {
-		return nil, fmt.Errorf("%w: the pack names story %d and head %q; a ledger folder needs a story and a 40-digit head; nothing was pushed", ErrPackIntegrity, p.Story, shortSHA(p.PRHeadSHA))
+		return nil, fmt.Errorf("%w: the pack names story %d and head %q; a ledger folder needs a story and a 40-digit head; nothing was pushed", ErrPackIntegrity, p.Story, gitsha.Short(p.PRHeadSHA))
 	}
 	if opts.Media == nil {
 		if err := proof.CheckMediaStore(p.Artifacts, opts.MediaBucket); err != nil {
@@ -179,7 +180,7 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 			out.Removed++
 		}
 	}
-	msg := fmt.Sprintf("ledger: advisory pack for story %d (head %s)\n\nPushed by %s with aayu proof push. Advisory: it never counts for ship.", landed.Story, shortSHA(landed.PRHeadSHA), login)
+	msg := fmt.Sprintf("ledger: advisory pack for story %d (head %s)\n\nPushed by %s with aayu proof push. Advisory: it never counts for ship.", landed.Story, gitsha.Short(landed.PRHeadSHA), login)
 	out.Commit, err = ghx.CommitFiles(ctx, client, owner, repo, LedgerBranch, files, msg, ghx.CommitOptions{Trailers: opts.Trailers})
 	sum := sha256.Sum256(raw)
 	out.PackSHA256 = hex.EncodeToString(sum[:])

@@ -15,6 +15,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/exitcode"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 )
@@ -87,7 +88,7 @@ func Check(ctx context.Context, gh *github.Client, owner, repo string, pr int) (
 		if len(res.Paths) == 0 {
 			lines = append(lines, fmt.Sprintf("passed: #%d changes no protected path", pr))
 		} else {
-			lines = append(lines, fmt.Sprintf("passed: every protected path #%d changes has its CODEOWNER's approval of head %s", pr, short(in.Head)))
+			lines = append(lines, fmt.Sprintf("passed: every protected path #%d changes has its CODEOWNER's approval of head %s", pr, gitsha.Short(in.Head)))
 		}
 		return ExitOK, lines, nil
 	}
@@ -96,11 +97,4 @@ func Check(ctx context.Context, gh *github.Client, owner, repo string, pr int) (
 	}
 	lines = append(lines, "Next: a CODEOWNER approves the head, then re-run this check.")
 	return ExitRefused, lines, nil
-}
-
-func short(s string) string {
-	if len(s) > 7 {
-		return s[:7]
-	}
-	return s
 }

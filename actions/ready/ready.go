@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/untrusted"
 	"github.com/aayudha/aayu/proof"
@@ -90,7 +91,7 @@ func (p Plan) Writes() []string {
 	}
 	out = append(out, what)
 	if p.Changed() {
-		out = append(out, fmt.Sprintf("a comment on #%d that its Completion Goal changed, so packs built for the old goal (hash %s) no longer verify", p.Story, short(p.Previous)))
+		out = append(out, fmt.Sprintf("a comment on #%d that its Completion Goal changed, so packs built for the old goal (hash %s) no longer verify", p.Story, gitsha.Short(p.Previous)))
 	}
 	for _, w := range inbox.StatusWrites(p.Story, p.Labels, StatusReady) {
 		switch w.Kind {
@@ -164,7 +165,7 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 	p.Previous = prev.RecordedHash
 	p.Same = prev.RecordedHash == p.Hash
 	if !p.Same && !o.Again {
-		return p, refuse("#%d is already frozen with completion_goal_hash %s and its Completion Goal now hashes to %s; packs built for the frozen goal would no longer verify. If the goal really changed, run %s", o.Story, short(prev.RecordedHash), short(p.Hash), Command(o.Story, true))
+		return p, refuse("#%d is already frozen with completion_goal_hash %s and its Completion Goal now hashes to %s; packs built for the frozen goal would no longer verify. If the goal really changed, run %s", o.Story, gitsha.Short(prev.RecordedHash), gitsha.Short(p.Hash), Command(o.Story, true))
 	}
 	return p, nil
 }
@@ -215,7 +216,7 @@ func Apply(ctx context.Context, gh *github.Client, p Plan, trailers []string) (R
 	}
 	msg := fmt.Sprintf("Ready: freeze the Completion Goal of #%d (completion_goal_hash %s)", p.Story, p.Hash)
 	if p.Changed() {
-		msg = fmt.Sprintf("Ready: freeze the changed Completion Goal of #%d again (completion_goal_hash %s, was %s)", p.Story, p.Hash, short(p.Previous))
+		msg = fmt.Sprintf("Ready: freeze the changed Completion Goal of #%d again (completion_goal_hash %s, was %s)", p.Story, p.Hash, gitsha.Short(p.Previous))
 	}
 	sha, err := ghx.CommitFiles(ctx, gh, p.Owner, p.Repo, LedgerBranch, map[string][]byte{Path(p.Story): p.Snapshot}, msg, ghx.CommitOptions{
 		Trailers: trailers,
@@ -232,7 +233,7 @@ func Apply(ctx context.Context, gh *github.Client, p Plan, trailers []string) (R
 				return false, nil
 			}
 			if r.RecordedHash != p.Hash && r.RecordedHash != p.Previous {
-				return false, fmt.Errorf("the Ready snapshot of #%d changed on the ledger while you decided (now hash %s); nothing was written, run aayu ready again", p.Story, short(r.RecordedHash))
+				return false, fmt.Errorf("the Ready snapshot of #%d changed on the ledger while you decided (now hash %s); nothing was written, run aayu ready again", p.Story, gitsha.Short(r.RecordedHash))
 			}
 			return r.RecordedHash == p.Hash, nil
 		},
@@ -294,11 +295,4 @@ func commentOnce(ctx context.Context, gh *github.Client, p Plan) (string, error)
 		return "", fmt.Errorf("commenting on #%d that its goal changed: %w", p.Story, err)
 	}
 	return c.GetHTMLURL(), nil
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/google/go-github/v66/github"
@@ -66,7 +67,7 @@ func (r *run) claimBypass() (gateOutcome, error) {
 	}
 	if now != r.head {
 		return gateOutcome{refusals: []string{fmt.Sprintf("the head moved from %s to %s since ship checked it; no Solo-mode bypass: comment was posted and nothing was merged — run ship again to check the new head",
-			short(r.head), short(now))}}, nil
+			gitsha.Short(r.head), gitsha.Short(now))}}, nil
 	}
 	body := actions.Neutralize(identity.SoloBypassComment(r.head, r.bypassWhy()))
 	var (
@@ -106,7 +107,7 @@ func (r *run) claimBypass() (gateOutcome, error) {
 	first := list[0]
 	r.pass.CommentURL, r.bypass.used = first.URL, first
 	if made == nil || made.GetID() == first.ID {
-		return gateOutcome{words: "posted for head " + short(r.head) + ": " + first.URL}, nil
+		return gateOutcome{words: "posted for head " + gitsha.Short(r.head) + ": " + first.URL}, nil
 	}
 	// Another run of ship posted first: this run's comment is the duplicate.
 	_, derr := r.cfg.Client.Issues.DeleteComment(r.ctx, r.cfg.Owner, r.cfg.Repo, made.GetID())
@@ -147,7 +148,7 @@ func (r *run) confirmBypass() (gateOutcome, error) {
 	}
 	if len(list) == 0 || list[0].URL != r.pass.CommentURL {
 		return gateOutcome{refusals: []string{fmt.Sprintf("the Solo-mode bypass: comment this ship stands on (%s) is no longer the one for head %s on the pull request (deleted or edited); nothing was merged%s",
-			r.pass.CommentURL, short(r.head), r.postedNote())}}, nil
+			r.pass.CommentURL, gitsha.Short(r.head), r.postedNote())}}, nil
 	}
 	return gateOutcome{}, nil
 }
@@ -178,7 +179,7 @@ func (r *run) headNow() (string, error) {
 // merged nothing: it is edited to say so (identity.UnusedSoloBypassComment),
 // which takes it out of every later pass, and aayu audit lists it.
 func (r *run) refuseMovedHead() (gateOutcome, error) {
-	words := fmt.Sprintf("the head moved since ship checked %s; nothing was merged — run ship again to check the new head", short(r.head))
+	words := fmt.Sprintf("the head moved since ship checked %s; nothing was merged — run ship again to check the new head", gitsha.Short(r.head))
 	if r.pass.Kind != pass.KindSoloBypass || r.bypass.used.ID == 0 {
 		return gateOutcome{refusals: []string{words}}, nil
 	}
@@ -197,7 +198,7 @@ func (r *run) markBypassUnused() string {
 	if _, _, err := r.cfg.Client.Issues.EditComment(r.ctx, r.cfg.Owner, r.cfg.Repo, c.ID, &github.IssueComment{Body: github.String(body)}); err != nil {
 		r.record("failed", []string{fmt.Sprintf("marking the Solo-mode bypass: comment %s for head %s as not used", c.URL, r.head)}, ghx.Describe(err))
 		return fmt.Sprintf("; the Solo-mode bypass: comment %s could not be marked as not used (%s), so it still reads as the bypass for head %s — edit it on GitHub",
-			c.URL, ghx.Describe(err), short(r.head))
+			c.URL, ghx.Describe(err), gitsha.Short(r.head))
 	}
 	r.record("done", []string{fmt.Sprintf("marked the Solo-mode bypass: comment %s unused: head %s moved before the merge", c.URL, r.head)}, "")
 	return fmt.Sprintf("; your Solo-mode bypass: comment %s now says it was not used, and aayu audit lists it", c.URL)

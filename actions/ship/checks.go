@@ -7,6 +7,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/checks"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/untrusted"
 )
 
@@ -56,11 +57,11 @@ func (r *run) requiredChecks() (refusals []string, words string, err error) {
 	}
 	list, err := ghx.HeadChecks(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.head)
 	if err != nil {
-		return nil, "", fmt.Errorf("reading the checks of head %s: %s", short(r.head), ghx.Describe(err))
+		return nil, "", fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.head), ghx.Describe(err))
 	}
 	v := checks.Judge(list, required)
 	if !v.Green() {
-		return v.Refusals(short(r.head), r.baseRef), "", nil
+		return v.Refusals(gitsha.Short(r.head), r.baseRef), "", nil
 	}
 	var names []string
 	for _, q := range v.Required {
@@ -112,7 +113,7 @@ func (r *run) mergeRefusedWords(message string) string {
 			}
 		}
 		return fmt.Sprintf("GitHub refused the merge: a ruleset on %s requires what head %s does not have — %s; nothing was merged",
-			r.baseRef, short(r.head), strings.Join(rules, " "))
+			r.baseRef, gitsha.Short(r.head), strings.Join(rules, " "))
 	}
 	return fmt.Sprintf("GitHub refused the merge (%s); nothing was merged", untrusted.Line(msg))
 }
@@ -131,7 +132,7 @@ func (r *run) onProof() (bool, error) {
 	}
 	list, err := ghx.HeadChecks(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.head)
 	if err != nil {
-		return false, fmt.Errorf("reading the checks of head %s: %s", short(r.head), ghx.Describe(err))
+		return false, fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.head), ghx.Describe(err))
 	}
 	runPath := r.gateRunPath()
 	rungOK, green := false, true

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/gaterun"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 	"github.com/google/go-github/v66/github"
 )
@@ -55,9 +56,9 @@ func (r *run) checkPack() (gateOutcome, error) {
 	if gp == nil {
 		r.floorOnly = false
 		return gateOutcome{
-			words: fmt.Sprintf("nothing qualifies: no successful pull_request_target run of %s proves head %s with a pack that verifies", GateWorkflowFile, short(r.head)),
+			words: fmt.Sprintf("nothing qualifies: no successful pull_request_target run of %s proves head %s with a pack that verifies", GateWorkflowFile, gitsha.Short(r.head)),
 			refusals: []string{fmt.Sprintf("nothing qualifies: no successful pull_request_target run of %s proves head %s with a pack that verifies (%d runs passed over)",
-				GateWorkflowFile, short(r.head), len(r.res.Passed))},
+				GateWorkflowFile, gitsha.Short(r.head), len(r.res.Passed))},
 			detail: detail,
 		}, nil
 	}
@@ -78,7 +79,7 @@ func (r *run) checkPack() (gateOutcome, error) {
 			detail: detail}, nil
 	}
 	return gateOutcome{words: fmt.Sprintf("run %d on head %s: the pack verifies (%s; pack.json sha256 %s) and every floor holds",
-		gp.run.GetID(), short(r.head), gp.report.HashedWords(), short(gp.report.PackSHA256)), detail: detail}, nil
+		gp.run.GetID(), gitsha.Short(r.head), gp.report.HashedWords(), gitsha.Short(gp.report.PackSHA256)), detail: detail}, nil
 }
 
 // packRules are what a gate pack is judged by beyond its own bytes: the
@@ -122,7 +123,7 @@ func (r *run) evidenceAt(rules *packRules, story int) (headEvidence, error) {
 	switch {
 	case ghx.IsNotFound(err):
 	case err != nil:
-		return he, fmt.Errorf("reading %s at head %s: %s", mapPath, short(r.head), ghx.Describe(err))
+		return he, fmt.Errorf("reading %s at head %s: %s", mapPath, gitsha.Short(r.head), ghx.Describe(err))
 	default:
 		if he.evidence, err = proof.LoadEvidenceMap(raw); err != nil {
 			he.refusal = fmt.Sprintf("the head's %s cannot be read (%v), so no criterion's tests can be checked", mapPath, err)
@@ -267,7 +268,7 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 	case p.PR != 0 && p.PR != r.pr:
 		return nil, fmt.Sprintf("its pack names pull request #%d", p.PR), nil
 	case p.PRHeadSHA != r.head:
-		return nil, "proves another commit " + short(p.PRHeadSHA), nil
+		return nil, "proves another commit " + gitsha.Short(p.PRHeadSHA), nil
 	case r.story != 0 && p.Story != r.story:
 		return nil, fmt.Sprintf("its pack names story %d; the pull request links story %d", p.Story, r.story), nil
 	case p.Authority.RunID != 0 && p.Authority.RunID != gp.run.GetID():

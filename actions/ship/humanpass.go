@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/google/go-github/v66/github"
@@ -56,7 +57,7 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 		noBypass.SoloBypass = nil
 		refusals := append(pass.HumanPass(noBypass).Refusals, fmt.Sprintf(
 			"only your Solo-mode bypass could pass head %s (in solo mode nobody else can review it), and ship takes a bypass only when you ask for it: run aayu ship %d --solo-bypass (its comment and the ship record say no review happened)",
-			short(r.head), r.pr))
+			gitsha.Short(r.head), r.pr))
 		r.passOutcome = gateOutcome{refusals: refusals, detail: detail}
 		return r.passOutcome, nil
 	}
@@ -98,11 +99,11 @@ func passWords(res pass.PassResult) string {
 	switch res.Kind {
 	case pass.KindReview:
 		if res.Note == recordNote {
-			return fmt.Sprintf("approved by @%s on head %s, by the review record %s", res.Login, short(res.Commit), res.ReviewURL)
+			return fmt.Sprintf("approved by @%s on head %s, by the review record %s", res.Login, gitsha.Short(res.Commit), res.ReviewURL)
 		}
-		return fmt.Sprintf("approved by @%s on head %s", res.Login, short(res.Commit))
+		return fmt.Sprintf("approved by @%s on head %s", res.Login, gitsha.Short(res.Commit))
 	case pass.KindSoloBypass:
-		return fmt.Sprintf("solo-mode bypass by @%s for head %s: no review happened, and the record will say so", res.Login, short(res.Commit))
+		return fmt.Sprintf("solo-mode bypass by @%s for head %s: no review happened, and the record will say so", res.Login, gitsha.Short(res.Commit))
 	}
 	return res.Kind + ": " + res.Note
 }

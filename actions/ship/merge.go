@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/google/go-github/v66/github"
@@ -72,7 +73,7 @@ func (r *run) postBypass() (gateOutcome, error) {
 // since the checks is refused by GitHub (409) and nothing merges.
 func (r *run) merge() (gateOutcome, error) {
 	if r.resume != nil {
-		return gateOutcome{skipped: true, words: "merged earlier as " + short(r.res.MergeCommit)}, nil
+		return gateOutcome{skipped: true, words: "merged earlier as " + gitsha.Short(r.res.MergeCommit)}, nil
 	}
 	if k := r.pass.Kind; k == pass.KindAutonomous || k == pass.KindProof {
 		if _, _, err := r.cfg.Client.Issues.AddLabelsToIssue(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, []string{AuditLabel}); err != nil {
@@ -100,7 +101,7 @@ func (r *run) merge() (gateOutcome, error) {
 		// ago: its merge commit then carries this head's trailers.
 		if sha, rerr := r.mergedAfterAll(); rerr == nil && sha != "" {
 			r.res.Merged, r.res.MergeCommit = true, sha
-			return gateOutcome{words: fmt.Sprintf("already squash-merged into %s for this head as %s, by another run of aayu ship", r.baseRef, short(sha))}, nil
+			return gateOutcome{words: fmt.Sprintf("already squash-merged into %s for this head as %s, by another run of aayu ship", r.baseRef, gitsha.Short(sha))}, nil
 		}
 		return gateOutcome{refusals: []string{r.mergeRefusedWords(ge.Message) + r.postedNote()}}, nil
 	case errors.Is(err, ghx.ErrMayHaveLanded):
@@ -109,7 +110,7 @@ func (r *run) merge() (gateOutcome, error) {
 		case rerr != nil:
 			return gateOutcome{}, fmt.Errorf("merging: %s; %w, so run it again: it merges only once", strings.TrimSuffix(ghx.Describe(err), "."), ErrMergeUnknown)
 		case sha == "":
-			return gateOutcome{}, fmt.Errorf("merging: %s; GitHub shows no merge of head %s by aayu ship, so nothing was merged", strings.TrimSuffix(ghx.Describe(err), "."), short(r.head))
+			return gateOutcome{}, fmt.Errorf("merging: %s; GitHub shows no merge of head %s by aayu ship, so nothing was merged", strings.TrimSuffix(ghx.Describe(err), "."), gitsha.Short(r.head))
 		}
 		out, err = &github.PullRequestMergeResult{SHA: github.String(sha)}, nil
 	case err != nil:
@@ -117,7 +118,7 @@ func (r *run) merge() (gateOutcome, error) {
 	}
 	r.res.Merged, r.res.MergeCommit = true, out.GetSHA()
 	r.record("done", []string{fmt.Sprintf("squash-merged #%d at head %s as %s", r.pr, r.head, out.GetSHA())}, "")
-	return gateOutcome{words: fmt.Sprintf("squash-merged into %s as %s", r.baseRef, short(out.GetSHA()))}, nil
+	return gateOutcome{words: fmt.Sprintf("squash-merged into %s as %s", r.baseRef, gitsha.Short(out.GetSHA()))}, nil
 }
 
 // ErrMergeUnknown says a merge's answer was lost and GitHub could not be

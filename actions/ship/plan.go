@@ -3,6 +3,7 @@ package ship
 import (
 	"fmt"
 
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
@@ -52,16 +53,16 @@ func (r *run) writesPlan() Plan {
 	}
 	if p.Bypass && r.resume == nil {
 		if c, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
-			p.Writes = append(p.Writes, fmt.Sprintf("reuses your Solo-mode bypass: comment already on #%d for head %s (%s)", r.pr, short(r.head), c.URL))
+			p.Writes = append(p.Writes, fmt.Sprintf("reuses your Solo-mode bypass: comment already on #%d for head %s (%s)", r.pr, gitsha.Short(r.head), c.URL))
 		} else {
-			p.Writes = append(p.Writes, fmt.Sprintf("posts your Solo-mode bypass: comment on #%d for head %s", r.pr, short(r.head)))
+			p.Writes = append(p.Writes, fmt.Sprintf("posts your Solo-mode bypass: comment on #%d for head %s", r.pr, gitsha.Short(r.head)))
 		}
 	}
 	if k := r.pass.Kind; (k == pass.KindAutonomous || k == pass.KindProof) && r.resume == nil {
 		p.Writes = append(p.Writes, fmt.Sprintf("adds the %s label to #%d: no person reviewed it, so the inbox audits it", AuditLabel, r.pr))
 	}
 	if r.resume == nil {
-		line := fmt.Sprintf("squash-merges #%d into %s at head %s", r.pr, r.baseRef, short(r.head))
+		line := fmt.Sprintf("squash-merges #%d into %s at head %s", r.pr, r.baseRef, gitsha.Short(r.head))
 		if raw := fmt.Sprintf("%s (#%d)", r.pull.GetTitle(), r.pr); p.CommitTitle != raw {
 			// The title carries a line break, a control or bidi character, or
 			// is too long: the person sees the line history will hold.

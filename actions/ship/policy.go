@@ -7,6 +7,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 )
@@ -55,7 +56,7 @@ func (r *run) checkPolicy() (gateOutcome, error) {
 	if len(refusals) > 0 {
 		return gateOutcome{refusals: refusals}, nil
 	}
-	words := fmt.Sprintf("read from %s at %s", r.baseRef, short(b.tip))
+	words := fmt.Sprintf("read from %s at %s", r.baseRef, gitsha.Short(b.tip))
 	if b.policy.Approver != "" {
 		words += fmt.Sprintf("; approver @%s", strings.TrimPrefix(b.policy.Approver, "@"))
 	}

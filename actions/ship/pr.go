@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // LedgerBranch is where packs and ship records land.
@@ -46,7 +47,7 @@ func (r *run) checkPR() (gateOutcome, error) {
 		}
 		return gateOutcome{refusals: refusals}, nil
 	}
-	return gateOutcome{words: fmt.Sprintf("#%d is open into %s at head %s", r.pr, r.baseRef, short(r.head))}, nil
+	return gateOutcome{words: fmt.Sprintf("#%d is open into %s at head %s", r.pr, r.baseRef, gitsha.Short(r.head))}, nil
 }
 
 // resumeMerged handles a pull request that is already merged: only a merge
@@ -59,7 +60,7 @@ func (r *run) resumeMerged(mergeSHA string) (gateOutcome, error) {
 	}
 	if tr == nil || tr.Head != r.head {
 		msg := fmt.Sprintf("pull request #%d was merged as %s without aayu ship for head %s, so there is no gate pack ship may land; the inbox marks it merged without proof",
-			r.pr, short(mergeSHA), short(r.head))
+			r.pr, gitsha.Short(mergeSHA), gitsha.Short(r.head))
 		r.head = ""
 		return gateOutcome{refusals: []string{msg}}, nil
 	}
@@ -74,11 +75,11 @@ func (r *run) resumeMerged(mergeSHA string) (gateOutcome, error) {
 	case err == nil:
 		r.res.Shipped, r.res.ShipRecord, r.res.LedgerDir = true, rec, dir
 		r.res.ExitCode = ExitShipped
-		return gateOutcome{words: fmt.Sprintf("#%d was merged as %s and its record is already on the ledger", r.pr, short(mergeSHA))}, nil
+		return gateOutcome{words: fmt.Sprintf("#%d was merged as %s and its record is already on the ledger", r.pr, gitsha.Short(mergeSHA))}, nil
 	case !ghx.IsNotFound(err):
 		return gateOutcome{}, fmt.Errorf("reading the ledger's ship record: %s", ghx.Describe(err))
 	}
-	return gateOutcome{words: fmt.Sprintf("#%d was merged as %s by an earlier aayu ship; finishing its record", r.pr, short(mergeSHA))}, nil
+	return gateOutcome{words: fmt.Sprintf("#%d was merged as %s by an earlier aayu ship; finishing its record", r.pr, gitsha.Short(mergeSHA))}, nil
 }
 
 var (
@@ -107,7 +108,7 @@ func (r *run) readMergeTrailers(sha string) (*mergeTrailers, error) {
 	}
 	c, _, err := r.cfg.Client.Git.GetCommit(r.ctx, r.cfg.Owner, r.cfg.Repo, sha)
 	if err != nil {
-		return nil, fmt.Errorf("reading merge commit %s: %s", short(sha), ghx.Describe(err))
+		return nil, fmt.Errorf("reading merge commit %s: %s", gitsha.Short(sha), ghx.Describe(err))
 	}
 	return parseTrailers(c.GetMessage()), nil
 }

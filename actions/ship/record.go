@@ -17,6 +17,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/aayudha/aayu/proof"
 )
@@ -146,7 +147,7 @@ func (r *run) land() (gateOutcome, error) {
 	}
 	files[segment] = seg
 	msg := fmt.Sprintf("ledger: ship story %d (PR #%d) at %s\n\nAuthoritative pack of run %d, landed by %s through aayu ship.",
-		r.story, r.pr, short(r.head), r.pack.run.GetID(), r.cfg.Viewer)
+		r.story, r.pr, gitsha.Short(r.head), r.pack.run.GetID(), r.cfg.Viewer)
 	trailer := fmt.Sprintf("Aayudha-Identity: human (%s, aayu ship)", r.cfg.Viewer)
 	// Each attempt re-reads the ledger's tip for this head's ship.json, so a
 	// retry after a lost answer, or a concurrent ship, never lands it twice.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 )
@@ -46,5 +47,5 @@ func (r *run) earlierApproval() string {
 		return ""
 	}
 	return fmt.Sprintf("finishing the ship you approved at %s: no new approval needed (merged by @%s as %s at head %s, %s ago; the approval holds for %s after the merge)",
-		at.UTC().Format("15:04 UTC"), r.cfg.Viewer, short(r.res.MergeCommit), short(r.head), age.Round(time.Second), ResumeWindow)
+		at.UTC().Format("15:04 UTC"), r.cfg.Viewer, gitsha.Short(r.res.MergeCommit), gitsha.Short(r.head), age.Round(time.Second), ResumeWindow)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/google/go-github/v66/github"
@@ -224,7 +225,7 @@ func (r *run) do() (Result, error) {
 		return r.fail(err)
 	}
 	r.res.Shipped = true
-	r.emit(Event{Gate: GateDone, State: Passed, Words: fmt.Sprintf("merged as %s; the record is on the ledger", short(r.res.MergeCommit))})
+	r.emit(Event{Gate: GateDone, State: Passed, Words: fmt.Sprintf("merged as %s; the record is on the ledger", gitsha.Short(r.res.MergeCommit))})
 	r.res.ExitCode = ExitShipped
 	return r.res, nil
 }
@@ -244,7 +245,7 @@ func (r *run) fail(err error) (Result, error) {
 	r.res.ExitCode = ExitFailed
 	if r.res.Merged && !r.res.Shipped {
 		r.res.Unfinished = fmt.Sprintf("merged as %s, but the record did not reach the ledger (%v); run aayu ship %d again to finish it without merging twice",
-			short(r.res.MergeCommit), err, r.pr)
+			gitsha.Short(r.res.MergeCommit), err, r.pr)
 	}
 	return r.res, err
 }
@@ -273,10 +274,3 @@ func (r *run) record(outcome string, writes []string, detail string) {
 func (r *run) command() string  { return fmt.Sprintf("ship %d", r.pr) }
 func (r *run) repoName() string { return r.cfg.Owner + "/" + r.cfg.Repo }
 func (r *run) item() string     { return fmt.Sprintf("#%d", r.pr) }
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}

@@ -150,7 +150,10 @@ type Config struct {
 	Env      func(string) string // nil means no environment
 	CI       bool
 	// AfterStep, when set, is called after each gate passes; an error stops
-	// ship there as if it were killed (the crash test).
+	// ship there, as if it were killed. It is production wiring, not only a
+	// test seam: main stops here once the write under way has landed when
+	// the person quits after the yes (shipcmd.go); the crash tests pass in
+	// their own to stop at every gate in turn.
 	AfterStep func(GateID) error
 }
 

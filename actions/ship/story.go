@@ -11,6 +11,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
@@ -198,7 +199,7 @@ func (r *run) passLine() string {
 	case pass.KindSoloBypass:
 		return fmt.Sprintf("solo-mode bypass by @%s; no review happened (%s)", by, recordWord(p.CommentURL))
 	case pass.KindReview:
-		return fmt.Sprintf("review by @%s of head %s (%s)", by, short(r.head), firstNonEmpty(recordWord(p.ReviewURL), "on the ledger"))
+		return fmt.Sprintf("review by @%s of head %s (%s)", by, gitsha.Short(r.head), firstNonEmpty(recordWord(p.ReviewURL), "on the ledger"))
 	case pass.KindAutonomous, pass.KindProof:
 		return fmt.Sprintf("%s: no person reviewed it, and the inbox audits it", p.Kind)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/audit"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/pass"
 
 	"github.com/aayudha/aayu/model/untrusted"
@@ -190,7 +191,7 @@ func history(ctx context.Context, client *github.Client, owner, repo, ledger str
 		seen[sha] = true
 		c, _, err := client.Git.GetCommit(ctx, owner, repo, sha)
 		if err != nil {
-			return nil, false, fmt.Errorf("reading ledger commit %.12s: %w", sha, err)
+			return nil, false, fmt.Errorf("reading ledger commit %s: %w", gitsha.Short(sha), err)
 		}
 		out = append(out, audit.LedgerCommit{SHA: sha, Message: untrusted.Text(c.GetMessage()), Author: untrusted.Text(c.GetAuthor().GetName()), When: c.GetAuthor().GetDate().Time})
 		for _, p := range c.Parents {

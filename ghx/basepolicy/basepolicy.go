@@ -41,7 +41,7 @@ func CodeownersPaths() []string {
 // unexported and every accessor returns a copy, so no consumer can change
 // what another judges by.
 type Policy struct {
-	ref, tip       string
+	tip            string
 	raw            []byte // the config file's bytes; nil when it does not exist
 	cfg            *config.Config
 	pass           pass.Policy
@@ -63,7 +63,7 @@ func Read(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Pol
 	if err != nil {
 		return nil, fmt.Errorf("reading the tip of %s: %s", ref, ghx.Describe(err))
 	}
-	p := &Policy{ref: ref, tip: tip.GetObject().GetSHA()}
+	p := &Policy{tip: tip.GetObject().GetSHA()}
 	read := func(path string) ([]byte, error) {
 		data, err := ghx.ReadFile(ctx, gh, owner, repo, p.tip, path)
 		if ghx.IsNotFound(err) {
@@ -113,7 +113,7 @@ func Read(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Pol
 // same words as Read. An error wraps GitHub's, so the caller can tell a
 // missing token from a network failure.
 func ReadConfig(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Policy, error) {
-	p := &Policy{ref: ref}
+	p := &Policy{}
 	raw, err := ghx.ReadFile(ctx, gh, owner, repo, ref, ConfigPath)
 	switch {
 	case ghx.IsNotFound(err):
@@ -187,9 +187,6 @@ func IdentitySettings(c *config.Config) identity.IdentitySettings {
 		BotLogins: c.Strings("identity.bot_logins"), DeviceClientID: c.String("identity.device_client_id"),
 	}
 }
-
-// Ref is the branch the policy was read from; Tip the commit.
-func (p *Policy) Ref() string { return p.ref }
 
 // Tip is the commit every file was read at.
 func (p *Policy) Tip() string { return p.tip }

@@ -39,16 +39,6 @@ type cacheFile struct {
 	Snapshot inbox.Snapshot `json:"snapshot"`
 }
 
-// DefaultCacheDir is where the last read of each inbox is kept: outside
-// any repository, in the user's cache folder (aayu/inbox).
-func DefaultCacheDir() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the user cache folder for the inbox: %w", err)
-	}
-	return filepath.Join(base, "aayu", "inbox"), nil
-}
-
 // CachePath names the file of one user's inbox of one repository on one
 // GitHub: SHA-256 of the three, so the name says nothing about any of them.
 func CachePath(dir, apiHost, ownerRepo, user string) string {

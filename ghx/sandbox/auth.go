@@ -31,9 +31,6 @@ const BotLogin = "agent-bot[bot]"
 // sandbox-reader, sandbox-agent-bot.
 const TokenPrefix = "sandbox-"
 
-// Accounts lists the sandbox accounts (a copy).
-func Accounts() []Account { return append([]Account(nil), accounts...) }
-
 // accountByKey finds an account by token key ("agent-bot") or login.
 func accountByKey(key string) (Account, bool) {
 	for _, a := range accounts {

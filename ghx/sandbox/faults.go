@@ -18,6 +18,10 @@ type FaultSpec struct {
 	SecondaryLimit float64       // 403 with or without retry-after, or 429 with it
 	Drop           float64       // the connection closed mid-body
 	Seed           uint64        // fixes the sequence of faults (tests)
+	// WriteLatency is added before every REST write (any method but GET
+	// and HEAD), on top of Latency: a test that interrupts a write needs
+	// the write slow, not the reads before it.
+	WriteLatency time.Duration
 }
 
 // ParseFaults reads "5xx=0.1,latency=300ms,secondary-limit=0.05,drop=0.02"

@@ -113,3 +113,32 @@ func TestFaultPlanAndExtraTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteLatencySlowsWritesOnly: WriteLatency holds back a write (here a
+// comment's POST) and not a read, so a test can interrupt a write without
+// waiting through slowed reads first.
+func TestWriteLatencySlowsWritesOnly(t *testing.T) {
+	// Long enough that no read on a loaded machine comes near it.
+	const latency = 2 * time.Second
+	_, _, base := startValidated(t, sandbox.Options{Faults: sandbox.FaultSpec{WriteLatency: latency}})
+	timed := func(method, path, body string) (time.Duration, int) {
+		t.Helper()
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "token sandbox-founder")
+		began := time.Now()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return time.Since(began), resp.StatusCode
+	}
+	if took, code := timed("POST", "/repos/acme/benefits/issues/1/comments", `{"body":"slow"}`); code != http.StatusCreated || took < latency {
+		t.Errorf("a comment's POST answered %d in %v; want 201 after at least %v", code, took, latency)
+	}
+	// A read is not held back.
+	if took, code := timed("GET", "/repos/acme/benefits/issues/1", ""); code != http.StatusOK || took >= latency {
+		t.Errorf("a read answered %d in %v; WriteLatency must not slow a read", code, took)
+	}
+}

@@ -70,6 +70,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	if d := s.opts.Faults.Latency; d > 0 {
 		time.Sleep(d)
 	}
+	if d := s.opts.Faults.WriteLatency; d > 0 && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		time.Sleep(d)
+	}
 	fault, variant := s.faults.draw(r)
 	c, authOK := s.authenticate(r)
 	if !authOK {

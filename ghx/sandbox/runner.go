@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // RunnerOptions switch on the sandbox's Actions runner: when an open pull
@@ -216,7 +218,7 @@ func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, 
 		}
 		_ = s.save()
 	})
-	s.logf("runner: run %d for %s#%d at %s: %s\n%s", j.run.ID, repo, pr, short(j.headSHA), j.run.Conclusion, j.log.String())
+	s.logf("runner: run %d for %s#%d at %s: %s\n%s", j.run.ID, repo, pr, gitsha.Short(j.headSHA), j.run.Conclusion, j.log.String())
 	return j.run
 }
 
@@ -242,13 +244,6 @@ func (s *Server) startRun(url string, ro RunnerOptions, repo string, pr int) *ru
 		_ = s.save()
 	}
 	return j
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }
 
 // fileAt reads a file at a commit; call with s.mu held.

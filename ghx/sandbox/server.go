@@ -122,16 +122,6 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// DefaultStateDir is where `aayu --sandbox` keeps the sandbox between runs:
-// the user's cache folder, aayu/sandbox.
-func DefaultStateDir() (string, error) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the cache folder for the sandbox: %w", err)
-	}
-	return filepath.Join(dir, "aayu", "sandbox"), nil
-}
-
 // Handler serves the REST API, the device-flow pages and the signed
 // artifact downloads.
 func (s *Server) Handler() http.Handler { return s.handler }

@@ -15,6 +15,8 @@ package gaterun
 import (
 	"fmt"
 	"strings"
+
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // The merge gate's workflow, and the one event whose runs can prove a head.
@@ -104,7 +106,7 @@ func judge(r Run, t Target) (bool, stage, string) {
 	case !IsGatePath(r.Path):
 		return true, stageOther, fmt.Sprintf("a run of %s, not the merge gate", r.Path)
 	case entry != nil && !strings.EqualFold(entry.HeadSHA, t.Head):
-		return true, stageOther, "proves another commit " + short(entry.HeadSHA)
+		return true, stageOther, "proves another commit " + gitsha.Short(entry.HeadSHA)
 	case r.Status != "completed":
 		return true, stageRunning, "still running"
 	case r.Conclusion != "success":
@@ -148,11 +150,4 @@ func bind(r Run, t Target) (*Entry, bool) {
 		return nil, t.Fork
 	}
 	return nil, false
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 
 	"github.com/aayudha/aayu/model/untrusted"
@@ -65,7 +66,7 @@ func readyCounsel(pr PullRequest, story Issue, c identity.Comment, solo bool) un
 		how = "In solo mode the pass is your Solo-mode bypass (--solo-bypass): ship checks every gate again, lists its writes and waits for your yes, and posts the bypass comment for this head only then, just before the merge."
 	}
 	return untrusted.Text(fmt.Sprintf("aayu ship stopped on #%d (Story #%d) only for the human pass, and the merge gate is green on head %s (comment by @%s). %s",
-		pr.Number, story.Number, shortSHA(pr.HeadSHA), c.Author.Login, how))
+		pr.Number, story.Number, gitsha.Short(pr.HeadSHA), c.Author.Login, how))
 }
 
 func reviewCounsel(pr PullRequest, inspect Status, facts PRFacts) untrusted.Text {
@@ -76,16 +77,9 @@ func reviewCounsel(pr PullRequest, inspect Status, facts PRFacts) untrusted.Text
 		}
 	}
 	return untrusted.Text(fmt.Sprintf("Inspect waits at the human rung for head %s: no reviewer app or paid model could review it. %d approval(s) on this head so far. Approving records your review of exactly this head.",
-		shortSHA(pr.HeadSHA), approvals))
+		gitsha.Short(pr.HeadSHA), approvals))
 }
 
 func stoppedCounsel(pr PullRequest, inspect Status) untrusted.Text {
-	return untrusted.Text(fmt.Sprintf("Inspect's review ran 3 rounds on distinct heads without converging and asked the builder to step back (head %s). Read it before shipping.", shortSHA(pr.HeadSHA)))
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
+	return untrusted.Text(fmt.Sprintf("Inspect's review ran 3 rounds on distinct heads without converging and asked the builder to step back (head %s). Read it before shipping.", gitsha.Short(pr.HeadSHA)))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/model/checks"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/untrusted"
 )
 
@@ -20,7 +21,7 @@ func flagFailingChecks(st *Step, failing []checks.Check) {
 	for _, c := range failing {
 		names = append(names, c.Describe())
 	}
-	flag := fmt.Sprintf("A check failed on head %s: %s. Ship refuses it until every check is green.", shortSHA(st.Head), strings.Join(names, "; "))
+	flag := fmt.Sprintf("A check failed on head %s: %s. Ship refuses it until every check is green.", gitsha.Short(st.Head), strings.Join(names, "; "))
 	st.Counsel = untrusted.Text(flag + " " + st.Counsel.Raw())
 	for i := range st.Choices {
 		c := &st.Choices[i]

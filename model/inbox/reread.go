@@ -3,6 +3,8 @@ package inbox
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // Find returns the step with id (Step.ID) in a fresh derive, if it still
@@ -30,7 +32,7 @@ func Reread(before, after Step) (changed bool, what string) {
 	case after.Item.Title != before.Item.Title:
 		return true, item + "'s title changed; nothing was written"
 	case after.Head != before.Head:
-		return true, fmt.Sprintf("%s's head moved from %s to %s; nothing was written", item, shortSHA(before.Head), shortSHA(after.Head))
+		return true, fmt.Sprintf("%s's head moved from %s to %s; nothing was written", item, gitsha.Short(before.Head), gitsha.Short(after.Head))
 	case after.Problem != before.Problem || after.Door != before.Door:
 		return true, item + "'s body changed; nothing was written"
 	case !reflect.DeepEqual(after.Links, before.Links):

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 )
 
@@ -104,10 +105,7 @@ func short(sha string) string {
 	if sha == "" {
 		return "(none)"
 	}
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
+	return gitsha.Short(sha)
 }
 
 func uniqueSorted(in []string) []string {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/aayudha/aayu/model/gitsha"
 )
 
 // CloneCheckout makes a fresh checkout of head from the repository at
@@ -29,7 +31,7 @@ func (t Tools) CloneCheckout(ctx context.Context, source, dest, head string) err
 		return fmt.Errorf("cloning the repository to verify: %w", err)
 	}
 	if _, err := t.git(ctx, dest, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", head); err != nil {
-		return fmt.Errorf("checking out %s: %w", short(head), err)
+		return fmt.Errorf("checking out %s: %w", gitsha.Short(head), err)
 	}
 	return nil
 }

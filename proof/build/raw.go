@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -194,7 +195,7 @@ func loadRaw(dir string, story int, head string) (*rawOutputs, string) {
 	case m.Story != story:
 		return nil, fmt.Sprintf("The raw outputs are of story %d, not story %d.", m.Story, story)
 	case m.Head != head:
-		return nil, fmt.Sprintf("The raw outputs are of commit %s, not the checkout's head %s: the tests ran on another commit.", short(m.Head), short(head))
+		return nil, fmt.Sprintf("The raw outputs are of commit %s, not the checkout's head %s: the tests ran on another commit.", gitsha.Short(m.Head), gitsha.Short(head))
 	case m.Network != proof.NetworkIsolated && m.Network != proof.NetworkNotIsolated:
 		return nil, "The raw outputs name no network isolation aayu knows."
 	case !goVersionShape.MatchString(m.GoVersion):

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -40,14 +41,14 @@ func (t Tools) exportTree(ctx context.Context, repo, commit, dir string) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("reading git archive of %s: %w", short(commit), err)
+			return fmt.Errorf("reading git archive of %s: %w", gitsha.Short(commit), err)
 		}
 		name := strings.TrimSuffix(h.Name, "/")
 		if name == "" || h.Typeflag == tar.TypeXGlobalHeader {
 			continue
 		}
 		if err := proof.CheckPath(name); err != nil {
-			return fmt.Errorf("git archive of %s holds an unsafe path: %w", short(commit), err)
+			return fmt.Errorf("git archive of %s holds an unsafe path: %w", gitsha.Short(commit), err)
 		}
 		switch h.Typeflag {
 		case tar.TypeDir:
@@ -204,11 +205,4 @@ func classify(m proof.EvidenceMap, modulePath string, run *testRun, tmp string) 
 		out = append(out, r)
 	}
 	return out
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

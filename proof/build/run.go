@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -159,7 +160,7 @@ func (r *runner) prepare(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	if len(bytes.TrimSpace(dirty)) > 0 {
-		return refuse("The checkout has uncommitted changes to tracked files, so a pack for %s would not prove that commit. Commit or stash them and run aayu verify again.", short(r.head)), nil
+		return refuse("The checkout has uncommitted changes to tracked files, so a pack for %s would not prove that commit. Commit or stash them and run aayu verify again.", gitsha.Short(r.head)), nil
 	}
 
 	if len(req.Ready) == 0 {

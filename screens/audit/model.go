@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/model/audit"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -117,7 +118,7 @@ func Lines(r core.Report) []string {
 		}
 		l += fmt.Sprintf(" by @%s through %s", clean(b.Login), b.Via)
 		if b.Head != "" {
-			l += " at head " + clean(short(b.Head))
+			l += " at head " + clean(gitsha.Short(b.Head))
 		}
 		if !b.MergedAt.IsZero() {
 			l += ", merged " + stamp(b.MergedAt)
@@ -137,7 +138,7 @@ func Lines(r core.Report) []string {
 	}
 	out = append(out, section("Human-fallback writes", len(r.Fallbacks)))
 	for _, f := range r.Fallbacks {
-		out = append(out, fmt.Sprintf("  fallback: ledger commit %s %s by %s: %q", clean(short(f.SHA)), stamp(f.When), f.Author, f.Subject))
+		out = append(out, fmt.Sprintf("  fallback: ledger commit %s %s by %s: %q", clean(gitsha.Short(f.SHA)), stamp(f.When), f.Author, f.Subject))
 	}
 	out = append(out, section("Recorded late", len(r.Late)))
 	for _, b := range r.Late {
@@ -179,13 +180,6 @@ func stamp(t time.Time) string {
 		return "at an unknown time"
 	}
 	return t.UTC().Format("2006-01-02 15:04:05 UTC")
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
 
 // View draws the lines wrapped to the width, scrolled by up and down.

@@ -11,6 +11,7 @@ import (
 
 	core "github.com/aayudha/aayu/actions/initrepo"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -213,7 +214,7 @@ func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
 	r, p := msg.res, m.plan
 	if r.PR != 0 {
 		m.say(fmt.Sprintf("opened pull request #%d from %s into %s: %s", r.PR, tui.SanitizeLine(r.Branch), tui.SanitizeLine(p.DefaultBranch), tui.SanitizeLine(r.PRURL)),
-			fmt.Sprintf("%s was not written; it is still at %s.", tui.SanitizeLine(p.DefaultBranch), short(p.BaseSHA)))
+			fmt.Sprintf("%s was not written; it is still at %s.", tui.SanitizeLine(p.DefaultBranch), gitsha.Short(p.BaseSHA)))
 	}
 	if r.VariableSet {
 		m.say("set the repository variable " + ghx.DeviceClientVariable + " to " + tui.SanitizeLine(p.ClientID) + ": the presence check now asks that App for its device codes.")
@@ -235,13 +236,6 @@ func failedWhat(r core.Result) string {
 		return "Not written: " + r.Failed + "."
 	}
 	return "Nothing was written."
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }
 
 // Proposal is the plan in words, the same in both renderers: what init

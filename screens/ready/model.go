@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	core "github.com/aayudha/aayu/actions/ready"
+	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -225,7 +226,7 @@ func (m *Model) answer(yes bool) (tea.Model, tea.Cmd) {
 func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
 	r, p := msg.res, m.plan
 	if r.Commit != "" {
-		m.say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", core.Path(p.Story), core.LedgerBranch, short(r.Commit)))
+		m.say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", core.Path(p.Story), core.LedgerBranch, gitsha.Short(r.Commit)))
 	}
 	if r.CommentURL != "" {
 		m.say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + clean(r.CommentURL))
@@ -305,10 +306,3 @@ func (m *Model) Keys() []key.Binding {
 }
 
 func clean(s string) string { return tui.SanitizeLine(s) }
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}

@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-func TestLoadLocalAndVerifyLocalReadTheDemoPack(t *testing.T) {
+func TestReadPackDirAndVerifyDirReadTheDemoPack(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "demo", "pack")
-	p, raw, err := LoadLocal(dir)
+	p, raw, err := ReadPackDir(dir, Limits{})
 	if err != nil || p.Story != 131 || len(raw) == 0 {
-		t.Fatalf("LoadLocal: %v story=%d", err, p.Story)
+		t.Fatalf("ReadPackDir: %v story=%d", err, p.Story)
 	}
 	b, err := os.ReadFile(filepath.Join("..", "testdata", "demo", "ready.md"))
 	if err != nil {
@@ -21,11 +21,11 @@ func TestLoadLocalAndVerifyLocalReadTheDemoPack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := VerifyLocal(context.Background(), dir, ready, p.PRHeadSHA, nil)
+	r, err := VerifyDir(context.Background(), dir, Options{Ready: ready, HeadSHA: p.PRHeadSHA})
 	if err != nil || !r.Verified() || !r.FloorsHold {
 		t.Fatalf("the demo pack does not verify: %v %+v", err, r.Problems)
 	}
-	r, err = VerifyLocal(context.Background(), filepath.Join("..", "testdata", "demo", "tampered"), ready, p.PRHeadSHA, nil)
+	r, err = VerifyDir(context.Background(), filepath.Join("..", "testdata", "demo", "tampered"), Options{Ready: ready, HeadSHA: p.PRHeadSHA})
 	if err != nil || r.Verified() {
 		t.Fatalf("the tampered demo pack verified: %v", err)
 	}
