@@ -23,6 +23,7 @@ type flight struct {
 
 	mu       sync.Mutex
 	now, max int
+	busy     time.Duration // the requests' times on the wire, summed
 	sent     []time.Time
 	limited  []time.Time
 }
@@ -31,11 +32,13 @@ func (f *flight) RoundTrip(req *http.Request) (*http.Response, error) {
 	f.mu.Lock()
 	f.now++
 	f.max = max(f.max, f.now)
-	f.sent = append(f.sent, time.Now())
+	began := time.Now()
+	f.sent = append(f.sent, began)
 	f.mu.Unlock()
 	resp, err := f.next.RoundTrip(req)
 	f.mu.Lock()
 	f.now--
+	f.busy += time.Since(began)
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusForbidden) {
 		f.limited = append(f.limited, time.Now())
 	}
