@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -144,12 +145,62 @@ type retryTransport struct {
 	policy RetryPolicy
 	sleep  func(context.Context, time.Duration) error
 	now    func() time.Time
+	limit  limitPause
+}
+
+// limitPause holds every new request of a client while one of its
+// requests sits out a secondary rate limit: GitHub asks the client to
+// wait, not the one request, so requests issued side by side must not
+// keep asking meanwhile (REFERENCE §3.6).
+type limitPause struct {
+	mu      sync.Mutex
+	waiting int           // requests sitting out a limit now
+	over    chan struct{} // closed when the last of them is done; nil when none
+}
+
+// begin marks one request's limit wait; the function it returns ends it.
+func (p *limitPause) begin() (end func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.waiting++
+	if p.over == nil {
+		p.over = make(chan struct{})
+	}
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.waiting--
+		if p.waiting == 0 {
+			close(p.over)
+			p.over = nil
+		}
+	}
+}
+
+// hold returns once no request is sitting out a limit, or ctx ends.
+func (p *limitPause) hold(ctx context.Context) error {
+	for {
+		p.mu.Lock()
+		over := p.over
+		p.mu.Unlock()
+		if over == nil {
+			return nil
+		}
+		select {
+		case <-over:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead
 	masked := MaskURL(req.URL.String())
 	attempt, limitWaits, tries := 1, 0, 1
+	if err := t.limit.hold(req.Context()); err != nil {
+		return nil, err
+	}
 	for {
 		resp, err := t.next.RoundTrip(req)
 		if err == nil && !idempotent {
@@ -167,6 +218,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		var wait time.Duration
 		var reason string
+		endPause := func() {}
 		switch {
 		case err != nil:
 			if !idempotent && !neverSent(err) {
@@ -200,12 +252,16 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if limit.wait > t.policy.MaxLimitWait || limitWaits >= t.policy.MaxLimitRetries {
 				return nil, &SecondaryRateLimitError{Method: req.Method, URL: masked, RetryAfter: limit.wait}
 			}
+			// From the moment the limit is known, the client's other new
+			// requests wait with this one.
+			endPause = t.limit.begin()
 			limitWaits++
 			wait, reason = limit.wait, "GitHub's secondary rate limit"
 			attempt-- // a rate-limit wait does not use up a failure attempt
 		}
 		next, err := rewindBody(req)
 		if err != nil {
+			endPause()
 			return nil, err
 		}
 		req = next
@@ -214,7 +270,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if t.policy.OnWait != nil {
 			t.policy.OnWait(Wait{Duration: wait, Reason: reason, Method: req.Method, URL: masked, Attempt: tries})
 		}
-		if err := t.sleep(req.Context(), wait); err != nil {
+		err = t.sleep(req.Context(), wait)
+		endPause()
+		if err != nil {
 			return nil, err
 		}
 	}

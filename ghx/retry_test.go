@@ -290,3 +290,69 @@ func TestPermissionForbiddenIsNotARateLimit(t *testing.T) {
 		t.Errorf("Describe = %q", d)
 	}
 }
+
+// While one request sits out a secondary rate limit, a request issued
+// beside it must not reach GitHub: the limit is the client's, and asking
+// again meanwhile is what GitHub's guidance forbids.
+func TestSecondaryLimitHoldsTheClientsOtherRequests(t *testing.T) {
+	f := newFakeGitHub(t)
+	var limited atomic.Int32
+	var othersDuringWait atomic.Int32
+	waiting := make(chan struct{})
+	release := make(chan struct{})
+	var inWait atomic.Bool
+	f.mux.HandleFunc("GET /repos/acme/benefits", func(w http.ResponseWriter, r *http.Request) {
+		if limited.Add(1) == 1 {
+			w.Header().Set("Retry-After", "7")
+			githubError(w, http.StatusTooManyRequests, "You have exceeded a secondary rate limit.", secondaryDoc)
+			return
+		}
+		f.serveJSON(w, r, http.StatusOK, map[string]any{"name": "benefits"})
+	})
+	f.mux.HandleFunc("GET /repos/acme/other", func(w http.ResponseWriter, r *http.Request) {
+		if inWait.Load() {
+			othersDuringWait.Add(1)
+		}
+		f.serveJSON(w, r, http.StatusOK, map[string]any{"name": "other"})
+	})
+	s := newTestClient(t, f, func(o *ClientOptions) {
+		o.Sleep = func(ctx context.Context, d time.Duration) error {
+			inWait.Store(true)
+			close(waiting)
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			inWait.Store(false)
+			return nil
+		}
+	})
+	ctx := context.Background()
+	first := make(chan error, 1)
+	go func() {
+		_, _, err := s.client.Repositories.Get(ctx, "acme", "benefits")
+		first <- err
+	}()
+	<-waiting
+	second := make(chan error, 1)
+	go func() {
+		_, _, err := s.client.Repositories.Get(ctx, "acme", "other")
+		second <- err
+	}()
+	select {
+	case err := <-second:
+		t.Fatalf("a request went out while the client sat out a secondary limit (err %v)", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("the limited request: %v", err)
+	}
+	if err := <-second; err != nil {
+		t.Fatalf("the held request: %v", err)
+	}
+	if n := othersDuringWait.Load(); n != 0 {
+		t.Errorf("%d requests reached GitHub during the wait", n)
+	}
+}

@@ -78,11 +78,20 @@ func BenchmarkVerifyDir1000x256MiB(b *testing.B)  { benchVerifyDir(b, benchMany)
 func BenchmarkSha256sumC1000x256MiB(b *testing.B) { benchSha256sumC(b, benchMany) }
 func BenchmarkVerifyDir1x256MiB(b *testing.B)     { benchVerifyDir(b, benchOne) }
 
+// At the cap: 10,000 artifacts (9,999 files and the criteria's trace) of
+// 256 MiB in all, where per-artifact costs show against the bare hash.
+func BenchmarkVerifyDir10000x256MiB(b *testing.B) { benchVerifyDir(b, benchCap) }
+
 // BenchmarkBareSha256TwoCores1000x256MiB is the limit VerifyDir is held to:
 // the same files hashed on two goroutines and nothing else (no pack.json,
 // no checks), in the same process and run.
-func BenchmarkBareSha256TwoCores1000x256MiB(b *testing.B) {
-	pack := benchFixtures.get(b, benchMany)
+func BenchmarkBareSha256TwoCores1000x256MiB(b *testing.B) { benchBareSha256(b, benchMany) }
+
+// BenchmarkBareSha256TwoCores10000x256MiB is the same limit at the cap.
+func BenchmarkBareSha256TwoCores10000x256MiB(b *testing.B) { benchBareSha256(b, benchCap) }
+
+func benchBareSha256(b *testing.B, shape benchShape) {
+	pack := benchFixtures.get(b, shape)
 	var files []string
 	if err := filepath.WalkDir(filepath.Join(pack.dir, artifactsDir), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -214,6 +223,8 @@ type benchShape struct {
 var (
 	benchMany = benchShape{name: "1000x256MiB", files: 1000, bytes: 256 << 20}
 	benchOne  = benchShape{name: "1x256MiB", files: 1, bytes: 256 << 20}
+	// benchCap is 10,000 artifacts: its files and the trace the pack adds.
+	benchCap = benchShape{name: "10000x256MiB", files: 9999, bytes: 256 << 20}
 )
 
 // benchPack is a large pack folder on disk, with the checksum file that

@@ -8,8 +8,10 @@
 //     status, the merge gate's newest run, commenters' permissions, the
 //     ledger's audit entries) only for items that can become a step; the open
 //     pull requests' details a page of 100 per GraphQL query (graphql.go),
-//     independent lists side by side, at most four requests in flight, and
-//     what it has so far handed to WithProgress's function as it arrives;
+//     independent lists side by side and a list's pages after the first by
+//     a pool of four workers (pages.go), at most four requests in flight and
+//     none sent while one sits out a secondary rate limit, and what it has
+//     so far handed to WithProgress's function as it arrives;
 //   - Warm: a new process's start from the last read kept on disk, two
 //     conditional requests whatever the number of items (warm.go);
 //   - Refresh: one `issues?state=all&since=…` query through the client's ETag

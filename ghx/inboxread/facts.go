@@ -108,10 +108,10 @@ func (s *session) note(is *github.Issue) {
 }
 
 func (s *session) listIssues(opts github.IssueListByRepoOptions) ([]*github.Issue, error) {
-	return listPages(s.ctx, func(lo *github.ListOptions) ([]*github.Issue, *github.Response, error) {
+	return listPages(s.ctx, func(ctx context.Context, lo *github.ListOptions) ([]*github.Issue, *github.Response, error) {
 		o := opts
 		o.ListOptions = *lo
-		return s.r.gh.Issues.ListByRepo(s.ctx, s.r.owner, s.r.repo, &o)
+		return s.r.gh.Issues.ListByRepo(ctx, s.r.owner, s.r.repo, &o)
 	})
 }
 

@@ -491,38 +491,19 @@ func (s *session) batchFacts(index map[int]inbox.PullRequest, numbers []int) map
 	return batch
 }
 
-// listPulls pages a pulls list; with a bound, it stops at the first pull
-// request updated before it (the list is sorted by update, newest first).
+// listPulls pages a pulls list; with a bound, it ends at the first pull
+// request updated before it (the list is sorted by update, newest first),
+// the pages down to it read side by side as listPages reads a whole list.
 func listPulls(s *session, opts *github.PullRequestListOptions, bound time.Time) ([]*github.PullRequest, error) {
-	if bound.IsZero() {
-		return listPages(s.ctx, func(lo *github.ListOptions) ([]*github.PullRequest, *github.Response, error) {
-			o := *opts
-			o.ListOptions = *lo
-			return s.r.gh.PullRequests.List(s.ctx, s.r.owner, s.r.repo, &o)
-		})
+	var stop func(*github.PullRequest) bool
+	if !bound.IsZero() {
+		stop = func(pr *github.PullRequest) bool { return timeOf(pr.UpdatedAt).Before(bound) }
 	}
-	o := *opts
-	o.ListOptions = github.ListOptions{PerPage: 100, Page: 1}
-	var out []*github.PullRequest
-	for pages := 1; ; pages++ {
-		list, resp, err := s.r.gh.PullRequests.List(s.ctx, s.r.owner, s.r.repo, &o)
-		if err != nil {
-			return out, err
-		}
-		for _, pr := range list {
-			if !bound.IsZero() && timeOf(pr.UpdatedAt).Before(bound) {
-				return out, nil
-			}
-			out = append(out, pr)
-		}
-		if resp.NextPage == 0 || resp.NextPage <= o.Page {
-			return out, nil
-		}
-		if pages >= ghx.MaxListPages {
-			return out, fmt.Errorf("stopped after %d pages of pull requests: %w", pages, ghx.ErrTooManyPages)
-		}
-		o.Page = resp.NextPage
-	}
+	return listPagesUntil(s.ctx, func(ctx context.Context, lo *github.ListOptions) ([]*github.PullRequest, *github.Response, error) {
+		o := *opts
+		o.ListOptions = *lo
+		return s.r.gh.PullRequests.List(ctx, s.r.owner, s.r.repo, &o)
+	}, stop)
 }
 
 // changedSince is the refresh's one question: every issue and pull
