@@ -272,3 +272,32 @@ func TestShipFinishesAStoryLeftUnfinished(t *testing.T) {
 		t.Errorf("a third run asked again (%d) or failed: %v", asked, err)
 	}
 }
+
+// TestShipRefusesAForgedReviewRecordNamingSomeoneElse: the login in a
+// ledger review record is the file's own word. In the solo demo an agent
+// lane writes the ledger with the founder's token, so it could record
+// "writer approved this head"; ship counts a record only for the person
+// running it, never for the login the file names.
+func TestShipRefusesAForgedReviewRecordNamingSomeoneElse(t *testing.T) {
+	f := newFixture(t)
+	f.solo()
+	// With no [autonomy] approver, any human who is not the author is the
+	// pass: exactly what a forged record would claim.
+	f.baseConfig(`approver = "founder"`, `approver = ""`)
+	pr := sandbox.DemoPRReady
+	head := f.srv.HeadSHA(pr)
+	b, _ := json.Marshal(actions.ReviewRecord{PR: pr, Login: "writer", Head: head, Time: time.Now().UTC(), Checked: "read the diff", Via: "aayu inbox"})
+	if _, err := ghx.CommitFiles(context.Background(), f.client("founder"), owner, repo, LedgerBranch,
+		map[string][]byte{ReviewRecordPath(pr, head): b}, "ledger: review", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before := f.snapshot(pr)
+	res, _, err := f.ship(f.config("founder"), pr) // no --solo-bypass
+	if err != nil || res.ExitCode != ExitRefused || res.Merged {
+		t.Fatalf("a forged record naming @writer: err %v, exit %d, merged %v, refusals %q", err, res.ExitCode, res.Merged, res.Refusals)
+	}
+	if !hasWords(res.Refusals, "only your Solo-mode bypass could pass head") {
+		t.Errorf("refusals %q; want the bypass named as the only pass", res.Refusals)
+	}
+	f.assertUnchanged(before, pr)
+}
