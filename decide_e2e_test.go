@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/model/untrusted"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -77,7 +79,9 @@ func TestDecideAcceptsTwoDecisionsOnTheSandbox(t *testing.T) {
 	}
 	c := sandboxState(t, home)
 	for n, accepted := range map[int]string{1: "Accepted option 1 (Keep them in Go code, reviewed like any change) by @founder",
-		2: "Accepted option 2 (Stop now and delete the 2024 tables) by @founder"} {
+		// Decision #2 is the demo's hostile item: the comment carries its
+		// option as aayu writes any untrusted field, shown and never obeyed.
+		2: "Accepted option 2 (" + untrusted.Line(sandbox.HostileDecisionOption) + ") by @founder"} {
 		if st := decidedState(t, c, n); st != "closed/completed" {
 			t.Errorf("#%d is %s, want closed as completed", n, st)
 		}
