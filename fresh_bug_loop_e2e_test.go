@@ -2,193 +2,174 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/go-github/v66/github"
-
-	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/aayudha/aayu/tui"
 )
 
-// freshAayu runs `aayu --sandbox --repo acme/fresh --plain ARGS…` as a
-// person with no terminal: the presence check, when it comes, is approved
-// on the sandbox's device page as founder, then the question (if it comes)
-// is answered.
-func freshAayu(t *testing.T, home, answer string, args ...string) (int, string) {
-	t.Helper()
-	a := startAayu(t, map[string]string{"HOME": home}, append([]string{"--sandbox", "--repo", "acme/fresh", "--plain"}, args...)...)
-	if m := a.waitFor(deviceCodeLine + `|result: exit \d|Nothing was done`); m[1] != "" {
-		approveOnSandbox(t, m[1], m[2], "founder")
+// freshBugBody is a Bug whose Plan touches a never layer: the fix names its
+// package's layer in LAYERS.md (L09).
+const freshBugBody = `Hello greets a name made only of spaces as if it were a name.
+
+## Completion Goal
+1. Hello greets the world when the name is only spaces
+
+## Plan
+- greet
+- ` + "`LAYERS.md`" + `: name the greet layer (L02)
+`
+
+// freshHelloFixed is the Bug's fix: a blank name is no name.
+const freshHelloFixed = `// Package greet says hello.
+package greet
+
+import "strings"
+
+// Hello greets name; a name of only spaces is no name.
+func Hello(name string) string {
+	if strings.TrimSpace(name) == "" {
+		name = "world"
 	}
-	a.waitFor(`Type y and Enter|result: exit \d|Nothing was done`)
-	if answer != "" && strings.Contains(a.out.String(), "Type y and Enter") {
-		a.send(answer)
-		a.waitFor(`result: exit \d`)
-	}
-	return a.exit(), a.out.String()
+	return "Hello, " + name + "!"
 }
+`
 
-// freshServer opens the saved sandbox as a server (saved again on
-// closeSandboxes) and returns its URL, for an agent's git and REST calls.
-func freshServer(t *testing.T, home string) string {
-	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
-	if err != nil {
-		t.Fatal(err)
+// freshHelloBlankTest fails on the base commit (Hello("  ") greets the
+// spaces) and passes on the fix: the Bug's red on base.
+const freshHelloBlankTest = `package greet
+
+import "testing"
+
+func TestHelloBlank(t *testing.T) {
+	if got := Hello("  "); got != "Hello, world!" {
+		t.Errorf("Hello(\"  \") = %q", got)
 	}
-	u, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	openSandboxes.Lock()
-	openSandboxes.m[t] = append(openSandboxes.m[t], srv)
-	openSandboxes.Unlock()
-	t.Cleanup(func() { closeSandboxes(t) })
-	return u
 }
+`
 
-func freshClient(t *testing.T, base, login string) *github.Client {
-	t.Helper()
-	c, err := ghx.NewClient(ghx.ClientOptions{APIURL: base + "/", Token: ghx.NewToken(sandbox.TokenPrefix+login, "test")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-const bugBody = "Every change to the layer table should be reviewed before it is built.\n\n" +
-	"## Completion Goal\n1. LAYERS.md names the policy layer\n2. The policy package says what it guards\n\n" +
-	"## Plan\n- `LAYERS.md`: add the policy layer (L04)\n- policy/\n"
-
-// TestFreshBugLoopNeedsThePlanReview: on acme/fresh, right after `aayu init
-// --yes` and its pull request merged, a Bug whose Plan touches a never layer
-// (LAYERS.md, L09): `aayu ready` freezes its goal; an agent lane clones over
-// the sandbox's smart HTTP, pushes fix/N-… with the change and opens the
-// pull request through the REST API; `aayu ship PR --solo-bypass` refuses
-// and names `aayu plan N --solo-bypass` as the next step; `aayu plan N
-// --solo-bypass` shows L09 and, after the presence check and the yes,
-// posts the Solo-mode bypass: comment on the Bug and lands
-// specs/N/plan-review.json; ship then no longer asks for a plan review.
-// (Ship's own pack gate still refuses here until the sandbox's runner runs
-// acme/fresh's merge gate on fix/ branches, h-loop's part of issue 18.)
+// TestFreshBugLoopNeedsThePlanReview: the Bug loop on acme/fresh, right
+// after aayu init --yes and its pull request merged, for a Bug whose fix
+// touches a never layer (LAYERS.md, L09): aayu ready freezes its goal; an
+// agent lane clones over the sandbox's smart HTTP, commits the fix, a test
+// that fails on the base and passes on the head, and the evidence map,
+// pushes fix/N-… and opens the pull request through the REST API; the
+// runner runs the merge gate (tests, coverage, red on base) and it
+// comments; aayu ship PR --solo-bypass refuses and names aayu plan N
+// --solo-bypass as the next step; aayu plan N --solo-bypass shows L09 and,
+// after the presence check and the yes, posts the Solo-mode bypass:
+// comment on the Bug and lands specs/N/plan-review.json, which aayu audit
+// counts and a second run leaves alone; aayu ship PR --solo-bypass with its
+// yes then merges: the ledger holds the authoritative pack and ship.json,
+// whose plan_review carries the plan record, and the Bug is status:merged.
 func TestFreshBugLoopNeedsThePlanReview(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the whole loop on the sandbox")
-	}
-	home := t.TempDir()
-	vars := map[string]string{"HOME": home}
-	if code, out := runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "init", "--yes"); code != tui.ExitOK {
-		t.Fatalf("init --yes exited %d:\n%s", code, out)
-	}
-	mergeOnSandbox(t, home, "fresh", 1)
+	f := startFreshLoop(t)
+	f.setUp()
 
-	base := freshServer(t, home)
-	ctx := context.Background()
-	founder := freshClient(t, base, "founder")
-	labels := []string{"type:bug"}
-	bug, _, err := founder.Issues.Create(ctx, "acme", "fresh", &github.IssueRequest{Title: github.String("Bug: the layer table misses the policy layer"),
-		Body: github.String(bugBody), Labels: &labels})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := bug.GetNumber()
-	closeSandboxes(t)
-
-	if code, out := freshAayu(t, home, "y", "ready", itoa(n)); code != tui.ExitOK || !strings.Contains(out, "frozen: #"+itoa(n)) {
+	n := f.newIssue("Bug: Hello greets a blank name", freshBugBody, "type:bug")
+	if code, out := f.personWithPresence("ready", itoa(n)); code != tui.ExitOK || !strings.Contains(out, "frozen: #"+itoa(n)) {
 		t.Fatalf("aayu ready %d exited %d:\n%s", n, code, out)
 	}
 
-	// The agent lane: in solo mode it writes with the person's token.
-	base = freshServer(t, home)
-	work := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "http.extraHeader=Authorization: Bearer sandbox-founder"}, args...)...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_AUTHOR_NAME=agent", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=agent", "GIT_COMMITTER_EMAIL=a@example.com")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("clone", "-q", base+"/acme/fresh.git", ".")
-	branch := "fix/" + itoa(n) + "-policy-layer"
-	git("checkout", "-q", "-b", branch)
-	layers, err := os.ReadFile(filepath.Join(work, "LAYERS.md"))
+	// The agent lane: the fix, its red-on-base test, the evidence map, and
+	// the greet layer named in LAYERS.md (never layer L09).
+	agent := f.agentClone()
+	layers, err := os.ReadFile(filepath.Join(agent.dir, "LAYERS.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for path, body := range map[string]string{
-		"LAYERS.md":                              string(layers) + "| L04 | policy | policy/** |\n",
-		"policy/policy.go":                       "// Package policy holds the rules every change is judged by.\npackage policy\n",
-		".aayudha/evidence/" + itoa(n) + ".toml": "# evidence for #" + itoa(n) + "\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, path)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(work, path), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	branch := fmt.Sprintf("fix/%d-blank-name", n)
+	head := agent.commit(branch, fmt.Sprintf("greet: a blank name is no name\n\nFixes #%d", n), map[string]string{
+		"LAYERS.md":           string(layers) + "| L02 | greet | greet/** |\n",
+		"greet/greet.go":      freshHelloFixed,
+		"greet/blank_test.go": freshHelloBlankTest,
+		fmt.Sprintf(".aayudha/evidence/%d.toml", n): "[[criterion]]\nid = 1\ntests = [\"greet:TestHelloBlank\"]\n",
+	})
+	agent.push(branch)
+	pr := f.openPR(branch, "main", "A blank name is no name", fmt.Sprintf("Fixes #%d", n))
+
+	run := f.waitForGate(head)
+	if run.GetConclusion() != "success" {
+		t.Fatalf("the merge gate's run on %s concluded %s:\n%s", head, run.GetConclusion(), f.logs.String())
 	}
-	git("add", "-A")
-	git("commit", "-q", "-m", "Name the policy layer\n\nFixes #"+itoa(n))
-	git("push", "-q", "origin", branch)
-	opened, _, err := freshClient(t, base, "founder").PullRequests.Create(ctx, "acme", "fresh", &github.NewPullRequest{
-		Title: github.String("Name the policy layer"), Head: &branch, Base: github.String("main"), Body: github.String("Fixes #" + itoa(n))})
-	if err != nil {
-		t.Fatal(err)
+	if c := f.gateComment(pr); !strings.Contains(c, head[:7]) {
+		t.Fatalf("no gate comment naming %s on #%d:\n%s", head[:7], pr, c)
 	}
-	pr := opened.GetNumber()
-	closeSandboxes(t)
 
 	// Before the plan review, ship refuses and names the next step.
 	next := "aayu plan " + itoa(n) + " --solo-bypass"
-	code, out := freshAayu(t, home, "", "ship", itoa(pr), "--solo-bypass")
+	code, out := f.personWithPresence("ship", itoa(pr), "--solo-bypass")
 	if code == tui.ExitOK || !strings.Contains(out, "never layer L09 needs a plan-time review") || !strings.Contains(out, "next: "+next) {
 		t.Fatalf("ship before the plan review exited %d, want a refusal naming %q:\n%s", code, next, out)
 	}
 
-	code, out = freshAayu(t, home, "y", "plan", itoa(n), "--solo-bypass")
+	code, out = f.personWithPresence("plan", itoa(n), "--solo-bypass")
 	if code != tui.ExitOK || !strings.Contains(out, "L09 config:") || !strings.Contains(out, "LAYERS.md (planned)") ||
 		!strings.Contains(out, "LAYERS.md (changed in #"+itoa(pr)+")") || !strings.Contains(out, "/login/device") || !strings.Contains(out, "bypassed: the plan of #"+itoa(n)) {
 		t.Fatalf("%s exited %d:\n%s", next, code, out)
 	}
-	c := freshClient(t, freshServer(t, home), "reader")
-	b, err := ghx.ReadFile(ctx, c, "acme", "fresh", "ledger", pass.PlanRecordPath(n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := pass.ParsePlanRecord(b)
+	recJSON := f.ledgerFile(pass.PlanRecordPath(n))
+	rec, err := pass.ParsePlanRecord([]byte(recJSON))
 	if err != nil || rec.Kind != "solo-bypass" || rec.Reviewer != "none (solo mode)" || rec.ApprovedBy != "" || rec.RecordedBy != "founder" || !rec.Covers([]string{"L09"}) {
-		t.Fatalf("the plan record: %v\n%s", err, b)
+		t.Fatalf("the plan record: %v\n%s", err, recJSON)
 	}
-	comments, _, err := c.Issues.ListComments(ctx, "acme", "fresh", n, nil)
+	comments, _, err := f.client("founder").Issues.ListComments(context.Background(), "acme", "fresh", n, nil)
 	if err != nil || len(comments) == 0 || !strings.HasPrefix(comments[len(comments)-1].GetBody(), "Solo-mode bypass:") || comments[len(comments)-1].GetID() != rec.CommentID() {
 		t.Fatalf("the Bug's comments: %v %+v", err, comments)
 	}
-	closeSandboxes(t)
 
 	// The bypass is counted at once: aayu audit lists it by its Bug.
-	if code, out = runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "--plain", "audit"); code != tui.ExitOK ||
+	if code, out = f.aayu(f.person(), "", "audit"); code != tui.ExitOK ||
 		!strings.Contains(out, "bypass: Story #"+itoa(n)+" by @founder through aayu plan --solo-bypass") {
 		t.Fatalf("audit after the plan bypass exited %d:\n%s", code, out)
 	}
 	// A second run writes nothing.
-	if code, out = freshAayu(t, home, "y", "plan", itoa(n), "--solo-bypass"); code != tui.ExitOK || !strings.Contains(out, "Already recorded") {
+	if code, out = f.personWithPresence("plan", itoa(n), "--solo-bypass"); code != tui.ExitOK || !strings.Contains(out, "Already recorded") {
 		t.Fatalf("plan again exited %d:\n%s", code, out)
 	}
-	// Ship now finds the plan review and its human pass passes on the
-	// bypass; what is left is the merge gate's run for this head.
-	code, out = freshAayu(t, home, "", "ship", itoa(pr), "--solo-bypass")
-	if strings.Contains(out, "needs a plan-time review") || !strings.Contains(out, "human pass: passed — solo-mode bypass by @founder") {
-		t.Fatalf("ship after the plan review (exit %d):\n%s", code, out)
+
+	// Ship now finds the plan review, passes on the bypass and merges.
+	code, out = f.personWithPresence("ship", itoa(pr), "--solo-bypass")
+	if code != tui.ExitOK || strings.Contains(out, "needs a plan-time review") || !strings.Contains(out, "human pass: passed — solo-mode bypass by @founder") {
+		t.Fatalf("aayu ship %d --solo-bypass after the plan review exited %d:\n%s", pr, code, out)
+	}
+	dir := fmt.Sprintf("proof/%d/%s/authoritative/", n, head)
+	var pack struct {
+		Authority struct {
+			Kind string `json:"kind"`
+		} `json:"authority"`
+		PR int `json:"pr"`
+	}
+	if b := f.ledgerFile(dir + "pack.json"); json.Unmarshal([]byte(b), &pack) != nil || pack.Authority.Kind != "authoritative" || pack.PR != pr {
+		t.Errorf("the ledger's pack for %s is not the authoritative pack of #%d:\n%s", head[:7], pr, b)
+	}
+	var ship struct {
+		PlanReview struct {
+			Required bool     `json:"required"`
+			Layers   []string `json:"layers"`
+			Record   string   `json:"record"`
+			Bypass   *struct {
+				RecordedBy string `json:"recorded_by"`
+				CommentURL string `json:"comment_url"`
+			} `json:"bypass"`
+		} `json:"plan_review"`
+	}
+	b := f.ledgerFile(dir + "ship.json")
+	if err := json.Unmarshal([]byte(b), &ship); err != nil {
+		t.Fatalf("ship.json beside the pack on the ledger (%v):\n%s\n%s", err, b, out)
+	}
+	if p := ship.PlanReview; !p.Required || !slices.Contains(p.Layers, "L09") || p.Record != pass.PlanRecordPath(n) ||
+		p.Bypass == nil || p.Bypass.RecordedBy != "founder" || p.Bypass.CommentURL != rec.CommentURL {
+		t.Errorf("ship.json's plan_review does not carry the plan record %s:\n%s", recJSON, b)
+	}
+	if l := f.labels(n); !slices.Contains(l, "status:merged") {
+		t.Errorf("the Bug's labels after ship: %v, want status:merged", l)
 	}
 }
