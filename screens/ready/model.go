@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	core "github.com/aayudha/aayu/actions/ready"
@@ -34,45 +33,24 @@ type appliedMsg struct {
 	err error
 }
 
-type phase int
-
-const (
-	reading phase = iota
-	asking
-	writing
-	finished
-)
-
-// Model is the ready screen.
+// Model is the ready screen: the read → ask → write flow with the Story's
+// goal as its question.
 type Model struct {
-	c      tui.Common
-	ctx    context.Context
-	deps   Deps
-	keys   tui.KeyMap
-	yes    key.Binding
-	no     key.Binding
-	phase  phase
-	plan   core.Plan
-	lines  []string
-	scroll tui.Scrollback
-	code   int
-	closed bool
-	// early is a plain line, or the end of input, that came while the
-	// Story was still being read; it answers the question once asked, and
-	// only a y is a yes.
-	early *bool
-	// stopWhy is a quit request that came while writing: the write under
-	// way finishes, then the screen ends.
-	stopWhy string
+	tui.ConfirmFlow
+	ctx  context.Context
+	deps Deps
+	plan core.Plan
 }
 
 // New returns the ready screen; Init starts reading the Story.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
-	return &Model{c: c, ctx: ctx, deps: deps, keys: tui.DefaultKeys(),
-		yes:   key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
-		no:    key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing")),
-		lines: []string{fmt.Sprintf("aayu ready #%d: reads the Story's Completion Goal and shows it with its hash; nothing is written until you answer y to the writes it lists. Any other answer writes nothing.", deps.Story)},
+	m := &Model{ctx: ctx, deps: deps,
+		ConfirmFlow: tui.NewConfirmFlow(c, fmt.Sprintf("aayu ready #%d", deps.Story),
+			fmt.Sprintf("aayu ready #%d: reads the Story's Completion Goal and shows it with its hash; nothing is written until you answer y to the writes it lists. Any other answer writes nothing.", deps.Story)),
 	}
+	m.StopWhileWriting = ": ready stops once the write under way lands, and says what landed; nothing is cut in the middle."
+	m.Write = m.write
+	return m
 }
 
 // Init reads the Story and the ledger in the background.
@@ -84,160 +62,69 @@ func (m *Model) Init() tea.Cmd {
 	}
 }
 
-// QuitsSafely marks ready as a screen that never quits in the middle of a
-// write (tui.SafeQuitter).
-func (m *Model) QuitsSafely() {}
-
-// Update reacts to what was read and written and to the person's answer;
-// it does no I/O.
+// Update reacts to what was read and written; the flow takes the person's
+// answer. It does no I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.c.Width, m.c.Height = msg.Width, msg.Height
-	case tea.BackgroundColorMsg:
-		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case planMsg:
-		return m.planned(msg)
+		return m, m.planned(msg)
 	case appliedMsg:
-		return m.applied(msg)
-	case tui.QuitRequestMsg:
-		return m.onQuitRequest(msg)
-	case tui.LineMsg:
-		yes := tui.YesLine(msg.Line)
-		if m.phase == asking {
-			return m.answer(yes)
-		}
-		if m.phase == reading && m.early == nil {
-			m.early = &yes
-		}
-	case tui.InputClosedMsg:
-		// The end of input is never a yes.
-		if m.phase == asking {
-			return m.answer(false)
-		}
-		if m.phase == reading && m.early == nil {
-			no := false
-			m.early = &no
-		}
-	case tea.KeyPressMsg:
-		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
-			return m, nil
-		}
-		switch {
-		case m.phase == asking && key.Matches(msg, m.yes):
-			return m.answer(true)
-		case m.phase == asking && key.Matches(msg, m.no):
-			return m.answer(false)
-		case m.phase == finished && key.Matches(msg, m.keys.Quit, m.keys.Enter):
-			m.closed = true
-			return m, tea.Quit
-		case m.phase == reading && key.Matches(msg, m.keys.Quit):
-			m.say("Stopped before anything was written.")
-			return m.finish(tui.ExitRefused)
-		}
+		return m, m.applied(msg)
 	}
-	return m, nil
+	return m, m.ConfirmFlow.Update(msg)
 }
 
-// onQuitRequest is ctrl+c, SIGTERM or SIGHUP: before the yes it writes
-// nothing (at the question it is a no); after it, the write under way
-// lands first and the screen says what landed.
-func (m *Model) onQuitRequest(q tui.QuitRequestMsg) (tea.Model, tea.Cmd) {
-	switch m.phase {
-	case finished:
-		m.closed = true
-		return m, tea.Quit
-	case asking:
-		m.stopWhy = q.Why
-		m.say(q.Why + " at the confirmation is a no.")
-		return m.answer(false)
-	case writing:
-		if m.stopWhy == "" {
-			m.stopWhy = q.Why
-			m.say(q.Why + ": ready stops once the write under way lands, and says what landed; nothing is cut in the middle.")
-		}
-		return m, nil
-	}
-	m.say(fmt.Sprintf("Stopped on %s before anything was written.", q.Why))
-	return m.finish(tui.ExitRefused)
-}
-
-func (m *Model) say(lines ...string) { m.lines = append(m.lines, lines...) }
-
-func (m *Model) finish(code int) (tea.Model, tea.Cmd) {
-	m.phase, m.code = finished, code
-	m.say(fmt.Sprintf("result: exit %d", code))
-	if m.c.Plain || m.c.CI || m.stopWhy != "" {
-		m.closed = true
-		return m, tea.Quit
-	}
-	return m, nil
-}
-
-func (m *Model) planned(msg planMsg) (tea.Model, tea.Cmd) {
+func (m *Model) planned(msg planMsg) tea.Cmd {
 	var refusal *core.Refusal
 	switch {
 	case errors.As(msg.err, &refusal):
-		m.say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written.")
-		return m.finish(tui.ExitRefused)
+		m.Say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written.")
+		return m.Finish(tui.ExitRefused)
 	case msg.err != nil:
-		m.say("failed: "+tui.Sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run aayu ready again.")
-		return m.finish(tui.ExitFailed)
+		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run aayu ready again.")
+		return m.Finish(tui.ExitFailed)
 	}
 	p := msg.plan
 	m.plan = p
-	m.say(GoalLines(p)...)
+	m.Say(GoalLines(p)...)
 	switch {
 	case p.Same:
-		m.say(fmt.Sprintf("Already frozen: %s on the ledger has this hash, so nothing was written.", core.Path(p.Story)),
+		m.Say(fmt.Sprintf("Already frozen: %s on the ledger has this hash, so nothing was written.", core.Path(p.Story)),
 			fmt.Sprintf("Next: an agent builds against this goal; aayu verify %d builds its pack.", p.Story))
-		return m.finish(tui.ExitOK)
+		return m.Finish(tui.ExitOK)
 	case m.deps.DryRun:
-		m.say("--dry-run: answering yes would write, in this order:")
-		m.say(numbered(p.Writes())...)
-		m.say("--dry-run: nothing was written.")
-		return m.finish(tui.ExitOK)
+		m.Say("--dry-run: answering yes would write, in this order:")
+		m.Say(numbered(p.Writes())...)
+		m.Say("--dry-run: nothing was written.")
+		return m.Finish(tui.ExitOK)
 	}
-	m.phase = asking
-	m.say(ConfirmLines(p)...)
-	if m.c.Plain {
-		m.say("Type y and Enter to write all of these; any other answer, or the end of input, writes nothing.")
-	}
-	if m.early != nil {
-		return m.answer(*m.early)
-	}
-	return m, nil
+	return m.Ask(ConfirmLines(p), "Type y and Enter to write all of these; any other answer, or the end of input, writes nothing.")
 }
 
-func (m *Model) answer(yes bool) (tea.Model, tea.Cmd) {
-	if !yes {
-		m.say("answer: no; nothing was written.")
-		return m.finish(tui.ExitRefused)
-	}
-	m.say("answer: yes")
-	m.phase = writing
+// write applies the plan once the person has said yes.
+func (m *Model) write() tea.Cmd {
 	ctx, apply, p := m.ctx, m.deps.Apply, m.plan
-	return m, func() tea.Msg {
+	return func() tea.Msg {
 		res, err := apply(ctx, p)
 		return appliedMsg{res, err}
 	}
 }
 
-func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
+func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	r, p := msg.res, m.plan
 	if r.Commit != "" {
-		m.say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", core.Path(p.Story), core.LedgerBranch, gitsha.Short(r.Commit)))
+		m.Say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", core.Path(p.Story), core.LedgerBranch, gitsha.Short(r.Commit)))
 	}
 	if r.CommentURL != "" {
-		m.say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + clean(r.CommentURL))
+		m.Say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + clean(r.CommentURL))
 	}
 	if msg.err != nil {
-		m.say("failed: "+tui.Sentence(clean(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
-		return m.finish(tui.ExitFailed)
+		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
+		return m.Finish(tui.ExitFailed)
 	}
-	m.say(fmt.Sprintf("frozen: #%d is %s with completion_goal_hash %s.", p.Story, core.StatusReady, p.Hash),
+	m.Say(fmt.Sprintf("frozen: #%d is %s with completion_goal_hash %s.", p.Story, core.StatusReady, p.Hash),
 		fmt.Sprintf("Next: an agent builds against this goal; aayu verify %d builds its pack, and the merge gate finds the snapshot.", p.Story))
-	return m.finish(tui.ExitOK)
+	return m.Finish(tui.ExitOK)
 }
 
 // GoalLines are the goal as read, in both renderers: the Story, the hash,
@@ -271,38 +158,6 @@ func numbered(ws []string) []string {
 		out = append(out, fmt.Sprintf("  %d. %s", i+1, clean(w)))
 	}
 	return out
-}
-
-// View draws the same lines in the full screen, wrapped to its width.
-func (m *Model) View() tea.View {
-	return m.scroll.View(m.c, fmt.Sprintf("aayu ready #%d", m.deps.Story), m.body(), m.Keys())
-}
-
-// body is what the full screen shows under its title.
-func (m *Model) body() []string {
-	body := m.lines[1:]
-	if m.phase == asking && !m.c.Plain {
-		body = append(append([]string(nil), body...), "", "y/enter  yes: write all of these", "n/esc    no: write nothing")
-	}
-	return body
-}
-
-// Transcript returns the plain lines.
-func (m *Model) Transcript() []string { return m.lines }
-
-// Done reports whether the screen is over and its exit code.
-func (m *Model) Done() (bool, int) { return m.phase == finished && m.closed, m.code }
-
-// Epilogue leaves the goal, its hash and the outcome on the person's shell
-// once the full screen closes.
-func (m *Model) Epilogue() []string { return m.lines[1:] }
-
-// Keys lists the bindings that work now.
-func (m *Model) Keys() []key.Binding {
-	if m.phase == asking {
-		return []key.Binding{m.yes, m.no}
-	}
-	return []key.Binding{m.keys.Quit}
 }
 
 func clean(s string) string { return tui.SanitizeLine(s) }
