@@ -35,45 +35,26 @@ type planMsg struct {
 
 type appliedMsg []core.Result
 
-type phase int
-
-const (
-	reading phase = iota
-	asking
-	writing
-	finished
-)
-
-// Model is the decide screen.
+// Model is the decide screen: the read → ask → write flow, whose
+// question is asked only for a pick the inbox would ask about.
 type Model struct {
-	c      tui.Common
-	ctx    context.Context
-	deps   Deps
-	keys   tui.KeyMap
-	yes    key.Binding
-	no     key.Binding
-	phase  phase
-	plan   core.Plan
-	lines  []string
-	scroll tui.Scrollback
-	code   int
-	closed bool
-	// early is a plain line, or the end of input, that came while the
-	// Decisions were still being read; it answers the question once asked,
-	// and only a y is a yes.
-	early *bool
-	// stopWhy is a quit request that came while writing: the write under
-	// way finishes, then the screen ends.
-	stopWhy string
+	tui.ConfirmFlow
+	ctx  context.Context
+	deps Deps
+	plan core.Plan
 }
 
 // New returns the decide screen; Init starts reading.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
-	return &Model{c: c, ctx: ctx, deps: deps, keys: tui.DefaultKeys(),
-		yes:   key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, accept these")),
-		no:    key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing")),
-		lines: []string{deps.Command + ": reads each Decision as the inbox does and accepts the option named, with the inbox's writes; a pick that is not the recommendation, or a one-way door, asks first and only y writes."},
+	m := &Model{ctx: ctx, deps: deps,
+		ConfirmFlow: tui.NewConfirmFlow(c, deps.Command,
+			deps.Command+": reads each Decision as the inbox does and accepts the option named, with the inbox's writes; a pick that is not the recommendation, or a one-way door, asks first and only y writes."),
 	}
+	m.Yes = key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, accept these"))
+	m.Prompt = []string{"", "y/enter  yes: accept, writing all of these", "n/esc    no: write nothing"}
+	m.StopWhileWriting = ": decide stops once the writes under way land, and says what landed; nothing is cut in the middle."
+	m.Write = m.write
+	return m
 }
 
 // Init reads the inbox in the background.
@@ -85,189 +66,94 @@ func (m *Model) Init() tea.Cmd {
 	}
 }
 
-// QuitsSafely marks decide as a screen that never quits in the middle of a
-// write (tui.SafeQuitter).
-func (m *Model) QuitsSafely() {}
-
-// Update reacts to what was read and written and to the person's answer;
-// it does no I/O.
+// Update reacts to what was read and written; the flow takes the person's
+// answer. It does no I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.c.Width, m.c.Height = msg.Width, msg.Height
-	case tea.BackgroundColorMsg:
-		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case planMsg:
-		return m.planned(msg)
+		return m, m.planned(msg)
 	case appliedMsg:
-		return m.applied(msg)
-	case tui.QuitRequestMsg:
-		return m.onQuitRequest(msg)
-	case tui.LineMsg:
-		yes := tui.YesLine(msg.Line)
-		if m.phase == asking {
-			return m.answer(yes)
-		}
-		if m.phase == reading && m.early == nil {
-			m.early = &yes
-		}
-	case tui.InputClosedMsg:
-		// The end of input is never a yes.
-		if m.phase == asking {
-			return m.answer(false)
-		}
-		if m.phase == reading && m.early == nil {
-			no := false
-			m.early = &no
-		}
-	case tea.KeyPressMsg:
-		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
-			return m, nil
-		}
-		switch {
-		case m.phase == asking && key.Matches(msg, m.yes):
-			return m.answer(true)
-		case m.phase == asking && key.Matches(msg, m.no):
-			return m.answer(false)
-		case m.phase == finished && key.Matches(msg, m.keys.Quit, m.keys.Enter):
-			m.closed = true
-			return m, tea.Quit
-		case m.phase == reading && key.Matches(msg, m.keys.Quit):
-			m.say("Stopped before anything was written.")
-			return m.finish(tui.ExitRefused)
-		}
+		return m, m.applied(msg)
 	}
-	return m, nil
+	return m, m.ConfirmFlow.Update(msg)
 }
 
-// onQuitRequest is ctrl+c, SIGTERM or SIGHUP: before the yes it writes
-// nothing (at the question it is a no); after it, the writes under way land
-// first and the screen says what landed.
-func (m *Model) onQuitRequest(q tui.QuitRequestMsg) (tea.Model, tea.Cmd) {
-	switch m.phase {
-	case finished:
-		m.closed = true
-		return m, tea.Quit
-	case asking:
-		m.stopWhy = q.Why
-		m.say(q.Why + " at the confirmation is a no.")
-		return m.answer(false)
-	case writing:
-		if m.stopWhy == "" {
-			m.stopWhy = q.Why
-			m.say(q.Why + ": decide stops once the writes under way land, and says what landed; nothing is cut in the middle.")
-		}
-		return m, nil
-	}
-	m.say(fmt.Sprintf("Stopped on %s before anything was written.", q.Why))
-	return m.finish(tui.ExitRefused)
-}
-
-func (m *Model) say(lines ...string) { m.lines = append(m.lines, lines...) }
-
-func (m *Model) finish(code int) (tea.Model, tea.Cmd) {
-	m.phase, m.code = finished, code
-	m.say(fmt.Sprintf("result: exit %d", code))
-	if m.c.Plain || m.c.CI || m.stopWhy != "" {
-		m.closed = true
-		return m, tea.Quit
-	}
-	return m, nil
-}
-
-func (m *Model) planned(msg planMsg) (tea.Model, tea.Cmd) {
+func (m *Model) planned(msg planMsg) tea.Cmd {
 	var refusal *core.Refusal
 	switch {
 	case errors.As(msg.err, &refusal):
-		m.say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written.")
-		return m.finish(tui.ExitRefused)
+		m.Say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written.")
+		return m.Finish(tui.ExitRefused)
 	case msg.err != nil:
-		m.say("failed: "+tui.Sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run "+m.deps.Command+" again.")
-		return m.finish(tui.ExitFailed)
+		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run "+m.deps.Command+" again.")
+		return m.Finish(tui.ExitFailed)
 	}
 	p := msg.plan
 	m.plan = p
-	m.say(DecisionLines(p)...)
+	m.Say(DecisionLines(p)...)
 	switch {
 	case m.deps.DryRun:
-		m.say("--dry-run: accepting would write, in this order:")
-		m.say(numbered(p.Writes())...)
-		m.say("--dry-run: nothing was written.")
-		return m.finish(tui.ExitOK)
+		m.Say("--dry-run: accepting would write, in this order:")
+		m.Say(numbered(p.Writes())...)
+		m.Say("--dry-run: nothing was written.")
+		return m.Finish(tui.ExitOK)
 	case !p.NeedsConfirm():
 		// As the inbox's Enter on a recommendation: no question.
-		m.say(fmt.Sprintf("Writing, in this order, as @%s:", clean(p.Viewer)))
-		m.say(numbered(p.Writes())...)
-		return m.write()
+		m.Say(fmt.Sprintf("Writing, in this order, as @%s:", clean(p.Viewer)))
+		m.Say(numbered(p.Writes())...)
+		return m.StartWrite()
 	}
-	m.phase = asking
-	m.say(ConfirmLines(p)...)
-	if m.c.Plain {
-		m.say("Type y and Enter to accept; any other answer, or the end of input, writes nothing.")
-	}
-	if m.early != nil {
-		return m.answer(*m.early)
-	}
-	return m, nil
+	return m.Ask(ConfirmLines(p), "Type y and Enter to accept; any other answer, or the end of input, writes nothing.")
 }
 
-func (m *Model) answer(yes bool) (tea.Model, tea.Cmd) {
-	if !yes {
-		m.say("answer: no; nothing was written.")
-		return m.finish(tui.ExitRefused)
-	}
-	m.say("answer: yes")
-	return m.write()
-}
-
-func (m *Model) write() (tea.Model, tea.Cmd) {
-	m.phase = writing
+// write accepts the picks, after the yes or without a question.
+func (m *Model) write() tea.Cmd {
 	ctx, apply, p := m.ctx, m.deps.Apply, m.plan
-	return m, func() tea.Msg { return appliedMsg(apply(ctx, p)) }
+	return func() tea.Msg { return appliedMsg(apply(ctx, p)) }
 }
 
 // applied says what became of each pick: done with what landed, not done
 // in the inbox's three plain lines, or not tried.
-func (m *Model) applied(res appliedMsg) (tea.Model, tea.Cmd) {
+func (m *Model) applied(res appliedMsg) tea.Cmd {
 	code := tui.ExitOK
 	for _, r := range res {
 		n := r.Item.Pick.Decision
 		o := r.Outcome
 		switch {
 		case !r.Tried:
-			m.say(fmt.Sprintf("not tried: Decision #%d — an earlier pick was not done, so nothing was written for it.", n))
+			m.Say(fmt.Sprintf("not tried: Decision #%d — an earlier pick was not done, so nothing was written for it.", n))
 		case o.Done:
-			m.say(fmt.Sprintf("done: Decision #%d, option %d accepted.", n, r.Item.Pick.Option))
+			m.Say(fmt.Sprintf("done: Decision #%d, option %d accepted.", n, r.Item.Pick.Option))
 			for _, w := range o.Wrote {
-				m.say("  " + tui.Sentence(clean(w)))
+				m.Say("  " + tui.Sentence(clean(w)))
 			}
 		case o.Changed:
 			what := "it changed on GitHub since it was read"
 			if o.ChangedWhat != "" {
 				what = o.ChangedWhat
 			}
-			m.say(fmt.Sprintf("not done: Decision #%d — %s.", n, strings.TrimSuffix(clean(what), ".")))
+			m.Say(fmt.Sprintf("not done: Decision #%d — %s.", n, strings.TrimSuffix(clean(what), ".")))
 			if code == tui.ExitOK {
 				code = tui.ExitRefused
 			}
 		case o.Failure != nil:
-			m.say(fmt.Sprintf("not done: Decision #%d", n))
+			m.Say(fmt.Sprintf("not done: Decision #%d", n))
 			for _, l := range o.Failure.Lines() {
-				m.say("  " + clean(l))
+				m.Say("  " + clean(l))
 			}
 			for _, w := range o.Wrote {
-				m.say("  landed: " + tui.Sentence(clean(w)))
+				m.Say("  landed: " + tui.Sentence(clean(w)))
 			}
 			code = tui.ExitFailed
 		}
 		if o.LogError != "" {
-			m.say("  " + clean(o.LogError))
+			m.Say("  " + clean(o.LogError))
 		}
 	}
 	if code != tui.ExitOK {
-		m.say(fmt.Sprintf("Next: run %s again; what landed is checked on GitHub first and never written twice.", m.deps.Command))
+		m.Say(fmt.Sprintf("Next: run %s again; what landed is checked on GitHub first and never written twice.", m.deps.Command))
 	}
-	return m.finish(code)
+	return m.Finish(code)
 }
 
 // DecisionLines are the picks as read, in both renderers: each Decision,
@@ -321,38 +207,6 @@ func numbered(ws []string) []string {
 		out = append(out, fmt.Sprintf("  %d. %s", i+1, clean(w)))
 	}
 	return out
-}
-
-// View draws the same lines in the full screen, wrapped to its width.
-func (m *Model) View() tea.View {
-	return m.scroll.View(m.c, m.deps.Command, m.body(), m.Keys())
-}
-
-// body is what the full screen shows under its title.
-func (m *Model) body() []string {
-	body := m.lines[1:]
-	if m.phase == asking && !m.c.Plain {
-		body = append(append([]string(nil), body...), "", "y/enter  yes: accept, writing all of these", "n/esc    no: write nothing")
-	}
-	return body
-}
-
-// Transcript returns the plain lines.
-func (m *Model) Transcript() []string { return m.lines }
-
-// Done reports whether the screen is over and its exit code.
-func (m *Model) Done() (bool, int) { return m.phase == finished && m.closed, m.code }
-
-// Epilogue leaves the picks and what became of them on the person's shell
-// once the full screen closes.
-func (m *Model) Epilogue() []string { return m.lines[1:] }
-
-// Keys lists the bindings that work now.
-func (m *Model) Keys() []key.Binding {
-	if m.phase == asking {
-		return []key.Binding{m.yes, m.no}
-	}
-	return []key.Binding{m.keys.Quit}
 }
 
 func clean(s string) string { return tui.SanitizeLine(s) }
