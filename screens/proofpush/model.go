@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	core "github.com/aayudha/aayu/actions/proofpush"
@@ -29,25 +28,26 @@ type pushedMsg struct {
 	err error
 }
 
-// Model is the proof push screen.
+// Model is the proof push screen: the flow of tui.ConfirmFlow without its
+// question, writing from the start.
 type Model struct {
-	c       tui.Common
-	ctx     context.Context
-	deps    Deps
-	keys    tui.KeyMap
-	lines   []string
-	scroll  tui.Scrollback
-	done    bool
-	closed  bool
-	code    int
-	stopWhy string
+	tui.ConfirmFlow
+	ctx  context.Context
+	deps Deps
 }
 
 // New returns the screen; Init starts the push.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
-	return &Model{c: c, ctx: ctx, deps: deps, keys: tui.DefaultKeys(),
-		lines: []string{fmt.Sprintf("aayu proof push #%d: lands .aayudha/proof/%d/ on the ledger as an advisory pack, with its own comment on the pull request. It asks nothing: an advisory pack is a preview and never counts for ship.", deps.Story, deps.Story),
-			"pushing…"}}
+	m := &Model{ctx: ctx, deps: deps,
+		ConfirmFlow: tui.NewConfirmFlow(c, fmt.Sprintf("aayu proof push #%d", deps.Story),
+			fmt.Sprintf("aayu proof push #%d: lands .aayudha/proof/%d/ on the ledger as an advisory pack, with its own comment on the pull request. It asks nothing: an advisory pack is a preview and never counts for ship.", deps.Story, deps.Story)),
+	}
+	m.Say("pushing…")
+	// The full screen drops "pushing…" once the push has answered.
+	m.HideWhenDone = 1
+	m.Phase = tui.FlowWriting
+	m.StopWhileWriting = ": proof push stops once the push under way lands, and says what landed; nothing is cut in the middle."
+	return m
 }
 
 // Init starts the push in the background.
@@ -59,64 +59,32 @@ func (m *Model) Init() tea.Cmd {
 	}
 }
 
-// QuitsSafely marks the screen as one that never quits in the middle of a
-// write (tui.SafeQuitter).
-func (m *Model) QuitsSafely() {}
-
-// Update reacts to the push's outcome and to keys; it does no I/O.
+// Update reacts to the push's outcome; the flow takes keys and quit
+// requests. It does no I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.c.Width, m.c.Height = msg.Width, msg.Height
-	case tea.BackgroundColorMsg:
-		m.c.Styles = tui.NewStyles(msg.IsDark())
-	case pushedMsg:
-		return m.pushed(msg)
-	case tui.QuitRequestMsg:
-		if m.done {
-			m.closed = true
-			return m, tea.Quit
-		}
-		if m.stopWhy == "" {
-			m.stopWhy = msg.Why
-			m.lines = append(m.lines, msg.Why+": proof push stops once the push under way lands, and says what landed; nothing is cut in the middle.")
-		}
-	case tea.KeyPressMsg:
-		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
-			return m, nil
-		}
-		if m.done && key.Matches(msg, m.keys.Quit, m.keys.Enter) {
-			m.closed = true
-			return m, tea.Quit
-		}
+	if msg, ok := msg.(pushedMsg); ok {
+		return m, m.pushed(msg)
 	}
-	return m, nil
+	return m, m.ConfirmFlow.Update(msg)
 }
 
-func (m *Model) pushed(msg pushedMsg) (tea.Model, tea.Cmd) {
+func (m *Model) pushed(msg pushedMsg) tea.Cmd {
 	switch {
 	case msg.err != nil && core.IsRefusal(msg.err):
-		m.lines = append(m.lines, "refused: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())))
-		m.code = tui.ExitRefused
+		m.Say("refused: " + tui.Sentence(tui.SanitizeLine(msg.err.Error())))
+		return m.Finish(tui.ExitRefused)
 	case msg.err != nil:
-		m.lines = append(m.lines, "failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())),
+		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())),
 			fmt.Sprintf("Next: check --repo and your token (aayu auth), then run aayu proof push %d again; a pack already landed is not committed twice.", m.deps.Story))
-		m.code = tui.ExitFailed
-	default:
-		for _, l := range Lines(m.deps.Story, msg.res) {
-			m.lines = append(m.lines, tui.SanitizeLine(l))
-		}
-		if m.deps.Note != "" {
-			m.lines = append(m.lines, tui.SanitizeLine(m.deps.Note))
-		}
+		return m.Finish(tui.ExitFailed)
 	}
-	m.done = true
-	m.lines = append(m.lines, fmt.Sprintf("result: exit %d", m.code))
-	if m.c.Plain || m.c.CI || m.stopWhy != "" {
-		m.closed = true
-		return m, tea.Quit
+	for _, l := range Lines(m.deps.Story, msg.res) {
+		m.Say(tui.SanitizeLine(l))
 	}
-	return m, nil
+	if m.deps.Note != "" {
+		m.Say(tui.SanitizeLine(m.deps.Note))
+	}
+	return m.Finish(tui.ExitOK)
 }
 
 // Lines is the confirmation of a push that landed: where, the pack's hash,
@@ -171,33 +139,6 @@ func Lines(story int, r *core.Result) []string {
 	}
 	return append(out, fmt.Sprintf("Advisory: it %s, and it never counts for ship; only the merge gate's pack does.", verdict))
 }
-
-// View draws the same lines in the full screen, wrapped to its width.
-func (m *Model) View() tea.View {
-	return m.scroll.View(m.c, fmt.Sprintf("aayu proof push #%d", m.deps.Story), m.body(), m.Keys())
-}
-
-// body is what the full screen shows under its title: the lines after the
-// first, without "pushing…" once the push has answered.
-func (m *Model) body() []string {
-	if !m.done {
-		return m.lines[1:]
-	}
-	return append([]string(nil), m.lines[2:]...)
-}
-
-// Transcript returns the plain lines.
-func (m *Model) Transcript() []string { return m.lines }
-
-// Done reports whether the screen is over and its exit code.
-func (m *Model) Done() (bool, int) { return m.done && m.closed, m.code }
-
-// Epilogue leaves what landed on the person's shell once the full screen
-// closes.
-func (m *Model) Epilogue() []string { return m.body() }
-
-// Keys lists the bindings that work now.
-func (m *Model) Keys() []key.Binding { return []key.Binding{m.keys.Quit} }
 
 func short(sha string) string {
 	if len(sha) > 12 {
