@@ -54,3 +54,36 @@ func TestCIRefusalNeverEchoesAnOddValue(t *testing.T) {
 		t.Fatalf("%v %q", d.Outcome, d.Reason)
 	}
 }
+
+// TestRequireHumanIsHereWithTheRunsApproval: RequireHuman is Here, taken
+// once from the process, with the run's approval applied by With — so a
+// command that decides once and applies With at each step answers every
+// step as RequireHuman would, and Here never reads the approval.
+func TestRequireHumanIsHereWithTheRunsApproval(t *testing.T) {
+	cmd := "aayu ship 4"
+	sessions := []*Session{nil,
+		{Command: cmd, Login: "ana", Access: AccessWrite, Method: "device-flow"},
+		{Command: cmd, Login: "ana", Access: AccessAdmin, Method: "device-flow"},
+		{Command: "aayu ship 5", Login: "ana", Access: AccessAdmin, Method: "device-flow"}}
+	envs := []map[string]string{nil, {AgentVariable: "1"}, {"CI": "true"}, {"CLAUDECODE": "1"}, {AgentVariable: "0"}}
+	for _, env := range envs {
+		for _, terminal := range []bool{true, false} {
+			for _, ci := range []bool{true, false} {
+				base := HumanCheck{Command: cmd, Env: envOf(env), Terminal: terminal, CI: ci}
+				here := Here(base)
+				for _, s := range sessions {
+					for _, need := range []Access{AccessWrite, AccessAdmin} {
+						in := base
+						in.Session, in.Need = s, need
+						if got, want := here.With(s, cmd, need), RequireHuman(in); got != want {
+							t.Errorf("env %v terminal %v ci %v session %+v need %v: Here+With %+v, RequireHuman %+v", env, terminal, ci, s, need, got, want)
+						}
+						if h := Here(in); h != here {
+							t.Errorf("Here read the approval: %+v, without it %+v", h, here)
+						}
+					}
+				}
+			}
+		}
+	}
+}
