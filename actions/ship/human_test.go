@@ -60,43 +60,60 @@ func TestShipDecidesWhetherAPersonIsHereOnce(t *testing.T) {
 }
 
 // TestShipRefusesWithTheOneAnswerInEveryGate: every gate follows the one
-// answer the run took, not its own look at the process. A terminal with no
-// marker is a person by itself; told instead that this process needs the
-// presence check, or is refused, ship refuses with that answer's words.
+// answer the run took, not its own look at the process. The process here
+// is a terminal with no marker, a person by itself; told instead that an
+// agent host's marker is set, or that this is CI, the bypass, the presence
+// check and its gate all act on that answer.
 func TestShipRefusesWithTheOneAnswerInEveryGate(t *testing.T) {
+	lane := identity.Decision{Outcome: identity.NeedsPresence, Marker: "CLAUDECODE", Reason: "the one answer"}
+	ci := identity.Decision{Outcome: identity.Refused, Reason: "the one answer"}
 	for _, c := range []struct {
 		name    string
-		outcome identity.Outcome
-		want    string
+		here    identity.Decision
+		approve bool   // the presence check is shown and approved as an admin
+		refusal string // "" when ship merges
+		asked   int
 	}{
-		{"needs the presence check", identity.NeedsPresence, "the one answer; run aayu ship 4 with the presence check and approve its code as @founder"},
-		{"refused", identity.Refused, "the one answer"},
+		{"an agent host's marker, nobody to approve", lane, false, "this shell carries an agent host's marker (CLAUDECODE); the bypass needs you to approve it by the presence check as an admin", 0},
+		{"an agent host's marker, approved", lane, true, "", 1},
+		{"CI", ci, true, "CI (--ci) can never bypass the human pass", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
 			f.solo()
 			cfg := f.config("founder")
 			cfg.SoloBypass = true
+			asked := 0
+			if c.approve {
+				cfg.AskPresence = func(_ context.Context, req PresenceRequest) (*identity.Session, error) {
+					asked++
+					return &identity.Session{Command: req.Command, Login: "founder", Access: req.Need, Method: "device-flow"}, nil
+				}
+			}
 			decided := 0
-			cfg.Human = countingHuman(&decided, func(identity.HumanCheck) identity.Decision {
-				return identity.Decision{Outcome: c.outcome, Reason: "the one answer"}
-			})
+			cfg.Human = countingHuman(&decided, func(identity.HumanCheck) identity.Decision { return c.here })
 			pr := sandbox.DemoPRReady
 			before := f.snapshot(pr)
 			res, events, err := f.ship(cfg, pr)
-			if err != nil || res.ExitCode != ExitRefused || res.Merged {
-				t.Fatalf("err %v, exit %d, merged %v, refusals %q", err, res.ExitCode, res.Merged, res.Refusals)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if !hasWords(res.Refusals, c.want) {
-				t.Errorf("refusals %q, want %q", res.Refusals, c.want)
+			if asked != c.asked || decided != 1 {
+				t.Errorf("asked for the presence check %d times (want %d); decided %d times (want 1)", asked, c.asked, decided)
 			}
-			if e := lastEvent(events)[GatePresence]; e.State != Refused || !strings.Contains(strings.Join(e.Detail, "\n")+e.Words, "the one answer") {
-				t.Errorf("the presence gate reads %+v", e)
+			if c.refusal == "" {
+				if res.ExitCode != ExitShipped {
+					t.Fatalf("exit %d, refusals %q", res.ExitCode, res.Refusals)
+				}
+				if w := lastEvent(events)[GatePresence].Words; !strings.Contains(w, "approved by @founder by the presence check") {
+					t.Errorf("the presence gate reads %q", w)
+				}
+				return
+			}
+			if res.ExitCode != ExitRefused || res.Merged || !hasWords(res.Refusals, c.refusal) {
+				t.Fatalf("exit %d, merged %v, refusals %q; want %q", res.ExitCode, res.Merged, res.Refusals, c.refusal)
 			}
 			f.assertUnchanged(before, pr)
-			if decided != 1 {
-				t.Errorf("decided %d times; want 1", decided)
-			}
 		})
 	}
 }

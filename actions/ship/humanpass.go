@@ -169,7 +169,8 @@ func (r *run) passInput() (pass.PassInput, error) {
 		if err := r.loadComments(); err != nil {
 			return in, err
 		}
-		in.SoloBypass = &identity.SoloBypassInput{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
+		here := r.process()
+		in.SoloBypass = &identity.SoloBypassInput{Command: Command(r.pr), Here: &here,
 			Session: r.plannedSession(), Identity: b.identity, Person: r.person,
 			Seats: map[string]string{"Engineering Manager": b.policy.EngineeringManager}, Comments: r.plannedComments(), Head: r.head}
 	}

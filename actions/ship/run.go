@@ -63,6 +63,11 @@ type run struct {
 // now applied. The process is looked at once; an approval given at the
 // presence check changes the answer only through With.
 func (r *run) human(need identity.Access) identity.Decision {
+	return r.process().With(r.cfg.Presence, Command(r.pr), need)
+}
+
+// process is the answer Config.Human gave for this run, taken on first use.
+func (r *run) process() identity.Decision {
 	if !r.decided {
 		decide := r.cfg.Human
 		if decide == nil {
@@ -71,7 +76,7 @@ func (r *run) human(need identity.Access) identity.Decision {
 		r.here = decide(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI})
 		r.decided = true
 	}
-	return r.here.With(r.cfg.Presence, Command(r.pr), need)
+	return r.here
 }
 
 // gateOutcome is what one gate found.

@@ -87,3 +87,26 @@ func TestRequireHumanIsHereWithTheRunsApproval(t *testing.T) {
 		}
 	}
 }
+
+// TestSoloBypassReadsTheCommandsOneAnswer: the bypass judged with the Here
+// a command already took refuses in the same words as when it looks at the
+// process itself, so ship's bypass and its presence check cannot disagree.
+func TestSoloBypassReadsTheCommandsOneAnswer(t *testing.T) {
+	cmd := "aayu ship 4"
+	envs := []map[string]string{nil, {AgentVariable: "1"}, {"CI": "true"}, {"GITHUB_ACTIONS": "yes\x1b[2J"}, {"CLAUDECODE": "1"}}
+	for _, env := range envs {
+		for _, terminal := range []bool{true, false} {
+			for _, ci := range []bool{true, false} {
+				for _, s := range []*Session{nil, {Command: cmd, Login: "ana", Access: AccessAdmin, Method: "device-flow"}} {
+					in := SoloBypassInput{Command: cmd, Env: envOf(env), Terminal: terminal, CI: ci, Session: s}
+					want := strings.Join(SoloBypassRefusals(in), "\n")
+					here := Here(HumanCheck{Command: cmd, Env: envOf(env), Terminal: terminal, CI: ci})
+					in.Here, in.Env, in.Terminal, in.CI = &here, nil, true, false // the answer alone decides
+					if got := strings.Join(SoloBypassRefusals(in), "\n"); got != want {
+						t.Errorf("env %q terminal %v ci %v session %v:\n%s\nwant\n%s", env, terminal, ci, s != nil, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -31,6 +31,10 @@ type Decision struct {
 	Outcome Outcome
 	Reason  string
 	Marker  string
+	// shown is Marker as a refusal may show it (NAME=value, or NAME alone),
+	// so the bypass's refusal can name a CI marker without reading the
+	// environment again.
+	shown string
 }
 
 // HumanCheck is what RequireHuman looks at.
@@ -79,8 +83,9 @@ func Here(in HumanCheck) Decision {
 			Reason: fmt.Sprintf("%s is a human-only step and CI (--ci) has no person to approve it; run it yourself from a terminal", in.Command)}
 	}
 	if ci, marker, value := CIRun(env); ci {
-		return Decision{Outcome: Refused, Marker: marker,
-			Reason: fmt.Sprintf("%s is a human-only step and this is a CI run (%s), which has no person to approve it; run it yourself from a terminal", in.Command, shownVariable(marker, value))}
+		shown := shownVariable(marker, value)
+		return Decision{Outcome: Refused, Marker: marker, shown: shown,
+			Reason: fmt.Sprintf("%s is a human-only step and this is a CI run (%s), which has no person to approve it; run it yourself from a terminal", in.Command, shown)}
 	}
 	if lane, marker := AgentLane(env); lane {
 		return Decision{Outcome: NeedsPresence, Marker: marker,
