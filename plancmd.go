@@ -44,6 +44,9 @@ func (w wiring) planScreen() (tui.Screen, error) {
 		}
 		return sess.client(tok)
 	}
+	// Whether a person is here is decided once for the whole command: the
+	// refusal below and the bypass's judgement in every read use it.
+	here := identity.Here(identity.HumanCheck{Command: command, Env: e.getenv, Terminal: terminal, CI: inv.Global.CI})
 	var session *identity.Session
 	read := func(ctx context.Context) (core.Review, error) {
 		gh, err := client(ctx)
@@ -55,10 +58,10 @@ func (w wiring) planScreen() (tui.Screen, error) {
 			return core.Review{}, fmt.Errorf("could not read which account this token is: %w", err)
 		}
 		return core.Read(ctx, core.Options{Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, Viewer: user.GetLogin(),
-			SoloBypass: bypass, Env: e.getenv, Terminal: terminal, CI: inv.Global.CI, Session: session})
+			SoloBypass: bypass, Env: e.getenv, Terminal: terminal, CI: inv.Global.CI, Session: session, Here: &here})
 	}
 	if !dryRun {
-		d := identity.RequireHuman(identity.HumanCheck{Command: command, Env: e.getenv, Terminal: terminal, CI: inv.Global.CI, Need: need})
+		d := here.With(nil, command, need)
 		switch d.Outcome {
 		case identity.Refused:
 			return nil, openErr(tui.ExitRefused, "refused: %s; a plan review, and its solo-mode bypass, is the person's act.\nNothing was done. (aayu plan %d --dry-run shows the plan and its never layers and writes nothing; any lane may run it.)", d.Reason, story)

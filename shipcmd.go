@@ -39,10 +39,12 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
 	terminal := e.stdinIsTerminal && e.stdoutIsTerminal
-	// aayu's own lane and CI are refused at once: they never get a code,
-	// and ship reads nothing for them.
-	if d := identity.RequireHuman(identity.HumanCheck{Command: core.Command(pr), Env: e.getenv, Terminal: terminal, CI: inv.Global.CI,
-		Session: given, Need: identity.AccessWrite}); d.Outcome == identity.Refused {
+	// Whether a person is here is decided once for the whole command: the
+	// run's gates read this same answer (core.Config.Human). aayu's own
+	// lane and CI are refused at once: they never get a code, and ship
+	// reads nothing for them.
+	here := identity.Here(identity.HumanCheck{Command: core.Command(pr), Env: e.getenv, Terminal: terminal, CI: inv.Global.CI})
+	if d := here.With(given, core.Command(pr), identity.AccessWrite); d.Outcome == identity.Refused {
 		return nil, openErr(tui.ExitRefused, "refused: %s\nNothing was done.", d.Reason)
 	}
 	local := src.sources
@@ -88,6 +90,7 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 			Terminal:    terminal,
 			Env:         e.getenv,
 			CI:          inv.Global.CI,
+			Human:       func(identity.HumanCheck) identity.Decision { return here },
 			// ctrl+c or SIGTERM after the yes: stop once the write under
 			// way has landed; a later ship resumes from there.
 			AfterStep: func(core.GateID) error {

@@ -68,6 +68,10 @@ type Options struct {
 	Terminal bool
 	CI       bool
 	Session  *identity.Session
+	// Here is the command's one answer to whether a person is here
+	// (identity.Here), taken once by the caller; when set, the bypass
+	// reads it instead of Env, Terminal and CI.
+	Here *identity.Decision
 	// Now stamps recorded_at; nil is time.Now.
 	Now func() time.Time
 }
@@ -311,7 +315,7 @@ func (r *Review) planBypass(o Options, person identity.Account, policy *basepoli
 		planned = append(append([]identity.Comment(nil), comments...), identity.Comment{Author: person, Body: untrusted.Text(r.CommentBody), CreatedAt: time.Now()})
 	}
 	refusals := identity.SoloBypassRefusals(identity.SoloBypassInput{
-		Command: Command(r.Story, true), Env: o.Env, Terminal: o.Terminal, CI: o.CI, Session: o.Session,
+		Command: Command(r.Story, true), Env: o.Env, Terminal: o.Terminal, CI: o.CI, Session: o.Session, Here: o.Here,
 		Identity: policy.Identity(), Person: person,
 		Seats: map[string]string{"Engineering Manager": policy.Pass().EngineeringManager}, Comments: planned,
 	})

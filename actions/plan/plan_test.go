@@ -409,3 +409,18 @@ func TestPlanBypassRefusesNoCommentPosted(t *testing.T) {
 		t.Error("the ledger moved without a comment")
 	}
 }
+
+// TestPlanBypassRefusesWithTheCommandsOneAnswer: given the answer the
+// command already took (Options.Here), the bypass is judged by it and not
+// by a second look at the process: a terminal with no marker is refused
+// when the command's answer says an agent host's marker is set.
+func TestPlanBypassRefusesWithTheCommandsOneAnswer(t *testing.T) {
+	f := newFixture(t)
+	story := f.story(policyPlan, "type:story")
+	o := f.options("founder", story, true)
+	if _, err := plan.Read(context.Background(), o); err != nil {
+		t.Fatalf("a person at a terminal: %v", err)
+	}
+	o.Here = &identity.Decision{Outcome: identity.NeedsPresence, Marker: "AMP_THREAD_ID", Reason: "the one answer"}
+	bypassRefused(t, f, o, "agent host's marker (AMP_THREAD_ID)", "presence check as an admin")
+}

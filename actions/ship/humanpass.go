@@ -87,8 +87,7 @@ func (r *run) plannedSession() *identity.Session {
 	if r.cfg.Presence.Covers(cmd, identity.AccessAdmin) {
 		return r.cfg.Presence
 	}
-	d := identity.RequireHuman(identity.HumanCheck{Command: cmd, Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
-		Session: r.cfg.Presence, Need: identity.AccessAdmin})
+	d := r.human(identity.AccessAdmin)
 	if d.Outcome == identity.NeedsPresence && r.cfg.AskPresence != nil {
 		return &identity.Session{Command: cmd, Login: r.cfg.Viewer, Access: identity.AccessAdmin, Method: "the presence check, asked next"}
 	}
@@ -170,7 +169,8 @@ func (r *run) passInput() (pass.PassInput, error) {
 		if err := r.loadComments(); err != nil {
 			return in, err
 		}
-		in.SoloBypass = &identity.SoloBypassInput{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
+		here := r.process()
+		in.SoloBypass = &identity.SoloBypassInput{Command: Command(r.pr), Here: &here,
 			Session: r.plannedSession(), Identity: b.identity, Person: r.person,
 			Seats: map[string]string{"Engineering Manager": b.policy.EngineeringManager}, Comments: r.plannedComments(), Head: r.head}
 	}

@@ -22,8 +22,7 @@ const AuditLabel = "aayu:audit"
 // screen) just before, once every read-only gate had passed.
 func (r *run) checkPresence() (gateOutcome, error) {
 	need := r.needFor()
-	d := identity.RequireHuman(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
-		Session: r.cfg.Presence, Need: need})
+	d := r.human(need)
 	earlier := ""
 	switch d.Outcome {
 	case identity.Refused:

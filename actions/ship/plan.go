@@ -81,8 +81,7 @@ func (r *run) writesPlan() Plan {
 // askPresence runs the presence check through the screen, when this
 // process needs one and no approval given earlier covers this ship.
 func (r *run) askPresence(need identity.Access, p Plan) error {
-	d := identity.RequireHuman(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI,
-		Session: r.cfg.Presence, Need: need})
+	d := r.human(need)
 	if d.Outcome != identity.NeedsPresence || r.cfg.AskPresence == nil || r.earlierApproval() != "" {
 		return nil
 	}

@@ -49,8 +49,7 @@ func (r *run) readyToShip(g gateStates) {
 	}
 	// A refused ship asks nobody for a code, so the comment goes out only
 	// where a person is already known to be here.
-	if d := identity.RequireHuman(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal,
-		Session: r.cfg.Presence, Need: identity.AccessWrite}); d.Outcome != identity.Allowed {
+	if r.human(identity.AccessWrite).Outcome != identity.Allowed {
 		return
 	}
 	if identity.IsBot(identity.Account{Login: r.cfg.Viewer}, r.base.identity.BotLogins) {

@@ -51,6 +51,32 @@ type run struct {
 	// proofNotes name the inspect judgements merge on proof did not take
 	// (checks.go).
 	proofNotes []string
+	// here is Config.Human's answer, taken once (decided says it was): the
+	// readiness comment, the bypass, the presence check and its gate all
+	// read it.
+	here    identity.Decision
+	decided bool
+}
+
+// human is whether a person is here for a step that needs need: the one
+// answer this run took from Config.Human, with the approval the run holds
+// now applied. The process is looked at once; an approval given at the
+// presence check changes the answer only through With.
+func (r *run) human(need identity.Access) identity.Decision {
+	return r.process().With(r.cfg.Presence, Command(r.pr), need)
+}
+
+// process is the answer Config.Human gave for this run, taken on first use.
+func (r *run) process() identity.Decision {
+	if !r.decided {
+		decide := r.cfg.Human
+		if decide == nil {
+			decide = identity.Here // a run built without New (unit tests)
+		}
+		r.here = decide(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI})
+		r.decided = true
+	}
+	return r.here
 }
 
 // gateOutcome is what one gate found.

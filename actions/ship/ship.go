@@ -149,6 +149,12 @@ type Config struct {
 	Terminal bool
 	Env      func(string) string // nil means no environment
 	CI       bool
+	// Human decides whether a person is here and by which means, from
+	// Env, Terminal and CI (identity.Here, the default when nil). A run
+	// asks it once and every gate reads that one answer, with this run's
+	// approval applied (run.human); the caller passes the answer it
+	// already took, so a command asks once in all.
+	Human func(identity.HumanCheck) identity.Decision
 	// AfterStep, when set, is called after each gate passes; an error stops
 	// ship there, as if it were killed. It is production wiring, not only a
 	// test seam: main stops here once the write under way has landed when
@@ -224,6 +230,9 @@ func New(cfg Config) (*Shipper, error) {
 	}
 	if cfg.Env == nil {
 		cfg.Env = func(string) string { return "" }
+	}
+	if cfg.Human == nil {
+		cfg.Human = identity.Here
 	}
 	cfg.Caps = cfg.Caps.withDefaults()
 	return &Shipper{cfg: cfg}, nil

@@ -54,3 +54,59 @@ func TestCIRefusalNeverEchoesAnOddValue(t *testing.T) {
 		t.Fatalf("%v %q", d.Outcome, d.Reason)
 	}
 }
+
+// TestRequireHumanIsHereWithTheRunsApproval: RequireHuman is Here, taken
+// once from the process, with the run's approval applied by With — so a
+// command that decides once and applies With at each step answers every
+// step as RequireHuman would, and Here never reads the approval.
+func TestRequireHumanIsHereWithTheRunsApproval(t *testing.T) {
+	cmd := "aayu ship 4"
+	sessions := []*Session{nil,
+		{Command: cmd, Login: "ana", Access: AccessWrite, Method: "device-flow"},
+		{Command: cmd, Login: "ana", Access: AccessAdmin, Method: "device-flow"},
+		{Command: "aayu ship 5", Login: "ana", Access: AccessAdmin, Method: "device-flow"}}
+	envs := []map[string]string{nil, {AgentVariable: "1"}, {"CI": "true"}, {"CLAUDECODE": "1"}, {AgentVariable: "0"}}
+	for _, env := range envs {
+		for _, terminal := range []bool{true, false} {
+			for _, ci := range []bool{true, false} {
+				base := HumanCheck{Command: cmd, Env: envOf(env), Terminal: terminal, CI: ci}
+				here := Here(base)
+				for _, s := range sessions {
+					for _, need := range []Access{AccessWrite, AccessAdmin} {
+						in := base
+						in.Session, in.Need = s, need
+						if got, want := here.With(s, cmd, need), RequireHuman(in); got != want {
+							t.Errorf("env %v terminal %v ci %v session %+v need %v: Here+With %+v, RequireHuman %+v", env, terminal, ci, s, need, got, want)
+						}
+						if h := Here(in); h != here {
+							t.Errorf("Here read the approval: %+v, without it %+v", h, here)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSoloBypassReadsTheCommandsOneAnswer: the bypass judged with the Here
+// a command already took refuses in the same words as when it looks at the
+// process itself, so ship's bypass and its presence check cannot disagree.
+func TestSoloBypassReadsTheCommandsOneAnswer(t *testing.T) {
+	cmd := "aayu ship 4"
+	envs := []map[string]string{nil, {AgentVariable: "1"}, {"CI": "true"}, {"GITHUB_ACTIONS": "yes\x1b[2J"}, {"CLAUDECODE": "1"}}
+	for _, env := range envs {
+		for _, terminal := range []bool{true, false} {
+			for _, ci := range []bool{true, false} {
+				for _, s := range []*Session{nil, {Command: cmd, Login: "ana", Access: AccessAdmin, Method: "device-flow"}} {
+					in := SoloBypassInput{Command: cmd, Env: envOf(env), Terminal: terminal, CI: ci, Session: s}
+					want := strings.Join(SoloBypassRefusals(in), "\n")
+					here := Here(HumanCheck{Command: cmd, Env: envOf(env), Terminal: terminal, CI: ci})
+					in.Here, in.Env, in.Terminal, in.CI = &here, nil, true, false // the answer alone decides
+					if got := strings.Join(SoloBypassRefusals(in), "\n"); got != want {
+						t.Errorf("env %q terminal %v ci %v session %v:\n%s\nwant\n%s", env, terminal, ci, s != nil, got, want)
+					}
+				}
+			}
+		}
+	}
+}

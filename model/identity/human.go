@@ -31,6 +31,10 @@ type Decision struct {
 	Outcome Outcome
 	Reason  string
 	Marker  string
+	// shown is Marker as a refusal may show it (NAME=value, or NAME alone),
+	// so the bypass's refusal can name a CI marker without reading the
+	// environment again.
+	shown string
 }
 
 // HumanCheck is what RequireHuman looks at.
@@ -53,8 +57,19 @@ type HumanCheck struct {
 // environment, CIMarkers) is refused; an approval this run that covers
 // the command allows it; a host's agent marker, or a process with neither a
 // marker nor a terminal, needs the presence check; a terminal without a
-// marker is allowed.
+// marker is allowed. It is Here followed by With: a command that asks at
+// several steps takes Here once and applies With at each.
 func RequireHuman(in HumanCheck) Decision {
+	return Here(in).With(in.Session, in.Command, in.Need)
+}
+
+// Here is the part of RequireHuman that looks at the process — the
+// environment, the terminal and --ci — and not at any approval: is a person
+// here, and by which means would one show it. in.Session and in.Need are
+// ignored. A command takes it once per run, so every step that asks reads
+// the same answer for the same process (issue #21: ship used to ask four
+// times).
+func Here(in HumanCheck) Decision {
 	env := in.Env
 	if env == nil {
 		env = func(string) string { return "" }
@@ -68,15 +83,11 @@ func RequireHuman(in HumanCheck) Decision {
 			Reason: fmt.Sprintf("%s is a human-only step and CI (--ci) has no person to approve it; run it yourself from a terminal", in.Command)}
 	}
 	if ci, marker, value := CIRun(env); ci {
-		return Decision{Outcome: Refused, Marker: marker,
-			Reason: fmt.Sprintf("%s is a human-only step and this is a CI run (%s), which has no person to approve it; run it yourself from a terminal", in.Command, shownVariable(marker, value))}
+		shown := shownVariable(marker, value)
+		return Decision{Outcome: Refused, Marker: marker, shown: shown,
+			Reason: fmt.Sprintf("%s is a human-only step and this is a CI run (%s), which has no person to approve it; run it yourself from a terminal", in.Command, shown)}
 	}
-	lane, marker := AgentLane(env)
-	if in.Session != nil && in.Session.Covers(in.Command, in.Need) {
-		return Decision{Outcome: Allowed, Marker: marker,
-			Reason: fmt.Sprintf("approved by @%s (%s, %s access) earlier in this run", in.Session.Login, in.Session.Method, in.Session.Access)}
-	}
-	if lane {
+	if lane, marker := AgentLane(env); lane {
 		return Decision{Outcome: NeedsPresence, Marker: marker,
 			Reason: fmt.Sprintf("%s is a human-only step and this shell carries an agent host's marker (%s); approve it on any device with the code shown, if you asked for it", in.Command, marker)}
 	}
@@ -85,6 +96,20 @@ func RequireHuman(in HumanCheck) Decision {
 			Reason: fmt.Sprintf("%s is a human-only step and this process has no terminal, so nothing shows a person is here; approve it on any device with the code shown, if you asked for it", in.Command)}
 	}
 	return Decision{Outcome: Allowed, Reason: "a person's terminal with no agent marker"}
+}
+
+// With applies this run's presence approval to what Here decided: a
+// refusal stands whatever was approved (aayu's own lane and CI never get
+// a code), and an approval that covers command with need allows the step.
+// It is pure, so a step asked again after the approval was given gets the
+// new answer without the process being looked at again.
+func (d Decision) With(s *Session, command string, need Access) Decision {
+	if d.Outcome == Refused || !s.Covers(command, need) {
+		return d
+	}
+	// Marker stays the agent host's, when one made Here ask for a code.
+	return Decision{Outcome: Allowed, Marker: d.Marker,
+		Reason: fmt.Sprintf("approved by @%s (%s, %s access) earlier in this run", s.Login, s.Method, s.Access)}
 }
 
 // shownVariable writes NAME=value for a refusal, the value only when it is

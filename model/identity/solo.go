@@ -107,6 +107,11 @@ type SoloBypassInput struct {
 	Terminal bool
 	CI       bool
 	Session  *Session // this run's presence approval, if any
+	// Here is the command's one answer to whether a person is here (the
+	// Here it already took); nil means it is taken now from Env, Terminal
+	// and CI. A command passes it so the bypass and its other steps read
+	// the same answer.
+	Here     *Decision
 	Identity IdentitySettings
 	Person   Account           // the account running the command, with its permission
 	Seats    map[string]string // seat name → paired human's login, e.g. "Engineering Manager" → "ana"
@@ -123,23 +128,24 @@ type SoloBypassInput struct {
 // missing "Solo-mode bypass:" comment by the person on the head.
 func SoloBypassRefusals(in SoloBypassInput) []string {
 	var out []string
-	env := in.Env
-	if env == nil {
-		env = func(string) string { return "" }
+	here := in.Here
+	if here == nil {
+		d := Here(HumanCheck{Command: in.Command, Env: in.Env, Terminal: in.Terminal, CI: in.CI})
+		here = &d
 	}
 	presence := in.Session.Covers(in.Command, AccessAdmin)
-	lane, marker := AgentLane(env)
-	ciEnv, ciMarker, ciValue := CIRun(env)
+	// The same order as Here's: AAYU_AGENT, --ci, a CI marker, then a
+	// host's marker or no terminal, which an admin approval lifts.
 	switch {
-	case marker == AgentVariable:
+	case here.Outcome == Refused && here.Marker == AgentVariable:
 		out = append(out, "aayu's own agent lane (AAYU_AGENT) can never bypass the human pass")
-	case in.CI:
+	case here.Outcome == Refused && here.Marker == "":
 		out = append(out, "CI (--ci) can never bypass the human pass")
-	case ciEnv:
-		out = append(out, fmt.Sprintf("a CI run (%s) can never bypass the human pass", shownVariable(ciMarker, ciValue)))
-	case lane && !presence:
-		out = append(out, fmt.Sprintf("this shell carries an agent host's marker (%s); the bypass needs you to approve it by the presence check as an admin", marker))
-	case !lane && !in.Terminal && !presence:
+	case here.Outcome == Refused:
+		out = append(out, fmt.Sprintf("a CI run (%s) can never bypass the human pass", here.shown))
+	case here.Outcome == NeedsPresence && here.Marker != "" && !presence:
+		out = append(out, fmt.Sprintf("this shell carries an agent host's marker (%s); the bypass needs you to approve it by the presence check as an admin", here.Marker))
+	case here.Outcome == NeedsPresence && !presence:
 		out = append(out, "this process has neither an agent marker nor a terminal; the bypass needs you to approve it by the presence check as an admin")
 	}
 	if !SoloMode(in.Identity) {
