@@ -77,7 +77,7 @@ func OSC52(text string) (string, error) {
 // why, for the screen to show) and nothing is copied. what names the link
 // in the confirmation.
 func (c Clipboard) CopyURL(rawURL, what string) (tea.Cmd, error) {
-	if !linkable(rawURL) {
+	if !Linkable(rawURL) {
 		return nil, fmt.Errorf("%w: %s is not a plain http(s) link", ErrNotCopyable, what)
 	}
 	return c.Copy(rawURL, what)
