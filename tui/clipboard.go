@@ -7,8 +7,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/atotto/clipboard"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Clipboard is how a screen copies a link (or the login's device code) for
@@ -114,4 +116,16 @@ func (c Clipboard) Notice(msg CopiedMsg) string {
 		s += " Inside tmux it reaches your clipboard only with: tmux set -s set-clipboard on"
 	}
 	return s
+}
+
+// CopyKey is the copy key every screen with a link binds: c copies the
+// link of the card or result shown.
+func CopyKey() key.Binding {
+	return key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy link"))
+}
+
+// NoticeLine is a short confirmation ("Copied the link to #4.") shown in
+// place of the help line until the next key, cut to width.
+func NoticeLine(width int, notice string, st Styles) string {
+	return ansi.Truncate(st.Subtle.Render(SanitizeLine(notice)), width, helpEllipsis)
 }
