@@ -129,3 +129,44 @@ func CopyKey() key.Binding {
 func NoticeLine(width int, notice string, st Styles) string {
 	return ansi.Truncate(st.Subtle.Render(SanitizeLine(notice)), width, helpEllipsis)
 }
+
+// ResultLink is the copy key of a small screen whose result has one link
+// (ready's and plan's comment, proof push's advisory comment): c copies
+// URL once it is set, and the confirmation replaces the help line until
+// the next key.
+type ResultLink struct {
+	URL    string // "" until the result has a link
+	What   string // names it in the confirmation: "the link to the comment"
+	notice string
+}
+
+// Keys is the copy key while there is a link, else none; none in plain
+// mode, which writes no clipboard (its output may be a pipe or a log) and
+// prints the link in the result's own lines instead.
+func (r *ResultLink) Keys(c Common) []key.Binding {
+	if r.URL == "" || c.Plain {
+		return nil
+	}
+	return []key.Binding{CopyKey()}
+}
+
+// Key takes c when there is a link (handled reports it) and clears the
+// confirmation on any other key.
+func (r *ResultLink) Key(msg tea.KeyPressMsg, c Clipboard) (cmd tea.Cmd, handled bool) {
+	r.notice = ""
+	if r.URL == "" || !key.Matches(msg, CopyKey()) {
+		return nil, false
+	}
+	cmd, err := c.CopyURL(r.URL, r.What)
+	if err != nil {
+		r.notice = "Nothing was copied: " + r.What + " is not a plain http(s) link."
+		return nil, true
+	}
+	return cmd, true
+}
+
+// Copied takes the copy's report.
+func (r *ResultLink) Copied(msg CopiedMsg, c Clipboard) { r.notice = c.Notice(msg) }
+
+// Notice is the confirmation to show in place of the help line, or "".
+func (r *ResultLink) Notice() string { return r.notice }

@@ -64,6 +64,8 @@ type Model struct {
 	// stopWhy is a quit request that came while writing: the write under
 	// way finishes, then the screen ends.
 	stopWhy string
+	// link is the comment the result posted or reused, for the copy key (c).
+	link tui.ResultLink
 }
 
 // New returns the plan screen; Init starts reading the Story.
@@ -119,7 +121,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			no := false
 			m.early = &no
 		}
+	case tui.CopiedMsg:
+		m.link.Copied(msg, m.c.Clipboard)
 	case tea.KeyPressMsg:
+		if cmd, ok := m.link.Key(msg, m.c.Clipboard); ok {
+			return m, cmd
+		}
 		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
 			return m, nil
 		}
@@ -243,6 +250,7 @@ func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
 			verb = "reused"
 		}
 		m.say(fmt.Sprintf("%s your comment on #%d: %s", verb, r.Story, clean(res.CommentURL)))
+		m.link = tui.ResultLink{URL: res.CommentURL, What: "the link to your comment"}
 	}
 	if res.Commit != "" {
 		m.say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", pass.PlanRecordPath(r.Story), core.LedgerBranch, short(res.Commit)))
@@ -312,7 +320,7 @@ func numbered(ws []string) []string {
 
 // View draws the same lines in the full screen, wrapped to its width.
 func (m *Model) View() tea.View {
-	return m.scroll.View(m.c, core.Command(m.deps.Story, m.deps.SoloBypass), m.body(), m.Keys())
+	return m.scroll.ViewNotice(m.c, core.Command(m.deps.Story, m.deps.SoloBypass), m.body(), m.Keys(), m.link.Notice())
 }
 
 // body is what the full screen shows under its title.
@@ -339,7 +347,7 @@ func (m *Model) Keys() []key.Binding {
 	if m.phase == asking {
 		return []key.Binding{m.yes, m.no}
 	}
-	return []key.Binding{m.keys.Quit}
+	return append(m.link.Keys(m.c), m.keys.Quit)
 }
 
 func clean(s string) string { return tui.SanitizeLine(s) }

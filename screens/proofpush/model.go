@@ -41,6 +41,8 @@ type Model struct {
 	closed  bool
 	code    int
 	stopWhy string
+	// link is the advisory comment, for the copy key (c).
+	link tui.ResultLink
 }
 
 // New returns the screen; Init starts the push.
@@ -81,7 +83,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.stopWhy = msg.Why
 			m.lines = append(m.lines, msg.Why+": proof push stops once the push under way lands, and says what landed; nothing is cut in the middle.")
 		}
+	case tui.CopiedMsg:
+		m.link.Copied(msg, m.c.Clipboard)
 	case tea.KeyPressMsg:
+		if cmd, ok := m.link.Key(msg, m.c.Clipboard); ok {
+			return m, cmd
+		}
 		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
 			return m, nil
 		}
@@ -108,6 +115,9 @@ func (m *Model) pushed(msg pushedMsg) (tea.Model, tea.Cmd) {
 		}
 		if m.deps.Note != "" {
 			m.lines = append(m.lines, tui.SanitizeLine(m.deps.Note))
+		}
+		if msg.res != nil && msg.res.CommentProblem == "" {
+			m.link = tui.ResultLink{URL: msg.res.Comment.URL, What: "the link to the advisory comment"}
 		}
 	}
 	m.done = true
@@ -174,7 +184,7 @@ func Lines(story int, r *core.Result) []string {
 
 // View draws the same lines in the full screen, wrapped to its width.
 func (m *Model) View() tea.View {
-	return m.scroll.View(m.c, fmt.Sprintf("aayu proof push #%d", m.deps.Story), m.body(), m.Keys())
+	return m.scroll.ViewNotice(m.c, fmt.Sprintf("aayu proof push #%d", m.deps.Story), m.body(), m.Keys(), m.link.Notice())
 }
 
 // body is what the full screen shows under its title: the lines after the
@@ -197,7 +207,7 @@ func (m *Model) Done() (bool, int) { return m.done && m.closed, m.code }
 func (m *Model) Epilogue() []string { return m.body() }
 
 // Keys lists the bindings that work now.
-func (m *Model) Keys() []key.Binding { return []key.Binding{m.keys.Quit} }
+func (m *Model) Keys() []key.Binding { return append(m.link.Keys(m.c), m.keys.Quit) }
 
 func short(sha string) string {
 	if len(sha) > 12 {

@@ -64,6 +64,8 @@ type Model struct {
 	// stopWhy is a quit request that came while writing: the write under
 	// way finishes, then the screen ends.
 	stopWhy string
+	// link is the comment the result posted, for the copy key (c).
+	link tui.ResultLink
 }
 
 // New returns the ready screen; Init starts reading the Story.
@@ -119,7 +121,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			no := false
 			m.early = &no
 		}
+	case tui.CopiedMsg:
+		m.link.Copied(msg, m.c.Clipboard)
 	case tea.KeyPressMsg:
+		if cmd, ok := m.link.Key(msg, m.c.Clipboard); ok {
+			return m, cmd
+		}
 		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
 			return m, nil
 		}
@@ -230,6 +237,7 @@ func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
 	}
 	if r.CommentURL != "" {
 		m.say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + clean(r.CommentURL))
+		m.link = tui.ResultLink{URL: r.CommentURL, What: "the link to the comment"}
 	}
 	if msg.err != nil {
 		m.say("failed: "+tui.Sentence(clean(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
@@ -275,7 +283,7 @@ func numbered(ws []string) []string {
 
 // View draws the same lines in the full screen, wrapped to its width.
 func (m *Model) View() tea.View {
-	return m.scroll.View(m.c, fmt.Sprintf("aayu ready #%d", m.deps.Story), m.body(), m.Keys())
+	return m.scroll.ViewNotice(m.c, fmt.Sprintf("aayu ready #%d", m.deps.Story), m.body(), m.Keys(), m.link.Notice())
 }
 
 // body is what the full screen shows under its title.
@@ -302,7 +310,7 @@ func (m *Model) Keys() []key.Binding {
 	if m.phase == asking {
 		return []key.Binding{m.yes, m.no}
 	}
-	return []key.Binding{m.keys.Quit}
+	return append(m.link.Keys(m.c), m.keys.Quit)
 }
 
 func clean(s string) string { return tui.SanitizeLine(s) }
