@@ -80,8 +80,8 @@ func (w wiring) loginScreen(req login.Request) (*login.Model, error) {
 		},
 		Log:         actions.OpenLog(logDir, nil),
 		OpenBrowser: login.OpenInBrowser(e.getenv),
-		Clipboard:   login.CopyToClipboard,
-		InTmux:      login.InTmux(e.getenv),
+		Clipboard:   tui.NativeClipboard,
+		InTmux:      tui.InTmux(e.getenv),
 		AgentEnv:    e.getenv,
 	}), nil
 }

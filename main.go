@@ -88,6 +88,10 @@ func run(ctx context.Context, args []string, e env) int {
 		Motion: tui.Motion(cfg.Bool("ui.motion"), plain, e.getenv),
 		CI:     inv.Global.CI,
 	}
+	if !plain {
+		// Plain mode copies nothing: it prints the link instead.
+		common.Clipboard = tui.Clipboard{Native: tui.NativeClipboard, InTmux: tui.InTmux(e.getenv)}
+	}
 
 	if inv.Command == "sandbox" {
 		return runSandbox(ctx, inv, e)

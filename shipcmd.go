@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -120,7 +121,7 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 		return shipPresence{Model: m, command: req.Command}, err
 	}
 	return ship.New(ctx, common, ship.Options{
-		PR: pr, Run: run, Presence: presence,
+		PR: pr, Run: run, Presence: presence, URL: pullURL(sess, pr),
 		Summary: func(r core.Result) []string { return pack.Summary(r.Pack) },
 		OnClose: func() { _ = os.RemoveAll(work) },
 	}), nil
@@ -158,4 +159,14 @@ func (p shipPresence) Session() (*identity.Session, bool) {
 	c := *s
 	c.Command = p.command
 	return &c, true
+}
+
+// pullURL is pull request pr's web address, for the ship screen's copy key;
+// "" when it cannot be made.
+func pullURL(sess *session, pr int) string {
+	u, err := url.JoinPath(sess.webURL(), sess.owner, sess.repo, "pull", fmt.Sprint(pr))
+	if err != nil {
+		return ""
+	}
+	return u
 }

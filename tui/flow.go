@@ -55,6 +55,9 @@ type ConfirmFlow struct {
 	HideWhenDone int
 	// Write starts the writes once the person says yes.
 	Write func() tea.Cmd
+	// Link is the result's one link (a comment the writes posted), which
+	// the copy key (c) copies once it is set.
+	Link ResultLink
 
 	keys   KeyMap
 	scroll Scrollback
@@ -97,7 +100,12 @@ func (f *ConfirmFlow) Update(msg tea.Msg) tea.Cmd {
 	case InputClosedMsg:
 		// The end of input is never a yes.
 		return f.early1(false)
+	case CopiedMsg:
+		f.Link.Copied(msg, f.C.Clipboard)
 	case tea.KeyPressMsg:
+		if cmd, ok := f.Link.Key(msg, f.C.Clipboard); ok {
+			return cmd
+		}
 		if f.scroll.Key(msg, f.keys.Up, f.keys.Down, f.C, f.Body(), f.Keys()) {
 			return nil
 		}
@@ -200,7 +208,7 @@ func (f *ConfirmFlow) StartWrite() tea.Cmd {
 
 // View draws the same lines in the full screen, wrapped to its width.
 func (f *ConfirmFlow) View() tea.View {
-	return f.scroll.View(f.C, f.Title, f.Body(), f.Keys())
+	return f.scroll.ViewNotice(f.C, f.Title, f.Body(), f.Keys(), f.Link.Notice())
 }
 
 // Body is what the full screen shows under its title.
@@ -235,5 +243,5 @@ func (f *ConfirmFlow) Keys() []key.Binding {
 	if f.Phase == FlowAsking {
 		return []key.Binding{f.Yes, f.No}
 	}
-	return []key.Binding{f.keys.Quit}
+	return append(f.Link.Keys(f.C), f.keys.Quit)
 }

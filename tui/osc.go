@@ -17,16 +17,16 @@ import (
 // That way no URL can end the escape sequence early and smuggle in another.
 func Hyperlink(rawURL, text string) string {
 	text = SanitizeLine(text)
-	if !linkable(rawURL) {
+	if !Linkable(rawURL) {
 		return text
 	}
 	return ansi.SetHyperlink(rawURL) + text + ansi.ResetHyperlink()
 }
 
-// linkable reports whether rawURL is an absolute http or https URL made only
+// Linkable reports whether rawURL is an absolute http or https URL made only
 // of printable ASCII without spaces, so that it can sit inside an OSC 8
 // sequence without ending it.
-func linkable(rawURL string) bool {
+func Linkable(rawURL string) bool {
 	for i := 0; i < len(rawURL); i++ {
 		if c := rawURL[i]; c <= ' ' || c >= 0x7f {
 			return false

@@ -44,4 +44,7 @@ type Common struct {
 	Plain         bool // plain renderer: lines only, no redraw
 	Motion        bool // confetti and other motion allowed
 	CI            bool // headless merge gate: never wait for a person
+	// Clipboard is where a copy key copies a link to (OSC 52, and the
+	// machine's own clipboard when main wires one).
+	Clipboard Clipboard
 }

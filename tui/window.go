@@ -65,7 +65,10 @@ func ClampBack(back int, body []string, width, height int, keys []key.Binding, s
 // line, the Window of body that fits, the note on what is hidden (or a
 // blank line) and the help line of keys, in height rows of width cells.
 func TitledWindow(st Styles, title string, body []string, width, height, back int, keys []key.Binding) string {
-	help := HelpLine(width, keys, st)
+	return titledWindow(st, title, body, width, height, back, HelpLine(width, keys, st))
+}
+
+func titledWindow(st Styles, title string, body []string, width, height, back int, help string) string {
 	shown, note := Window(body, width, height-3-strings.Count(help, "\n")-1, back)
 	var b strings.Builder
 	b.WriteString(st.Title.Render(title) + "\n\n")
@@ -102,6 +105,18 @@ func (s *Scrollback) Key(msg tea.KeyPressMsg, up, down key.Binding, c Common, bo
 // View draws body under title in the full screen at the scrolled place.
 func (s Scrollback) View(c Common, title string, body []string, keys []key.Binding) tea.View {
 	v := tea.NewView(TitledWindow(c.Styles, title, body, max(c.Width, 20), c.Height, s.back, keys))
+	v.AltScreen = true
+	return v
+}
+
+// ViewNotice is View with a short confirmation (a copy) in place of the
+// help line; an empty notice draws the help line.
+func (s Scrollback) ViewNotice(c Common, title string, body []string, keys []key.Binding, notice string) tea.View {
+	if notice == "" {
+		return s.View(c, title, body, keys)
+	}
+	w := max(c.Width, 20)
+	v := tea.NewView(titledWindow(c.Styles, title, body, w, c.Height, s.back, NoticeLine(w, notice, c.Styles)))
 	v.AltScreen = true
 	return v
 }

@@ -95,6 +95,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openStory("pack")
 	case key.Matches(msg, k.Verify):
 		return m.openStory("verify")
+	case key.Matches(msg, k.Copy):
+		return m.copyLink()
 	}
 	return nil
 }
@@ -184,6 +186,8 @@ func (m *Model) onLine(line string) tea.Cmd {
 		return m.openStory("pack")
 	case word == "v":
 		return m.openStory("verify")
+	case word == "copy" || strings.HasPrefix(word, "copy "):
+		m.sayLink(word[len("copy"):])
 	case word == "list":
 		m.sayList()
 		m.askCurrent()

@@ -18,6 +18,7 @@ type keyMap struct {
 	Back        key.Binding
 	Details     key.Binding
 	Refresh     key.Binding
+	Copy        key.Binding
 	Pack        key.Binding
 	Verify      key.Binding
 	WaitAll     key.Binding
@@ -44,6 +45,7 @@ func newKeys() keyMap {
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Details:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "details")),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Copy:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy link")),
 		Pack:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "its Story's pack")),
 		Verify:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify its Story")),
 		WaitAll:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "wait for all writes")),

@@ -149,7 +149,7 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 // legend says once, at the top of the plain twin, what every word does.
 const legend = "keys: a number picks that choice on the current card; enter does its recommendation; s skips to the next card; " +
 	"x N selects housekeeping card N; X selects all housekeeping; C clears all housekeeping; y confirms; d shows details; " +
-	"p shows the card's Story's pack; v verifies it; r refreshes; q quits."
+	"p shows the card's Story's pack; v verifies it; r refreshes; copy N prints card N's link; q quits."
 
 type readMsg struct {
 	snap model.Snapshot
@@ -305,6 +305,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onJobDone(msg)
 	case openedMsg:
 		m.showLink(msg.number, msg.url, msg.err)
+	case tui.CopiedMsg:
+		m.tell(m.c.Clipboard.Notice(msg))
 	case spinner.TickMsg:
 		return m.onSpin(msg)
 	case tui.ReturnedMsg:
@@ -713,7 +715,7 @@ func (m *Model) Keys() []key.Binding {
 	if why := m.writeBlocked(); why != "" {
 		act = tui.Disable(act, why)
 	}
-	ks := []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh}
+	ks := []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh, k.Copy}
 	if m.detailsOverflow() {
 		ks = append([]key.Binding{scrollDetails}, ks...)
 	}

@@ -31,6 +31,7 @@ func (m *Model) PlainKeys() []key.Binding {
 		w("p", "the pack of the card's Story"),
 		w("v", "verify the card's Story"),
 		w("r", "read GitHub again"),
+		w("copy N", "print card N's link on its own line, to copy (plain mode writes no clipboard)"),
 		w("list", "list every card with its number"),
 		w("q", "quit"),
 	}

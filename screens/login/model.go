@@ -64,7 +64,7 @@ type Deps struct {
 	// OpenBrowser opens a URL and never writes to the terminal (see
 	// OpenInBrowser); nil means the machine has no browser.
 	OpenBrowser func(url string) error
-	// Clipboard copies to the native clipboard (see CopyToClipboard); the
+	// Clipboard copies to the native clipboard (see tui.NativeClipboard); the
 	// terminal's clipboard is written by OSC 52 besides. nil: OSC 52 only.
 	Clipboard func(string) error
 	// InTmux says the screen runs inside tmux, where OSC 52 needs
@@ -107,9 +107,8 @@ func newKeys() keyMap {
 // tickMsg drives the countdown of one code.
 type tickMsg struct{ gen int }
 
-// copiedMsg and browserMsg report the native clipboard and the browser.
+// browserMsg reports the browser; a copy reports by tui.CopiedMsg.
 type (
-	copiedMsg  struct{ err error }
 	browserMsg struct{ err error }
 	heldMsg    struct{}
 )
@@ -235,8 +234,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case heldMsg:
 		m.done = true
-	case copiedMsg:
-		m.note(copiedNotice(msg.err, m.deps.InTmux))
+	case tui.CopiedMsg:
+		m.note(m.clipboard().Notice(msg))
 	case browserMsg:
 		if msg.err != nil {
 			m.note("No browser opened here (" + sentence(msg.err) + "). Open the link on any device.")
@@ -378,30 +377,23 @@ func (m *Model) enter() tea.Cmd {
 }
 
 // copyCode writes the code to the terminal's clipboard by OSC 52 and to the
-// native clipboard, when there is one.
+// native clipboard, when there is one, through the copy every screen uses.
 func (m *Model) copyCode() tea.Cmd {
 	if m.phase != phaseWaiting {
 		return nil
 	}
-	code, native := m.userCode, m.deps.Clipboard
-	cmds := []tea.Cmd{tea.SetClipboard(code)}
-	if native != nil {
-		cmds = append(cmds, func() tea.Msg { return copiedMsg{err: native(code)} })
-	} else {
-		m.note(copiedNotice(nil, m.deps.InTmux))
+	cmd, err := m.clipboard().Copy(m.userCode, "the code")
+	if err != nil {
+		// The code comes from GitHub: one that could not be copied safely
+		// is read off the screen instead.
+		m.note("The code was not copied (" + sentence(err) + "); type it as shown.")
+		return nil
 	}
-	return tea.Batch(cmds...)
+	return cmd
 }
 
-func copiedNotice(nativeErr error, inTmux bool) string {
-	s := "Copied the code."
-	if nativeErr != nil {
-		s = "Sent the code to the terminal's clipboard (this machine has none: " + sentence(nativeErr) + ")."
-	}
-	if inTmux {
-		s += " Inside tmux it reaches your clipboard only with: tmux set -s set-clipboard on"
-	}
-	return s
+func (m *Model) clipboard() tui.Clipboard {
+	return tui.Clipboard{Native: m.deps.Clipboard, InTmux: m.deps.InTmux}
 }
 
 // Session is the approval this screen obtained, for the caller to pass to

@@ -6,8 +6,6 @@ import (
 	"os/exec"
 	"runtime"
 	"time"
-
-	"github.com/atotto/clipboard"
 )
 
 // OpenInBrowser returns the usual Deps.OpenBrowser: it opens a URL with the
@@ -54,21 +52,4 @@ func opener(goos string, getenv func(string) string) (string, []string, error) {
 		return "", nil, errors.New("there is no desktop session")
 	}
 	return "xdg-open", nil, nil
-}
-
-// CopyToClipboard is the usual Deps.Clipboard: the machine's own clipboard
-// through atotto/clipboard (pbcopy, xclip, xsel, wl-copy, Windows). Over SSH
-// it may have none; the screen also copies by OSC 52, which reaches the
-// clipboard of the terminal the person is looking at.
-func CopyToClipboard(s string) error {
-	if clipboard.Unsupported {
-		return errors.New("no clipboard program is installed")
-	}
-	return clipboard.WriteAll(s)
-}
-
-// InTmux says whether the environment is a tmux session, where OSC 52 needs
-// `tmux set -s set-clipboard on` to reach the outer terminal.
-func InTmux(getenv func(string) string) bool {
-	return getenv("TMUX") != ""
 }

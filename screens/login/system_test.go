@@ -26,9 +26,3 @@ func TestOpener(t *testing.T) {
 		}
 	}
 }
-
-func TestInTmux(t *testing.T) {
-	if !InTmux(func(k string) string { return map[string]string{"TMUX": "/tmp/tmux-0/default,1,0"}[k] }) || InTmux(func(string) string { return "" }) {
-		t.Fatal("InTmux reads TMUX wrongly")
-	}
-}

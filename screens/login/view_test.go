@@ -96,7 +96,7 @@ func TestLoginScreenFitsEverySize(t *testing.T) {
 		for _, h := range []int{8, 16, 24, 40} {
 			m, _ := staged(t, tui.Common{Width: w, Height: h, Styles: tui.NewStyles(false)}, long, Deps{InTmux: true})
 			showCode(m)
-			m.Update(copiedMsg{})
+			m.Update(tui.CopiedMsg{What: "the code"})
 			view := m.View().Content
 			tuitest.AssertFits(t, view, w, h)
 			if h >= 24 && w >= 40 {
@@ -199,12 +199,10 @@ func TestCopyKey(t *testing.T) {
 		showCode(m)
 		_, cmd := m.Update(tuitest.Key("c"))
 		msgs := runAll(cmd)
-		osc52 := false
 		for _, msg := range msgs {
-			osc52 = osc52 || fmt.Sprintf("%T", msg) == "tea.setClipboardMsg"
 			m.Update(msg)
 		}
-		if !osc52 {
+		if got := tuitest.OSC52Writes(msgs); len(got) != 1 || got[0] != "WDJB-MJHT" {
 			t.Errorf("c did not write the terminal clipboard (OSC 52); got %#v", msgs)
 		}
 		v := ansi.Strip(m.View().Content)

@@ -130,6 +130,7 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 			verb = "reused"
 		}
 		m.Say(fmt.Sprintf("%s your comment on #%d: %s", verb, r.Story, clean(res.CommentURL)))
+		m.Link = tui.ResultLink{URL: res.CommentURL, What: "the link to your comment"}
 	}
 	if res.Commit != "" {
 		m.Say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", pass.PlanRecordPath(r.Story), core.LedgerBranch, short(res.Commit)))

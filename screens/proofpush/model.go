@@ -84,6 +84,9 @@ func (m *Model) pushed(msg pushedMsg) tea.Cmd {
 	if m.deps.Note != "" {
 		m.Say(tui.SanitizeLine(m.deps.Note))
 	}
+	if msg.res != nil && msg.res.CommentProblem == "" {
+		m.Link = tui.ResultLink{URL: msg.res.Comment.URL, What: "the link to the advisory comment"}
+	}
 	return m.Finish(tui.ExitOK)
 }
 

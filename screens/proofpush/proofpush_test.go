@@ -157,7 +157,9 @@ func TestProofPushFullHelpGolden(t *testing.T) {
 
 func TestProofPushPlainHelpGolden(t *testing.T) {
 	f := &fake{res: landed()}
-	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
+	c := tuitest.Common(80, 24)
+	c.Plain = true // plain mode copies nothing, so c is not listed
+	m := New(context.Background(), c, f.deps())
 	m.Update(m.Init()())
 	tuitest.GoldenPlainHelp(t, m)
 }

@@ -117,6 +117,7 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	}
 	if r.CommentURL != "" {
 		m.Say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + clean(r.CommentURL))
+		m.Link = tui.ResultLink{URL: r.CommentURL, What: "the link to the comment"}
 	}
 	if msg.err != nil {
 		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")

@@ -33,6 +33,9 @@ type Options struct {
 	// OnClose releases what the screen was built with (its work folder)
 	// when it leaves the screen stack.
 	OnClose func()
+	// URL is the pull request's web address, which the copy key (c)
+	// copies once the run has ended; "" binds no copy key.
+	URL string
 	// Now is the clock a waiting gate's time is counted by; nil means
 	// time.Now (tests fix it, so goldens do not move).
 	Now func() time.Time
@@ -98,6 +101,10 @@ type Model struct {
 	done  bool
 	code  int
 
+	// copied is the copy key's confirmation, shown in place of the help
+	// line until the next key.
+	copied string
+
 	// confirmed: the person answered yes, so writes are under way.
 	confirmed bool
 	// stopWhy is the quit request (ctrl+c, SIGTERM) being honoured, and
@@ -112,6 +119,7 @@ type keyMap struct {
 	Back key.Binding
 	Yes  key.Binding
 	No   key.Binding
+	Copy key.Binding
 }
 
 // New returns the ship screen for one pull request.
@@ -123,7 +131,8 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
 			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 			Yes:  key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
-			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing"))},
+			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing")),
+			Copy: tui.CopyKey()},
 		gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{},
 		stopAfter: new(atomic.Bool),
 		spin:      newSpinner(), now: opts.Now,
@@ -212,7 +221,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tui.InputClosedMsg:
 		// End of input is never a yes.
 		m.answer(false)
+	case tui.CopiedMsg:
+		m.copied = m.c.Clipboard.Notice(msg)
 	case tea.KeyPressMsg:
+		m.copied = ""
 		return m, m.onKey(msg)
 	}
 	return m, nil
@@ -317,6 +329,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.pushed && m.result != nil && key.Matches(msg, k.Back):
 		m.done = true // back to the inbox; the verdict is on its page
 		return nil
+	case m.canCopy() && key.Matches(msg, k.Copy):
+		return m.copyLink()
 	case key.Matches(msg, k.Pack):
 		if m.packReady() == "" {
 			m.showPack = !m.showPack
@@ -377,11 +391,15 @@ func (m *Model) FullKeys() []key.Binding {
 	if why := m.packReady(); why != "" {
 		pack = tui.Disable(pack, why)
 	}
+	keys := []key.Binding{pack}
+	if m.canCopy() {
+		keys = append(keys, k.Copy)
+	}
 	if m.pushed && m.result != nil {
 		// Opened from the inbox: esc goes back to it.
-		return m.withScrollKeys([]key.Binding{pack, tui.BackKey(), k.Quit}, true)
+		return m.withScrollKeys(append(keys, tui.BackKey(), k.Quit), true)
 	}
-	return m.withScrollKeys([]key.Binding{pack, k.Quit}, true)
+	return m.withScrollKeys(append(keys, k.Quit), true)
 }
 
 // Transcript returns the plain lines.

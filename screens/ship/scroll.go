@@ -90,7 +90,11 @@ func (m *Model) scrolled(body []string, w, h int) string {
 	for _, l := range strings.Split(s.vp.View(), "\n") {
 		lines = append(lines, strings.TrimRight(l, " "))
 	}
-	return tui.Frame(lines, w, h, tui.HelpLine(w, m.Keys(), m.c.Styles))
+	help := tui.HelpLine(w, m.Keys(), m.c.Styles)
+	if m.copied != "" {
+		help = tui.NoticeLine(w, m.copied, m.c.Styles)
+	}
+	return tui.Frame(lines, w, h, help)
 }
 
 // overflows says whether the body is taller than its room, so the scroll
