@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/pass"
 
 	"github.com/aayudha/aayu/model/untrusted"
 )
@@ -165,7 +166,7 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 	}
 	desc := strings.ToLower(strings.TrimSpace(inspect.Description.Raw()))
 	switch {
-	case inspect.State == "pending" && strings.HasPrefix(desc, "human rung") && !humanReviewed(s, facts.Comments, pr.HeadSHA):
+	case inspect.State == "pending" && strings.HasPrefix(desc, "human rung") && !humanReviewed(s, facts, pr.Number, pr.HeadSHA):
 		approve := Choice{Key: "2", Label: "approve its head", NeedsNote: "One line on what you checked:",
 			Writes: []Write{
 				{Kind: WriteReview, Number: pr.Number, CommitID: pr.HeadSHA, Login: s.Viewer},
@@ -272,13 +273,25 @@ func HumanReviewReply(pr int, head, login string) string {
 		HumanReviewPrefix, strings.TrimPrefix(login, "@"), head, strings.TrimPrefix(login, "@"), pr, head, head)
 }
 
-// humanReviewed says the approver's Human review: reply names this head:
-// the person approved it by record, and the step no longer waits for them.
-func humanReviewed(s Snapshot, comments []identity.Comment, head string) bool {
+// humanReviewed says the approver already approved exactly this head, so
+// the step no longer waits for them and "approve its head" is not offered
+// again in a later session: their Human review: reply names it, their
+// latest decisive review on GitHub approves it, or the ledger's review
+// record of it (reviews/PR/HEAD.json, what "approve its head" writes)
+// names them. None of these is a pass here: ship judges its own.
+func humanReviewed(s Snapshot, facts PRFacts, pr int, head string) bool {
 	if s.Approver == "" || head == "" {
 		return false
 	}
-	for _, c := range comments {
+	approver := strings.TrimPrefix(s.Approver, "@")
+	if rv, ok := pass.LatestDecisive(facts.Reviews)[strings.ToLower(approver)]; ok &&
+		strings.EqualFold(rv.State, pass.StateApproved) && strings.EqualFold(rv.CommitID, head) && !identity.IsBot(rv.Author, s.BotLogins) {
+		return true
+	}
+	if rec, ok := s.ReviewRecords[pr]; ok && strings.EqualFold(rec.Head, head) && identity.SameLogin(rec.Login, approver) {
+		return true
+	}
+	for _, c := range facts.Comments {
 		if identity.IsBot(c.Author, s.BotLogins) || !identity.SameLogin(c.Author.Login, strings.TrimPrefix(s.Approver, "@")) {
 			continue
 		}
