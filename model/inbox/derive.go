@@ -166,7 +166,7 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 	}
 	desc := strings.ToLower(strings.TrimSpace(inspect.Description.Raw()))
 	switch {
-	case inspect.State == "pending" && strings.HasPrefix(desc, "human rung") && !humanReviewed(s, facts, pr.Number, pr.HeadSHA):
+	case AtHumanRung(facts) && !humanReviewed(s, facts, pr.Number, pr.HeadSHA):
 		approve := Choice{Key: "2", Label: "approve its head", NeedsNote: "One line on what you checked:",
 			Writes: []Write{
 				{Kind: WriteReview, Number: pr.Number, CommitID: pr.HeadSHA, Login: s.Viewer},
@@ -203,6 +203,15 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 			}}, true
 	}
 	return Step{}, false
+}
+
+// AtHumanRung says inspect waits on the head at its human rung: the one
+// state in which the card offers "approve its head", so the only one in
+// which the reader needs the head's review record on the ledger.
+func AtHumanRung(facts PRFacts) bool {
+	inspect, ok := statusOf(facts.Statuses, InspectContext)
+	return ok && inspect.State == "pending" &&
+		strings.HasPrefix(strings.ToLower(strings.TrimSpace(inspect.Description.Raw())), "human rung")
 }
 
 var headWord = regexp.MustCompile(`\b[0-9a-fA-F]{40}\b`)
