@@ -282,22 +282,24 @@ func HumanReviewReply(pr int, head, login string) string {
 		HumanReviewPrefix, strings.TrimPrefix(login, "@"), head, strings.TrimPrefix(login, "@"), pr, head, head)
 }
 
-// humanReviewed says the approver already approved exactly this head, so
-// the step no longer waits for them and "approve its head" is not offered
-// again in a later session: their Human review: reply names it, their
-// latest decisive review on GitHub approves it, or the ledger's review
-// record of it (reviews/PR/HEAD.json, what "approve its head" writes)
-// names them. None of these is a pass here: ship judges its own.
+// humanReviewed says the approver already approved exactly this head, as
+// "approve its head" writes it, whole, so the step no longer waits for them
+// and is not offered again in a later session: their Human review: reply
+// names it (solo mode: the record, then the reply), or their latest
+// decisive review on GitHub approves it and the ledger's review record of
+// it (reviews/PR/HEAD.json) names them. Either half alone keeps the card,
+// so the next Enter finishes what landed in part. None of this is a pass
+// here: ship judges its own.
 func humanReviewed(s Snapshot, facts PRFacts, pr int, head string) bool {
 	if s.Approver == "" || head == "" {
 		return false
 	}
 	approver := strings.TrimPrefix(s.Approver, "@")
-	if rv, ok := pass.LatestDecisive(facts.Reviews)[strings.ToLower(approver)]; ok &&
-		strings.EqualFold(rv.State, pass.StateApproved) && strings.EqualFold(rv.CommitID, head) && !identity.IsBot(rv.Author, s.BotLogins) {
-		return true
-	}
-	if rec, ok := s.ReviewRecords[pr]; ok && strings.EqualFold(rec.Head, head) && identity.SameLogin(rec.Login, approver) {
+	rv, reviewed := pass.LatestDecisive(facts.Reviews)[strings.ToLower(approver)]
+	reviewed = reviewed && strings.EqualFold(rv.State, pass.StateApproved) && strings.EqualFold(rv.CommitID, head) && !identity.IsBot(rv.Author, s.BotLogins)
+	rec, recorded := s.ReviewRecords[pr]
+	recorded = recorded && strings.EqualFold(rec.Head, head) && identity.SameLogin(rec.Login, approver)
+	if reviewed && recorded {
 		return true
 	}
 	for _, c := range facts.Comments {

@@ -336,29 +336,31 @@ func TestStatusWritesReplaceNeverAddBeside(t *testing.T) {
 }
 
 // TestApprovedHeadNotOfferedAgain: a head the approver already approved —
-// by their latest review on GitHub, or by the ledger's review record that
-// "approve its head" writes — is not a card offering "approve its head"
-// again in the next session. A review of another head, one replaced by
-// changes requested, a record of another head or naming someone else
-// leaves the card waiting.
+// their latest review on GitHub and the ledger's review record, both of
+// which "approve its head" writes — is not a card offering "approve its
+// head" again in the next session. Either half alone (landed in part), a
+// review of another head, one replaced by changes requested, a record of
+// another head or naming someone else leaves the card waiting.
 func TestApprovedHeadNotOfferedAgain(t *testing.T) {
 	approved := func(head string) pass.Review {
 		return pass.Review{ID: 1, Author: founder, State: pass.StateApproved, CommitID: head, SubmittedAt: t0}
 	}
+	this := &ReviewRecord{Head: headB, Login: "Founder"}
 	for _, c := range []struct {
 		name    string
 		reviews []pass.Review
 		record  *ReviewRecord
 		gone    bool
 	}{
-		{"GitHub review of this head", []pass.Review{approved(headB)}, nil, true},
-		{"ledger record of this head", nil, &ReviewRecord{Head: headB, Login: "Founder"}, true},
-		{"GitHub review of another head", []pass.Review{approved(headA)}, nil, false},
+		{"GitHub review and ledger record of this head", []pass.Review{approved(headB)}, this, true},
+		{"GitHub review alone (record not landed)", []pass.Review{approved(headB)}, nil, false},
+		{"ledger record alone", nil, this, false},
+		{"GitHub review of another head", []pass.Review{approved(headA)}, this, false},
 		{"approval then changes requested", []pass.Review{approved(headB),
-			{ID: 2, Author: founder, State: pass.StateChangesRequested, CommitID: headB, SubmittedAt: t0.Add(time.Minute)}}, nil, false},
-		{"approval by someone else", []pass.Review{{ID: 1, Author: agent, State: pass.StateApproved, CommitID: headB, SubmittedAt: t0}}, nil, false},
-		{"ledger record of another head", nil, &ReviewRecord{Head: headA, Login: "founder"}, false},
-		{"ledger record naming someone else", nil, &ReviewRecord{Head: headB, Login: "agent-author"}, false},
+			{ID: 2, Author: founder, State: pass.StateChangesRequested, CommitID: headB, SubmittedAt: t0.Add(time.Minute)}}, this, false},
+		{"approval by someone else", []pass.Review{{ID: 1, Author: agent, State: pass.StateApproved, CommitID: headB, SubmittedAt: t0}}, this, false},
+		{"ledger record of another head", []pass.Review{approved(headB)}, &ReviewRecord{Head: headA, Login: "founder"}, false},
+		{"ledger record naming someone else", []pass.Review{approved(headB)}, &ReviewRecord{Head: headB, Login: "agent-author"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := base()
