@@ -43,7 +43,7 @@ func (w wiring) storyVerifyScreen(story int) (tui.Screen, error) {
 		if opts.Owner == "" {
 			owner, repo, err := build.Tools{}.RepoFromCheckout(ctx, cwd)
 			if err != nil {
-				return nil, openErr(tui.ExitUsage, "which repository? %v; give --repo OWNER/NAME", err)
+				return nil, openErr(tui.ExitUsage, "which repository? %v", err)
 			}
 			opts.Owner, opts.Repo = owner, repo
 		}

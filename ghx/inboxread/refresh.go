@@ -263,6 +263,7 @@ func cloneSnapshot(prev inbox.Snapshot) inbox.Snapshot {
 	snap.IssueComments = cloneMap(prev.IssueComments)
 	snap.AuditEntries = cloneMap(prev.AuditEntries)
 	snap.ShipRecords = cloneMap(prev.ShipRecords)
+	snap.ReviewRecords = cloneMap(prev.ReviewRecords)
 	return snap
 }
 
@@ -295,6 +296,7 @@ func removePull(snap *inbox.Snapshot, n int) {
 	snap.PullRequests = slices.DeleteFunc(snap.PullRequests, func(pr inbox.PullRequest) bool { return pr.Number == n })
 	delete(snap.PRFacts, n)
 	delete(snap.AuditEntries, n)
+	delete(snap.ReviewRecords, n)
 }
 
 func findIssue(snap inbox.Snapshot, n int) (int, bool) {

@@ -94,6 +94,13 @@ func (s *session) rereadFacts(snap *inbox.Snapshot) error {
 	if err := s.pullDetails(snap, open); err != nil {
 		return err
 	}
+	only := map[int]bool{}
+	for _, n := range open {
+		only[n] = true
+	}
+	if err := s.readReviewRecords(snap, only); err != nil {
+		return err
+	}
 	if !audit {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/pass"
 
 	"github.com/aayudha/aayu/model/untrusted"
 )
@@ -165,7 +166,7 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 	}
 	desc := strings.ToLower(strings.TrimSpace(inspect.Description.Raw()))
 	switch {
-	case inspect.State == "pending" && strings.HasPrefix(desc, "human rung") && !humanReviewed(s, facts.Comments, pr.HeadSHA):
+	case AtHumanRung(facts) && !humanReviewed(s, facts, pr.Number, pr.HeadSHA):
 		approve := Choice{Key: "2", Label: "approve its head", NeedsNote: "One line on what you checked:",
 			Writes: []Write{
 				{Kind: WriteReview, Number: pr.Number, CommitID: pr.HeadSHA, Login: s.Viewer},
@@ -202,6 +203,15 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 			}}, true
 	}
 	return Step{}, false
+}
+
+// AtHumanRung says inspect waits on the head at its human rung: the one
+// state in which the card offers "approve its head", so the only one in
+// which the reader needs the head's review record on the ledger.
+func AtHumanRung(facts PRFacts) bool {
+	inspect, ok := statusOf(facts.Statuses, InspectContext)
+	return ok && inspect.State == "pending" &&
+		strings.HasPrefix(strings.ToLower(strings.TrimSpace(inspect.Description.Raw())), "human rung")
 }
 
 var headWord = regexp.MustCompile(`\b[0-9a-fA-F]{40}\b`)
@@ -272,13 +282,27 @@ func HumanReviewReply(pr int, head, login string) string {
 		HumanReviewPrefix, strings.TrimPrefix(login, "@"), head, strings.TrimPrefix(login, "@"), pr, head, head)
 }
 
-// humanReviewed says the approver's Human review: reply names this head:
-// the person approved it by record, and the step no longer waits for them.
-func humanReviewed(s Snapshot, comments []identity.Comment, head string) bool {
+// humanReviewed says the approver already approved exactly this head, as
+// "approve its head" writes it, whole, so the step no longer waits for them
+// and is not offered again in a later session: their Human review: reply
+// names it (solo mode: the record, then the reply), or their latest
+// decisive review on GitHub approves it and the ledger's review record of
+// it (reviews/PR/HEAD.json) names them. Either half alone keeps the card,
+// so the next Enter finishes what landed in part. None of this is a pass
+// here: ship judges its own.
+func humanReviewed(s Snapshot, facts PRFacts, pr int, head string) bool {
 	if s.Approver == "" || head == "" {
 		return false
 	}
-	for _, c := range comments {
+	approver := strings.TrimPrefix(s.Approver, "@")
+	rv, reviewed := pass.LatestDecisive(facts.Reviews)[strings.ToLower(approver)]
+	reviewed = reviewed && strings.EqualFold(rv.State, pass.StateApproved) && strings.EqualFold(rv.CommitID, head) && !identity.IsBot(rv.Author, s.BotLogins)
+	rec, recorded := s.ReviewRecords[pr]
+	recorded = recorded && strings.EqualFold(rec.Head, head) && identity.SameLogin(rec.Login, approver)
+	if reviewed && recorded {
+		return true
+	}
+	for _, c := range facts.Comments {
 		if identity.IsBot(c.Author, s.BotLogins) || !identity.SameLogin(c.Author.Login, strings.TrimPrefix(s.Approver, "@")) {
 			continue
 		}

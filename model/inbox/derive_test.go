@@ -4,8 +4,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/pass"
 
 	"github.com/aayudha/aayu/model/untrusted"
 )
@@ -330,5 +332,52 @@ func TestStatusWritesReplaceNeverAddBeside(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("StatusWrites = %v, want %v", got, want)
+	}
+}
+
+// TestApprovedHeadNotOfferedAgain: a head the approver already approved —
+// their latest review on GitHub and the ledger's review record, both of
+// which "approve its head" writes — is not a card offering "approve its
+// head" again in the next session. Either half alone (landed in part), a
+// review of another head, one replaced by changes requested, a record of
+// another head or naming someone else leaves the card waiting.
+func TestApprovedHeadNotOfferedAgain(t *testing.T) {
+	approved := func(head string) pass.Review {
+		return pass.Review{ID: 1, Author: founder, State: pass.StateApproved, CommitID: head, SubmittedAt: t0}
+	}
+	this := &ReviewRecord{Head: headB, Login: "Founder"}
+	for _, c := range []struct {
+		name    string
+		reviews []pass.Review
+		record  *ReviewRecord
+		gone    bool
+	}{
+		{"GitHub review and ledger record of this head", []pass.Review{approved(headB)}, this, true},
+		{"GitHub review alone (record not landed)", []pass.Review{approved(headB)}, nil, false},
+		{"ledger record alone", nil, this, false},
+		{"GitHub review of another head", []pass.Review{approved(headA)}, this, false},
+		{"approval then changes requested", []pass.Review{approved(headB),
+			{ID: 2, Author: founder, State: pass.StateChangesRequested, CommitID: headB, SubmittedAt: t0.Add(time.Minute)}}, this, false},
+		{"approval by someone else", []pass.Review{{ID: 1, Author: agent, State: pass.StateApproved, CommitID: headB, SubmittedAt: t0}}, this, false},
+		{"ledger record of another head", []pass.Review{approved(headB)}, &ReviewRecord{Head: headA, Login: "founder"}, false},
+		{"ledger record naming someone else", []pass.Review{approved(headB)}, &ReviewRecord{Head: headB, Login: "agent-author"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := base()
+			withNeedsReview(&s)
+			f := s.PRFacts[150]
+			f.Reviews = c.reviews
+			s.PRFacts[150] = f
+			if c.record != nil {
+				s.ReviewRecords = map[int]ReviewRecord{150: *c.record}
+			}
+			st, found := Find(Derive(s), "needs-review#150")
+			if c.gone && found {
+				t.Fatalf("the approved head is offered again: %+v", st.Choices)
+			}
+			if !c.gone && !found {
+				t.Fatal("the card left without the approver's approval of this head")
+			}
+		})
 	}
 }

@@ -98,9 +98,20 @@ type Snapshot struct {
 	// ledger covers (proof/STORY/HEAD/authoritative/ship.json): aayu ship
 	// merged them, so they never make a Story "merged without ship".
 	ShipRecords map[int]bool
+	// ReviewRecords are the ledger's review records (reviews/PR/HEAD.json,
+	// what "approve its head" writes) of open pull requests' current heads,
+	// by pull request: a head the person approved is not offered again.
+	ReviewRecords map[int]ReviewRecord
 	// BasePolicy is the policy of each open pull request's base branch
 	// whose .aayudha/config.toml says otherwise than the default branch's.
 	BasePolicy map[string]Policy
+}
+
+// ReviewRecord is one review record on the ledger: the head it approves
+// and the login it names (the file's own word, so it counts only as that
+// login's when that login is the approver).
+type ReviewRecord struct {
+	Head, Login string
 }
 
 func (s Snapshot) integrationBranch() string {

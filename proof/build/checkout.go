@@ -67,6 +67,10 @@ func ParseStory(arg string) (int, error) {
 func (t Tools) RepoFromCheckout(ctx context.Context, dir string) (owner, name string, err error) {
 	out, err := t.git(ctx, dir, "remote", "get-url", "origin")
 	if err != nil {
+		// Asked only now, so a clone (the usual case) costs one git run.
+		if inside, werr := t.insideWorkTree(ctx, dir); werr == nil && !inside {
+			return "", "", fmt.Errorf("%s is not in a clone of a repository: cd into your clone of it (git clone it first) and run this there, or give --repo OWNER/NAME", dir)
+		}
 		return "", "", fmt.Errorf("the checkout has no origin remote to name the repository; give --repo OWNER/NAME: %w", err)
 	}
 	return repoFromRemoteURL(strings.TrimSpace(string(out)))

@@ -2,7 +2,11 @@ package build
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path"
 	"strings"
 
 	"github.com/google/go-github/v66/github"
@@ -50,11 +54,54 @@ func Prepare(ctx context.Context, t Tools, gh *github.Client, o PrepareOptions) 
 			return Request{}, err
 		}
 	}
+	if o.SandboxGitDir == "" {
+		// Outside a clone the base branch is missing too, but "git fetch"
+		// cannot fix that: say what the checkout is not, and how to get one.
+		if err := t.notAClone(ctx, req.Dir, req.Repo, target.CloneURL, o.Story); err != nil {
+			return Request{}, err
+		}
+	}
 	req.BaseRef, err = t.baseRef(ctx, req.Dir, target.BaseBranch)
 	if err != nil {
 		return Request{}, err
 	}
 	return req, nil
+}
+
+// notAClone refuses a folder that is not inside a git working tree: the
+// floors run the repository's tests there, so the person needs a clone of
+// repo first. cloneURL is the repository's own (GitHub's clone_url), so
+// the advice holds on GitHub Enterprise too; the github.com URL stands in
+// when GitHub gave none.
+func (t Tools) notAClone(ctx context.Context, dir, repo, cloneURL string, story int) error {
+	inside, err := t.insideWorkTree(ctx, dir)
+	if err != nil || inside {
+		return err
+	}
+	if cloneURL == "" {
+		cloneURL = "https://github.com/" + repo + ".git"
+	}
+	name := strings.TrimSuffix(path.Base(cloneURL), ".git")
+	return fmt.Errorf("%s is not in a clone of %s: aayu verify runs the story's tests in a clone of the repository. Get one and run it there: git clone %s && cd %s && aayu verify %d",
+		dir, repo, cloneURL, name, story)
+}
+
+// insideWorkTree says whether dir is inside a git working tree. Only git
+// itself missing (or dir missing) is an error: git's "not a git
+// repository" is the answer no.
+func (t Tools) insideWorkTree(ctx context.Context, dir string) (bool, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return false, fmt.Errorf("the checkout folder: %w", err)
+	}
+	out, err := t.git(ctx, dir, "rev-parse", "--is-inside-work-tree")
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return strings.TrimSpace(string(out)) == "true", nil
+	case errors.As(err, &exit):
+		return false, nil
+	}
+	return false, fmt.Errorf("asking git whether %s is a clone: %w", dir, err)
 }
 
 // baseRef finds the base branch in the checkout: its remote-tracking

@@ -27,6 +27,8 @@ type Target struct {
 	// branch when no pull request links the story.
 	BaseBranch string
 	Private    bool
+	// CloneURL is the repository's clone_url, for the advice to clone it.
+	CloneURL string
 }
 
 // LedgerBranch holds the Ready snapshots.
@@ -57,7 +59,7 @@ func Resolve(ctx context.Context, gh *github.Client, owner, repo string, story i
 	if err != nil {
 		return nil, fmt.Errorf("reading %s/%s: %s", owner, repo, ghx.Describe(err))
 	}
-	t.Private, t.BaseBranch = r.GetPrivate(), r.GetDefaultBranch()
+	t.Private, t.BaseBranch, t.CloneURL = r.GetPrivate(), r.GetDefaultBranch(), r.GetCloneURL()
 	prs, err := ghx.ListAll(ctx, func(o *github.ListOptions) ([]*github.PullRequest, *github.Response, error) {
 		return gh.PullRequests.List(ctx, owner, repo, &github.PullRequestListOptions{State: "all", ListOptions: *o})
 	})

@@ -2,6 +2,9 @@ package build
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,5 +85,54 @@ func TestPrepareSandbox(t *testing.T) {
 			req.Dir != SandboxCheckoutDir(cache, "acme/benefits", 3) || len(req.Ready) == 0 {
 			t.Fatalf("prepared %+v, head %s %v", req, head, err)
 		}
+	}
+}
+
+// TestPrepareOutsideACloneSaysToClone: run outside any git working tree,
+// verify used to advise "run git fetch origin dev", which cannot work
+// there; it says the folder is not in a clone of OWNER/REPO and how to get
+// one. RepoFromCheckout (no --repo) says the same, without a repository.
+func TestPrepareOutsideACloneSaysToClone(t *testing.T) {
+	needTools(t)
+	s, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Now: func() time.Time { return demoNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := s.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	gh, err := ghx.NewClient(ghx.ClientOptions{APIURL: url + "/", Token: ghx.NewToken("sandbox-founder", "test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// git must not find a repository above the temporary folder either.
+	tools := Tools{Environ: append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))}
+	_, err = Prepare(context.Background(), tools, gh, PrepareOptions{Owner: "acme", Repo: "benefits", Story: 3, Checkout: dir})
+	if err == nil {
+		t.Fatal("prepared a run outside a clone")
+	}
+	msg := err.Error()
+	for _, want := range []string{dir + " is not in a clone of acme/benefits", "git clone ", "benefits.git && cd benefits && aayu verify 3"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the advice lacks %q: %s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "git fetch") {
+		t.Errorf("the advice still says to fetch: %s", msg)
+	}
+	_, _, err = tools.RepoFromCheckout(context.Background(), dir)
+	if err == nil || !strings.Contains(err.Error(), "is not in a clone of a repository") || !strings.Contains(err.Error(), "--repo OWNER/NAME") {
+		t.Errorf("RepoFromCheckout outside a clone: %v", err)
+	}
+	// Inside a clone that lacks the base branch, the fetch advice stays.
+	if _, err := tools.git(context.Background(), dir, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Prepare(context.Background(), tools, gh, PrepareOptions{Owner: "acme", Repo: "benefits", Story: 3, Checkout: dir})
+	if err == nil || !strings.Contains(err.Error(), "git fetch origin dev") {
+		t.Errorf("inside a clone without dev: %v", err)
 	}
 }

@@ -54,7 +54,7 @@ func newKeys() keyMap {
 		Last:        key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G/end", "last card")),
 		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
 		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdown", "page down")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by title or number")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by kind, title or #")),
 		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 	}

@@ -28,14 +28,38 @@ func pasted(s string) string {
 	return tui.Sanitize(s)
 }
 
-// matches says whether a card is listed under the filter: its kind,
-// number or title contains the filter's text, in any letter case.
+// matches says whether a card is listed under the filter: its row
+// (short kind, number, title), its kind in the card's words ("Story PR
+// ready to ship") or the table's ("ready to ship", "ready-to-ship"), or its group ("needs
+// you", "housekeeping") contains the filter's text, in any letter case.
+// A person filters by what the screen shows, and the screen shows the
+// group headings and the card's kind line as well as the row.
 func (m *Model) matches(i int) bool {
 	if m.filter == "" {
 		return true
 	}
-	return i >= 0 && i < len(m.steps) &&
-		strings.Contains(strings.ToLower(rowLabel(m.steps[i])), strings.ToLower(m.filter))
+	if i < 0 || i >= len(m.steps) {
+		return false
+	}
+	f := strings.ToLower(m.filter)
+	for _, field := range filterFields(m.steps[i]) {
+		if strings.Contains(strings.ToLower(field), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// filterFields are the texts of a card the filter searches, each on its
+// own so a match never spans two of them.
+func filterFields(st model.Step) []string {
+	return []string{
+		rowLabel(st),
+		st.Kind.Words(),
+		string(st.Kind), // as --json and the docs spell it: ready-to-ship
+		strings.ReplaceAll(string(st.Kind), "-", " "),
+		st.Group.String(),
+	}
 }
 
 // visible is the index of every card the filter lists, in list order.

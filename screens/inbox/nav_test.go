@@ -184,3 +184,50 @@ func TestInboxFilterGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestInboxFilterMatchesKindsAndGroups: the filter finds a card by what the
+// screen shows besides its row: the group heading ("housekeeping", "needs
+// you") and the kind in words ("ready to ship", "merged without ship"),
+// not only its title or number.
+func TestInboxFilterMatchesKindsAndGroups(t *testing.T) {
+	f := newFake()
+	m := loaded(t, f, 100, 24, Options{})
+	for _, c := range []struct {
+		filter string
+		want   []int
+	}{
+		{"housekeeping", []int{9, 11}},
+		{"Needs You", []int{1, 2, 6}},
+		{"merged without ship", []int{9}},
+		{"bug with its fix", []int{11}},
+		{"needs your review", []int{6}},
+		{"decision", []int{1, 2}},
+	} {
+		m.filter = c.filter
+		var got []int
+		for _, i := range m.visible() {
+			got = append(got, m.steps[i].Item.Number)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Fatalf("filter %q lists %v, want %v", c.filter, got, c.want)
+		}
+	}
+	m.filter = ""
+	press(m, "/", "housekeeping")
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "(2 of 5)") || strings.Contains(v, "Claims export") {
+		t.Fatalf("filtering by group:\n%s", v)
+	}
+	// A kind the fixture has no card of: the rule itself, on one step.
+	ready := model.Step{Kind: model.KindReadyToShip, Group: model.KindReadyToShip.Group(), Item: model.Item{Number: 4, Title: "Dental plan", IsPR: true}}
+	m.steps = []model.Step{ready}
+	for _, filter := range []string{"ready to ship", "READY-TO-SHIP", "story pr ready", "ship #4", "dental"} {
+		m.filter = filter
+		if !m.matches(0) {
+			t.Fatalf("filter %q does not match a ready-to-ship card", filter)
+		}
+	}
+	m.filter = "housekeeping"
+	if m.matches(0) {
+		t.Fatal("a ready-to-ship card matched the housekeeping group")
+	}
+}
