@@ -14,29 +14,6 @@ const (
 )
 
 // Worst is the exit code of a run in which screens ended with codes a and
-// b (SPEC §3): the process exits with the worst of its screens' codes, so
-// a ship refused inside the inbox is not an inbox that exits 0. A failure
-// ranks worst, as something may be left half done and nobody knows what;
-// then a usage mistake, a refusal, and a floor that does not hold (the
-// pack verifies); done is the best.
-func Worst(a, b int) int {
-	if exitRank(b) > exitRank(a) {
-		return b
-	}
-	return a
-}
-
-func exitRank(code int) int {
-	switch code {
-	case ExitOK:
-		return 0
-	case ExitFloor:
-		return 1
-	case ExitRefused:
-		return 2
-	case ExitUsage:
-		return 3
-	default: // ExitFailed, and any code that is not aayu's
-		return 4
-	}
-}
+// b: the one rule of model/exitcode, so a ship refused inside the inbox is
+// not an inbox that exits 0.
+func Worst(a, b int) int { return exitcode.Worst(a, b) }

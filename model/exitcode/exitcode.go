@@ -25,23 +25,13 @@ const (
 	Refused = 4
 )
 
-// Worst returns the code that says most about a run made of several steps:
-// a refusal over a floor over a failure over a usage error over success, as
-// SPEC §3 orders them for a process that ran more than one screen.
+// Worst returns the exit code of a run made of several screens or steps
+// (SPEC §3: the process exits with the worst of them). A failure ranks
+// worst, as something may be left half done and nobody knows what; then a
+// usage mistake, a refusal, and a floor that does not hold (the pack
+// verifies); done is the best. A code that is not aayu's counts as a
+// failure.
 func Worst(codes ...int) int {
-	rank := func(c int) int {
-		switch c {
-		case Refused:
-			return 4
-		case Floor:
-			return 3
-		case Failed:
-			return 2
-		case Usage:
-			return 1
-		}
-		return 0
-	}
 	worst := OK
 	for _, c := range codes {
 		if rank(c) > rank(worst) {
@@ -49,4 +39,18 @@ func Worst(codes ...int) int {
 		}
 	}
 	return worst
+}
+
+func rank(code int) int {
+	switch code {
+	case OK:
+		return 0
+	case Floor:
+		return 1
+	case Refused:
+		return 2
+	case Usage:
+		return 3
+	}
+	return 4 // Failed, and any code that is not aayu's
 }

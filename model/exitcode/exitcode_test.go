@@ -10,18 +10,19 @@ import (
 	"testing"
 )
 
-func TestWorstOrdersRefusalOverFloorOverFailure(t *testing.T) {
+func TestWorstRanksAFailureAboveUsageRefusalAndFloor(t *testing.T) {
 	for _, tc := range []struct {
 		codes []int
 		want  int
 	}{
 		{nil, OK},
 		{[]int{OK, OK}, OK},
-		{[]int{OK, Usage}, Usage},
-		{[]int{Failed, Usage}, Failed},
-		{[]int{Floor, Failed, OK}, Floor},
-		{[]int{Failed, Refused, Floor}, Refused},
-		{[]int{Refused, OK}, Refused},
+		{[]int{OK, Floor}, Floor},
+		{[]int{Floor, Refused}, Refused},
+		{[]int{Refused, Usage}, Usage},
+		{[]int{Usage, Failed}, Failed},
+		{[]int{Failed, Refused, Floor}, Failed},
+		{[]int{Refused, 7}, 7}, // a code that is not aayu's counts as a failure
 	} {
 		if got := Worst(tc.codes...); got != tc.want {
 			t.Errorf("Worst(%v) = %d, want %d", tc.codes, got, tc.want)
