@@ -25,6 +25,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
@@ -44,12 +45,10 @@ func Command(story int, soloBypass bool) string {
 }
 
 // Refusal is a reason nothing may be written, in words; it ends the run
-// with exit 4.
-type Refusal struct{ Reason string }
+// with exit 4. It is the one refusal type every action returns.
+type Refusal = exitcode.Refusal
 
-func (r *Refusal) Error() string { return r.Reason }
-
-func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Sprintf(format, args...)} }
+var refuse = exitcode.Refuse
 
 // Options say which Story's plan to review, who reviews it and how.
 type Options struct {
