@@ -24,6 +24,7 @@ import (
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // Pick is one Decision and the option of it the person accepts; both are
@@ -129,7 +130,7 @@ func (it Item) Confirm() string {
 // Plan is what Read found and what Apply writes, in order.
 type Plan struct {
 	Owner, Repo string
-	Viewer      string // the account every write goes out as
+	Viewer      untrusted.Login // the account every write goes out as
 	Items       []Item
 	Note        string // --note, kept in the actions log beside each acceptance
 	// snap is the read the cards were derived from, for the executor's
@@ -248,7 +249,7 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 	if err != nil {
 		return p, fmt.Errorf("reading the inbox of %s/%s: %w", o.Owner, o.Repo, err)
 	}
-	p.snap, p.Viewer = snap, snap.Viewer
+	p.snap, p.Viewer = snap, untrusted.Login(snap.Viewer)
 	viewer := identity.Account{Login: snap.Viewer}
 	level, _, err := o.Client.Repositories.GetPermissionLevel(ctx, o.Owner, o.Repo, snap.Viewer)
 	switch {
