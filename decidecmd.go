@@ -76,7 +76,7 @@ func (w wiring) decideScreen() (tui.Screen, error) {
 		Command: command, DryRun: dryRun, Read: read,
 		Apply: func(ctx context.Context, p core.Plan) []core.Result {
 			ex, err := actions.NewExecutor(actions.ExecutorConfig{
-				Client: client, Owner: sess.owner, Repo: sess.repo, Viewer: p.Viewer,
+				Client: client, Owner: sess.owner, Repo: sess.repo, Viewer: p.Viewer.Raw(),
 				Reread: core.Reread(reader, p.Snapshot()), Log: actions.OpenLog(logDir, nil),
 			})
 			if err != nil {

@@ -24,8 +24,8 @@ import (
 // inboxDeps wires the inbox screen to GitHub: reads through
 // ghx/inboxread, writes through actions, the last read cached per user
 // outside the repository, and the human-only check.
-func (w wiring) inboxDeps(approval func() *identity.Session) (inbox.Deps, error) {
-	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
+func (w wiring) inboxDeps(here identity.Decision, approval func() *identity.Session) (inbox.Deps, error) {
+	ctx, e, sess := w.ctx, w.e, w.sess
 	if sess.owner == "" {
 		return inbox.Deps{}, errors.New("which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
@@ -149,7 +149,7 @@ func (w wiring) inboxDeps(approval func() *identity.Session) (inbox.Deps, error)
 			}
 			return tui.OpenBrowser(u, e.getenv, exec.LookPath)
 		},
-		HumanCheck: func() string { return humanRefusal("aayu inbox", inv, e, approval()) },
+		HumanCheck: func() string { return humanRefusal(here, "aayu inbox", approval()) },
 		Interrupted: func() []actions.Record {
 			return actions.OpenLog(logDir, nil).Interrupted(sess.owner+"/"+sess.repo, time.Now(), 7)
 		},
@@ -168,14 +168,13 @@ func startRead(ctx context.Context, reader *inboxread.Reader, cacheDir, userKey 
 	return snap, err
 }
 
-// humanRefusal says why this process may not act as the person, or "".
-// The presence check ran before the inbox opened when it was needed; its
-// approval covers this run's later steps at its access level.
-func humanRefusal(command string, inv tui.Invocation, e env, approval *identity.Session) string {
-	d := identity.RequireHuman(identity.HumanCheck{
-		Command: command, Env: e.getenv, Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI,
-		Need: identity.AccessWrite, Session: approval,
-	})
+// humanRefusal says why this process may not act as the person, or "":
+// here is the answer the command took once (wiring.here), with the
+// approval applied. The presence check ran before the inbox opened when
+// it was needed; its approval covers this run's later steps at its access
+// level.
+func humanRefusal(here identity.Decision, command string, approval *identity.Session) string {
+	d := here.With(approval, command, identity.AccessWrite)
 	switch d.Outcome {
 	case identity.Allowed:
 		return ""
@@ -197,13 +196,16 @@ func (w wiring) runInbox() int {
 		approval *identity.Session
 		presence *login.Model
 	)
+	// Whether a person is here is decided once for the session: the
+	// presence check and every write the inbox makes read this answer.
+	here := w.here("aayu inbox")
 	if !list && !inv.Global.DryRun {
 		// The presence check, when this process needs one, opens on top of
 		// the inbox in its program; the inbox reads once it is approved.
 		m, code, ok := w.presenceScreen(login.Request{
 			Command: "aayu inbox", Need: identity.AccessWrite,
 			Approving: []string{"Each step you accept in this inbox session is written as you, including each pull request you ship from it."},
-		})
+		}, here)
 		if !ok {
 			return code
 		}
@@ -212,7 +214,7 @@ func (w wiring) runInbox() int {
 	if list {
 		common.Plain = true // --list prints the cards as lines, for people and agents alike
 	}
-	deps, err := w.inboxDeps(func() *identity.Session { return approval })
+	deps, err := w.inboxDeps(here, func() *identity.Session { return approval })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
 		return tui.ExitFailed

@@ -20,7 +20,7 @@ import (
 // --list: no presence check, no cache written.
 func (w wiring) runInboxJSON() int {
 	e := w.e
-	deps, err := w.inboxDeps(func() *identity.Session { return nil })
+	deps, err := w.inboxDeps(w.here("aayu inbox"), func() *identity.Session { return nil })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
 		return tui.ExitFailed

@@ -22,8 +22,19 @@ import (
 // --sandbox when neither config nor the repository names one.
 const sandboxClientID = sandbox.OwnClientID
 
-// loginScreen builds the presence check for one command.
-func (w wiring) loginScreen(req login.Request) (*login.Model, error) {
+// here is whether a person is here for command, decided by identity.Here
+// from this process's environment, terminal and --ci. A command takes it
+// once and hands the answer to every step that asks (the presence check's
+// screen, the inbox's writes, ship's gates), each applying its approval
+// with Decision.With, so no step looks at the process again.
+func (w wiring) here(command string) identity.Decision {
+	return identity.Here(identity.HumanCheck{Command: command, Env: w.e.getenv,
+		Terminal: w.e.stdinIsTerminal && w.e.stdoutIsTerminal, CI: w.inv.Global.CI})
+}
+
+// loginScreen builds the presence check for one command; here is the
+// answer the command took from w.here.
+func (w wiring) loginScreen(req login.Request, here identity.Decision) (*login.Model, error) {
 	ctx, e, cfg, sess, common := w.ctx, w.e, w.cfg, w.sess, w.common
 	logDir, err := actions.DefaultLogDir(e.getenv)
 	if err != nil {
@@ -82,7 +93,7 @@ func (w wiring) loginScreen(req login.Request) (*login.Model, error) {
 		OpenBrowser: login.OpenInBrowser(e.getenv),
 		Clipboard:   tui.NativeClipboard,
 		InTmux:      tui.InTmux(e.getenv),
-		AgentEnv:    e.getenv,
+		Here:        here,
 	}), nil
 }
 
@@ -135,7 +146,7 @@ func repoPermission(ctx context.Context, client *github.Client, owner, repo, log
 // refused at once, without a code.
 func (w wiring) presenceFor(req login.Request) (*identity.Session, int, bool) {
 	ctx, inv, e, common := w.ctx, w.inv, w.e, w.common
-	screen, code, ok := w.presenceScreen(req)
+	screen, code, ok := w.presenceScreen(req, w.here(req.Command))
 	if !ok || screen == nil {
 		return nil, code, ok
 	}
@@ -166,12 +177,11 @@ func runOptions(inv tui.Invocation, e env, common tui.Common) tui.RunOptions {
 
 // presenceScreen is the presence check this process needs before it may
 // act as the person: nil and ok when it needs none, nil and not ok (with
-// the exit code, the refusal printed) when it is refused outright.
-func (w wiring) presenceScreen(req login.Request) (*login.Model, int, bool) {
-	inv, e := w.inv, w.e
-	d := identity.RequireHuman(identity.HumanCheck{
-		Command: req.Command, Env: e.getenv, Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: req.Need,
-	})
+// the exit code, the refusal printed) when it is refused outright. here is
+// the answer the command took from w.here; no approval is held yet.
+func (w wiring) presenceScreen(req login.Request, here identity.Decision) (*login.Model, int, bool) {
+	e := w.e
+	d := here
 	switch d.Outcome {
 	case identity.Allowed:
 		return nil, tui.ExitOK, true
@@ -179,7 +189,7 @@ func (w wiring) presenceScreen(req login.Request) (*login.Model, int, bool) {
 		fmt.Fprintf(e.stderr, "aayu: refused: %s\nNothing was done.\n", d.Reason)
 		return nil, tui.ExitRefused, false
 	}
-	screen, err := w.loginScreen(req)
+	screen, err := w.loginScreen(req, here)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
 		return nil, tui.ExitFailed, false

@@ -15,7 +15,7 @@ import (
 // it.
 func (w wiring) runNext() int {
 	e := w.e
-	deps, err := w.inboxDeps(func() *identity.Session { return nil })
+	deps, err := w.inboxDeps(w.here("aayu inbox"), func() *identity.Session { return nil })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu next: %v\nNothing was done.\n", err)
 		return tui.ExitFailed

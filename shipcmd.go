@@ -117,7 +117,7 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 		}
 		m, err := w.loginScreen(login.Request{
 			Command: command, Need: req.Need, MustBe: req.MustBe, Approving: req.Approving,
-		})
+		}, here)
 		return shipPresence{Model: m, command: req.Command}, err
 	}
 	return ship.New(ctx, common, ship.Options{

@@ -37,7 +37,7 @@ type wiring struct {
 func (w wiring) screen() (tui.Screen, error) {
 	switch w.inv.Command {
 	case "login":
-		s, err := w.loginScreen(login.Request{Command: "aayu login", Need: identity.AccessWrite})
+		s, err := w.loginScreen(login.Request{Command: "aayu login", Need: identity.AccessWrite}, w.here("aayu login"))
 		if err != nil {
 			return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
 		}

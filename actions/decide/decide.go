@@ -21,8 +21,10 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // Pick is one Decision and the option of it the person accepts; both are
@@ -37,17 +39,21 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// Refusal is a reason nothing may be written, in words (exit 4).
-type Refusal struct {
-	Reason string
-	// notWaiting is the Decision that does not wait in the inbox, when
-	// that is the reason; Read says what it is instead, from GitHub.
-	notWaiting int
+// Refusal is a reason nothing may be written, in words (exit 4). It is
+// the one refusal type every action returns.
+type Refusal = exitcode.Refusal
+
+var refuse = exitcode.Refuse
+
+// notWaiting is Choose's refusal of a Decision that does not wait in the
+// inbox; Read says what it is instead, from GitHub. It unwraps to the
+// Refusal, so callers of Choose see a refusal like any other.
+type notWaiting struct {
+	decision int
+	*Refusal
 }
 
-func (r *Refusal) Error() string { return r.Reason }
-
-func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Sprintf(format, args...)} }
+func (n *notWaiting) Unwrap() error { return n.Refusal }
 
 // ParsePicks pairs the Decisions with the options, one to one and in
 // order: "7,9" with "2,1" accepts option 2 of #7 and option 1 of #9. Lists
@@ -124,7 +130,7 @@ func (it Item) Confirm() string {
 // Plan is what Read found and what Apply writes, in order.
 type Plan struct {
 	Owner, Repo string
-	Viewer      string // the account every write goes out as
+	Viewer      untrusted.Login // the account every write goes out as
 	Items       []Item
 	Note        string // --note, kept in the actions log beside each acceptance
 	// snap is the read the cards were derived from, for the executor's
@@ -170,7 +176,7 @@ func Choose(steps []inbox.Step, viewer identity.Account, bots []string, picks []
 	for _, pk := range picks {
 		st, ok := inbox.Find(steps, fmt.Sprintf("%s#%d", inbox.KindDecision, pk.Decision))
 		if !ok {
-			return nil, &Refusal{notWaiting: pk.Decision, Reason: fmt.Sprintf("#%d is not a Decision waiting for you: aayu decide accepts an open issue labelled %s (aayu inbox --list shows the ones that wait)", pk.Decision, inbox.LabelDecision)}
+			return nil, &notWaiting{decision: pk.Decision, Refusal: &Refusal{Reason: fmt.Sprintf("#%d is not a Decision waiting for you: aayu decide accepts an open issue labelled %s (aayu inbox --list shows the ones that wait)", pk.Decision, inbox.LabelDecision)}}
 		}
 		if st.Problem != "" {
 			return nil, refuse("%s", strings.TrimSuffix(st.Problem, "."))
@@ -243,7 +249,7 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 	if err != nil {
 		return p, fmt.Errorf("reading the inbox of %s/%s: %w", o.Owner, o.Repo, err)
 	}
-	p.snap, p.Viewer = snap, snap.Viewer
+	p.snap, p.Viewer = snap, untrusted.Login(snap.Viewer)
 	viewer := identity.Account{Login: snap.Viewer}
 	level, _, err := o.Client.Repositories.GetPermissionLevel(ctx, o.Owner, o.Repo, snap.Viewer)
 	switch {
@@ -255,9 +261,9 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 		return p, fmt.Errorf("reading @%s's access to %s/%s: %w", snap.Viewer, o.Owner, o.Repo, err)
 	}
 	items, err := Choose(inbox.Derive(snap), viewer, snap.BotLogins, o.Picks)
-	var r *Refusal
-	if errors.As(err, &r) && r.notWaiting != 0 {
-		r.Reason = whyNotWaiting(ctx, o, r.notWaiting, r.Reason)
+	var nw *notWaiting
+	if errors.As(err, &nw) {
+		nw.Reason = whyNotWaiting(ctx, o, nw.decision, nw.Reason)
 	}
 	if err != nil {
 		return p, err

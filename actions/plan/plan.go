@@ -25,6 +25,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
@@ -44,12 +45,10 @@ func Command(story int, soloBypass bool) string {
 }
 
 // Refusal is a reason nothing may be written, in words; it ends the run
-// with exit 4.
-type Refusal struct{ Reason string }
+// with exit 4. It is the one refusal type every action returns.
+type Refusal = exitcode.Refusal
 
-func (r *Refusal) Error() string { return r.Reason }
-
-func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Sprintf(format, args...)} }
+var refuse = exitcode.Refuse
 
 // Options say which Story's plan to review, who reviews it and how.
 type Options struct {
@@ -95,9 +94,9 @@ type Review struct {
 	// PR is the open pull request that links the Story, 0 when none;
 	// Changed its files.
 	PR       int
-	PRAuthor string
+	PRAuthor untrusted.Login
 	Changed  []string
-	Base     string // the branch whose policy judged the layers
+	Base     untrusted.Ref // the branch whose policy judged the layers
 	Hits     []Hit
 	// NotNeeded says why no plan review is needed; nothing is written.
 	NotNeeded string
@@ -186,7 +185,7 @@ func Read(ctx context.Context, o Options) (Review, error) {
 		return r, err
 	}
 	if pr != nil {
-		r.PR, r.PRAuthor, r.Base = pr.GetNumber(), pr.GetUser().GetLogin(), pr.GetBase().GetRef()
+		r.PR, r.PRAuthor, r.Base = pr.GetNumber(), untrusted.Login(pr.GetUser().GetLogin()), untrusted.Ref(pr.GetBase().GetRef())
 		files, err := ghx.ListAll(ctx, func(lo *github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
 			return gh.PullRequests.ListFiles(ctx, o.Owner, o.Repo, r.PR, lo)
 		})
@@ -208,9 +207,9 @@ func Read(ctx context.Context, o Options) (Review, error) {
 		if err != nil {
 			return r, fmt.Errorf("reading %s/%s: %w", o.Owner, o.Repo, err)
 		}
-		r.Base = repo.GetDefaultBranch()
+		r.Base = untrusted.Ref(repo.GetDefaultBranch())
 	}
-	policy, err := basepolicy.Read(ctx, gh, o.Owner, o.Repo, r.Base)
+	policy, err := basepolicy.Read(ctx, gh, o.Owner, o.Repo, r.Base.Raw())
 	if err != nil {
 		return r, err
 	}
@@ -240,7 +239,7 @@ func Read(ctx context.Context, o Options) (Review, error) {
 	// ship never counts (in solo mode the person builds with their own
 	// token, so a review they gave before the pull request opened is theirs).
 	if e := r.Existing; e != nil && e.Covers(r.LayerIDs()) && (e.Kind == pass.PlanKindReview || kind == pass.KindSoloBypass) &&
-		!(e.Kind == pass.PlanKindReview && identity.SameLogin(e.Reviewer, r.PRAuthor)) {
+		!(e.Kind == pass.PlanKindReview && r.PRAuthor.Is(e.Reviewer)) {
 		r.Same = true
 		r.Record = *e
 		return r, nil
@@ -276,7 +275,7 @@ func (r *Review) planReview(o Options, person identity.Account, assignees []stri
 	if identity.IsBot(person, r.bots) {
 		why = append(why, fmt.Sprintf("@%s is a bot, and a plan review is a person's", o.Viewer))
 	}
-	if identity.SameLogin(o.Viewer, r.PRAuthor) {
+	if r.PRAuthor.Is(o.Viewer) {
 		why = append(why, fmt.Sprintf("you (@%s) opened #%d, which builds it, and the builder's own plan review never counts", o.Viewer, r.PR))
 	}
 	for _, a := range assignees {

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/untrusted"
@@ -39,12 +40,10 @@ func Command(story int, again bool) string {
 }
 
 // Refusal is a reason nothing may be written, in words; it ends the run
-// with exit 4.
-type Refusal struct{ Reason string }
+// with exit 4. It is the one refusal type every action returns.
+type Refusal = exitcode.Refusal
 
-func (r *Refusal) Error() string { return r.Reason }
-
-func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Sprintf(format, args...)} }
+var refuse = exitcode.Refuse
 
 // Options say which Story to freeze and how.
 type Options struct {

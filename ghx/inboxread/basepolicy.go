@@ -21,7 +21,7 @@ func (s *session) readBasePolicies(snap *inbox.Snapshot) error {
 	bases := map[string]bool{}
 	for _, pr := range snap.PullRequests {
 		if pr.Open() && pr.BaseRef != "" {
-			bases[pr.BaseRef] = true
+			bases[pr.BaseRef.Raw()] = true
 		}
 	}
 	names := make([]string, 0, len(bases))

@@ -45,7 +45,7 @@ func TestInboxJudgesAPullRequestByItsBaseBranchsPolicy(t *testing.T) {
 	var base string
 	for _, pr := range before.PullRequests {
 		if pr.Number == sandbox.DemoPRReview {
-			base = pr.BaseRef
+			base = pr.BaseRef.Raw()
 		}
 	}
 	if base == "" || base == "main" {

@@ -57,9 +57,9 @@ func pullFrom(pr *github.PullRequest) inbox.PullRequest {
 		Number:         pr.GetNumber(),
 		Title:          untrusted.Text(pr.GetTitle()),
 		Body:           untrusted.Text(pr.GetBody()),
-		HeadRef:        pr.GetHead().GetRef(),
+		HeadRef:        untrusted.Ref(pr.GetHead().GetRef()),
 		HeadSHA:        pr.GetHead().GetSHA(),
-		BaseRef:        pr.GetBase().GetRef(),
+		BaseRef:        untrusted.Ref(pr.GetBase().GetRef()),
 		State:          pr.GetState(),
 		Draft:          pr.GetDraft(),
 		Merged:         pr.GetMerged() || pr.MergedAt != nil,
@@ -92,5 +92,5 @@ func reviewFrom(r *github.PullRequestReview) pass.Review {
 }
 
 func statusFrom(s *github.RepoStatus) inbox.Status {
-	return inbox.Status{Context: s.GetContext(), State: s.GetState(), Description: untrusted.Text(s.GetDescription())}
+	return inbox.Status{Context: untrusted.Context(s.GetContext()), State: s.GetState(), Description: untrusted.Text(s.GetDescription())}
 }

@@ -340,7 +340,7 @@ func openIssues(snap *inbox.Snapshot) map[int]inbox.Issue {
 
 // linksOpen says whether pr links an open issue carrying one of labels.
 func linksOpen(open map[int]inbox.Issue, pr inbox.PullRequest, labels ...string) bool {
-	for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
+	for _, n := range inbox.LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()) {
 		is, ok := open[n]
 		for _, l := range labels {
 			if ok && is.HasLabel(l) {

@@ -255,7 +255,7 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 			continue
 		}
 		for _, st := range c.Commit.Status.Contexts {
-			status := inbox.Status{Context: st.Context, State: strings.ToLower(st.State), Description: untrusted.Text(st.Description)}
+			status := inbox.Status{Context: untrusted.Context(st.Context), State: strings.ToLower(st.State), Description: untrusted.Text(st.Description)}
 			facts.Statuses = append(facts.Statuses, status)
 			inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
 			if ch := checks.FromStatus(st.Context, status.State, st.Creator.account().Login, st.TargetURL); failingCheck(ch) {
@@ -333,8 +333,8 @@ func (f *pullFactsFuture) wait() (map[int]gqlPull, error) {
 // false when its labels were longer than the page.
 func (g gqlPull) pull() (inbox.PullRequest, bool) {
 	pr := inbox.PullRequest{
-		Number: g.Number, Title: untrusted.Text(g.Title), Body: untrusted.Text(g.Body), HeadRef: g.HeadRefName, HeadSHA: g.HeadRefOid,
-		BaseRef: g.BaseRefName, State: "open", Draft: g.IsDraft, Author: g.Author.account(),
+		Number: g.Number, Title: untrusted.Text(g.Title), Body: untrusted.Text(g.Body), HeadRef: untrusted.Ref(g.HeadRefName), HeadSHA: g.HeadRefOid,
+		BaseRef: untrusted.Ref(g.BaseRefName), State: "open", Draft: g.IsDraft, Author: g.Author.account(),
 	}
 	for _, l := range g.Labels.Nodes {
 		pr.Labels = append(pr.Labels, l.Name)

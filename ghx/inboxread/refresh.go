@@ -95,7 +95,7 @@ func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbo
 		changedPRs[n] = true
 	}
 	for _, pr := range snap.PullRequests {
-		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
+		for _, n := range inbox.LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()) {
 			if slices.Contains(issues, n) {
 				changedPRs[pr.Number] = true
 			}
@@ -148,7 +148,7 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 	case inbox.KindMergedWithoutShip, inbox.KindBugFixMerged:
 		err = readIssue(number)
 		for _, pr := range prev.PullRequests {
-			if err == nil && pr.Merged && slices.Contains(inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()), number) {
+			if err == nil && pr.Merged && slices.Contains(inbox.LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()), number) {
 				err = readPull(pr.Number)
 			}
 		}
@@ -164,7 +164,7 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 		if err == nil && kind != inbox.KindAudit {
 			i, _ := findPull(snap, number)
 			pr := snap.PullRequests[i]
-			for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
+			for _, n := range inbox.LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()) {
 				if _, known := findIssue(snap, n); known && err == nil {
 					err = readIssue(n)
 				}
@@ -200,7 +200,7 @@ func (s *session) settle(snap *inbox.Snapshot, issues, pulls []int) error {
 	audit := false
 	for _, pr := range snap.PullRequests {
 		linked := false
-		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
+		for _, n := range inbox.LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()) {
 			linked = linked || changed[n]
 		}
 		if linked && pr.Open() && !slices.Contains(pulls, pr.Number) {
@@ -323,11 +323,11 @@ func newBase(prev, snap inbox.Snapshot) bool {
 	known := map[string]bool{}
 	for _, pr := range prev.PullRequests {
 		if pr.Open() {
-			known[pr.BaseRef] = true
+			known[pr.BaseRef.Raw()] = true
 		}
 	}
 	for _, pr := range snap.PullRequests {
-		if pr.Open() && pr.BaseRef != "" && !known[pr.BaseRef] {
+		if pr.Open() && pr.BaseRef != "" && !known[pr.BaseRef.Raw()] {
 			return true
 		}
 	}

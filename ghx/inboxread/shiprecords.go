@@ -33,10 +33,10 @@ func (s *session) readShipRecords(snap *inbox.Snapshot, only map[int]bool) error
 	type candidate struct{ pr, story int }
 	var todo []candidate
 	for _, pr := range snap.PullRequests {
-		if !pr.Merged || pr.BaseRef != base || pr.HeadSHA == "" || snap.ShipRecords[pr.Number] || (only != nil && !only[pr.Number]) {
+		if !pr.Merged || pr.BaseRef.Raw() != base || pr.HeadSHA == "" || snap.ShipRecords[pr.Number] || (only != nil && !only[pr.Number]) {
 			continue
 		}
-		for _, n := range inbox.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
+		for _, n := range inbox.LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()) {
 			if stories[n] {
 				todo = append(todo, candidate{pr.Number, n})
 			}

@@ -5,6 +5,8 @@
 // elsewhere.
 package exitcode
 
+import "fmt"
+
 const (
 	// OK: the command finished what it was asked to do (a ship merged, a
 	// pack verifies and every floor holds).
@@ -53,4 +55,18 @@ func rank(code int) int {
 		return 3
 	}
 	return 4 // Failed, and any code that is not aayu's
+}
+
+// Refusal is a reason nothing may be written, in words: the error a core
+// action returns when a step is refused, which ends the run with Refused
+// (exit 4). plan, ready and decide each used to declare their own; they
+// now alias this one, so a screen or a command tells a refusal from a
+// failure the same way whichever action it ran.
+type Refusal struct{ Reason string }
+
+func (r *Refusal) Error() string { return r.Reason }
+
+// Refuse is a Refusal whose reason is written as fmt.Sprintf does.
+func Refuse(format string, args ...any) error {
+	return &Refusal{Reason: fmt.Sprintf(format, args...)}
 }

@@ -137,7 +137,7 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 	if !pr.Open() {
 		return Step{}, false
 	}
-	s = s.forBase(pr.BaseRef) // ship judges it by its base's policy too
+	s = s.forBase(pr.BaseRef.Raw()) // ship judges it by its base's policy too
 	facts := s.PRFacts[pr.Number]
 	item := Item{Number: pr.Number, Title: pr.Title, IsPR: true}
 	open := Write{Kind: WriteOpen, Number: pr.Number}
@@ -246,7 +246,7 @@ func ReadyToShipComment(comments []identity.Comment, head string, botLogins []st
 
 func statusOf(statuses []Status, context string) (Status, bool) {
 	for _, st := range statuses {
-		if st.Context == context {
+		if st.Context.Raw() == context {
 			return st, true
 		}
 	}
@@ -255,7 +255,7 @@ func statusOf(statuses []Status, context string) (Status, bool) {
 
 // linkedOpen returns the first open issue with label that pr links.
 func linkedOpen(issues map[int]Issue, pr PullRequest, label string) (Issue, bool) {
-	for _, n := range LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
+	for _, n := range LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()) {
 		if is, ok := issues[n]; ok && is.Open() && is.HasLabel(label) {
 			return is, true
 		}

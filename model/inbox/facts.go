@@ -41,9 +41,9 @@ type PullRequest struct {
 	Number         int
 	Title          untrusted.Text
 	Body           untrusted.Text
-	HeadRef        string // the branch, e.g. story/131-dental-cap
+	HeadRef        untrusted.Ref // the branch, e.g. story/131-dental-cap
 	HeadSHA        string
-	BaseRef        string
+	BaseRef        untrusted.Ref
 	State          string // "open" or "closed"
 	Draft          bool
 	Merged         bool
@@ -61,8 +61,8 @@ func (p PullRequest) HasLabel(label string) bool { return hasLabel(p.Labels, lab
 
 // Status is a commit status on a pull request's head.
 type Status struct {
-	Context     string // e.g. aayudha/inspect
-	State       string // pending, success, failure, error
+	Context     untrusted.Context // e.g. aayudha/inspect
+	State       string            // pending, success, failure, error
 	Description untrusted.Text
 }
 

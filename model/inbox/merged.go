@@ -20,10 +20,10 @@ func mergedSteps(s Snapshot) []Step {
 	issues := issueIndex(s)
 	merged := map[int][]PullRequest{}
 	for _, pr := range s.PullRequests {
-		if !pr.Merged || pr.BaseRef != s.integrationBranch() {
+		if !pr.Merged || pr.BaseRef.Raw() != s.integrationBranch() {
 			continue
 		}
-		for _, n := range LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
+		for _, n := range LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()) {
 			merged[n] = append(merged[n], pr)
 		}
 	}

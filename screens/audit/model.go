@@ -105,7 +105,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // Commit subjects and authors are untrusted.Text and render themselves
 // sanitised; logins and URLs from GitHub are sanitised here.
 func Lines(r core.Report) []string {
-	clean := tui.SanitizeLine
 	var out []string
 	out = append(out, section("Solo-mode bypasses", len(r.Bypasses)))
 	for _, b := range r.Bypasses {
@@ -116,9 +115,9 @@ func Lines(r core.Report) []string {
 		case b.Story > 0:
 			l += fmt.Sprintf(" (Story #%d)", b.Story)
 		}
-		l += fmt.Sprintf(" by @%s through %s", clean(b.Login), b.Via)
+		l += fmt.Sprintf(" by @%s through %s", tui.SanitizeLine(b.Login), b.Via)
 		if b.Head != "" {
-			l += " at head " + clean(gitsha.Short(b.Head))
+			l += " at head " + tui.SanitizeLine(gitsha.Short(b.Head))
 		}
 		if !b.MergedAt.IsZero() {
 			l += ", merged " + stamp(b.MergedAt)
@@ -127,7 +126,7 @@ func Lines(r core.Report) []string {
 		case b.Comment == nil:
 			l += "; its Solo-mode bypass: comment is not on GitHub"
 		case b.Comment.URL != "":
-			l += "; comment " + clean(b.Comment.URL) + " at " + stamp(b.Comment.CreatedAt)
+			l += "; comment " + tui.SanitizeLine(b.Comment.URL) + " at " + stamp(b.Comment.CreatedAt)
 		default:
 			l += "; comment at " + stamp(b.Comment.CreatedAt)
 		}
@@ -138,12 +137,12 @@ func Lines(r core.Report) []string {
 	}
 	out = append(out, section("Human-fallback writes", len(r.Fallbacks)))
 	for _, f := range r.Fallbacks {
-		out = append(out, fmt.Sprintf("  fallback: ledger commit %s %s by %s: %q", clean(gitsha.Short(f.SHA)), stamp(f.When), f.Author, f.Subject))
+		out = append(out, fmt.Sprintf("  fallback: ledger commit %s %s by %s: %q", tui.SanitizeLine(gitsha.Short(f.SHA)), stamp(f.When), f.Author, f.Subject))
 	}
 	out = append(out, section("Recorded late", len(r.Late)))
 	for _, b := range r.Late {
 		out = append(out, fmt.Sprintf("  recorded late: PR #%d: the Solo-mode bypass: comment by @%s came %s after the merge (merged %s, comment %s)",
-			b.PR, clean(b.Login), b.Comment.CreatedAt.Sub(b.MergedAt).Round(time.Second), stamp(b.MergedAt), stamp(b.Comment.CreatedAt)))
+			b.PR, tui.SanitizeLine(b.Login), b.Comment.CreatedAt.Sub(b.MergedAt).Round(time.Second), stamp(b.MergedAt), stamp(b.Comment.CreatedAt)))
 	}
 	if len(r.Unused) > 0 {
 		// Only when there is one: a bypass ship posted and then marked
@@ -151,11 +150,11 @@ func Lines(r core.Report) []string {
 		out = append(out, section("Unused bypasses", len(r.Unused)))
 		for _, u := range r.Unused {
 			out = append(out, fmt.Sprintf("  unused: PR #%d: the Solo-mode bypass: comment by @%s (%s, %s) merged nothing: the head moved before the merge",
-				u.PR, clean(u.Comment.Login), clean(u.Comment.URL), stamp(u.Comment.CreatedAt)))
+				u.PR, tui.SanitizeLine(u.Comment.Login), tui.SanitizeLine(u.Comment.URL), stamp(u.Comment.CreatedAt)))
 		}
 	}
 	for _, in := range r.Incomplete {
-		out = append(out, "warning: "+clean(in))
+		out = append(out, "warning: "+tui.SanitizeLine(in))
 	}
 	return append(out, fmt.Sprintf("result: %s, %s, %s recorded late",
 		count(len(r.Bypasses), "Solo-mode bypass", "Solo-mode bypasses"), count(len(r.Fallbacks), "human-fallback write", "human-fallback writes"), fmt.Sprint(len(r.Late))))

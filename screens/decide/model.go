@@ -82,10 +82,10 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 	var refusal *core.Refusal
 	switch {
 	case errors.As(msg.err, &refusal):
-		m.Say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written.")
+		m.Say("refused: "+tui.Sentence(tui.SanitizeLine(refusal.Reason)), "Nothing was written.")
 		return m.Finish(tui.ExitRefused)
 	case msg.err != nil:
-		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run "+m.deps.Command+" again.")
+		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run "+m.deps.Command+" again.")
 		return m.Finish(tui.ExitFailed)
 	}
 	p := msg.plan
@@ -99,7 +99,7 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 		return m.Finish(tui.ExitOK)
 	case !p.NeedsConfirm():
 		// As the inbox's Enter on a recommendation: no question.
-		m.Say(fmt.Sprintf("Writing, in this order, as @%s:", clean(p.Viewer)))
+		m.Say(fmt.Sprintf("Writing, in this order, as @%s:", p.Viewer))
 		m.Say(numbered(p.Writes())...)
 		return m.StartWrite()
 	}
@@ -125,29 +125,29 @@ func (m *Model) applied(res appliedMsg) tea.Cmd {
 		case o.Done:
 			m.Say(fmt.Sprintf("done: Decision #%d, option %d accepted.", n, r.Item.Pick.Option))
 			for _, w := range o.Wrote {
-				m.Say("  " + tui.Sentence(clean(w)))
+				m.Say("  " + tui.Sentence(tui.SanitizeLine(w)))
 			}
 		case o.Changed:
 			what := "it changed on GitHub since it was read"
 			if o.ChangedWhat != "" {
 				what = o.ChangedWhat
 			}
-			m.Say(fmt.Sprintf("not done: Decision #%d — %s.", n, strings.TrimSuffix(clean(what), ".")))
+			m.Say(fmt.Sprintf("not done: Decision #%d — %s.", n, strings.TrimSuffix(tui.SanitizeLine(what), ".")))
 			if code == tui.ExitOK {
 				code = tui.ExitRefused
 			}
 		case o.Failure != nil:
 			m.Say(fmt.Sprintf("not done: Decision #%d", n))
 			for _, l := range o.Failure.Lines() {
-				m.Say("  " + clean(l))
+				m.Say("  " + tui.SanitizeLine(l))
 			}
 			for _, w := range o.Wrote {
-				m.Say("  landed: " + tui.Sentence(clean(w)))
+				m.Say("  landed: " + tui.Sentence(tui.SanitizeLine(w)))
 			}
 			code = tui.ExitFailed
 		}
 		if o.LogError != "" {
-			m.Say("  " + clean(o.LogError))
+			m.Say("  " + tui.SanitizeLine(o.LogError))
 		}
 	}
 	if code != tui.ExitOK {
@@ -165,13 +165,13 @@ func DecisionLines(p core.Plan) []string {
 		st := it.Step
 		out = append(out, fmt.Sprintf("Decision #%d %s (%s door)", st.Item.Number, st.Item.Title, st.Door))
 		if st.HalfDone != "" {
-			out = append(out, "  "+clean(st.HalfDone))
+			out = append(out, "  "+tui.SanitizeLine(st.HalfDone))
 		}
 		for _, c := range st.Choices {
 			if c.Key == model.SkipKey {
 				continue
 			}
-			line := "  " + clean(c.Label)
+			line := "  " + tui.SanitizeLine(c.Label)
 			if c.Recommended {
 				line += " (recommended)"
 			}
@@ -190,13 +190,13 @@ func ConfirmLines(p core.Plan) []string {
 	var out []string
 	for _, it := range p.Items {
 		if c := it.Confirm(); c != "" {
-			out = append(out, tui.Sentence(clean(c)))
+			out = append(out, tui.Sentence(tui.SanitizeLine(c)))
 		}
 	}
-	out = append(out, fmt.Sprintf("Answering yes writes, in this order, as @%s:", clean(p.Viewer)))
+	out = append(out, fmt.Sprintf("Answering yes writes, in this order, as @%s:", p.Viewer))
 	out = append(out, numbered(p.Writes())...)
 	if p.Note != "" {
-		out = append(out, "Your note, kept in the actions log beside each acceptance: "+clean(p.Note))
+		out = append(out, "Your note, kept in the actions log beside each acceptance: "+tui.SanitizeLine(p.Note))
 	}
 	return out
 }
@@ -204,9 +204,7 @@ func ConfirmLines(p core.Plan) []string {
 func numbered(ws []string) []string {
 	var out []string
 	for i, w := range ws {
-		out = append(out, fmt.Sprintf("  %d. %s", i+1, clean(w)))
+		out = append(out, fmt.Sprintf("  %d. %s", i+1, tui.SanitizeLine(w)))
 	}
 	return out
 }
-
-func clean(s string) string { return tui.SanitizeLine(s) }

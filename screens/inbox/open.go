@@ -89,7 +89,7 @@ func storyOf(st model.Step, snap *model.Snapshot) (int, bool) {
 		if pr.Number != st.Item.Number {
 			continue
 		}
-		for _, n := range model.LinkedIssues(pr.HeadRef, pr.Body.Raw()) {
+		for _, n := range model.LinkedIssues(pr.HeadRef.Raw(), pr.Body.Raw()) {
 			for _, is := range snap.Issues {
 				if is.Number == n && is.HasLabel(model.LabelStory) {
 					return n, true

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/untrusted"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -146,7 +147,7 @@ func TestInboxProblemAndReasonQuotingGitHubAreNeutralised(t *testing.T) {
 	f.snap.Approver = "lead" + hostileAnswer
 	f.snap.IntegrationBranch = "dev" + hostileAnswer // named by the config on GitHub
 	for i := range f.snap.PullRequests {
-		f.snap.PullRequests[i].BaseRef = f.snap.IntegrationBranch
+		f.snap.PullRequests[i].BaseRef = untrusted.Ref(f.snap.IntegrationBranch)
 	}
 	m := loaded(t, f, 120, 40, Options{})
 	for _, id := range []string{"decision#1", "needs-review#6", "merged-without-ship#9"} {

@@ -303,7 +303,8 @@ func TestPresenceCheckRefusesAgentLane(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sg := startSandbox(t, fastDevice())
 			deps, logDir := testDeps(t, sg, nil)
-			deps.AgentEnv = func(k string) string { return c.env[k] }
+			deps.Here = identity.Here(identity.HumanCheck{Command: shipRequest().Command,
+				Env: func(k string) string { return c.env[k] }, Terminal: true, CI: c.ci})
 			m := New(t.Context(), tui.Common{Plain: true, CI: c.ci}, shipRequest(), deps)
 			if done, code := m.Done(); !done || code != tui.ExitRefused {
 				t.Fatalf("done=%v code=%d, want refused at once", done, code)
@@ -333,7 +334,8 @@ func TestPresenceCheckHostMarkerGetsACode(t *testing.T) {
 	t.Parallel()
 	sg := startSandbox(t, fastDevice())
 	deps, _ := testDeps(t, sg, nil)
-	deps.AgentEnv = func(k string) string { return map[string]string{"AMP_THREAD_ID": "T-1"}[k] }
+	deps.Here = identity.Here(identity.HumanCheck{Command: shipRequest().Command,
+		Env: func(k string) string { return map[string]string{"AMP_THREAD_ID": "T-1"}[k] }})
 	r, code := runPlain(t, shipRequest(), deps, approveAs(t, sg, "founder", "approve"))
 	if code != tui.ExitOK || !sg.asked(codePath) {
 		t.Fatalf("exit %d:\n%s", code, r.out.String())
@@ -415,5 +417,22 @@ func TestPresenceCheckRefusesAMaintainerForAnAdminStep(t *testing.T) {
 	}
 	if _, ok := r.m.Session(); ok {
 		t.Error("a maintainer's approval gave a session for an admin step")
+	}
+}
+
+// TestPresenceCheckRefusesOnTheCallersAnswer: the screen does not look at
+// the process again (issue #21: login asked RequireHuman a second time,
+// with a terminal assumed); the answer its caller took from identity.Here
+// decides, so a refusal there ends the screen with its words and no code.
+func TestPresenceCheckRefusesOnTheCallersAnswer(t *testing.T) {
+	t.Parallel()
+	deps := Deps{Here: identity.Decision{Outcome: identity.Refused,
+		Reason: "aayu ship 4 is a human-only step and this is a CI run (GITHUB_ACTIONS=true), which has no person to approve it; run it yourself from a terminal"}}
+	m := New(t.Context(), tui.Common{Plain: true}, shipRequest(), deps)
+	if done, code := m.Done(); !done || code != tui.ExitRefused {
+		t.Fatalf("done=%v code=%d, want refused at once", done, code)
+	}
+	if out := strings.Join(m.Transcript(), "\n"); !strings.Contains(out, "this is a CI run (GITHUB_ACTIONS=true)") {
+		t.Errorf("the refusal does not give the caller's reason:\n%s", out)
 	}
 }

@@ -141,8 +141,7 @@ func testDeps(t *testing.T, sg *sandboxGitHub, rec *pollRecorder) (Deps, string)
 			level, _, err := c.Repositories.GetPermissionLevel(ctx, "acme", "benefits", login)
 			return level.GetPermission(), err
 		},
-		Log:      actions.OpenLog(logDir, nil),
-		AgentEnv: func(string) string { return "" },
+		Log: actions.OpenLog(logDir, nil),
 	}, logDir
 }
 

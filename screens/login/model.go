@@ -70,8 +70,12 @@ type Deps struct {
 	// InTmux says the screen runs inside tmux, where OSC 52 needs
 	// `tmux set -s set-clipboard on`.
 	InTmux bool
-	// AgentEnv reads the environment for agent-lane markers; nil reads none.
-	AgentEnv func(string) string
+	// Here is whether a person is here, as identity.Here answered the
+	// command this screen checks presence for: the caller takes it once
+	// (as ship does, Config.Human) and hands it here, so the screen never
+	// looks at the process itself. A refusal (aayu's own lane, CI) ends
+	// the screen before any code is asked for; the zero value allows.
+	Here identity.Decision
 }
 
 type phase int
@@ -154,9 +158,6 @@ func New(ctx context.Context, c tui.Common, req Request, deps Deps) *Model {
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}
-	if deps.AgentEnv == nil {
-		deps.AgentEnv = func(string) string { return "" }
-	}
 	m := &Model{c: c, req: req, deps: deps, ctx: ctx, keys: newKeys(), now: deps.Now()}
 	if c.Plain {
 		m.say(plainLegend)
@@ -164,10 +165,8 @@ func New(ctx context.Context, c tui.Common, req Request, deps Deps) *Model {
 	for _, l := range m.header() {
 		m.say(l)
 	}
-	d := identity.RequireHuman(identity.HumanCheck{Command: req.Command, Env: deps.AgentEnv,
-		Terminal: true, CI: c.CI, Need: req.Need})
-	if d.Outcome == identity.Refused {
-		m.end(agentRefusal(d.Reason))
+	if deps.Here.Outcome == identity.Refused {
+		m.end(agentRefusal(deps.Here.Reason))
 	}
 	return m
 }

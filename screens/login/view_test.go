@@ -152,7 +152,8 @@ func TestLoginPlainGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			deps := Deps{}
 			if c.stage == nil {
-				deps.AgentEnv = func(k string) string { return map[string]string{"AAYU_AGENT": "1"}[k] }
+				deps.Here = identity.Here(identity.HumanCheck{Command: shipRequest().Command,
+					Env: func(k string) string { return map[string]string{"AAYU_AGENT": "1"}[k] }})
 				m := New(t.Context(), tui.Common{Plain: true}, shipRequest(), deps)
 				golden(t, m)
 				return

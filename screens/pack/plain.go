@@ -20,25 +20,25 @@ func plainReport(r *proof.Report) []string {
 	}
 	if p := r.Pack; p != nil {
 		add("%s", identityLine(p))
-		add("head %s%s", clean(p.PRHeadSHA), optional(", base ", p.BaseSHA))
+		add("head %s%s", tui.SanitizeLine(p.PRHeadSHA), optional(", base ", p.BaseSHA))
 		add("authority: %s", authorityLine(p.Authority))
 		for _, c := range r.Criteria {
 			add("criterion %d: %s", c.ID, criterionLine(c))
 		}
 		for _, a := range r.Artifacts {
-			add("artifact %s: %s (%s, store %s, %d bytes)%s", clean(a.Artifact.Path), a.Verdict,
-				clean(a.Artifact.Kind), clean(a.Artifact.Store), a.Artifact.Size, optional(": ", a.Reason))
+			add("artifact %s: %s (%s, store %s, %d bytes)%s", tui.SanitizeLine(a.Artifact.Path), a.Verdict,
+				tui.SanitizeLine(a.Artifact.Kind), tui.SanitizeLine(a.Artifact.Store), a.Artifact.Size, optional(": ", a.Reason))
 		}
 		for _, c := range p.Checks {
 			add("check %s", checkLine(c))
 		}
 	}
 	for _, pr := range r.Problems {
-		add("problem: %s", clean(pr.Message))
+		add("problem: %s", tui.SanitizeLine(pr.Message))
 	}
 	if r.Pack != nil {
 		for _, c := range r.FailedFloors {
-			add("floor %s does not hold: %s", clean(c.Floor), clean(joinNonEmpty(tui.ResultWord(c.Result), c.Detail)))
+			add("floor %s does not hold: %s", tui.SanitizeLine(c.Floor), tui.SanitizeLine(joinNonEmpty(tui.ResultWord(c.Result), c.Detail)))
 		}
 		if r.Rules != "" {
 			add("rules: %s", r.Rules)
@@ -64,7 +64,7 @@ func joinNonEmpty(a, b string) string {
 func failedFloorNames(r *proof.Report) string {
 	names := make([]string, 0, len(r.FailedFloors))
 	for _, c := range r.FailedFloors {
-		n := clean(c.Floor)
+		n := tui.SanitizeLine(c.Floor)
 		if c.Result == proof.ResultMissing {
 			n += " (missing)"
 		}
@@ -74,7 +74,7 @@ func failedFloorNames(r *proof.Report) string {
 }
 
 func identityLine(p *proof.Pack) string {
-	s := fmt.Sprintf("repo %s, story %d", clean(p.Repo), p.Story)
+	s := fmt.Sprintf("repo %s, story %d", tui.SanitizeLine(p.Repo), p.Story)
 	if p.PR != 0 {
 		s += fmt.Sprintf(", pull request #%d", p.PR)
 	}
@@ -82,15 +82,15 @@ func identityLine(p *proof.Pack) string {
 }
 
 func authorityLine(a proof.Authority) string {
-	s := clean(a.Kind)
+	s := tui.SanitizeLine(a.Kind)
 	if a.Workflow != "" {
-		s += ", workflow " + clean(a.Workflow)
+		s += ", workflow " + tui.SanitizeLine(a.Workflow)
 	}
 	if a.RunID != 0 {
 		s += ", run " + strconv.FormatInt(a.RunID, 10)
 	}
 	if a.Writer != "" {
-		s += ", written by " + clean(a.Writer)
+		s += ", written by " + tui.SanitizeLine(a.Writer)
 	}
 	return s
 }
@@ -101,25 +101,25 @@ func criterionLine(c proof.CriterionResult) string {
 		s = "proven"
 	}
 	if c.Text != "" {
-		s += " — " + clean(c.Text)
+		s += " — " + tui.SanitizeLine(c.Text)
 	}
 	if len(c.Evidence) > 0 {
 		ev := make([]string, len(c.Evidence))
 		for i, e := range c.Evidence {
-			ev[i] = clean(e)
+			ev[i] = tui.SanitizeLine(e)
 		}
 		s += " (evidence: " + strings.Join(ev, ", ") + ")"
 	} else {
 		s += " (no evidence)"
 	}
 	if !c.Proven && c.Reason != "" {
-		s += "; " + clean(c.Reason)
+		s += "; " + tui.SanitizeLine(c.Reason)
 	}
 	return s
 }
 
 func checkLine(c proof.Check) string {
-	s := fmt.Sprintf("%s: %s", clean(c.Floor), tui.ResultWord(c.Result))
+	s := fmt.Sprintf("%s: %s", tui.SanitizeLine(c.Floor), tui.ResultWord(c.Result))
 	if c.Value != nil {
 		s += ", value " + number(*c.Value)
 	}
@@ -127,16 +127,16 @@ func checkLine(c proof.Check) string {
 		s += ", threshold " + number(*c.Threshold)
 	}
 	if c.Tool != "" {
-		s += ", tool " + clean(c.Tool)
+		s += ", tool " + tui.SanitizeLine(c.Tool)
 	}
 	if c.Version != "" {
-		s += " " + clean(c.Version)
+		s += " " + tui.SanitizeLine(c.Version)
 	}
 	if c.Network != "" {
-		s += ", network " + clean(c.Network)
+		s += ", network " + tui.SanitizeLine(c.Network)
 	}
 	if c.Detail != "" {
-		s += "; " + clean(c.Detail)
+		s += "; " + tui.SanitizeLine(c.Detail)
 	}
 	return s
 }
@@ -149,7 +149,7 @@ func resultWords(r *proof.Report) string {
 	case !r.FloorsHold:
 		var names []string
 		for _, c := range r.FailedFloors {
-			names = append(names, clean(c.Floor))
+			names = append(names, tui.SanitizeLine(c.Floor))
 		}
 		return fmt.Sprintf("verified, but %s not hold: %s (exit 3)", tui.Plural(len(names), "a floor does", "floors do"), strings.Join(names, ", "))
 	}
@@ -164,13 +164,11 @@ func progressLine(p proof.Progress) string {
 	return fmt.Sprintf("hashing: %d of %d files, %s of %s", p.DoneFiles, p.TotalFiles, tui.HumanBytes(p.DoneBytes), tui.HumanBytes(p.TotalBytes))
 }
 
-func clean(s string) string { return tui.SanitizeLine(s) }
-
 func optional(prefix, s string) string {
 	if s == "" {
 		return ""
 	}
-	return prefix + clean(s)
+	return prefix + tui.SanitizeLine(s)
 }
 
 func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

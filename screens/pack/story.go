@@ -332,12 +332,12 @@ func (m *Model) storyBindings() []key.Binding {
 
 // fetchedLines are the plain facts about where the pack came from.
 func fetchedLines(f Fetched) []string {
-	out := []string{fmt.Sprintf("source: %s: %s", sourceTitle(f.Source), clean(f.Label))}
+	out := []string{fmt.Sprintf("source: %s: %s", sourceTitle(f.Source), tui.SanitizeLine(f.Label))}
 	if f.Dir != "" && f.Source == SourceLocal {
-		out = append(out, "folder: "+clean(f.Dir))
+		out = append(out, "folder: "+tui.SanitizeLine(f.Dir))
 	}
 	for _, n := range f.Notes {
-		out = append(out, "note: "+clean(n))
+		out = append(out, "note: "+tui.SanitizeLine(n))
 	}
 	return out
 }

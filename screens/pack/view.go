@@ -84,7 +84,7 @@ func (m *Model) resultLines(w, h int) []string {
 	if p := r.Pack; p != nil {
 		head = append(head,
 			st.Title.Render("aayu pack")+" "+identityLine(p),
-			"head "+clean(p.PRHeadSHA)+" · "+clean(p.Authority.Kind)+runSuffix(p.Authority))
+			"head "+tui.SanitizeLine(p.PRHeadSHA)+" · "+tui.SanitizeLine(p.Authority.Kind)+runSuffix(p.Authority))
 	} else {
 		head = append(head, st.Title.Render("aayu pack")+" "+tui.SanitizeLine(m.opts.Dir))
 	}
@@ -192,12 +192,12 @@ func (m *Model) rows(w, start, end int) []string {
 			if c.Proven {
 				word = m.c.Styles.OK.Render("proven    ")
 			}
-			rows = append(rows, fmt.Sprintf("%-3d %s %s", c.ID, word, clean(c.Text)))
+			rows = append(rows, fmt.Sprintf("%-3d %s %s", c.ID, word, tui.SanitizeLine(c.Text)))
 		}
 	case secArtifacts:
 		for _, a := range r.Artifacts[start:end] {
 			rows = append(rows, fmt.Sprintf("%s %-13s %-5s %9s  %s", m.verdictWord(a.Verdict),
-				clean(a.Artifact.Kind), clean(a.Artifact.Store), tui.HumanBytes(a.Artifact.Size), clean(a.Artifact.Path)))
+				tui.SanitizeLine(a.Artifact.Kind), tui.SanitizeLine(a.Artifact.Store), tui.HumanBytes(a.Artifact.Size), tui.SanitizeLine(a.Artifact.Path)))
 		}
 	case secChecks:
 		if r.Pack != nil {
@@ -205,7 +205,7 @@ func (m *Model) rows(w, start, end int) []string {
 		}
 	case secProblems:
 		for _, p := range r.Problems[start:end] {
-			rows = append(rows, clean(p.Message))
+			rows = append(rows, tui.SanitizeLine(p.Message))
 		}
 	}
 	return rows
@@ -240,7 +240,7 @@ func (m *Model) checkRows(w int) []string {
 		} else {
 			word = m.c.Styles.OK.Render(word)
 		}
-		rows = append(rows, fmt.Sprintf("%-12s %s %7s %7s  %s", clean(c.Floor), word, val, thr, clean(c.Tool)))
+		rows = append(rows, fmt.Sprintf("%-12s %s %7s %7s  %s", tui.SanitizeLine(c.Floor), word, val, thr, tui.SanitizeLine(c.Tool)))
 	}
 	_ = w
 	return rows
@@ -259,7 +259,7 @@ func (m *Model) detail(w int) []string {
 	case secArtifacts:
 		if i < len(r.Artifacts) {
 			a := r.Artifacts[i]
-			text = fmt.Sprintf("%s: %s; sha256 %s%s", clean(a.Artifact.Path), a.Verdict, clean(a.Artifact.SHA256), optional("; ", a.Reason))
+			text = fmt.Sprintf("%s: %s; sha256 %s%s", tui.SanitizeLine(a.Artifact.Path), a.Verdict, tui.SanitizeLine(a.Artifact.SHA256), optional("; ", a.Reason))
 		}
 	case secChecks:
 		if r.Pack != nil && i < len(r.Pack.Checks) {
@@ -274,7 +274,7 @@ func (m *Model) detail(w int) []string {
 		}
 	case secProblems:
 		if i < len(r.Problems) {
-			text = clean(r.Problems[i].Message)
+			text = tui.SanitizeLine(r.Problems[i].Message)
 		}
 	}
 	if text == "" {
@@ -291,7 +291,7 @@ func (m *Model) detail(w int) []string {
 func (m *Model) viewerLines(w, h int) []string {
 	st := m.c.Styles
 	v := m.view
-	out := []string{st.Title.Render("artifact") + " " + clean(v.path)}
+	out := []string{st.Title.Render("artifact") + " " + tui.SanitizeLine(v.path)}
 	switch {
 	case v.err != nil:
 		out = append(out, st.Failed.Render("could not open")+": "+tui.SanitizeLine(v.err.Error()))

@@ -14,7 +14,7 @@ func (m *Model) storyHeader() []string {
 	s := m.story
 	out := []string{
 		st.Title.Render(fmt.Sprintf("aayu pack story %d", s.opts.Story)) + " · " + st.Warning.Render(sourceTitle(s.current.Source)),
-		clean(s.current.Label),
+		tui.SanitizeLine(s.current.Label),
 	}
 	if s.confirm {
 		out = append(out, st.Warning.Render("push?")+fmt.Sprintf(" Land .aayudha/proof/%d/ on the ledger as advisory? y pushes, any other key cancels.", s.opts.Story))

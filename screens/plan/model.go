@@ -79,10 +79,10 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 	again := core.Command(m.deps.Story, m.deps.SoloBypass)
 	switch {
 	case errors.As(msg.err, &refusal):
-		m.Say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written.")
+		m.Say("refused: "+tui.Sentence(tui.SanitizeLine(refusal.Reason)), "Nothing was written.")
 		return m.Finish(tui.ExitRefused)
 	case msg.err != nil:
-		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run "+again+" again.")
+		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run "+again+" again.")
 		return m.Finish(tui.ExitFailed)
 	}
 	r := msg.plan
@@ -90,11 +90,11 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 	m.Say(PlanLines(r)...)
 	switch {
 	case r.NotNeeded != "":
-		m.Say("No plan review needed: "+tui.Sentence(clean(r.NotNeeded)), "Nothing was written.")
+		m.Say("No plan review needed: "+tui.Sentence(tui.SanitizeLine(r.NotNeeded)), "Nothing was written.")
 		return m.Finish(tui.ExitOK)
 	case r.Same:
 		m.Say(fmt.Sprintf("Already recorded: %s on the ledger holds a %s (reviewer %s) for %s, so nothing was written.",
-			pass.PlanRecordPath(r.Story), r.Record.Kind, clean(r.Record.Reviewer), strings.Join(r.Record.Layers, ", ")), next(r))
+			pass.PlanRecordPath(r.Story), r.Record.Kind, tui.SanitizeLine(r.Record.Reviewer), strings.Join(r.Record.Layers, ", ")), next(r))
 		return m.Finish(tui.ExitOK)
 	case m.deps.DryRun:
 		m.Say("--dry-run: answering yes would write, in this order:")
@@ -129,7 +129,7 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 		if !res.Posted {
 			verb = "reused"
 		}
-		m.Say(fmt.Sprintf("%s your comment on #%d: %s", verb, r.Story, clean(res.CommentURL)))
+		m.Say(fmt.Sprintf("%s your comment on #%d: %s", verb, r.Story, tui.SanitizeLine(res.CommentURL)))
 		m.Link = tui.ResultLink{URL: res.CommentURL, What: "the link to your comment"}
 	}
 	if res.Commit != "" {
@@ -138,13 +138,13 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	if msg.err != nil {
 		var refusal *core.Refusal
 		if errors.As(msg.err, &refusal) {
-			m.Say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written to the ledger.")
+			m.Say("refused: "+tui.Sentence(tui.SanitizeLine(refusal.Reason)), "Nothing was written to the ledger.")
 			return m.Finish(tui.ExitRefused)
 		}
-		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Next: fix the cause above and run "+core.Command(r.Story, m.deps.SoloBypass)+" again; what landed is not written twice.")
+		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Next: fix the cause above and run "+core.Command(r.Story, m.deps.SoloBypass)+" again; what landed is not written twice.")
 		return m.Finish(tui.ExitFailed)
 	}
-	what := fmt.Sprintf("reviewed: the plan of #%d is reviewed by @%s for %s.", r.Story, clean(r.Record.Reviewer), strings.Join(r.LayerIDs(), ", "))
+	what := fmt.Sprintf("reviewed: the plan of #%d is reviewed by @%s for %s.", r.Story, tui.SanitizeLine(r.Record.Reviewer), strings.Join(r.LayerIDs(), ", "))
 	if r.Bypass() {
 		what = fmt.Sprintf("bypassed: the plan of #%d went through your solo-mode bypass for %s; no review happened, and the record says so.", r.Story, strings.Join(r.LayerIDs(), ", "))
 	}
@@ -155,26 +155,26 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 // PlanLines are the plan as read, in both renderers: the Story, its Plan
 // section, the pull request's files, and the never layers they touch.
 func PlanLines(r core.Review) []string {
-	out := []string{fmt.Sprintf("%s #%d %s", r.Kind, r.Story, clean(r.Title))}
+	out := []string{fmt.Sprintf("%s #%d %s", r.Kind, r.Story, tui.SanitizeLine(r.Title))}
 	if len(r.Section) == 0 {
 		out = append(out, "Plan: the Story has no \"## Plan\" section.")
 	} else {
 		out = append(out, "Plan:")
 		for _, l := range r.Section {
-			out = append(out, "  "+clean(l))
+			out = append(out, "  "+tui.SanitizeLine(l))
 		}
 	}
 	if r.PR != 0 {
-		out = append(out, fmt.Sprintf("Pull request #%d by @%s changes %d %s.", r.PR, clean(r.PRAuthor), len(r.Changed), tui.Plural(len(r.Changed), "file", "files")))
+		out = append(out, fmt.Sprintf("Pull request #%d by @%s changes %d %s.", r.PR, r.PRAuthor, len(r.Changed), tui.Plural(len(r.Changed), "file", "files")))
 	}
 	if r.NotNeeded != "" {
 		return out
 	}
-	out = append(out, fmt.Sprintf("Never layers it touches (%s's LAYERS.md and autonomy.never):", clean(r.Base)))
+	out = append(out, fmt.Sprintf("Never layers it touches (%s's LAYERS.md and autonomy.never):", r.Base))
 	for _, h := range r.Hits {
-		out = append(out, fmt.Sprintf("  %s %s:", h.ID, clean(h.Name)))
+		out = append(out, fmt.Sprintf("  %s %s:", h.ID, tui.SanitizeLine(h.Name)))
 		for _, p := range h.Paths {
-			out = append(out, "    "+clean(p))
+			out = append(out, "    "+tui.SanitizeLine(p))
 		}
 	}
 	return out
@@ -193,12 +193,10 @@ func ConfirmLines(r core.Review) []string {
 func numbered(ws []string) []string {
 	var out []string
 	for i, w := range ws {
-		out = append(out, fmt.Sprintf("  %d. %s", i+1, clean(w)))
+		out = append(out, fmt.Sprintf("  %d. %s", i+1, tui.SanitizeLine(w)))
 	}
 	return out
 }
-
-func clean(s string) string { return tui.SanitizeLine(s) }
 
 func short(sha string) string {
 	if len(sha) > 12 {

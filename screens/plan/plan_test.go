@@ -13,6 +13,7 @@ import (
 
 	core "github.com/aayudha/aayu/actions/plan"
 	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/model/untrusted"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -159,9 +160,17 @@ func TestPlanScreenHostileText(t *testing.T) {
 	p.Title = "evil\x1b]52;c;aGk=\x07 title\x1b[2J"
 	p.Section = []string{"- policy/\x1b[31mred\x1b[0m \u202eright-to-left", "second\rline"}
 	p.Hits[0].Paths = []string{"policy/\x1b[2Jx.go (planned)"}
+	// The author's login and the base branch are typed where they are
+	// decoded (untrusted.Login, untrusted.Ref) and show by the one rule.
+	p.PRAuthor, p.Base = "rahul\u202enakmol", "dev\u200b\x9b2J"
 	f := &fakeCore{plan: p}
 	_, out := runPlain(t, f.deps(), "n\n")
 	tuitest.AssertInert(t, "plain", out)
+	for _, want := range []string{untrusted.Line(p.PRAuthor.Raw()), untrusted.Line(p.Base.Raw())} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plain screen does not show %q:\n%s", want, out)
+		}
+	}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
 	m.Update(planMsg{plan: p})
 	tuitest.AssertInert(t, "full screen", ansi.Strip(m.View().Content))

@@ -78,10 +78,10 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 	var refusal *core.Refusal
 	switch {
 	case errors.As(msg.err, &refusal):
-		m.Say("refused: "+tui.Sentence(clean(refusal.Reason)), "Nothing was written.")
+		m.Say("refused: "+tui.Sentence(tui.SanitizeLine(refusal.Reason)), "Nothing was written.")
 		return m.Finish(tui.ExitRefused)
 	case msg.err != nil:
-		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run aayu ready again.")
+		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run aayu ready again.")
 		return m.Finish(tui.ExitFailed)
 	}
 	p := msg.plan
@@ -116,11 +116,11 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 		m.Say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", core.Path(p.Story), core.LedgerBranch, gitsha.Short(r.Commit)))
 	}
 	if r.CommentURL != "" {
-		m.Say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + clean(r.CommentURL))
+		m.Say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + tui.SanitizeLine(r.CommentURL))
 		m.Link = tui.ResultLink{URL: r.CommentURL, What: "the link to the comment"}
 	}
 	if msg.err != nil {
-		m.Say("failed: "+tui.Sentence(clean(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
+		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
 		return m.Finish(tui.ExitFailed)
 	}
 	m.Say(fmt.Sprintf("frozen: #%d is %s with completion_goal_hash %s.", p.Story, core.StatusReady, p.Hash),
@@ -131,19 +131,19 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 // GoalLines are the goal as read, in both renderers: the Story, the hash,
 // each criterion.
 func GoalLines(p core.Plan) []string {
-	out := []string{fmt.Sprintf("%s #%d %s", p.Kind, p.Story, clean(p.Title)),
+	out := []string{fmt.Sprintf("%s #%d %s", p.Kind, p.Story, tui.SanitizeLine(p.Title)),
 		fmt.Sprintf("Completion Goal, %d %s, completion_goal_hash %s:", len(p.Criteria), tui.Plural(len(p.Criteria), "criterion", "criteria"), p.Hash)}
 	for i, c := range p.Criteria {
 		for j, l := range strings.Split(c, "\n") {
 			if j == 0 {
-				out = append(out, fmt.Sprintf("  %d. %s", i+1, clean(l)))
+				out = append(out, fmt.Sprintf("  %d. %s", i+1, tui.SanitizeLine(l)))
 			} else {
-				out = append(out, "     "+clean(l))
+				out = append(out, "     "+tui.SanitizeLine(l))
 			}
 		}
 	}
 	if p.Changed() {
-		out = append(out, fmt.Sprintf("It is frozen now with hash %s: the goal changed, and --again freezes it anew.", clean(p.Previous)))
+		out = append(out, fmt.Sprintf("It is frozen now with hash %s: the goal changed, and --again freezes it anew.", tui.SanitizeLine(p.Previous)))
 	}
 	return out
 }
@@ -156,9 +156,7 @@ func ConfirmLines(p core.Plan) []string {
 func numbered(ws []string) []string {
 	var out []string
 	for i, w := range ws {
-		out = append(out, fmt.Sprintf("  %d. %s", i+1, clean(w)))
+		out = append(out, fmt.Sprintf("  %d. %s", i+1, tui.SanitizeLine(w)))
 	}
 	return out
 }
-
-func clean(s string) string { return tui.SanitizeLine(s) }

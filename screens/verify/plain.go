@@ -13,18 +13,16 @@ import (
 
 var errNoOutcome = errors.New("the run ended without an outcome")
 
-func clean(s string) string { return tui.SanitizeLine(s) }
-
 func plainIntro(story int) string {
 	return fmt.Sprintf("aayu verify: story %d — runs the floors on the pull request's checkout and builds its proof pack; this screen prints its result and exits (no choice is asked).", story)
 }
 
 func plainCheckout(req build.Request) string {
-	s := "checkout " + clean(req.Dir)
+	s := "checkout " + tui.SanitizeLine(req.Dir)
 	if req.PR != 0 {
 		s += fmt.Sprintf(", pull request #%d", req.PR)
 	}
-	s += ", base " + clean(req.BaseRef)
+	s += ", base " + tui.SanitizeLine(req.BaseRef)
 	if req.Bug {
 		s += "; a Bug, so red on base runs too"
 	}
@@ -32,20 +30,20 @@ func plainCheckout(req build.Request) string {
 }
 
 func plainStarted(ev build.StepStarted) string {
-	return fmt.Sprintf("%s: running — %s", clean(ev.Step), clean(ev.What))
+	return fmt.Sprintf("%s: running — %s", tui.SanitizeLine(ev.Step), tui.SanitizeLine(ev.What))
 }
 
 func plainEnded(ev build.StepEnded) string {
-	s := clean(ev.Step) + ": " + tui.ResultWord(ev.Result)
+	s := tui.SanitizeLine(ev.Step) + ": " + tui.ResultWord(ev.Result)
 	if ev.Detail != "" {
-		s += " — " + clean(ev.Detail)
+		s += " — " + tui.SanitizeLine(ev.Detail)
 	}
 	return s
 }
 
 // shortTest names a test by its package's last element: copay.TestCopayUnknown.
 func shortTest(pkg, test string) string {
-	return clean(path.Base(pkg)) + "." + clean(test)
+	return tui.SanitizeLine(path.Base(pkg)) + "." + tui.SanitizeLine(test)
 }
 
 // plainResult is the run's outcome as lines, the same facts the full
@@ -55,22 +53,22 @@ func plainResult(out *build.Outcome, err error) []string {
 	add := func(format string, args ...any) { l = append(l, fmt.Sprintf(format, args...)) }
 	switch {
 	case err != nil:
-		add("result: failed, no pack was built: %s (exit 1)", clean(err.Error()))
+		add("result: failed, no pack was built: %s (exit 1)", tui.SanitizeLine(err.Error()))
 		return l
 	case out.Refusal != "":
-		add("result: refused, no pack was built: %s (exit 4)", clean(out.Refusal))
+		add("result: refused, no pack was built: %s (exit 4)", tui.SanitizeLine(out.Refusal))
 		return l
 	}
-	add("pack folder: %s", clean(out.Dir))
+	add("pack folder: %s", tui.SanitizeLine(out.Dir))
 	add("pack.json sha256: %s", out.PackSHA256)
-	add("head %s, base %s, network %s", clean(out.Head), clean(out.Base), clean(out.Network))
+	add("head %s, base %s, network %s", tui.SanitizeLine(out.Head), tui.SanitizeLine(out.Base), tui.SanitizeLine(out.Network))
 	for _, c := range out.Report.Criteria {
 		add("criterion %d: %s", c.ID, criterionLine(c))
 	}
 	for _, p := range out.Report.Problems {
-		add("problem: %s", clean(p.Message))
+		add("problem: %s", tui.SanitizeLine(p.Message))
 	}
-	add("run artifact kept %d days (%s)", out.RetentionDays, clean(out.RetentionNote))
+	add("run artifact kept %d days (%s)", out.RetentionDays, tui.SanitizeLine(out.RetentionNote))
 	add("result: %s", resultWords(out))
 	return l
 }
@@ -81,10 +79,10 @@ func criterionLine(c proof.CriterionResult) string {
 		s = "proven"
 	}
 	if c.Text != "" {
-		s += " — " + clean(c.Text)
+		s += " — " + tui.SanitizeLine(c.Text)
 	}
 	if !c.Proven && c.Reason != "" {
-		s += " (" + clean(c.Reason) + ")"
+		s += " (" + tui.SanitizeLine(c.Reason) + ")"
 	}
 	return s
 }
@@ -99,7 +97,7 @@ func resultWords(out *build.Outcome) string {
 	case !r.FloorsHold:
 		var names []string
 		for _, c := range r.FailedFloors {
-			names = append(names, clean(c.Floor))
+			names = append(names, tui.SanitizeLine(c.Floor))
 		}
 		return fmt.Sprintf("the pack verifies, but a floor does not hold: %s (exit 3)", strings.Join(names, ", "))
 	}

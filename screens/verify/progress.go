@@ -110,21 +110,21 @@ func (m *Model) applyPackage(ev build.Event) {
 }
 
 func plainPackage(p pkgRow) string {
-	return fmt.Sprintf("%s: package %s %s — %s", clean(p.step), clean(p.name), tui.ResultWord(p.result), pkgDetail(p))
+	return fmt.Sprintf("%s: package %s %s — %s", tui.SanitizeLine(p.step), tui.SanitizeLine(p.name), tui.ResultWord(p.result), pkgDetail(p))
 }
 
 // pkgDetail says how a package ended, in words.
 func pkgDetail(p pkgRow) string {
 	if !p.done {
 		if p.test != "" {
-			return clean(p.test)
+			return tui.SanitizeLine(p.test)
 		}
 		return fmt.Sprintf("%d %s passed so far", p.passed, tui.Plural(p.passed, "test", "tests"))
 	}
 	took := " in " + p.elapsed.Round(time.Millisecond).String()
 	switch {
 	case p.why != "" && p.passed+p.failed == 0:
-		return clean(p.why)
+		return tui.SanitizeLine(p.why)
 	case p.failed > 0:
 		return fmt.Sprintf("%d of %d %s failed%s", p.failed, p.passed+p.failed, tui.Plural(p.passed+p.failed, "test", "tests"), took)
 	}
@@ -205,7 +205,7 @@ func (m *Model) runningStep() string {
 }
 
 // shortPkg names a package by its last element, as the test names do.
-func shortPkg(p string) string { return clean(path.Base(p)) }
+func shortPkg(p string) string { return tui.SanitizeLine(path.Base(p)) }
 
 // elapsed is a duration as a person reads it: 9s, 41s, 1m05s.
 func elapsed(d time.Duration) string {
@@ -219,7 +219,7 @@ func elapsed(d time.Duration) string {
 // addOutput keeps one line of go's output for the viewer, neutralised as
 // it enters.
 func (m *Model) addOutput(line string) {
-	m.output = append(m.output, strings.TrimRight(clean(line), " "))
+	m.output = append(m.output, strings.TrimRight(tui.SanitizeLine(line), " "))
 	if over := len(m.output) - maxOutputLines; over > 0 {
 		m.output = m.output[over:]
 	}

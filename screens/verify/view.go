@@ -45,7 +45,7 @@ func (m *Model) mainLines(w int) []string {
 		return out
 	}
 	if m.req.Dir != "" {
-		out = append(out, st.Subtle.Render("checkout "+clean(m.req.Dir)))
+		out = append(out, st.Subtle.Render("checkout "+tui.SanitizeLine(m.req.Dir)))
 	}
 	out = append(out, "")
 	for _, r := range m.steps {
@@ -61,7 +61,7 @@ func (m *Model) mainLines(w int) []string {
 		out = append(out, m.wrap(m.verdict(), w)...)
 		for _, r := range m.steps {
 			if r.state == stepFailed && r.detail != "" {
-				out = append(out, m.wrap(st.Failed.Render(clean(r.name)+" failed")+": "+clean(r.detail), w)...)
+				out = append(out, m.wrap(st.Failed.Render(tui.SanitizeLine(r.name)+" failed")+": "+tui.SanitizeLine(r.detail), w)...)
 			}
 		}
 		out = append(out, m.packLines(w)...)
@@ -79,27 +79,27 @@ func (m *Model) stepLine(r stepRow) string {
 		word = st.Subtle.Render(fmt.Sprintf("%-8s", "waiting"))
 	case stepRunning:
 		word = st.Warning.Render(fmt.Sprintf("%-8s", "running"))
-		info = clean(r.what)
+		info = tui.SanitizeLine(r.what)
 		if r.test != "" {
 			info = r.test
 		}
 	case stepPassed:
-		word, info = st.OK.Render(fmt.Sprintf("%-8s", "passed")), clean(r.detail)
+		word, info = st.OK.Render(fmt.Sprintf("%-8s", "passed")), tui.SanitizeLine(r.detail)
 	case stepSkipped:
-		word, info = st.Subtle.Render(fmt.Sprintf("%-8s", "skipped")), clean(r.detail)
+		word, info = st.Subtle.Render(fmt.Sprintf("%-8s", "skipped")), tui.SanitizeLine(r.detail)
 	case stepFailed:
-		word, info = st.Failed.Render(fmt.Sprintf("%-8s", "failed")), clean(r.detail)
+		word, info = st.Failed.Render(fmt.Sprintf("%-8s", "failed")), tui.SanitizeLine(r.detail)
 	}
-	return strings.TrimRight(fmt.Sprintf("%s %-11s %s", word, clean(r.name), info), " ")
+	return strings.TrimRight(fmt.Sprintf("%s %-11s %s", word, tui.SanitizeLine(r.name), info), " ")
 }
 
 func (m *Model) verdict() string {
 	st := m.c.Styles
 	switch {
 	case m.err != nil:
-		return st.Failed.Render("failed") + ": no pack was built: " + clean(m.err.Error())
+		return st.Failed.Render("failed") + ": no pack was built: " + tui.SanitizeLine(m.err.Error())
 	case m.outcome.Refusal != "":
-		return st.Failed.Render("refused") + ": " + clean(m.outcome.Refusal)
+		return st.Failed.Render("refused") + ": " + tui.SanitizeLine(m.outcome.Refusal)
 	case !m.outcome.Report.Verified():
 		return st.Failed.Render("does not verify") + ": " + strings.TrimSuffix(resultWords(m.outcome), " (exit 4)")
 	case !m.outcome.Report.FloorsHold:
@@ -117,21 +117,21 @@ func (m *Model) packLines(w int) []string {
 	}
 	st := m.c.Styles
 	var out []string
-	out = append(out, m.wrap("pack "+clean(o.Dir), w)...)
+	out = append(out, m.wrap("pack "+tui.SanitizeLine(o.Dir), w)...)
 	out = append(out, m.wrap("sha256 "+o.PackSHA256, w)...)
 	for _, c := range o.Report.Criteria {
 		word := st.Failed.Render("not proven")
 		if c.Proven {
 			word = st.OK.Render("proven    ")
 		}
-		line := fmt.Sprintf("%-2d %s %s", c.ID, word, clean(c.Text))
+		line := fmt.Sprintf("%-2d %s %s", c.ID, word, tui.SanitizeLine(c.Text))
 		if !c.Proven && c.Reason != "" {
-			line += " (" + clean(c.Reason) + ")" // why, as the plain twin says it
+			line += " (" + tui.SanitizeLine(c.Reason) + ")" // why, as the plain twin says it
 		}
 		out = append(out, m.wrap(line, w)...)
 	}
 	for _, p := range o.Report.Problems {
-		out = append(out, m.wrap(st.Failed.Render("problem")+": "+clean(p.Message), w)...)
+		out = append(out, m.wrap(st.Failed.Render("problem")+": "+tui.SanitizeLine(p.Message), w)...)
 	}
 	return out
 }
