@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -190,14 +189,11 @@ func (m *Model) onLine(line string) tea.Cmd {
 		m.sayLink(word[len("copy"):])
 	case word == "list":
 		m.sayList()
-		m.askCurrent()
+		m.askCurrent(true)
 	case strings.HasPrefix(word, "x"):
-		n, err := strconv.Atoi(strings.TrimSpace(word[1:]))
-		if err != nil || n < 1 || n > len(m.steps) {
-			m.say(fmt.Sprintf("refused: x wants a card number from 1 to %d, e.g. x 2.", len(m.steps)))
-			return nil
+		if i, ok := m.cardNumbered("x", word[1:]); ok {
+			m.selectOne(i)
 		}
-		m.selectOne(n - 1)
 	case len(word) == 1 && word[0] >= '1' && word[0] <= '9':
 		return m.pick(word)
 	default:
@@ -332,7 +328,7 @@ func (m *Model) cancel() tea.Cmd {
 	m.pend = nil
 	m.tell("Cancelled; nothing was written.")
 	if m.c.Plain {
-		m.askCurrent() // say again which card the next line answers
+		m.askCurrent(true) // say again which card the next line answers
 	}
 	return nil
 }
@@ -593,7 +589,7 @@ func (m *Model) submitBulk(ids []string) tea.Cmd {
 	}
 	m.inBulk = false
 	if m.c.Plain {
-		m.askCurrent()
+		m.askCurrent(true) // the bulk's lines came between
 	}
 	return tea.Batch(cmds...)
 }

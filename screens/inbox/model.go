@@ -117,7 +117,7 @@ type Model struct {
 
 	lines    []string // plain transcript
 	printed  map[string]bool
-	plainCur int // plain mode: the card being asked about
+	plain    plainPrompt // plain mode: the cards' numbers and the card being asked about
 	logLines []string
 	history  []string // what this run wrote or failed to write, for the epilogue
 	done     bool
@@ -402,7 +402,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 		if first {
 			m.sayList()
 		}
-		m.askCurrent()
+		m.askCurrent(false) // only if the read moved the cursor to another card
 		if early := m.early; len(early) > 0 {
 			m.early = nil
 			var cmds []tea.Cmd
