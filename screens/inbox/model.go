@@ -48,7 +48,12 @@ type pending struct {
 	noteIn textinput.Model // the note being typed (note.go); noteBuf is the note once sent
 }
 
-// Model is the inbox screen.
+// Model is the inbox screen: a root that owns its components — the card
+// list (list.go), the card pane (details.go), the reads (feed), the write
+// queue (writes.go), the note or confirmation waiting for an answer
+// (note.go) and the quit request (quit.go) — and routes each message and
+// key to the one it is for. Each component keeps its own state; the root
+// keeps only what ties them together.
 type Model struct {
 	c    tui.Common
 	deps Deps
@@ -56,6 +61,28 @@ type Model struct {
 	ctx  context.Context
 	keys keyMap
 
+	feed       // the reads from GitHub and what they brought
+	cardList   // the cards, their layout, the cursor, the selection and the filter
+	pane       // the card under the cursor: details, its scroll, the confetti
+	writeQueue // the writes waiting and under way, and what they did
+	quitState  // a quit request and the end of input
+
+	pend   *pending // a choice waiting for its second key or its note (note.go)
+	status          // the line under the list
+
+	humanRefusal string     // why this process may not write as the person, or ""
+	opening      tui.Screen // to open on top, for the stack to take (open.go)
+	away         away       // the screen opened on top, while it shows
+
+	lines []string    // plain transcript
+	plain plainPrompt // plain mode: the cards' numbers and the card being asked about
+	done  bool
+	code  int
+}
+
+// feed is the reads: the last snapshot, how fresh it is, and the read
+// under way with its spinner.
+type feed struct {
 	snap    *model.Snapshot
 	readAt  time.Time
 	cached  bool // the cards shown are the last read, not yet refreshed
@@ -68,60 +95,67 @@ type Model struct {
 	// refreshAsked: the person pressed r, so the landing of this read is
 	// said in words, never left at "Refreshing from GitHub…".
 	refreshAsked bool
-	steps        []model.Step
-	rows         []listRow // the list's layout, built once per read
-	rowOf        []int     // card index -> row index
-	cursor       int
-	selected     map[string]bool
-	states       map[string]*cardState
-	pend         *pending
-	details      bool
-	filter       string         // "/": only the cards whose label contains it are listed
-	filtering    bool           // the filter line has the keyboard
-	detailVP     viewport.Model // a card longer than the card pane (details.go)
-	detailFor    string         // the card detailVP was laid out for
-	message      string         // one line under the list: a refusal or what just happened
-	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
+	spin         tui.Spin         // beside "reading" while a read is under way
+	readSince    time.Time        // when the read under way began
+	early        []string         // plain: lines typed before the first read landed
+	interrupted  []actions.Record // requests an earlier run stopped part-way (the actions log)
+}
 
-	queue *actions.Queue // the writes waiting and under way (writes.go)
+// cardList is the list: the cards in order, their rows, the cursor, the
+// housekeeping selection and the filter (list.go, nav.go).
+type cardList struct {
+	steps     []model.Step
+	rows      []listRow // the list's layout, built once per read
+	rowOf     []int     // card index -> row index
+	cursor    int
+	selected  map[string]bool
+	filter    string // "/": only the cards whose label contains it are listed
+	filtering bool   // the filter line has the keyboard
+	needsYouN int    // needs-you steps at the last read, to notice the last one clearing
+}
 
-	spin      spinner.Model // beside "reading" while a read is under way
-	spinning  bool          // its ticks are running
-	readSince time.Time     // when the read under way began
-	running   int
+// pane is the pane that shows the card under the cursor.
+type pane struct {
+	details   bool
+	detailVP  viewport.Model // a card longer than the card pane (details.go)
+	detailFor string         // the card detailVP was laid out for
+	celebrate time.Time
+	confetti  int
+}
 
+// writeQueue is the writes: the queue that decides which may start, what
+// happened to each card, and what this run wrote for the epilogue.
+type writeQueue struct {
+	queue      *actions.Queue // the writes waiting and under way (writes.go)
+	running    int
+	states     map[string]*cardState
+	bulkActive map[string]bool
+	inBulk     bool            // submitBulk is handing cards to the queue
+	finished   map[string]bool // cards whose every write landed in this run
+	writeCtx   context.Context
+	stopWrites context.CancelFunc // cancels the writes under way: the second ctrl+c only
+	tally      tally              // what this session did, for the plain q's summary
+	logLines   []string
+	history    []string // what this run wrote or failed to write, for the epilogue
+}
+
+// quitState is a quit request being honoured, and the end of input.
+type quitState struct {
 	quitAsk  bool          // q while writes run: wait for all, or only those under way
 	quitting bool          // finish once the writes being waited for are done
 	stop     *interruption // ctrl+c or a quit signal being honoured (quit.go)
-	tally    tally         // what this session did, for the plain q's summary
 	// summaryOnQuit: q in plain mode asked for the summary, said once the
 	// inbox finishes.
 	summaryOnQuit bool
-	shipStopped   string           // how the ship a quit request closed ended, in one line
-	shipCode      int              // and its exit code
-	interrupted   []actions.Record // requests an earlier run stopped part-way (the actions log)
-	writeCtx      context.Context
-	stopWrites    context.CancelFunc // cancels the writes under way: the second ctrl+c only
-	inputClosed   bool               // plain: standard input ended
-	early         []string           // plain: lines typed before the first read landed
-	celebrate     time.Time
-	confetti      int
-	needsYouN     int // needs-you steps at the last read, to notice the last one clearing
-	bulkActive    map[string]bool
-	inBulk        bool            // submitBulk is handing cards to the queue
-	finished      map[string]bool // cards whose every write landed in this run
+	shipStopped   string // how the ship a quit request closed ended, in one line
+	shipCode      int    // and its exit code
+	inputClosed   bool   // plain: standard input ended
+}
 
-	humanRefusal string     // why this process may not write as the person, or ""
-	opening      tui.Screen // to open on top, for the stack to take (open.go)
-	away         away       // the screen opened on top, while it shows
-
-	lines    []string // plain transcript
-	printed  map[string]bool
-	plain    plainPrompt // plain mode: the cards' numbers and the card being asked about
-	logLines []string
-	history  []string // what this run wrote or failed to write, for the epilogue
-	done     bool
-	code     int
+// status is the one line under the list.
+type status struct {
+	message string // a refusal or what just happened
+	link    string // a URL in message, drawn as an OSC 8 link in the full screen
 }
 
 // New returns the inbox screen.
@@ -134,11 +168,13 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	writeCtx, stopWrites := context.WithCancel(ctx)
 	m := &Model{
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
-		writeCtx: writeCtx, stopWrites: stopWrites,
-		spin:     spinner.New(spinner.WithSpinner(spinner.Line)), // plain ASCII: it draws on every terminal and font
-		selected: map[string]bool{}, states: map[string]*cardState{},
-		queue:   actions.NewQueue(2),
-		printed: map[string]bool{}, bulkActive: map[string]bool{}, finished: map[string]bool{},
+		feed:     feed{spin: tui.NewSpin()},
+		cardList: cardList{selected: map[string]bool{}},
+		writeQueue: writeQueue{
+			queue: actions.NewQueue(2), states: map[string]*cardState{},
+			bulkActive: map[string]bool{}, finished: map[string]bool{},
+			writeCtx: writeCtx, stopWrites: stopWrites,
+		},
 	}
 	if deps.HumanCheck != nil && !opts.List {
 		m.humanRefusal = deps.HumanCheck()
@@ -223,25 +259,13 @@ func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
 // read is under way (onSpin).
 func (m *Model) spinWhileReading() tea.Cmd {
 	m.readSince = m.deps.Now()
-	if m.c.Plain || m.opts.List || m.spinning {
-		return nil
-	}
-	m.spinning = true
-	return m.spin.Tick
+	return m.spin.Start(!m.c.Plain && !m.opts.List)
 }
 
 // onSpin moves the spinner while a read is under way and drops the tick
 // after, which stops it. Another screen's spinner ticks carry another ID
 // and leave this one alone.
-func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd {
-	if !m.reading {
-		m.spinning = false
-		return nil
-	}
-	var cmd tea.Cmd
-	m.spin, cmd = m.spin.Update(msg)
-	return cmd
-}
+func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd { return m.spin.Update(msg, m.reading) }
 
 func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 	ctx, read, now := m.ctx, m.deps.Read, m.deps.Now

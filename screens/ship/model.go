@@ -92,8 +92,7 @@ type Model struct {
 	pending     *resultMsg // the run's result, waiting for the last gate event
 	drained     bool       // the end-of-run marker has arrived
 	scroll      scroller   // the body's viewport (scroll.go)
-	spin        spinner.Model
-	spinning    bool // a spinner tick is in flight
+	spin        tui.Spin   // beside a gate that waits on GitHub (motion.go)
 	now         func() time.Time
 
 	lines []string
@@ -135,7 +134,7 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 			Copy: tui.CopyKey()},
 		gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{},
 		stopAfter: new(atomic.Bool),
-		spin:      newSpinner(), now: opts.Now,
+		spin:      tui.NewSpin(), now: opts.Now,
 	}
 	if m.now == nil {
 		m.now = time.Now
