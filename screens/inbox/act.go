@@ -12,38 +12,16 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// onKey handles a key in the full screen.
+// onKey handles a key in the full screen: a question waiting for its
+// answer takes it first, then the list's keys, then the card's.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
 	if m.confetti > 0 {
 		m.confetti = 0 // any key carries on
 	}
-	switch {
-	case m.quitAsk:
-		switch {
-		case key.Matches(msg, k.WaitAll):
-			return m.quitWaiting(false)
-		case key.Matches(msg, k.WaitRunning):
-			return m.quitWaiting(true)
-		case key.Matches(msg, k.Back):
-			m.quitAsk = false
-			m.message = ""
-		}
-		return nil
-	case m.pend != nil && m.pend.note:
-		return m.onNoteKey(msg)
-	case m.filtering:
-		return m.onFilterKey(msg)
-	case m.pend != nil:
-		if key.Matches(msg, k.Confirm) {
-			if !m.confirmShown() {
-				m.message = tooShort
-				return nil
-			}
-			return m.confirm()
-		}
-		return m.cancel()
+	if cmd, asked := m.onAnswerKey(msg); asked {
+		return cmd
 	}
+	k := m.keys
 	// A re-read may have put the cursor on a card the filter hides.
 	m.keepCursorListed()
 	if m.noneListed() && !key.Matches(msg, k.Quit, k.Refresh, k.Filter, k.ClearFilter) {
@@ -53,25 +31,59 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.onDetailsScroll(msg) {
 		return nil
 	}
+	if handled, moved := m.cardList.Update(msg, k.Up, k.Down, k.listKeys, m.pageSize()); handled {
+		if moved {
+			m.details = false
+		}
+		return nil
+	}
+	return m.onCardKey(msg)
+}
+
+// onAnswerKey gives a key to the question waiting for it, if one is: the
+// quit question, the note, the filter line or the confirmation. It
+// reports whether one was.
+func (m *Model) onAnswerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
+	switch {
+	case m.quitAsk:
+		switch {
+		case key.Matches(msg, k.WaitAll):
+			return m.quitWaiting(false), true
+		case key.Matches(msg, k.WaitRunning):
+			return m.quitWaiting(true), true
+		case key.Matches(msg, k.Back):
+			m.quitAsk = false
+			m.message = ""
+		}
+		return nil, true
+	case m.pend != nil && m.pend.note:
+		return m.onNoteKey(msg), true
+	case m.filtering:
+		if m.cardList.updateFilter(msg) {
+			m.details = false
+		}
+		return nil, true
+	case m.pend != nil:
+		if key.Matches(msg, k.Confirm) {
+			if !m.confirmShown() {
+				m.message = tooShort
+				return nil, true
+			}
+			return m.confirm(), true
+		}
+		return m.cancel(), true
+	}
+	return nil, false
+}
+
+// onCardKey handles a key that acts on the card under the cursor, or on
+// the whole inbox.
+func (m *Model) onCardKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case key.Matches(msg, k.Up):
-		m.moveBy(-1)
-	case key.Matches(msg, k.Down):
-		m.moveBy(1)
-	case key.Matches(msg, k.First):
-		m.jump(false)
-	case key.Matches(msg, k.Last):
-		m.jump(true)
-	case key.Matches(msg, k.PageUp):
-		m.moveBy(-m.pageSize())
-	case key.Matches(msg, k.PageDown):
-		m.moveBy(m.pageSize())
-	case key.Matches(msg, k.Filter):
-		m.filtering = true
-	case key.Matches(msg, k.ClearFilter):
-		m.filter = ""
 	case key.Matches(msg, k.Act):
 		return m.bulkOrPick("enter")
 	case key.Matches(msg, k.Pick):
@@ -100,36 +112,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// onFilterKey handles a key while the filter line has the keyboard: the
-// arrows still move, so a person can filter and pick without leaving it.
-func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
-		m.filtering, m.filter = false, ""
-	case "enter":
-		m.filtering = false
-	case "up":
-		m.moveBy(-1)
-	case "down":
-		m.moveBy(1)
-	case "backspace":
-		if r := []rune(m.filter); len(r) > 0 {
-			m.setFilter(string(r[:len(r)-1]))
-		}
-	default:
-		if msg.Text != "" {
-			m.setFilter(m.filter + pasted(msg.Text))
-		}
-	}
-	return nil
-}
-
-func (m *Model) setFilter(f string) {
-	m.filter = f
-	m.details = false
-	m.keepCursorListed()
-}
-
 // onPaste takes pasted text into the line that has the keyboard; pasted
 // anywhere else it is dropped, since no other key takes text.
 func (m *Model) onPaste(s string) {
@@ -138,6 +120,7 @@ func (m *Model) onPaste(s string) {
 		m.updateNote(tea.PasteMsg{Content: pasted(s)})
 	case m.filtering:
 		m.setFilter(m.filter + pasted(s))
+		m.details = false
 	}
 }
 
@@ -523,16 +506,6 @@ func (m *Model) clearHousekeeping() {
 	if len(m.selected) > 0 {
 		m.askBulk()
 	}
-}
-
-func (m *Model) selectedSteps() []model.Step {
-	var out []model.Step
-	for _, st := range m.steps {
-		if m.selected[st.ID()] {
-			out = append(out, st)
-		}
-	}
-	return out
 }
 
 func (m *Model) askBulk() tea.Cmd {

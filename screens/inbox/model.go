@@ -584,49 +584,6 @@ func (m *Model) notFinished(steps []model.Step) []model.Step {
 	return out
 }
 
-// relayout recounts the groups and lays out the list after the cards
-// changed, so every count shown is the list's own.
-func (m *Model) relayout() {
-	m.rows, m.rowOf = layoutRows(m.steps)
-	m.needsYouN = 0
-	for _, st := range m.steps {
-		if st.Group == model.NeedsYou {
-			m.needsYouN++
-		}
-	}
-	for id := range m.selected {
-		if _, ok := model.Find(m.steps, id); !ok {
-			delete(m.selected, id)
-		}
-	}
-}
-
-// removeStep takes a finished card off the list at once: a done card is
-// not waiting for anyone, and counting it would be untrue.
-func (m *Model) removeStep(id string) {
-	for i, st := range m.steps {
-		if st.ID() != id {
-			continue
-		}
-		m.steps = append(append([]model.Step(nil), m.steps[:i]...), m.steps[i+1:]...)
-		if i < m.cursor || (m.cursor >= len(m.steps) && m.cursor > 0) {
-			m.cursor--
-		}
-		m.relayout()
-		return
-	}
-}
-
-// housekeepingLeft says whether any housekeeping card is still listed.
-func (m *Model) housekeepingLeft() bool {
-	for _, st := range m.steps {
-		if st.Group == model.Housekeeping {
-			return true
-		}
-	}
-	return false
-}
-
 // clock is a read's time as the header and messages say it.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
 
@@ -647,13 +604,6 @@ func (m *Model) noFailures() bool {
 		}
 	}
 	return true
-}
-
-func (m *Model) current() (model.Step, bool) {
-	if m.cursor < len(m.steps) {
-		return m.steps[m.cursor], true
-	}
-	return model.Step{}, false
 }
 
 // finish ends the screen; the log of failures is printed on quit.
