@@ -124,28 +124,13 @@ func (m *Model) onPaste(s string) {
 	}
 }
 
-// onLine handles one line typed in plain mode.
+// onLine handles one line typed in plain mode: a question waiting for its
+// answer takes it first, then the card's words, then the list's.
 func (m *Model) onLine(line string) tea.Cmd {
 	line = strings.TrimSpace(line)
 	word := strings.ToLower(line)
-	switch {
-	case m.quitAsk:
-		switch word {
-		case "a":
-			return m.quitWaiting(false)
-		case "w":
-			return m.quitWaiting(true)
-		}
-		m.quitAsk = false
-		m.say("not quitting.")
-		return nil
-	case m.pend != nil && m.pend.note:
-		return m.submitNote(pasted(line)) // cleaned as in the full screen
-	case m.pend != nil:
-		if word == "y" {
-			return m.confirm()
-		}
-		return m.cancel()
+	if cmd, asked := m.onAnswerLine(line, word); asked {
+		return cmd
 	}
 	switch {
 	case word == "q":
@@ -155,10 +140,6 @@ func (m *Model) onLine(line string) tea.Cmd {
 		return m.bulkOrPick("enter")
 	case word == "s":
 		m.skip()
-	case line == "X":
-		m.selectAll()
-	case line == "C":
-		m.clearHousekeeping()
 	case word == "d":
 		m.details = true
 		m.sayDetails()
@@ -168,6 +149,47 @@ func (m *Model) onLine(line string) tea.Cmd {
 		return m.openStory("pack")
 	case word == "v":
 		return m.openStory("verify")
+	case len(word) == 1 && word[0] >= '1' && word[0] <= '9':
+		return m.pick(word)
+	default:
+		m.onListLine(line, word)
+	}
+	return nil
+}
+
+// onAnswerLine gives a line to the question waiting for it, if one is: the
+// quit question, the note or the confirmation. It reports whether one was.
+func (m *Model) onAnswerLine(line, word string) (tea.Cmd, bool) {
+	switch {
+	case m.quitAsk:
+		switch word {
+		case "a":
+			return m.quitWaiting(false), true
+		case "w":
+			return m.quitWaiting(true), true
+		}
+		m.quitAsk = false
+		m.say("not quitting.")
+		return nil, true
+	case m.pend != nil && m.pend.note:
+		return m.submitNote(pasted(line)), true // cleaned as in the full screen
+	case m.pend != nil:
+		if word == "y" {
+			return m.confirm(), true
+		}
+		return m.cancel(), true
+	}
+	return nil, false
+}
+
+// onListLine handles the plain words about the list: the housekeeping
+// selection, a card's link, the list itself; anything else is refused.
+func (m *Model) onListLine(line, word string) {
+	switch {
+	case line == "X":
+		m.selectAll()
+	case line == "C":
+		m.clearHousekeeping()
 	case word == "copy" || strings.HasPrefix(word, "copy "):
 		m.sayLink(word[len("copy"):])
 	case word == "list":
@@ -177,12 +199,9 @@ func (m *Model) onLine(line string) tea.Cmd {
 		if i, ok := m.cardNumbered("x", word[1:]); ok {
 			m.selectOne(i)
 		}
-	case len(word) == 1 && word[0] >= '1' && word[0] <= '9':
-		return m.pick(word)
 	default:
 		m.say(fmt.Sprintf("refused: %q is not a key here. %s", tui.SanitizeLine(line), legend))
 	}
-	return nil
 }
 
 func (m *Model) tell(s string) {
@@ -362,6 +381,9 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 	return start
 }
 
+// onJobDone takes a write's outcome in: the card says what happened, the
+// next writes start, and a read follows so the cards are as GitHub has
+// them.
 func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	// The finished write's slot and item are free: the next writes start.
 	cmds := []tea.Cmd{m.startJobs(m.queue.Done(msg.id))}
@@ -380,47 +402,11 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	defer func() { m.history = append(m.history, m.lines[histFrom:]...) }()
 	switch {
 	case o.Changed:
-		cs.changed = "It changed on GitHub since it was shown, so nothing was written; the card now shows it as it is."
-		if o.ChangedWhat != "" {
-			cs.changed += " (" + clean(o.ChangedWhat) + ")"
-		}
-		m.tell(fmt.Sprintf("not done: %s — %s", label, cs.changed))
-		if o.Now != nil {
-			m.replaceStep(*o.Now)
-		}
+		m.jobChanged(cs, label, o)
 	case o.Failure != nil:
-		m.tally.failed++
-		cs.failure = o.Failure
-		if !o.Failure.Retryable {
-			cs.takenOff[cs.choice] = o.Failure.What
-		}
-		m.tell(fmt.Sprintf("not done: %s", label))
-		m.message = fmt.Sprintf("not done: %s — %s", label, clean(o.Failure.What))
-		m.say("  " + clean(o.Failure.What))
-		m.say("  " + clean(o.Failure.Changed))
-		m.say("  " + clean(o.Failure.Next))
-		// Details quote GitHub's own answer: untrusted, like any text from it.
-		details := make([]string, len(o.Failure.Details))
-		for i, d := range o.Failure.Details {
-			details[i] = clean(d)
-		}
-		m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
+		m.jobFailed(cs, label, o.Failure)
 	case o.Done:
-		m.tally.done++
-		cs.done = o.Wrote
-		m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
-		if o.ByHand != "" {
-			cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
-			m.say("  still to do by hand: " + clean(o.ByHand))
-		}
-		if o.ByHand == "" {
-			needsYou := m.needsYouN
-			m.finished[msg.id] = true
-			m.removeStep(msg.id)
-			if !wasBulk && needsYou > 0 && m.needsYouN == 0 && m.noFailures() {
-				cmds = append(cmds, m.jobWellDone("Job well done: nothing waits for you now."))
-			}
-		}
+		cmds = append(cmds, m.jobLanded(cs, msg.id, label, o, wasBulk))
 	}
 	if wasBulk && len(m.bulkActive) == 0 && m.noFailures() && !m.housekeepingLeft() {
 		cmds = append(cmds, m.jobWellDone("Job well done: the housekeeping is clear."))
@@ -433,6 +419,61 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 		cmds = append(cmds, m.finish())
 	}
 	return tea.Batch(cmds...)
+}
+
+// jobChanged: the re-read before the write found the card changed, so
+// nothing was written; the card shows it as it is now.
+func (m *Model) jobChanged(cs *cardState, label string, o Outcome) {
+	cs.changed = "It changed on GitHub since it was shown, so nothing was written; the card now shows it as it is."
+	if o.ChangedWhat != "" {
+		cs.changed += " (" + clean(o.ChangedWhat) + ")"
+	}
+	m.tell(fmt.Sprintf("not done: %s — %s", label, cs.changed))
+	if o.Now != nil {
+		m.replaceStep(*o.Now)
+	}
+}
+
+// jobFailed: the card becomes a failure card, and the details go to the
+// log printed on quit.
+func (m *Model) jobFailed(cs *cardState, label string, f *Failure) {
+	m.tally.failed++
+	cs.failure = f
+	if !f.Retryable {
+		cs.takenOff[cs.choice] = f.What
+	}
+	m.tell(fmt.Sprintf("not done: %s", label))
+	m.message = fmt.Sprintf("not done: %s — %s", label, clean(f.What))
+	m.say("  " + clean(f.What))
+	m.say("  " + clean(f.Changed))
+	m.say("  " + clean(f.Next))
+	// Details quote GitHub's own answer: untrusted, like any text from it.
+	details := make([]string, len(f.Details))
+	for i, d := range f.Details {
+		details[i] = clean(d)
+	}
+	m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
+}
+
+// jobLanded: every write landed; the card leaves the list unless a step is
+// left to do by hand, and the last needs-you card leaving is a job well
+// done.
+func (m *Model) jobLanded(cs *cardState, id, label string, o Outcome, wasBulk bool) tea.Cmd {
+	m.tally.done++
+	cs.done = o.Wrote
+	m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
+	if o.ByHand != "" {
+		cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
+		m.say("  still to do by hand: " + clean(o.ByHand))
+		return nil
+	}
+	needsYou := m.needsYouN
+	m.finished[id] = true
+	m.removeStep(id)
+	if !wasBulk && needsYou > 0 && m.needsYouN == 0 && m.noFailures() {
+		return m.jobWellDone("Job well done: nothing waits for you now.")
+	}
+	return nil
 }
 
 func (m *Model) replaceStep(now model.Step) {

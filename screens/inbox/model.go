@@ -302,12 +302,56 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// update routes a message to the component it is for: the reads' to the
+// feed, the writes' to the queue, the stack's and the person's to the root.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.updateFeed(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
+	case jobDoneMsg:
+		return m.onJobDone(msg)
+	case openedMsg:
+		m.showLink(msg.number, msg.url, msg.err)
+	case tui.CopiedMsg:
+		m.tell(m.c.Clipboard.Notice(msg))
+	case tui.ReturnedMsg:
+		return m.onReturned(msg)
+	case tui.QuitRequestMsg:
+		return m.onQuitRequest(msg)
+	case frameMsg:
+		return m.onFrame()
+	case tui.LineMsg:
+		return m.onTypedLine(msg.Line)
+	case tui.InputClosedMsg:
+		return m.onInputClosed()
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.PasteMsg:
+		m.onPaste(msg.Content)
+	}
+	return nil
+}
+
+// onTypedLine takes a plain line; one typed ahead (right after the presence
+// check, say) waits for the cards it is about instead of acting on none.
+func (m *Model) onTypedLine(line string) tea.Cmd {
+	if m.snap == nil && m.readErr == nil {
+		m.early = append(m.early, line)
+		return nil
+	}
+	return m.onLine(line)
+}
+
+// updateFeed takes the messages of the reads: the cached read, a read or
+// part of one landing, the actions log's stopped requests, the spinner. It
+// reports whether msg was one of them.
+func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
 	case cacheMsg:
 		if msg.ok && m.snap == nil {
 			s := msg.snap
@@ -315,49 +359,31 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.setSteps(model.Derive(s))
 		}
 	case readMsg:
-		return m.onRead(msg)
+		return m.onRead(msg), true
 	case partialMsg:
-		return m.onPartial(msg)
+		return m.onPartial(msg), true
 	case listKeptMsg:
-		return m.finish()
+		return m.finish(), true
 	case interruptedMsg:
 		m.interrupted = msg
 		for _, st := range m.steps {
 			m.showHalfDone(st)
 		}
-	case jobDoneMsg:
-		return m.onJobDone(msg)
-	case openedMsg:
-		m.showLink(msg.number, msg.url, msg.err)
-	case tui.CopiedMsg:
-		m.tell(m.c.Clipboard.Notice(msg))
 	case spinner.TickMsg:
-		return m.onSpin(msg)
-	case tui.ReturnedMsg:
-		return m.onReturned(msg)
-	case tui.QuitRequestMsg:
-		return m.onQuitRequest(msg)
-	case frameMsg:
+		return m.onSpin(msg), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// onFrame moves the confetti on by one frame, until it is over.
+func (m *Model) onFrame() tea.Cmd {
+	if m.confetti > 0 {
+		m.confetti--
 		if m.confetti > 0 {
-			m.confetti--
-			if m.confetti > 0 {
-				return frameTick()
-			}
+			return frameTick()
 		}
-	case tui.LineMsg:
-		if m.snap == nil && m.readErr == nil {
-			// Typed ahead (right after the presence check, say): the line
-			// waits for the cards it is about instead of acting on none.
-			m.early = append(m.early, msg.Line)
-			return nil
-		}
-		return m.onLine(msg.Line)
-	case tui.InputClosedMsg:
-		return m.onInputClosed()
-	case tea.KeyPressMsg:
-		return m.onKey(msg)
-	case tea.PasteMsg:
-		m.onPaste(msg.Content)
 	}
 	return nil
 }
@@ -374,28 +400,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	asked := m.refreshAsked
 	m.refreshAsked = false
 	if msg.err != nil {
-		m.dropPartial()
-		m.readErr = msg.err
-		why := tui.SanitizeLine(msg.err.Error())
-		if m.snap != nil && !m.cached && !m.opts.List {
-			// The last good cards stay, marked stale: a failed read says
-			// nothing about them, and each write re-reads its item anyway.
-			m.stale = true
-			m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.readAt)))
-			if m.c.Plain && m.inputClosed && m.running == 0 {
-				return m.finish(), nil
-			}
-			return nil, nil
-		}
-		m.message = "The read from GitHub failed: " + why
-		m.say("failed: the inbox could not be read from GitHub: " + why)
-		if m.snap == nil || m.opts.List || m.c.Plain {
-			m.code = tui.ExitFailed
-			if m.opts.List || m.c.CI || m.c.Plain {
-				return m.finish(), nil
-			}
-		}
-		return nil, nil
+		return m.readFailed(msg.err), nil
 	}
 	m.readErr = nil
 	first := m.snap == nil || m.cached
@@ -423,35 +428,74 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 		return func() tea.Msg { saveCmd(); return listKeptMsg{} }, nil
 	}
 	if m.c.Plain {
-		if first {
-			m.sayList()
-		}
-		m.askCurrent(false) // only if the read moved the cursor to another card
-		if early := m.early; len(early) > 0 {
-			m.early = nil
-			var cmds []tea.Cmd
-			for _, l := range early {
-				if m.done {
-					break
-				}
-				cmds = append(cmds, m.onLine(l))
-			}
-			if !m.done && m.inputClosed {
-				m.quitting = true // finish once the writes the lines started end
-				if m.running == 0 {
-					cmds = append(cmds, m.finish())
-				}
-			}
-			return tea.Batch(cmds...), saveCmd
-		}
-		if m.inputClosed && m.running == 0 {
-			return m.finish(), saveCmd
+		if cmd, ended := m.plainRead(first); ended {
+			return cmd, saveCmd
 		}
 	}
 	if !first && before > 0 && m.needsYouN == 0 && m.noFailures() {
 		return m.jobWellDone("Job well done: nothing waits for you now."), saveCmd
 	}
 	return nil, saveCmd
+}
+
+// readFailed takes a failed read in: the last good cards stay, marked
+// stale; with none to show, the inbox says so (and --list, CI and plain
+// mode end).
+func (m *Model) readFailed(err error) tea.Cmd {
+	m.dropPartial()
+	m.readErr = err
+	why := tui.SanitizeLine(err.Error())
+	if m.snap != nil && !m.cached && !m.opts.List {
+		// The last good cards stay, marked stale: a failed read says
+		// nothing about them, and each write re-reads its item anyway.
+		m.stale = true
+		m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.readAt)))
+		if m.c.Plain && m.inputClosed && m.running == 0 {
+			return m.finish()
+		}
+		return nil
+	}
+	m.message = "The read from GitHub failed: " + why
+	m.say("failed: the inbox could not be read from GitHub: " + why)
+	if m.snap == nil || m.opts.List || m.c.Plain {
+		m.code = tui.ExitFailed
+		if m.opts.List || m.c.CI || m.c.Plain {
+			return m.finish()
+		}
+	}
+	return nil
+}
+
+// plainRead goes on in plain mode once a read landed: the list on the
+// first read, the card being asked about, then the lines typed before
+// the read; the end of input ends the inbox once no write runs. It reports
+// whether it decided what comes next.
+func (m *Model) plainRead(first bool) (tea.Cmd, bool) {
+	if first {
+		m.sayList()
+	}
+	m.askCurrent(false) // only if the read moved the cursor to another card
+	if early := m.early; len(early) > 0 {
+		m.early = nil
+		var cmds []tea.Cmd
+		for _, l := range early {
+			if m.done {
+				break
+			}
+			cmds = append(cmds, m.onLine(l))
+		}
+		if !m.done && m.inputClosed {
+			m.quitting = true // finish once the writes the lines started end
+			if m.running == 0 {
+				cmds = append(cmds, m.finish())
+			}
+		}
+		return tea.Batch(cmds...), true
+	}
+	if m.inputClosed && m.running == 0 {
+		return m.finish(), true
+	}
+	return nil, false
 }
 
 // setSteps replaces the cards, keeping the cursor on the same card. A
