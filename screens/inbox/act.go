@@ -367,13 +367,11 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 		m.tell(fmt.Sprintf("A write on #%d is under way; wait for it.", st.Item.Number))
 		return nil
 	}
-	cs.running, cs.failure, cs.changed, cs.choice = true, nil, "", c.Key
-	m.running++
 	itemKey := fmt.Sprintf("#%d", st.Item.Number)
 	if m.deps.ItemKey != nil {
 		itemKey = m.deps.ItemKey(st)
 	}
-	start := m.startJobs(m.queue.Submit(actions.Job{ID: st.ID(), Key: itemKey, Req: Request{Step: st, Choice: c, Note: note}}))
+	start := m.writeQueue.submit(actions.Job{ID: st.ID(), Key: itemKey, Req: Request{Step: st, Choice: c, Note: note}}, c.Key)
 	m.tell(fmt.Sprintf("%s #%d: writing in the background (%s).", st.Kind.Words(), st.Item.Number, c.Label))
 	if !m.inBulk {
 		m.advancePlain()
@@ -386,18 +384,14 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 // them.
 func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	// The finished write's slot and item are free: the next writes start.
-	cmds := []tea.Cmd{m.startJobs(m.queue.Done(msg.id))}
-	m.running--
-	cs := m.state(msg.id)
-	cs.running = false
+	next, cs, wasBulk := m.writeQueue.Update(msg)
+	cmds := []tea.Cmd{next}
 	o := msg.outcome
 	label := msg.id
 	if st, ok := model.Find(m.steps, msg.id); ok {
 		label = fmt.Sprintf("%s #%d", st.Kind.Words(), st.Item.Number)
 	}
 	m.countStopped(o)
-	_, wasBulk := m.bulkActive[msg.id]
-	delete(m.bulkActive, msg.id)
 	histFrom := len(m.lines)
 	defer func() { m.history = append(m.history, m.lines[histFrom:]...) }()
 	switch {

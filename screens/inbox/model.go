@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
@@ -33,19 +32,6 @@ type cardState struct {
 	changed  string // the re-read found the card changed
 	skipped  bool
 	takenOff map[string]string // choice key -> why it left the card
-}
-
-// pending is a choice waiting for its second Enter (y in plain mode) or
-// for its one line of note.
-type pending struct {
-	stepID  string
-	choice  model.Choice
-	confirm []string // the lines shown; empty when only a note is asked
-	note    bool     // waiting for the note line
-	noteBuf string
-	bulk    []string // step IDs for a bulk confirmation
-
-	noteIn textinput.Model // the note being typed (note.go); noteBuf is the note once sent
 }
 
 // Model is the inbox screen: a root that owns its components — the card
@@ -126,7 +112,8 @@ type pane struct {
 // writeQueue is the writes: the queue that decides which may start, what
 // happened to each card, and what this run wrote for the epilogue.
 type writeQueue struct {
-	queue      *actions.Queue // the writes waiting and under way (writes.go)
+	queue      *actions.Queue                         // the writes waiting and under way (writes.go)
+	exec       func(context.Context, Request) Outcome // runs one write (Deps.Execute)
 	running    int
 	states     map[string]*cardState
 	bulkActive map[string]bool
@@ -173,7 +160,7 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 		writeQueue: writeQueue{
 			queue: actions.NewQueue(2), states: map[string]*cardState{},
 			bulkActive: map[string]bool{}, finished: map[string]bool{},
-			writeCtx: writeCtx, stopWrites: stopWrites,
+			writeCtx: writeCtx, stopWrites: stopWrites, exec: deps.Execute,
 		},
 	}
 	if deps.HumanCheck != nil && !opts.List {
@@ -631,15 +618,6 @@ func (m *Model) notFinished(steps []model.Step) []model.Step {
 // clock is a read's time as the header and messages say it.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
 
-func (m *Model) state(id string) *cardState {
-	s, ok := m.states[id]
-	if !ok {
-		s = &cardState{takenOff: map[string]string{}}
-		m.states[id] = s
-	}
-	return s
-}
-
 // noFailures says whether no listed card shows a failure.
 func (m *Model) noFailures() bool {
 	for _, st := range m.steps {
@@ -720,11 +698,8 @@ func (m *Model) Keys() []key.Binding {
 	if m.quitAsk {
 		return []key.Binding{k.WaitAll, k.WaitRunning, k.Back}
 	}
-	if m.pend != nil && m.pend.note {
-		return noteKeys
-	}
 	if m.pend != nil {
-		return []key.Binding{k.Confirm, k.Back}
+		return m.pend.Keys(k)
 	}
 	if m.filtering {
 		return []key.Binding{k.FilterDone, k.ClearFilter}

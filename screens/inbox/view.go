@@ -101,7 +101,7 @@ func (m *Model) cardPane(w, h int) []string {
 	if m.scrollsDetails(len(lines), h) {
 		return m.detailsPane(lines, w, h)
 	}
-	if ask := m.pendLines(w); ask != nil {
+	if ask := m.pend.View(m.c.Styles, w); ask != nil {
 		// The question is what the next key answers, so it is never the
 		// part cut off: the card gives way to it, from the bottom up.
 		if len(lines)+len(ask) > h {
@@ -144,25 +144,6 @@ func (m *Model) cardBody(s model.Step, w int) []string {
 // hold whole; the answer waits, because nobody agrees to writes unseen.
 const tooShort = "The terminal is too short to show every write; make it taller to answer, or esc cancels."
 
-// pendLines is the pending note or confirmation as the card pane shows it.
-func (m *Model) pendLines(w int) []string {
-	p := m.pend
-	if p == nil {
-		return nil
-	}
-	st := m.c.Styles
-	wrap := func(s string) []string { return strings.Split(ansi.Wrap(s, w, " "), "\n") }
-	lines := []string{""}
-	if p.note {
-		lines = append(lines, wrap(st.Warning.Render(p.choice.NeedsNote))...)
-		return append(append(lines, p.noteIn.View()), wrap("enter sends it; esc cancels")...)
-	}
-	for _, c := range p.confirm {
-		lines = append(lines, wrap(st.Warning.Render(c))...)
-	}
-	return append(lines, wrap("enter or y applies it; any other key cancels")...)
-}
-
 // cardSize is the card pane's width and height, as render lays it out.
 func (m *Model) cardSize() (int, int) {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
@@ -181,7 +162,7 @@ func (m *Model) confirmShown() bool {
 		return true
 	}
 	w, h := m.cardSize()
-	return len(m.pendLines(w)) <= h
+	return len(m.pend.View(m.c.Styles, w)) <= h
 }
 
 // sprinkle lays confetti in the card pane's blank cells, never over its
