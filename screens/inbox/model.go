@@ -280,11 +280,10 @@ func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 // Update routes messages; it never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if st, ok := m.current(); ok && st.ID() != m.detailFor {
+	if st, ok := m.current(); ok {
 		// Another card under the cursor: a card too tall for its pane
 		// opens at its top.
-		m.detailFor = st.ID()
-		m.detailVP.GotoTop()
+		m.pane.follow(st.ID())
 	}
 	return m, cmd
 }

@@ -97,11 +97,16 @@ func (m *Model) cardPane(w, h int) []string {
 	if !ok || m.noneListed() {
 		return nil
 	}
-	lines := m.cardBody(s, w)
-	if m.scrollsDetails(len(lines), h) {
-		return m.detailsPane(lines, w, h)
+	return m.pane.View(m.c.Styles, m.cardBody(s, w), m.pend.View(m.c.Styles, w), w, h)
+}
+
+// View is the pane: the card's lines (scrolling when too long for it), the
+// question under them, the confetti over them.
+func (p *pane) View(st tui.Styles, lines, ask []string, w, h int) []string {
+	if p.scrollsDetails(len(lines), h, ask != nil) {
+		return p.detailsPane(st, lines, w, h)
 	}
-	if ask := m.pend.View(m.c.Styles, w); ask != nil {
+	if ask != nil {
 		// The question is what the next key answers, so it is never the
 		// part cut off: the card gives way to it, from the bottom up.
 		if len(lines)+len(ask) > h {
@@ -116,8 +121,8 @@ func (m *Model) cardPane(w, h int) []string {
 	if len(lines) > h {
 		lines = lines[:h]
 	}
-	if m.confetti > 0 {
-		lines = sprinkle(lines, w, h, m.confetti)
+	if p.confetti > 0 {
+		lines = sprinkle(lines, w, h, p.confetti)
 	}
 	return lines
 }
