@@ -33,9 +33,7 @@ func (m *Model) render() string {
 	}
 	// On a narrow terminal the title gives way, so the read time (how
 	// fresh the cards are) is never the part cut off.
-	if title := st.Title.Render("aayu inbox") + " "; lipgloss.Width(title+header) <= w {
-		header = title + header
-	}
+	header = tui.Header(st, "aayu inbox", header, w)
 	bodyH := h - 3 // header, message, help
 	var body []string
 	if w >= twoPaneMin {

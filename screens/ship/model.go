@@ -71,8 +71,8 @@ type Model struct {
 	question // the confirmation while it waits for an answer (ask.go)
 	packView // the pack, once the run verified one (view.go)
 
-	scroll scroller // the body's viewport (scroll.go)
-	spin   tui.Spin // beside a gate that waits on GitHub (motion.go)
+	scroll tui.ScrollBody // the body under its title (scroll.go)
+	spin   tui.Spin       // beside a gate that waits on GitHub (motion.go)
 	now    func() time.Time
 	// copied is the copy key's confirmation, shown in place of the help
 	// line until the next key.
@@ -339,7 +339,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	m.say(fmt.Sprintf("result: exit %d%s", m.code, m.stopSuffix()))
 	if m.refusedOutright() {
 		// The reason leads the body: show it from the top.
-		m.scroll.toTop = true
+		m.scroll.ToTop()
 	}
 	if m.c.Plain || m.c.CI || m.stopWhy != "" {
 		m.done = true
@@ -507,7 +507,7 @@ func (m *Model) narrowConfirmKeys() []key.Binding {
 	k := m.keys
 	no := key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp("n/esc/q", "no"))
 	if m.writesHidden() {
-		end := key.NewBinding(key.WithKeys(scrollEnd.Keys()...), key.WithHelp("G", "end, then y"))
+		end := key.NewBinding(key.WithKeys(tui.ScrollEnd.Keys()...), key.WithHelp("G", "end, then y"))
 		return []key.Binding{end, no}
 	}
 	return []key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp("y", "yes")), no}
