@@ -128,11 +128,7 @@ type Model struct {
 	events chan tea.Msg       // the current run's messages
 	cancel context.CancelFunc // stops the current run
 
-	userCode  string
-	uri       string
-	expiresAt time.Time
-	now       time.Time
-	spoken    time.Duration // the countdown threshold last said in plain lines
+	codeShown // the code to enter, where, and its countdown
 
 	fail    *failure
 	session *identity.Session
@@ -142,6 +138,16 @@ type Model struct {
 	lines       []string
 	done        bool
 	code        int
+}
+
+// codeShown is the device code the person enters, where, and the countdown
+// to its expiry.
+type codeShown struct {
+	userCode  string
+	uri       string
+	expiresAt time.Time
+	now       time.Time
+	spoken    time.Duration // the countdown threshold last said in plain lines
 }
 
 // New returns the login screen for one request. ctx cancels the flow when
@@ -157,7 +163,7 @@ func New(ctx context.Context, c tui.Common, req Request, deps Deps) *Model {
 	if deps.AgentEnv == nil {
 		deps.AgentEnv = func(string) string { return "" }
 	}
-	m := &Model{c: c, req: req, deps: deps, ctx: ctx, keys: newKeys(), now: deps.Now()}
+	m := &Model{c: c, req: req, deps: deps, ctx: ctx, keys: newKeys(), codeShown: codeShown{now: deps.Now()}}
 	if c.Plain {
 		m.say(plainLegend)
 	}

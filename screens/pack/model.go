@@ -110,10 +110,7 @@ type Model struct {
 	pushed  bool // opened on top of the inbox: esc at rest goes back
 	events  chan tea.Msg
 
-	phase    phase
-	progress proof.Progress
-	report   *proof.Report
-	err      error
+	verifying // the read and the verification, as they go
 
 	sec    section
 	cursor [sectionCount]int
@@ -127,6 +124,15 @@ type Model struct {
 	exitCode int
 	finished bool // verification has ended
 	done     bool // the screen is over: plain mode after the result, else after q
+}
+
+// verifying is the pack's read and verification as they go, and how they
+// ended.
+type verifying struct {
+	phase    phase
+	progress proof.Progress
+	report   *proof.Report
+	err      error
 }
 
 // New returns the pack screen for one local pack folder. ctx cancels the
