@@ -18,9 +18,9 @@ import (
 func TestInboxPlainOneSessionGolden(t *testing.T) {
 	t.Parallel()
 	a := shipFromPlainInbox(t, t.TempDir())
-	a.waitFor(`card 3 of \d+: PR that needs your review #6\. Choose`)
+	a.waitFor(`card 4 of \d+: PR that needs your review #6\. Choose`)
 	a.send("s")
-	a.waitFor(`card 4 of \d+: PR whose review stopped #8\. Choose`)
+	a.waitFor(`card 5 of \d+: PR whose review stopped #8\. Choose`)
 	a.send("p")
 	a.waitFor(`Back from the pack screen for Story #7\.`)
 	a.send("q")

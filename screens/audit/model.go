@@ -185,7 +185,7 @@ func stamp(t time.Time) string {
 func (m *Model) View() tea.View {
 	st := m.c.Styles
 	w, h := max(m.c.Width, 20), max(m.c.Height, 6)
-	head := st.Title.Render("aayu audit") + " " + tui.SanitizeLine(m.deps.Repo)
+	head := tui.Header(st, "aayu audit", tui.SanitizeLine(m.deps.Repo), w)
 	var body []string
 	if !m.read {
 		body = append(body, "reading the ledger and GitHub…")

@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,38 +12,16 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// onKey handles a key in the full screen.
+// onKey handles a key in the full screen: a question waiting for its
+// answer takes it first, then the list's keys, then the card's.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
 	if m.confetti > 0 {
 		m.confetti = 0 // any key carries on
 	}
-	switch {
-	case m.quitAsk:
-		switch {
-		case key.Matches(msg, k.WaitAll):
-			return m.quitWaiting(false)
-		case key.Matches(msg, k.WaitRunning):
-			return m.quitWaiting(true)
-		case key.Matches(msg, k.Back):
-			m.quitAsk = false
-			m.message = ""
-		}
-		return nil
-	case m.pend != nil && m.pend.note:
-		return m.onNoteKey(msg)
-	case m.filtering:
-		return m.onFilterKey(msg)
-	case m.pend != nil:
-		if key.Matches(msg, k.Confirm) {
-			if !m.confirmShown() {
-				m.message = tooShort
-				return nil
-			}
-			return m.confirm()
-		}
-		return m.cancel()
+	if cmd, asked := m.onAnswerKey(msg); asked {
+		return cmd
 	}
+	k := m.keys
 	// A re-read may have put the cursor on a card the filter hides.
 	m.keepCursorListed()
 	if m.noneListed() && !key.Matches(msg, k.Quit, k.Refresh, k.Filter, k.ClearFilter) {
@@ -54,25 +31,59 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.onDetailsScroll(msg) {
 		return nil
 	}
+	if handled, moved := m.cardList.Update(msg, k.Up, k.Down, k.listKeys, m.pageSize()); handled {
+		if moved {
+			m.details = false
+		}
+		return nil
+	}
+	return m.onCardKey(msg)
+}
+
+// onAnswerKey gives a key to the question waiting for it, if one is: the
+// quit question, the note, the filter line or the confirmation. It
+// reports whether one was.
+func (m *Model) onAnswerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
+	switch {
+	case m.quitAsk:
+		switch {
+		case key.Matches(msg, k.WaitAll):
+			return m.quitWaiting(false), true
+		case key.Matches(msg, k.WaitRunning):
+			return m.quitWaiting(true), true
+		case key.Matches(msg, k.Back):
+			m.quitAsk = false
+			m.message = ""
+		}
+		return nil, true
+	case m.pend != nil && m.pend.note:
+		return m.onNoteKey(msg), true
+	case m.filtering:
+		if m.cardList.updateFilter(msg) {
+			m.details = false
+		}
+		return nil, true
+	case m.pend != nil:
+		if key.Matches(msg, k.Confirm) {
+			if !m.confirmShown() {
+				m.message = tooShort
+				return nil, true
+			}
+			return m.confirm(), true
+		}
+		return m.cancel(), true
+	}
+	return nil, false
+}
+
+// onCardKey handles a key that acts on the card under the cursor, or on
+// the whole inbox.
+func (m *Model) onCardKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case key.Matches(msg, k.Up):
-		m.moveBy(-1)
-	case key.Matches(msg, k.Down):
-		m.moveBy(1)
-	case key.Matches(msg, k.First):
-		m.jump(false)
-	case key.Matches(msg, k.Last):
-		m.jump(true)
-	case key.Matches(msg, k.PageUp):
-		m.moveBy(-m.pageSize())
-	case key.Matches(msg, k.PageDown):
-		m.moveBy(m.pageSize())
-	case key.Matches(msg, k.Filter):
-		m.filtering = true
-	case key.Matches(msg, k.ClearFilter):
-		m.filter = ""
 	case key.Matches(msg, k.Act):
 		return m.bulkOrPick("enter")
 	case key.Matches(msg, k.Pick):
@@ -101,36 +112,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// onFilterKey handles a key while the filter line has the keyboard: the
-// arrows still move, so a person can filter and pick without leaving it.
-func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
-		m.filtering, m.filter = false, ""
-	case "enter":
-		m.filtering = false
-	case "up":
-		m.moveBy(-1)
-	case "down":
-		m.moveBy(1)
-	case "backspace":
-		if r := []rune(m.filter); len(r) > 0 {
-			m.setFilter(string(r[:len(r)-1]))
-		}
-	default:
-		if msg.Text != "" {
-			m.setFilter(m.filter + pasted(msg.Text))
-		}
-	}
-	return nil
-}
-
-func (m *Model) setFilter(f string) {
-	m.filter = f
-	m.details = false
-	m.keepCursorListed()
-}
-
 // onPaste takes pasted text into the line that has the keyboard; pasted
 // anywhere else it is dropped, since no other key takes text.
 func (m *Model) onPaste(s string) {
@@ -139,31 +120,17 @@ func (m *Model) onPaste(s string) {
 		m.updateNote(tea.PasteMsg{Content: pasted(s)})
 	case m.filtering:
 		m.setFilter(m.filter + pasted(s))
+		m.details = false
 	}
 }
 
-// onLine handles one line typed in plain mode.
+// onLine handles one line typed in plain mode: a question waiting for its
+// answer takes it first, then the card's words, then the list's.
 func (m *Model) onLine(line string) tea.Cmd {
 	line = strings.TrimSpace(line)
 	word := strings.ToLower(line)
-	switch {
-	case m.quitAsk:
-		switch word {
-		case "a":
-			return m.quitWaiting(false)
-		case "w":
-			return m.quitWaiting(true)
-		}
-		m.quitAsk = false
-		m.say("not quitting.")
-		return nil
-	case m.pend != nil && m.pend.note:
-		return m.submitNote(pasted(line)) // cleaned as in the full screen
-	case m.pend != nil:
-		if word == "y" {
-			return m.confirm()
-		}
-		return m.cancel()
+	if cmd, asked := m.onAnswerLine(line, word); asked {
+		return cmd
 	}
 	switch {
 	case word == "q":
@@ -173,10 +140,6 @@ func (m *Model) onLine(line string) tea.Cmd {
 		return m.bulkOrPick("enter")
 	case word == "s":
 		m.skip()
-	case line == "X":
-		m.selectAll()
-	case line == "C":
-		m.clearHousekeeping()
 	case word == "d":
 		m.details = true
 		m.sayDetails()
@@ -186,24 +149,59 @@ func (m *Model) onLine(line string) tea.Cmd {
 		return m.openStory("pack")
 	case word == "v":
 		return m.openStory("verify")
+	case len(word) == 1 && word[0] >= '1' && word[0] <= '9':
+		return m.pick(word)
+	default:
+		m.onListLine(line, word)
+	}
+	return nil
+}
+
+// onAnswerLine gives a line to the question waiting for it, if one is: the
+// quit question, the note or the confirmation. It reports whether one was.
+func (m *Model) onAnswerLine(line, word string) (tea.Cmd, bool) {
+	switch {
+	case m.quitAsk:
+		switch word {
+		case "a":
+			return m.quitWaiting(false), true
+		case "w":
+			return m.quitWaiting(true), true
+		}
+		m.quitAsk = false
+		m.say("not quitting.")
+		return nil, true
+	case m.pend != nil && m.pend.note:
+		return m.submitNote(pasted(line)), true // cleaned as in the full screen
+	case m.pend != nil:
+		if word == "y" {
+			return m.confirm(), true
+		}
+		return m.cancel(), true
+	}
+	return nil, false
+}
+
+// onListLine handles the plain words about the list: the housekeeping
+// selection, a card's link, the list itself; anything else is refused.
+func (m *Model) onListLine(line, word string) {
+	switch {
+	case line == "X":
+		m.selectAll()
+	case line == "C":
+		m.clearHousekeeping()
 	case word == "copy" || strings.HasPrefix(word, "copy "):
 		m.sayLink(word[len("copy"):])
 	case word == "list":
 		m.sayList()
-		m.askCurrent()
+		m.askCurrent(true)
 	case strings.HasPrefix(word, "x"):
-		n, err := strconv.Atoi(strings.TrimSpace(word[1:]))
-		if err != nil || n < 1 || n > len(m.steps) {
-			m.say(fmt.Sprintf("refused: x wants a card number from 1 to %d, e.g. x 2.", len(m.steps)))
-			return nil
+		if i, ok := m.cardNumbered("x", word[1:]); ok {
+			m.selectOne(i)
 		}
-		m.selectOne(n - 1)
-	case len(word) == 1 && word[0] >= '1' && word[0] <= '9':
-		return m.pick(word)
 	default:
 		m.say(fmt.Sprintf("refused: %q is not a key here. %s", tui.SanitizeLine(line), legend))
 	}
-	return nil
 }
 
 func (m *Model) tell(s string) {
@@ -332,7 +330,7 @@ func (m *Model) cancel() tea.Cmd {
 	m.pend = nil
 	m.tell("Cancelled; nothing was written.")
 	if m.c.Plain {
-		m.askCurrent() // say again which card the next line answers
+		m.askCurrent(true) // say again which card the next line answers
 	}
 	return nil
 }
@@ -369,13 +367,11 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 		m.tell(fmt.Sprintf("A write on #%d is under way; wait for it.", st.Item.Number))
 		return nil
 	}
-	cs.running, cs.failure, cs.changed, cs.choice = true, nil, "", c.Key
-	m.running++
 	itemKey := fmt.Sprintf("#%d", st.Item.Number)
 	if m.deps.ItemKey != nil {
 		itemKey = m.deps.ItemKey(st)
 	}
-	start := m.startJobs(m.queue.Submit(actions.Job{ID: st.ID(), Key: itemKey, Req: Request{Step: st, Choice: c, Note: note}}))
+	start := m.writeQueue.submit(actions.Job{ID: st.ID(), Key: itemKey, Req: Request{Step: st, Choice: c, Note: note}}, c.Key)
 	m.tell(fmt.Sprintf("%s #%d: writing in the background (%s).", st.Kind.Words(), st.Item.Number, c.Label))
 	if !m.inBulk {
 		m.advancePlain()
@@ -383,65 +379,28 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 	return start
 }
 
+// onJobDone takes a write's outcome in: the card says what happened, the
+// next writes start, and a read follows so the cards are as GitHub has
+// them.
 func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	// The finished write's slot and item are free: the next writes start.
-	cmds := []tea.Cmd{m.startJobs(m.queue.Done(msg.id))}
-	m.running--
-	cs := m.state(msg.id)
-	cs.running = false
+	next, cs, wasBulk := m.writeQueue.Update(msg)
+	cmds := []tea.Cmd{next}
 	o := msg.outcome
 	label := msg.id
 	if st, ok := model.Find(m.steps, msg.id); ok {
 		label = fmt.Sprintf("%s #%d", st.Kind.Words(), st.Item.Number)
 	}
 	m.countStopped(o)
-	_, wasBulk := m.bulkActive[msg.id]
-	delete(m.bulkActive, msg.id)
 	histFrom := len(m.lines)
 	defer func() { m.history = append(m.history, m.lines[histFrom:]...) }()
 	switch {
 	case o.Changed:
-		cs.changed = "It changed on GitHub since it was shown, so nothing was written; the card now shows it as it is."
-		if o.ChangedWhat != "" {
-			cs.changed += " (" + clean(o.ChangedWhat) + ")"
-		}
-		m.tell(fmt.Sprintf("not done: %s — %s", label, cs.changed))
-		if o.Now != nil {
-			m.replaceStep(*o.Now)
-		}
+		m.jobChanged(cs, label, o)
 	case o.Failure != nil:
-		m.tally.failed++
-		cs.failure = o.Failure
-		if !o.Failure.Retryable {
-			cs.takenOff[cs.choice] = o.Failure.What
-		}
-		m.tell(fmt.Sprintf("not done: %s", label))
-		m.message = fmt.Sprintf("not done: %s — %s", label, clean(o.Failure.What))
-		m.say("  " + clean(o.Failure.What))
-		m.say("  " + clean(o.Failure.Changed))
-		m.say("  " + clean(o.Failure.Next))
-		// Details quote GitHub's own answer: untrusted, like any text from it.
-		details := make([]string, len(o.Failure.Details))
-		for i, d := range o.Failure.Details {
-			details[i] = clean(d)
-		}
-		m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
+		m.jobFailed(cs, label, o.Failure)
 	case o.Done:
-		m.tally.done++
-		cs.done = o.Wrote
-		m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
-		if o.ByHand != "" {
-			cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
-			m.say("  still to do by hand: " + clean(o.ByHand))
-		}
-		if o.ByHand == "" {
-			needsYou := m.needsYouN
-			m.finished[msg.id] = true
-			m.removeStep(msg.id)
-			if !wasBulk && needsYou > 0 && m.needsYouN == 0 && m.noFailures() {
-				cmds = append(cmds, m.jobWellDone("Job well done: nothing waits for you now."))
-			}
-		}
+		cmds = append(cmds, m.jobLanded(cs, msg.id, label, o, wasBulk))
 	}
 	if wasBulk && len(m.bulkActive) == 0 && m.noFailures() && !m.housekeepingLeft() {
 		cmds = append(cmds, m.jobWellDone("Job well done: the housekeeping is clear."))
@@ -454,6 +413,61 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 		cmds = append(cmds, m.finish())
 	}
 	return tea.Batch(cmds...)
+}
+
+// jobChanged: the re-read before the write found the card changed, so
+// nothing was written; the card shows it as it is now.
+func (m *Model) jobChanged(cs *cardState, label string, o Outcome) {
+	cs.changed = "It changed on GitHub since it was shown, so nothing was written; the card now shows it as it is."
+	if o.ChangedWhat != "" {
+		cs.changed += " (" + clean(o.ChangedWhat) + ")"
+	}
+	m.tell(fmt.Sprintf("not done: %s — %s", label, cs.changed))
+	if o.Now != nil {
+		m.replaceStep(*o.Now)
+	}
+}
+
+// jobFailed: the card becomes a failure card, and the details go to the
+// log printed on quit.
+func (m *Model) jobFailed(cs *cardState, label string, f *Failure) {
+	m.tally.failed++
+	cs.failure = f
+	if !f.Retryable {
+		cs.takenOff[cs.choice] = f.What
+	}
+	m.tell(fmt.Sprintf("not done: %s", label))
+	m.message = fmt.Sprintf("not done: %s — %s", label, clean(f.What))
+	m.say("  " + clean(f.What))
+	m.say("  " + clean(f.Changed))
+	m.say("  " + clean(f.Next))
+	// Details quote GitHub's own answer: untrusted, like any text from it.
+	details := make([]string, len(f.Details))
+	for i, d := range f.Details {
+		details[i] = clean(d)
+	}
+	m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
+}
+
+// jobLanded: every write landed; the card leaves the list unless a step is
+// left to do by hand, and the last needs-you card leaving is a job well
+// done.
+func (m *Model) jobLanded(cs *cardState, id, label string, o Outcome, wasBulk bool) tea.Cmd {
+	m.tally.done++
+	cs.done = o.Wrote
+	m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
+	if o.ByHand != "" {
+		cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
+		m.say("  still to do by hand: " + clean(o.ByHand))
+		return nil
+	}
+	needsYou := m.needsYouN
+	m.finished[id] = true
+	m.removeStep(id)
+	if !wasBulk && needsYou > 0 && m.needsYouN == 0 && m.noFailures() {
+		return m.jobWellDone("Job well done: nothing waits for you now.")
+	}
+	return nil
 }
 
 func (m *Model) replaceStep(now model.Step) {
@@ -529,16 +543,6 @@ func (m *Model) clearHousekeeping() {
 	}
 }
 
-func (m *Model) selectedSteps() []model.Step {
-	var out []model.Step
-	for _, st := range m.steps {
-		if m.selected[st.ID()] {
-			out = append(out, st)
-		}
-	}
-	return out
-}
-
 func (m *Model) askBulk() tea.Cmd {
 	steps := m.selectedSteps()
 	viewer := ""
@@ -593,7 +597,7 @@ func (m *Model) submitBulk(ids []string) tea.Cmd {
 	}
 	m.inBulk = false
 	if m.c.Plain {
-		m.askCurrent()
+		m.askCurrent(true) // the bulk's lines came between
 	}
 	return tea.Batch(cmds...)
 }

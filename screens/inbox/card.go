@@ -114,24 +114,6 @@ func shortKind(k model.Kind) string {
 	return string(k)
 }
 
-// statusWord is the one word a row shows for its card's state.
-func (m *Model) statusWord(st model.Step) string {
-	cs := m.states[st.ID()]
-	switch {
-	case cs == nil:
-		return ""
-	case cs.running:
-		return "writing"
-	case cs.failure != nil || cs.changed != "":
-		return "not done"
-	case cs.done != nil:
-		return "done"
-	case cs.skipped:
-		return "skipped"
-	}
-	return ""
-}
-
 // sentences joins what each write did, each already worded as a sentence
 // without its full stop, as sentences: "The comment was posted. The
 // label … was added.", never "posted; The label".

@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -40,12 +39,10 @@ func (m *Model) copyLink() tea.Cmd {
 func (m *Model) sayLink(arg string) {
 	i := m.cursor
 	if arg = strings.TrimSpace(arg); arg != "" {
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 1 || n > len(m.steps) {
-			m.say(fmt.Sprintf("refused: copy wants a card number from 1 to %d, e.g. copy 2.", len(m.steps)))
+		var ok bool
+		if i, ok = m.cardNumbered("copy", arg); !ok {
 			return
 		}
-		i = n - 1
 	}
 	if i < 0 || i >= len(m.steps) {
 		m.say("There is no card to copy the link of.")

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/aayudha/aayu/tui"
 )
 
 // A card can be longer than the card pane (a ready card's choices at
@@ -32,8 +34,8 @@ func detailKeys() viewport.KeyMap {
 
 // scrollsDetails says whether the card pane shows a card too long for it;
 // a pending question is never scrolled away, it takes the pane.
-func (m *Model) scrollsDetails(lines, h int) bool {
-	return m.pend == nil && m.confetti == 0 && lines > h
+func (p *pane) scrollsDetails(lines, h int, asking bool) bool {
+	return !asking && p.confetti == 0 && lines > h
 }
 
 // detailsOverflow says whether the current card's details scroll now.
@@ -43,13 +45,13 @@ func (m *Model) detailsOverflow() bool {
 		return false
 	}
 	w, h := m.cardSize()
-	return m.scrollsDetails(len(m.cardBody(s, w)), h)
+	return m.pane.scrollsDetails(len(m.cardBody(s, w)), h, m.pend != nil)
 }
 
 // layoutDetails sizes the viewport for the pane and gives it the card's
 // lines; its position persists between frames.
-func (m *Model) layoutDetails(lines []string, w, h int) {
-	vp := &m.detailVP
+func (p *pane) layoutDetails(lines []string, w, h int) {
+	vp := &p.detailVP
 	if vp.KeyMap.PageUp.Keys() == nil {
 		*vp = viewport.New()
 		vp.KeyMap = detailKeys()
@@ -61,9 +63,9 @@ func (m *Model) layoutDetails(lines []string, w, h int) {
 
 // detailsPane draws the card in the viewport, with a last line saying
 // which lines are in view (a title line could itself wrap out of sight).
-func (m *Model) detailsPane(lines []string, w, h int) []string {
-	m.layoutDetails(lines, w, h)
-	vp := &m.detailVP
+func (p *pane) detailsPane(st tui.Styles, lines []string, w, h int) []string {
+	p.layoutDetails(lines, w, h)
+	vp := &p.detailVP
 	var out []string
 	for _, l := range strings.Split(vp.View(), "\n") {
 		out = append(out, strings.TrimRight(l, " "))
@@ -74,7 +76,7 @@ func (m *Model) detailsPane(lines []string, w, h int) []string {
 	if !vp.AtBottom() {
 		where = fmt.Sprintf("more below: pgdn · lines %d–%d of %d", from, min(vp.TotalLineCount(), from+vp.Height()-1), vp.TotalLineCount())
 	}
-	return append(out, m.c.Styles.Subtle.Render(where))
+	return append(out, st.Subtle.Render(where))
 }
 
 // onDetailsScroll scrolls open details for a scroll key, reporting
@@ -86,7 +88,22 @@ func (m *Model) onDetailsScroll(msg tea.KeyPressMsg) bool {
 	// The key may come before any frame laid the viewport out.
 	st, _ := m.current()
 	w, h := m.cardSize()
-	m.layoutDetails(m.cardBody(st, w), w, h)
-	m.detailVP, _ = m.detailVP.Update(msg)
+	m.pane.Update(msg, m.cardBody(st, w), w, h)
 	return true
+}
+
+// Update scrolls the card (lines, laid out for a pane of w×h) for a
+// scroll key.
+func (p *pane) Update(msg tea.KeyPressMsg, lines []string, w, h int) {
+	p.layoutDetails(lines, w, h)
+	p.detailVP, _ = p.detailVP.Update(msg)
+}
+
+// follow opens the card under the cursor at its top when the cursor is on
+// another card than the one the pane was laid out for.
+func (p *pane) follow(id string) {
+	if id != p.detailFor {
+		p.detailFor = id
+		p.detailVP.GotoTop()
+	}
 }

@@ -376,10 +376,47 @@ func TestInboxPlainTwinGolden(t *testing.T) {
 	s.waitFor("(y applies it; anything else cancels)")
 	s.send("y")
 	s.waitFor("done: Decision #1")
-	s.waitFor("card 1 of 4: Decision #2") // the refresh after the write: #1 has left
-	s.send("s")
+	s.send("s") // card 2, asked once: the refresh after the write asks nothing again
 	s.waitFor("skipped: Decision #2.")
 	s.send("q")
 	code := s.exit()
 	xgolden.RequireEqual(t, fmt.Sprintf("%sexit %d\n", s.out.String(), code))
+}
+
+// TestInboxPlainRefusesToAskACardTwiceOrRenumberIt: a read that lands
+// after a write does not ask about the current card again, and every card
+// keeps the number it was listed under, so "card 2", "x 5" and "copy 4"
+// mean the cards the list showed as 2, 5 and 4 although card 1 has left.
+func TestInboxPlainRefusesToAskACardTwiceOrRenumberIt(t *testing.T) {
+	f := newFake()
+	deps := f.deps()
+	deps.URL = func(n int) string { return fmt.Sprintf("https://github.com/acme/benefits/issues/%d", n) }
+	s := startPlain(t, deps, Options{})
+	s.waitFor("card 1 of 5: Decision #1")
+	s.send("1")
+	s.waitFor("done: Decision #1")
+	// r until a refresh of its own lands: the read the write started may
+	// still be under way ("Already reading GitHub.").
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.out.String(), "Refreshed: ") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no refresh landed:\n%s", s.out.String())
+		}
+		s.send("r")
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.send("x 5")
+	s.waitFor("Selected Bug with its fix merged #11;")
+	s.send("copy 4")
+	s.waitFor("The link to #9, to copy:")
+	s.send("x 1")
+	s.waitFor("refused: x wants the number of a listed card (2, 3, 4, 5), e.g. x 2.")
+	s.exit()
+	out := s.out.String()
+	if n := strings.Count(out, "Decision #2. Choose"); n != 1 {
+		t.Errorf("card 2 was asked about %d times, want once:\n%s", n, out)
+	}
+	if !strings.Contains(out, "card 2 of 5: Decision #2. Choose") {
+		t.Errorf("card 2 is not asked about under its listed number:\n%s", out)
+	}
 }

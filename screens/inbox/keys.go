@@ -8,6 +8,7 @@ import (
 
 type keyMap struct {
 	tui.KeyMap
+	listKeys    // the list's own (list.go)
 	Act         key.Binding
 	Pick        key.Binding
 	Skip        key.Binding
@@ -23,18 +24,12 @@ type keyMap struct {
 	Verify      key.Binding
 	WaitAll     key.Binding
 	WaitRunning key.Binding
-	First       key.Binding
-	Last        key.Binding
-	PageUp      key.Binding
-	PageDown    key.Binding
-	Filter      key.Binding
-	FilterDone  key.Binding
-	ClearFilter key.Binding
 }
 
 func newKeys() keyMap {
 	return keyMap{
 		KeyMap:      tui.DefaultKeys(),
+		listKeys:    newListKeys(),
 		Act:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "recommendation")),
 		Pick:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "choice")),
 		Skip:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "skip")),
@@ -50,12 +45,5 @@ func newKeys() keyMap {
 		Verify:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify its Story")),
 		WaitAll:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "wait for all writes")),
 		WaitRunning: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wait only for those under way")),
-		First:       key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/home", "first card")),
-		Last:        key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G/end", "last card")),
-		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdown", "page down")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by kind, title or #")),
-		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
-		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 	}
 }

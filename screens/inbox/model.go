@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
@@ -35,20 +34,12 @@ type cardState struct {
 	takenOff map[string]string // choice key -> why it left the card
 }
 
-// pending is a choice waiting for its second Enter (y in plain mode) or
-// for its one line of note.
-type pending struct {
-	stepID  string
-	choice  model.Choice
-	confirm []string // the lines shown; empty when only a note is asked
-	note    bool     // waiting for the note line
-	noteBuf string
-	bulk    []string // step IDs for a bulk confirmation
-
-	noteIn textinput.Model // the note being typed (note.go); noteBuf is the note once sent
-}
-
-// Model is the inbox screen.
+// Model is the inbox screen: a root that owns its components — the card
+// list (list.go), the card pane (details.go), the reads (feed), the write
+// queue (writes.go), the note or confirmation waiting for an answer
+// (note.go) and the quit request (quit.go) — and routes each message and
+// key to the one it is for. Each component keeps its own state; the root
+// keeps only what ties them together.
 type Model struct {
 	c    tui.Common
 	deps Deps
@@ -56,6 +47,28 @@ type Model struct {
 	ctx  context.Context
 	keys keyMap
 
+	feed       // the reads from GitHub and what they brought
+	cardList   // the cards, their layout, the cursor, the selection and the filter
+	pane       // the card under the cursor: details, its scroll, the confetti
+	writeQueue // the writes waiting and under way, and what they did
+	quitState  // a quit request and the end of input
+
+	pend   *pending // a choice waiting for its second key or its note (note.go)
+	status          // the line under the list
+
+	humanRefusal string     // why this process may not write as the person, or ""
+	opening      tui.Screen // to open on top, for the stack to take (open.go)
+	away         away       // the screen opened on top, while it shows
+
+	lines []string    // plain transcript
+	plain plainPrompt // plain mode: the cards' numbers and the card being asked about
+	done  bool
+	code  int
+}
+
+// feed is the reads: the last snapshot, how fresh it is, and the read
+// under way with its spinner.
+type feed struct {
 	snap    *model.Snapshot
 	readAt  time.Time
 	cached  bool // the cards shown are the last read, not yet refreshed
@@ -68,60 +81,68 @@ type Model struct {
 	// refreshAsked: the person pressed r, so the landing of this read is
 	// said in words, never left at "Refreshing from GitHub…".
 	refreshAsked bool
-	steps        []model.Step
-	rows         []listRow // the list's layout, built once per read
-	rowOf        []int     // card index -> row index
-	cursor       int
-	selected     map[string]bool
-	states       map[string]*cardState
-	pend         *pending
-	details      bool
-	filter       string         // "/": only the cards whose label contains it are listed
-	filtering    bool           // the filter line has the keyboard
-	detailVP     viewport.Model // a card longer than the card pane (details.go)
-	detailFor    string         // the card detailVP was laid out for
-	message      string         // one line under the list: a refusal or what just happened
-	link         string         // a URL in message, drawn as an OSC 8 link in the full screen
+	spin         tui.Spin         // beside "reading" while a read is under way
+	readSince    time.Time        // when the read under way began
+	early        []string         // plain: lines typed before the first read landed
+	interrupted  []actions.Record // requests an earlier run stopped part-way (the actions log)
+}
 
-	queue *actions.Queue // the writes waiting and under way (writes.go)
+// cardList is the list: the cards in order, their rows, the cursor, the
+// housekeeping selection and the filter (list.go, nav.go).
+type cardList struct {
+	steps     []model.Step
+	rows      []listRow // the list's layout, built once per read
+	rowOf     []int     // card index -> row index
+	cursor    int
+	selected  map[string]bool
+	filter    string // "/": only the cards whose label contains it are listed
+	filtering bool   // the filter line has the keyboard
+	needsYouN int    // needs-you steps at the last read, to notice the last one clearing
+}
 
-	spin      spinner.Model // beside "reading" while a read is under way
-	spinning  bool          // its ticks are running
-	readSince time.Time     // when the read under way began
-	running   int
+// pane is the pane that shows the card under the cursor.
+type pane struct {
+	details   bool
+	detailVP  viewport.Model // a card longer than the card pane (details.go)
+	detailFor string         // the card detailVP was laid out for
+	celebrate time.Time
+	confetti  int
+}
 
+// writeQueue is the writes: the queue that decides which may start, what
+// happened to each card, and what this run wrote for the epilogue.
+type writeQueue struct {
+	queue      *actions.Queue                         // the writes waiting and under way (writes.go)
+	exec       func(context.Context, Request) Outcome // runs one write (Deps.Execute)
+	running    int
+	states     map[string]*cardState
+	bulkActive map[string]bool
+	inBulk     bool            // submitBulk is handing cards to the queue
+	finished   map[string]bool // cards whose every write landed in this run
+	writeCtx   context.Context
+	stopWrites context.CancelFunc // cancels the writes under way: the second ctrl+c only
+	tally      tally              // what this session did, for the plain q's summary
+	logLines   []string
+	history    []string // what this run wrote or failed to write, for the epilogue
+}
+
+// quitState is a quit request being honoured, and the end of input.
+type quitState struct {
 	quitAsk  bool          // q while writes run: wait for all, or only those under way
 	quitting bool          // finish once the writes being waited for are done
 	stop     *interruption // ctrl+c or a quit signal being honoured (quit.go)
-	tally    tally         // what this session did, for the plain q's summary
 	// summaryOnQuit: q in plain mode asked for the summary, said once the
 	// inbox finishes.
 	summaryOnQuit bool
-	shipStopped   string           // how the ship a quit request closed ended, in one line
-	shipCode      int              // and its exit code
-	interrupted   []actions.Record // requests an earlier run stopped part-way (the actions log)
-	writeCtx      context.Context
-	stopWrites    context.CancelFunc // cancels the writes under way: the second ctrl+c only
-	inputClosed   bool               // plain: standard input ended
-	early         []string           // plain: lines typed before the first read landed
-	celebrate     time.Time
-	confetti      int
-	needsYouN     int // needs-you steps at the last read, to notice the last one clearing
-	bulkActive    map[string]bool
-	inBulk        bool            // submitBulk is handing cards to the queue
-	finished      map[string]bool // cards whose every write landed in this run
+	shipStopped   string // how the ship a quit request closed ended, in one line
+	shipCode      int    // and its exit code
+	inputClosed   bool   // plain: standard input ended
+}
 
-	humanRefusal string     // why this process may not write as the person, or ""
-	opening      tui.Screen // to open on top, for the stack to take (open.go)
-	away         away       // the screen opened on top, while it shows
-
-	lines    []string // plain transcript
-	printed  map[string]bool
-	plainCur int // plain mode: the card being asked about
-	logLines []string
-	history  []string // what this run wrote or failed to write, for the epilogue
-	done     bool
-	code     int
+// status is the one line under the list.
+type status struct {
+	message string // a refusal or what just happened
+	link    string // a URL in message, drawn as an OSC 8 link in the full screen
 }
 
 // New returns the inbox screen.
@@ -134,11 +155,13 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	writeCtx, stopWrites := context.WithCancel(ctx)
 	m := &Model{
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
-		writeCtx: writeCtx, stopWrites: stopWrites,
-		spin:     spinner.New(spinner.WithSpinner(spinner.Line)), // plain ASCII: it draws on every terminal and font
-		selected: map[string]bool{}, states: map[string]*cardState{},
-		queue:   actions.NewQueue(2),
-		printed: map[string]bool{}, bulkActive: map[string]bool{}, finished: map[string]bool{},
+		feed:     feed{spin: tui.NewSpin()},
+		cardList: cardList{selected: map[string]bool{}},
+		writeQueue: writeQueue{
+			queue: actions.NewQueue(2), states: map[string]*cardState{},
+			bulkActive: map[string]bool{}, finished: map[string]bool{},
+			writeCtx: writeCtx, stopWrites: stopWrites, exec: deps.Execute,
+		},
 	}
 	if deps.HumanCheck != nil && !opts.List {
 		m.humanRefusal = deps.HumanCheck()
@@ -223,25 +246,13 @@ func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
 // read is under way (onSpin).
 func (m *Model) spinWhileReading() tea.Cmd {
 	m.readSince = m.deps.Now()
-	if m.c.Plain || m.opts.List || m.spinning {
-		return nil
-	}
-	m.spinning = true
-	return m.spin.Tick
+	return m.spin.Start(!m.c.Plain && !m.opts.List)
 }
 
 // onSpin moves the spinner while a read is under way and drops the tick
 // after, which stops it. Another screen's spinner ticks carry another ID
 // and leave this one alone.
-func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd {
-	if !m.reading {
-		m.spinning = false
-		return nil
-	}
-	var cmd tea.Cmd
-	m.spin, cmd = m.spin.Update(msg)
-	return cmd
-}
+func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd { return m.spin.Update(msg, m.reading) }
 
 func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 	ctx, read, now := m.ctx, m.deps.Read, m.deps.Now
@@ -269,21 +280,64 @@ func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 // Update routes messages; it never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if st, ok := m.current(); ok && st.ID() != m.detailFor {
+	if st, ok := m.current(); ok {
 		// Another card under the cursor: a card too tall for its pane
 		// opens at its top.
-		m.detailFor = st.ID()
-		m.detailVP.GotoTop()
+		m.pane.follow(st.ID())
 	}
 	return m, cmd
 }
 
+// update routes a message to the component it is for: the reads' to the
+// feed, the writes' to the queue, the stack's and the person's to the root.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.updateFeed(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
+	case jobDoneMsg:
+		return m.onJobDone(msg)
+	case openedMsg:
+		m.showLink(msg.number, msg.url, msg.err)
+	case tui.CopiedMsg:
+		m.tell(m.c.Clipboard.Notice(msg))
+	case tui.ReturnedMsg:
+		return m.onReturned(msg)
+	case tui.QuitRequestMsg:
+		return m.onQuitRequest(msg)
+	case frameMsg:
+		return m.onFrame()
+	case tui.LineMsg:
+		return m.onTypedLine(msg.Line)
+	case tui.InputClosedMsg:
+		return m.onInputClosed()
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.PasteMsg:
+		m.onPaste(msg.Content)
+	}
+	return nil
+}
+
+// onTypedLine takes a plain line; one typed ahead (right after the presence
+// check, say) waits for the cards it is about instead of acting on none.
+func (m *Model) onTypedLine(line string) tea.Cmd {
+	if m.snap == nil && m.readErr == nil {
+		m.early = append(m.early, line)
+		return nil
+	}
+	return m.onLine(line)
+}
+
+// updateFeed takes the messages of the reads: the cached read, a read or
+// part of one landing, the actions log's stopped requests, the spinner. It
+// reports whether msg was one of them.
+func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
 	case cacheMsg:
 		if msg.ok && m.snap == nil {
 			s := msg.snap
@@ -291,49 +345,31 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.setSteps(model.Derive(s))
 		}
 	case readMsg:
-		return m.onRead(msg)
+		return m.onRead(msg), true
 	case partialMsg:
-		return m.onPartial(msg)
+		return m.onPartial(msg), true
 	case listKeptMsg:
-		return m.finish()
+		return m.finish(), true
 	case interruptedMsg:
 		m.interrupted = msg
 		for _, st := range m.steps {
 			m.showHalfDone(st)
 		}
-	case jobDoneMsg:
-		return m.onJobDone(msg)
-	case openedMsg:
-		m.showLink(msg.number, msg.url, msg.err)
-	case tui.CopiedMsg:
-		m.tell(m.c.Clipboard.Notice(msg))
 	case spinner.TickMsg:
-		return m.onSpin(msg)
-	case tui.ReturnedMsg:
-		return m.onReturned(msg)
-	case tui.QuitRequestMsg:
-		return m.onQuitRequest(msg)
-	case frameMsg:
+		return m.onSpin(msg), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// onFrame moves the confetti on by one frame, until it is over.
+func (m *Model) onFrame() tea.Cmd {
+	if m.confetti > 0 {
+		m.confetti--
 		if m.confetti > 0 {
-			m.confetti--
-			if m.confetti > 0 {
-				return frameTick()
-			}
+			return frameTick()
 		}
-	case tui.LineMsg:
-		if m.snap == nil && m.readErr == nil {
-			// Typed ahead (right after the presence check, say): the line
-			// waits for the cards it is about instead of acting on none.
-			m.early = append(m.early, msg.Line)
-			return nil
-		}
-		return m.onLine(msg.Line)
-	case tui.InputClosedMsg:
-		return m.onInputClosed()
-	case tea.KeyPressMsg:
-		return m.onKey(msg)
-	case tea.PasteMsg:
-		m.onPaste(msg.Content)
 	}
 	return nil
 }
@@ -350,28 +386,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 	asked := m.refreshAsked
 	m.refreshAsked = false
 	if msg.err != nil {
-		m.dropPartial()
-		m.readErr = msg.err
-		why := tui.SanitizeLine(msg.err.Error())
-		if m.snap != nil && !m.cached && !m.opts.List {
-			// The last good cards stay, marked stale: a failed read says
-			// nothing about them, and each write re-reads its item anyway.
-			m.stale = true
-			m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.readAt)))
-			if m.c.Plain && m.inputClosed && m.running == 0 {
-				return m.finish(), nil
-			}
-			return nil, nil
-		}
-		m.message = "The read from GitHub failed: " + why
-		m.say("failed: the inbox could not be read from GitHub: " + why)
-		if m.snap == nil || m.opts.List || m.c.Plain {
-			m.code = tui.ExitFailed
-			if m.opts.List || m.c.CI || m.c.Plain {
-				return m.finish(), nil
-			}
-		}
-		return nil, nil
+		return m.readFailed(msg.err), nil
 	}
 	m.readErr = nil
 	first := m.snap == nil || m.cached
@@ -399,35 +414,74 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 		return func() tea.Msg { saveCmd(); return listKeptMsg{} }, nil
 	}
 	if m.c.Plain {
-		if first {
-			m.sayList()
-		}
-		m.askCurrent()
-		if early := m.early; len(early) > 0 {
-			m.early = nil
-			var cmds []tea.Cmd
-			for _, l := range early {
-				if m.done {
-					break
-				}
-				cmds = append(cmds, m.onLine(l))
-			}
-			if !m.done && m.inputClosed {
-				m.quitting = true // finish once the writes the lines started end
-				if m.running == 0 {
-					cmds = append(cmds, m.finish())
-				}
-			}
-			return tea.Batch(cmds...), saveCmd
-		}
-		if m.inputClosed && m.running == 0 {
-			return m.finish(), saveCmd
+		if cmd, ended := m.plainRead(first); ended {
+			return cmd, saveCmd
 		}
 	}
 	if !first && before > 0 && m.needsYouN == 0 && m.noFailures() {
 		return m.jobWellDone("Job well done: nothing waits for you now."), saveCmd
 	}
 	return nil, saveCmd
+}
+
+// readFailed takes a failed read in: the last good cards stay, marked
+// stale; with none to show, the inbox says so (and --list, CI and plain
+// mode end).
+func (m *Model) readFailed(err error) tea.Cmd {
+	m.dropPartial()
+	m.readErr = err
+	why := tui.SanitizeLine(err.Error())
+	if m.snap != nil && !m.cached && !m.opts.List {
+		// The last good cards stay, marked stale: a failed read says
+		// nothing about them, and each write re-reads its item anyway.
+		m.stale = true
+		m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.readAt)))
+		if m.c.Plain && m.inputClosed && m.running == 0 {
+			return m.finish()
+		}
+		return nil
+	}
+	m.message = "The read from GitHub failed: " + why
+	m.say("failed: the inbox could not be read from GitHub: " + why)
+	if m.snap == nil || m.opts.List || m.c.Plain {
+		m.code = tui.ExitFailed
+		if m.opts.List || m.c.CI || m.c.Plain {
+			return m.finish()
+		}
+	}
+	return nil
+}
+
+// plainRead goes on in plain mode once a read landed: the list on the
+// first read, the card being asked about, then the lines typed before
+// the read; the end of input ends the inbox once no write runs. It reports
+// whether it decided what comes next.
+func (m *Model) plainRead(first bool) (tea.Cmd, bool) {
+	if first {
+		m.sayList()
+	}
+	m.askCurrent(false) // only if the read moved the cursor to another card
+	if early := m.early; len(early) > 0 {
+		m.early = nil
+		var cmds []tea.Cmd
+		for _, l := range early {
+			if m.done {
+				break
+			}
+			cmds = append(cmds, m.onLine(l))
+		}
+		if !m.done && m.inputClosed {
+			m.quitting = true // finish once the writes the lines started end
+			if m.running == 0 {
+				cmds = append(cmds, m.finish())
+			}
+		}
+		return tea.Batch(cmds...), true
+	}
+	if m.inputClosed && m.running == 0 {
+		return m.finish(), true
+	}
+	return nil, false
 }
 
 // setSteps replaces the cards, keeping the cursor on the same card. A
@@ -560,60 +614,8 @@ func (m *Model) notFinished(steps []model.Step) []model.Step {
 	return out
 }
 
-// relayout recounts the groups and lays out the list after the cards
-// changed, so every count shown is the list's own.
-func (m *Model) relayout() {
-	m.rows, m.rowOf = layoutRows(m.steps)
-	m.needsYouN = 0
-	for _, st := range m.steps {
-		if st.Group == model.NeedsYou {
-			m.needsYouN++
-		}
-	}
-	for id := range m.selected {
-		if _, ok := model.Find(m.steps, id); !ok {
-			delete(m.selected, id)
-		}
-	}
-}
-
-// removeStep takes a finished card off the list at once: a done card is
-// not waiting for anyone, and counting it would be untrue.
-func (m *Model) removeStep(id string) {
-	for i, st := range m.steps {
-		if st.ID() != id {
-			continue
-		}
-		m.steps = append(append([]model.Step(nil), m.steps[:i]...), m.steps[i+1:]...)
-		if i < m.cursor || (m.cursor >= len(m.steps) && m.cursor > 0) {
-			m.cursor--
-		}
-		m.relayout()
-		return
-	}
-}
-
-// housekeepingLeft says whether any housekeeping card is still listed.
-func (m *Model) housekeepingLeft() bool {
-	for _, st := range m.steps {
-		if st.Group == model.Housekeeping {
-			return true
-		}
-	}
-	return false
-}
-
 // clock is a read's time as the header and messages say it.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
-
-func (m *Model) state(id string) *cardState {
-	s, ok := m.states[id]
-	if !ok {
-		s = &cardState{takenOff: map[string]string{}}
-		m.states[id] = s
-	}
-	return s
-}
 
 // noFailures says whether no listed card shows a failure.
 func (m *Model) noFailures() bool {
@@ -623,13 +625,6 @@ func (m *Model) noFailures() bool {
 		}
 	}
 	return true
-}
-
-func (m *Model) current() (model.Step, bool) {
-	if m.cursor < len(m.steps) {
-		return m.steps[m.cursor], true
-	}
-	return model.Step{}, false
 }
 
 // finish ends the screen; the log of failures is printed on quit.
@@ -702,11 +697,8 @@ func (m *Model) Keys() []key.Binding {
 	if m.quitAsk {
 		return []key.Binding{k.WaitAll, k.WaitRunning, k.Back}
 	}
-	if m.pend != nil && m.pend.note {
-		return noteKeys
-	}
 	if m.pend != nil {
-		return []key.Binding{k.Confirm, k.Back}
+		return m.pend.Keys(k)
 	}
 	if m.filtering {
 		return []key.Binding{k.FilterDone, k.ClearFilter}

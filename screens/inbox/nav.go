@@ -34,15 +34,15 @@ func pasted(s string) string {
 // you", "housekeeping") contains the filter's text, in any letter case.
 // A person filters by what the screen shows, and the screen shows the
 // group headings and the card's kind line as well as the row.
-func (m *Model) matches(i int) bool {
-	if m.filter == "" {
+func (l *cardList) matches(i int) bool {
+	if l.filter == "" {
 		return true
 	}
-	if i < 0 || i >= len(m.steps) {
+	if i < 0 || i >= len(l.steps) {
 		return false
 	}
-	f := strings.ToLower(m.filter)
-	for _, field := range filterFields(m.steps[i]) {
+	f := strings.ToLower(l.filter)
+	for _, field := range filterFields(l.steps[i]) {
 		if strings.Contains(strings.ToLower(field), f) {
 			return true
 		}
@@ -63,10 +63,10 @@ func filterFields(st model.Step) []string {
 }
 
 // visible is the index of every card the filter lists, in list order.
-func (m *Model) visible() []int {
-	out := make([]int, 0, len(m.steps))
-	for i := range m.steps {
-		if m.matches(i) {
+func (l *cardList) visible() []int {
+	out := make([]int, 0, len(l.steps))
+	for i := range l.steps {
+		if l.matches(i) {
 			out = append(out, i)
 		}
 	}
@@ -76,49 +76,48 @@ func (m *Model) visible() []int {
 // moveBy moves the cursor delta listed cards, stopping at either end.
 // Without a filter it costs nothing per card, so paging a long inbox
 // stays as cheap as one step.
-func (m *Model) moveBy(delta int) {
-	m.details = false
-	if m.filter == "" {
-		m.cursor = max(0, min(len(m.steps)-1, m.cursor+delta))
+func (l *cardList) moveBy(delta int) {
+	if l.filter == "" {
+		l.cursor = max(0, min(len(l.steps)-1, l.cursor+delta))
 		return
 	}
-	vis := m.visible()
+	vis := l.visible()
 	if len(vis) == 0 {
 		return
 	}
 	pos := 0
 	for j, i := range vis {
-		if i <= m.cursor {
+		if i <= l.cursor {
 			pos = j
 		}
 	}
-	m.cursor = vis[max(0, min(len(vis)-1, pos+delta))]
+	l.cursor = vis[max(0, min(len(vis)-1, pos+delta))]
 }
 
 // jump puts the cursor on the first (or last) listed card.
-func (m *Model) jump(last bool) {
+func (l *cardList) jump(last bool) {
 	if last {
-		m.moveBy(len(m.steps))
+		l.moveBy(len(l.steps))
 		return
 	}
-	m.moveBy(-len(m.steps))
+	l.moveBy(-len(l.steps))
 }
 
 // keepCursorListed moves the cursor off a card the filter hides: to the
 // next listed card, or the last one before it.
-func (m *Model) keepCursorListed() {
-	if m.matches(m.cursor) {
+func (l *cardList) keepCursorListed() {
+	if l.matches(l.cursor) {
 		return
 	}
-	vis := m.visible()
+	vis := l.visible()
 	for _, i := range vis {
-		if i >= m.cursor {
-			m.cursor = i
+		if i >= l.cursor {
+			l.cursor = i
 			return
 		}
 	}
 	if len(vis) > 0 {
-		m.cursor = vis[len(vis)-1]
+		l.cursor = vis[len(vis)-1]
 	}
 }
 
@@ -137,31 +136,31 @@ func (m *Model) pageSize() int {
 }
 
 // filterLine is the list's first line while a filter is typed or kept.
-func (m *Model) filterLine() string {
+func (l *cardList) filterLine() string {
 	cursor := ""
-	if m.filtering {
+	if l.filtering {
 		cursor = "▏"
 	}
-	return fmt.Sprintf("/ %s%s  (%d of %d)", m.filter, cursor, len(m.visible()), len(m.steps))
+	return fmt.Sprintf("/ %s%s  (%d of %d)", l.filter, cursor, len(l.visible()), len(l.steps))
 }
 
 // noneListed says the filter hides every card, so no key acts on one.
-func (m *Model) noneListed() bool { return m.filter != "" && !m.matches(m.cursor) }
+func (l *cardList) noneListed() bool { return l.filter != "" && !l.matches(l.cursor) }
 
 // filteredRows lays out only the cards the filter lists, under headings
 // that count them.
-func (m *Model) filteredRows() (rows []listRow, rowOf []int) {
-	rowOf = make([]int, len(m.steps))
+func (l *cardList) filteredRows() (rows []listRow, rowOf []int) {
+	rowOf = make([]int, len(l.steps))
 	counts := map[model.Group]int{}
-	for i, s := range m.steps {
+	for i, s := range l.steps {
 		rowOf[i] = -1
-		if m.matches(i) {
+		if l.matches(i) {
 			counts[s.Group]++
 		}
 	}
 	group := model.Group(-1)
-	for i, s := range m.steps {
-		if !m.matches(i) {
+	for i, s := range l.steps {
+		if !l.matches(i) {
 			continue
 		}
 		if s.Group != group {

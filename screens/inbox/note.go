@@ -1,9 +1,19 @@
 package inbox
 
+// The question on the card: a choice waiting for its second key (y in
+// plain mode) or for its one line of note. It has its own Update (the
+// note's line), View (drawn in the card pane) and Keys.
+
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
 )
 
 // newNote is the note's line: bubbles' textinput, so the cursor moves and
@@ -44,10 +54,25 @@ func (m *Model) onNoteKey(msg tea.KeyPressMsg) tea.Cmd {
 // card pane so a long note scrolls within it.
 func (m *Model) updateNote(msg tea.Msg) tea.Cmd {
 	w, _ := m.cardSize()
-	m.pend.noteIn.SetWidth(max(1, w-len(m.pend.noteIn.Prompt)-1))
+	return m.pend.Update(msg, w)
+}
+
+// Update hands the note's line one message, sized first to the card
+// pane's width w.
+func (p *pending) Update(msg tea.Msg, w int) tea.Cmd {
+	p.noteIn.SetWidth(max(1, w-len(p.noteIn.Prompt)-1))
 	var cmd tea.Cmd
-	m.pend.noteIn, cmd = m.pend.noteIn.Update(msg)
+	p.noteIn, cmd = p.noteIn.Update(msg)
 	return cmd
+}
+
+// Keys are the help line's keys while the question waits: the note's
+// while it is typed, else the confirmation's.
+func (p *pending) Keys(k keyMap) []key.Binding {
+	if p.note {
+		return noteKeys
+	}
+	return []key.Binding{k.Confirm, k.Back}
 }
 
 // noteKeys are the help line's keys while the note has the keyboard: y is
@@ -55,4 +80,35 @@ func (m *Model) updateNote(msg tea.Msg) tea.Cmd {
 var noteKeys = []key.Binding{
 	key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+}
+
+// pending is a choice waiting for its second Enter (y in plain mode) or
+// for its one line of note.
+type pending struct {
+	stepID  string
+	choice  model.Choice
+	confirm []string // the lines shown; empty when only a note is asked
+	note    bool     // waiting for the note line
+	noteBuf string
+	bulk    []string // step IDs for a bulk confirmation
+
+	noteIn textinput.Model // the note being typed (note.go); noteBuf is the note once sent
+}
+
+// View is the pending note or confirmation as the card pane shows it;
+// nothing when no question waits.
+func (p *pending) View(st tui.Styles, w int) []string {
+	if p == nil {
+		return nil
+	}
+	wrap := func(s string) []string { return strings.Split(ansi.Wrap(s, w, " "), "\n") }
+	lines := []string{""}
+	if p.note {
+		lines = append(lines, wrap(st.Warning.Render(p.choice.NeedsNote))...)
+		return append(append(lines, p.noteIn.View()), wrap("enter sends it; esc cancels")...)
+	}
+	for _, c := range p.confirm {
+		lines = append(lines, wrap(st.Warning.Render(c))...)
+	}
+	return append(lines, wrap("enter or y applies it; any other key cancels")...)
 }

@@ -137,7 +137,7 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 	}
 	if m.inputClosed || a.what != "ship" {
 		if m.c.Plain && !m.inputClosed {
-			m.askCurrent()
+			m.askCurrent(true) // another screen's lines came between
 		}
 		return nil
 	}

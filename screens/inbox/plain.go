@@ -2,14 +2,64 @@ package inbox
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 )
 
-// sayList prints every card once, numbered, grouped.
+// plainPrompt is the plain twin's place in the list: the number each card
+// was listed under, and the card last asked about. A card keeps the number
+// the person saw it listed under for the whole session (a card that left
+// leaves a gap; one that arrived later takes the next number), so "card 4",
+// "x 4" and "copy 4" always mean the card listed as 4; and a card is asked
+// about once, not again each time a read lands.
+type plainPrompt struct {
+	number map[string]int // card ID -> the number it is listed under
+	last   int            // the highest number given so far
+	asked  string         // the card ID last asked about, or askedEnd
+	// endAt: the number of cards when the last one was answered; until a
+	// read lists more than that, there are "No more cards".
+	endAt int
+}
+
+// askedEnd marks "No more cards" as the last prompt said.
+const askedEnd = "\x00end"
+
+// renumber numbers the cards as a fresh list shows them: 1 to len.
+func (p *plainPrompt) renumber(ids []string) {
+	p.number = make(map[string]int, len(ids))
+	for i, id := range ids {
+		p.number[id] = i + 1
+	}
+	p.last = len(ids)
+}
+
+// numberOf is the card's number, given once: a card first seen after the
+// list was printed takes the next number.
+func (p *plainPrompt) numberOf(id string) int {
+	if p.number == nil {
+		p.number = map[string]int{}
+	}
+	n, ok := p.number[id]
+	if !ok {
+		p.last++
+		n = p.last
+		p.number[id] = n
+	}
+	return n
+}
+
+// sayList prints every card once, numbered, grouped. The numbers are
+// given afresh: the list on the page is what the numbers refer to.
 func (m *Model) sayList() {
 	if len(m.steps) == 0 {
 		m.say("Nothing waits for you. Job well done.")
 		return
 	}
+	ids := make([]string, len(m.steps))
+	for i, st := range m.steps {
+		ids[i] = st.ID()
+	}
+	m.plain.renumber(ids)
 	needs := m.needsYouN
 	m.say(fmt.Sprintf("%s wait: %d %s you, %d housekeeping (as GitHub had them at %s%s).", describeCount(len(m.steps), "step", "steps"), needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(m.steps)-needs,
 		clock(m.readAt), map[bool]string{true: "; stale: the last read failed", false: ""}[m.stale]))
@@ -22,17 +72,27 @@ func (m *Model) sayList() {
 	}
 }
 
-// askCurrent prints the card being asked about in plain mode.
-func (m *Model) askCurrent() {
+// askCurrent prints the card being asked about in plain mode, unless it
+// was the last one asked about: a read landing does not ask again. again
+// asks even so, after other lines came between (a cancel, another screen,
+// the list printed anew).
+func (m *Model) askCurrent(again bool) {
 	st, ok := m.current()
 	if !ok || m.opts.List {
 		return
 	}
-	if m.plainCur >= len(m.steps) {
-		m.say("No more cards. r refreshes; q quits.")
+	if m.plain.endAt >= len(m.steps) {
+		if again || m.plain.asked != askedEnd {
+			m.plain.asked = askedEnd
+			m.say("No more cards. r refreshes; q quits.")
+		}
 		return
 	}
-	m.say(fmt.Sprintf("card %d of %d: %s #%d. Choose: a number, enter for the recommendation, s to skip.", m.cursor+1, len(m.steps), st.Kind.Words(), st.Item.Number))
+	if !again && m.plain.asked == st.ID() {
+		return
+	}
+	m.plain.asked = st.ID()
+	m.say(fmt.Sprintf("card %d of %d: %s #%d. Choose: a number, enter for the recommendation, s to skip.", m.plain.numberOf(st.ID()), max(m.plain.last, len(m.steps)), st.Kind.Words(), st.Item.Number))
 }
 
 // advancePlain moves the plain twin to the next card.
@@ -42,11 +102,42 @@ func (m *Model) advancePlain() {
 	}
 	if m.cursor < len(m.steps)-1 {
 		m.cursor++
-		m.askCurrent()
+		m.askCurrent(false)
 		return
 	}
-	m.plainCur = len(m.steps)
+	m.plain.endAt = len(m.steps)
+	m.plain.asked = askedEnd
 	m.say("No more cards. r refreshes; q quits.")
+}
+
+// cardNumbered finds the card listed under number n (plain "x N", "copy
+// N"); what is refused says which numbers are listed.
+func (m *Model) cardNumbered(word, arg string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(arg))
+	if err == nil {
+		for i, st := range m.steps {
+			if m.plain.number[st.ID()] == n {
+				return i, true
+			}
+		}
+	}
+	var listed []string
+	gaps := false
+	for _, st := range m.steps {
+		if k, ok := m.plain.number[st.ID()]; ok {
+			listed = append(listed, strconv.Itoa(k))
+			gaps = gaps || k != len(listed)
+		}
+	}
+	switch {
+	case len(listed) == 0:
+		m.say(fmt.Sprintf("refused: %s wants a card number, and no card is listed; list lists them.", word))
+	case !gaps:
+		m.say(fmt.Sprintf("refused: %s wants a card number from 1 to %d, e.g. %s 2.", word, len(listed), word))
+	default:
+		m.say(fmt.Sprintf("refused: %s wants the number of a listed card (%s), e.g. %s %s.", word, strings.Join(listed, ", "), word, listed[0]))
+	}
+	return 0, false
 }
 
 // sayDetails prints the details of the current card's failure.

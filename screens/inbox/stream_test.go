@@ -107,7 +107,7 @@ func TestInboxSpinsWhileReading(t *testing.T) {
 	f := newFake()
 	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, f.deps(), Options{})
 	m.Init()
-	if !m.spinning {
+	if !m.spin.Spinning() {
 		t.Fatal("a read started and the spinner did not")
 	}
 	before := ansi.Strip(m.View().Content)
@@ -121,7 +121,7 @@ func TestInboxSpinsWhileReading(t *testing.T) {
 	}
 	snap, _ := f.deps().Read(context.Background(), nil, t0)
 	m.Update(readMsg{snap: snap, at: t0})
-	if _, cmd := m.Update(m.spin.Tick().(spinner.TickMsg)); cmd != nil || m.spinning {
+	if _, cmd := m.Update(m.spin.Tick().(spinner.TickMsg)); cmd != nil || m.spin.Spinning() {
 		t.Error("the spinner kept ticking after the read landed")
 	}
 }

@@ -33,9 +33,7 @@ func (m *Model) render() string {
 	}
 	// On a narrow terminal the title gives way, so the read time (how
 	// fresh the cards are) is never the part cut off.
-	if title := st.Title.Render("aayu inbox") + " "; lipgloss.Width(title+header) <= w {
-		header = title + header
-	}
+	header = tui.Header(st, "aayu inbox", header, w)
 	bodyH := h - 3 // header, message, help
 	var body []string
 	if w >= twoPaneMin {
@@ -89,101 +87,6 @@ func pad(s string, w int) string {
 	return s
 }
 
-// listLines is the grouped list, windowed around the cursor. Only the rows
-// in the window are drawn: the layout (m.rows) is built once per read, so a
-// keypress costs the same with ten cards or ten thousand.
-//
-// Hand-written rather than bubbles/list: the list has group headings that
-// are not items (the cursor skips them), housekeeping marks ([ ]/[x]) that
-// x, X and C set, a status word per card from the write queue, and a card
-// pane beside it that must follow the cursor; bubbles/list has none of the
-// first three, and its own filter and paginator would be a second
-// navigation next to the one the plain twin shares (nav.go).
-func (m *Model) listLines(w, h int) []string {
-	st := m.c.Styles
-	if m.snap == nil {
-		if m.readErr != nil {
-			return []string{st.Failed.Render("failed") + ": the inbox could not be read.", clean(m.readErr.Error()), "r tries again; q quits."}
-		}
-		return []string{"reading GitHub…"}
-	}
-	if len(m.steps) == 0 {
-		return []string{st.OK.Render("Nothing waits for you."), "Job well done."}
-	}
-	rows, rowOf := m.rows, m.rowOf
-	var out []string
-	if m.filtering || m.filter != "" {
-		out = append(out, m.filterLine())
-		h--
-		rows, rowOf = m.filteredRows()
-		if len(rows) == 0 {
-			return append(out, "No card matches; esc clears the filter.")
-		}
-	}
-	curRow := 0
-	if m.cursor < len(rowOf) {
-		curRow = max(0, rowOf[m.cursor])
-	}
-	start := 0
-	if curRow >= h {
-		start = curRow - h + 1
-	}
-	for i := start; i < len(rows) && i-start < h; i++ {
-		r := rows[i]
-		if r.step < 0 {
-			title := "Needs you"
-			if r.group == model.Housekeeping {
-				title = "Housekeeping"
-			}
-			out = append(out, st.Title.Render(fmt.Sprintf("%s (%d)", title, r.count)))
-			continue
-		}
-		s := m.steps[r.step]
-		mark := "   "
-		if m.selected[s.ID()] {
-			mark = "[x]"
-		} else if s.Group == model.Housekeeping {
-			mark = "[ ]"
-		}
-		text := mark + " " + rowLabel(s)
-		if word := m.statusWord(s); word != "" {
-			text = mark + " " + word + " · " + rowLabel(s)
-		}
-		if r.step == m.cursor {
-			out = append(out, st.Selected.Render(pad("> "+ansi.Strip(text), w)))
-			continue
-		}
-		out = append(out, "  "+text)
-	}
-	return out
-}
-
-// listRow is one line of the list: a group heading (step < 0) or a card.
-type listRow struct {
-	step  int
-	group model.Group
-	count int // a heading's number of cards
-}
-
-// layoutRows builds the list's rows and each card's row index once.
-func layoutRows(steps []model.Step) (rows []listRow, rowOf []int) {
-	rowOf = make([]int, len(steps))
-	counts := map[model.Group]int{}
-	for _, s := range steps {
-		counts[s.Group]++
-	}
-	group := model.Group(-1)
-	for i, s := range steps {
-		if s.Group != group {
-			group = s.Group
-			rows = append(rows, listRow{step: -1, group: group, count: counts[group]})
-		}
-		rowOf[i] = len(rows)
-		rows = append(rows, listRow{step: i, group: s.Group})
-	}
-	return rows, rowOf
-}
-
 // cardPane is the current card wrapped to its pane, with the pending
 // confirmation or note, and confetti over it for a moment after a job well
 // done.
@@ -192,11 +95,16 @@ func (m *Model) cardPane(w, h int) []string {
 	if !ok || m.noneListed() {
 		return nil
 	}
-	lines := m.cardBody(s, w)
-	if m.scrollsDetails(len(lines), h) {
-		return m.detailsPane(lines, w, h)
+	return m.pane.View(m.c.Styles, m.cardBody(s, w), m.pend.View(m.c.Styles, w), w, h)
+}
+
+// View is the pane: the card's lines (scrolling when too long for it), the
+// question under them, the confetti over them.
+func (p *pane) View(st tui.Styles, lines, ask []string, w, h int) []string {
+	if p.scrollsDetails(len(lines), h, ask != nil) {
+		return p.detailsPane(st, lines, w, h)
 	}
-	if ask := m.pendLines(w); ask != nil {
+	if ask != nil {
 		// The question is what the next key answers, so it is never the
 		// part cut off: the card gives way to it, from the bottom up.
 		if len(lines)+len(ask) > h {
@@ -211,8 +119,8 @@ func (m *Model) cardPane(w, h int) []string {
 	if len(lines) > h {
 		lines = lines[:h]
 	}
-	if m.confetti > 0 {
-		lines = sprinkle(lines, w, h, m.confetti)
+	if p.confetti > 0 {
+		lines = sprinkle(lines, w, h, p.confetti)
 	}
 	return lines
 }
@@ -239,25 +147,6 @@ func (m *Model) cardBody(s model.Step, w int) []string {
 // hold whole; the answer waits, because nobody agrees to writes unseen.
 const tooShort = "The terminal is too short to show every write; make it taller to answer, or esc cancels."
 
-// pendLines is the pending note or confirmation as the card pane shows it.
-func (m *Model) pendLines(w int) []string {
-	p := m.pend
-	if p == nil {
-		return nil
-	}
-	st := m.c.Styles
-	wrap := func(s string) []string { return strings.Split(ansi.Wrap(s, w, " "), "\n") }
-	lines := []string{""}
-	if p.note {
-		lines = append(lines, wrap(st.Warning.Render(p.choice.NeedsNote))...)
-		return append(append(lines, p.noteIn.View()), wrap("enter sends it; esc cancels")...)
-	}
-	for _, c := range p.confirm {
-		lines = append(lines, wrap(st.Warning.Render(c))...)
-	}
-	return append(lines, wrap("enter or y applies it; any other key cancels")...)
-}
-
 // cardSize is the card pane's width and height, as render lays it out.
 func (m *Model) cardSize() (int, int) {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
@@ -276,7 +165,7 @@ func (m *Model) confirmShown() bool {
 		return true
 	}
 	w, h := m.cardSize()
-	return len(m.pendLines(w)) <= h
+	return len(m.pend.View(m.c.Styles, w)) <= h
 }
 
 // sprinkle lays confetti in the card pane's blank cells, never over its

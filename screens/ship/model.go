@@ -55,62 +55,81 @@ type resultMsg struct {
 	err error
 }
 
-// Model is the ship screen.
+// Model is the ship screen: a root over its components — the run in the
+// background (run), the presence check shown inside it (presence), the
+// confirmation (question), the pack (packView) — with the shared chrome
+// from tui: the scrolling body, the spinner line and the help line.
 type Model struct {
 	c      tui.Common
 	opts   Options
 	ctx    context.Context
-	cancel context.CancelFunc // stops the run: q before it finished, or the stack closing the screen
-	pushed bool               // opened on top of the inbox: esc at rest goes back
-	events chan core.Event
-	asks   chan tea.Msg
+	pushed bool // opened on top of the inbox: esc at rest goes back
 	keys   keyMap
 
-	// The presence check while it is shown, and where its answer goes.
+	run      // the run: its gates, its result, a quit request
+	presence // the presence check while it is shown (ask.go)
+	question // the confirmation while it waits for an answer (ask.go)
+	packView // the pack, once the run verified one (view.go)
+
+	scroll tui.ScrollBody // the body under its title (scroll.go)
+	spin   tui.Spin       // beside a gate that waits on GitHub (motion.go)
+	now    func() time.Time
+	// copied is the copy key's confirmation, shown in place of the help
+	// line until the next key.
+	copied string
+
+	lines []string
+	done  bool
+	code  int
+}
+
+// run is ship's run in the background: the channels it reports and asks
+// through, each gate's line, the result, and a quit request.
+type run struct {
+	cancel  context.CancelFunc // stops the run: q before it finished, or the stack closing the screen
+	events  chan core.Event
+	asks    chan tea.Msg
+	gates   map[core.GateID]*gateLine
+	said    map[core.GateID]core.State
+	result  *core.Result
+	err     error
+	pending *resultMsg // the run's result, waiting for the last gate event
+	drained bool       // the end-of-run marker has arrived
+	// stopWhy is the quit request (ctrl+c, SIGTERM) being honoured, and
+	// stopAfter tells the run to stop after the write under way (quit.go).
+	stopWhy   string
+	stopAfter *atomic.Bool
+}
+
+// presence is the presence check while it is shown, and where its answer
+// goes.
+type presence struct {
 	sub        PresenceScreen
 	subReply   chan presenceReply
 	subPrinted int
 	// presenceWhy is the presence check's own words when it ended without
 	// an approval.
 	presenceWhy []string
-	// The confirmation while it waits for an answer.
+}
+
+// question is the confirmation while it waits for an answer.
+type question struct {
 	confirm      *core.Plan
 	confirmReply chan bool
 	inputClosed  bool    // plain: standard input ended, so no answer can come
 	markerSeen   bool    // the gate events before the next question are shown
 	held         tea.Msg // a question that came before its marker
+	// confirmed: the person answered yes, so writes are under way.
+	confirmed bool
+}
 
-	gates    map[core.GateID]*gateLine
-	result   *core.Result
-	err      error
-	showPack bool
-	// The pack's summary, made once when the run ends, and its wrapping
-	// for the width it was last drawn at.
+// packView is the pack's summary, made once when the run ends, and its
+// wrapping for the width it was last drawn at.
+type packView struct {
+	showPack    bool
 	packSummary []string
 	packWrapped []string
 	packWidth   int
-	pending     *resultMsg // the run's result, waiting for the last gate event
-	drained     bool       // the end-of-run marker has arrived
-	scroll      scroller   // the body's viewport (scroll.go)
-	spin        spinner.Model
-	spinning    bool // a spinner tick is in flight
-	now         func() time.Time
-
-	lines []string
-	said  map[core.GateID]core.State
-	done  bool
-	code  int
-
-	// copied is the copy key's confirmation, shown in place of the help
-	// line until the next key.
-	copied string
-
-	// confirmed: the person answered yes, so writes are under way.
-	confirmed bool
-	// stopWhy is the quit request (ctrl+c, SIGTERM) being honoured, and
-	// stopAfter tells the run to stop after the write under way (quit.go).
-	stopWhy   string
-	stopAfter *atomic.Bool
 }
 
 type keyMap struct {
@@ -126,16 +145,16 @@ type keyMap struct {
 func New(ctx context.Context, c tui.Common, opts Options) *Model {
 	ctx, cancel := context.WithCancel(ctx)
 	m := &Model{
-		c: c, opts: opts, ctx: ctx, cancel: cancel, events: make(chan core.Event, 64), asks: make(chan tea.Msg),
+		c: c, opts: opts, ctx: ctx,
+		run: run{cancel: cancel, events: make(chan core.Event, 64), asks: make(chan tea.Msg),
+			gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{}, stopAfter: new(atomic.Bool)},
 		keys: keyMap{KeyMap: tui.DefaultKeys(),
 			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
 			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 			Yes:  key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
 			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing")),
 			Copy: tui.CopyKey()},
-		gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{},
-		stopAfter: new(atomic.Bool),
-		spin:      newSpinner(), now: opts.Now,
+		spin: tui.NewSpin(), now: opts.Now,
 	}
 	if m.now == nil {
 		m.now = time.Now
@@ -167,7 +186,9 @@ func (m *Model) next() tea.Cmd {
 	return func() tea.Msg { return eventMsg(<-events) }
 }
 
-// Update fills in the gates; it does no I/O.
+// Update fills in the gates; it does no I/O. The run's questions, a quit
+// request and the stack's messages come first; while the presence check
+// shows, every other message but the run's is its own.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(tui.InputClosedMsg); ok {
 		m.inputClosed = true
@@ -175,22 +196,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if t, ok := msg.(spinner.TickMsg); ok && t.ID == m.spin.ID() {
 		return m, m.onSpin(t)
 	}
-	switch msg := msg.(type) {
-	case tui.PushedMsg:
-		m.pushed = true
-		return m, nil
-	case askPresenceMsg, askConfirmMsg:
-		return m, m.onAsk(msg)
-	case tui.QuitRequestMsg:
-		return m, m.onQuitRequest(msg)
-	case eventMsg, resultMsg:
-	default:
-		if m.sub != nil {
-			if sz, ok := msg.(tea.WindowSizeMsg); ok {
-				m.c.Width, m.c.Height = sz.Width, sz.Height
-			}
-			return m, m.updateSub(msg)
-		}
+	if cmd, ok := m.routeFirst(msg); ok {
+		return m, cmd
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -198,26 +205,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case eventMsg:
-		if msg.Gate == askMarker {
-			return m, tea.Batch(m.onMarker(), m.next())
-		}
-		if msg.Gate == endOfRun {
-			m.drained = true
-			return m, m.finishIfReady()
-		}
-		m.onEvent(core.Event(msg))
-		return m, tea.Batch(m.next(), m.startSpin())
+		return m, m.onEventMsg(msg)
 	case resultMsg:
 		m.pending = &msg
 		return m, m.finishIfReady()
 	case tui.LineMsg:
-		switch {
-		case m.confirmReply != nil:
-			m.answer(tui.YesLine(msg.Line))
-		case msg.Line != "" && m.result == nil:
-			// A yes typed before the writes are listed is not a yes to them.
-			m.say(fmt.Sprintf("not taken: %q — ship asks nothing yet; the question comes once every gate that only reads has passed", clean(msg.Line)))
-		}
+		m.onLine(msg.Line)
 	case tui.InputClosedMsg:
 		// End of input is never a yes.
 		m.answer(false)
@@ -228,6 +221,57 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onKey(msg)
 	}
 	return m, nil
+}
+
+// routeFirst takes the messages that come before the screen's own: the
+// stack's, the run's questions, a quit request, and, while the presence
+// check shows, everything but the run's events. It reports whether msg
+// was one of them.
+func (m *Model) routeFirst(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tui.PushedMsg:
+		m.pushed = true
+		return nil, true
+	case askPresenceMsg, askConfirmMsg:
+		return m.onAsk(msg), true
+	case tui.QuitRequestMsg:
+		return m.onQuitRequest(msg), true
+	case eventMsg, resultMsg:
+		return nil, false
+	}
+	if m.sub == nil {
+		return nil, false
+	}
+	if sz, ok := msg.(tea.WindowSizeMsg); ok {
+		m.c.Width, m.c.Height = sz.Width, sz.Height
+	}
+	return m.updateSub(msg), true
+}
+
+// onEventMsg takes one of the run's events: a gate's state, the marker
+// before a question, or the end of the run.
+func (m *Model) onEventMsg(msg eventMsg) tea.Cmd {
+	switch msg.Gate {
+	case askMarker:
+		return tea.Batch(m.onMarker(), m.next())
+	case endOfRun:
+		m.drained = true
+		return m.finishIfReady()
+	}
+	m.onEvent(core.Event(msg))
+	return tea.Batch(m.next(), m.startSpin())
+}
+
+// onLine takes a plain line: the answer to the confirmation, or, before
+// it, a line that is not taken as one.
+func (m *Model) onLine(line string) {
+	switch {
+	case m.confirmReply != nil:
+		m.answer(tui.YesLine(line))
+	case line != "" && m.result == nil:
+		// A yes typed before the writes are listed is not a yes to them.
+		m.say(fmt.Sprintf("not taken: %q — ship asks nothing yet; the question comes once every gate that only reads has passed", clean(line)))
+	}
 }
 
 func (m *Model) onEvent(e core.Event) {
@@ -295,7 +339,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	m.say(fmt.Sprintf("result: exit %d%s", m.code, m.stopSuffix()))
 	if m.refusedOutright() {
 		// The reason leads the body: show it from the top.
-		m.scroll.toTop = true
+		m.scroll.ToTop()
 	}
 	if m.c.Plain || m.c.CI || m.stopWhy != "" {
 		m.done = true
@@ -310,17 +354,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.confirmReply != nil {
-		if m.confirm != nil && !m.c.Plain {
-			// Lay the frame out at the current size first, so a yes is to
-			// what the terminal shows now, not at the last frame drawn.
-			_ = m.render()
-		}
-		switch {
-		case key.Matches(msg, k.Yes) && !m.writesHidden():
-			m.answer(true)
-		case key.Matches(msg, k.No):
-			m.answer(false)
-		}
+		m.onConfirmKey(msg)
 		return nil
 	}
 	switch {
@@ -336,17 +370,38 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.showPack = !m.showPack
 		}
 	case key.Matches(msg, k.Quit):
-		if m.result == nil {
-			// Quitting cancels the run; the core never stops a write half
-			// done, and a later run finishes the record.
-			m.cancel()
-			m.code = tui.ExitFailed
-			m.say("stopped before ship finished; run aayu ship again to see where it stands (exit 1)")
-		}
-		m.done = true
-		return tea.Quit
+		return m.quit()
 	}
 	return nil
+}
+
+// onConfirmKey answers the confirmation: y (once the last write listed
+// has been in view) or n.
+func (m *Model) onConfirmKey(msg tea.KeyPressMsg) {
+	k := m.keys
+	if m.confirm != nil && !m.c.Plain {
+		// Lay the frame out at the current size first, so a yes is to
+		// what the terminal shows now, not at the last frame drawn.
+		_ = m.render()
+	}
+	switch {
+	case key.Matches(msg, k.Yes) && !m.writesHidden():
+		m.answer(true)
+	case key.Matches(msg, k.No):
+		m.answer(false)
+	}
+}
+
+// quit ends the screen. Quitting cancels a run not yet finished; the core
+// never stops a write half done, and a later run finishes the record.
+func (m *Model) quit() tea.Cmd {
+	if m.result == nil {
+		m.cancel()
+		m.code = tui.ExitFailed
+		m.say("stopped before ship finished; run aayu ship again to see where it stands (exit 1)")
+	}
+	m.done = true
+	return tea.Quit
 }
 
 // packReady says why the pack cannot be shown yet, or "".
@@ -452,7 +507,7 @@ func (m *Model) narrowConfirmKeys() []key.Binding {
 	k := m.keys
 	no := key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp("n/esc/q", "no"))
 	if m.writesHidden() {
-		end := key.NewBinding(key.WithKeys(scrollEnd.Keys()...), key.WithHelp("G", "end, then y"))
+		end := key.NewBinding(key.WithKeys(tui.ScrollEnd.Keys()...), key.WithHelp("G", "end, then y"))
 		return []key.Binding{end, no}
 	}
 	return []key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp("y", "yes")), no}

@@ -1,9 +1,6 @@
 package ship
 
 import (
-	"fmt"
-	"time"
-
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
@@ -13,11 +10,6 @@ import (
 // A gate that waits on GitHub (a slow network, a large artifact) shows a
 // spinner and the time it has waited, as the inbox and verify do, so a
 // check that takes 12 s never looks stuck.
-
-func newSpinner() spinner.Model {
-	// Line is plain ASCII: it draws on every terminal and font.
-	return spinner.New(spinner.WithSpinner(spinner.Line))
-}
 
 // running says whether a gate is being checked now, on GitHub or the
 // ledger: the presence check and the confirmation wait on the person, and
@@ -37,27 +29,16 @@ func spins(g core.GateID) bool { return g != core.GatePresence && g != core.Gate
 // startSpin starts the spinner when a gate began waiting and it is not
 // already moving; the full screen only.
 func (m *Model) startSpin() tea.Cmd {
-	if m.spinning || m.c.Plain || m.c.CI || m.result != nil || !m.running() {
-		return nil
-	}
-	m.spinning = true
-	return m.spin.Tick
+	return m.spin.Start(!m.c.Plain && !m.c.CI && m.result == nil && m.running())
 }
 
 // onSpin moves the spinner while a gate waits and drops the tick after,
 // which stops it.
 func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd {
-	if m.result != nil || !m.running() {
-		m.spinning = false
-		return nil
-	}
-	var cmd tea.Cmd
-	m.spin, cmd = m.spin.Update(msg)
-	return cmd
+	return m.spin.Update(msg, m.result == nil && m.running())
 }
 
 // waited is the spinner and how long the gate has waited: "/ 12s".
 func (m *Model) waited(l *gateLine) string {
-	d := max(0, m.now().Sub(l.since)).Truncate(time.Second)
-	return fmt.Sprintf("%s %s", m.spin.View(), d)
+	return m.spin.Waited(m.now().Sub(l.since))
 }

@@ -224,5 +224,5 @@ func (m *Model) writesHidden() bool {
 	if m.confirm == nil || m.c.Plain {
 		return false
 	}
-	return !m.scroll.seenEnd
+	return !m.scroll.SeenEnd()
 }

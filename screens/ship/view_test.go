@@ -43,7 +43,7 @@ func TestShipWaitingGateNotStaticChecking(t *testing.T) {
 	if !strings.Contains(before, "12s") {
 		t.Fatalf("the waiting gate does not show how long it has waited:\n%s", before)
 	}
-	if !m.spinning {
+	if !m.spin.Spinning() {
 		t.Fatal("no spinner was started for the waiting gate")
 	}
 	m.Update(spinner.TickMsg{ID: m.spin.ID()})
@@ -51,7 +51,7 @@ func TestShipWaitingGateNotStaticChecking(t *testing.T) {
 		t.Errorf("the spinner did not move on its tick:\n%s", after)
 	}
 	m.Update(eventMsg(core.Event{Gate: core.GatePack, State: core.Passed, Words: "run 30000004051: the pack verifies"}))
-	if cmd := m.onSpin(spinner.TickMsg{ID: m.spin.ID()}); cmd != nil || m.spinning {
+	if cmd := m.onSpin(spinner.TickMsg{ID: m.spin.ID()}); cmd != nil || m.spin.Spinning() {
 		t.Error("the spinner kept ticking with no gate waiting")
 	}
 }

@@ -82,17 +82,26 @@ type Model struct {
 
 	pkgs []pkgRow // the packages of the go test steps, as they come
 
-	spin  spinner.Model   // moves while the run does
-	clock stopwatch.Model // time since the run began
-
-	showOutput bool
-	out        viewport.Model // the live output viewer (o)
-	outDirty   bool           // output came since the viewer last got it
+	ticking    // the spinner and the clock (progress.go)
+	outputView // the live output viewer (o)
 
 	lines    []string // the plain transcript so far
 	exitCode int
 	finished bool // the run has ended
 	done     bool // the screen is over
+}
+
+// ticking is what moves while the run does.
+type ticking struct {
+	spin  spinner.Model   // moves while the run does
+	clock stopwatch.Model // time since the run began
+}
+
+// outputView is the live output viewer (o).
+type outputView struct {
+	showOutput bool
+	out        viewport.Model // the live output viewer (o)
+	outDirty   bool           // output came since the viewer last got it
 }
 
 // New returns the verify screen. ctx cancels the run when the program
@@ -103,7 +112,7 @@ func New(ctx context.Context, c tui.Common, deps Deps) *Model {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	m := &Model{c: c, deps: deps, keys: newKeys(), ctx: ctx, cancel: cancel, events: make(chan tea.Msg, 64),
-		spin: newSpinner(), clock: newClock(), out: newOutputView(c.Width, c.Height)}
+		ticking: ticking{spin: newSpinner(), clock: newClock()}, outputView: outputView{out: newOutputView(c.Width, c.Height)}}
 	m.say(plainIntro(deps.Story))
 	m.say("working…")
 	return m

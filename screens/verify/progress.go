@@ -33,10 +33,7 @@ type pkgRow struct {
 // (it appends lines, it does not redraw) nor in CI.
 func (m *Model) motion() bool { return !m.c.Plain && !m.c.CI }
 
-func newSpinner() spinner.Model {
-	// Line is plain ASCII: it draws on every terminal and font.
-	return spinner.New(spinner.WithSpinner(spinner.Line))
-}
+func newSpinner() spinner.Model { return tui.NewSpinner() }
 
 func newClock() stopwatch.Model { return stopwatch.New(stopwatch.WithInterval(time.Second)) }
 

@@ -31,11 +31,11 @@ func (m *Model) render() string {
 
 func (m *Model) mainLines(w int) []string {
 	st := m.c.Styles
-	head := st.Title.Render("aayu verify") + fmt.Sprintf(" story %d", m.deps.Story)
+	about := fmt.Sprintf("story %d", m.deps.Story)
 	if m.req.PR != 0 {
-		head += fmt.Sprintf(" · pull request #%d", m.req.PR)
+		about += fmt.Sprintf(" · pull request #%d", m.req.PR)
 	}
-	out := []string{head}
+	out := []string{tui.Header(st, "aayu verify", about, w)}
 	if m.phase == phasePreparing {
 		out = append(out, "", st.Warning.Render("preparing")+" the checkout…")
 		if m.motion() {
