@@ -274,6 +274,13 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		m.packSummary = m.opts.Summary(res)
 	}
 	m.code = res.ExitCode
+	if m.c.Plain && tui.Linkable(m.opts.URL) {
+		// Plain mode's copy key: it writes no clipboard (its output may
+		// be a pipe or a log), so the link is a line of its own to copy; it
+		// comes before the outcome, which stays the last line said.
+		m.say(fmt.Sprintf("The link to #%d, to copy:", m.opts.PR))
+		m.say(m.opts.URL)
+	}
 	switch {
 	case msg.err != nil:
 		m.code = tui.ExitFailed
