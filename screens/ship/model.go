@@ -323,7 +323,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			_ = m.render()
 		}
 		switch {
-		case key.Matches(msg, k.Yes) && !m.writesHidden():
+		case key.Matches(msg, k.Yes) && m.writesHidden():
+			// A yes must be to writes the person could see, and a y is
+			// never silently lost: the first shows the last write and
+			// the answers (as G), the next one writes.
+			m.scroll.vp.GotoBottom()
+			m.scroll.seenEnd = true
+		case key.Matches(msg, k.Yes):
 			m.answer(true)
 		case key.Matches(msg, k.No):
 			m.answer(false)
@@ -387,7 +393,7 @@ func (m *Model) FullKeys() []key.Binding {
 	}
 	if m.confirmReply != nil {
 		if m.writesHidden() {
-			return m.withScrollKeys([]key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, "yes, once G shows the end"), key.WithDisabled()), k.No}, false)
+			return m.withScrollKeys([]key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, "end, then yes")), k.No}, false)
 		}
 		return m.withScrollKeys([]key.Binding{k.Yes, k.No}, false)
 	}
@@ -459,7 +465,7 @@ func (m *Model) narrowConfirmKeys() []key.Binding {
 	k := m.keys
 	no := key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp("n/esc/q", "no"))
 	if m.writesHidden() {
-		end := key.NewBinding(key.WithKeys(scrollEnd.Keys()...), key.WithHelp("G", "end, then y"))
+		end := key.NewBinding(key.WithKeys(append(k.Yes.Keys(), scrollEnd.Keys()...)...), key.WithHelp("y/G", "end, then y"))
 		return []key.Binding{end, no}
 	}
 	return []key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp("y", "yes")), no}
