@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	core "github.com/aayudha/aayu/actions/doctor"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/screens/doctor"
 	"github.com/aayudha/aayu/tui"
 )
@@ -23,6 +26,44 @@ func (w wiring) doctorScreen() (tui.Screen, error) {
 		if err != nil {
 			return core.Report{}, err
 		}
-		return core.Check(ctx, gh, sess.owner, sess.repo)
+		return core.CheckWith(ctx, gh, sess.owner, sess.repo, w.credentials(tok))
 	}), nil
+}
+
+// credentials wires the approvals row's search to this process: its
+// environment, gh's profiles under HOME, git's credential helper, aayu's
+// own token and keyring, and GitHub's GET /user for whose each token is.
+func (w wiring) credentials(own ghx.Token) core.Credentials {
+	sess, e := w.sess, w.e
+	return func(ctx context.Context) ([]core.Credential, string) {
+		scheme, host := "https", ghx.GhHostname(sess.apiURL)
+		if u, err := ghx.ParseAPIURL(sess.apiURL); err == nil && u.Scheme == "http" {
+			scheme = "http"
+		}
+		whoAmI := func(ctx context.Context, tok ghx.Token) (string, error) {
+			// No cache: whose a token is must be GitHub's answer now.
+			c, err := ghx.NewClient(ghx.ClientOptions{APIURL: sess.apiURL, Token: tok, UserAgent: "aayu"})
+			if err != nil {
+				return "", err
+			}
+			ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+			defer cancel()
+			u, _, err := c.Users.Get(ctx, "")
+			if err != nil {
+				return "", fmt.Errorf("asking GitHub whose a token is: %w", err)
+			}
+			return u.GetLogin(), nil
+		}
+		creds := core.FindCredentials(ctx, core.Reach{
+			Environ: e.environ, Home: e.getenv("HOME"), Host: host, Scheme: scheme,
+			GitCredential: core.GitCredentialFill(e.environ), Own: own, Keyring: ghx.KeyringToken(nil, 0), WhoAmI: whoAmI,
+		})
+		viewer := ""
+		for _, c := range creds {
+			if c.Source == core.OwnSource(own) {
+				viewer = c.Account
+			}
+		}
+		return creds, viewer
+	}
 }

@@ -105,9 +105,13 @@ type Outcome struct {
 	Wrote       []string    // each write that landed, in words
 	// ByHand is what the person must do themselves although every write
 	// landed, e.g. revert a merge by hand when a later commit touched it.
-	ByHand  string
-	DryRun  bool // Wrote lists what would be written
-	Failure *Failure
+	ByHand string
+	// CommentURL is the link to the comment the request posted (or found
+	// already posted), "" when it posted none: the result a screen offers
+	// to copy.
+	CommentURL string
+	DryRun     bool // Wrote lists what would be written
+	Failure    *Failure
 	// LogError says the actions log could not be written; the writes on
 	// GitHub stand.
 	LogError string
@@ -178,11 +182,11 @@ func (e *Executor) execute(ctx context.Context, req Request) Outcome {
 				// another's, so it leans on the check before each write.
 				e.remember(key, seen{step: after, found: found, unread: rerr != nil})
 			}
-			return Outcome{Wrote: r.wrote, Failure: f}
+			return Outcome{Wrote: r.wrote, Failure: f, CommentURL: r.commentURL}
 		}
 	}
 	e.forget(key)
-	return Outcome{Done: true, Wrote: r.wrote, ByHand: r.byHand}
+	return Outcome{Done: true, Wrote: r.wrote, ByHand: r.byHand, CommentURL: r.commentURL}
 }
 
 // refusal turns down a request before anything is read: a disabled

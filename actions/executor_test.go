@@ -32,6 +32,10 @@ func TestInboxAcceptDecisionOption(t *testing.T) {
 	if len(out.Wrote) != 4 {
 		t.Errorf("wrote %q, want four writes in words (the comment, status:proposed out, status:accepted in, the close)", out.Wrote)
 	}
+	// The result decide offers to copy: the link to the comment it posted.
+	if want := "/acme/benefits/issues/1#issuecomment-"; !strings.Contains(out.CommentURL, want) || !strings.HasPrefix(out.CommentURL, "http") {
+		t.Errorf("the outcome's comment link is %q, want a link to the comment on #1", out.CommentURL)
+	}
 
 	// Enter again: the Decision no longer waits, so nothing is doubled.
 	again := f.exec.Execute(ctx, req)

@@ -37,6 +37,8 @@ type run struct {
 	// was needed or none could be opened.
 	revertWords string
 	state       landing // what became of the write that failed
+	// commentURL is the link to the comment posted or found posted.
+	commentURL string
 }
 
 // write makes one write unless it already happened. A write that may have
@@ -90,7 +92,11 @@ func (r *run) apply(ctx context.Context, w inbox.Write) (was bool, err error) {
 	}
 	switch w.Kind {
 	case inbox.WriteComment:
-		_, _, err = c.Issues.CreateComment(ctx, owner, repo, w.Number, &github.IssueComment{Body: github.String(Neutralize(w.Body))})
+		var cm *github.IssueComment
+		cm, _, err = c.Issues.CreateComment(ctx, owner, repo, w.Number, &github.IssueComment{Body: github.String(Neutralize(w.Body))})
+		if err == nil {
+			r.commentURL = cm.GetHTMLURL()
+		}
 	case inbox.WriteAddLabel:
 		_, _, err = c.Issues.AddLabelsToIssue(ctx, owner, repo, w.Number, []string{w.Label})
 	case inbox.WriteRemoveLabel:
@@ -128,6 +134,7 @@ func (r *run) check(ctx context.Context, w inbox.Write) (bool, error) {
 		}
 		for _, cm := range comments {
 			if strings.EqualFold(cm.GetUser().GetLogin(), r.e.cfg.Viewer) && strings.TrimSpace(cm.GetBody()) == strings.TrimSpace(Neutralize(w.Body)) {
+				r.commentURL = cm.GetHTMLURL()
 				return true, nil
 			}
 		}

@@ -92,6 +92,12 @@ func (s *ScrollBody) Overflows() bool { return s.vp.TotalLineCount() > s.vp.Heig
 // shown.
 func (s *ScrollBody) SeenEnd() bool { return s.seenEnd }
 
+// ToEnd shows the body's last line now, as the end key does.
+func (s *ScrollBody) ToEnd() {
+	s.vp.GotoBottom()
+	s.follow, s.seenEnd = true, true
+}
+
 // ToTop shows the body from its top at the next frame, and stops
 // following.
 func (s *ScrollBody) ToTop() { s.toTop = true }

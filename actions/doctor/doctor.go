@@ -18,6 +18,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/gitsha"
+	"github.com/aayudha/aayu/model/pass"
 )
 
 // GateCheck is the commit status the merge gate's comment job sets on the
@@ -60,6 +61,16 @@ func (r Report) Failed() bool {
 // Check reads the set-up of owner/repo. Only a failure to reach GitHub at
 // all is an error; everything else is a row.
 func Check(ctx context.Context, gh *github.Client, owner, repo string) (Report, error) {
+	return CheckWith(ctx, gh, owner, repo, nil)
+}
+
+// Credentials lists the GitHub credentials the session reaches and the
+// login of the token aayu uses (see FindCredentials).
+type Credentials func(ctx context.Context) (creds []Credential, viewer string)
+
+// CheckWith is Check with the approvals row, judged on what reach finds;
+// a nil reach leaves the row out.
+func CheckWith(ctx context.Context, gh *github.Client, owner, repo string, reach Credentials) (Report, error) {
 	rep := Report{Repo: owner + "/" + repo}
 	r, resp, err := gh.Repositories.Get(ctx, owner, repo)
 	if err != nil {
@@ -83,6 +94,16 @@ func Check(ctx context.Context, gh *github.Client, owner, repo string) (Report, 
 	rep.Rows = append(rep.Rows, variableRow(ctx, gh, owner, repo), ledgerRow(ctx, gh, owner, repo))
 	// Every response carries the token's scopes; the first one will do.
 	rep.Rows = append(rep.Rows, scopesRow(ghx.Scopes(resp.Header)))
+	if reach != nil {
+		// Approvers and device_for as the default branch has them: a
+		// local layer cannot widen who approves (SPEC §9).
+		var p pass.Policy
+		if pol != nil {
+			p = pol.Pass()
+		}
+		creds, viewer := reach(ctx)
+		rep.Rows = append(rep.Rows, ApprovalsRow(creds, p.Approvers, p.DeviceFor, viewer))
+	}
 	return rep, nil
 }
 

@@ -111,3 +111,21 @@ func TestAuditLeavesItsReportBehindNotOneLine(t *testing.T) {
 		t.Errorf("audit leaves too little behind:\n%s", strings.Join(left, "\n"))
 	}
 }
+
+// TestAuditSummaryBlockNamesItsExitCode: the quit summary's audit block
+// says how it ended with its exit code, as every other screen's does,
+// not the counts alone.
+func TestAuditSummaryBlockNamesItsExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{{nil, "recorded late (exit 0)"}, {errors.New("no network"), "audit: not read (exit 1)"}} {
+		m := New(context.Background(), tui.Common{Width: 80, Height: 8, Styles: tui.NewStyles(true)}, deps(report(), tc.err))
+		m.Update(m.Init()())
+		m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+		left := strings.Join(tui.NewStack(m).Epilogue(), "\n")
+		if !strings.Contains(left, tc.want) {
+			t.Errorf("the summary does not say %q:\n%s", tc.want, left)
+		}
+	}
+}

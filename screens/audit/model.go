@@ -222,3 +222,6 @@ func (m *Model) Done() (bool, int) { return m.done, m.code }
 
 // Keys lists the screen's bindings.
 func (m *Model) Keys() []key.Binding { return []key.Binding{m.keys.Up, m.keys.Down, m.keys.Quit} }
+
+// PlainKeys is the plain ?: the plain twin takes no line on this screen.
+func (m *Model) PlainKeys() []key.Binding { return tui.PlainAsksNothing() }

@@ -204,3 +204,6 @@ func (m *Model) body() []string {
 	}
 	return m.lines[2:]
 }
+
+// PlainKeys is the plain ?: the plain twin takes no line on this screen.
+func (m *Model) PlainKeys() []key.Binding { return tui.PlainAsksNothing() }

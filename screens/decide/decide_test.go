@@ -57,7 +57,8 @@ func (f *fakeCore) deps() Deps {
 			f.applied++
 			out := make([]core.Result, len(p.Items))
 			for i, it := range p.Items {
-				o := actions.Outcome{Done: true, Wrote: []string{"Commented on #" + fmt.Sprint(it.Pick.Decision)}}
+				o := actions.Outcome{Done: true, Wrote: []string{"Commented on #" + fmt.Sprint(it.Pick.Decision)},
+					CommentURL: commentURL(it.Pick.Decision)}
 				if f.outcome != nil {
 					o = f.outcome(i)
 				}
@@ -66,6 +67,12 @@ func (f *fakeCore) deps() Deps {
 			return out
 		},
 	}
+}
+
+// commentURL is the link to the acceptance comment the fake posts on
+// Decision n.
+func commentURL(n int) string {
+	return fmt.Sprintf("https://github.com/acme/benefits/issues/%d#issuecomment-%d", n, 900+n)
 }
 
 func pickOf(p core.Plan) []core.Pick {

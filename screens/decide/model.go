@@ -127,6 +127,7 @@ func (m *Model) applied(res appliedMsg) tea.Cmd {
 			for _, w := range o.Wrote {
 				m.Say("  " + tui.Sentence(tui.SanitizeLine(w)))
 			}
+			m.sayLink(n, o.CommentURL)
 		case o.Changed:
 			what := "it changed on GitHub since it was read"
 			if o.ChangedWhat != "" {
@@ -154,6 +155,20 @@ func (m *Model) applied(res appliedMsg) tea.Cmd {
 		m.Say(fmt.Sprintf("Next: run %s again; what landed is checked on GitHub first and never written twice.", m.deps.Command))
 	}
 	return m.Finish(code)
+}
+
+// sayLink shows the link to the acceptance comment on Decision n on a
+// line of its own, in both renderers: plain mode has no clipboard (its
+// output may be a pipe or a log) and the person copies the line; the full
+// screen's c copies it (the last Decision's, when several were accepted).
+// A link that is not plain http(s) is neither shown nor offered.
+func (m *Model) sayLink(n int, u string) {
+	if !tui.Linkable(u) {
+		return
+	}
+	what := fmt.Sprintf("the link to the comment on #%d", n)
+	m.Say(fmt.Sprintf("  The link to the comment on #%d:", n), u)
+	m.Link = tui.ResultLink{URL: u, What: what}
 }
 
 // DecisionLines are the picks as read, in both renderers: each Decision,

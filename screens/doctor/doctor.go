@@ -149,3 +149,6 @@ func (m *Model) body() []string {
 	}
 	return m.lines[1:]
 }
+
+// PlainKeys is the plain ?: the plain twin takes no line on this screen.
+func (m *Model) PlainKeys() []key.Binding { return tui.PlainAsksNothing() }

@@ -20,6 +20,13 @@ func report() core.Report {
 		{Name: "workflow .github/workflows/aayudha-merge-gate.yml", State: core.Fail, Detail: "missing on main", Next: "run aayu init: it proposes the current file in a pull request"},
 		{Name: "gate required on main", State: core.OK, Detail: "aayudha/merge-gate is required by a ruleset"},
 		{Name: "token scopes", State: core.Warn, Detail: "the token carries workflow\x1b]52;c;aGk=\x07", Next: "use a token with only the repo scope"},
+		// The approvals row as actions/doctor words it: an approver's token
+		// in reach, named by source and account.
+		core.ApprovalsRow([]core.Credential{
+			{Source: "environment variable GH_TOKEN", Account: "founder"},
+			{Source: "git credential helper (store)", None: true},
+			{Source: "the token aayu uses (AAYU_BOT_TOKEN)", Account: "agent-bot[bot]"},
+		}, []string{"founder"}, []string{"one-way"}, "agent-bot[bot]"),
 	}}
 }
 

@@ -430,3 +430,6 @@ func (m *Model) Close() {
 		m.onClose()
 	}
 }
+
+// PlainKeys is the plain ?: the plain twin takes no line on this screen.
+func (m *Model) PlainKeys() []key.Binding { return tui.PlainAsksNothing() }

@@ -223,13 +223,15 @@ func TestShipConfirmationPlainGolden(t *testing.T) {
 
 // TestShipConfirmationTooShort: on a terminal too short to show every
 // write, the list scrolls, y waits until its last write has been in view,
-// and scrolling to the end (or a taller terminal) lets it through.
+// and scrolling to the end (by G, by that first y itself, or a taller
+// terminal) lets the next y through.
 func TestShipConfirmationTooShort(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		reveal tea.Msg
 	}{
 		{"scrolled to the end", tea.KeyPressMsg{Code: 'G', Text: "G"}},
+		{"y itself showed the end", tea.KeyPressMsg{Code: 'y', Text: "y"}},
 		{"a taller terminal", tea.WindowSizeMsg{Width: 40, Height: 60}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -242,11 +244,17 @@ func TestShipConfirmationTooShort(t *testing.T) {
 					t.Errorf("the short confirmation does not show %q:\n%s", want, view)
 				}
 			}
-			m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+			if _, ok := tc.reveal.(tea.KeyPressMsg); !ok {
+				m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+				m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"}) // back up: the end is out of view again
+			}
 			if m.confirm == nil {
 				t.Fatal("y was taken while writes were hidden")
 			}
 			m.Update(tc.reveal)
+			if m.confirm == nil {
+				t.Fatal("the y that showed the end was taken as a yes")
+			}
 			send(tea.KeyPressMsg{Code: 'y', Text: "y"})
 			if !<-answers {
 				t.Error("y after every write was in view was not a yes")

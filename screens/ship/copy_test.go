@@ -1,6 +1,8 @@
 package ship
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -45,5 +47,26 @@ func TestShipCopyKeyRefusesALinkThatIsNotHTTP(t *testing.T) {
 	}
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "Nothing was copied") {
 		t.Errorf("the refusal is not shown:\n%s", v)
+	}
+}
+
+// TestShipPlainPrintsThePullRequestsLinkOnItsOwnLine: plain mode has no
+// copy key (it writes no clipboard), so once the run ends the pull
+// request's link is a line of its own, before the result; a link that is
+// not plain http(s) is not printed.
+func TestShipPlainPrintsThePullRequestsLinkOnItsOwnLine(t *testing.T) {
+	for u, want := range map[string]bool{"https://github.com/acme/benefits/pull/4": true, "javascript:alert(1)": false} {
+		var out bytes.Buffer
+		m := New(context.Background(), tui.Common{Plain: true}, Options{PR: 4, Run: shipped, URL: u})
+		if _, err := tui.Run(context.Background(), m, tui.RunOptions{Plain: true, Out: &out}); err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		if got := strings.Contains(text, "The link to #4, to copy:\n"+u+"\nshipped: #4 merged"); got != want {
+			t.Errorf("link %q printed on its own line: %v, want %v:\n%s", u, got, want, text)
+		}
+		if !want && strings.Contains(text, u) {
+			t.Errorf("a link that is not http(s) was printed:\n%s", text)
+		}
 	}
 }

@@ -318,6 +318,13 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		m.packSummary = m.opts.Summary(res)
 	}
 	m.code = res.ExitCode
+	if m.c.Plain && tui.Linkable(m.opts.URL) {
+		// Plain mode's copy key: it writes no clipboard (its output may
+		// be a pipe or a log), so the link is a line of its own to copy; it
+		// comes before the outcome, which stays the last line said.
+		m.say(fmt.Sprintf("The link to #%d, to copy:", m.opts.PR))
+		m.say(m.opts.URL)
+	}
 	switch {
 	case msg.err != nil:
 		m.code = tui.ExitFailed
@@ -385,7 +392,12 @@ func (m *Model) onConfirmKey(msg tea.KeyPressMsg) {
 		_ = m.render()
 	}
 	switch {
-	case key.Matches(msg, k.Yes) && !m.writesHidden():
+	case key.Matches(msg, k.Yes) && m.writesHidden():
+		// A yes must be to writes the person could see, and a y is
+		// never silently lost: the first shows the last write and
+		// the answers (as G), the next one writes.
+		m.scroll.ToEnd()
+	case key.Matches(msg, k.Yes):
 		m.answer(true)
 	case key.Matches(msg, k.No):
 		m.answer(false)
@@ -435,7 +447,7 @@ func (m *Model) FullKeys() []key.Binding {
 	}
 	if m.confirmReply != nil {
 		if m.writesHidden() {
-			return m.withScrollKeys([]key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, "yes, once G shows the end"), key.WithDisabled()), k.No}, false)
+			return m.withScrollKeys([]key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, "end, then yes")), k.No}, false)
 		}
 		return m.withScrollKeys([]key.Binding{k.Yes, k.No}, false)
 	}
@@ -507,7 +519,7 @@ func (m *Model) narrowConfirmKeys() []key.Binding {
 	k := m.keys
 	no := key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp("n/esc/q", "no"))
 	if m.writesHidden() {
-		end := key.NewBinding(key.WithKeys(tui.ScrollEnd.Keys()...), key.WithHelp("G", "end, then y"))
+		end := key.NewBinding(key.WithKeys(append(k.Yes.Keys(), tui.ScrollEnd.Keys()...)...), key.WithHelp("y/G", "end, then y"))
 		return []key.Binding{end, no}
 	}
 	return []key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp("y", "yes")), no}

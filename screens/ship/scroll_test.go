@@ -94,7 +94,7 @@ func TestShipLongConfirmationScrolls(t *testing.T) {
 	}
 	// A yes must be to writes the person could see: it waits, and says
 	// why, until the last write has been in view.
-	if !strings.Contains(v, "y/enter yes, once G shows the end") || !strings.Contains(v, "n/esc/q no") {
+	if !strings.Contains(v, "y/enter end, then yes") || !strings.Contains(v, "n/esc/q no") {
 		t.Errorf("the answers left the help line:\n%s", v)
 	}
 	m.Update(keyMsg("y"))

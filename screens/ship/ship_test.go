@@ -114,7 +114,7 @@ func TestShipScreenPlainGolden(t *testing.T) {
 	for name, run := range map[string]Runner{"shipped": shipped, "refused": refused} {
 		t.Run(name, func(t *testing.T) {
 			var out bytes.Buffer
-			m := New(context.Background(), tui.Common{Plain: true}, Options{PR: 4, Run: run})
+			m := New(context.Background(), tui.Common{Plain: true}, Options{PR: 4, Run: run, URL: "https://github.com/acme/benefits/pull/4"})
 			code, err := tui.Run(context.Background(), m, tui.RunOptions{Plain: true, Out: &out})
 			if err != nil {
 				t.Fatal(err)

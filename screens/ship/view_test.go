@@ -82,7 +82,7 @@ func TestShipYesHintNotCutToYEllipsisAt40(t *testing.T) {
 	m, _ := untilAsked(t, tui.Common{Width: 40, Height: 16, Styles: tui.NewStyles(true)}, asking(nil))
 	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
 	help := lines[len(lines)-1]
-	if !strings.Contains(help, "G end, then y") || strings.Contains(help, "y/…") {
+	if !strings.Contains(help, "y/G end, then y") || strings.Contains(help, "y/…") {
 		t.Errorf("with writes below, the help line does not say how to reach the yes: %q", help)
 	}
 	m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})

@@ -295,3 +295,6 @@ func (m *Model) say(line string) { m.lines = append(m.lines, line) }
 // Close stops the run if it is still going; the screen stack calls it when
 // the screen leaves.
 func (m *Model) Close() { m.cancel() }
+
+// PlainKeys is the plain ?: the plain twin takes no line on this screen.
+func (m *Model) PlainKeys() []key.Binding { return tui.PlainAsksNothing() }
