@@ -176,10 +176,18 @@ func (s *Server) Close() error {
 	return err
 }
 
-// Reset throws away every change and seeds the demo again.
+// Reset throws away every change and seeds the demo again, as a
+// repository deleted and created again on GitHub: the same names and
+// numbers, but new ids (the repository's, and every issue's, comment's and
+// run's, above any the old one used), so a client that kept the old one's
+// can tell it is another repository.
 func (s *Server) Reset() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	demo, fresh := recreated(s.st, RepoID), (*state)(nil)
+	if s.fresh != nil {
+		fresh = recreated(s.fresh.st, freshRepoID)
+	}
 	if s.opts.StateDir != "" {
 		for _, name := range []string{stateFile, gitDirName, freshState, freshGitDir} {
 			if err := os.RemoveAll(filepath.Join(s.opts.StateDir, name)); err != nil {
@@ -189,10 +197,25 @@ func (s *Server) Reset() error {
 	}
 	s.rates = map[string]*rateBucket{}
 	s.devices = map[string]*deviceCode{}
-	if err := s.seedFresh(); err != nil {
+	if err := s.seedFresh(demo); err != nil {
 		return err
 	}
-	return s.seedFreshRepo()
+	return s.seedFreshRepo(fresh)
+}
+
+// recreated is the empty state a reset seeds one repository into: its next
+// id past every id old used (rounded up to a thousand) and a repository id
+// past old's (def when old never had one of its own). nil when there
+// was no old state: the first ids then.
+func recreated(old *state, def int64) *state {
+	if old == nil {
+		return nil
+	}
+	repo := old.RepoID
+	if repo == 0 {
+		repo = def
+	}
+	return &state{NextID: (old.NextID/1000 + 1) * 1000, RepoID: repo + 100}
 }
 
 func (s *Server) now() time.Time { return s.opts.Now().UTC() }
