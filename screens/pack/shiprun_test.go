@@ -50,7 +50,9 @@ func shipKnown(t *testing.T, c tui.Common, o StoryOptions) *Model {
 	t.Helper()
 	m := NewStory(context.Background(), c, o)
 	m.Update(tea.WindowSizeMsg{Width: c.Width, Height: c.Height})
-	drive(t, m, m.Init(), func() bool { return m.finished && !m.story.shipAsking && (m.story.ship != nil || m.story.shipErr != nil) })
+	drive(t, m, m.Init(), func() bool {
+		return m.finished && !m.story.shipAsking && (m.story.ship != nil || m.story.shipErr != nil)
+	})
 	return m
 }
 
@@ -141,7 +143,9 @@ func TestPackStoryGateOnTheSandboxNamesTheRunShipTakes(t *testing.T) {
 		Checkout: t.TempDir(), WorkDir: t.TempDir()})
 	m := story(t, tuitest.Common(120, 40), o)
 	_, cmd := m.Update(tuitest.Key("g"))
-	drive(t, m, cmd, func() bool { return m.finished && !m.story.shipAsking && (m.story.ship != nil || m.story.shipErr != nil) })
+	drive(t, m, cmd, func() bool {
+		return m.finished && !m.story.shipAsking && (m.story.ship != nil || m.story.shipErr != nil)
+	})
 	v := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
 	want := fmt.Sprintf("would take another run: run %d, attempt 1, head %s", srv.RunID(sandbox.RunQualifying), srv.HeadSHA(sandbox.DemoPRReady)[:12])
 	if !strings.Contains(v, "does not verify") || !strings.Contains(v, want) || !strings.Contains(v, "every floor holds") {
