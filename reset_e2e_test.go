@@ -63,14 +63,14 @@ func stopSandbox(t *testing.T, cmd *exec.Cmd) {
 	}
 }
 
-// TestTmuxInboxReadsAllAfterTheSandboxIsReset is the README's own flow on
-// a fixed port: the inbox stays open on `aayu sandbox --addr`, a Decision
-// is closed, then the sandbox is stopped, reset from another process
-// (`aayu sandbox --reset`) and started again on the same port. r then
-// shows the Decision the reset re-opened: the repository is another one
-// (a new id), so the refresh reads everything rather than asking what
-// changed since its last read, which the re-opened Decision's older
-// updated_at never answers.
+// TestTmuxInboxReadsAllAfterTheSandboxIsReset: the inbox stays open on
+// `aayu sandbox --addr` on a fixed port and a Decision is closed; then
+// `aayu sandbox --reset` runs from another process, first while that
+// sandbox keeps serving, then as the README does it (stopped, reset,
+// started again on the same port). Each time r shows the Decision the
+// reset re-opened: the repository is another one (a new id), so the
+// refresh reads everything rather than asking what changed since its last
+// read, which the re-opened Decision's older updated_at never answers.
 func TestTmuxInboxReadsAllAfterTheSandboxIsReset(t *testing.T) {
 	t.Parallel()
 	bin := buildAayu(t)
@@ -97,19 +97,38 @@ func TestTmuxInboxReadsAllAfterTheSandboxIsReset(t *testing.T) {
 	s.keys("r")
 	s.waitFor("Needs you (5)")
 
-	stopSandbox(t, first)
-	reset := exec.Command(bin, "sandbox", "--reset")
-	reset.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	if out, err := reset.CombinedOutput(); err != nil {
-		t.Fatalf("aayu sandbox --reset: %v\n%s", err, out)
+	reset := func() {
+		t.Helper()
+		cmd := exec.Command(bin, "sandbox", "--reset")
+		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("aayu sandbox --reset: %v\n%s", err, out)
+		}
 	}
-	sandboxProcess(t, bin, home, addr)
+	reopened := func() {
+		t.Helper()
+		s.keys("r")
+		scr := s.waitFor("Needs you (6)")
+		if !strings.Contains(scr, "Decision #"+itoa(sandbox.DemoDecision)) {
+			t.Errorf("the re-opened Decision #%d is not on the screen:\n%s", sandbox.DemoDecision, scr)
+		}
+	}
 
-	s.keys("r")
-	scr := s.waitFor("Needs you (6)")
-	if !strings.Contains(scr, "#"+itoa(sandbox.DemoDecision)) {
-		t.Errorf("the re-opened Decision #%d is not on the screen:\n%s", sandbox.DemoDecision, scr)
+	// Reset while the sandbox serves: it serves the new repository.
+	reset()
+	reopened()
+
+	// The README's way: stop it, reset, start it again on the same port.
+	if _, _, err := client.Issues.Edit(context.Background(), sandbox.RepoOwner, sandbox.RepoName, sandbox.DemoDecision,
+		&github.IssueRequest{State: github.String("closed")}); err != nil {
+		t.Fatal(err)
 	}
+	s.keys("r")
+	s.waitFor("Needs you (5)")
+	stopSandbox(t, first)
+	reset()
+	sandboxProcess(t, bin, home, addr)
+	reopened()
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=")
 }

@@ -70,3 +70,61 @@ func TestResetIsAnotherRepository(t *testing.T) {
 		t.Errorf("the second reset reused repository id %d", id)
 	}
 }
+
+// TestResetFromAnotherProcessIsServed: `aayu sandbox --reset` run while
+// `aayu sandbox` serves the same state folder. The running sandbox serves
+// the new repository from its next request — the closed Decision open
+// again, the new repository id — and never saves the old one over it,
+// not even when it stops.
+func TestResetFromAnotherProcessIsServed(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	running, _, base := startValidated(t, sandbox.Options{StateDir: dir})
+	gh := client(t, base, "sandbox-founder")
+	before, _, err := gh.Repositories.Get(ctx, sandbox.RepoOwner, sandbox.RepoName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gh.Issues.Edit(ctx, sandbox.RepoOwner, sandbox.RepoName, sandbox.DemoDecision, &github.IssueRequest{State: github.String("closed")}); err != nil {
+		t.Fatal(err)
+	}
+
+	other, err := sandbox.New(sandbox.Options{StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	after, _, err := gh.Repositories.Get(ctx, sandbox.RepoOwner, sandbox.RepoName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.GetID() == before.GetID() {
+		t.Errorf("the running sandbox still serves repository %d after the reset", before.GetID())
+	}
+	is, _, err := gh.Issues.Get(ctx, sandbox.RepoOwner, sandbox.RepoName, sandbox.DemoDecision)
+	if err != nil || is.GetState() != "open" {
+		t.Errorf("Decision #%d after the reset: %s, %v; want it open again", sandbox.DemoDecision, is.GetState(), err)
+	}
+	if err := running.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := sandbox.New(sandbox.Options{StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = again.Close() })
+	url, err := again.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _, err := client(t, url, "sandbox-founder").Repositories.Get(ctx, sandbox.RepoOwner, sandbox.RepoName)
+	if err != nil || kept.GetID() != after.GetID() {
+		t.Errorf("after the running sandbox stopped, the folder holds repository %d (%v); want the reset's %d", kept.GetID(), err, after.GetID())
+	}
+}

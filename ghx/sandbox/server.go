@@ -86,6 +86,7 @@ type Server struct {
 
 	stopRunner func()
 	jobs       jobTokens // the runner's per-job workflow tokens
+	stamp      string    // the reset stamp the state was loaded under (resetstamp.go)
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it
@@ -114,6 +115,7 @@ func New(opts Options) (*Server, error) {
 	if err := s.loadFresh(); err != nil {
 		return nil, err
 	}
+	s.stamp = readStamp(opts.StateDir)
 	s.handler = s.routes()
 	if opts.Wrap != nil {
 		s.handler = opts.Wrap(s.handler)
@@ -189,18 +191,22 @@ func (s *Server) Reset() error {
 		fresh = recreated(s.fresh.st, freshRepoID)
 	}
 	if s.opts.StateDir != "" {
-		for _, name := range []string{stateFile, gitDirName, freshState, freshGitDir} {
+		for _, name := range []string{resetStamp, stateFile, gitDirName, freshState, freshGitDir} {
 			if err := os.RemoveAll(filepath.Join(s.opts.StateDir, name)); err != nil {
 				return fmt.Errorf("resetting the sandbox: %w", err)
 			}
 		}
 	}
+	s.stamp = "" // removed above: this reset's own saves are not another's
 	s.rates = map[string]*rateBucket{}
 	s.devices = map[string]*deviceCode{}
 	if err := s.seedFresh(demo); err != nil {
 		return err
 	}
-	return s.seedFreshRepo(fresh)
+	if err := s.seedFreshRepo(fresh); err != nil {
+		return err
+	}
+	return s.writeStamp()
 }
 
 // recreated is the empty state a reset seeds one repository into: its next

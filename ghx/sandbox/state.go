@@ -228,6 +228,11 @@ func (s *Server) save() error {
 	if dir == "" || s.st == nil {
 		return nil
 	}
+	if s.resetElsewhere() {
+		// Another process reset the folder: what this server holds is of
+		// the repositories that reset deleted, and is never saved over it.
+		return nil
+	}
 	b, err := json.Marshal(s.st)
 	if err != nil {
 		return fmt.Errorf("encoding the sandbox state: %w", err)
