@@ -56,8 +56,12 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 			errMark = fmt.Errorf("reading which workflows ran: %w", err)
 		}
 	}()
+	// Which repository this is, so a refresh can tell it from one created
+	// again under the same name (see Refresh).
+	ident := startIdentity(s)
 	snap, err := r.readAll(s)
 	<-asked
+	repoID, errRepo := ident.wait()
 	switch {
 	case errUser != nil:
 		return inbox.Snapshot{}, fmt.Errorf("reading who you are on GitHub: %w", errUser)
@@ -65,8 +69,11 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 		return inbox.Snapshot{}, errMark
 	case err != nil:
 		return inbox.Snapshot{}, err
+	case errRepo != nil:
+		return inbox.Snapshot{}, errRepo
 	}
 	snap.Viewer = viewer.GetLogin()
+	snap.Repository = repoID
 	r.mu.Lock()
 	r.readAt = readAt
 	r.mu.Unlock()

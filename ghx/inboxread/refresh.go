@@ -2,6 +2,7 @@ package inboxread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,7 +16,7 @@ import (
 
 // Refresh asks GitHub only what changed since the last read: one
 // issues?state=all&since= query through the client's ETag cache (with
-// nothing changed, one request that GitHub answers 304), then the details
+// nothing changed, a request that GitHub answers 304), then the details
 // of the changed items only, merged into prev. since is the moment prev
 // was read (LastReadAt, or the time LoadCache returned); zero means
 // LastReadAt. Keeping since at the last full read, rather than moving it
@@ -25,6 +26,13 @@ import (
 // a merge-gate run finishing, a ledger commit) is seen by the next Read or
 // by Reread, never here. prev must be the snapshot the last Read or Refresh
 // returned: what the reader saw of pull requests is remembered with it.
+//
+// Beside that question it asks which repository this is (its id and
+// created_at, also a conditional request). When that is not the
+// repository prev was read from — deleted and created again, or the
+// sandbox reset — nothing "since" says can be trusted against prev (the
+// new repository's items may be older than the last read and reuse its
+// numbers), so Refresh reads everything instead.
 func (r *Reader) Refresh(ctx context.Context, prev inbox.Snapshot, since time.Time) (inbox.Snapshot, Stats, error) {
 	ctx, count := withCounter(ctx)
 	if since.IsZero() {
@@ -33,14 +41,40 @@ func (r *Reader) Refresh(ctx context.Context, prev inbox.Snapshot, since time.Ti
 	s := r.newSession(ctx, prev.BotLogins)
 	s.rememberPermissions(prev)
 	snap, err := r.refresh(s, prev, since)
+	if errors.Is(err, errReplaced) {
+		snap, err = r.readAgain(ctx, prev)
+	}
 	return snap, count.stats(), err
 }
 
-// refresh is Refresh within a session: prev on any error.
+// readAgain is the full read that replaces prev when the repository was
+// replaced under it; prev on error.
+func (r *Reader) readAgain(ctx context.Context, prev inbox.Snapshot) (inbox.Snapshot, error) {
+	r.mu.Lock()
+	r.seen = map[int]seenVersion{} // the old repository's items say nothing of the new one's
+	r.mu.Unlock()
+	r.logf("inbox: %s/%s is not the repository the last read saw (created again, or reset); reading it all", r.owner, r.repo)
+	snap, err := r.Read(ctx)
+	if err != nil {
+		return prev, err
+	}
+	return snap, nil
+}
+
+// refresh is Refresh within a session: prev on any error, errReplaced when
+// the repository is not the one prev was read from.
 func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbox.Snapshot, error) {
+	ident := startIdentity(s)
 	changed, err := s.changedSince(since)
+	now, errIdent := ident.wait()
 	if err != nil {
 		return prev, fmt.Errorf("asking GitHub what changed: %w", err)
+	}
+	if errIdent != nil {
+		return prev, errIdent
+	}
+	if !sameRepository(prev.Repository, now) {
+		return prev, errReplaced
 	}
 	known := map[int]inbox.Issue{}
 	for _, is := range prev.Issues {

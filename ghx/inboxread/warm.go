@@ -2,6 +2,7 @@ package inboxread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -21,10 +22,12 @@ const MaxWarmAge = 12 * time.Hour
 const runsPerPage = 30
 
 // Warm starts a new process from the last read kept on disk (LoadCache's
-// snapshot and time) instead of reading everything again. It asks two
+// snapshot and time) instead of reading everything again. It asks three
 // conditional questions, each a 304 that GitHub does not count when
 // nothing changed, whatever the number of items:
 //
+//   - which repository this is (its id and created_at): another one under
+//     the same name (created again, or the sandbox reset) is read whole;
 //   - the refresh's issues?state=all&since= query, for every issue and pull
 //     request whose updated_at moved (comments, labels, pushes, closes);
 //   - page 1 of the repository's workflow runs, for what does not move an
@@ -54,6 +57,11 @@ func (r *Reader) Warm(ctx context.Context, cached inbox.Snapshot, readAt time.Ti
 	}()
 	snap, err := r.refresh(s, cached, readAt)
 	<-asked
+	if errors.Is(err, errReplaced) {
+		// Not the repository the kept read was of: read it whole.
+		snap, err = r.readAgain(ctx, cached)
+		return snap, count.stats(), err
+	}
 	if err != nil {
 		return cached, count.stats(), err
 	}

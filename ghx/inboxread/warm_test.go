@@ -60,8 +60,8 @@ func TestWarmStartCostDoesNotGrowWithItems(t *testing.T) {
 	for _, scale := range []int{0, 300} {
 		_, _, base := conformance.StartSandbox(t, sandbox.Options{Scale: scale})
 		cold, warm, stats := coldThenWarm(t, base, t.TempDir())
-		if stats.Requests > 2 || stats.CountedAgainstLimit != 0 {
-			t.Errorf("scale %d: a warm start with nothing changed cost %+v, want at most 2 requests and none counted", scale, stats)
+		if stats.Requests > 3 || stats.CountedAgainstLimit != 0 {
+			t.Errorf("scale %d: a warm start with nothing changed cost %+v, want at most 3 requests and none counted", scale, stats)
 		}
 		if got, want := stepIDs(inbox.Derive(warm)), stepIDs(inbox.Derive(cold)); len(got) != len(want) {
 			t.Errorf("scale %d: warm start shows %d cards, the cold read %d", scale, len(got), len(want))

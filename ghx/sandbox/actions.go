@@ -54,7 +54,7 @@ func (s *Server) runJSON(base string, v runRec) map[string]any {
 	api := fmt.Sprintf("%s%s/actions/runs/%d", base, repoPath, v.ID)
 	prs := []any{}
 	for _, p := range v.PRs {
-		repo := map[string]any{"id": RepoID, "url": base + repoPath, "name": RepoName}
+		repo := map[string]any{"id": s.repoID(), "url": base + repoPath, "name": RepoName}
 		prs = append(prs, map[string]any{
 			"id": int64(p.Number) + 900000, "number": p.Number, "url": fmt.Sprintf("%s%s/pulls/%d", base, repoPath, p.Number),
 			"head": map[string]any{"ref": p.HeadRef, "sha": p.HeadSHA, "repo": repo},
@@ -174,7 +174,7 @@ func (s *Server) artifactJSON(base string, a *artifactRec) map[string]any {
 	}
 	for _, run := range s.st.Runs {
 		if run.ID == a.RunID {
-			m["workflow_run"] = map[string]any{"id": run.ID, "repository_id": RepoID, "head_repository_id": RepoID,
+			m["workflow_run"] = map[string]any{"id": run.ID, "repository_id": s.repoID(), "head_repository_id": s.repoID(),
 				"head_branch": run.HeadBranch, "head_sha": run.HeadSHA}
 		}
 	}

@@ -222,7 +222,7 @@ func appJSON(base, slug string) map[string]any {
 // lists them on a check.
 func (s *Server) prsForCheck(base, sha string) []any {
 	out := []any{}
-	repo := map[string]any{"id": RepoID, "url": base + repoPath, "name": RepoName}
+	repo := map[string]any{"id": s.repoID(), "url": base + repoPath, "name": RepoName}
 	for _, is := range s.st.Issues {
 		if is.PR == nil || is.State != "open" || s.headSHA(is).String() != sha {
 			continue

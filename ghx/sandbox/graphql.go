@@ -133,6 +133,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	body, readErr := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 
 	s.mu.Lock()
+	s.reloadIfReset()
 	s.reqSeq++
 	seq := s.reqSeq
 	bw := newBufWriter()

@@ -80,6 +80,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	}
 
 	s.mu.Lock()
+	s.reloadIfReset()
 	leave := s.enter(r)
 	s.reqSeq++
 	seq := s.reqSeq

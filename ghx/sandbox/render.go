@@ -94,7 +94,7 @@ func (s *Server) repoJSON(base string, c caller, full bool) map[string]any {
 		}
 	}
 	m := map[string]any{
-		"id": RepoID, "node_id": "R_kgDOsandbox", "name": RepoName, "full_name": RepoOwner + "/" + RepoName,
+		"id": s.repoID(), "node_id": s.repoNodeID(), "name": RepoName, "full_name": RepoOwner + "/" + RepoName,
 		"owner": userJSON(base, RepoOwner), "private": false, "visibility": "public",
 		"html_url": base + htmlRepo, "description": "Demo benefits service for the aayu sandbox", "fork": false,
 		"url": api, "archive_url": api + "/{archive_format}{/ref}", "assignees_url": api + "/assignees{/user}",

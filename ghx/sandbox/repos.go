@@ -81,7 +81,7 @@ func (s *Server) renameCurrent(m map[string]any, base string) {
 	}
 	api := base + "/repos/" + RepoOwner + "/" + FreshRepoName
 	html := base + "/" + RepoOwner + "/" + FreshRepoName
-	m["id"], m["node_id"], m["name"], m["full_name"] = freshRepoID, "R_kgDOsbfresh", FreshRepoName, RepoOwner+"/"+FreshRepoName
+	m["id"], m["node_id"], m["name"], m["full_name"] = s.repoID(), s.repoNodeID(), FreshRepoName, RepoOwner+"/"+FreshRepoName
 	m["description"], m["url"], m["html_url"], m["svn_url"] = "A small Go module with no aayudha set-up", api, html, html
 	m["clone_url"], m["git_url"], m["ssh_url"] = html+".git", "git://sandbox/acme/fresh.git", "git@sandbox:acme/fresh.git"
 }
@@ -90,12 +90,12 @@ func (s *Server) renameCurrent(m map[string]any, base string) {
 func (s *Server) loadFresh() error {
 	dir := s.opts.StateDir
 	if dir == "" {
-		return s.seedFreshRepo()
+		return s.seedFreshRepo(nil)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, freshState))
 	if errors.Is(err, fs.ErrNotExist) {
 		_ = os.RemoveAll(filepath.Join(dir, freshGitDir))
-		return s.seedFreshRepo()
+		return s.seedFreshRepo(nil)
 	}
 	if err != nil {
 		return fmt.Errorf("reading the sandbox state of acme/fresh: %w", err)
@@ -113,8 +113,8 @@ func (s *Server) loadFresh() error {
 }
 
 // seedFreshRepo builds acme/fresh: one commit of a small Go module on main,
-// no workflow, no config, no ledger, no variable.
-func (s *Server) seedFreshRepo() error {
+// no workflow, no config, no ledger, no variable; into as seedFresh's.
+func (s *Server) seedFreshRepo(into *state) error {
 	var g *gitStore
 	if s.opts.StateDir == "" {
 		g = newMemoryGitStore()
@@ -124,7 +124,10 @@ func (s *Server) seedFreshRepo() error {
 			return err
 		}
 	}
-	slot := &repoSlot{st: &state{NextID: 9000}, git: g}
+	if into == nil {
+		into = &state{NextID: 9000}
+	}
+	slot := &repoSlot{st: into, git: g}
 	demo := repoSlot{st: s.st, git: s.git}
 	s.st, s.git, s.cur = slot.st, slot.git, FreshRepoName
 	defer func() { s.st, s.git, s.cur = demo.st, demo.git, "" }()
@@ -213,4 +216,27 @@ func (s *Server) File(ref, p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s at %s: %w", p, ref, err)
 	}
 	return s.git.blob(e.Hash)
+}
+
+// repoID is the id of the repository being served: a reset gives a new
+// one, as GitHub does a repository deleted and created again.
+func (s *Server) repoID() int64 {
+	switch {
+	case s.st.RepoID != 0:
+		return s.st.RepoID
+	case s.cur == FreshRepoName:
+		return freshRepoID
+	}
+	return RepoID
+}
+
+// repoNodeID is the repository's GraphQL id, new with its id.
+func (s *Server) repoNodeID() string {
+	switch s.repoID() {
+	case RepoID:
+		return "R_kgDOsandbox"
+	case freshRepoID:
+		return "R_kgDOsbfresh"
+	}
+	return nodeID("R", s.repoID())
 }

@@ -86,6 +86,7 @@ type Server struct {
 
 	stopRunner func()
 	jobs       jobTokens // the runner's per-job workflow tokens
+	stamp      string    // the reset stamp the state was loaded under (resetstamp.go)
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it
@@ -114,6 +115,7 @@ func New(opts Options) (*Server, error) {
 	if err := s.loadFresh(); err != nil {
 		return nil, err
 	}
+	s.stamp = readStamp(opts.StateDir)
 	s.handler = s.routes()
 	if opts.Wrap != nil {
 		s.handler = opts.Wrap(s.handler)
@@ -176,23 +178,50 @@ func (s *Server) Close() error {
 	return err
 }
 
-// Reset throws away every change and seeds the demo again.
+// Reset throws away every change and seeds the demo again, as a
+// repository deleted and created again on GitHub: the same names and
+// numbers, but new ids (the repository's, and every issue's, comment's and
+// run's, above any the old one used), so a client that kept the old one's
+// can tell it is another repository.
 func (s *Server) Reset() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	demo, fresh := recreated(s.st, RepoID), (*state)(nil)
+	if s.fresh != nil {
+		fresh = recreated(s.fresh.st, freshRepoID)
+	}
 	if s.opts.StateDir != "" {
-		for _, name := range []string{stateFile, gitDirName, freshState, freshGitDir} {
+		for _, name := range []string{resetStamp, stateFile, gitDirName, freshState, freshGitDir} {
 			if err := os.RemoveAll(filepath.Join(s.opts.StateDir, name)); err != nil {
 				return fmt.Errorf("resetting the sandbox: %w", err)
 			}
 		}
 	}
+	s.stamp = "" // removed above: this reset's own saves are not another's
 	s.rates = map[string]*rateBucket{}
 	s.devices = map[string]*deviceCode{}
-	if err := s.seedFresh(); err != nil {
+	if err := s.seedFresh(demo); err != nil {
 		return err
 	}
-	return s.seedFreshRepo()
+	if err := s.seedFreshRepo(fresh); err != nil {
+		return err
+	}
+	return s.writeStamp()
+}
+
+// recreated is the empty state a reset seeds one repository into: its next
+// id past every id old used (rounded up to a thousand) and a repository id
+// past old's (def when old never had one of its own). nil when there
+// was no old state: the first ids then.
+func recreated(old *state, def int64) *state {
+	if old == nil {
+		return nil
+	}
+	repo := old.RepoID
+	if repo == 0 {
+		repo = def
+	}
+	return &state{NextID: (old.NextID/1000 + 1) * 1000, RepoID: repo + 100}
 }
 
 func (s *Server) now() time.Time { return s.opts.Now().UTC() }

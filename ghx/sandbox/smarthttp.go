@@ -76,6 +76,7 @@ func (s *Server) serveGit(w http.ResponseWriter, r *http.Request) {
 	// The API and git share the objects and refs: one at a time.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reloadIfReset()
 	if push && r.Method == http.MethodPost {
 		var declined bool
 		if r2, declined = s.refusePushByRules(w, r2, c, name); declined {

@@ -17,7 +17,11 @@ const (
 
 // state is everything the sandbox keeps besides git objects and refs.
 type state struct {
-	NextID      int64          `json:"next_id"`
+	NextID int64 `json:"next_id"`
+	// RepoID is the repository's id once a reset created it again (0: the
+	// first one's, RepoID or freshRepoID): as on GitHub, a repository
+	// deleted and created again is another repository.
+	RepoID      int64          `json:"repo_id,omitempty"`
 	RepoCreated time.Time      `json:"repo_created"`
 	PushedAt    time.Time      `json:"pushed_at"`
 	Retention   int            `json:"retention_days"`
@@ -168,11 +172,11 @@ func (st *state) issue(n int) *issueRec {
 func (s *Server) load() error {
 	dir := s.opts.StateDir
 	if dir == "" {
-		return s.seedFresh()
+		return s.seedFresh(nil)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, stateFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return s.seedFresh()
+		return s.seedFresh(nil)
 	}
 	if err != nil {
 		return fmt.Errorf("reading the sandbox state: %w", err)
@@ -189,8 +193,9 @@ func (s *Server) load() error {
 	return nil
 }
 
-// seedFresh builds new storage and seeds the demo into it.
-func (s *Server) seedFresh() error {
+// seedFresh builds new storage and seeds the demo into it: into into when
+// a reset gives the ids to start from, else the first repository's.
+func (s *Server) seedFresh(into *state) error {
 	var (
 		g   *gitStore
 		err error
@@ -207,7 +212,10 @@ func (s *Server) seedFresh() error {
 		}
 	}
 	s.git = g
-	s.st = &state{NextID: 4000}
+	if into == nil {
+		into = &state{NextID: 4000}
+	}
+	s.st = into
 	if err := s.seed(); err != nil {
 		return fmt.Errorf("seeding the demo repository: %w", err)
 	}
@@ -218,6 +226,11 @@ func (s *Server) seedFresh() error {
 func (s *Server) save() error {
 	dir := s.opts.StateDir
 	if dir == "" || s.st == nil {
+		return nil
+	}
+	if s.resetElsewhere() {
+		// Another process reset the folder: what this server holds is of
+		// the repositories that reset deleted, and is never saved over it.
 		return nil
 	}
 	b, err := json.Marshal(s.st)

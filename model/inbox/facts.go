@@ -105,6 +105,19 @@ type Snapshot struct {
 	// BasePolicy is the policy of each open pull request's base branch
 	// whose .aayudha/config.toml says otherwise than the default branch's.
 	BasePolicy map[string]Policy
+	// Repository is which repository the snapshot was read from. A refresh
+	// that finds another under the same name (deleted and created again, or
+	// a sandbox reset) reads everything again: its items' numbers and times
+	// say nothing about the new one's.
+	Repository RepoIdentity
+}
+
+// RepoIdentity tells one repository from another of the same name: GitHub
+// never gives a new repository an old one's id, and its created_at is when
+// it was created.
+type RepoIdentity struct {
+	ID        int64
+	CreatedAt time.Time
 }
 
 // ReviewRecord is one review record on the ledger: the head it approves

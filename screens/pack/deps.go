@@ -12,6 +12,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/ledgerpack"
+	"github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -126,7 +127,7 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 		if err != nil {
 			return Fetched{}, err
 		}
-		f := Fetched{Dir: g.Dir, Label: fmt.Sprintf("aayudha-pack artifact of merge-gate run %d", g.RunID), Head: head, PR: pr,
+		f := Fetched{Dir: g.Dir, Label: fmt.Sprintf("aayudha-pack artifact of merge-gate run %d", g.RunID), Head: head, PR: pr, RunID: g.RunID,
 			RequiredFloors: cfg.RequiredFloors, CoverageThreshold: cfg.CoverageThreshold}
 		f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
 		f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.Story)
@@ -137,6 +138,18 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 			f.Notes = append(f.Notes, "run: "+g.RunURL)
 		}
 		return f, nil
+	}
+	o.ShipRun = func(ctx context.Context, pr int) (ShipChoice, error) {
+		dir, err := workDir("ship")
+		if err != nil {
+			return ShipChoice{}, err
+		}
+		// Ship's own rule, read-only: never a second copy of it here.
+		c, err := ship.SelectRun(ctx, ship.Config{Client: cfg.Client, Owner: cfg.Owner, Repo: cfg.Repo, WorkDir: dir}, pr)
+		if err != nil {
+			return ShipChoice{}, err
+		}
+		return ShipChoice{RunID: c.RunID, Attempt: c.Attempt, Head: c.Head, Verdict: c.Verdict, FloorsHold: c.FloorsHold}, nil
 	}
 	return o
 }

@@ -177,12 +177,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, wait(m.events)
 	case verifiedMsg:
 		m.finish(msg)
+		if ask := m.askShip(); ask != nil {
+			// Plain mode ends once ship's run is said (gotShip).
+			return m, ask
+		}
 		if m.c.Plain || m.c.CI {
 			return m, m.quit()
 		}
 		return m, nil
 	case fetchedMsg:
 		return m, m.gotFetched(msg)
+	case shipMsg:
+		return m, m.gotShip(msg)
 	case pushedMsg:
 		m.story.pushing = false
 		// Either can quote GitHub's answer: sanitised once, for the

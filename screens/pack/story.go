@@ -48,6 +48,9 @@ type Fetched struct {
 	HeadProblem string
 	PR          int
 	Notes       []string // more facts in words (other packs, the run's link)
+	// RunID is the merge-gate run whose artifact this is (the gate's); 0
+	// when the pack itself must say (its authority's run).
+	RunID int64
 	// EvidenceMap, when the checkout has the story's, names the tests each
 	// criterion's events must show passing; ModulePath is go.mod's module.
 	EvidenceMap proof.EvidenceMap
@@ -77,6 +80,10 @@ type StoryOptions struct {
 	// Push lands the local pack on the ledger as advisory and says what
 	// landed in one sentence.
 	Push func(ctx context.Context) (string, error)
+	// ShipRun says which merge-gate run ship would take for pull request
+	// pr, by ship's own rule (actions/ship.SelectRun); asked when the pack
+	// on the screen does not verify. nil asks nothing.
+	ShipRun func(ctx context.Context, pr int) (ShipChoice, error)
 }
 
 // storyState is the pack screen's state when it shows a story.
@@ -90,6 +97,11 @@ type storyState struct {
 	pushing bool
 	notice  string // the last push's outcome, in words
 	failed  bool   // the last fetch failed (m.err says why)
+	// seq counts fetches, so ship's answer about an earlier pack is dropped.
+	seq        int
+	shipAsking bool        // asking which run ship would take
+	ship       *ShipChoice // its answer
+	shipErr    error       // why it could not be read
 }
 
 type storyKeys struct {
@@ -143,6 +155,8 @@ func NewStory(ctx context.Context, c tui.Common, o StoryOptions) *Model {
 func (m *Model) fetch(src Source) tea.Cmd {
 	st := m.story
 	st.loading, st.failed, st.confirm = src, false, false
+	st.seq++
+	st.shipAsking, st.ship, st.shipErr = false, nil, nil
 	m.phase, m.report, m.err, m.finished, m.view = phaseVerifying, nil, nil, false, nil
 	m.progress = proof.Progress{}
 	ctx, o, pr, head := m.ctx, st.opts, st.pr, st.head

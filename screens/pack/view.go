@@ -95,7 +95,11 @@ func (m *Model) resultLines(w, h int) []string {
 		}
 		head = append(m.storyHeader(), rest...)
 	}
-	head = append(head, m.verdictLine(), "pack.json sha256 "+r.PackSHA256)
+	head = append(head, m.verdictLine())
+	if m.story != nil {
+		head = append(head, m.shipLines()...)
+	}
+	head = append(head, "pack.json sha256 "+r.PackSHA256)
 	if r.Rules != "" {
 		head = append(head, st.Subtle.Render("rules: "+r.Rules))
 	}
