@@ -219,24 +219,14 @@ func (r *run) fetchPack(run *github.WorkflowRun, rules *packRules) (*gatePack, s
 	if err != nil {
 		return nil, "", fmt.Errorf("listing the artifacts of run %d: %s", run.GetID(), ghx.Describe(err))
 	}
-	var art *github.Artifact
-	for _, a := range arts.Artifacts {
-		if a.GetName() == PackArtifactName && (art == nil || a.GetCreatedAt().After(art.GetCreatedAt().Time)) {
-			art = a
-		}
+	art, reason := r.packArtifact(arts)
+	if reason != "" {
+		return nil, reason, nil
 	}
-	now := r.cfg.Now()
-	switch {
-	case art == nil:
-		return nil, "no " + PackArtifactName + " artifact", nil
-	case art.GetExpired() || (!art.GetExpiresAt().IsZero() && !now.Before(art.GetExpiresAt().Time)):
-		return nil, "its artifact expired", nil
-	case art.GetSizeInBytes() > r.cfg.Caps.ZipBytes:
-		return nil, fmt.Sprintf("its artifact is %d bytes, more than ship accepts (%d)", art.GetSizeInBytes(), r.cfg.Caps.ZipBytes), nil
-	}
-	gp := &gatePack{run: run, artifact: art, dir: filepath.Join(r.cfg.WorkDir, fmt.Sprintf("run-%d", run.GetID()))}
+	gp := &gatePack{run: run, artifact: art, dir: r.runDir(run.GetID())}
 	zipPath := gp.dir + ".zip"
-	sum, reason, err := r.download(art.GetID(), zipPath)
+	dl, err := r.readZip(art.GetID(), zipPath)
+	sum, reason := dl.sum, dl.reason
 	if err != nil || reason != "" {
 		return nil, reason, err
 	}
@@ -246,6 +236,32 @@ func (r *run) fetchPack(run *github.WorkflowRun, rules *packRules) (*gatePack, s
 		return nil, "its artifact is not a safe zip: " + err.Error(), nil
 	}
 	return r.verifyPack(gp, rules)
+}
+
+// packArtifact is a run's newest aayudha-pack artifact, or why the run is
+// passed over for it.
+func (r *run) packArtifact(arts *github.ArtifactList) (*github.Artifact, string) {
+	var art *github.Artifact
+	for _, a := range arts.Artifacts {
+		if a.GetName() == PackArtifactName && (art == nil || a.GetCreatedAt().After(art.GetCreatedAt().Time)) {
+			art = a
+		}
+	}
+	now := r.cfg.Now()
+	switch {
+	case art == nil:
+		return nil, "no " + PackArtifactName + " artifact"
+	case art.GetExpired() || (!art.GetExpiresAt().IsZero() && !now.Before(art.GetExpiresAt().Time)):
+		return nil, "its artifact expired"
+	case art.GetSizeInBytes() > r.cfg.Caps.ZipBytes:
+		return nil, fmt.Sprintf("its artifact is %d bytes, more than ship accepts (%d)", art.GetSizeInBytes(), r.cfg.Caps.ZipBytes)
+	}
+	return art, ""
+}
+
+// runDir is where a run's pack is unpacked (its zip beside it).
+func (r *run) runDir(runID int64) string {
+	return filepath.Join(r.cfg.WorkDir, fmt.Sprintf("run-%d", runID))
 }
 
 func (r *run) download(id int64, zipPath string) (string, string, error) {

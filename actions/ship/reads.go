@@ -17,6 +17,14 @@ import (
 // round (the pull request's own reads, then the head's and the base's).
 const readsInFlight = 8
 
+// zipsAhead is how many of the newest runs bound to this very head and
+// pull request have their packs downloaded by the round before the pack
+// gate asks: the newest is the one ship takes unless it is passed over
+// (a re-run, a pack that does not verify), and the next ones cover a few
+// pass-overs without a wait. Older ones are downloaded when the gate gets
+// to them.
+const zipsAhead = 3
+
 // reads are the read-only gates' GitHub reads, each issued once per run and
 // kept with its error. The gates still run one after another in their
 // order and judge what they read exactly as before; what changes is when a
@@ -171,6 +179,20 @@ func (r *run) readArtifacts(runID int64) (*github.ArtifactList, error) {
 	})
 }
 
+// zipRead is an artifact downloaded to its zip: its SHA-256, or why the
+// run is passed over.
+type zipRead struct{ sum, reason string }
+
+// readZip downloads an artifact to zipPath once per run: the round starts
+// the downloads of the newest runs' packs as soon as their artifact lists
+// are read, so a pack passed over does not hold up the next one.
+func (r *run) readZip(id int64, zipPath string) (zipRead, error) {
+	return readAs(r.round(), "zip\x00"+itoa64(id)+"\x00"+zipPath, func(context.Context) (zipRead, error) {
+		sum, reason, err := r.download(id, zipPath)
+		return zipRead{sum, reason}, err
+	})
+}
+
 func (r *run) readReviews() ([]*github.PullRequestReview, error) {
 	return readAs(r.round(), "reviews", func(ctx context.Context) ([]*github.PullRequestReview, error) {
 		return ghx.ListAll(ctx, func(lo *github.ListOptions) ([]*github.PullRequestReview, *github.Response, error) {
@@ -249,10 +271,20 @@ func (r *run) prefetchHead(pull *github.PullRequest) {
 			return
 		}
 		target := gateTarget(r.pr, pull)
+		candidates := 0
 		for _, run := range runs {
 			if ours, reason := gaterun.Judge(ghx.GateRunFacts(run), target); ours && reason == "" {
-				id := run.GetID()
-				rs.ahead(func() { _, _ = r.readArtifacts(id) })
+				id, download := run.GetID(), candidates < zipsAhead
+				candidates++
+				rs.ahead(func() {
+					arts, err := r.readArtifacts(id)
+					if err != nil || !download {
+						return
+					}
+					if art, reason := r.packArtifact(arts); reason == "" {
+						_, _ = r.readZip(art.GetID(), r.runDir(id)+".zip")
+					}
+				})
 			}
 		}
 	})
