@@ -15,7 +15,25 @@ import (
 // name (GET commits/{ref}/check-runs, filter=latest).
 func HeadChecks(ctx context.Context, c *github.Client, owner, repo, sha string) ([]checks.Check, error) {
 	var out []checks.Check
+	// The statuses and the check runs are read side by side; a failure of
+	// the statuses is still the one named when both fail.
+	var (
+		runs    []*github.CheckRun
+		runsErr error
+		done    = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		runs, runsErr = ListAll(ctx, func(lo *github.ListOptions) ([]*github.CheckRun, *github.Response, error) {
+			res, resp, err := c.Checks.ListCheckRunsForRef(ctx, owner, repo, sha, &github.ListCheckRunsOptions{Filter: github.String("latest"), ListOptions: *lo})
+			if err != nil {
+				return nil, resp, err
+			}
+			return res.CheckRuns, resp, nil
+		})
+	}()
 	combined, _, err := c.Repositories.GetCombinedStatus(ctx, owner, repo, sha, &github.ListOptions{PerPage: 100})
+	<-done
 	if err != nil {
 		return nil, fmt.Errorf("reading the statuses of %s: %w", gitsha.Short(sha), err)
 	}
@@ -24,14 +42,7 @@ func HeadChecks(ctx context.Context, c *github.Client, owner, repo, sha string) 
 		ch.Summary = s.GetDescription()
 		out = append(out, ch)
 	}
-	runs, err := ListAll(ctx, func(lo *github.ListOptions) ([]*github.CheckRun, *github.Response, error) {
-		res, resp, err := c.Checks.ListCheckRunsForRef(ctx, owner, repo, sha, &github.ListCheckRunsOptions{Filter: github.String("latest"), ListOptions: *lo})
-		if err != nil {
-			return nil, resp, err
-		}
-		return res.CheckRuns, resp, nil
-	})
-	if err != nil {
+	if err := runsErr; err != nil {
 		return nil, fmt.Errorf("reading the check runs of %s: %w", gitsha.Short(sha), err)
 	}
 	for _, r := range runs {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v66/github"
@@ -152,25 +153,46 @@ func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, erro
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	entries := make([]*github.TreeEntry, 0, len(paths))
-	for _, p := range paths {
-		entry := &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")}
-		if files[p] != nil {
+	// The blobs are created side by side, a few at a time: each is
+	// content-addressed and reachable from nothing until the tree names
+	// it, so their order is no write anyone sees, and every one lands
+	// before the tree. The first failure in path order is the one named.
+	entries := make([]*github.TreeEntry, len(paths))
+	errs := make([]error, len(paths))
+	sem := make(chan struct{}, blobsInFlight)
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		entries[i] = &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")}
+		if files[p] == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
 			var blob *github.Blob
-			err := w.retryCreate(func() (err error) {
+			errs[i] = w.retryCreate(func() (err error) {
 				blob, _, err = w.gh.CreateBlob(w.ctx, w.owner, w.repo, &github.Blob{
 					Content: github.String(base64.StdEncoding.EncodeToString(files[p])), Encoding: github.String("base64")})
 				return err
 			})
-			if err != nil {
-				return nil, fmt.Errorf("writing %s to %s: creating its blob: %w", p, w.where(), err)
+			if errs[i] == nil {
+				entries[i].SHA = blob.SHA
 			}
-			entry.SHA = blob.SHA
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("writing %s to %s: creating its blob: %w", paths[i], w.where(), err)
 		}
-		entries = append(entries, entry)
 	}
 	return entries, nil
 }
+
+// blobsInFlight bounds the blobs one commit creates at once.
+const blobsInFlight = 6
 
 // commitOnce builds the commit on the branch's current tip and moves the
 // branch to it without force.
@@ -183,17 +205,30 @@ func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
 		return "", fmt.Errorf("reading the tip of %s: %w", w.where(), err)
 	}
 	tip := ref.GetObject().GetSHA()
+	// The tip's commit is read beside the Unless check (both only read
+	// the tip); Unless's answer still comes first.
+	var (
+		parent    *github.Commit
+		parentErr error
+		read      = make(chan struct{})
+	)
+	go func() {
+		defer close(read)
+		parent, _, parentErr = w.gh.GetCommit(w.ctx, w.owner, w.repo, tip)
+	}()
 	if w.opts.Unless != nil {
 		done, err := w.opts.Unless(w.ctx, tip)
 		if err != nil {
+			<-read
 			return "", err
 		}
 		if done {
+			<-read
 			return tip, fmt.Errorf("writing to %s at %s: %w", w.where(), gitsha.Short(tip), ErrAlreadyThere)
 		}
 	}
-	parent, _, err := w.gh.GetCommit(w.ctx, w.owner, w.repo, tip)
-	if err != nil {
+	<-read
+	if err := parentErr; err != nil {
 		return "", fmt.Errorf("reading commit %s of %s: %w", gitsha.Short(tip), w.where(), err)
 	}
 	sha, err := w.tree(parent.GetTree().GetSHA(), entries)

@@ -22,7 +22,20 @@ type Requirement struct {
 // when the token may not read the protection, so a check required only
 // there cannot be seen.
 func RequiredChecks(ctx context.Context, c *github.Client, owner, repo, branch string) (reqs []Requirement, protectionUnread bool, err error) {
+	// The rulesets and the branch protection are read side by side; the
+	// rulesets' failure is still the one returned when both fail.
+	var (
+		prot    *github.Protection
+		resp    *github.Response
+		protErr error
+		done    = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		prot, resp, protErr = c.Repositories.GetBranchProtection(ctx, owner, repo, branch)
+	}()
 	rules, _, err := c.Repositories.GetRulesForBranch(ctx, owner, repo, branch)
+	<-done
 	if err != nil {
 		return nil, false, err
 	}
@@ -38,7 +51,7 @@ func RequiredChecks(ctx context.Context, c *github.Client, owner, repo, branch s
 			reqs = append(reqs, Requirement{Check: s.Context, By: "a ruleset"})
 		}
 	}
-	prot, resp, err := c.Repositories.GetBranchProtection(ctx, owner, repo, branch)
+	err = protErr
 	switch {
 	case resp != nil && resp.StatusCode == http.StatusNotFound:
 		return reqs, false, nil

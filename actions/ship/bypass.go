@@ -48,7 +48,19 @@ func (r *run) bypassComments() ([]identity.Comment, error) {
 // posted, the oldest comment wins and the run that posted a later one
 // deletes it, so one comment stays and both runs record the same one.
 func (r *run) claimBypass() (gateOutcome, error) {
+	// The head is read again beside the comments: both are the compare,
+	// and neither read waits for the other.
+	var (
+		now    string
+		nowErr error
+		read   = make(chan struct{})
+	)
+	go func() {
+		defer close(read)
+		now, nowErr = r.headNow()
+	}()
 	list, err := r.bypassComments()
+	<-read
 	if err != nil {
 		return gateOutcome{}, err
 	}
@@ -61,8 +73,7 @@ func (r *run) claimBypass() (gateOutcome, error) {
 	}
 	// The comment names a head: it is posted only for the head the pull
 	// request has now, read again just before, never for one already gone.
-	now, err := r.headNow()
-	if err != nil {
+	if err := nowErr; err != nil {
 		return gateOutcome{}, fmt.Errorf("%w; no Solo-mode bypass: comment was posted and nothing was merged", err)
 	}
 	if now != r.head {

@@ -51,11 +51,12 @@ func (r *run) checkPRAndChecks() (gateOutcome, error) {
 
 // requiredChecks judges the head's checks against the base's requirements.
 func (r *run) requiredChecks() (refusals []string, words string, err error) {
-	required, unread, err := ghx.RequiredOf(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.baseRef)
+	req, err := r.readRequired(r.baseRef)
+	required, unread := req.required, req.unread
 	if err != nil {
 		return nil, "", fmt.Errorf("reading the checks %s requires: %s", r.baseRef, ghx.Describe(err))
 	}
-	list, err := ghx.HeadChecks(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.head)
+	list, err := r.readHeadChecks(r.head)
 	if err != nil {
 		return nil, "", fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.head), ghx.Describe(err))
 	}
@@ -83,7 +84,7 @@ func (r *run) requiredChecks() (refusals []string, words string, err error) {
 // (the settings show only to accounts that may change them; GitHub's 405
 // then says it at the merge).
 func (r *run) mergeMethod() (string, error) {
-	repo, _, err := r.cfg.Client.Repositories.Get(r.ctx, r.cfg.Owner, r.cfg.Repo)
+	repo, err := r.readRepo()
 	if err != nil {
 		return "", fmt.Errorf("reading %s's merge settings: %s", r.repoName(), ghx.Describe(err))
 	}
@@ -130,7 +131,7 @@ func (r *run) onProof() (bool, error) {
 	if !p.Proof || r.pack == nil || !r.pack.report.FloorsHold {
 		return false, nil
 	}
-	list, err := ghx.HeadChecks(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.head)
+	list, err := r.readHeadChecks(r.head)
 	if err != nil {
 		return false, fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.head), ghx.Describe(err))
 	}

@@ -118,8 +118,8 @@ func (r *run) evidenceAt(rules *packRules, story int) (headEvidence, error) {
 		return he, nil
 	}
 	var he headEvidence
-	mapPath := fmt.Sprintf(".aayudha/evidence/%d.toml", story)
-	raw, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.head, mapPath)
+	mapPath := evidencePath(story)
+	raw, err := r.readFile(r.head, mapPath)
 	switch {
 	case ghx.IsNotFound(err):
 	case err != nil:
@@ -129,7 +129,7 @@ func (r *run) evidenceAt(rules *packRules, story int) (headEvidence, error) {
 			he.refusal = fmt.Sprintf("the head's %s cannot be read (%v), so no criterion's tests can be checked", mapPath, err)
 			break
 		}
-		if gomod, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.head, "go.mod"); err == nil {
+		if gomod, err := r.readFile(r.head, "go.mod"); err == nil {
 			he.modulePath = proof.ModulePathOf(gomod)
 		}
 	}
@@ -139,11 +139,7 @@ func (r *run) evidenceAt(rules *packRules, story int) (headEvidence, error) {
 
 // listGateRuns lists the merge gate's runs since the pull request opened.
 func (r *run) listGateRuns() ([]*github.WorkflowRun, error) {
-	opts := &github.ListWorkflowRunsOptions{}
-	if t := r.pull.GetCreatedAt(); !t.IsZero() {
-		opts.Created = ">=" + t.UTC().Format("2006-01-02")
-	}
-	runs, err := ghx.ListWorkflowRuns(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, GateWorkflowFile, opts)
+	runs, err := r.readGateRuns(gateRunsSince(r.pull))
 	if ghx.IsNotFound(err) {
 		return nil, nil
 	}
@@ -157,8 +153,7 @@ func (r *run) listGateRuns() ([]*github.WorkflowRun, error) {
 // request it passes over before that goes into r.res.Passed with its reason.
 func (r *run) selectRun(runs []*github.WorkflowRun) (*gatePack, error) {
 	rules := r.packRules()
-	target := gaterun.Target{PR: r.pr, Head: r.head, HeadRef: r.pull.GetHead().GetRef(),
-		Fork: r.pull.GetHead().GetRepo().GetID() != r.pull.GetBase().GetRepo().GetID()}
+	target := gateTarget(r.pr, r.pull)
 	for _, run := range runs {
 		ours, reason := gaterun.Judge(ghx.GateRunFacts(run), target)
 		if !ours {
@@ -187,6 +182,27 @@ func (r *run) selectRun(runs []*github.WorkflowRun) (*gatePack, error) {
 	return nil, nil
 }
 
+// gateRunsSince is the created filter of the merge gate's runs: since the
+// day the pull request opened.
+func gateRunsSince(pull *github.PullRequest) string {
+	if t := pull.GetCreatedAt(); !t.IsZero() {
+		return ">=" + t.UTC().Format("2006-01-02")
+	}
+	return ""
+}
+
+// gateTarget is what a merge gate's run must be bound to for pull request pr.
+func gateTarget(pr int, pull *github.PullRequest) gaterun.Target {
+	return gaterun.Target{PR: pr, Head: pull.GetHead().GetSHA(), HeadRef: pull.GetHead().GetRef(),
+		Fork: pull.GetHead().GetRepo().GetID() != pull.GetBase().GetRepo().GetID()}
+}
+
+// readyPath is a story's Ready snapshot on the ledger.
+func readyPath(story int) string { return fmt.Sprintf("specs/%d/ready.md", story) }
+
+// evidencePath is a story's evidence map in the repository.
+func evidencePath(story int) string { return fmt.Sprintf(".aayudha/evidence/%d.toml", story) }
+
 // notResumed passes over, when ship resumes a merge it recorded, every run
 // but the one that merge took; which runs qualify is model/gaterun's rule.
 func (r *run) notResumed(run *github.WorkflowRun) string {
@@ -199,28 +215,18 @@ func (r *run) notResumed(run *github.WorkflowRun) string {
 // fetchPack downloads, unpacks and verifies a run's aayudha-pack artifact.
 // A reason means the run is passed over; an error is a failure.
 func (r *run) fetchPack(run *github.WorkflowRun, rules *packRules) (*gatePack, string, error) {
-	arts, _, err := r.cfg.Client.Actions.ListWorkflowRunArtifacts(r.ctx, r.cfg.Owner, r.cfg.Repo, run.GetID(), &github.ListOptions{PerPage: 100})
+	arts, err := r.readArtifacts(run.GetID())
 	if err != nil {
 		return nil, "", fmt.Errorf("listing the artifacts of run %d: %s", run.GetID(), ghx.Describe(err))
 	}
-	var art *github.Artifact
-	for _, a := range arts.Artifacts {
-		if a.GetName() == PackArtifactName && (art == nil || a.GetCreatedAt().After(art.GetCreatedAt().Time)) {
-			art = a
-		}
+	art, reason := r.packArtifact(arts)
+	if reason != "" {
+		return nil, reason, nil
 	}
-	now := r.cfg.Now()
-	switch {
-	case art == nil:
-		return nil, "no " + PackArtifactName + " artifact", nil
-	case art.GetExpired() || (!art.GetExpiresAt().IsZero() && !now.Before(art.GetExpiresAt().Time)):
-		return nil, "its artifact expired", nil
-	case art.GetSizeInBytes() > r.cfg.Caps.ZipBytes:
-		return nil, fmt.Sprintf("its artifact is %d bytes, more than ship accepts (%d)", art.GetSizeInBytes(), r.cfg.Caps.ZipBytes), nil
-	}
-	gp := &gatePack{run: run, artifact: art, dir: filepath.Join(r.cfg.WorkDir, fmt.Sprintf("run-%d", run.GetID()))}
+	gp := &gatePack{run: run, artifact: art, dir: r.runDir(run.GetID())}
 	zipPath := gp.dir + ".zip"
-	sum, reason, err := r.download(art.GetID(), zipPath)
+	dl, err := r.readZip(art.GetID(), zipPath)
+	sum, reason := dl.sum, dl.reason
 	if err != nil || reason != "" {
 		return nil, reason, err
 	}
@@ -230,6 +236,32 @@ func (r *run) fetchPack(run *github.WorkflowRun, rules *packRules) (*gatePack, s
 		return nil, "its artifact is not a safe zip: " + err.Error(), nil
 	}
 	return r.verifyPack(gp, rules)
+}
+
+// packArtifact is a run's newest aayudha-pack artifact, or why the run is
+// passed over for it.
+func (r *run) packArtifact(arts *github.ArtifactList) (*github.Artifact, string) {
+	var art *github.Artifact
+	for _, a := range arts.Artifacts {
+		if a.GetName() == PackArtifactName && (art == nil || a.GetCreatedAt().After(art.GetCreatedAt().Time)) {
+			art = a
+		}
+	}
+	now := r.cfg.Now()
+	switch {
+	case art == nil:
+		return nil, "no " + PackArtifactName + " artifact"
+	case art.GetExpired() || (!art.GetExpiresAt().IsZero() && !now.Before(art.GetExpiresAt().Time)):
+		return nil, "its artifact expired"
+	case art.GetSizeInBytes() > r.cfg.Caps.ZipBytes:
+		return nil, fmt.Sprintf("its artifact is %d bytes, more than ship accepts (%d)", art.GetSizeInBytes(), r.cfg.Caps.ZipBytes)
+	}
+	return art, ""
+}
+
+// runDir is where a run's pack is unpacked (its zip beside it).
+func (r *run) runDir(runID int64) string {
+	return filepath.Join(r.cfg.WorkDir, fmt.Sprintf("run-%d", runID))
 }
 
 func (r *run) download(id int64, zipPath string) (string, string, error) {
@@ -274,8 +306,8 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 	case p.Authority.RunID != 0 && p.Authority.RunID != gp.run.GetID():
 		return nil, fmt.Sprintf("its pack says run %d built it", p.Authority.RunID), nil
 	}
-	gp.ready = fmt.Sprintf("specs/%d/ready.md", p.Story)
-	readyBytes, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, gp.ready)
+	gp.ready = readyPath(p.Story)
+	readyBytes, err := r.readFile(LedgerBranch, gp.ready)
 	if ghx.IsNotFound(err) {
 		return nil, fmt.Sprintf("story %d has no Ready snapshot on the ledger (%s); a person freezes its goal with aayu ready %d", p.Story, gp.ready, p.Story), nil
 	}

@@ -198,9 +198,7 @@ func (r *run) bypassWhy() string {
 }
 
 func (r *run) reviews() ([]pass.Review, error) {
-	list, err := ghx.ListAll(r.ctx, func(lo *github.ListOptions) ([]*github.PullRequestReview, *github.Response, error) {
-		return r.cfg.Client.PullRequests.ListReviews(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, lo)
-	})
+	list, err := r.readReviews()
 	if err != nil {
 		return nil, fmt.Errorf("reading the reviews of #%d: %s", r.pr, ghx.Describe(err))
 	}
@@ -215,9 +213,7 @@ func (r *run) reviews() ([]pass.Review, error) {
 // changedFiles lists the pull request's files (a rename's old path too) and
 // the reasons among them that a person must pass it.
 func (r *run) changedFiles() ([]pass.ChangedFile, []string, error) {
-	list, err := ghx.ListAll(r.ctx, func(lo *github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
-		return r.cfg.Client.PullRequests.ListFiles(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, lo)
-	})
+	list, err := r.readFiles()
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the files of #%d: %s", r.pr, ghx.Describe(err))
 	}
@@ -236,7 +232,7 @@ func (r *run) changedFiles() ([]pass.ChangedFile, []string, error) {
 			if f.GetStatus() == "removed" || p == f.GetPreviousFilename() {
 				ref = r.base.tip
 			}
-			text, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, ref, p)
+			text, err := r.readFile(ref, p)
 			if err != nil && !ghx.IsNotFound(err) {
 				return nil, nil, fmt.Errorf("reading %s: %s", p, ghx.Describe(err))
 			}
@@ -252,7 +248,7 @@ func (r *run) loadPerson() error {
 	if r.person.Login != "" {
 		return nil
 	}
-	lvl, _, err := r.cfg.Client.Repositories.GetPermissionLevel(r.ctx, r.cfg.Owner, r.cfg.Repo, r.cfg.Viewer)
+	lvl, err := r.readPermission()
 	perm := "none"
 	switch {
 	case err == nil:
@@ -277,7 +273,18 @@ func (r *run) loadComments() error {
 	if r.comments != nil {
 		return nil
 	}
-	list, err := r.issueComments(r.pr)
+	var list []identity.Comment
+	var err error
+	if !r.commentsTaken {
+		// The first load is the human pass's, from the read-only round;
+		// every later one (the bypass's compare-and-set, a Ready to ship
+		// comment read back) asks GitHub again.
+		r.commentsTaken = true
+		raw, rerr := r.readComments(r.pr)
+		list, err = commentsOf(r.pr, raw, rerr)
+	} else {
+		list, err = r.issueComments(r.pr)
+	}
 	if err != nil {
 		return err
 	}
@@ -289,9 +296,13 @@ func (r *run) loadComments() error {
 }
 
 func (r *run) issueComments(n int) ([]identity.Comment, error) {
-	list, err := ghx.ListAll(r.ctx, func(lo *github.ListOptions) ([]*github.IssueComment, *github.Response, error) {
-		return r.cfg.Client.Issues.ListComments(r.ctx, r.cfg.Owner, r.cfg.Repo, n, &github.IssueListCommentsOptions{ListOptions: *lo})
-	})
+	list, err := r.listComments(r.ctx, n)
+	return commentsOf(n, list, err)
+}
+
+// commentsOf is issue n's comments as identity reads them, or the read's
+// error in words.
+func commentsOf(n int, list []*github.IssueComment, err error) ([]identity.Comment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the comments of #%d: %w", n, described{err})
 	}
@@ -316,7 +327,7 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 	}
 	next := "next: " + r.planCommand()
 	path := pass.PlanRecordPath(r.story)
-	b, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, path)
+	b, err := r.readFile(LedgerBranch, path)
 	if ghx.IsNotFound(err) {
 		return pass.PlanReview{Missing: fmt.Sprintf("Story #%d has none recorded (%s on the ledger); %s", r.story, path, next)}, nil
 	}

@@ -35,7 +35,7 @@ func (r *run) checkPolicy() (gateOutcome, error) {
 	// The one reader ship, the protected-paths gate and doctor share
 	// (ghx/basepolicy): the same files at the same tip, failing closed in
 	// the same words.
-	pol, err := basepolicy.Read(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, r.baseRef)
+	pol, err := r.readBasePolicy(r.baseRef)
 	if err != nil {
 		return gateOutcome{}, err
 	}
@@ -45,7 +45,7 @@ func (r *run) checkPolicy() (gateOutcome, error) {
 	}
 	raw := pol.Raw()
 	b := &basePolicy{tip: pol.Tip(), cfg: pol.Config(), policy: pol.Pass(), layers: pol.Layers(), codeowners: pol.Codeowners(), identity: pol.Identity()}
-	repo, _, err := r.cfg.Client.Repositories.Get(r.ctx, r.cfg.Owner, r.cfg.Repo)
+	repo, err := r.readRepo()
 	if err != nil {
 		return gateOutcome{}, fmt.Errorf("reading the repository: %s", ghx.Describe(err))
 	}

@@ -16,7 +16,7 @@ const LedgerBranch = "ledger"
 // conflict; its head, author, base and linked story are read. A pull request
 // an earlier ship merged is resumed; one merged otherwise is refused.
 func (r *run) checkPR() (gateOutcome, error) {
-	pr, _, err := r.cfg.Client.PullRequests.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr)
+	pr, err := r.readPull()
 	if ghx.IsNotFound(err) {
 		return gateOutcome{refusals: []string{fmt.Sprintf("pull request #%d does not exist in %s, or your token cannot see it", r.pr, r.repoName())}}, nil
 	}

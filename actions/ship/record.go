@@ -113,13 +113,19 @@ type PlanBypass struct {
 func (r *run) land() (gateOutcome, error) {
 	dir := ledgerDir(r.story, r.head)
 	r.res.LedgerDir = dir
-	existing, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json")
-	if err == nil {
-		r.res.ShipRecord = existing
-		return gateOutcome{words: "the record was already on the ledger"}, nil
-	}
-	if !ghx.IsNotFound(err) {
-		return gateOutcome{}, fmt.Errorf("reading the ledger: %s", ghx.Describe(err))
+	if r.res.Resumed {
+		// Only a merge an earlier run made can have its record landed
+		// already: it is looked for before anything is written. For a merge
+		// made now (or by a concurrent run a moment ago) the commit's own
+		// check at the ledger's tip (unless, below) is the one read needed.
+		existing, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json")
+		if err == nil {
+			r.res.ShipRecord = existing
+			return gateOutcome{words: "the record was already on the ledger"}, nil
+		}
+		if !ghx.IsNotFound(err) {
+			return gateOutcome{}, fmt.Errorf("reading the ledger: %s", ghx.Describe(err))
+		}
 	}
 	files, ledgerSHA, err := r.packFiles(dir)
 	if err != nil {

@@ -29,7 +29,7 @@ func (r *run) recordedReview() (pass.Review, bool, error) {
 		return pass.Review{}, false, nil
 	}
 	path := ReviewRecordPath(r.pr, r.head)
-	b, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, path)
+	b, err := r.readFile(LedgerBranch, path)
 	if ghx.IsNotFound(err) {
 		return pass.Review{}, false, nil
 	}

@@ -56,6 +56,11 @@ type run struct {
 	// read it.
 	here    identity.Decision
 	decided bool
+	// reads are the read-only round's (reads.go); commentsTaken says the
+	// human pass took the round's copy of the comments, so any later load
+	// reads them again.
+	reads         *reads
+	commentsTaken bool
 }
 
 // human is whether a person is here for a step that needs need: the one
@@ -145,6 +150,9 @@ func (r *run) refusedExit() int {
 
 func (r *run) do() (Result, error) {
 	r.floorOnly = true
+	r.reads = newReads(r.ctx)
+	defer r.reads.stop()
+	r.prefetch()
 	ok, err := r.gate(GatePR, r.checkPRAndChecks)
 	if err != nil {
 		r.skipRest(GatePolicy, "not reached: the pull request could not be read")

@@ -24,7 +24,7 @@ type sample struct {
 // the clean samples since that layer's last correction. No file means no
 // streak anywhere, so nothing merges unreviewed on one.
 func (r *run) streaks() (map[string]int, error) {
-	b, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, SamplesPath)
+	b, err := r.readFile(LedgerBranch, SamplesPath)
 	if ghx.IsNotFound(err) {
 		return map[string]int{}, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/go-github/v66/github"
 
@@ -74,11 +75,26 @@ func Read(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Pol
 		}
 		return data, nil
 	}
-	if p.raw, err = read(ConfigPath); err != nil {
+	// The files are read side by side at the one tip (one round trip, not
+	// one per file) and judged in the order they always were: the first
+	// error in that order is the one returned, and the first CODEOWNERS
+	// found is the one taken, whatever a later path held.
+	paths := append([]string{ConfigPath, LayersPath}, CodeownersPaths()...)
+	texts, errs := make([][]byte, len(paths)), make([]error, len(paths))
+	var wg sync.WaitGroup
+	for i, path := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			texts[i], errs[i] = read(path)
+		}()
+	}
+	wg.Wait()
+	if p.raw, err = texts[0], errs[0]; err != nil {
 		return nil, err
 	}
 	p.loadConfig()
-	layers, err := read(LayersPath)
+	layers, err := texts[1], errs[1]
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +103,8 @@ func Read(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Pol
 			p.refusals = append(p.refusals, fmt.Sprintf("the base branch's %s cannot be read (%v), so the footprint cannot be computed", LayersPath, err))
 		}
 	}
-	for _, path := range CodeownersPaths() {
-		text, err := read(path)
+	for i, path := range CodeownersPaths() {
+		text, err := texts[2+i], errs[2+i]
 		if err != nil {
 			return nil, err
 		}
