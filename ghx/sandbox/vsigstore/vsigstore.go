@@ -282,11 +282,13 @@ func marshalExtensions(e certificate.Extensions) ([]pkix.Extension, error) {
 			out = append(out, pkix.Extension{Id: id, Value: b})
 		}
 	}
-	raw(certificate.OIDIssuer, e.Issuer)
-	raw(certificate.OIDGitHubWorkflowTrigger, e.GithubWorkflowTrigger)
-	raw(certificate.OIDGitHubWorkflowSHA, e.GithubWorkflowSHA)
-	raw(certificate.OIDGitHubWorkflowRepository, e.GithubWorkflowRepository)
-	raw(certificate.OIDGitHubWorkflowRef, e.GithubWorkflowRef)
+	// Fulcio still writes 1.1–1.6 for older verifiers; sigstore-go marks
+	// their names deprecated, so they are spelt out here.
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 1}, e.Issuer)
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 2}, e.GithubWorkflowTrigger)
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 3}, e.GithubWorkflowSHA)
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 5}, e.GithubWorkflowRepository)
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 6}, e.GithubWorkflowRef)
 	der(certificate.OIDIssuerV2, e.Issuer)
 	der(certificate.OIDBuildSignerURI, e.BuildSignerURI)
 	der(certificate.OIDBuildSignerDigest, e.BuildSignerDigest)
