@@ -123,6 +123,10 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 	case "protected":
 		return w.runProtected()
+	case "pack":
+		if inv.Flags["statement"] == "true" {
+			return w.runPackStatement()
+		}
 	case "next":
 		return w.runNext()
 	}

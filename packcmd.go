@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/aayudha/aayu/actions/gatecomment"
 	"github.com/aayudha/aayu/actions/protected"
 	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/proof/attest"
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/tui"
 )
@@ -31,6 +33,29 @@ func (w wiring) packScreen() (tui.Screen, error) {
 		return nil, openErr(tui.ExitUsage, "%s is neither a pack folder nor a story number. Nothing was done.", tui.SanitizeLine(arg))
 	}
 	return w.storyPackScreen(story)
+}
+
+// runPackStatement is `aayu pack DIR --statement`: the folder's pack.json
+// as the in-toto Statement the merge gate attests, on standard output. It
+// reads only pack.json; whether the pack verifies is the viewer's question.
+func (w wiring) runPackStatement() int {
+	e, dir := w.e, w.inv.Args[0]
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		fmt.Fprintf(e.stderr, "aayu pack --statement: %s is not a pack folder. Nothing was done.\n", tui.SanitizeLine(dir))
+		return tui.ExitUsage
+	}
+	raw, err := proof.ReadFileCapped(filepath.Join(dir, "pack.json"), proof.DefaultPackJSONBytes)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu pack --statement: %s\n", tui.SanitizeLine(err.Error()))
+		return tui.ExitRefused
+	}
+	out, err := attest.StatementJSON(raw)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu pack --statement: %s\n", tui.SanitizeLine(err.Error()))
+		return tui.ExitRefused
+	}
+	_, _ = e.stdout.Write(out)
+	return tui.ExitOK
 }
 
 // storyPackScreen is the pack viewer of a Story's best pack on the ledger:

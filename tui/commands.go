@@ -95,8 +95,11 @@ func Commands() []CommandDef {
 				"else its newest advisory one), or a pack folder on disk, verified as ship verifies it.\n" +
 				"A folder's checks that need outside facts take them from --ready and --head.",
 			Example: "aayu pack 131\n" +
-				"aayu pack ./aayudha-pack --ready ready.md --head 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",
+				"aayu pack ./aayudha-pack --ready ready.md --head 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b\n" +
+				"# the pack as an in-toto Statement v1 (what the merge gate attests)\n" +
+				"aayu pack ./aayudha-pack --statement",
 			Flags: []FlagDef{
+				{Name: "statement", Usage: "print a local pack folder's pack.json as an in-toto Statement v1 and exit"},
 				{Name: "ready", Value: "FILE", Usage: "the Ready snapshot FILE to check a local pack folder against"},
 				{Name: "head", Value: "SHA", Usage: "the pull request's current head SHA, for a local pack folder"},
 			},

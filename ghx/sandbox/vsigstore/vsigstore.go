@@ -1,0 +1,316 @@
+// Package vsigstore is the sandbox's Sigstore: a certificate authority that
+// issues certificates carrying GitHub Actions' OIDC claims, as Fulcio does
+// for a workflow run, and a transparency log, both virtual (sigstore-go's
+// pkg/testing/ca), so a gate run on the sandbox attests its pack the way
+// actions/attest does on GitHub and aayu verifies it with the same code.
+//
+// Its keys live only in memory: a restarted sandbox signs with a new root,
+// and bundles made before the restart no longer verify against it. Only
+// code talking to this sandbox is handed TrustedMaterial; nothing in aayu
+// trusts it otherwise.
+package vsigstore
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/base64"
+	"fmt"
+	"math/big"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/secure-systems-lab/go-securesystemslib/dsse"
+	protobundle "github.com/sigstore/protobuf-specs/gen/pb-go/bundle/v1"
+	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
+	protodsse "github.com/sigstore/protobuf-specs/gen/pb-go/dsse"
+	protorekor "github.com/sigstore/protobuf-specs/gen/pb-go/rekor/v1"
+	"github.com/sigstore/sigstore-go/pkg/bundle"
+	"github.com/sigstore/sigstore-go/pkg/fulcio/certificate"
+	"github.com/sigstore/sigstore-go/pkg/root"
+	"github.com/sigstore/sigstore-go/pkg/testing/ca"
+	"github.com/sigstore/sigstore-go/pkg/tlog"
+	"github.com/sigstore/sigstore/pkg/signature"
+	sigdsse "github.com/sigstore/sigstore/pkg/signature/dsse"
+)
+
+// GitHub Actions' OIDC issuer, as Fulcio writes it into a workflow's
+// certificate.
+const ActionsIssuer = "https://token.actions.githubusercontent.com"
+
+// InTotoPayloadType is the DSSE payload type of an in-toto Statement.
+const InTotoPayloadType = "application/vnd.in-toto+json"
+
+// Claims are the facts of one workflow run that GitHub's OIDC token carries
+// and Fulcio copies into the certificate.
+type Claims struct {
+	ServerURL    string // https://github.com
+	Repository   string // OWNER/REPO
+	RepositoryID int64
+	OwnerID      int64
+	WorkflowPath string // .github/workflows/aayudha-merge-gate.yml
+	Ref          string // the ref the workflow file was read at: refs/heads/BASE for pull_request_target
+	SHA          string // the commit the workflow file was read at
+	Event        string // pull_request_target
+	RunID        int64
+	RunAttempt   int
+	Visibility   string // public or private
+}
+
+func (c Claims) server() string {
+	if c.ServerURL == "" {
+		return "https://github.com"
+	}
+	return c.ServerURL
+}
+
+// WorkflowURI is the certificate's SAN for a workflow: Fulcio's build
+// signer URI, https://github.com/OWNER/REPO/PATH@REF.
+func (c Claims) WorkflowURI() string {
+	return fmt.Sprintf("%s/%s/%s@%s", c.server(), c.Repository, c.WorkflowPath, c.Ref)
+}
+
+// Extensions are the Fulcio extensions GitHub Actions' certificates carry.
+func (c Claims) Extensions() certificate.Extensions {
+	repoURI := c.server() + "/" + c.Repository
+	return certificate.Extensions{
+		Issuer:                              ActionsIssuer,
+		GithubWorkflowTrigger:               c.Event,
+		GithubWorkflowSHA:                   c.SHA,
+		GithubWorkflowRepository:            c.Repository,
+		GithubWorkflowRef:                   c.Ref,
+		BuildSignerURI:                      c.WorkflowURI(),
+		BuildSignerDigest:                   c.SHA,
+		RunnerEnvironment:                   "github-hosted",
+		SourceRepositoryURI:                 repoURI,
+		SourceRepositoryDigest:              c.SHA,
+		SourceRepositoryRef:                 c.Ref,
+		SourceRepositoryIdentifier:          fmt.Sprint(c.RepositoryID),
+		SourceRepositoryOwnerURI:            c.server() + "/" + ownerOf(c.Repository),
+		SourceRepositoryOwnerIdentifier:     fmt.Sprint(c.OwnerID),
+		BuildConfigURI:                      c.WorkflowURI(),
+		BuildConfigDigest:                   c.SHA,
+		BuildTrigger:                        c.Event,
+		RunInvocationURI:                    fmt.Sprintf("%s/actions/runs/%d/attempts/%d", repoURI, c.RunID, max(c.RunAttempt, 1)),
+		SourceRepositoryVisibilityAtSigning: c.Visibility,
+	}
+}
+
+func ownerOf(repo string) string {
+	for i := range len(repo) {
+		if repo[i] == '/' {
+			return repo[:i]
+		}
+	}
+	return repo
+}
+
+// Sigstore is one virtual Sigstore: its CA, its log, and what verifies them.
+type Sigstore struct {
+	vs        *ca.VirtualSigstore // the transparency log
+	root      *x509.Certificate
+	interm    *x509.Certificate
+	intermKey *ecdsa.PrivateKey
+	trusted   *root.TrustedRoot
+	now       func() time.Time
+
+	mu     sync.Mutex
+	serial int64
+}
+
+// New makes a virtual Sigstore whose roots stay valid for years, so a
+// long-running sandbox keeps signing.
+func New(now func() time.Time) (*Sigstore, error) {
+	if now == nil {
+		now = time.Now
+	}
+	vs, err := ca.NewVirtualSigstore()
+	if err != nil {
+		return nil, fmt.Errorf("starting the virtual Sigstore: %w", err)
+	}
+	s := &Sigstore{vs: vs, now: now}
+	start, end := now().Add(-24*time.Hour), now().AddDate(10, 0, 0)
+	rootKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	rootTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "sandbox-sigstore", Organization: []string{"aayu sandbox"}},
+		NotBefore: start, NotAfter: end, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign, BasicConstraintsValid: true, IsCA: true}
+	if s.root, err = makeCert(rootTmpl, rootTmpl, &rootKey.PublicKey, rootKey); err != nil {
+		return nil, err
+	}
+	if s.intermKey, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader); err != nil {
+		return nil, err
+	}
+	intermTmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "sandbox-sigstore-intermediate", Organization: []string{"aayu sandbox"}},
+		NotBefore: start, NotAfter: end, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning}, BasicConstraintsValid: true, IsCA: true}
+	if s.interm, err = makeCert(intermTmpl, s.root, &s.intermKey.PublicKey, rootKey); err != nil {
+		return nil, err
+	}
+	fulcio := &root.FulcioCertificateAuthority{Root: s.root, Intermediates: []*x509.Certificate{s.interm},
+		ValidityPeriodStart: start, ValidityPeriodEnd: end, URI: "https://fulcio.sandbox.invalid"}
+	logs := vs.RekorLogs()
+	for _, l := range logs {
+		l.ValidityPeriodStart, l.ValidityPeriodEnd = start, end
+	}
+	s.trusted, err = root.NewTrustedRoot(root.TrustedRootMediaType01, []root.CertificateAuthority{fulcio}, nil, nil, logs)
+	if err != nil {
+		return nil, fmt.Errorf("the virtual Sigstore's trusted root: %w", err)
+	}
+	return s, nil
+}
+
+// TrustedRoot is what verifies this Sigstore's bundles (and nothing else's).
+func (s *Sigstore) TrustedRoot() *root.TrustedRoot { return s.trusted }
+
+// TrustedRootJSON is TrustedRoot in Sigstore's trusted_root.json format,
+// what `gh attestation verify --custom-trusted-root` and cosign read.
+func (s *Sigstore) TrustedRootJSON() ([]byte, error) { return s.trusted.MarshalJSON() }
+
+// Attest signs an in-toto Statement as a workflow run with claims would
+// through actions/attest: a fresh key, a certificate for it naming the
+// workflow, a DSSE envelope, an entry in the log. It returns the Sigstore
+// bundle (v0.3, JSON).
+func (s *Sigstore) Attest(statement []byte, c Claims) ([]byte, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	leaf, err := s.leaf(c, &key.PublicKey, now)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := signature.LoadECDSASignerVerifier(key, crypto.SHA256)
+	if err != nil {
+		return nil, err
+	}
+	es, err := dsse.NewEnvelopeSigner(&sigdsse.SignerAdapter{SignatureSigner: signer, Pub: &key.PublicKey})
+	if err != nil {
+		return nil, err
+	}
+	env, err := es.SignPayload(context.Background(), InTotoPayloadType, statement)
+	if err != nil {
+		return nil, fmt.Errorf("signing the statement: %w", err)
+	}
+	sig, err := base64.StdEncoding.DecodeString(env.Signatures[0].Sig)
+	if err != nil {
+		return nil, err
+	}
+	entry, err := s.vs.GenerateTlogEntry(leaf, env, sig, now.Unix(), true)
+	if err != nil {
+		return nil, fmt.Errorf("logging the signature: %w", err)
+	}
+	tle := entry.TransparencyLogEntry()
+	tle.KindVersion = &protorekor.KindVersion{Kind: "dsse", Version: "0.0.1"}
+	// The log's promise (its signed entry timestamp) is what makes the
+	// entry's integrated time a verified timestamp.
+	logID, err := s.vs.RekorLogID()
+	if err != nil {
+		return nil, err
+	}
+	set, err := s.vs.RekorSignPayload(tlog.RekorPayload{LogID: logID, IntegratedTime: tle.IntegratedTime, LogIndex: tle.LogIndex,
+		Body: base64.StdEncoding.EncodeToString(tle.CanonicalizedBody)})
+	if err != nil {
+		return nil, fmt.Errorf("the log's promise: %w", err)
+	}
+	tle.InclusionPromise = &protorekor.InclusionPromise{SignedEntryTimestamp: set}
+	pb := &protobundle.Bundle{
+		MediaType: "application/vnd.dev.sigstore.bundle.v0.3+json",
+		VerificationMaterial: &protobundle.VerificationMaterial{
+			Content:     &protobundle.VerificationMaterial_Certificate{Certificate: &protocommon.X509Certificate{RawBytes: leaf.Raw}},
+			TlogEntries: []*protorekor.TransparencyLogEntry{tle},
+		},
+		Content: &protobundle.Bundle_DsseEnvelope{DsseEnvelope: &protodsse.Envelope{
+			Payload: statement, PayloadType: InTotoPayloadType,
+			Signatures: []*protodsse.Signature{{Sig: sig}},
+		}},
+	}
+	b, err := bundle.NewBundle(pb)
+	if err != nil {
+		return nil, fmt.Errorf("assembling the bundle: %w", err)
+	}
+	return b.MarshalJSON()
+}
+
+// leaf is the certificate Fulcio would issue for the run: the workflow's
+// URI as SAN, GitHub's issuer, every claim as a Fulcio extension, valid
+// for ten minutes.
+func (s *Sigstore) leaf(c Claims, pub crypto.PublicKey, now time.Time) (*x509.Certificate, error) {
+	exts, err := marshalExtensions(c.Extensions())
+	if err != nil {
+		return nil, err
+	}
+	san, err := url.Parse(c.WorkflowURI())
+	if err != nil {
+		return nil, fmt.Errorf("the workflow's URI %q: %w", c.WorkflowURI(), err)
+	}
+	s.mu.Lock()
+	s.serial++
+	serial := s.serial + 100
+	s.mu.Unlock()
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(serial), NotBefore: now.Add(-time.Minute), NotAfter: now.Add(10 * time.Minute),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning},
+		URIs: []*url.URL{san}, ExtraExtensions: exts}
+	return makeCert(tmpl, s.interm, pub, s.intermKey)
+}
+
+// marshalExtensions writes the claims as Fulcio does: the first,
+// deprecated extensions (1.1–1.6) as raw strings, the later ones as DER
+// UTF8Strings.
+func marshalExtensions(e certificate.Extensions) ([]pkix.Extension, error) {
+	var out []pkix.Extension
+	raw := func(id asn1.ObjectIdentifier, v string) {
+		if v != "" {
+			out = append(out, pkix.Extension{Id: id, Value: []byte(v)})
+		}
+	}
+	var err error
+	der := func(id asn1.ObjectIdentifier, v string) {
+		if v == "" || err != nil {
+			return
+		}
+		var b []byte
+		if b, err = asn1.MarshalWithParams(v, "utf8"); err == nil {
+			out = append(out, pkix.Extension{Id: id, Value: b})
+		}
+	}
+	// Fulcio still writes 1.1–1.6 for older verifiers; sigstore-go marks
+	// their names deprecated, so they are spelt out here.
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 1}, e.Issuer)
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 2}, e.GithubWorkflowTrigger)
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 3}, e.GithubWorkflowSHA)
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 5}, e.GithubWorkflowRepository)
+	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 6}, e.GithubWorkflowRef)
+	der(certificate.OIDIssuerV2, e.Issuer)
+	der(certificate.OIDBuildSignerURI, e.BuildSignerURI)
+	der(certificate.OIDBuildSignerDigest, e.BuildSignerDigest)
+	der(certificate.OIDRunnerEnvironment, e.RunnerEnvironment)
+	der(certificate.OIDSourceRepositoryURI, e.SourceRepositoryURI)
+	der(certificate.OIDSourceRepositoryDigest, e.SourceRepositoryDigest)
+	der(certificate.OIDSourceRepositoryRef, e.SourceRepositoryRef)
+	der(certificate.OIDSourceRepositoryIdentifier, e.SourceRepositoryIdentifier)
+	der(certificate.OIDSourceRepositoryOwnerURI, e.SourceRepositoryOwnerURI)
+	der(certificate.OIDSourceRepositoryOwnerIdentifier, e.SourceRepositoryOwnerIdentifier)
+	der(certificate.OIDBuildConfigURI, e.BuildConfigURI)
+	der(certificate.OIDBuildConfigDigest, e.BuildConfigDigest)
+	der(certificate.OIDBuildTrigger, e.BuildTrigger)
+	der(certificate.OIDRunInvocationURI, e.RunInvocationURI)
+	der(certificate.OIDSourceRepositoryVisibilityAtSigning, e.SourceRepositoryVisibilityAtSigning)
+	return out, err
+}
+
+func makeCert(tmpl, parent *x509.Certificate, pub crypto.PublicKey, priv crypto.Signer) (*x509.Certificate, error) {
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, pub, priv)
+	if err != nil {
+		return nil, fmt.Errorf("issuing a certificate: %w", err)
+	}
+	return x509.ParseCertificate(der)
+}

@@ -1,0 +1,233 @@
+package attest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sigstore/sigstore-go/pkg/bundle"
+	"github.com/sigstore/sigstore-go/pkg/root"
+	"github.com/sigstore/sigstore-go/pkg/verify"
+
+	"github.com/aayudha/aayu/model/gaterun"
+	"github.com/aayudha/aayu/model/gitsha"
+)
+
+// ActionsIssuer is GitHub Actions' OIDC issuer: the only issuer whose
+// certificates speak for a workflow run.
+const ActionsIssuer = "https://token.actions.githubusercontent.com"
+
+// Expect is what the attestation must say for ship to take it.
+type Expect struct {
+	ServerURL  string // "https://github.com" when empty
+	Repo       string // OWNER/REPO
+	BaseRef    string // the pull request's base branch, e.g. "main"
+	PackSHA256 string // hex sha256 of the pack.json ship downloaded
+	PackJSON   []byte // that pack.json
+	Head       string // the pull request's head
+}
+
+func (e Expect) server() string {
+	if e.ServerURL == "" {
+		return "https://github.com"
+	}
+	return strings.TrimSuffix(e.ServerURL, "/")
+}
+
+// WorkflowURI is the certificate SAN the merge gate's run has: its file at
+// the base branch of this repository.
+func (e Expect) WorkflowURI() string {
+	return fmt.Sprintf("%s/%s/%s@refs/heads/%s", e.server(), e.Repo, gaterun.WorkflowPath, e.BaseRef)
+}
+
+// Identity is who signed an attestation that verified: what the ship record
+// and the gate's comment name.
+type Identity struct {
+	SAN      string `json:"san"`
+	Issuer   string `json:"issuer"`
+	Repo     string `json:"repository"`
+	Ref      string `json:"ref"`
+	Trigger  string `json:"trigger"`
+	LogIndex *int64 `json:"log_index,omitempty"` // nil: no transparency log entry (GitHub's own Sigstore)
+}
+
+// Words says who signed, for a screen or a comment.
+func (id Identity) Words() string {
+	s := "signed by " + id.SAN
+	if id.LogIndex != nil {
+		s += fmt.Sprintf(" (transparency log index %d)", *id.LogIndex)
+	}
+	return s
+}
+
+// Refusal is an attestation that does not prove this pack, with the reason
+// in words.
+type Refusal struct{ Reason string }
+
+func (r *Refusal) Error() string { return r.Reason }
+
+func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Sprintf(format, args...)} }
+
+// IsRefusal reports whether err is a Refusal (an attestation that does not
+// prove the pack), as against a failure to check at all.
+func IsRefusal(err error) bool {
+	var r *Refusal
+	return errors.As(err, &r)
+}
+
+// Verify checks that bundleJSON is the merge gate's signature over exactly
+// this pack: a valid Sigstore signature under trusted (one signature check),
+// a certificate from GitHub Actions naming .github/workflows/aayudha-merge-
+// gate.yml at the pull request's base branch of this repository, made by a
+// pull_request_target run, over an in-toto Statement whose subjects and
+// predicate are this pack.json and head. Every refusal is a *Refusal.
+func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identity, error) {
+	if trusted == nil {
+		return Identity{}, errors.New("no Sigstore trusted root to check the attestation with")
+	}
+	var b bundle.Bundle
+	if err := b.UnmarshalJSON(bundleJSON); err != nil {
+		return Identity{}, refuse("the attestation is not a Sigstore bundle: %v", err)
+	}
+	opts := []verify.VerifierOption{verify.WithObserverTimestamps(1)}
+	if entries, err := b.TlogEntries(); err == nil && len(entries) > 0 {
+		opts = append(opts, verify.WithTransparencyLog(1))
+	} else {
+		// GitHub's own Sigstore (private repositories) logs nothing and
+		// timestamps with its TSA instead.
+		opts = []verify.VerifierOption{verify.WithSignedTimestamps(1)}
+	}
+	v, err := verify.NewVerifier(trusted, opts...)
+	if err != nil {
+		return Identity{}, fmt.Errorf("preparing the Sigstore verifier: %w", err)
+	}
+	digest, err := hex.DecodeString(exp.PackSHA256)
+	if err != nil {
+		return Identity{}, fmt.Errorf("pack.json's sha256 %q is not hex", exp.PackSHA256)
+	}
+	res, err := v.Verify(&b, verify.NewPolicy(verify.WithArtifactDigest("sha256", digest), verify.WithoutIdentitiesUnsafe()))
+	if err != nil {
+		if subjects := unverifiedSubjects(&b); len(subjects) > 0 && !slices.Contains(subjects, exp.PackSHA256) {
+			return Identity{}, refuse("the attestation signs another pack.json (sha256 %s), not this pack's (sha256 %s)",
+				strings.Join(shortAll(subjects), ", "), gitsha.Short(exp.PackSHA256))
+		}
+		return Identity{}, refuse("the attestation's signature does not verify: %v", err)
+	}
+	if res.Signature == nil || res.Signature.Certificate == nil {
+		return Identity{}, refuse("the attestation is signed by a bare key, not a certificate naming the merge gate's workflow")
+	}
+	id := identityOf(res, &b)
+	if err := checkCertificate(res, exp); err != nil {
+		return id, err
+	}
+	if err := checkStatement(res, exp); err != nil {
+		return id, err
+	}
+	return id, nil
+}
+
+func identityOf(res *verify.VerificationResult, b *bundle.Bundle) Identity {
+	c := res.Signature.Certificate
+	id := Identity{SAN: c.SubjectAlternativeName, Issuer: c.Issuer, Repo: c.SourceRepositoryURI, Ref: c.SourceRepositoryRef, Trigger: c.BuildTrigger}
+	if entries, err := b.TlogEntries(); err == nil && len(entries) > 0 {
+		idx := entries[0].LogIndex()
+		id.LogIndex = &idx
+	}
+	return id
+}
+
+// checkCertificate holds the verified certificate to the merge gate's
+// identity, naming the first thing that differs.
+func checkCertificate(res *verify.VerificationResult, exp Expect) error {
+	c := res.Signature.Certificate
+	wantRepo := exp.server() + "/" + exp.Repo
+	gatePrefix := wantRepo + "/" + gaterun.WorkflowPath + "@"
+	switch {
+	case c.Issuer != ActionsIssuer:
+		return refuse("the attestation was not signed by GitHub Actions: its certificate's issuer is %q, not %s", c.Issuer, ActionsIssuer)
+	case !strings.EqualFold(c.SourceRepositoryURI, wantRepo) || !strings.HasPrefix(strings.ToLower(c.SubjectAlternativeName), strings.ToLower(exp.server()+"/"+exp.Repo+"/")):
+		return refuse("the attestation was made in another repository (%s), not %s", c.SourceRepositoryURI, exp.Repo)
+	case !strings.HasPrefix(c.SubjectAlternativeName, gatePrefix):
+		return refuse("the attestation was signed by another workflow (%s), not %s", workflowOf(c.SubjectAlternativeName, wantRepo), gaterun.WorkflowPath)
+	case c.SubjectAlternativeName != exp.WorkflowURI():
+		return refuse("the attestation's certificate names the merge gate at %s, not at the pull request's base branch %s: a pull request into another branch ran its own copy of the gate",
+			strings.TrimPrefix(c.SubjectAlternativeName, gatePrefix), exp.BaseRef)
+	case c.BuildTrigger != gaterun.EventTarget:
+		return refuse("the attestation was made by a %q run, not %s: only the base branch's gate, run for pull_request_target, speaks for the pack", c.BuildTrigger, gaterun.EventTarget)
+	}
+	return nil
+}
+
+func workflowOf(san, repoURI string) string {
+	w := strings.TrimPrefix(san, repoURI+"/")
+	if i := strings.LastIndex(w, "@"); i >= 0 {
+		w = w[:i]
+	}
+	return w
+}
+
+// checkStatement holds the signed Statement to this pack: aayudha's
+// predicate type, a predicate that is this pack.json byte for byte once
+// written as aayu writes it, and this head.
+func checkStatement(res *verify.VerificationResult, exp Expect) error {
+	st := res.Statement
+	if st == nil {
+		return refuse("the attestation carries no in-toto Statement")
+	}
+	if st.GetPredicateType() != PredicateType {
+		return refuse("the attestation's predicate type is %q, not aayudha's proof pack (%s)", st.GetPredicateType(), PredicateType)
+	}
+	back, p, err := PackFromStatement(st)
+	if err != nil {
+		return refuse("the attestation's predicate is not a pack: %v", err)
+	}
+	sum := sha256.Sum256(back)
+	if hex.EncodeToString(sum[:]) != exp.PackSHA256 {
+		return refuse("the attestation's predicate is another pack than the pack.json it names as subject")
+	}
+	if exp.Head != "" && !strings.EqualFold(p.PRHeadSHA, exp.Head) {
+		return refuse("the attested pack proves commit %s, not the pull request's head %s", gitsha.Short(p.PRHeadSHA), gitsha.Short(exp.Head))
+	}
+	for _, c := range SubjectDigests(st, "gitCommit") {
+		if exp.Head != "" && !strings.EqualFold(c, exp.Head) {
+			return refuse("the attestation names commit %s as a subject, not the pull request's head %s", gitsha.Short(c), gitsha.Short(exp.Head))
+		}
+	}
+	return nil
+}
+
+// unverifiedSubjects reads the sha256 subjects of a bundle's Statement
+// without trusting them: only to word a refusal.
+func unverifiedSubjects(b *bundle.Bundle) []string {
+	env := b.GetDsseEnvelope()
+	if env == nil {
+		return nil
+	}
+	var st struct {
+		Subject []struct {
+			Digest map[string]string `json:"digest"`
+		} `json:"subject"`
+	}
+	if json.Unmarshal(env.GetPayload(), &st) != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range st.Subject {
+		if d := s.Digest["sha256"]; d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func shortAll(in []string) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = gitsha.Short(s)
+	}
+	return out
+}

@@ -1,0 +1,110 @@
+package attest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
+)
+
+// gateClaims are a merge-gate run's claims on acme/benefits, base main.
+func gateClaims() vsigstore.Claims {
+	return vsigstore.Claims{Repository: "acme/benefits", RepositoryID: 7, OwnerID: 3, WorkflowPath: ".github/workflows/aayudha-merge-gate.yml",
+		Ref: "refs/heads/main", SHA: strings.Repeat("b", 40), Event: "pull_request_target", RunID: 41, RunAttempt: 1, Visibility: "public"}
+}
+
+type signed struct {
+	ss      *vsigstore.Sigstore
+	pack    []byte
+	sum     string
+	bundle  []byte
+	expects Expect
+}
+
+// sign attests the demo pack as actions/attest does, with claims changed by
+// edit, and returns what ship would expect of the pull request.
+func sign(t *testing.T, edit func(*vsigstore.Claims), packJSON []byte) signed {
+	t.Helper()
+	ss, err := vsigstore.New(time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack := demoPack(t)
+	if packJSON == nil {
+		packJSON = pack
+	}
+	st, err := vsigstore.ActionsStatement("pack.json", packJSON, PredicateType, packJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gateClaims()
+	if edit != nil {
+		edit(&c)
+	}
+	b, err := ss.Attest(st, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(pack)
+	return signed{ss: ss, pack: pack, sum: hex.EncodeToString(sum[:]), bundle: b,
+		expects: Expect{Repo: "acme/benefits", BaseRef: "main", PackSHA256: hex.EncodeToString(sum[:]), PackJSON: pack, Head: "b046d1a1d113339eb80e130c9dc0008fa223e76f"}}
+}
+
+func TestVerifyTakesTheMergeGatesAttestation(t *testing.T) {
+	s := sign(t, nil, nil)
+	id, err := Verify(s.ss.TrustedRoot(), s.bundle, s.expects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.SAN != "https://github.com/acme/benefits/.github/workflows/aayudha-merge-gate.yml@refs/heads/main" || id.LogIndex == nil || id.Trigger != "pull_request_target" {
+		t.Fatalf("identity %+v", id)
+	}
+}
+
+func refused(t *testing.T, s signed, want string) {
+	t.Helper()
+	_, err := Verify(s.ss.TrustedRoot(), s.bundle, s.expects)
+	if err == nil || !IsRefusal(err) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want a refusal saying %q", err, want)
+	}
+}
+
+func TestVerifyRefusesAnAttestationOfAnotherPackJSON(t *testing.T) {
+	other := []byte(strings.Replace(string(demoPack(t)), `"story": 131`, `"story": 132`, 1))
+	refused(t, sign(t, nil, other), "signs another pack.json")
+}
+
+func TestVerifyRefusesAnAttestationMadeInAnotherRepository(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.Repository = "mallory/benefits" }, nil), "made in another repository (https://github.com/mallory/benefits)")
+}
+
+func TestVerifyRefusesAnAttestationSignedByAnotherWorkflow(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.WorkflowPath = ".github/workflows/release.yml" }, nil), "signed by another workflow (.github/workflows/release.yml)")
+}
+
+func TestVerifyRefusesAnAttestationOfTheGateOnAnotherBranch(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.Ref = "refs/heads/evil" }, nil), "names the merge gate at refs/heads/evil, not at the pull request's base branch main")
+}
+
+func TestVerifyRefusesAnAttestationOfAPullRequestRun(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.Event = "pull_request" }, nil), `made by a "pull_request" run, not pull_request_target`)
+}
+
+func TestVerifyRefusesAnAttestationUnderAnotherRoot(t *testing.T) {
+	s := sign(t, nil, nil)
+	other, err := vsigstore.New(time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ss = other
+	refused(t, s, "signature does not verify")
+}
+
+func TestVerifyRefusesAnAttestationOfAnotherHead(t *testing.T) {
+	s := sign(t, nil, nil)
+	s.expects.Head = strings.Repeat("c", 40)
+	refused(t, s, "proves commit b046d1a")
+}
