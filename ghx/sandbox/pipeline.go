@@ -23,6 +23,7 @@ func (s *Server) routes() http.Handler {
 	s.routeVariables(api)
 	s.routeRules(api)
 	s.routeTeams(api)
+	s.routeApps(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 
@@ -120,7 +121,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	h.Set("Access-Control-Expose-Headers", exposeHeaders)
 	h.Set("Access-Control-Allow-Origin", "*")
-	if c.Login != "" {
+	if c.install != nil {
+		h.Set(TokenExpirationHeader, c.install.expires.UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
+	if c.Login != "" && c.install == nil && c.app == nil {
 		h.Set("X-OAuth-Scopes", "repo, workflow")
 		h.Set("X-Accepted-OAuth-Scopes", "repo")
 	}
@@ -154,6 +158,10 @@ func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c 
 	}
 	if c.anonymous && r.Method != http.MethodGet && r.Method != http.MethodHead {
 		writeError(bw, http.StatusUnauthorized, "Requires authentication")
+		return true
+	}
+	if c.app != nil && !appOnlyPath(r) {
+		writeErrorDoc(bw, http.StatusUnauthorized, "A JSON web token could not be decoded", "https://docs.github.com/rest")
 		return true
 	}
 	if c.job != nil && s.refuseJob(bw, r, c.job) {
