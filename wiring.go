@@ -99,6 +99,17 @@ func (w wiring) botResolver() ghx.Resolver {
 			tok, _, err := w.sess.resolve(ctx)
 			return tok, err
 		}
+		if w.sess.owner != "" {
+			// The broker is dispatched with the person's token, so the run
+			// is theirs in the workflow history; its token is the bot's.
+			r.Broker = func(ctx context.Context, human ghx.Token) (ghx.Token, error) {
+				gh, err := w.sess.client(human)
+				if err != nil {
+					return ghx.Token{}, err
+				}
+				return ghx.Broker{Client: gh, Owner: w.sess.owner, Repo: w.sess.repo, Workflow: r.Identity.Broker}.Mint(ctx)
+			}
+		}
 	}
 	return r
 }
