@@ -252,6 +252,14 @@ func openPayload(sealed []byte, key *age.X25519Identity, requestID string, now t
 	return NewToken(p.Token, SourceBroker), nil
 }
 
+// AppClientIDVariable and AppKeySecret are where the broker's workflow
+// finds the bot App: the repository variable holding its client ID and the
+// secret holding its private key (aayu init --identity sets both).
+const (
+	AppClientIDVariable = "AAYUDHA_APP_CLIENT_ID"
+	AppKeySecret        = "AAYUDHA_APP_PRIVATE_KEY"
+)
+
 // TokenExpirationHeader is where GitHub says when the token a request was
 // made with expires ("2026-12-02 07:41:00 UTC").
 const TokenExpirationHeader = "GitHub-Authentication-Token-Expiration"
