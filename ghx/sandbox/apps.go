@@ -72,6 +72,9 @@ type appRegistry struct {
 	apps    []*appRec
 	tokens  map[string]*installToken
 	secrets map[string]string // name → value, as the runner hands it to a job
+	codes   map[string]*manifestCode
+	boxPub  *[32]byte // the repository's Actions secrets key pair (manifest.go)
+	boxPriv *[32]byte
 }
 
 // seedBotApp registers agent-bot, installed on the demo repository, with

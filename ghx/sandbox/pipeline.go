@@ -30,6 +30,7 @@ func (s *Server) routes() http.Handler {
 	web := http.NewServeMux()
 	s.routeDevice(web)
 	web.HandleFunc("GET /_blob/artifacts/{id}", s.handleBlob)
+	s.routeManifest(api, web)
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// GitHub's Date is GitHub's clock, the one its updated_at values
@@ -40,7 +41,7 @@ func (s *Server) routes() http.Handler {
 			s.serveGit(w, r)
 			return
 		}
-		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") {
+		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") || strings.HasSuffix(r.URL.Path, "/settings/apps/new") {
 			s.serveWeb(w, r, web)
 			return
 		}
@@ -156,7 +157,7 @@ func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c 
 		notFound(bw)
 		return true
 	}
-	if c.anonymous && r.Method != http.MethodGet && r.Method != http.MethodHead {
+	if c.anonymous && r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasPrefix(r.URL.Path, "/app-manifests/") {
 		writeError(bw, http.StatusUnauthorized, "Requires authentication")
 		return true
 	}

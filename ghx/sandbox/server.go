@@ -59,6 +59,10 @@ type Options struct {
 	// InstallationTokenLife is how long an installation token lives; zero
 	// is GitHub's hour (tests make an over-long one).
 	InstallationTokenLife time.Duration
+	// TamperApp, when set, changes each App the manifest flow creates
+	// before its code is handed out, as a page that posted another
+	// manifest would (tests of aayu init --identity's checks).
+	TamperApp func(*CreatedApp)
 }
 
 // DeviceOptions tune the device flow so tests need not wait.
