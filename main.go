@@ -117,6 +117,8 @@ func run(ctx context.Context, args []string, e env) int {
 		return w.runInbox()
 	case "comment":
 		return w.runComment()
+	case "token seal":
+		return w.runTokenSeal()
 	case "verify":
 		if inv.Flags["raw-out"] != "" {
 			return w.runVerifyRaw()
@@ -184,7 +186,7 @@ func needsToken(inv tui.Invocation) bool {
 	case "verify":
 		// --raw-out runs the tests job's half: no GitHub, no token.
 		return inv.Flags["raw-out"] == ""
-	case "sandbox", "login", "comment":
+	case "sandbox", "login", "comment", "token seal":
 		// comment --ci takes the workflow's token only (commentci.go).
 		return false
 	case "proof push":

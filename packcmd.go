@@ -65,7 +65,8 @@ func (w wiring) storyPackScreen(story int) (tui.Screen, error) {
 	if sess.owner == "" {
 		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
 	}
-	tok, _, err := sess.resolve(ctx)
+	// An agent lane's ledger writes go under the bot (writeToken).
+	tok, err := w.writeToken(ctx)
 	if err != nil {
 		return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
 	}

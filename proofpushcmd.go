@@ -69,7 +69,7 @@ func (w wiring) proofPushScreen() (tui.Screen, error) {
 		Media: media, MediaURL: mediaURL, RetentionDays: cfg.Int("proof.retention_days"),
 		Getenv: getenv, Log: log, Trailers: w.fallbackTrailers()}
 	deps.Push = func(ctx context.Context) (*proofpush.Result, error) {
-		tok, _, err := sess.resolve(ctx)
+		tok, err := w.writeToken(ctx)
 		if err != nil {
 			return nil, err
 		}

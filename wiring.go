@@ -47,7 +47,7 @@ func (w wiring) screen() (tui.Screen, error) {
 	case "auth":
 		return auth.New(w.ctx, w.common, auth.Deps{
 			Resolve: w.sess.resolve, Client: w.sess.client, APIURL: w.sess.apiURL,
-			Bot: ghx.BotIdentity(identityConfig(w.cfg)),
+			Bot: w.botResolver().Choice(),
 		}), nil
 	case "pack":
 		return w.packScreen()
@@ -76,14 +76,52 @@ func (w wiring) screen() (tui.Screen, error) {
 }
 
 // fallbackTrailers tag a ledger commit an agent lane makes under the
-// person's token (no bot App or machine user usable): the seed's
-// human-fallback trailer, which aayu audit lists in its own section.
+// person's token (no bot App or machine user configured, no
+// AAYU_BOT_TOKEN): the seed's human-fallback trailer, which aayu audit
+// lists in its own section.
 func (w wiring) fallbackTrailers() []string {
 	if lane, _ := identity.AgentLane(w.e.getenv); !lane {
 		return nil
 	}
-	if c := ghx.BotIdentity(identityConfig(w.cfg)); c.Kind == ghx.BotHumanFallback {
+	if c := w.botResolver().Choice(); c.Kind == ghx.BotHumanFallback {
 		return []string{c.Trailer}
 	}
 	return nil
+}
+
+// botResolver is the seed's Resolver.Bot wired to this run: the
+// environment, the [identity] table, the person's token (for the fallback
+// and the broker's dispatch), the broker, and the OS keyring.
+func (w wiring) botResolver() ghx.Resolver {
+	r := ghx.Resolver{Getenv: w.e.getenv, Identity: identityConfig(w.cfg), Secret: ghx.KeyringSecret(nil, 0)}
+	if w.sess != nil {
+		r.Human = func(ctx context.Context) (ghx.Token, error) {
+			tok, _, err := w.sess.resolve(ctx)
+			return tok, err
+		}
+		if w.sess.owner != "" {
+			// The broker is dispatched with the person's token, so the run
+			// is theirs in the workflow history; its token is the bot's.
+			r.Broker = func(ctx context.Context, human ghx.Token) (ghx.Token, error) {
+				gh, err := w.sess.client(human)
+				if err != nil {
+					return ghx.Token{}, err
+				}
+				return ghx.Broker{Client: gh, Owner: w.sess.owner, Repo: w.sess.repo, Workflow: r.Identity.Broker}.Mint(ctx)
+			}
+		}
+	}
+	return r
+}
+
+// writeToken is the token this run's writes go out with: an agent lane
+// writes under the bot (Resolver.Bot; the person's token only in solo
+// mode, tagged by fallbackTrailers), a person under their own token.
+func (w wiring) writeToken(ctx context.Context) (ghx.Token, error) {
+	if lane, _ := identity.AgentLane(w.e.getenv); lane {
+		tok, _, err := w.botResolver().Bot(ctx)
+		return tok, err
+	}
+	tok, _, err := w.sess.resolve(ctx)
+	return tok, err
 }

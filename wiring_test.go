@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -23,6 +24,7 @@ func TestFallbackTrailersOnlyForAnAgentLaneUnderThePersonsToken(t *testing.T) {
 	}{
 		{"agent lane, solo mode", map[string]string{identity.AgentVariable: "1"}, nil, []string{ghx.HumanFallbackTrailer}},
 		{"a person", map[string]string{}, nil, nil},
+		{"agent lane with AAYU_BOT_TOKEN", map[string]string{identity.AgentVariable: "1", ghx.BotTokenVariable: "ghs_bot"}, nil, nil},
 		{"agent lane with a machine user", map[string]string{identity.AgentVariable: "1", "AAYU_MACHINE_TOKEN": "x"},
 			[]string{"identity.machine_user=acme-bot", "identity.machine_user_secret=AAYU_MACHINE_TOKEN"}, nil},
 	}
@@ -36,6 +38,37 @@ func TestFallbackTrailersOnlyForAnAgentLaneUnderThePersonsToken(t *testing.T) {
 			w := wiring{e: env{getenv: getenv}, cfg: cfg}
 			if got := w.fallbackTrailers(); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestAgentLaneWritesUnderTheBot: an agent lane's writes go out with
+// AAYU_BOT_TOKEN, never the person's token; a person writes with their own;
+// an agent lane in solo mode keeps the person's token (tagged, above).
+func TestAgentLaneWritesUnderTheBot(t *testing.T) {
+	t.Parallel()
+	person := ghx.NewToken("ghp_person", "AAYU_GITHUB_TOKEN")
+	sess := &session{resolve: func(context.Context) (ghx.Token, []ghx.SourceStatus, error) { return person, nil, nil }}
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"agent lane with a bot token", map[string]string{identity.AgentVariable: "1", ghx.BotTokenVariable: "ghs_bot"}, "ghs_bot"},
+		{"a person, even with a bot token around", map[string]string{ghx.BotTokenVariable: "ghs_bot"}, "ghp_person"},
+		{"agent lane in solo mode", map[string]string{identity.AgentVariable: "1"}, "ghp_person"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := config.Load(config.Sources{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := wiring{e: env{getenv: func(k string) string { return c.env[k] }}, cfg: cfg, sess: sess}
+			tok, err := w.writeToken(context.Background())
+			if err != nil || tok.Reveal() != c.want {
+				t.Errorf("writeToken = %v, %v; want the token %s", tok, err, c.want)
 			}
 		})
 	}

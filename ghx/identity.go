@@ -30,6 +30,7 @@ type BotChoice struct {
 	Login   string // the bot's login when known ("<slug>[bot]", the machine user)
 	Trailer string // the commit trailer to add; set only for the fallback
 	Why     string // one sentence for `aayu auth`
+	Source  string // where Resolver.Bot takes the token from (SourceBotEnv …); empty from BotIdentity alone
 }
 
 // BotIdentity picks the bot identity: the App through the token broker when

@@ -209,6 +209,17 @@ func Commands() []CommandDef {
 			},
 		},
 		{
+			Name:  "token seal",
+			Group: "ci",
+			Short: "the token broker's step: seal the bot App's token to the requester's key (CI)",
+			Long: "The token broker's one aayu step (aayudha-token.yml): encrypts the installation token the run just minted, " +
+				"with when GitHub says it expires, to the one-time age key of the aayu that dispatched the run. Run with --ci.",
+			Example: "aayu token seal --ci --out \"$RUNNER_TEMP/aayudha-token/token.age\"",
+			Flags: []FlagDef{
+				{Name: "out", Value: "FILE", Usage: "where the sealed token is written"},
+			},
+		},
+		{
 			Name:    "protected",
 			Group:   "ci",
 			Arg:     "PR",

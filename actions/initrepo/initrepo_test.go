@@ -253,3 +253,30 @@ func TestInitKeepsEvidenceMapsOutOfNeverLayers(t *testing.T) {
 		t.Errorf("the policy's CODEOWNERS: %v", o)
 	}
 }
+
+// TestInitProposesTheBrokerOnceTheAppIsSetUp: with the bot App's client
+// ID variable set (the sandbox's agent-bot App), init --gates proposes
+// aayudha-token.yml beside the gates; the demo without an App does not
+// (TestInitKeepsWhatIsThere).
+func TestInitProposesTheBrokerOnceTheAppIsSetUp(t *testing.T) {
+	ctx := context.Background()
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{BotApp: true})
+	gh := github.NewClient(nil).WithAuthToken("sandbox-founder")
+	gh.BaseURL, _ = url.Parse(base + "/")
+	p, err := initrepo.Read(ctx, initrepo.Options{Client: gh, Owner: "acme", Repo: "benefits", Login: "founder", Gates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range p.Changes {
+		if c.Path == templates.TokenBrokerPath {
+			found = true
+			if c.Action != initrepo.Keep {
+				t.Errorf("the seeded broker: %s, want keep (it is the current template)", c.Action)
+			}
+		}
+	}
+	if !found {
+		t.Error("init --gates does not look at the token broker in a repository with a bot App")
+	}
+}

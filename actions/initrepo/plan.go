@@ -26,6 +26,8 @@ type Options struct {
 	// Neither set means both (aayu init with no seed flag).
 	Gates, Identity bool
 	ClientID        string // --client-id: the value for AAYUDHA_DEVICE_CLIENT_ID
+
+	botApp bool // the repository names a bot App (AAYUDHA_APP_CLIENT_ID): propose the broker
 }
 
 func (o Options) gates() bool    { return o.Gates || !o.Identity }
@@ -122,6 +124,9 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 		return string(b), true, nil
 	}
 	if o.gates() {
+		if _, err := ghx.RepoVariable(ctx, gh, o.Owner, o.Repo, ghx.AppClientIDVariable); err == nil {
+			o.botApp = true
+		}
 		if err := p.planFiles(o, read); err != nil {
 			return Plan{}, err
 		}
@@ -143,14 +148,24 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 }
 
 func (p *Plan) planFiles(o Options, read func(string) (string, bool, error)) error {
-	for _, f := range templates.Workflows() {
+	// The token broker rides along with the gates once the bot App is set
+	// up (its client ID variable exists): agents on a laptop then get the
+	// App's token without its key. Without an App it would only fail.
+	files := templates.Workflows()
+	if o.botApp {
+		files = append(files, templates.IdentityWorkflows()...)
+	}
+	for _, f := range files {
 		body, ok, err := read(f.Path)
 		if err != nil {
 			return err
 		}
 		why := "the merge gate: builds each pull request's proof pack with read-only rights and comments from a job that never runs its code"
-		if f.Path == templates.ProtectedPathsPath {
+		switch f.Path {
+		case templates.ProtectedPathsPath:
 			why = "the protected-paths gate: a change to a gate needs its CODEOWNER's approval"
+		case templates.TokenBrokerPath:
+			why = "the token broker: hands an agent lane the bot App's token, age-encrypted to its one-time key, without the App's key leaving GitHub"
 		}
 		switch {
 		case !ok:

@@ -19,6 +19,7 @@ func (s *Server) routeActions(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/runs/{run}", s.getRun)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/runs/{run}/artifacts", s.listRunArtifacts)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/artifacts/{artifact}", s.getArtifact)
+	m.HandleFunc("DELETE /repos/{owner}/{repo}/actions/artifacts/{artifact}", s.deleteArtifact)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/artifacts/{artifact}/{format}", s.downloadArtifact)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/permissions/artifact-and-log-retention", s.getRetention)
 	m.HandleFunc("GET /repos/{owner}/{repo}/check-runs/{id}", s.getCheckRun)
@@ -311,7 +312,7 @@ func (s *Server) dispatchWorkflow(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !knownWorkflow(r.PathValue("workflow")) {
-		notFound(w)
+		s.dispatchFile(w, r) // the repository's other workflows (dispatch.go)
 		return
 	}
 	var req struct {

@@ -61,7 +61,9 @@ const callerKey ctxKey = 1
 type caller struct {
 	Account
 	anonymous bool
-	job       *jobToken // set for a workflow token (jobtoken.go)
+	job       *jobToken     // set for a workflow token (jobtoken.go)
+	app       *appRec       // set for an App's JWT (apps.go)
+	install   *installToken // set for an installation token (apps.go)
 }
 
 func callerOf(r *http.Request) caller {
@@ -87,6 +89,9 @@ func (s *Server) authenticate(r *http.Request) (c caller, ok bool) {
 	}
 	tok = strings.TrimSpace(tok)
 	if c, known, ok := s.jobCaller(tok); known {
+		return c, ok
+	}
+	if c, known, ok := s.appCaller(tok); known {
 		return c, ok
 	}
 	if login, extra := s.opts.ExtraTokens[tok]; extra {

@@ -23,12 +23,14 @@ func (s *Server) routes() http.Handler {
 	s.routeVariables(api)
 	s.routeRules(api)
 	s.routeTeams(api)
+	s.routeApps(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 
 	web := http.NewServeMux()
 	s.routeDevice(web)
 	web.HandleFunc("GET /_blob/artifacts/{id}", s.handleBlob)
+	s.routeManifest(api, web)
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// GitHub's Date is GitHub's clock, the one its updated_at values
@@ -39,7 +41,7 @@ func (s *Server) routes() http.Handler {
 			s.serveGit(w, r)
 			return
 		}
-		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") {
+		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") || strings.HasSuffix(r.URL.Path, "/settings/apps/new") {
 			s.serveWeb(w, r, web)
 			return
 		}
@@ -121,7 +123,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	h.Set("Access-Control-Expose-Headers", exposeHeaders)
 	h.Set("Access-Control-Allow-Origin", "*")
-	if c.Login != "" {
+	if c.install != nil {
+		h.Set(TokenExpirationHeader, c.install.expires.UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
+	if c.Login != "" && c.install == nil && c.app == nil {
 		h.Set("X-OAuth-Scopes", "repo, workflow")
 		h.Set("X-Accepted-OAuth-Scopes", "repo")
 	}
@@ -153,8 +158,12 @@ func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c 
 		notFound(bw)
 		return true
 	}
-	if c.anonymous && r.Method != http.MethodGet && r.Method != http.MethodHead {
+	if c.anonymous && r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasPrefix(r.URL.Path, "/app-manifests/") {
 		writeError(bw, http.StatusUnauthorized, "Requires authentication")
+		return true
+	}
+	if c.app != nil && !appOnlyPath(r) {
+		writeErrorDoc(bw, http.StatusUnauthorized, "A JSON web token could not be decoded", "https://docs.github.com/rest")
 		return true
 	}
 	if c.job != nil && s.refuseJob(bw, r, c.job) {

@@ -53,6 +53,9 @@ func (s *Server) startRunner(url string) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopRunner = cancel
+	s.mu.Lock()
+	s.runnerCtx, s.runnerURL = ctx, url
+	s.mu.Unlock()
 	seen := map[runnerKey]bool{}
 	for _, k := range s.openHeads() {
 		seen[k] = true
@@ -178,6 +181,12 @@ type runJob struct {
 	token                     string                       // the running job's workflow token
 	artifacts                 map[string][]byte            // uploaded this run, by name
 	log                       bytes.Buffer
+	// A workflow_dispatch run (dispatch.go) sets these; a merge-gate run
+	// leaves them empty.
+	event       string            // GITHUB_EVENT_NAME; pull_request_target when empty
+	wfPath      string            // the workflow's path; the merge gate's when empty
+	inputs      map[string]string // the dispatch's inputs
+	revokeAtEnd []string          // installation tokens the job's post steps revoke
 }
 
 // runGate runs the base branch's merge gate for one head; its record
@@ -318,6 +327,10 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 			// ran on (its processes and its folder) is gone.
 			j.s.revokeJobToken(jt)
 			j.token = ""
+			for _, tok := range j.revokeAtEnd {
+				j.s.revokeInstallToken(tok)
+			}
+			j.revokeAtEnd = nil
 			_ = os.RemoveAll(home)
 			j.endCheck(cr, jobOK)
 			result[id] = map[bool]string{true: "success", false: "failure"}[jobOK]
@@ -372,9 +385,9 @@ func (j *runJob) jobEnv(wf gateWorkflow, job gateJob, bin, home string) map[stri
 		"PATH": bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME": filepath.Join(home, "home"),
 		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "XDG_CONFIG_HOME": filepath.Join(home, "config"),
 		"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE"), "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local",
-		"RUNNER_TEMP": tmp, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request_target",
+		"RUNNER_TEMP": tmp, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": j.eventName(),
 		"GITHUB_REPOSITORY": RepoOwner + "/" + j.repo, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID), "GITHUB_RUN_ATTEMPT": "1",
-		"GITHUB_WORKFLOW_REF": RepoOwner + "/" + j.repo + "/" + gatePath + "@refs/heads/" + j.baseRef,
+		"GITHUB_WORKFLOW_REF": RepoOwner + "/" + j.repo + "/" + j.workflowPath() + "@refs/heads/" + j.baseRef,
 		"GITHUB_BASE_REF":     j.baseRef, "GITHUB_HEAD_REF": j.headRef, "GITHUB_WORKSPACE": j.dir,
 		"GITHUB_SERVER_URL": j.url, "GITHUB_RETENTION_DAYS": "30",
 		"AAYU_GITHUB_API_URL": j.url + "/", "AAYU_GITHUB_OAUTH_URL": j.url,
@@ -419,6 +432,13 @@ func (j *runJob) expand(s string) (string, error) {
 			return j.env["RUNNER_TEMP"]
 		case strings.HasPrefix(e, "env."):
 			return j.env[strings.TrimPrefix(e, "env.")]
+		case strings.HasPrefix(e, "inputs.") || strings.HasPrefix(e, "github.event.inputs."):
+			return j.inputs[e[strings.LastIndex(e, ".")+1:]]
+		case strings.HasPrefix(e, "vars."):
+			return j.s.repoVariable(j.repo, strings.TrimPrefix(e, "vars."))
+		case strings.HasPrefix(e, "secrets."):
+			v, _ := j.s.Secret(strings.TrimPrefix(e, "secrets."))
+			return v
 		case stepOutput.MatchString(e):
 			m := stepOutput.FindStringSubmatch(e)
 			return j.outputs[m[1]][m[2]]
@@ -468,6 +488,8 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 	switch {
 	case action == "actions/setup-go":
 		return nil // the machine's Go
+	case action == "actions/create-github-app-token":
+		return j.createAppToken(ctx, st.ID, with)
 	case action == "actions/checkout":
 		return j.clone(ctx, with["ref"])
 	case action == "actions/upload-artifact":

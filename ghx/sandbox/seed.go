@@ -236,6 +236,12 @@ func (sd *seeder) seedDemo() {
 	for _, f := range templates.Workflows() {
 		files[f.Path] = f.Body
 	}
+	if sd.s.opts.BotApp {
+		// The App's broker, as aayu init --identity writes it.
+		for _, f := range templates.IdentityWorkflows() {
+			files[f.Path] = f.Body
+		}
+	}
 	root := sd.commit(plumbing.ZeroHash, files, "Start the benefits service", "founder", sd.ago(720))
 	sd.branch("main", root)
 	sd.branch("dev", root)

@@ -51,6 +51,18 @@ type Options struct {
 	// Runner, when set (with a StateDir), runs the merge gate on every new
 	// pull-request head after Start (see runner.go).
 	Runner *RunnerOptions
+	// BotApp registers the GitHub App agent-bot, installed on the demo
+	// repository, with its client ID in the variable AAYUDHA_APP_CLIENT_ID
+	// and its key in the secret AAYUDHA_APP_PRIVATE_KEY: what aayu init
+	// --identity sets up, so the token broker can run (apps.go).
+	BotApp bool
+	// InstallationTokenLife is how long an installation token lives; zero
+	// is GitHub's hour (tests make an over-long one).
+	InstallationTokenLife time.Duration
+	// TamperApp, when set, changes each App the manifest flow creates
+	// before its code is handed out, as a page that posted another
+	// manifest would (tests of aayu init --identity's checks).
+	TamperApp func(*CreatedApp)
 }
 
 // DeviceOptions tune the device flow so tests need not wait.
@@ -85,8 +97,11 @@ type Server struct {
 	listener net.Listener
 
 	stopRunner func()
-	jobs       jobTokens // the runner's per-job workflow tokens
-	stamp      string    // the reset stamp the state was loaded under (resetstamp.go)
+	stamp      string          // the reset stamp the state was loaded under (resetstamp.go)
+	jobs       jobTokens       // the runner's per-job workflow tokens
+	apps       appRegistry     // GitHub Apps, installation tokens, Actions secrets (apps.go)
+	runnerCtx  context.Context // the runner's, for dispatched runs (dispatch.go)
+	runnerURL  string
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it
@@ -116,6 +131,11 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.stamp = readStamp(opts.StateDir)
+	if opts.BotApp {
+		if err := s.seedBotApp(); err != nil {
+			return nil, err
+		}
+	}
 	s.handler = s.routes()
 	if opts.Wrap != nil {
 		s.handler = opts.Wrap(s.handler)

@@ -169,7 +169,10 @@ func report(f Facts, deps Deps) []string {
 	}
 	bot := "bot identity: " + deps.Bot.Kind
 	if deps.Bot.Login != "" {
-		bot += " (@" + deps.Bot.Login + ")"
+		bot += " (@" + tui.SanitizeLine(deps.Bot.Login) + ")"
+	}
+	if deps.Bot.Source != "" && deps.Bot.Kind != ghx.BotHumanFallback {
+		bot += ", token from " + deps.Bot.Source
 	}
 	return append(out, bot+" — "+deps.Bot.Why)
 }

@@ -37,7 +37,7 @@ func fakeGitHub(t *testing.T, scopes string) *httptest.Server {
 func deps(t *testing.T, srv *httptest.Server, resolveErr error) Deps {
 	return Deps{
 		APIURL: srv.URL + "/",
-		Bot:    ghx.BotIdentity(ghx.IdentityConfig{}),
+		Bot:    ghx.Resolver{}.Choice(),
 		Resolve: func(ctx context.Context) (ghx.Token, []ghx.SourceStatus, error) {
 			if resolveErr != nil {
 				return ghx.Token{}, []ghx.SourceStatus{{Source: ghx.SourceAayuEnv, State: ghx.StateNotSet}}, resolveErr
@@ -117,5 +117,30 @@ func TestAuthBadCredentialsInWords(t *testing.T) {
 	}
 	if strings.Contains(out, "ghp_wrong") {
 		t.Fatal("the rejected token's value was printed")
+	}
+}
+
+// TestAuthShowsTheBotTokensSourceNeverItsValue: with AAYU_BOT_TOKEN set,
+// aayu auth says agents write with it and names the App, and the token's
+// value appears nowhere.
+func TestAuthShowsTheBotTokensSourceNeverItsValue(t *testing.T) {
+	srv := fakeGitHub(t, "repo")
+	d := deps(t, srv, nil)
+	const botSecret = "ghs_botTOKENvalue0123456789abcdefABCDEF"
+	d.Bot = ghx.Resolver{Getenv: func(k string) string {
+		if k == ghx.BotTokenVariable {
+			return botSecret
+		}
+		return ""
+	}, Identity: ghx.IdentityConfig{AppSlug: "aayudha-acme", Broker: "aayudha-token.yml"}}.Choice()
+	code, out := runPlain(t, d)
+	if code != tui.ExitOK {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if want := "bot identity: app (@aayudha-acme[bot]), token from AAYU_BOT_TOKEN"; !strings.Contains(out, want) {
+		t.Errorf("missing %q:\n%s", want, out)
+	}
+	if strings.Contains(out, botSecret) || strings.Contains(out, "botTOKENvalue") {
+		t.Errorf("the bot token's value is in the output:\n%s", out)
 	}
 }

@@ -50,7 +50,7 @@ func goldenDeps(t *testing.T, srv *httptest.Server, tok string, resolveErr error
 	t.Helper()
 	return Deps{
 		APIURL: "https://api.github.com/",
-		Bot:    ghx.BotIdentity(ghx.IdentityConfig{}),
+		Bot:    ghx.Resolver{}.Choice(),
 		Resolve: func(ctx context.Context) (ghx.Token, []ghx.SourceStatus, error) {
 			if resolveErr != nil {
 				return ghx.Token{}, []ghx.SourceStatus{

@@ -13,6 +13,7 @@ import (
 const (
 	MergeGatePath      = ".github/workflows/aayudha-merge-gate.yml"
 	ProtectedPathsPath = ".github/workflows/aayudha-protected-paths.yml"
+	TokenBrokerPath    = ".github/workflows/aayudha-token.yml"
 )
 
 // MergeGate is the merge-gate workflow: the job that runs the pull
@@ -26,6 +27,20 @@ var MergeGate string
 //
 //go:embed aayudha-protected-paths.yml
 var ProtectedPaths string
+
+// TokenBroker is the token broker (seed 001, "The token broker"): a
+// workflow_dispatch workflow that mints the bot App's installation token
+// and hands it, age-encrypted, to the person's aayu that dispatched it.
+//
+//go:embed aayudha-token.yml
+var TokenBroker string
+
+// IdentityWorkflows are the files the bot identity needs: the token
+// broker, with aayu pinned as in Workflows. aayu init --identity and
+// --gates write them.
+func IdentityWorkflows() []File {
+	return []File{{TokenBrokerPath, Pin(TokenBroker, runningVersion())}}
+}
 
 // Workflows maps each workflow's path to its bytes, in the order init
 // proposes them, with aayu pinned to the version running (Pin).
