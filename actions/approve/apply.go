@@ -166,3 +166,10 @@ func IsAlreadyApplied(err error) (*AlreadyApplied, bool) {
 	ok := errors.As(err, &a)
 	return a, ok
 }
+
+// Reject closes a batch on its person's "Reject batch HASH" reply: the
+// applied record says rejected, and nothing of the batch is ever applied.
+func Reject(ctx context.Context, l Ledger, hash, by, comment string, now time.Time) error {
+	return l.write(ctx, AppliedPath(hash), Applied{Hash: hash, Outcome: "rejected", By: by, Method: WayReply, Comment: comment, At: now.UTC()},
+		fmt.Sprintf("approvals: batch %s rejected by @%s", hash, by))
+}

@@ -128,8 +128,8 @@ type Plan struct {
 	// Writer is the account every write goes out as: Viewer, except for
 	// a batch the bot applies on the person's approval (Options.Authority).
 	Writer string
-	Items       []Item
-	Note        string // --note, kept in the actions log beside each acceptance
+	Items  []Item
+	Note   string // --note, kept in the actions log beside each acceptance
 	// snap is the read the cards were derived from, for the executor's
 	// re-read before each write.
 	snap inbox.Snapshot

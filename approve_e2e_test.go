@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/actions/approve"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// startBotSandbox is the demo with the bot identity (agent-bot[bot] as the
+// App) on a sandbox a test can look inside.
+func startBotSandbox(t *testing.T) (*sandbox.Server, string) {
+	t.Helper()
+	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), BotIdentity: true, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv, url
+}
+
+func clientAt(t *testing.T, url, login string) *github.Client {
+	t.Helper()
+	c, err := ghx.NewClient(ghx.ClientOptions{APIURL: url + "/", Token: ghx.NewToken(sandbox.TokenPrefix+login, "test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+var deviceInComment = regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter \*\*([A-Z0-9]{4}-[A-Z0-9]{4})\*\*`)
+
+// TestAgentDecideBatchApprovedByDeviceCode: an agent lane with only the
+// bot's token runs aayu decide 1,2 --accept 1,1; it is not refused but
+// posts one batch comment on #1 as the bot, in the seed's words, with a
+// device code (in the comment, never in the agent's output), and its
+// record on the ledger. The founder approves the code on the sandbox's
+// device page: both Decisions are accepted in the founder's name, once;
+// aayu approve HASH afterwards says it was already applied. Neither the
+// bot's token nor the code reaches the output or the ledger's record.
+func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
+	t.Parallel()
+	_, url := startBotSandbox(t)
+	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
+	a := startAayu(t, vars, append(at, "decide", "1,2", "--accept", "1,1")...)
+	m := a.waitFor(`Batch ([0-9a-f]{12}): 2 human-only steps for @founder, posted as @agent-bot\[bot\] on #1`)
+	hash := m[1]
+	a.waitFor(`Waiting for @founder to approve the device code`)
+
+	founder := clientAt(t, url, "founder")
+	ctx := context.Background()
+	cs, _, err := founder.Issues.ListComments(ctx, "acme", "benefits", 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batch *github.IssueComment
+	for _, c := range cs {
+		if approve.MarkerIn(c.GetBody()) == hash {
+			if batch != nil {
+				t.Fatal("two batch comments for one command")
+			}
+			batch = c
+		}
+	}
+	if batch == nil || batch.GetUser().GetLogin() != sandbox.BotLogin {
+		t.Fatalf("no batch comment by the bot on #1: %+v", batch)
+	}
+	body := batch.GetBody()
+	if !strings.HasPrefix(body, "@founder 2 human-only steps wait for your approval (batch "+hash+").\n") {
+		t.Errorf("the batch's first line is not the seed's:\n%s", body)
+	}
+	for _, want := range []string{"1. Accepts option 1 (", "of Decision #1:", "2. Accepts option 1 (", "of Decision #2:", "One-way door", "Options: 1. ", "Recommendation: "} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the batch lacks %q:\n%s", want, body)
+		}
+	}
+	dm := deviceInComment.FindStringSubmatch(body)
+	if dm == nil {
+		t.Fatalf("no device code in the batch comment:\n%s", body)
+	}
+	if strings.Contains(a.out.String(), dm[2]) {
+		t.Errorf("the device code reached the agent's output:\n%s", a.out.String())
+	}
+	approveOnSandbox(t, dm[1], dm[2], "founder")
+	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	if code := a.exit(); code != tui.ExitOK {
+		t.Fatalf("exit %d, want 0:\n%s", code, a.out.String())
+	}
+	for _, n := range []int{1, 2} {
+		is, _, err := founder.Issues.Get(ctx, "acme", "benefits", n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if is.GetState() != "closed" {
+			t.Errorf("Decision #%d is %s, want closed", n, is.GetState())
+		}
+		accepted := 0
+		for _, c := range decideComments(t, founder, n) {
+			if strings.HasPrefix(c, "@"+sandbox.BotLogin+": Accepted option 1 (") && strings.HasSuffix(c, "by @founder") {
+				accepted++
+			}
+		}
+		if accepted != 1 {
+			t.Errorf("Decision #%d has %d acceptance comments by the bot in the founder's name, want 1: %q", n, accepted, decideComments(t, founder, n))
+		}
+	}
+	rec, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "ledger", approve.Path(hash))
+	if err != nil {
+		t.Fatalf("no batch record on the ledger: %v", err)
+	}
+	applied, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "ledger", approve.AppliedPath(hash))
+	if err != nil || !strings.Contains(string(applied), `"by": "founder"`) {
+		t.Fatalf("no applied record naming founder: %v %s", err, applied)
+	}
+	for _, secret := range []string{dm[2], "sandbox-agent-bot", "sandbox-founder"} {
+		for name, text := range map[string]string{"output": a.out.String(), "batch record": string(rec), "applied record": string(applied)} {
+			if strings.Contains(text, secret) {
+				t.Errorf("%q reached the %s", secret, name)
+			}
+		}
+	}
+
+	// Applied once: a second approve writes nothing and says so.
+	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(at, "approve", hash)...)
+	b.waitFor(`Batch ` + hash + ` was already applied by @founder`)
+	if code := b.exit(); code != tui.ExitOK {
+		t.Fatalf("a second approve exited %d:\n%s", code, b.out.String())
+	}
+
+}
