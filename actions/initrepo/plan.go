@@ -149,8 +149,11 @@ func (p *Plan) planFiles(o Options, read func(string) (string, bool, error)) err
 			return err
 		}
 		why := "the merge gate: builds each pull request's proof pack with read-only rights and comments from a job that never runs its code"
-		if f.Path == templates.ProtectedPathsPath {
+		switch f.Path {
+		case templates.ProtectedPathsPath:
 			why = "the protected-paths gate: a change to a gate needs its CODEOWNER's approval"
+		case templates.ApprovePath:
+			why = "approvals by reply: applies an agent's batch of human-only steps only when every check passes on an approver's reply"
 		}
 		switch {
 		case !ok:
