@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -139,4 +142,101 @@ func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
 		t.Fatalf("a second approve exited %d:\n%s", code, b.out.String())
 	}
 
+}
+
+// approveReplyRun runs aayu approve --ci as aayudha-approve.yml's step does
+// for a new comment: an issue_comment run holding the App's token.
+func approveReplyRun(t *testing.T, url string, issue int, commentID int64) (int, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	event := filepath.Join(dir, "event.json")
+	if err := os.WriteFile(event, []byte(fmt.Sprintf(`{"comment":{"id":%d},"issue":{"number":%d}}`, commentID, issue)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return runAayuEnv(t, map[string]string{"HOME": dir, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "issue_comment",
+		"GITHUB_EVENT_PATH": event, "GITHUB_REPOSITORY": "acme/benefits", "AAYU_BOT_TOKEN": "sandbox-agent-bot"},
+		"--api-url", url+"/", "--oauth-url", url, "--ci", "approve")
+}
+
+func reply(t *testing.T, c *github.Client, issue int, body string) *github.IssueComment {
+	t.Helper()
+	cm, _, err := c.Issues.CreateComment(context.Background(), "acme", "benefits", issue, &github.IssueComment{Body: github.String(body)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cm
+}
+
+// TestAgentDecideBatchApprovedByReply: with the approve workflow on the
+// default branch, the App configured, founder in [approvals] approvers and
+// device_for = [], the agent's batch asks for a reply. A writer's reply is
+// refused on the thread with the reason and the next step, and applies
+// nothing; the founder's reply "Approve batch HASH" is applied (both
+// Decisions accepted, once); the same reply run again is refused as no
+// longer open.
+func TestAgentDecideBatchApprovedByReply(t *testing.T) {
+	t.Parallel()
+	_, url := startBotSandbox(t)
+	ctx := context.Background()
+	founder := clientAt(t, url, "founder")
+	cfg, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "main", ".aayudha/config.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, []byte("\n[approvals]\napprovers = [\"founder\"]\ndevice_for = []\n")...)
+	if _, err := ghx.CommitFiles(ctx, founder, "acme", "benefits", "main", map[string][]byte{".aayudha/config.toml": cfg}, "approvals: founder approves by reply", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	code, out, errOut := runAayuEnv(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "decide", "1,2", "--accept", "1,1")
+	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 2 human-only steps for @founder, posted as @agent-bot\[bot\] on #1`).FindStringSubmatch(out)
+	if code != tui.ExitOK || m == nil || !strings.Contains(out, `It waits for @founder's reply "Approve batch `+m[1]+`"`) {
+		t.Fatalf("the agent's decide exited %d:\n%s%s", code, out, errOut)
+	}
+	hash := m[1]
+	batch, err := approve.FindBatchComment(ctx, founder, "acme", "benefits", 1, hash, sandbox.BotLogin)
+	if err != nil || batch == nil {
+		t.Fatalf("no batch comment: %v", err)
+	}
+	if deviceInComment.MatchString(batch.GetBody()) || !strings.Contains(batch.GetBody(), "`Approve batch "+hash+"`") {
+		t.Fatalf("a reply batch should say how to reply and carry no code:\n%s", batch.GetBody())
+	}
+
+	// A writer is no approver: refused on the thread, nothing applied.
+	w := reply(t, clientAt(t, url, "writer"), 1, "Approve batch "+hash)
+	code, out, errOut = approveReplyRun(t, url, 1, w.GetID())
+	if code != tui.ExitRefused || !strings.Contains(out, "not in [approvals] approvers") {
+		t.Fatalf("a writer's reply exited %d:\n%s%s", code, out, errOut)
+	}
+	answered := false
+	for _, c := range decideComments(t, founder, 1) {
+		answered = answered || strings.HasPrefix(c, "@"+sandbox.BotLogin+": @writer batch "+hash+" was not applied: ") && strings.Contains(c, "Next: ")
+	}
+	if !answered {
+		t.Errorf("the refusal was not answered on the thread: %q", decideComments(t, founder, 1))
+	}
+	if st := decidedState(t, founder, 1); st != "open/" {
+		t.Fatalf("#1 is %s after a refused reply", st)
+	}
+
+	// The founder's reply applies it.
+	f := reply(t, founder, 1, "Approve batch "+hash)
+	code, out, errOut = approveReplyRun(t, url, 1, f.GetID())
+	if code != tui.ExitOK || !strings.Contains(out, "Batch "+hash+" applied.") {
+		t.Fatalf("the founder's reply exited %d:\n%s%s", code, out, errOut)
+	}
+	for _, n := range []int{1, 2} {
+		if st := decidedState(t, founder, n); st != "closed/completed" {
+			t.Errorf("Decision #%d is %s after the founder's reply", n, st)
+		}
+	}
+	code, out, _ = approveReplyRun(t, url, 1, f.GetID())
+	if code != tui.ExitRefused || !strings.Contains(out, "no longer open") {
+		t.Fatalf("the same reply again exited %d:\n%s", code, out)
+	}
+	for _, c := range append(decideComments(t, founder, 1), out, errOut) {
+		if strings.Contains(c, "sandbox-agent-bot") || strings.Contains(c, "sandbox-founder") {
+			t.Errorf("a token reached a comment or the output: %q", c)
+		}
+	}
 }

@@ -145,7 +145,9 @@ func CheckReply(f ReplyFacts) *Refusal {
 		return &Refusal{CheckNoBatch, fmt.Sprintf("No batch %s waits on this issue: there is no batch comment or no record of it on the ledger.", hash),
 			"Check the hash in the batch comment and reply again."}
 	}
-	if !f.Reply.CreatedAt.After(f.Batch.CreatedAt) || f.Reply.ID <= f.Batch.ID {
+	// GitHub's times are whole seconds, so a reply in the batch's second
+	// is ordered by the comment ids, which only grow.
+	if f.Reply.CreatedAt.Before(f.Batch.CreatedAt) || f.Reply.ID <= f.Batch.ID {
 		return &Refusal{CheckReplyBefore, fmt.Sprintf("The reply came before batch %s was posted.", hash),
 			"Reply again, below the batch comment."}
 	}

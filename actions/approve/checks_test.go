@@ -244,3 +244,16 @@ func TestHashIsTwelveHexAndChangesWithTheRecord(t *testing.T) {
 		t.Fatal("a changed Decision body kept the hash")
 	}
 }
+
+// TestReplyInTheBatchsSecondIsAfterIt: GitHub's times are whole seconds;
+// a reply posted in the same second as the batch is after it by its id,
+// and one with a lower id is before it whatever its time says.
+func TestReplyInTheBatchsSecondIsAfterIt(t *testing.T) {
+	f := valid()
+	f.Reply.CreatedAt, f.Reply.UpdatedAt = t0, t0
+	if r := CheckReply(f); r != nil {
+		t.Fatalf("a reply in the batch's second was refused: %+v", r)
+	}
+	f.Reply.ID = 10
+	refusedAs(t, f, CheckReplyBefore)
+}
