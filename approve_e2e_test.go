@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-github/v66/github"
 
@@ -238,5 +239,87 @@ func TestAgentDecideBatchApprovedByReply(t *testing.T) {
 		if strings.Contains(c, "sandbox-agent-bot") || strings.Contains(c, "sandbox-founder") {
 			t.Errorf("a token reached a comment or the output: %q", c)
 		}
+	}
+}
+
+// TestApproveWorkflowRunsOnTheFoundersReply: with aayudha-approve.yml on the
+// default branch (the demo carries it), the App configured and founder an
+// approver, the founder's reply "Approve batch HASH" under the agent's
+// batch makes the sandbox's runner run the workflow as an issue_comment
+// run: aayu approve --ci applies the batch (both Decisions accepted as
+// @founder, written by the App) and says so on the thread.
+func TestApproveWorkflowRunsOnTheFoundersReply(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds aayu and runs the approve workflow")
+	}
+	bin := buildAayu(t)
+	var logs lockedBuffer
+	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), BotIdentity: true, Runner: &sandbox.RunnerOptions{Aayu: bin},
+		Logf: func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	ctx := context.Background()
+	founder := clientAt(t, url, "founder")
+	cfg, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "main", ".aayudha/config.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, []byte("\n[approvals]\napprovers = [\"founder\"]\ndevice_for = []\n")...)
+	if _, err := ghx.CommitFiles(ctx, founder, "acme", "benefits", "main", map[string][]byte{".aayudha/config.toml": cfg}, "approvals: founder approves by reply", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	code, out, errOut := runAayuEnv(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "decide", "1,2", "--accept", "1,1")
+	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 2 human-only steps`).FindStringSubmatch(out)
+	if code != tui.ExitOK || m == nil {
+		t.Fatalf("the agent's decide exited %d:\n%s%s", code, out, errOut)
+	}
+	hash := m[1]
+	reply(t, founder, 1, "Approve batch "+hash)
+	deadline := time.Now().Add(e2eWait)
+	for decidedState(t, founder, 2) != "closed/completed" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the runner never applied the batch; its log:\n%s", logs.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if st := decidedState(t, founder, 1); st != "closed/completed" {
+		t.Errorf("#1 is %s", st)
+	}
+	// The run ends once its answer is posted; the answer starts no run.
+	var runs *github.WorkflowRuns
+	for {
+		runs, _, err = founder.Actions.ListRepositoryWorkflowRuns(ctx, "acme", "benefits", &github.ListWorkflowRunsOptions{Event: "issue_comment"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runs.GetTotalCount() == 1 && runs.WorkflowRuns[0].GetStatus() == "completed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d issue_comment runs, want 1 completed; log:\n%s", runs.GetTotalCount(), logs.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if c := runs.WorkflowRuns[0].GetConclusion(); c != "success" {
+		t.Errorf("the approve run concluded %s; log:\n%s", c, logs.String())
+	}
+	time.Sleep(time.Second) // a comment the answer might have started would show by now
+	if runs, _, _ = founder.Actions.ListRepositoryWorkflowRuns(ctx, "acme", "benefits", &github.ListWorkflowRunsOptions{Event: "issue_comment"}); runs.GetTotalCount() != 1 {
+		t.Errorf("%d issue_comment runs after the answer, want 1", runs.GetTotalCount())
+	}
+	said := false
+	for _, c := range decideComments(t, founder, 1) {
+		said = said || strings.HasPrefix(c, "@"+sandbox.BotLogin+": Batch "+hash+" applied on @founder's reply")
+	}
+	if !said {
+		t.Errorf("the thread does not say the batch was applied: %q", decideComments(t, founder, 1))
 	}
 }
