@@ -27,11 +27,11 @@ func NewRecord(p decide.Plan, forLogin, poster, way string, now time.Time) (Reco
 	for _, it := range p.Items {
 		is, ok := issues[it.Pick.Decision]
 		if !ok {
-			return Record{}, fmt.Errorf("Decision #%d is not in the read the batch was made from", it.Pick.Decision)
+			return Record{}, fmt.Errorf("the read the batch was made from has no Decision #%d", it.Pick.Decision)
 		}
 		d, err := inbox.ParseDecision(is.Body.Raw())
 		if err != nil {
-			return Record{}, fmt.Errorf("Decision #%d: %w", it.Pick.Decision, err)
+			return Record{}, fmt.Errorf("reading Decision #%d: %w", it.Pick.Decision, err)
 		}
 		item := Item{Command: decide.Command([]decide.Pick{it.Pick}), Decision: it.Pick.Decision, Option: it.Pick.Option,
 			Door: string(d.Door), Title: is.Title.Raw(), Body: is.Body.Raw()}
