@@ -323,3 +323,48 @@ func TestApproveWorkflowRunsOnTheFoundersReply(t *testing.T) {
 		t.Errorf("the thread does not say the batch was applied: %q", decideComments(t, founder, 1))
 	}
 }
+
+// TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing: the agent's
+// batch waits for @founder; its code approved by the writer (no approver)
+// or by the bot applies nothing and leaves the batch open; aayu approve
+// HASH, run later by the founder with a fresh code, applies it.
+func TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing(t *testing.T) {
+	t.Parallel()
+	_, url := startBotSandbox(t)
+	founder := clientAt(t, url, "founder")
+	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
+	var hash string
+	for _, wrong := range []string{"writer", "agent-bot"} {
+		a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}, append(at, "decide", "1", "--accept", "1")...)
+		hash = a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
+		a.waitFor(`Waiting for @founder`)
+		var dm []string
+		for _, c := range decideComments(t, founder, 1) {
+			if d := deviceInComment.FindStringSubmatch(c); d != nil && strings.Contains(c, "(batch "+hash+")") {
+				dm = d
+			}
+		}
+		if dm == nil {
+			t.Fatalf("no device code in batch %s's comment", hash)
+		}
+		approveOnSandbox(t, dm[1], dm[2], wrong)
+		a.waitFor(`Not applied: .*`)
+		if code := a.exit(); code != tui.ExitRefused {
+			t.Fatalf("approved by @%s: exit %d:\n%s", wrong, code, a.out.String())
+		}
+		if st := decidedState(t, founder, 1); st != "open/" {
+			t.Fatalf("approved by @%s, #1 is %s", wrong, st)
+		}
+	}
+	// The founder, later, at a terminal: a fresh code for the same batch.
+	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(at, "approve", hash)...)
+	m := b.waitFor(deviceCodeLine)
+	approveOnSandbox(t, m[1], m[2], "founder")
+	b.waitFor(`Batch ` + hash + ` applied\.|Not applied`)
+	if code := b.exit(); code != tui.ExitOK {
+		t.Fatalf("the founder's approve exited %d:\n%s", code, b.out.String())
+	}
+	if st := decidedState(t, founder, 1); st != "closed/completed" {
+		t.Errorf("#1 is %s after the founder's approval", st)
+	}
+}

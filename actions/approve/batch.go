@@ -74,7 +74,10 @@ type Record struct {
 	PostedBy string    `json:"posted_by"`
 	Way      string    `json:"way"` // WayDevice or WayReply
 	Created  time.Time `json:"created"`
-	Items    []Item    `json:"items"`
+	// Nonce makes two batches of the same steps in the same second two
+	// batches, each with its own comment and code.
+	Nonce string `json:"nonce"`
+	Items []Item `json:"items"`
 }
 
 // Hash is the batch's name: the first 12 hex of the SHA-256 of the

@@ -2,6 +2,8 @@ package approve
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +21,12 @@ import (
 // NewRecord makes the batch record of decide's plan: one item per pick,
 // each with the Decision's title, body, door and options as they are now.
 func NewRecord(p decide.Plan, forLogin, poster, way string, now time.Time) (Record, error) {
-	rec := Record{Version: 1, Repo: p.Owner + "/" + p.Repo, For: forLogin, PostedBy: poster, Way: way, Created: now.UTC().Truncate(time.Second)}
+	var nonce [6]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return Record{}, fmt.Errorf("making the batch's nonce: %w", err)
+	}
+	rec := Record{Version: 1, Repo: p.Owner + "/" + p.Repo, For: forLogin, PostedBy: poster, Way: way, Created: now.UTC().Truncate(time.Second),
+		Nonce: hex.EncodeToString(nonce[:])}
 	issues := map[int]inbox.Issue{}
 	for _, is := range p.Snapshot().Issues {
 		issues[is.Number] = is
