@@ -4,6 +4,8 @@ import (
 	"context"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/untrusted"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -118,26 +120,47 @@ func TestDecideAcceptsTwoDecisionsOnTheSandbox(t *testing.T) {
 	}
 }
 
-// TestDecideRefusesAnAgentLane: aayu's own lane and a host's agent marker
-// are refused before anything is read, saying approvals from anywhere are
-// not built yet and that the person runs it; --dry-run is allowed and
-// writes nothing.
-func TestDecideRefusesAnAgentLane(t *testing.T) {
+// TestDecideInAnAgentLaneBecomesABatch: aayu's own lane and a host's agent
+// marker are not refused but get a batch for the person (approvals from
+// anywhere): on the solo demo it is posted under the person's token (the
+// human-fallback), with a device code in the comment. Cancelled on the
+// device page, nothing is applied and #1 stays open. --dry-run is allowed
+// and writes nothing.
+func TestDecideInAnAgentLaneBecomesABatch(t *testing.T) {
 	t.Parallel()
 	for _, marker := range []string{"AAYU_AGENT", "CLAUDECODE"} {
 		home := t.TempDir()
-		code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home, marker: "1"}, "--sandbox", "decide", "1", "--accept", "1")
-		if code != tui.ExitRefused || !strings.Contains(errOut, "this is an agent lane ("+marker+")") ||
-			!strings.Contains(errOut, "approvals from anywhere") || !strings.Contains(errOut, "The person runs aayu decide 1 --accept 1 from their own terminal") {
-			t.Fatalf("%s: exit %d:\n%s%s", marker, code, out, errOut)
+		a := startAayu(t, map[string]string{"HOME": home, marker: "1"}, "--sandbox", "--plain", "decide", "1", "--accept", "1")
+		m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @founder on #1: (http://127\.0\.0\.1:\d+)/`)
+		a.waitFor(`Waiting for @founder to approve the device code`)
+		var code string
+		for _, c := range decideComments(t, clientAt(t, m[2], "founder"), 1) {
+			if d := deviceInComment.FindStringSubmatch(c); d != nil && strings.Contains(c, "batch "+m[1]) {
+				code = d[2]
+			}
 		}
-		code, out, errOut = runAayuEnv(t, map[string]string{"HOME": home, marker: "1"}, "--sandbox", "--dry-run", "decide", "1", "--accept", "2")
-		if code != tui.ExitOK || !strings.Contains(out, "--dry-run: nothing was written.") {
-			t.Fatalf("%s --dry-run: exit %d:\n%s%s", marker, code, out, errOut)
+		if code == "" {
+			t.Fatalf("%s: no device code in the batch comment", marker)
+		}
+		resp, err := http.PostForm(m[2]+"/login/device", url.Values{"user_code": {code}, "login": {"founder"}, "action": {"cancel"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		a.waitFor(`Not applied: .*Batch ` + m[1] + ` stays open`)
+		if got := a.exit(); got != tui.ExitRefused {
+			t.Fatalf("%s: a cancelled code exited %d:\n%s", marker, got, a.out.String())
+		}
+		if strings.Contains(a.out.String(), code) {
+			t.Errorf("%s: the device code reached the agent's output", marker)
+		}
+		rc, out, errOut := runAayuEnv(t, map[string]string{"HOME": home, marker: "1"}, "--sandbox", "--dry-run", "decide", "1", "--accept", "2")
+		if rc != tui.ExitOK || !strings.Contains(out, "--dry-run: nothing was written.") {
+			t.Fatalf("%s --dry-run: exit %d:\n%s%s", marker, rc, out, errOut)
 		}
 		c := sandboxState(t, home)
 		if st := decidedState(t, c, 1); st != "open/" {
-			t.Errorf("%s: #1 is %s after a refusal and a dry run", marker, st)
+			t.Errorf("%s: #1 is %s after a cancelled batch and a dry run", marker, st)
 		}
 		closeSandboxes(t)
 	}

@@ -16,9 +16,9 @@ import (
 // decideScreen wires `aayu decide N[,M…] --accept K[,L…] [--note TEXT]`,
 // the inbox's Decision step from the command line: the inbox's read, its
 // cards' choices and its executor. Accepting a Decision is the person's
-// act: an agent lane is refused before anything is read (from an agent,
-// the seed's approvals from anywhere would turn it into a batch for the
-// person's approval, which is not built yet), and so is CI; a process
+// act: an agent lane never reaches this screen (main.go sends it to
+// runDecideBatch: its picks become a batch for the person's approval),
+// and CI is refused; a process
 // without a terminal approves by the presence check once the reads found
 // something to write. --dry-run writes nothing, and any lane may run it.
 func (w wiring) decideScreen() (tui.Screen, error) {
@@ -31,10 +31,6 @@ func (w wiring) decideScreen() (tui.Screen, error) {
 		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
 	}
 	command, dryRun := core.Command(picks), inv.Global.DryRun
-	if lane, marker := identity.AgentLane(e.getenv); lane && !dryRun {
-		return nil, openErr(tui.ExitRefused, "refused: accepting a Decision is the person's act, and this is an agent lane (%s). From an agent, %s would become a batch for your approval on GitHub (approvals from anywhere), which aayu does not do yet.\nNothing was done. The person runs %s from their own terminal, or accepts it in aayu inbox. (%s --dry-run shows what it would write; any lane may run it.)",
-			marker, command, command, command)
-	}
 	tok, _, err := sess.resolve(ctx)
 	if err != nil {
 		return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)

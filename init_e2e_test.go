@@ -37,9 +37,9 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 	git := filepath.Join(home, ".cache", "aayu", "sandbox", "fresh.git")
 
 	code, out := runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "doctor")
-	// Not set up: the two workflows and the presence check's App; the
+	// Not set up: the three workflows and the presence check's App; the
 	// sandbox's fresh already carries the ruleset requiring the gate.
-	if code != tui.ExitRefused || strings.Count(out, ": not set up — ") != 3 || !strings.Contains(out, "next: run aayu init: it proposes the current file") ||
+	if code != tui.ExitRefused || strings.Count(out, ": not set up — ") != 4 || !strings.Contains(out, "next: run aayu init: it proposes the current file") ||
 		!strings.Contains(out, "gate required on main: ok") {
 		t.Fatalf("doctor before init exited %d:\n%s", code, out)
 	}
@@ -57,7 +57,7 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 		t.Fatalf("main moved from %s to %s", mainBefore, mainAfter)
 	}
 	files, _ := runCmd("git", "--git-dir", git, "ls-tree", "-r", "--name-only", "aayudha/setup")
-	for _, f := range []string{templates.MergeGatePath, templates.ProtectedPathsPath, ".aayudha/config.toml", "LAYERS.md", ".github/CODEOWNERS"} {
+	for _, f := range []string{templates.MergeGatePath, templates.ProtectedPathsPath, templates.ApprovePath, ".aayudha/config.toml", "LAYERS.md", ".github/CODEOWNERS"} {
 		if !strings.Contains(files, f) {
 			t.Errorf("the set-up branch lacks %s:\n%s", f, files)
 		}
@@ -71,7 +71,7 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 	// The person merges the pull request; the workflows are then current.
 	mergeOnSandbox(t, home, "fresh", 1)
 	code, out = runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "doctor")
-	if strings.Count(out, ": ok — present on main and byte for byte") != 2 || code != tui.ExitRefused || !strings.Contains(out, "AAYUDHA_DEVICE_CLIENT_ID): not set up") {
+	if strings.Count(out, ": ok — present on main and byte for byte") != 3 || code != tui.ExitRefused || !strings.Contains(out, "AAYUDHA_DEVICE_CLIENT_ID): not set up") {
 		t.Fatalf("doctor after the merge exited %d:\n%s", code, out)
 	}
 }

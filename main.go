@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -131,6 +132,12 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 	case "next":
 		return w.runNext()
+	case "decide":
+		if lane, _ := identity.AgentLane(e.getenv); lane && !inv.Global.DryRun {
+			return w.runDecideBatch()
+		}
+	case "approve":
+		return w.runApprove()
 	}
 	screen, err := w.screen()
 	if err != nil {
@@ -188,6 +195,10 @@ func needsToken(inv tui.Invocation) bool {
 		return inv.Flags["raw-out"] == ""
 	case "sandbox", "login", "comment", "token seal":
 		// comment --ci takes the workflow's token only (commentci.go).
+		return false
+	case "approve":
+		// approve --ci writes with the App's token (AAYU_BOT_TOKEN) and an
+		// agent lane with the bot's: a prompt for the person's is wrong.
 		return false
 	case "proof push":
 		// proof push --ci is refused before any token is read.

@@ -49,10 +49,24 @@ func TestServerEchoingTheTokenNeverMakesAayuShowIt(t *testing.T) {
 					"errors": []map[string]string{{"message": "header was " + auth}}})
 			}))
 			t.Cleanup(srv.Close)
-			for _, cmd := range [][]string{{"inbox", "--list"}, {"audit"}, {"pack", "5"}, {"ship", "4"}} {
+			// approve with the person's token; an agent's decide (a batch)
+			// and approve --ci with the bot's (AAYU_BOT_TOKEN).
+			for _, cmd := range [][]string{{"inbox", "--list"}, {"audit"}, {"pack", "5"}, {"ship", "4"}, {"approve", "0123456789ab"},
+				{"bot", "decide", "1", "--accept", "1"}, {"bot", "--ci", "approve"}} {
 				home := t.TempDir()
+				vars := map[string]string{"HOME": home, "AAYU_GITHUB_TOKEN": token}
+				if cmd[0] == "bot" {
+					event := filepath.Join(home, "event.json")
+					_ = os.WriteFile(event, []byte(`{"comment":{"id":7},"issue":{"number":1}}`), 0o600)
+					cmd = cmd[1:]
+					vars = map[string]string{"HOME": home, "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": token}
+					if cmd[0] == "--ci" {
+						vars = map[string]string{"HOME": home, "AAYU_BOT_TOKEN": token, "CI": "true", "GITHUB_ACTIONS": "true",
+							"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": event}
+					}
+				}
 				args := append([]string{"--plain", "--api-url", srv.URL + "/", "--oauth-url", srv.URL, "--repo", "acme/benefits"}, cmd...)
-				code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home, "AAYU_GITHUB_TOKEN": token}, args...)
+				code, out, errOut := runAayuEnv(t, vars, args...)
 				if code == tui.ExitOK {
 					t.Errorf("%s: exit 0 from a server that refuses everything:\n%s%s", cmd[0], out, errOut)
 				}

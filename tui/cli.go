@@ -518,6 +518,8 @@ func argCountError(d CommandDef, got []string) error {
 	switch {
 	case d.Arg == "" && len(got) == 0, d.Arg != "" && len(got) == 1:
 		return nil
+	case strings.HasPrefix(d.Arg, "[") && len(got) == 0:
+		return nil // an optional argument ("[BATCH]")
 	case d.Arg == "":
 		return usagef("aayu %s takes no arguments, got %q", d.Name, SanitizeLine(strings.Join(got, " ")))
 	case len(got) == 0:

@@ -160,6 +160,16 @@ func Commands() []CommandDef {
 			},
 		},
 		{
+			Name:  "approve",
+			Group: "daily",
+			Arg:   "[BATCH]",
+			Short: "apply a batch of human-only steps an agent started, once its person approves",
+			Long: "Apply batch BATCH (the 12 hex digits in its comment) once the person it waits for approves a device code on any device; " +
+				"it is applied once: a second approve says it already was. With --ci (aayudha-approve.yml only) it reads the reply that started the run " +
+				"and applies nothing unless every check passes, answering a refusal on the thread.",
+			Example: "aayu approve 3f9c0a1b2d4e\naayu approve --ci   # in aayudha-approve.yml",
+		},
+		{
 			Name:    "next",
 			Group:   "daily",
 			Short:   "one line: the command to run now",

@@ -130,9 +130,12 @@ func (it Item) Confirm() string {
 // Plan is what Read found and what Apply writes, in order.
 type Plan struct {
 	Owner, Repo string
-	Viewer      untrusted.Login // the account every write goes out as
-	Items       []Item
-	Note        string // --note, kept in the actions log beside each acceptance
+	Viewer      untrusted.Login // the account the Decisions are accepted as ("by @Viewer")
+	// Writer is the account every write goes out as: Viewer, except for
+	// a batch the bot applies on the person's approval (Options.Authority).
+	Writer string
+	Items  []Item
+	Note   string // --note, kept in the actions log beside each acceptance
 	// snap is the read the cards were derived from, for the executor's
 	// re-read before each write.
 	snap inbox.Snapshot
@@ -235,6 +238,11 @@ type Options struct {
 	Note        string
 	// Reader is the inbox's reader; nil builds one on Client.
 	Reader *inboxread.Reader
+	// Authority, when set, is the person whose authority accepts the
+	// Decisions while the writes go out as Client's account (the bot
+	// applying an approved batch, or posting one): the authority checked,
+	// and the login the acceptance comments name, are this account's.
+	Authority *identity.Account
 }
 
 // Read reads the inbox as inbox --list does and the account's access, and
@@ -249,8 +257,15 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 	if err != nil {
 		return p, fmt.Errorf("reading the inbox of %s/%s: %w", o.Owner, o.Repo, err)
 	}
+	p.Writer = snap.Viewer
+	if o.Authority != nil {
+		snap.Viewer = o.Authority.Login
+	}
 	p.snap, p.Viewer = snap, untrusted.Login(snap.Viewer)
 	viewer := identity.Account{Login: snap.Viewer}
+	if o.Authority != nil {
+		viewer = *o.Authority
+	}
 	level, _, err := o.Client.Repositories.GetPermissionLevel(ctx, o.Owner, o.Repo, snap.Viewer)
 	switch {
 	case err == nil:

@@ -36,7 +36,7 @@ func TestInitOnFreshOpensOnePullRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]initrepo.Action{
-		templates.MergeGatePath: initrepo.Create, templates.ProtectedPathsPath: initrepo.Create,
+		templates.MergeGatePath: initrepo.Create, templates.ProtectedPathsPath: initrepo.Create, templates.ApprovePath: initrepo.Create,
 		".aayudha/config.toml": initrepo.Create, "LAYERS.md": initrepo.Create, ".github/CODEOWNERS": initrepo.Create,
 	}
 	if len(p.Changes) != len(want) {

@@ -166,6 +166,8 @@ func (p *Plan) planFiles(o Options, read func(string) (string, bool, error)) err
 			why = "the protected-paths gate: a change to a gate needs its CODEOWNER's approval"
 		case templates.TokenBrokerPath:
 			why = "the token broker: hands an agent lane the bot App's token, age-encrypted to its one-time key, without the App's key leaving GitHub"
+		case templates.ApprovePath:
+			why = "approvals by reply: applies an agent's batch of human-only steps only when every check passes on an approver's reply"
 		}
 		switch {
 		case !ok:

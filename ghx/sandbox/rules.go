@@ -76,7 +76,7 @@ func (s *Server) workflowFiles() []string {
 	if err != nil {
 		return nil
 	}
-	for _, p := range []string{templates.MergeGatePath, templates.ProtectedPathsPath} {
+	for _, p := range []string{templates.MergeGatePath, templates.ProtectedPathsPath, templates.ApprovePath} {
 		if _, err := s.lookup(c.TreeHash, p); err == nil {
 			out = append(out, p)
 		}
@@ -87,8 +87,11 @@ func (s *Server) workflowFiles() []string {
 func (s *Server) workflowJSON(base, p string) map[string]any {
 	id := int64(workflowID)
 	name := "aayudha merge gate"
-	if p == templates.ProtectedPathsPath {
+	switch p {
+	case templates.ProtectedPathsPath:
 		id, name = workflowID+1, "aayudha protected paths"
+	case templates.ApprovePath:
+		id, name = workflowID+7, "aayudha approve"
 	}
 	created := ts(s.st.RepoCreated)
 	api := fmt.Sprintf("%s/repos/%s/%s/actions/workflows/%d", base, RepoOwner, s.repoName(), id)

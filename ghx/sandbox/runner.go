@@ -60,6 +60,7 @@ func (s *Server) startRunner(url string) {
 	for _, k := range s.openHeads() {
 		seen[k] = true
 	}
+	lastComment := s.lastCommentID()
 	go func() {
 		tick := time.NewTicker(300 * time.Millisecond)
 		defer tick.Stop()
@@ -74,6 +75,10 @@ func (s *Server) startRunner(url string) {
 					seen[k] = true
 					s.runGate(ctx, url, *ro, k.repo, k.pr)
 				}
+			}
+			for _, ev := range s.newComments(lastComment) {
+				lastComment = ev.ID
+				s.runOnComment(ctx, url, *ro, ev)
 			}
 		}
 	}()
@@ -187,6 +192,7 @@ type runJob struct {
 	wfPath      string            // the workflow's path; the merge gate's when empty
 	inputs      map[string]string // the dispatch's inputs
 	revokeAtEnd []string          // installation tokens the job's post steps revoke
+	comment     *commentEvent     // set for an issue_comment run (runner_comment.go)
 }
 
 // runGate runs the base branch's merge gate for one head; its record
@@ -303,6 +309,9 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 			}
 			progressed = true
 			run, err := jobRuns(job, result)
+			if j.comment != nil && strings.Contains(job.If, "github.event.comment") {
+				run, err = j.commentIf(job.If)
+			}
 			if err != nil {
 				fmt.Fprintf(&j.log, "%s: %v\n", id, err)
 				result[id], ok = "failure", false
@@ -317,6 +326,7 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 			j.dir = filepath.Join(home, "work")
 			_ = os.MkdirAll(j.dir, 0o755)
 			j.env = j.jobEnv(wf, job, bin, home)
+			j.commentEnv(j.env, home)
 			j.outputs = map[string]map[string]string{}
 			perms := jobPermissions(job.Permissions, jobPermissions(wf.Permissions, defaultPermissions))
 			jt := j.s.mintJobToken(j.repo, j.run.ID, perms)
@@ -476,6 +486,9 @@ func (j *runJob) inJob(p string) string {
 }
 
 func (j *runJob) step(ctx context.Context, st gateStep) error {
+	if handled, err := j.commentStep(st); handled {
+		return err
+	}
 	with := map[string]string{}
 	for k, v := range st.With {
 		x, err := j.expand(v)

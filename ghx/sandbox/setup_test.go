@@ -46,7 +46,7 @@ func TestSetupReads(t *testing.T) {
 	}
 
 	wfs, _, err := gh.Actions.ListWorkflows(ctx, "acme", "benefits", nil)
-	if err != nil || wfs.GetTotalCount() != 2 || wfs.Workflows[0].GetPath() != templates.MergeGatePath {
+	if err != nil || wfs.GetTotalCount() != 3 || wfs.Workflows[0].GetPath() != templates.MergeGatePath {
 		t.Fatalf("benefits' workflows: %v %v", wfs, err)
 	}
 	if wf, _, err := gh.Actions.GetWorkflowByFileName(ctx, "acme", "benefits", sandbox.GateFile); err != nil || wf.GetState() != "active" {

@@ -175,7 +175,11 @@ func runsPRCode(run string) bool {
 
 func TestWorkflowsAreSafeByConstruction(t *testing.T) {
 	for _, f := range Workflows() {
-		if got := audit(f.Body); len(got) > 0 {
+		check := audit
+		if f.Path == ApprovePath {
+			check = auditApprove // issue_comment, not pull_request_target
+		}
+		if got := check(f.Body); len(got) > 0 {
 			t.Errorf("%s:\n%s", f.Path, strings.Join(got, "\n"))
 		}
 	}

@@ -14,6 +14,7 @@ const (
 	MergeGatePath      = ".github/workflows/aayudha-merge-gate.yml"
 	ProtectedPathsPath = ".github/workflows/aayudha-protected-paths.yml"
 	TokenBrokerPath    = ".github/workflows/aayudha-token.yml"
+	ApprovePath        = ".github/workflows/aayudha-approve.yml"
 )
 
 // MergeGate is the merge-gate workflow: the job that runs the pull
@@ -42,11 +43,17 @@ func IdentityWorkflows() []File {
 	return []File{{TokenBrokerPath, Pin(TokenBroker, runningVersion())}}
 }
 
+// Approve is the reply path's workflow: on a new issue comment naming a
+// batch, aayu approve --ci applies it only if every check passes.
+//
+//go:embed aayudha-approve.yml
+var Approve string
+
 // Workflows maps each workflow's path to its bytes, in the order init
 // proposes them, with aayu pinned to the version running (Pin).
 func Workflows() []File {
 	v := runningVersion()
-	return []File{{MergeGatePath, Pin(MergeGate, v)}, {ProtectedPathsPath, Pin(ProtectedPaths, v)}}
+	return []File{{MergeGatePath, Pin(MergeGate, v)}, {ProtectedPathsPath, Pin(ProtectedPaths, v)}, {ApprovePath, Pin(Approve, v)}}
 }
 
 // module is how the workflows install aayu; @latest is the embedded

@@ -1,0 +1,175 @@
+package approve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/actions/decide"
+	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/inbox"
+)
+
+// ApplyOptions say which batch to apply, on whose approval, writing as
+// whom.
+type ApplyOptions struct {
+	// Ledger's client is the writer's: the bot's in the agent's waiting
+	// process and in the approve workflow, the person's own at a terminal.
+	Ledger Ledger
+	Hash   string
+	// Approver is who approved (the device token's /user, or the reply's
+	// author); Apply reads its access again.
+	Approver identity.Account
+	// Approvers are [approvals] approvers from the default branch; the
+	// batch's own For is always one.
+	Approvers []string
+	BotLogins []string
+	Method    string // WayDevice or WayReply
+	Comment   string // the reply's link, for a reply
+	Log       *actions.Log
+	Now       func() time.Time
+}
+
+// AlreadyApplied says the batch was applied before: a second approve
+// writes nothing.
+type AlreadyApplied struct{ Applied Applied }
+
+func (a *AlreadyApplied) Error() string {
+	return fmt.Sprintf("batch %s was already %s by @%s (%s); nothing more was written", a.Applied.Hash, a.Applied.Outcome, a.Applied.By, a.Applied.Method)
+}
+
+// Result is what applying did: each step's outcome, and the applied
+// record when every step landed.
+type Result struct {
+	Record  Record
+	Steps   []decide.Result
+	Applied *Applied // nil when a step did not land: the batch stays open
+}
+
+// Load reads a batch from the ledger and checks it is what its name says
+// and still open.
+func Load(ctx context.Context, l Ledger, hash string) (Stored, error) {
+	if !ValidHash(hash) {
+		return Stored{}, &Refusal{CheckNoBatch, fmt.Sprintf("%q is not a batch's name: a batch is named by 12 hex digits, as its comment shows.", hash),
+			"Copy the hash from the batch comment's first line."}
+	}
+	st, found, err := l.Stored(ctx, hash)
+	if err != nil {
+		return Stored{}, err
+	}
+	if !found {
+		return Stored{}, &Refusal{CheckNoBatch, fmt.Sprintf("There is no batch %s on the ledger of %s/%s.", hash, l.Owner, l.Repo),
+			"Check the hash in the batch comment, and the repository (--repo)."}
+	}
+	if st.Hash != hash || st.Record.Hash() != hash {
+		return Stored{}, &Refusal{CheckHash, fmt.Sprintf("The ledger's record of batch %s does not hash to its name, so it is not the batch you were shown.", hash),
+			"Ask the agent to start the steps again; a new batch is posted."}
+	}
+	if a, found, err := l.Applied(ctx, hash); err != nil {
+		return Stored{}, err
+	} else if found {
+		return st, &AlreadyApplied{a}
+	}
+	return st, nil
+}
+
+// Apply applies an approved batch once: it checks the approving account
+// (a person, never a bot, the batch's person or an approver, with write
+// access), reads every Decision again and refuses if one changed since the
+// batch, then makes each step's writes through the inbox's executor,
+// accepted in the approver's name, and lands the applied record, so a
+// second approve finds it and writes nothing.
+func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	st, err := Load(ctx, o.Ledger, o.Hash)
+	if err != nil {
+		return Result{}, err
+	}
+	rec := st.Record
+	res := Result{Record: rec}
+	a := o.Approver
+	if identity.IsBot(a, o.BotLogins) {
+		return res, &Refusal{CheckBotReply, fmt.Sprintf("@%s is a bot, and a bot never approves a batch.", a.Login),
+			fmt.Sprintf("@%s approves it: the device code must be entered signed in as a person.", rec.For)}
+	}
+	if !identity.SameLogin(a.Login, rec.For) && !containsLogin(o.Approvers, a.Login) {
+		return res, &Refusal{CheckNotApprover, fmt.Sprintf("@%s approved, but batch %s waits for @%s, and @%s is not in [approvals] approvers.", a.Login, o.Hash, rec.For, a.Login),
+			fmt.Sprintf("@%s approves it, signed in as themselves.", rec.For)}
+	}
+	reader := inboxread.New(o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, inboxread.Options{})
+	plan, err := decide.Read(ctx, decide.Options{Client: o.Ledger.Client, Reader: reader, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
+		Picks: rec.Picks(), Note: "batch " + o.Hash, Authority: &identity.Account{Login: a.Login}})
+	if err != nil {
+		return res, err
+	}
+	if err := unchanged(rec, plan); err != nil {
+		return res, err
+	}
+	ex, err := actions.NewExecutor(actions.ExecutorConfig{Client: o.Ledger.Client, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
+		Viewer: plan.Writer, Reread: decide.Reread(reader, plan.Snapshot()), Log: o.Log, Now: o.Now})
+	if err != nil {
+		return res, err
+	}
+	res.Steps = decide.Apply(ctx, ex, plan)
+	applied := Applied{Hash: o.Hash, Outcome: "applied", By: a.Login, Method: o.Method, Comment: o.Comment, At: o.Now().UTC(),
+		Writer: plan.Writer, Complete: true}
+	for _, r := range res.Steps {
+		applied.Results = append(applied.Results, fmt.Sprintf("Decision #%d, option %d: %s", r.Item.Pick.Decision, r.Item.Pick.Option, stepWords(r)))
+		if !r.Outcome.Done {
+			return res, nil // the batch stays open: approving again finishes it
+		}
+	}
+	if err := o.Ledger.write(ctx, AppliedPath(o.Hash), applied, fmt.Sprintf("approvals: batch %s applied on @%s's approval (%s)", o.Hash, a.Login, o.Method)); err != nil {
+		return res, err
+	}
+	res.Applied = &applied
+	return res, nil
+}
+
+// unchanged refuses when a Decision's title or body is not what the batch
+// showed: a later edit voids the approval.
+func unchanged(rec Record, plan decide.Plan) error {
+	now := map[int]inbox.Issue{}
+	for _, is := range plan.Snapshot().Issues {
+		now[is.Number] = is
+	}
+	for _, it := range rec.Items {
+		is, ok := now[it.Decision]
+		if !ok || is.Title.Raw() != it.Title || is.Body.Raw() != it.Body {
+			return &Refusal{CheckDecisionEdit, fmt.Sprintf("Decision #%d changed since the batch (its title or body): a later edit voids the approval.", it.Decision),
+				"Read the Decision again and ask the agent for a new batch."}
+		}
+	}
+	return nil
+}
+
+func stepWords(r decide.Result) string {
+	switch {
+	case !r.Tried:
+		return "not tried"
+	case r.Outcome.Done:
+		return "done"
+	case r.Outcome.Failure != nil:
+		return "not done: " + r.Outcome.Failure.What
+	}
+	return "not done"
+}
+
+// IsAlreadyApplied says err is a batch applied before.
+func IsAlreadyApplied(err error) (*AlreadyApplied, bool) {
+	var a *AlreadyApplied
+	ok := errors.As(err, &a)
+	return a, ok
+}
+
+// Reject closes a batch on its person's "Reject batch HASH" reply: the
+// applied record says rejected, and nothing of the batch is ever applied.
+func Reject(ctx context.Context, l Ledger, hash, by, comment string, now time.Time) error {
+	return l.write(ctx, AppliedPath(hash), Applied{Hash: hash, Outcome: "rejected", By: by, Method: WayReply, Comment: comment, At: now.UTC()},
+		fmt.Sprintf("approvals: batch %s rejected by @%s", hash, by))
+}

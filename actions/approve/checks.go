@@ -1,0 +1,196 @@
+package approve
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aayudha/aayu/model/identity"
+)
+
+// Comment is an issue comment as the checks need it.
+type Comment struct {
+	ID        int64
+	URL       string
+	Author    identity.Account // Permission filled for a reply's author
+	Body      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// edited says GitHub shows the comment as changed since it was posted.
+func (c Comment) edited() bool { return c.UpdatedAt.After(c.CreatedAt) }
+
+// DecisionNow is a Decision as it is when the reply is checked.
+type DecisionNow struct {
+	Number int
+	Title  string
+	Body   string
+	Parent int
+	Found  bool
+}
+
+// ReplyFacts is everything CheckReply judges, read by the caller. The
+// policy (approvers, bot logins, device_for, the App) is the default
+// branch's, never the checkout's.
+type ReplyFacts struct {
+	// WorkflowOnDefault: .github/workflows/aayudha-approve.yml is on the
+	// default branch and the workflow is enabled.
+	WorkflowOnDefault bool
+	// AppLogin is the aayudha GitHub App's login ("<slug>[bot]") when the
+	// repository has one; "" when it has none (or only a machine user).
+	AppLogin  string
+	Approvers []string
+	BotLogins []string
+	DeviceFor []string
+	Reply     Comment
+	// Batch is the batch comment the reply's hash names on this issue (by
+	// its marker); nil when there is none.
+	Batch *Comment
+	// Stored is the ledger's record of the named hash; nil when there is
+	// none.
+	Stored *Stored
+	// Applied is the ledger's applied record; nil when the batch is open.
+	Applied   *Applied
+	Decisions map[int]DecisionNow
+}
+
+// Refusal is one failed check: which row of the seed's table, what
+// happened and the one next step. Nothing is applied.
+type Refusal struct {
+	Check  string // the row's short name, as the tests are named
+	Reason string
+	Next   string
+}
+
+func (r *Refusal) Error() string { return r.Reason + " " + r.Next }
+
+// Check names, one per row of the seed's table (and the reply's own form).
+const (
+	CheckWorkflow     = "workflow not on the default branch"
+	CheckApp          = "no App"
+	CheckBotReply     = "a bot replying"
+	CheckNotApprover  = "not an approver"
+	CheckNoWrite      = "no write access"
+	CheckNotReply     = "not a reply"
+	CheckEditedReply  = "edited reply"
+	CheckReplyBefore  = "reply before the batch"
+	CheckNoBatch      = "no such batch"
+	CheckEditedBatch  = "edited batch"
+	CheckNotBot       = "batch not posted by the bot"
+	CheckClosed       = "batch no longer open"
+	CheckHash         = "hash does not match its record"
+	CheckRendered     = "batch text is not what aayu renders"
+	CheckDecisionEdit = "a Decision edited after the batch"
+	CheckDeviceFor    = "a door kept on the device code"
+)
+
+// NeedsDevice says whether device_for keeps the batch on the device code:
+// "all" keeps every batch, "one-way" (the default) every batch with a
+// one-way door. The words name the first item it keeps, or "".
+func NeedsDevice(r Record, deviceFor []string) (bool, string) {
+	if slices.Contains(deviceFor, "all") {
+		return true, "[approvals] device_for = [\"all\"] keeps every batch on the device code"
+	}
+	if slices.Contains(deviceFor, "one-way") {
+		for i, it := range r.Items {
+			if it.Door == DoorOneWay {
+				return true, fmt.Sprintf("item %d (Decision #%d) is a one-way door, and [approvals] device_for keeps one-way doors on the device code", i+1, it.Decision)
+			}
+		}
+	}
+	return false, ""
+}
+
+// CheckReply applies the seed's table to a reply, row by row, in the
+// table's order, and returns the first row that fails, or nil when every
+// one holds. It is pure: whatever it is given was read by the caller.
+func CheckReply(f ReplyFacts) *Refusal {
+	deviceNext := "Approve it with the device code instead: run aayu approve HASH at a terminal, or approve the code in the batch comment."
+	if f.Stored != nil {
+		deviceNext = strings.Replace(deviceNext, "HASH", f.Stored.Hash, 1)
+	}
+	if !f.WorkflowOnDefault {
+		return &Refusal{CheckWorkflow, "The aayudha-approve workflow is not on the default branch, or is disabled, so no reply is applied.",
+			"Install it with aayu init --gates through a reviewed pull request. " + deviceNext}
+	}
+	if f.AppLogin == "" {
+		return &Refusal{CheckApp, "This repository has no aayudha GitHub App, so agents may write as you and a reply cannot prove it was you.",
+			"Create it with aayu init --identity. " + deviceNext}
+	}
+	a := f.Reply.Author
+	if identity.IsBot(a, append(slices.Clone(f.BotLogins), f.AppLogin)) {
+		return &Refusal{CheckBotReply, fmt.Sprintf("@%s is a bot, and a bot's reply never approves a batch.", a.Login),
+			"A person in [approvals] approvers replies instead."}
+	}
+	if !containsLogin(f.Approvers, a.Login) {
+		return &Refusal{CheckNotApprover, fmt.Sprintf("@%s is not in [approvals] approvers on the default branch's .aayudha/config.toml.", a.Login),
+			"An approver replies instead; adding one is a reviewed pull request to the default branch."}
+	}
+	if a.Access() < identity.AccessWrite {
+		return &Refusal{CheckNoWrite, fmt.Sprintf("@%s has no write access to this repository.", a.Login),
+			"A person with write access replies instead."}
+	}
+	_, hash, ok := ParseReply(f.Reply.Body)
+	if !ok {
+		return &Refusal{CheckNotReply, "The reply's first line is not exactly Approve batch HASH or Reject batch HASH.",
+			"Reply again with a new comment whose first line is exactly Approve batch HASH."}
+	}
+	if f.Reply.edited() {
+		return &Refusal{CheckEditedReply, "The reply was edited after it was posted, so it could have said something else when it was read.",
+			"Reply again with a new comment, and do not edit it."}
+	}
+	if f.Batch == nil || f.Stored == nil || f.Stored.Hash != hash {
+		return &Refusal{CheckNoBatch, fmt.Sprintf("No batch %s waits on this issue: there is no batch comment or no record of it on the ledger.", hash),
+			"Check the hash in the batch comment and reply again."}
+	}
+	// GitHub's times are whole seconds, so a reply in the batch's second
+	// is ordered by the comment ids, which only grow.
+	if f.Reply.CreatedAt.Before(f.Batch.CreatedAt) || f.Reply.ID <= f.Batch.ID {
+		return &Refusal{CheckReplyBefore, fmt.Sprintf("The reply came before batch %s was posted.", hash),
+			"Reply again, below the batch comment."}
+	}
+	if f.Batch.edited() {
+		return &Refusal{CheckEditedBatch, fmt.Sprintf("The comment of batch %s was edited after it was posted, so its steps may not be the ones you were shown.", hash),
+			"Ask the agent to start the steps again; a new batch is posted. " + deviceNext}
+	}
+	rec := f.Stored.Record
+	if !identity.SameLogin(f.Batch.Author.Login, f.AppLogin) || !identity.SameLogin(rec.PostedBy, f.AppLogin) {
+		return &Refusal{CheckNotBot, fmt.Sprintf("Batch %s was posted by @%s, not by the aayudha App @%s.", hash, f.Batch.Author.Login, f.AppLogin),
+			"Ask the agent to start the steps again as the App. " + deviceNext}
+	}
+	if f.Applied != nil {
+		return &Refusal{CheckClosed, fmt.Sprintf("Batch %s is no longer open: it was %s by @%s.", hash, f.Applied.Outcome, f.Applied.By),
+			"Nothing more to do; ask the agent for a new batch for anything else."}
+	}
+	if rec.Hash() != hash {
+		return &Refusal{CheckHash, fmt.Sprintf("The ledger's record of batch %s does not hash to %s.", hash, hash),
+			"Ask the agent to start the steps again; a new batch is posted."}
+	}
+	rendered := Render(rec)
+	if f.Stored.Rendered != rendered || strings.TrimSpace(f.Batch.Body) != strings.TrimSpace(rendered) {
+		return &Refusal{CheckRendered, fmt.Sprintf("The text of batch %s is not exactly what aayu renders from its record.", hash),
+			"Ask the agent to start the steps again; a new batch is posted. " + deviceNext}
+	}
+	for _, it := range rec.Items {
+		now, ok := f.Decisions[it.Decision]
+		if !ok || !now.Found || now.Title != it.Title || now.Body != it.Body || now.Parent != it.Parent {
+			return &Refusal{CheckDecisionEdit, fmt.Sprintf("Decision #%d changed since batch %s (its title, body or parent): a later edit voids the approval.", it.Decision, hash),
+				"Read the Decision again and ask the agent for a new batch."}
+		}
+	}
+	if keep, why := NeedsDevice(rec, f.DeviceFor); keep {
+		return &Refusal{CheckDeviceFor, "A reply cannot apply this batch: " + why + ".", deviceNext}
+	}
+	return nil
+}
+
+func containsLogin(list []string, login string) bool {
+	for _, l := range list {
+		if identity.SameLogin(l, login) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,268 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/actions/approve"
+	core "github.com/aayudha/aayu/actions/decide"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/tui"
+)
+
+// ApproveWorkflow is the reply path's workflow file (aayu init --gates).
+const ApproveWorkflow = ".github/workflows/aayudha-approve.yml"
+
+// agentToken is the token an agent lane writes with: the bot's
+// (AAYU_BOT_TOKEN first, as the seed's Resolver.Bot orders it), else the
+// person's, tagged human-fallback on every ledger commit. It is one small
+// function so the bot resolver (issue 19's Resolver.Bot) can stand here.
+func (w wiring) agentToken(ctx context.Context) (tok ghx.Token, trailers []string, err error) {
+	if v := strings.TrimSpace(w.e.getenv("AAYU_BOT_TOKEN")); v != "" {
+		return ghx.NewToken(v, "AAYU_BOT_TOKEN"), nil, nil
+	}
+	tok, _, err = w.sess.resolve(ctx)
+	return tok, []string{ghx.HumanFallbackTrailer}, err
+}
+
+// batchPolicy is what the default branch says about approvals: read from
+// the base policy reader only, never the checkout or the user's config.
+type batchPolicy struct {
+	defaultBranch string
+	approvers     []string
+	deviceFor     []string
+	approver      string // autonomy.approver
+	botLogins     []string
+	appLogin      string // "<slug>[bot]" when the aayudha App is configured
+	workflowOn    bool   // aayudha-approve.yml on the default branch and enabled
+}
+
+func readBatchPolicy(ctx context.Context, gh *github.Client, owner, repo string) (batchPolicy, error) {
+	r, _, err := gh.Repositories.Get(ctx, owner, repo)
+	if err != nil {
+		return batchPolicy{}, fmt.Errorf("reading %s/%s: %s", owner, repo, ghx.Describe(err))
+	}
+	p := batchPolicy{defaultBranch: r.GetDefaultBranch()}
+	pol, err := basepolicy.Read(ctx, gh, owner, repo, p.defaultBranch)
+	if err != nil {
+		return p, err
+	}
+	if rs := pol.Refusals(); len(rs) > 0 {
+		return p, errors.New(strings.Join(rs, " "))
+	}
+	cfg := pol.Config()
+	p.approvers, p.deviceFor, p.approver = cfg.Strings("approvals.approvers"), cfg.Strings("approvals.device_for"), cfg.String("autonomy.approver")
+	id := pol.Identity()
+	p.botLogins = id.BotLogins
+	if id.AppSlug != "" {
+		p.appLogin = id.AppSlug + "[bot]"
+	}
+	if _, err := ghx.ReadFile(ctx, gh, owner, repo, pol.Tip(), ApproveWorkflow); err == nil {
+		wf, _, err := gh.Actions.GetWorkflowByFileName(ctx, owner, repo, "aayudha-approve.yml")
+		p.workflowOn = err == nil && wf.GetState() == "active"
+	}
+	return p, nil
+}
+
+// person is whom a batch waits for: the first of [approvals] approvers,
+// else the [autonomy] approver.
+func (p batchPolicy) person() string {
+	if len(p.approvers) > 0 {
+		return p.approvers[0]
+	}
+	return p.approver
+}
+
+// runDecideBatch is `aayu decide` in an agent lane: accepting a Decision
+// is the person's act, so the agent's picks become one batch, posted as
+// the bot on the first Decision, its record on the ledger, and — unless
+// the repository can prove a reply — a device code the person approves
+// on any device, which this process waits for and then applies.
+func (w wiring) runDecideBatch() int {
+	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(e.stderr, "aayu decide: "+format+"\n", args...)
+		return code
+	}
+	picks, err := core.ParsePicks(inv.Args[0], inv.Flags["accept"])
+	if err != nil {
+		return fail(tui.ExitUsage, "%v. Nothing was done.", err)
+	}
+	if sess.owner == "" {
+		return fail(tui.ExitUsage, "which repository? Give --repo OWNER/NAME. Nothing was done.")
+	}
+	tok, trailers, err := w.agentToken(ctx)
+	if err != nil {
+		return fail(tui.ExitFailed, "%v\nNothing was done.", err)
+	}
+	gh, err := sess.client(tok)
+	if err != nil {
+		return fail(tui.ExitFailed, "%v\nNothing was done.", err)
+	}
+	me, _, err := gh.Users.Get(ctx, "")
+	if err != nil {
+		return fail(tui.ExitFailed, "reading who this token is: %s\nNothing was done.", ghx.Describe(err))
+	}
+	poster := me.GetLogin()
+	pol, err := readBatchPolicy(ctx, gh, sess.owner, sess.repo)
+	if err != nil {
+		return fail(tui.ExitFailed, "reading the default branch's policy: %v\nNothing was done.", err)
+	}
+	person := pol.person()
+	if person == "" {
+		return fail(tui.ExitRefused, "refused: no person is named to approve a batch ([approvals] approvers or [autonomy] approver on the default branch).\nNothing was done. The person runs %s from their own terminal.", core.Command(picks))
+	}
+	plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, sess.owner, sess.repo, inboxread.Options{}),
+		Owner: sess.owner, Repo: sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
+	var refusal *core.Refusal
+	if errors.As(err, &refusal) {
+		return fail(tui.ExitRefused, "refused: %s.\nNothing was done.", tui.SanitizeLine(refusal.Reason))
+	}
+	if err != nil {
+		return fail(tui.ExitFailed, "%s\nNothing was done.", tui.SanitizeLine(err.Error()))
+	}
+	way := approve.WayDevice
+	if pol.workflowOn && pol.appLogin != "" && identity.SameLogin(poster, pol.appLogin) && len(pol.approvers) > 0 {
+		way = approve.WayReply
+	}
+	rec, err := approve.NewRecord(plan, person, poster, way, time.Now())
+	if err != nil {
+		return fail(tui.ExitFailed, "%s\nNothing was done.", tui.SanitizeLine(err.Error()))
+	}
+	if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); keep && way == approve.WayReply {
+		rec.Way = approve.WayDevice
+	}
+	ledger := approve.Ledger{Client: gh, Owner: sess.owner, Repo: sess.repo, Trailers: trailers}
+	var (
+		flow approve.DeviceFlow
+		code approve.Code
+		askd bool
+		why  string
+	)
+	if rec.Way == approve.WayDevice {
+		flow = w.deviceFlow(gh)
+		if code, err = flow.Ask(ctx, time.Now()); err == nil {
+			askd = true
+		} else {
+			why = err.Error()
+		}
+	}
+	extra := ""
+	if askd {
+		extra = approve.DeviceLines(code.UserCode, code.URI, code.Expires)
+	}
+	posted, err := approve.Post(ctx, ledger, rec, extra)
+	if err != nil {
+		return fail(tui.ExitFailed, "%s\nNothing was applied.", tui.SanitizeLine(err.Error()))
+	}
+	hash := posted.Stored.Hash
+	out := e.stdout
+	fmt.Fprintf(out, "Batch %s: %d human-only %s for @%s, posted as @%s on #%d: %s\n", hash, len(rec.Items),
+		tui.Plural(len(rec.Items), "step", "steps"), tui.SanitizeLine(person), tui.SanitizeLine(poster), rec.Issue, posted.Comment.GetHTMLURL())
+	if rec.Way == approve.WayReply {
+		fmt.Fprintf(out, "It waits for @%s's reply \"Approve batch %s\"; aayudha-approve.yml applies it. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
+		return tui.ExitOK
+	}
+	if !askd {
+		fmt.Fprintf(out, "No device code could be asked for (%s). It waits for @%s to run aayu approve %s.\n", tui.SanitizeLine(why), tui.SanitizeLine(person), hash)
+		return tui.ExitOK
+	}
+	// The code is in the comment, for the person; it is not printed here.
+	fmt.Fprintf(out, "Waiting for @%s to approve the device code in that comment (until %s UTC). Approve only steps you asked for.\n", tui.SanitizeLine(person), code.Expires.UTC().Format("15:04"))
+	return w.applyApproved(out, ledger, flow, code, hash)
+}
+
+// deviceFlow is the batch's device code: the same OAuth App the presence
+// check uses (deviceClient), on the same host.
+func (w wiring) deviceFlow(gh *github.Client) approve.DeviceFlow {
+	api := w.sess.apiURL
+	// SPEC §6's order, the repository read with the token this process
+	// writes with: an agent lane holds no person's token to read it.
+	l := ghx.DeviceClientLookup{Local: w.cfg.String("identity.device_client_id"), Client: gh, Owner: w.sess.owner, Repo: w.sess.repo}
+	if w.inv.Global.Sandbox {
+		l.Default = sandboxClientID
+	}
+	id := ghx.FindDeviceClient(w.ctx, l).ID
+	return approve.DeviceFlow{OAuthHost: w.sess.webURL(), ClientID: id,
+		APIClient: func(token string) (*github.Client, error) {
+			return ghx.NewClient(ghx.ClientOptions{APIURL: api, Token: ghx.NewToken(token, "device flow")})
+		}}
+}
+
+// applyApproved waits for the code's approval and applies the batch as
+// the writer ledger's client is, in the approver's name.
+func (w wiring) applyApproved(out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string) int {
+	ctx, e := w.ctx, w.e
+	wait, cancel := context.WithDeadline(ctx, code.Expires)
+	defer cancel()
+	who, err := flow.Wait(wait, code)
+	if err != nil {
+		fmt.Fprintf(out, "Not applied: %s. Batch %s stays open; its person runs aayu approve %s for a new code.\n", tui.SanitizeLine(err.Error()), hash, hash)
+		return tui.ExitRefused
+	}
+	pol, err := readBatchPolicy(ctx, ledger.Client, ledger.Owner, ledger.Repo)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu: reading the default branch's policy: %v\nNothing was applied.\n", err)
+		return tui.ExitFailed
+	}
+	logDir, _ := actions.DefaultLogDir(e.getenv)
+	var log *actions.Log
+	if logDir != "" {
+		log = actions.OpenLog(logDir, nil)
+	}
+	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: who, Approvers: pol.approvers,
+		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayDevice, Log: log})
+	return reportApplied(out, e.stderr, hash, who.Login, res, err)
+}
+
+// reportApplied says what became of an approved batch, one line a step.
+func reportApplied(out, errOut io.Writer, hash, by string, res approve.Result, err error) int {
+	if a, ok := approve.IsAlreadyApplied(err); ok {
+		fmt.Fprintf(out, "Batch %s was already %s by @%s; nothing more was written.\n", hash, a.Applied.Outcome, tui.SanitizeLine(a.Applied.By))
+		return tui.ExitOK
+	}
+	var r *approve.Refusal
+	var dr *core.Refusal
+	switch {
+	case errors.As(err, &r):
+		fmt.Fprintf(out, "Not applied: %s %s\n", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next))
+		return tui.ExitRefused
+	case errors.As(err, &dr):
+		fmt.Fprintf(out, "Not applied: %s.\n", tui.SanitizeLine(dr.Reason))
+		return tui.ExitRefused
+	case err != nil:
+		fmt.Fprintf(errOut, "aayu: batch %s: %s\n", hash, tui.SanitizeLine(err.Error()))
+		return tui.ExitFailed
+	}
+	fmt.Fprintf(out, "Approved by @%s (device-flow).\n", tui.SanitizeLine(by))
+	for _, s := range res.Steps {
+		if s.Outcome.Done {
+			fmt.Fprintf(out, "done: Decision #%d, option %d accepted as @%s.\n", s.Item.Pick.Decision, s.Item.Pick.Option, tui.SanitizeLine(by))
+			continue
+		}
+		why := "not tried: an earlier step did not land"
+		switch {
+		case s.Outcome.Failure != nil:
+			why = s.Outcome.Failure.What
+		case s.Outcome.Changed:
+			why = s.Outcome.ChangedWhat
+		}
+		fmt.Fprintf(out, "not done: Decision #%d, option %d: %s\n", s.Item.Pick.Decision, s.Item.Pick.Option, tui.SanitizeLine(why))
+	}
+	if res.Applied == nil {
+		fmt.Fprintf(out, "Batch %s is not applied whole; approving it again finishes it.\n", hash)
+		return tui.ExitFailed
+	}
+	fmt.Fprintf(out, "Batch %s applied.\n", hash)
+	return tui.ExitOK
+}
