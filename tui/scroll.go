@@ -76,12 +76,18 @@ func (s *ScrollBody) View() string { return s.vp.View() }
 // Where says which lines show, " · lines 3–22 of 40", when the body is
 // taller than its room; "" when it fits.
 func (s *ScrollBody) Where() string {
-	total, page := s.vp.TotalLineCount(), s.vp.Height()
-	if total <= page {
+	if !s.Overflows() {
 		return ""
 	}
-	from := s.vp.YOffset() + 1
-	return fmt.Sprintf(" · lines %d–%d of %d", from, min(total, from+page-1), total)
+	return " · " + LinesShown(s.vp)
+}
+
+// LinesShown says which lines of a viewport are in view, "lines 3–22 of
+// 40": the words every scrolling part of a screen uses.
+func LinesShown(vp viewport.Model) string {
+	total := vp.TotalLineCount()
+	from := vp.YOffset() + 1
+	return fmt.Sprintf("lines %d–%d of %d", from, min(total, from+vp.Height()-1), total)
 }
 
 // Overflows says whether the body is taller than its room, so the scroll

@@ -1,7 +1,6 @@
 package inbox
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -70,11 +69,10 @@ func (p *pane) detailsPane(st tui.Styles, lines []string, w, h int) []string {
 	for _, l := range strings.Split(vp.View(), "\n") {
 		out = append(out, strings.TrimRight(l, " "))
 	}
-	from := vp.YOffset() + 1
 	// Short enough for a 40-column pane: the key is never the part cut.
-	where := fmt.Sprintf("lines %d–%d of %d · pgup", from, min(vp.TotalLineCount(), from+vp.Height()-1), vp.TotalLineCount())
+	where := tui.LinesShown(*vp) + " · pgup"
 	if !vp.AtBottom() {
-		where = fmt.Sprintf("more below: pgdn · lines %d–%d of %d", from, min(vp.TotalLineCount(), from+vp.Height()-1), vp.TotalLineCount())
+		where = "more below: pgdn · " + tui.LinesShown(*vp)
 	}
 	return append(out, st.Subtle.Render(where))
 }
