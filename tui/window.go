@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Window wraps lines to width and shows the height of them that end
@@ -25,7 +24,9 @@ import (
 func Window(lines []string, width, height, back int) ([]string, string) {
 	var all []string
 	for _, l := range lines {
-		all = append(all, strings.Split(ansi.Wrap(l, width, " ,"), "\n")...)
+		// A URL is never broken across lines: shortened in its middle,
+		// an OSC 8 link to the whole of it.
+		all = append(all, WrapLinks(l, width, " ,")...)
 	}
 	if height < 1 || len(all) <= height {
 		return all, ""
@@ -53,7 +54,7 @@ func ClampBack(back int, body []string, width, height int, keys []key.Binding, s
 	h := height - 3 - strings.Count(help, "\n") - 1
 	n := 0
 	for _, l := range body {
-		n += strings.Count(ansi.Wrap(l, width, " ,"), "\n") + 1
+		n += len(WrapLinks(l, width, " ,"))
 	}
 	if h < 1 || n <= h {
 		return 0

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -57,5 +59,29 @@ func TestScrollbackKeys(t *testing.T) {
 	}
 	if s.Key(tea.KeyPressMsg{Code: 'q', Text: "q"}, k.Up, k.Down, c, body, nil) {
 		t.Error("q was taken as scrolling")
+	}
+}
+
+// TestWindowNeverBreaksAURLAcrossLines: a result's link (decide's comment,
+// proof push's) on a narrow terminal is one line, shortened in its middle,
+// and an OSC 8 link to the whole URL, not two halves neither of which
+// opens.
+func TestWindowNeverBreaksAURLAcrossLines(t *testing.T) {
+	const u = "https://github.com/acme/benefits/issues/1#issuecomment-4066"
+	for _, w := range []int{30, 40, 80} {
+		got, _ := Window([]string{"The link to the comment on #1:", u, "result: exit 0"}, w, 0, 0)
+		var urlLines []string
+		for _, l := range got {
+			if strings.Contains(ansi.Strip(l), "issuecomment") || strings.Contains(ansi.Strip(l), "https://") {
+				urlLines = append(urlLines, l)
+			}
+		}
+		if len(urlLines) != 1 {
+			t.Errorf("at %d columns the URL spans %d lines:\n%s", w, len(urlLines), strings.Join(got, "\n"))
+			continue
+		}
+		if !strings.Contains(urlLines[0], ansi.SetHyperlink(u)) || ansi.StringWidth(urlLines[0]) > w {
+			t.Errorf("at %d columns the URL line is not a link to the whole URL within the width: %q", w, urlLines[0])
+		}
 	}
 }

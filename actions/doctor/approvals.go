@@ -29,7 +29,7 @@ func ApprovalsRow(creds []Credential, approvers, deviceFor []string, viewer stri
 		switch {
 		case c.Unknown != "":
 			exposed++
-		case !c.None && !c.Refused && c.Elsewhere == "" && c.Account != "" && containsFold(who, c.Account):
+		case !c.None && !c.Refused && !c.App && c.Elsewhere == "" && c.Account != "" && containsFold(who, c.Account):
 			exposed++
 			d += " (an approver)"
 			if !recorded {
@@ -62,6 +62,8 @@ func describe(c Credential) string {
 		return c.Source + ": nothing stored for this host"
 	case c.Refused:
 		return c.Source + ": GitHub refuses it (revoked or expired)"
+	case c.App:
+		return c.Source + ": a GitHub App's installation token (a bot's, not a person's)"
 	case c.Unknown != "":
 		return c.Source + ": whose is not known (" + strings.TrimSuffix(c.Unknown, ".") + ")"
 	case c.Elsewhere != "":

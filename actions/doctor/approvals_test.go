@@ -27,9 +27,10 @@ const (
 	revokedPAT = "ghp_Rev0kedRev0kedRev0kedRev0ke05"
 	ghFilePAT  = "gho_GhF1leGhF1leGhF1leGhF1leGh06"
 	gitSecret  = "ghp_G1tHelperG1tHelperG1tHelper07"
+	appToken   = "v1.0123456789abcdef0123456789abcdef0123456789"
 )
 
-var allSecrets = []string{founderPAT, botPAT, legacyHex, wtwPAT, slowPAT, revokedPAT, ghFilePAT, gitSecret}
+var allSecrets = []string{founderPAT, botPAT, appToken, legacyHex, wtwPAT, slowPAT, revokedPAT, ghFilePAT, gitSecret}
 
 // whoAmI is GitHub's GET /user for the planted tokens: a timeout for one,
 // a 401 for another.
@@ -40,7 +41,9 @@ func whoAmI(asked *[]string) func(context.Context, ghx.Token) (string, error) {
 		case founderPAT, legacyHex, ghFilePAT, gitSecret:
 			return "founder", nil
 		case botPAT:
-			return "agent-bot[bot]", nil
+			return "", errors.New("an installation token is never asked about: its ghs_ prefix says whose kind it is")
+		case appToken:
+			return "", &github.ErrorResponse{Response: &http.Response{StatusCode: 403, Request: &http.Request{}}, Message: "Resource not accessible by integration"}
 		case slowPAT:
 			return "", context.DeadlineExceeded
 		case revokedPAT:
@@ -82,7 +85,7 @@ func TestFindCredentialsListsEverySourceByAccountNeverByValue(t *testing.T) {
 	var asked []string
 	creds := FindCredentials(context.Background(), Reach{
 		Environ: []string{
-			"GH_TOKEN=" + founderPAT, "MY_BOT=" + botPAT, "GITHUB_LEGACY=" + legacyHex, "SOME_SHA=" + legacyHex,
+			"GH_TOKEN=" + founderPAT, "MY_BOT=" + botPAT, "AAYU_BOT_TOKEN=" + appToken, "GITHUB_LEGACY=" + legacyHex, "SOME_SHA=" + legacyHex,
 			"WTW_TOKEN=" + wtwPAT, "GH_WTW_TOKEN=" + wtwPAT, "SLOW=" + slowPAT, "OLD=" + revokedPAT,
 			"GH_CONFIG_DIR=" + ghDir, "PATH=/usr/bin",
 		},
@@ -96,7 +99,8 @@ func TestFindCredentialsListsEverySourceByAccountNeverByValue(t *testing.T) {
 	got := sources(creds)
 	for _, want := range []string{
 		"environment variable GH_TOKEN: @founder",
-		"environment variable MY_BOT: @agent-bot[bot]",
+		"environment variable MY_BOT: a GitHub App's installation token",
+		"environment variable AAYU_BOT_TOKEN: a GitHub App's installation token",
 		"environment variable GITHUB_LEGACY: @founder",
 		"environment variable SLOW: whose is not known (GitHub could not say whose it is just now",
 		"environment variable OLD: GitHub refuses it",

@@ -42,6 +42,9 @@ type Credential struct {
 	// Refused says GitHub refuses the token (401: revoked, expired or
 	// never valid): it approves nothing.
 	Refused bool
+	// App says it is a GitHub App's installation token (ghs_, or one
+	// GET /user refuses as an integration's): a bot's, never a person's.
+	App bool
 }
 
 // Reach is what FindCredentials reads; main wires it to the process's
@@ -175,8 +178,14 @@ func FindCredentials(ctx context.Context, r Reach) []Credential {
 	ask := func(f found) Credential {
 		c, ok := whose[f.tok.Reveal()]
 		if !ok {
-			login, err := r.WhoAmI(ctx, f.tok)
+			var login string
+			var err error
+			if !strings.HasPrefix(f.tok.Reveal(), "ghs_") {
+				login, err = r.WhoAmI(ctx, f.tok)
+			}
 			switch {
+			case strings.HasPrefix(f.tok.Reveal(), "ghs_") || integrationToken(err):
+				c.App = true
 			case refusedToken(err):
 				c.Refused = true
 			case err != nil:
@@ -221,6 +230,15 @@ func FindCredentials(ctx context.Context, r Reach) []Credential {
 func refusedToken(err error) bool {
 	var resp *github.ErrorResponse
 	return errors.As(err, &resp) && resp.Response != nil && resp.Response.StatusCode == http.StatusUnauthorized
+}
+
+// integrationToken says GET /user refused the token as an App's: GitHub
+// answers 403 "Resource not accessible by integration" to an installation
+// token, which belongs to no person.
+func integrationToken(err error) bool {
+	var resp *github.ErrorResponse
+	return errors.As(err, &resp) && resp.Response != nil && resp.Response.StatusCode == http.StatusForbidden &&
+		strings.Contains(strings.ToLower(resp.Message), "integration")
 }
 
 // firstClause keeps an error's words up to its first ";", enough to say

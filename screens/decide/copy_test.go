@@ -2,6 +2,7 @@ package decide
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,5 +82,21 @@ func TestDecideRefusesToShowALinkThatIsNotHTTP(t *testing.T) {
 	}
 	if _, cmd := m.Update(tuitest.Key("c")); len(tuitest.OSC52Writes(tuitest.RunCmd(cmd))) != 0 {
 		t.Error("c copied a link that is not http(s)")
+	}
+}
+
+// TestDecideResultGolden: the full screen once both Decisions are accepted,
+// at 40, 80 and 120 columns: each comment's link on a line of its own,
+// never broken across lines, and c in the help line.
+func TestDecideResultGolden(t *testing.T) {
+	for _, w := range []int{40, 80, 120} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			f := &fakeCore{plan: plan(t)}
+			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
+			m.Update(planMsg{plan: f.plan})
+			_, cmd := m.Update(tuitest.Key("y"))
+			m.Update(cmd())
+			tuitest.GoldenView(t, m.View().Content, w, 24)
+		})
 	}
 }

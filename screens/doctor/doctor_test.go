@@ -73,3 +73,15 @@ func TestDoctorScreenGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestDoctorSummaryBlockSaysTheVerdict: the quit summary's doctor block
+// says what doctor found, with its exit code, not "doctor: exit 4" alone.
+func TestDoctorSummaryBlockSaysTheVerdict(t *testing.T) {
+	m := New(context.Background(), tuitest.Common(80, 24), func(context.Context) (core.Report, error) { return report(), nil })
+	m.Update(m.Init()())
+	m.Update(tuitest.Key("q"))
+	left := strings.Join(tui.NewStack(m).Epilogue(), "\n")
+	if want := "doctor: 2 of 4 rows are not set up and 1 warn (exit 4)"; !strings.Contains(left, want) {
+		t.Errorf("the summary does not say %q:\n%s", want, left)
+	}
+}
