@@ -17,7 +17,9 @@ import (
 // fails closed: ship refuses (exit 4), the protected-paths gate refuses
 // (exit 4; it once ignored the file and dropped bot_logins, so a machine
 // user counted as a CODEOWNER), doctor fails its policy row, and the inbox
-// fails its read rather than judging by the defaults.
+// fails its read rather than judging by the defaults, and plan refuses to
+// judge the never layers (exit 4). The merge gate's comment gives the same
+// words (actions/gatecomment, TestGateCommentGivesTheBasePolicyRefusal).
 func TestUnparsableBasePolicyRefusesEverywhere(t *testing.T) {
 	t.Parallel()
 	sb := startCountingSandbox(t)
@@ -81,6 +83,13 @@ func TestUnparsableBasePolicyRefusesEverywhere(t *testing.T) {
 	code, out, errOut = runAayuEnv(t, person(), append(api, "inbox", "--list")...)
 	if code == tui.ExitOK || !says(out+errOut) {
 		t.Errorf("inbox: exit %d, want a failure saying %q:\n%s%s", code, words, out, errOut)
+	}
+
+	// plan judges the never layers of Story #3's pull request (#4, into
+	// dev) by the same policy; --dry-run, as it only reads.
+	code, out, errOut = runAayuEnv(t, person(), append(api, "--dry-run", "plan", "3")...)
+	if code != tui.ExitRefused || !says(out+errOut) {
+		t.Errorf("plan: exit %d, want 4 saying %q:\n%s%s", code, words, out, errOut)
 	}
 
 	for _, w := range sb.writes()[before:] {

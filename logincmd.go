@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/google/go-github/v66/github"
@@ -101,19 +100,15 @@ func (w wiring) loginScreen(req login.Request, here identity.Decision) (*login.M
 // just approved a code, and a passing fault must not waste that approval.
 // Reads change nothing, so repeating one is always safe.
 func readAgain(ctx context.Context, read func() (string, error)) (string, error) {
-	var err error
-	for attempt := 1; attempt <= 3; attempt++ {
-		var v string
-		if v, err = read(); err == nil {
-			return v, nil
-		}
-		select {
-		case <-time.After(time.Duration(attempt) * 300 * time.Millisecond):
-		case <-ctx.Done():
-			return "", err
-		}
+	var v string
+	err := ghx.Steps{Attempts: 3}.Retry(ctx, nil, func() (err error) {
+		v, err = read()
+		return err
+	})
+	if err != nil {
+		return "", err
 	}
-	return "", err
+	return v, nil
 }
 
 func writingClient(ctx context.Context, sess *session) (*github.Client, error) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/google/go-github/v66/github"
@@ -44,18 +45,21 @@ type ledgerWrite struct {
 func (e *Executor) commitLedger(ctx context.Context, message string, edit ledgerEdit) (ledgerWrite, error) {
 	git := e.cfg.Client.Git
 	owner, repo, ref := e.cfg.Owner, e.cfg.Repo, "heads/"+e.cfg.Ledger
-	var lastErr error
-	for range ledgerAttempts {
+	var out ledgerWrite
+	// Another writer moving the branch first is the one failure tried
+	// again, at once: the next try reads the new tip and edits that.
+	err := ghx.Steps{Attempts: ledgerAttempts, Delay: func(int) time.Duration { return 0 }}.Retry(ctx, ghx.IsNotFastForward, func() error {
 		tip, err := e.ledgerTip(ctx)
 		if err != nil {
-			return ledgerWrite{}, err
+			return err
 		}
 		files, err := edit(e.ledgerReader(ctx, tip.SHA))
 		if err != nil {
-			return ledgerWrite{}, err
+			return err
 		}
 		if len(files) == 0 {
-			return ledgerWrite{Already: true}, nil
+			out = ledgerWrite{Already: true}
+			return nil
 		}
 		var entries []*github.TreeEntry
 		for _, p := range sortedKeys(files) {
@@ -64,7 +68,7 @@ func (e *Executor) commitLedger(ctx context.Context, message string, edit ledger
 				blob, _, err := git.CreateBlob(ctx, owner, repo, &github.Blob{
 					Content: github.String(base64.StdEncoding.EncodeToString(b)), Encoding: github.String("base64")})
 				if err != nil {
-					return ledgerWrite{}, fmt.Errorf("storing %s for the ledger: %w", p, err)
+					return fmt.Errorf("storing %s for the ledger: %w", p, err)
 				}
 				entry.SHA = blob.SHA
 			}
@@ -72,30 +76,34 @@ func (e *Executor) commitLedger(ctx context.Context, message string, edit ledger
 		}
 		tree, _, err := git.CreateTree(ctx, owner, repo, tip.Tree, entries)
 		if err != nil {
-			return ledgerWrite{}, fmt.Errorf("building the ledger tree: %w", err)
+			return fmt.Errorf("building the ledger tree: %w", err)
 		}
 		commit, _, err := git.CreateCommit(ctx, owner, repo, &github.Commit{
 			Message: github.String(message), Tree: &github.Tree{SHA: tree.SHA},
 			Parents: []*github.Commit{{SHA: github.String(tip.SHA)}}}, nil)
 		if err != nil {
-			return ledgerWrite{}, fmt.Errorf("making the ledger commit: %w", err)
+			return fmt.Errorf("making the ledger commit: %w", err)
 		}
 		_, _, err = git.UpdateRef(ctx, owner, repo, &github.Reference{Ref: github.String("refs/" + ref),
 			Object: &github.GitObject{SHA: commit.SHA}}, false)
 		switch {
 		case err == nil:
-			return ledgerWrite{Commit: commit.GetSHA()}, nil
+			out = ledgerWrite{Commit: commit.GetSHA()}
+			return nil
 		case ghx.IsNotFastForward(err):
-			lastErr = err
-			continue
+			return err
 		case errors.Is(err, ghx.ErrMayHaveLanded):
 			if now, rerr := e.ledgerTip(ctx); rerr == nil && now.SHA == commit.GetSHA() {
-				return ledgerWrite{Commit: commit.GetSHA()}, nil
+				out = ledgerWrite{Commit: commit.GetSHA()}
+				return nil
 			}
 		}
-		return ledgerWrite{}, &commitError{Commit: commit.GetSHA(), Err: fmt.Errorf("moving the ledger branch: %w", err)}
+		return &commitError{Commit: commit.GetSHA(), Err: fmt.Errorf("moving the ledger branch: %w", err)}
+	})
+	if ghx.IsNotFastForward(err) {
+		return ledgerWrite{}, fmt.Errorf("the ledger kept moving under %d attempts: %w", ledgerAttempts, err)
 	}
-	return ledgerWrite{}, fmt.Errorf("the ledger kept moving under %d attempts: %w", ledgerAttempts, lastErr)
+	return out, err
 }
 
 // commitError carries the commit a failed write stopped at, for Details.

@@ -70,24 +70,30 @@ func CommitFiles(ctx context.Context, client *github.Client, owner, repo, branch
 	if err != nil {
 		return "", err
 	}
-	var lastErr error
-	for attempt := 1; attempt <= MaxCommitAttempts; attempt++ {
-		sha, err := w.commitOnce(entries)
-		if err == nil || errors.Is(err, ErrAlreadyThere) {
-			return sha, err
+	var sha string
+	moved := func(err error) bool { return IsNotFastForward(err) || isRefExists(err) }
+	policy := w.steps(MaxCommitAttempts)
+	wait := policy.Delay
+	policy.Delay = func(attempt int) time.Duration {
+		if moved(err) {
+			return 0 // someone else moved the branch: re-read it at once
 		}
-		if !IsNotFastForward(err) && !isRefExists(err) && !retryableCreate(err) {
-			return "", err
-		}
-		lastErr = err
-		if !IsNotFastForward(err) && !isRefExists(err) {
-			if werr := w.wait(attempt); werr != nil {
-				return "", werr
-			}
-		}
+		return wait(attempt)
+	}
+	err = policy.Retry(w.ctx, func(err error) bool { return moved(err) || retryableCreate(err) }, func() error {
+		sha, err = w.commitOnce(entries)
+		return err
+	})
+	switch {
+	case err == nil || errors.Is(err, ErrAlreadyThere):
+		return sha, err
+	case !moved(err) && !retryableCreate(err):
+		return "", err
+	case w.ctx.Err() != nil:
+		return "", w.ctx.Err()
 	}
 	return "", fmt.Errorf("writing to %s/%s branch %s: the branch did not take the commit in %d attempts; nothing was forced: %w",
-		owner, repo, branch, MaxCommitAttempts, lastErr)
+		owner, repo, branch, MaxCommitAttempts, err)
 }
 
 // Retryable reports a failure after which repeating an idempotent write,
@@ -112,21 +118,17 @@ func retryableCreate(err error) bool {
 	return ok && status >= 500
 }
 
-// wait pauses before the next try: CommitOptions.Backoff, else the
-// client's retry policy (ClientOptions.Retry and Sleep), else 250 ms
-// doubling up to 4 s.
-func (w *ledgerWriter) wait(attempt int) error {
+// steps is the one step policy (Steps) for attempts tries, with the waits
+// shaped by CommitOptions.Backoff, else by the client's retry policy
+// (ClientOptions.Retry and Sleep), else StepDelay.
+func (w *ledgerWriter) steps(attempts int) Steps {
 	switch {
 	case w.opts.Backoff != nil:
-		return sleepContext(w.ctx, w.opts.Backoff(attempt))
+		return Steps{Attempts: attempts, Delay: w.opts.Backoff}
 	case w.retry != nil:
-		return w.retry.sleep(w.ctx, w.retry.backoff(attempt))
+		return Steps{Attempts: attempts, Delay: w.retry.backoff, Sleep: w.retry.sleep}
 	}
-	d := 250 * time.Millisecond << (attempt - 1)
-	if d > 4*time.Second || d <= 0 {
-		d = 4 * time.Second
-	}
-	return sleepContext(w.ctx, d)
+	return Steps{Attempts: attempts}
 }
 
 type ledgerWriter struct {
@@ -318,16 +320,9 @@ func (w *ledgerWriter) commit(tree string, parents []string) (string, error) {
 // and trees are content-addressed and a commit nothing points at yet is
 // harmless, so creating one twice changes nothing that matters.
 func (w *ledgerWriter) retryCreate(create func() error) error {
-	var err error
-	for attempt := 1; attempt <= maxCreateAttempts; attempt++ {
-		if err = create(); !retryableCreate(err) {
-			return err
-		}
-		if attempt < maxCreateAttempts {
-			if werr := w.wait(attempt); werr != nil {
-				return werr
-			}
-		}
+	err := w.steps(maxCreateAttempts).Retry(w.ctx, retryableCreate, create)
+	if retryableCreate(err) && w.ctx.Err() != nil {
+		return w.ctx.Err()
 	}
 	return err
 }

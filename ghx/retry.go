@@ -461,3 +461,67 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+// Steps is the one retry policy for a step above the transport — a read
+// repeated after a fault, a write repeated after a re-read, the ledger's
+// creates — where the transport's own policy (RetryPolicy) covers single
+// requests. Issue #21 counted eight loops, each with its own count, wait
+// and rule; each now says only how many tries it allows and when a failure
+// deserves another (Retryable, WriteAgain).
+type Steps struct {
+	// Attempts bounds the tries in all, the first one included.
+	Attempts int
+	// Delay is the wait after the attempt-th try fails; nil is StepDelay.
+	Delay func(attempt int) time.Duration
+	// Sleep waits d or until ctx ends; nil waits on the clock. The ledger
+	// writer passes its client's (ClientOptions.Sleep), so tests of faults
+	// do not wait.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// StepDelay is the wait after the attempt-th failed try: 200 ms more each
+// time, at most a second — long enough for a passing fault to clear, short
+// enough that a person at a screen never waits for the policy itself.
+func StepDelay(attempt int) time.Duration {
+	return min(time.Duration(attempt)*200*time.Millisecond, time.Second)
+}
+
+// Retry runs step until it succeeds, again says its failure deserves no
+// other try, Attempts tries are spent, or ctx ends while waiting; it returns
+// the last try's error (never ctx's, so the caller words what failed).
+// again nil retries every failure, which is right only for reads.
+func (p Steps) Retry(ctx context.Context, again func(error) bool, step func() error) error {
+	delay, sleep := p.Delay, p.Sleep
+	if delay == nil {
+		delay = StepDelay
+	}
+	if sleep == nil {
+		sleep = sleepContext
+	}
+	for attempt := 1; ; attempt++ {
+		err := step()
+		if err == nil || attempt >= p.Attempts || (again != nil && !again(err)) {
+			return err
+		}
+		if d := delay(attempt); d <= 0 {
+			if ctx.Err() != nil { // no wait: try again at once, unless stopped
+				return err
+			}
+		} else if sleep(ctx, d) != nil {
+			return err
+		}
+	}
+}
+
+// WriteAgain is the rule for a write that may have landed (ErrMayHaveLanded:
+// its answer was lost, or GitHub answered 5xx after it was sent): it is
+// never sent again blindly. landed re-reads GitHub; the write deserves
+// another try only when that read worked and shows the write is not there.
+// Any other failure is not this rule's to repeat.
+func WriteAgain(err error, landed func() (bool, error)) bool {
+	if !errors.Is(err, ErrMayHaveLanded) {
+		return false
+	}
+	there, rerr := landed()
+	return rerr == nil && !there
+}

@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/aayudha/aayu/model/exitcode"
 )
 
 // FlowPhase is where a ConfirmFlow is: reading what it will ask about,
@@ -158,6 +161,21 @@ func (f *ConfirmFlow) onQuitRequest(q QuitRequestMsg) tea.Cmd {
 	}
 	f.Say(fmt.Sprintf("Stopped on %s before anything was written.", q.Why))
 	return f.Finish(ExitRefused)
+}
+
+// Stopped ends the flow on an error from a core action: a refusal
+// (exitcode.Refusal, whichever action refused) is "refused:" and exit 4,
+// any other error "failed:" and exit 1. The plan, ready and decide screens
+// each told the two apart themselves. nothing is a refusal's second line
+// (what was not written); next is a failure's.
+func (f *ConfirmFlow) Stopped(err error, nothing, next string) tea.Cmd {
+	var refusal *exitcode.Refusal
+	if errors.As(err, &refusal) {
+		f.Say("refused: "+Sentence(SanitizeLine(refusal.Reason)), nothing)
+		return f.Finish(ExitRefused)
+	}
+	f.Say("failed: "+Sentence(SanitizeLine(err.Error())), next)
+	return f.Finish(ExitFailed)
 }
 
 // Say adds lines to both renderers.

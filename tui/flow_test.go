@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/aayudha/aayu/model/exitcode"
 )
 
 // testFlow is a flow whose write only counts that it was started.
@@ -88,5 +92,28 @@ func TestConfirmFlowHideWhenDoneDropsTheWaitingLine(t *testing.T) {
 	}
 	if len(f.Transcript()) != 4 {
 		t.Errorf("transcript %q lost a line", f.Transcript())
+	}
+}
+
+// TestConfirmFlowStoppedTellsARefusalFromAFailure: the plan, ready and
+// decide screens end on an action's error through Stopped, which tells a
+// refusal (exit 4) from a failure (exit 1) by the one Refusal type, wrapped
+// or not, and shows either reason by the one sanitiser rule.
+func TestConfirmFlowStoppedTellsARefusalFromAFailure(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		code int
+		says string
+	}{
+		{"refusal", exitcode.Refuse("@reader has read access\x1b[2J"), ExitRefused, "refused: @reader has read access^[[2J."},
+		{"wrapped refusal", fmt.Errorf("reading: %w", exitcode.Refuse("no goal")), ExitRefused, "refused: no goal."},
+		{"failure", errors.New("GitHub answered 502"), ExitFailed, "failed: GitHub answered 502."},
+	} {
+		f := NewConfirmFlow(Common{Plain: true}, "t", "intro")
+		f.Stopped(c.err, "Nothing was written.", "Next: try again.")
+		if f.Code != c.code || len(f.Lines) < 3 || f.Lines[1] != c.says {
+			t.Errorf("%s: exit %d, lines %q; want exit %d saying %q", c.name, f.Code, f.Lines, c.code, c.says)
+		}
 	}
 }

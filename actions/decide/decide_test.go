@@ -17,7 +17,7 @@ const oneWay = "Members still ask.\n\n## Options\n1. Keep answering until March 
 
 func decision(n int, title, body string) inbox.Issue {
 	return inbox.Issue{Number: n, Title: untrusted.Text(title), Body: untrusted.Text(body), State: "open",
-		Labels: []string{inbox.LabelDecision, "status:proposed"}}
+		Labels: []untrusted.Label{inbox.LabelDecision, "status:proposed"}}
 }
 
 func snapshot() inbox.Snapshot {
@@ -25,7 +25,7 @@ func snapshot() inbox.Snapshot {
 		decision(1, "Deductible tables", twoWay),
 		decision(2, "Plan year 2024", oneWay),
 		decision(5, "Broken", "## Options\n1. A\n2. B\n\nDoor: two-way\n"), // no recommendation
-		{Number: 6, Title: "a Story", State: "open", Labels: []string{inbox.LabelStory}},
+		{Number: 6, Title: "a Story", State: "open", Labels: []untrusted.Label{inbox.LabelStory}},
 	}}
 }
 

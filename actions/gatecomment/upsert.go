@@ -39,15 +39,17 @@ func Upsert(ctx context.Context, client *github.Client, owner, repo string, pr i
 	if !hasMarkerLine(body, marker) {
 		return Upserted{}, fmt.Errorf("the comment for #%d does not carry its marker line; nothing was written", pr)
 	}
-	var lost error
-	for attempt := 1; attempt <= 3; attempt++ {
-		out, err := upsertOnce(ctx, client, owner, repo, pr, marker, body, login)
-		if !errors.Is(err, ghx.ErrMayHaveLanded) {
-			return out, err
-		}
-		lost = err
+	var out Upserted
+	// Each try reads the comments first (upsertOnce), which is the re-read
+	// ghx.WriteAgain asks for: what is there decides whether to write.
+	err := ghx.Steps{Attempts: 3}.Retry(ctx, func(err error) bool { return errors.Is(err, ghx.ErrMayHaveLanded) }, func() (err error) {
+		out, err = upsertOnce(ctx, client, owner, repo, pr, marker, body, login)
+		return err
+	})
+	if errors.Is(err, ghx.ErrMayHaveLanded) {
+		return Upserted{}, fmt.Errorf("writing the comment on #%d: %s", pr, ghx.Describe(err))
 	}
-	return Upserted{}, fmt.Errorf("writing the comment on #%d: %s", pr, ghx.Describe(lost))
+	return out, err
 }
 
 func upsertOnce(ctx context.Context, client *github.Client, owner, repo string, pr int, marker, body, login string) (Upserted, error) {

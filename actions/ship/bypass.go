@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
@@ -86,28 +85,35 @@ func (r *run) claimBypass() (gateOutcome, error) {
 		postErr error
 		unknown bool
 	)
-	for attempt := 1; ; attempt++ {
+	var fail error // a failure that ends the gate, worded
+	_ = ghx.Steps{Attempts: 3}.Retry(r.ctx, func(err error) bool {
+		// A lost answer whose comment is not there was never taken: post
+		// again (the read-back in the step is the re-read the rule needs).
+		return fail == nil && ghx.WriteAgain(err, func() (bool, error) { return len(list) > 0, nil })
+	}, func() error {
 		made, _, postErr = r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, &github.IssueComment{Body: github.String(body)})
 		unknown = errors.Is(postErr, ghx.ErrMayHaveLanded)
 		if postErr != nil && !unknown {
-			return gateOutcome{}, fmt.Errorf("posting the Solo-mode bypass: comment: %s; nothing was posted and nothing was merged", ghx.Describe(postErr))
+			fail = fmt.Errorf("posting the Solo-mode bypass: comment: %s; nothing was posted and nothing was merged", ghx.Describe(postErr))
+			return fail
 		}
 		if made != nil {
 			r.bypass.posted = made.GetHTMLURL()
 			r.record("done", []string{fmt.Sprintf("posted the Solo-mode bypass: comment for head %s (%s)", r.head, made.GetHTMLURL())}, "")
 		}
-		list, err = r.readBackBypass()
-		if err != nil {
+		var err error
+		if list, err = r.readBackBypass(); err != nil {
 			if unknown {
-				return gateOutcome{}, fmt.Errorf("posting the Solo-mode bypass: comment: %s, and reading the comments back failed too (%w); nothing was merged; run ship again: it uses the comment if it landed", ghx.Describe(postErr), err)
+				fail = fmt.Errorf("posting the Solo-mode bypass: comment: %s, and reading the comments back failed too (%w); nothing was merged; run ship again: it uses the comment if it landed", ghx.Describe(postErr), err)
+			} else {
+				fail = fmt.Errorf("%w; nothing was merged%s", err, r.postedNote())
 			}
-			return gateOutcome{}, fmt.Errorf("%w; nothing was merged%s", err, r.postedNote())
+			return fail
 		}
-		// A lost answer whose comment is not there was never taken: post
-		// again (the read-back above is the compare of the next set).
-		if len(list) > 0 || !unknown || attempt >= 3 {
-			break
-		}
+		return postErr
+	})
+	if fail != nil {
+		return gateOutcome{}, fail
 	}
 	if len(list) == 0 {
 		if unknown {
@@ -135,19 +141,15 @@ func (r *run) claimBypass() (gateOutcome, error) {
 // readBackBypass re-reads the bypass comments after a post, a few times
 // over a failing read: giving up here would leave a posted comment unused.
 func (r *run) readBackBypass() ([]identity.Comment, error) {
-	var err error
-	for attempt := 1; attempt <= 3; attempt++ {
-		var list []identity.Comment
-		if list, err = r.bypassComments(); err == nil {
-			return list, nil
-		}
-		select {
-		case <-r.ctx.Done():
-			return nil, err
-		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
-		}
+	var list []identity.Comment
+	err := ghx.Steps{Attempts: 3}.Retry(r.ctx, nil, func() (err error) {
+		list, err = r.bypassComments()
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, err
+	return list, nil
 }
 
 // confirmBypass re-reads the comments just before the merge: the comment

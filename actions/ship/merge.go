@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/gitsha"
@@ -130,22 +129,19 @@ var ErrMergeUnknown = errors.New("ship could not tell whether it merged")
 // head by ship is done; still open is asked again (the merge is pinned to
 // the head, so a repeat can never merge anything else), a few times.
 func (r *run) squashMerge(msg, title string) (*github.PullRequestMergeResult, error) {
-	for attempt := 1; ; attempt++ {
-		out, _, err := r.cfg.Client.PullRequests.Merge(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, msg,
-			&github.PullRequestOptions{MergeMethod: "squash", SHA: r.head, CommitTitle: title})
-		if !errors.Is(err, ghx.ErrMayHaveLanded) || attempt >= 4 {
-			return out, err
-		}
-		pr, _, rerr := r.cfg.Client.PullRequests.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr)
-		if rerr != nil || pr.GetMerged() || pr.GetState() != "open" || pr.GetHead().GetSHA() != r.head {
-			return out, err // the caller's re-read decides
-		}
-		select {
-		case <-r.ctx.Done():
-			return out, err
-		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
-		}
+	var out *github.PullRequestMergeResult
+	// Anything but open at this head, or a failed read, is not asked again:
+	// the caller's re-read decides.
+	landed := func() (bool, error) {
+		pr, _, err := r.cfg.Client.PullRequests.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr)
+		return err == nil && (pr.GetMerged() || pr.GetState() != "open" || pr.GetHead().GetSHA() != r.head), err
 	}
+	err := ghx.Steps{Attempts: 4}.Retry(r.ctx, func(err error) bool { return ghx.WriteAgain(err, landed) }, func() (err error) {
+		out, _, err = r.cfg.Client.PullRequests.Merge(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, msg,
+			&github.PullRequestOptions{MergeMethod: "squash", SHA: r.head, CommitTitle: title})
+		return err
+	})
+	return out, err
 }
 
 // mergedAfterAll re-reads the pull request after a merge whose answer was

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/go-github/v66/github"
 
@@ -131,17 +130,12 @@ func (r *run) landRetrying() (gateOutcome, error) { return r.retryAfterMerge(r.l
 // retryAfterMerge is the one retry rule for the writes after the merge:
 // again after a fault GitHub may recover from, never after a refusal.
 func (r *run) retryAfterMerge(step func() (gateOutcome, error)) (gateOutcome, error) {
-	for attempt := 1; ; attempt++ {
-		out, err := step()
-		if err == nil || attempt >= afterMergeAttempts || !ghx.Retryable(err) {
-			return out, err
-		}
-		select {
-		case <-time.After(min(time.Duration(attempt)*200*time.Millisecond, time.Second)):
-		case <-r.ctx.Done():
-			return out, err
-		}
-	}
+	var out gateOutcome
+	err := ghx.Steps{Attempts: afterMergeAttempts}.Retry(r.ctx, ghx.Retryable, func() (err error) {
+		out, err = step()
+		return err
+	})
+	return out, err
 }
 
 func (r *run) removeLabel(name string) error {

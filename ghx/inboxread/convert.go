@@ -27,10 +27,10 @@ func timeOf(t *github.Timestamp) time.Time {
 	return t.Time.UTC()
 }
 
-func labelNames(labels []*github.Label) []string {
-	var out []string
+func labelNames(labels []*github.Label) []untrusted.Label {
+	var out []untrusted.Label
 	for _, l := range labels {
-		out = append(out, l.GetName())
+		out = append(out, untrusted.Label(l.GetName()))
 	}
 	return out
 }

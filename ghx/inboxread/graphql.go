@@ -337,7 +337,7 @@ func (g gqlPull) pull() (inbox.PullRequest, bool) {
 		BaseRef: untrusted.Ref(g.BaseRefName), State: "open", Draft: g.IsDraft, Author: g.Author.account(),
 	}
 	for _, l := range g.Labels.Nodes {
-		pr.Labels = append(pr.Labels, l.Name)
+		pr.Labels = append(pr.Labels, untrusted.Label(l.Name))
 	}
 	return pr, g.Labels.TotalCount <= len(g.Labels.Nodes)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // TestCommandPerCard: each card names the command a person runs for it:
@@ -36,7 +37,7 @@ func TestCommandPerCard(t *testing.T) {
 		t.Errorf("solo mode: Command = %q", Command(st))
 	}
 	bad := base()
-	bad.Issues = append(bad.Issues, Issue{Number: 9, Title: "no options", State: "open", Labels: []string{LabelDecision}, Body: "Door: two-way"})
+	bad.Issues = append(bad.Issues, Issue{Number: 9, Title: "no options", State: "open", Labels: []untrusted.Label{LabelDecision}, Body: "Door: two-way"})
 	if st, _ := Find(Derive(bad), "decision#9"); Command(st) != "" {
 		t.Errorf("a Decision whose body does not parse names %q; it is fixed on GitHub", Command(st))
 	}

@@ -209,7 +209,10 @@ func TestDeriveSkips(t *testing.T) {
 			s.PRFacts[150] = PRFacts{Statuses: []Status{{Context: "ci/other", State: "pending", Description: "human rung"}}}
 		}, "needs-review#150"},
 		{"merged into main, not dev", func(s *Snapshot) { withMergedWithoutShip(s); s.PullRequests[0].BaseRef = "main" }, "merged-without-ship#120"},
-		{"story already merged", func(s *Snapshot) { withMergedWithoutShip(s); s.Issues[0].Labels = []string{LabelStory, LabelMerged} }, "merged-without-ship#120"},
+		{"story already merged", func(s *Snapshot) {
+			withMergedWithoutShip(s)
+			s.Issues[0].Labels = []untrusted.Label{LabelStory, LabelMerged}
+		}, "merged-without-ship#120"},
 		{"the approver's human review reply names the head", func(s *Snapshot) {
 			withNeedsReview(s)
 			f := s.PRFacts[150]

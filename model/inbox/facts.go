@@ -18,7 +18,7 @@ type Issue struct {
 	Body        untrusted.Text
 	State       string // "open" or "closed"
 	StateReason string // "completed", "not_planned", "reopened" or ""
-	Labels      []string
+	Labels      []untrusted.Label
 	Author      identity.Account // Permission filled when read
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
@@ -49,7 +49,7 @@ type PullRequest struct {
 	Merged         bool
 	MergedAt       time.Time
 	MergeCommitSHA string
-	Labels         []string
+	Labels         []untrusted.Label
 	Author         identity.Account
 }
 
@@ -149,9 +149,9 @@ const (
 	InspectContext  = "aayudha/inspect"
 )
 
-func hasLabel(labels []string, want string) bool {
+func hasLabel(labels []untrusted.Label, want string) bool {
 	for _, l := range labels {
-		if l == want {
+		if l.Raw() == want {
 			return true
 		}
 	}

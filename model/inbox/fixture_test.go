@@ -5,6 +5,7 @@ import (
 
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 const (
@@ -29,16 +30,16 @@ func base() Snapshot {
 
 // Each with* adds one kind's facts; withAll adds all of them.
 func withDecision(s *Snapshot) {
-	s.Issues = append(s.Issues, Issue{Number: 324, Title: "Production Engineer seat", State: "open", Labels: []string{LabelDecision}, Body: seatDecision, Author: agent})
+	s.Issues = append(s.Issues, Issue{Number: 324, Title: "Production Engineer seat", State: "open", Labels: []untrusted.Label{LabelDecision}, Body: seatDecision, Author: agent})
 }
 
 func withOneWayDecision(s *Snapshot) {
-	s.Issues = append(s.Issues, Issue{Number: 283, Title: "Queue", State: "open", Labels: []string{LabelDecision}, Author: agent,
+	s.Issues = append(s.Issues, Issue{Number: 283, Title: "Queue", State: "open", Labels: []untrusted.Label{LabelDecision}, Author: agent,
 		Body: "## Options\n1. Keep the queue (recommended)\n2. Move it\n3. Drop it\n\nDoor: one-way\n"})
 }
 
 func withReadyToShip(s *Snapshot) {
-	s.Issues = append(s.Issues, Issue{Number: 131, Title: "Dental cap", State: "open", Labels: []string{LabelStory, LabelLease}})
+	s.Issues = append(s.Issues, Issue{Number: 131, Title: "Dental cap", State: "open", Labels: []untrusted.Label{LabelStory, LabelLease}})
 	s.PullRequests = append(s.PullRequests, PullRequest{Number: 148, Title: "Dental cap rule", HeadRef: "story/131-dental-cap", HeadSHA: headA, BaseRef: "dev", State: "open", Author: agent})
 	s.PRFacts[148] = PRFacts{MergeGate: "success", Comments: []identity.Comment{
 		{ID: 1, Author: founder, CreatedAt: t0, Body: "Ready to ship: every gate passed on head " + headA + "; only the human pass is missing."},
@@ -57,12 +58,12 @@ func withReviewStopped(s *Snapshot) {
 }
 
 func withMergedWithoutShip(s *Snapshot) {
-	s.Issues = append(s.Issues, Issue{Number: 120, Title: "Vision benefit", State: "open", Labels: []string{LabelStory, "status:in-progress", LabelLease}})
+	s.Issues = append(s.Issues, Issue{Number: 120, Title: "Vision benefit", State: "open", Labels: []untrusted.Label{LabelStory, "status:in-progress", LabelLease}})
 	s.PullRequests = append(s.PullRequests, PullRequest{Number: 122, Title: "Vision benefit", HeadRef: "story/120-vision", BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0, Author: agent})
 }
 
 func withBugFixMerged(s *Snapshot) {
-	s.Issues = append(s.Issues, Issue{Number: 170, Title: "Marker ignored", State: "open", Labels: []string{LabelBug}})
+	s.Issues = append(s.Issues, Issue{Number: 170, Title: "Marker ignored", State: "open", Labels: []untrusted.Label{LabelBug}})
 	s.PullRequests = append(s.PullRequests, PullRequest{Number: 171, Title: "Honour markers", HeadRef: "fix/marker", Body: "Fixes #170", BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0, Author: agent})
 }
 
@@ -73,7 +74,7 @@ func withReplaced(s *Snapshot) {
 }
 
 func withAudit(s *Snapshot) {
-	s.PullRequests = append(s.PullRequests, PullRequest{Number: 160, Title: "Docs typo", HeadRef: "docs/typo", BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0, MergeCommitSHA: mergeSHA, Labels: []string{LabelAudit}, Author: agent})
+	s.PullRequests = append(s.PullRequests, PullRequest{Number: 160, Title: "Docs typo", HeadRef: "docs/typo", BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0, MergeCommitSHA: mergeSHA, Labels: []untrusted.Label{LabelAudit}, Author: agent})
 	s.AuditEntries[160] = true
 }
 

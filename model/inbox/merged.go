@@ -167,7 +167,7 @@ func uncovered(s Snapshot, prs []PullRequest) []PullRequest {
 	return out
 }
 
-func anyLabel(labels, want []string) bool {
+func anyLabel(labels []untrusted.Label, want []string) bool {
 	for _, w := range want {
 		if hasLabel(labels, w) {
 			return true

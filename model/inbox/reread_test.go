@@ -44,7 +44,7 @@ func TestReread(t *testing.T) {
 			s.PullRequests = append(s.PullRequests, PullRequest{Number: 130, Title: "More vision", HeadRef: "story/120-more", BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0.Add(1), Author: agent})
 		}, "linked issues or pull requests changed"},
 		{"lease removed by someone", withMergedWithoutShip, "merged-without-ship#120", func(s *Snapshot) {
-			s.Issues[0].Labels = []string{LabelStory}
+			s.Issues[0].Labels = []untrusted.Label{LabelStory}
 		}, "choices changed"},
 	}
 	for _, c := range cases {

@@ -22,9 +22,9 @@ import (
 
 func snapshot(title1 string) model.Snapshot {
 	return model.Snapshot{Viewer: "founder", Issues: []model.Issue{
-		{Number: 1, Title: untrusted.Text(title1), State: "open", Labels: []string{model.LabelDecision, "status:proposed"},
+		{Number: 1, Title: untrusted.Text(title1), State: "open", Labels: []untrusted.Label{model.LabelDecision, "status:proposed"},
 			Body: "## Options\n1. Keep them in Go code (recommended)\n2. Load them from YAML\n3. Fetch them from an API\n\nDoor: two-way\n"},
-		{Number: 2, Title: "Plan year 2024", State: "open", Labels: []string{model.LabelDecision, "status:proposed"},
+		{Number: 2, Title: "Plan year 2024", State: "open", Labels: []untrusted.Label{model.LabelDecision, "status:proposed"},
 			Body: "## Options\n1. Keep answering until March (recommended)\n2. Stop now and delete the tables\n\nDoor: one-way\n"},
 	}}
 }

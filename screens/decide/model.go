@@ -7,7 +7,6 @@ package decide
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -79,14 +78,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) planned(msg planMsg) tea.Cmd {
-	var refusal *core.Refusal
-	switch {
-	case errors.As(msg.err, &refusal):
-		m.Say("refused: "+tui.Sentence(tui.SanitizeLine(refusal.Reason)), "Nothing was written.")
-		return m.Finish(tui.ExitRefused)
-	case msg.err != nil:
-		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run "+m.deps.Command+" again.")
-		return m.Finish(tui.ExitFailed)
+	if msg.err != nil {
+		return m.Stopped(msg.err, "Nothing was written.", "Nothing was written. Next: check --repo and your token (aayu auth), then run "+m.deps.Command+" again.")
 	}
 	p := msg.plan
 	m.plan = p

@@ -25,13 +25,13 @@ func bigSnapshot(n int) model.Snapshot {
 		num := 1000 + i*2
 		switch i % 3 {
 		case 0:
-			s.Issues = append(s.Issues, model.Issue{Number: num, Title: untrusted.Text(fmt.Sprintf("Decision %d", i)), State: "open", Labels: []string{model.LabelDecision}, Author: writer,
+			s.Issues = append(s.Issues, model.Issue{Number: num, Title: untrusted.Text(fmt.Sprintf("Decision %d", i)), State: "open", Labels: []untrusted.Label{model.LabelDecision}, Author: writer,
 				Body: "## Options\n1. Keep it (recommended)\n2. Change it\n\nDoor: two-way\n"})
 		case 1:
-			s.Issues = append(s.Issues, model.Issue{Number: num, Title: untrusted.Text(fmt.Sprintf("Story %d", i)), State: "open", Labels: []string{model.LabelStory}})
+			s.Issues = append(s.Issues, model.Issue{Number: num, Title: untrusted.Text(fmt.Sprintf("Story %d", i)), State: "open", Labels: []untrusted.Label{model.LabelStory}})
 			s.PullRequests = append(s.PullRequests, model.PullRequest{Number: num + 1, Title: "PR", HeadRef: untrusted.Ref(fmt.Sprintf("story/%d-x", num)), BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0, Author: agent})
 		case 2:
-			s.Issues = append(s.Issues, model.Issue{Number: num, Title: untrusted.Text(fmt.Sprintf("Bug %d", i)), State: "open", Labels: []string{model.LabelBug}})
+			s.Issues = append(s.Issues, model.Issue{Number: num, Title: untrusted.Text(fmt.Sprintf("Bug %d", i)), State: "open", Labels: []untrusted.Label{model.LabelBug}})
 			s.PullRequests = append(s.PullRequests, model.PullRequest{Number: num + 1, Title: "Fix", Body: untrusted.Text(fmt.Sprintf("Fixes #%d", num)), BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0, Author: agent})
 		}
 	}

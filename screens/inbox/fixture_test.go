@@ -8,6 +8,7 @@ import (
 
 	"github.com/aayudha/aayu/model/identity"
 	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 const (
@@ -35,12 +36,12 @@ func demoSnapshot() model.Snapshot {
 	s := model.Snapshot{Viewer: "founder", Approver: "founder", IntegrationBranch: "dev",
 		PRFacts: map[int]model.PRFacts{}, IssueComments: map[int][]identity.Comment{}, AuditEntries: map[int]bool{}}
 	s.Issues = append(s.Issues,
-		model.Issue{Number: 1, Title: hostileTitle, State: "open", Labels: []string{model.LabelDecision}, Author: writer,
+		model.Issue{Number: 1, Title: hostileTitle, State: "open", Labels: []untrusted.Label{model.LabelDecision}, Author: writer,
 			Body: "We need on-call cover.\x1b[2J\u202e\n\n## Options\n1. Add the seat (recommended)\n2. " + hostileOption + "\n\nDoor: two-way\n"},
-		model.Issue{Number: 2, Title: "Drop the queue", State: "open", Labels: []string{model.LabelDecision}, Author: writer,
+		model.Issue{Number: 2, Title: "Drop the queue", State: "open", Labels: []untrusted.Label{model.LabelDecision}, Author: writer,
 			Body: "## Options\n1. Keep the queue (recommended)\n2. Drop it\n\nDoor: one-way\n"},
-		model.Issue{Number: 9, Title: "Vision benefit", State: "open", Labels: []string{model.LabelStory, model.LabelLease}},
-		model.Issue{Number: 11, Title: "Applies ignores case", State: "open", Labels: []string{model.LabelBug}},
+		model.Issue{Number: 9, Title: "Vision benefit", State: "open", Labels: []untrusted.Label{model.LabelStory, model.LabelLease}},
+		model.Issue{Number: 11, Title: "Applies ignores case", State: "open", Labels: []untrusted.Label{model.LabelBug}},
 	)
 	s.IssueComments[1] = []identity.Comment{{ID: 7, Author: writer, CreatedAt: t0, Body: model.CounselMarker + "\nAdd the seat: on-call gaps cost more than the seat."}}
 	s.PullRequests = append(s.PullRequests,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aayudha/aayu/model/identity"
 	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/untrusted"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -80,7 +81,7 @@ func pressOn(st *tui.Stack, k string) tea.Cmd {
 func TestInboxOpensShipOnTopAndComesBackAsItWas(t *testing.T) {
 	f := newFake()
 	// Story #3 and its pull request #4, green and marked ready to ship.
-	f.snap.Issues = append(f.snap.Issues, model.Issue{Number: 3, Title: "Remaining deductible", State: "open", Labels: []string{model.LabelStory}})
+	f.snap.Issues = append(f.snap.Issues, model.Issue{Number: 3, Title: "Remaining deductible", State: "open", Labels: []untrusted.Label{model.LabelStory}})
 	f.snap.PullRequests = append(f.snap.PullRequests, model.PullRequest{Number: 4, Title: "Remaining deductible",
 		HeadRef: "story/3-remaining", HeadSHA: headB, BaseRef: "dev", State: "open", Author: agent})
 	f.snap.PRFacts[4] = model.PRFacts{MergeGate: "success", Comments: []identity.Comment{{ID: 8, Author: writer, CreatedAt: t0,

@@ -155,7 +155,7 @@ func (s *quittingShip) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // are the ship's outcome, not "nothing was under way".
 func TestCtrlCOnShipOpenedFromTheInboxEndsWithTheShipsOutcome(t *testing.T) {
 	f := newFake()
-	f.snap.Issues = append(f.snap.Issues, model.Issue{Number: 3, Title: "Remaining deductible", State: "open", Labels: []string{model.LabelStory}})
+	f.snap.Issues = append(f.snap.Issues, model.Issue{Number: 3, Title: "Remaining deductible", State: "open", Labels: []untrusted.Label{model.LabelStory}})
 	f.snap.PullRequests = append(f.snap.PullRequests, model.PullRequest{Number: 4, Title: "Remaining deductible",
 		HeadRef: "story/3-remaining", HeadSHA: headB, BaseRef: "dev", State: "open", Author: agent})
 	f.snap.PRFacts[4] = model.PRFacts{MergeGate: "success", Comments: []identity.Comment{{ID: 8, Author: writer, CreatedAt: t0,

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -75,15 +74,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) planned(msg planMsg) tea.Cmd {
-	var refusal *core.Refusal
 	again := core.Command(m.deps.Story, m.deps.SoloBypass)
-	switch {
-	case errors.As(msg.err, &refusal):
-		m.Say("refused: "+tui.Sentence(tui.SanitizeLine(refusal.Reason)), "Nothing was written.")
-		return m.Finish(tui.ExitRefused)
-	case msg.err != nil:
-		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Nothing was written. Next: check --repo and your token (aayu auth), then run "+again+" again.")
-		return m.Finish(tui.ExitFailed)
+	if msg.err != nil {
+		return m.Stopped(msg.err, "Nothing was written.", "Nothing was written. Next: check --repo and your token (aayu auth), then run "+again+" again.")
 	}
 	r := msg.plan
 	m.plan = r
@@ -136,13 +129,7 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 		m.Say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", pass.PlanRecordPath(r.Story), core.LedgerBranch, short(res.Commit)))
 	}
 	if msg.err != nil {
-		var refusal *core.Refusal
-		if errors.As(msg.err, &refusal) {
-			m.Say("refused: "+tui.Sentence(tui.SanitizeLine(refusal.Reason)), "Nothing was written to the ledger.")
-			return m.Finish(tui.ExitRefused)
-		}
-		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Next: fix the cause above and run "+core.Command(r.Story, m.deps.SoloBypass)+" again; what landed is not written twice.")
-		return m.Finish(tui.ExitFailed)
+		return m.Stopped(msg.err, "Nothing was written to the ledger.", "Next: fix the cause above and run "+core.Command(r.Story, m.deps.SoloBypass)+" again; what landed is not written twice.")
 	}
 	what := fmt.Sprintf("reviewed: the plan of #%d is reviewed by @%s for %s.", r.Story, tui.SanitizeLine(r.Record.Reviewer), strings.Join(r.LayerIDs(), ", "))
 	if r.Bypass() {
