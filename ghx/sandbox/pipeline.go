@@ -23,6 +23,7 @@ func (s *Server) routes() http.Handler {
 	s.routeVariables(api)
 	s.routeRules(api)
 	s.routeTeams(api)
+	s.routeAttestations(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 

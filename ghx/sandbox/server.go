@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
 )
 
 // Options configure a sandbox server.
@@ -86,6 +88,8 @@ type Server struct {
 
 	stopRunner func()
 	jobs       jobTokens // the runner's per-job workflow tokens
+
+	sig *vsigstore.Sigstore // the virtual Sigstore the runner's actions/attest signs with
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it
@@ -110,6 +114,14 @@ func New(opts Options) (*Server, error) {
 	}
 	if err := s.load(); err != nil {
 		return nil, err
+	}
+	sig, err := vsigstore.New(opts.Now)
+	if err != nil {
+		return nil, err
+	}
+	s.sig = sig
+	if err := s.writeTrustedRoot(); err != nil {
+		return nil, fmt.Errorf("writing the sandbox's Sigstore trusted root: %w", err)
 	}
 	if err := s.loadFresh(); err != nil {
 		return nil, err
