@@ -21,7 +21,9 @@ import (
 // Sigstore bundle verified under a trusted root (certificate chain, log
 // promise and inclusion proof, DSSE signature) and the Statement held to
 // the pack. README's performance section keeps the figures.
-func BenchmarkVerifyPack1000Artifacts(b *testing.B) { benchVerifyPack(b, func(i int) int { return 16 << (i % 3 * 3) }) }
+func BenchmarkVerifyPack1000Artifacts(b *testing.B) {
+	benchVerifyPack(b, func(i int) int { return 16 << (i % 3 * 3) })
+}
 
 // BenchmarkVerifyPack1000x256MiB is the same on README's usual shape: 1,000
 // artifacts, 256 MiB in all (64 KiB to 448 KiB each), where hashing is
