@@ -34,6 +34,11 @@ type freshLoop struct {
 	base string // the sandbox's URL, no trailing slash
 	home string // the person's HOME
 	logs *lockedBuffer
+	// trustedRoot is the sandbox's Sigstore root (trusted_root.json), which
+	// the person's aayu is told of as a person would point it at their
+	// GitHub Enterprise's: init sets require_attestation, so ship checks
+	// the gate's attestation against it.
+	trustedRoot string
 }
 
 // startFreshLoop builds aayu (the runner runs the gate's aayu steps with
@@ -61,7 +66,9 @@ func startFreshLoop(t *testing.T) *freshLoop {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return &freshLoop{t: t, srv: srv, base: base, home: home, logs: logs}
+	f := &freshLoop{t: t, srv: srv, base: base, home: home, logs: logs, trustedRoot: filepath.Join(dir, "state", sandbox.TrustedRootFile)}
+	trustSandboxSigstore(t, home, f.trustedRoot)
+	return f
 }
 
 // args puts the sandbox and acme/fresh in front of a command line, as a
@@ -288,4 +295,18 @@ func (f *freshLoop) setUp() {
 		f.t.Fatalf("aayu init --identity --client-id exited %d:\n%s", code, out)
 	}
 	f.merge(1)
+}
+
+// trustSandboxSigstore writes the person's user config (HOME/.config/aayu/
+// config.toml) naming the sandbox's Sigstore root as [proof] trusted_root,
+// as a person points aayu at their GitHub Enterprise's root.
+func trustSandboxSigstore(t *testing.T, home, trustedRoot string) {
+	t.Helper()
+	dir := filepath.Join(home, ".config", "aayu")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), fmt.Appendf(nil, "[proof]\ntrusted_root = %q\n", trustedRoot), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -174,6 +174,9 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 		t.Errorf("no gate comment for %s on #%d:\n%s\n%s", head, pr, gate, logs.String())
 	}
 
+	// The person's aayu trusts the sandbox's Sigstore root (written beside
+	// its state), as it would their GitHub Enterprise's.
+	trustSandboxSigstore(t, filepath.Join(dir, "home"), filepath.Join(dir, "state", sandbox.TrustedRootFile))
 	a := startAayu(t, map[string]string{"HOME": filepath.Join(dir, "home"), "AAYU_GITHUB_TOKEN": "sandbox-founder"},
 		"--api-url", base+"/", "--oauth-url", base, "--repo", "acme/benefits", "--plain", "ship", fmt.Sprint(pr), "--solo-bypass")
 	// Every read-only gate first (the pack gate among them), then the
@@ -186,5 +189,10 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	out := a.out.String()
 	if code := a.exit(); code != tui.ExitOK || !strings.Contains(out, "the pack verifies") {
 		t.Fatalf("ship %d after the runner's run exited %d:\n%s", pr, code, out)
+	}
+	// The gate's pack job attested the pack (actions/attest on the runner),
+	// and ship checked the certificate names the gate at the base branch.
+	if !strings.Contains(out, "attested, signed by https://github.com/acme/benefits/.github/workflows/aayudha-merge-gate.yml@refs/heads/") {
+		t.Errorf("ship does not name the gate's attestation:\n%s", out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/aayudha/aayu/actions"
 	core "github.com/aayudha/aayu/actions/ship"
@@ -17,6 +18,7 @@ import (
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/screens/ship"
 	"github.com/aayudha/aayu/tui"
+	"github.com/sigstore/sigstore-go/pkg/root"
 )
 
 // shipScreen wires `aayu ship PR [--solo-bypass]`: every gate that only
@@ -94,6 +96,7 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 			Human:       func(identity.HumanCheck) identity.Decision { return here },
 			// ctrl+c or SIGTERM after the yes: stop once the write under
 			// way has landed; a later ship resumes from there.
+			TrustedRoot: w.trustedRoot,
 			AfterStep: func(core.GateID) error {
 				if ask.Stopped != nil && ask.Stopped() {
 					return errQuitAsked
@@ -169,4 +172,32 @@ func pullURL(sess *session, pr int) string {
 		return ""
 	}
 	return u
+}
+
+// trustedRoot is the Sigstore root ship checks the merge gate's
+// attestation with, decided by whom this run talks to: the in-process
+// sandbox's virtual root only against that sandbox; a trusted_root.json
+// named by [proof] trusted_root (a sandbox started with aayu sandbox writes
+// its own beside its state, or GitHub Enterprise's root); else, for
+// github.com, Sigstore's public-good root through its TUF repository (what
+// actions/attest uses for public repositories). Anything else has none.
+func (w wiring) trustedRoot() (root.TrustedMaterial, error) {
+	if w.sess.sandbox != nil {
+		return w.sess.sandbox.TrustedRoot(), nil
+	}
+	if p := w.cfg.String("proof.trusted_root"); p != "" {
+		tr, err := root.NewTrustedRootFromPath(p)
+		if err != nil {
+			return nil, fmt.Errorf("[proof] trusted_root %s: %w", p, err)
+		}
+		return tr, nil
+	}
+	if strings.TrimSuffix(w.sess.apiURL, "/") == "https://api.github.com" {
+		tr, err := root.FetchTrustedRoot()
+		if err != nil {
+			return nil, fmt.Errorf("fetching Sigstore's public-good trusted root: %w", err)
+		}
+		return tr, nil
+	}
+	return nil, nil
 }

@@ -26,6 +26,10 @@ red_on_base_blocking_from = "2026-11-13"
 
 [proof]
 retention_days = 30
+# ship takes only a pack the merge gate signed (GitHub's artifact
+# attestations): the certificate must name this repository's gate file at
+# the pull request's base branch, run for pull_request_target.
+require_attestation = true
 
 # No [identity] table: solo mode. The presence check's OAuth App is named by
 # the repository variable AAYUDHA_DEVICE_CLIENT_ID (aayu init --identity).

@@ -3,10 +3,12 @@ package ship
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,7 +16,9 @@ import (
 	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/proof/attest"
 	"github.com/google/go-github/v66/github"
+	"github.com/sigstore/sigstore-go/pkg/root"
 )
 
 // The merge gate's workflow and the artifact it uploads.
@@ -34,6 +38,11 @@ type gatePack struct {
 	raw       []byte
 	report    *proof.Report
 	ready     string // the ledger path of the Ready snapshot
+	// attestation is who signed the pack, when its attestation verified;
+	// unattested says in words why there is none (only when the base
+	// branch does not require one).
+	attestation *attest.Identity
+	unattested  string
 }
 
 // checkPack is gate 3, gatePack: the newest pull_request_target run of the
@@ -78,8 +87,15 @@ func (r *run) checkPack() (gateOutcome, error) {
 		return gateOutcome{refusals: []string{fmt.Sprintf("run %d's pack verifies but a floor does not hold (%s)", gp.run.GetID(), strings.Join(floors, "; "))},
 			detail: detail}, nil
 	}
-	return gateOutcome{words: fmt.Sprintf("run %d on head %s: the pack verifies (%s; pack.json sha256 %s) and every floor holds",
-		gp.run.GetID(), gitsha.Short(r.head), gp.report.HashedWords(), gitsha.Short(gp.report.PackSHA256)), detail: detail}, nil
+	words := fmt.Sprintf("run %d on head %s: the pack verifies (%s; pack.json sha256 %s) and every floor holds",
+		gp.run.GetID(), gitsha.Short(r.head), gp.report.HashedWords(), gitsha.Short(gp.report.PackSHA256))
+	switch {
+	case gp.attestation != nil:
+		words += "; attested, " + gp.attestation.Words()
+	case gp.unattested != "":
+		detail = append(detail, "note: "+gp.unattested)
+	}
+	return gateOutcome{words: words, detail: detail}, nil
 }
 
 // packRules are what a gate pack is judged by beyond its own bytes: the
@@ -335,7 +351,68 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 	if !rep.Verified() {
 		return nil, verifyReason(rep.Problems), nil
 	}
+	if reason, err := r.checkAttestation(gp); err != nil || reason != "" {
+		return nil, reason, err
+	}
 	return gp, "", nil
+}
+
+// checkAttestation is the pack's signed provenance (issue 22): the
+// bundles GitHub keeps under pack.json's sha256, one of which must verify
+// as the merge gate's signature over this pack at the pull request's base
+// branch (proof/attest). When the base branch's [proof]
+// require_attestation is on, a pack without one is passed over with the
+// reason; off, the pack is taken and said to be unattested.
+func (r *run) checkAttestation(gp *gatePack) (string, error) {
+	required := r.base != nil && r.base.cfg.Bool("proof.require_attestation")
+	unattested := func(why string) (string, error) {
+		if required {
+			return why, nil
+		}
+		gp.unattested = "pack is unattested: " + why
+		return "", nil
+	}
+	bundles, err := ghx.ListAttestations(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, gp.report.PackSHA256)
+	if err != nil {
+		if required {
+			return "", fmt.Errorf("reading the attestations of run %d's pack: %s", gp.run.GetID(), ghx.Describe(err))
+		}
+		return unattested("its attestations could not be read (" + ghx.Describe(err) + ")")
+	}
+	if len(bundles) == 0 {
+		return unattested(fmt.Sprintf("no attestation signs its pack.json (sha256 %s): the merge gate did not attest it", gitsha.Short(gp.report.PackSHA256)))
+	}
+	var trusted root.TrustedMaterial
+	if r.cfg.TrustedRoot != nil {
+		if trusted, err = r.cfg.TrustedRoot(); err != nil {
+			if required {
+				return "", fmt.Errorf("reading Sigstore's trusted root to check the pack's attestation: %w", err)
+			}
+			return unattested("Sigstore's trusted root could not be read (" + err.Error() + ")")
+		}
+	}
+	if trusted == nil {
+		if required {
+			return "", errors.New("no Sigstore trusted root is known for this host, so the pack's attestation cannot be checked; set [proof] trusted_root to a trusted_root.json")
+		}
+		return unattested("no Sigstore trusted root is known for this host to check its attestation")
+	}
+	exp := attest.Expect{Repo: r.cfg.Owner + "/" + r.cfg.Repo, BaseRef: r.pull.GetBase().GetRef(), PackSHA256: gp.report.PackSHA256, PackJSON: gp.raw, Head: r.head}
+	var reasons []string
+	for _, b := range bundles {
+		id, err := attest.Verify(trusted, b, exp)
+		if err == nil {
+			gp.attestation = &id
+			return "", nil
+		}
+		if !attest.IsRefusal(err) {
+			return "", fmt.Errorf("checking the attestation of run %d's pack: %w", gp.run.GetID(), err)
+		}
+		if !slices.Contains(reasons, err.Error()) {
+			reasons = append(reasons, err.Error())
+		}
+	}
+	return unattested("its attestation does not prove this pack: " + strings.Join(reasons, "; "))
 }
 
 // verifyReason puts a pack's problems in words: bytes that do not match

@@ -20,6 +20,7 @@ import (
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/proof/attest"
 )
 
 // ShipRecord is ship.json, the seed's ship record.
@@ -39,6 +40,9 @@ type ShipRecord struct {
 	ActionsSegment   string          `json:"actions_segment"`
 	ShippedAt        string          `json:"shipped_at"`
 	ShippedBy        string          `json:"shipped_by"`
+	// Attestation is who signed the pack (the gate's Sigstore certificate
+	// and its transparency log entry); absent for an unattested pack.
+	Attestation *attest.Identity `json:"attestation,omitempty"`
 }
 
 // GateRunRecord ties the pack to the merge-gate run that built it.
@@ -259,6 +263,7 @@ func (r *run) shipRecord(ledgerSHA, segment string, now time.Time) ShipRecord {
 	if t := gp.artifact.GetExpiresAt(); !t.IsZero() {
 		rec.Artifact.ExpiresAt = t.UTC().Format(time.RFC3339)
 	}
+	rec.Attestation = gp.attestation
 	return rec
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/proof"
 	"github.com/google/go-github/v66/github"
+	"github.com/sigstore/sigstore-go/pkg/root"
 )
 
 // GateID names one gate of ship, in the order they are checked.
@@ -161,6 +162,12 @@ type Config struct {
 	// the person quits after the yes (shipcmd.go); the crash tests pass in
 	// their own to stop at every gate in turn.
 	AfterStep func(GateID) error
+	// TrustedRoot gives the Sigstore roots that check the gate's
+	// attestation of a pack: GitHub's for a real repository, the sandbox's
+	// virtual one only when talking to the sandbox. nil means none is
+	// known, so no attestation can be checked (a refusal when the base
+	// branch's [proof] require_attestation is on).
+	TrustedRoot func() (root.TrustedMaterial, error)
 }
 
 // PassedOver is one merge-gate run ship did not take, and why.

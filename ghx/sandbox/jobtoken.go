@@ -193,6 +193,8 @@ func (s *Server) jobScope(r *http.Request) (scope, alt string, write bool) {
 			}
 		}
 		return "actions", "", write
+	case "attestations":
+		return "attestations", "", write
 	case "rulesets", "rules", "collaborators":
 		if write {
 			return "-", "", true

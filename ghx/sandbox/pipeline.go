@@ -24,6 +24,7 @@ func (s *Server) routes() http.Handler {
 	s.routeRules(api)
 	s.routeTeams(api)
 	s.routeApps(api)
+	s.routeAttestations(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 

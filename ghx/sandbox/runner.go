@@ -185,6 +185,7 @@ type runJob struct {
 	outputs                   map[string]map[string]string // the running job's step outputs, by step id
 	token                     string                       // the running job's workflow token
 	artifacts                 map[string][]byte            // uploaded this run, by name
+	perms                     map[string]string            // the running job's permissions
 	log                       bytes.Buffer
 	// A workflow_dispatch run (dispatch.go) sets these; a merge-gate run
 	// leaves them empty.
@@ -329,6 +330,7 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 			j.commentEnv(j.env, home)
 			j.outputs = map[string]map[string]string{}
 			perms := jobPermissions(job.Permissions, jobPermissions(wf.Permissions, defaultPermissions))
+			j.perms = perms
 			jt := j.s.mintJobToken(j.repo, j.run.ID, perms)
 			j.token = jt.value
 			cr := j.startCheck(id, job.Name)
@@ -507,6 +509,8 @@ func (j *runJob) step(ctx context.Context, st gateStep) error {
 		return j.clone(ctx, with["ref"])
 	case action == "actions/upload-artifact":
 		return j.upload(with["name"], j.inJob(with["path"]), with["retention-days"])
+	case action == "actions/attest":
+		return j.attest(st, with)
 	case action == "actions/download-artifact":
 		b, ok := j.artifacts[with["name"]]
 		if !ok {

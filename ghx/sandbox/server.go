@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
 )
 
 // Options configure a sandbox server.
@@ -102,6 +104,8 @@ type Server struct {
 	apps       appRegistry     // GitHub Apps, installation tokens, Actions secrets (apps.go)
 	runnerCtx  context.Context // the runner's, for dispatched runs (dispatch.go)
 	runnerURL  string
+
+	sig *vsigstore.Sigstore // the virtual Sigstore the runner's actions/attest signs with
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it
@@ -126,6 +130,14 @@ func New(opts Options) (*Server, error) {
 	}
 	if err := s.load(); err != nil {
 		return nil, err
+	}
+	sig, err := vsigstore.New(opts.Now)
+	if err != nil {
+		return nil, err
+	}
+	s.sig = sig
+	if err := s.writeTrustedRoot(); err != nil {
+		return nil, fmt.Errorf("writing the sandbox's Sigstore trusted root: %w", err)
 	}
 	if err := s.loadFresh(); err != nil {
 		return nil, err

@@ -44,6 +44,9 @@ type state struct {
 	// Teams: the demo organisation's team slug → its members' logins
 	// (teams.go).
 	Teams map[string][]string `json:"teams,omitempty"`
+	// Attestations are the artifact attestations stored by the runner's
+	// actions/attest and the API (attestations.go).
+	Attestations []*attestationRec `json:"attestations,omitempty"`
 }
 
 type labelRec struct {

@@ -46,6 +46,8 @@ var Schema = map[string]Kind{
 	"verify.required_floors":           KindStrings,
 	"proof.retention_days":             KindInt,
 	"proof.media":                      KindString,
+	"proof.require_attestation":        KindBool,
+	"proof.trusted_root":               KindString,
 	"autonomy.approver":                KindString,
 	"autonomy.never":                   KindStrings,
 	"autonomy.streak":                  KindInt,

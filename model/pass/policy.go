@@ -19,6 +19,7 @@ type Policy struct {
 	DeviceFor          []string // approvals.device_for
 	BotLogins          []string // identity.bot_logins
 	EngineeringManager string   // seats.engineering_manager
+	RequireAttestation bool     // proof.require_attestation
 }
 
 // Getter reads merged configuration values; *config.Config satisfies it.
@@ -43,6 +44,7 @@ func PolicyFrom(g Getter) Policy {
 		DeviceFor:          g.Strings("approvals.device_for"),
 		BotLogins:          g.Strings("identity.bot_logins"),
 		EngineeringManager: g.String("seats.engineering_manager"),
+		RequireAttestation: g.Bool("proof.require_attestation"),
 	}
 }
 
@@ -115,6 +117,9 @@ func Looser(base, eff Policy, origin func(key string) string) []Loosening {
 	}
 	if gone := missing(base.BotLogins, eff.BotLogins, true); len(gone) > 0 {
 		add("identity.bot_logins", list(base.BotLogins), list(eff.BotLogins), "reviews by "+strings.Join(gone, ", ")+" would count as a person's")
+	}
+	if base.RequireAttestation && !eff.RequireAttestation {
+		add("proof.require_attestation", "true", "false", "it ships a pack the merge gate did not sign")
 	}
 	if !strings.EqualFold(base.EngineeringManager, eff.EngineeringManager) {
 		add("seats.engineering_manager", quoted(base.EngineeringManager), quoted(eff.EngineeringManager), "it changes whose review is the pass")

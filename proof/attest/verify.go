@@ -1,7 +1,7 @@
 package attest
 
 import (
-	"crypto/sha256"
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/gitsha"
+	"github.com/aayudha/aayu/proof"
 )
 
 // ActionsIssuer is GitHub Actions' OIDC issuer: the only issuer whose
@@ -124,7 +125,7 @@ func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identi
 	if err := checkCertificate(res, exp); err != nil {
 		return id, err
 	}
-	if err := checkStatement(res, exp); err != nil {
+	if err := checkStatement(res, b.GetDsseEnvelope().GetPayload(), exp); err != nil {
 		return id, err
 	}
 	return id, nil
@@ -172,8 +173,12 @@ func workflowOf(san, repoURI string) string {
 
 // checkStatement holds the signed Statement to this pack: aayudha's
 // predicate type, a predicate that is this pack.json byte for byte once
-// written as aayu writes it, and this head.
-func checkStatement(res *verify.VerificationResult, exp Expect) error {
+// written as aayu writes it, and this head. payload is the envelope's
+// signed payload (the Statement's own bytes). The pack.json ship holds was
+// already decoded strictly and verified, so the predicate is only compared
+// with it, never validated again: that keeps the check one signature and
+// one plain decode, whatever the pack's size.
+func checkStatement(res *verify.VerificationResult, payload []byte, exp Expect) error {
 	st := res.Statement
 	if st == nil {
 		return refuse("the attestation carries no in-toto Statement")
@@ -181,13 +186,16 @@ func checkStatement(res *verify.VerificationResult, exp Expect) error {
 	if st.GetPredicateType() != PredicateType {
 		return refuse("the attestation's predicate type is %q, not aayudha's proof pack (%s)", st.GetPredicateType(), PredicateType)
 	}
-	back, p, err := PackFromStatement(st)
-	if err != nil {
-		return refuse("the attestation's predicate is not a pack: %v", err)
+	var signed struct {
+		Predicate json.RawMessage `json:"predicate"`
 	}
-	sum := sha256.Sum256(back)
-	if hex.EncodeToString(sum[:]) != exp.PackSHA256 {
-		return refuse("the attestation's predicate is another pack than the pack.json it names as subject")
+	var p proof.Pack
+	if err := json.Unmarshal(payload, &signed); err != nil || json.Unmarshal(signed.Predicate, &p) != nil {
+		return refuse("the attestation's predicate is not a pack")
+	}
+	back, err := proof.Encode(&p)
+	if err != nil || !bytes.Equal(back, exp.PackJSON) {
+		return refuse("the attestation's predicate is another pack than this pack.json")
 	}
 	if exp.Head != "" && !strings.EqualFold(p.PRHeadSHA, exp.Head) {
 		return refuse("the attested pack proves commit %s, not the pull request's head %s", gitsha.Short(p.PRHeadSHA), gitsha.Short(exp.Head))

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sigstore/sigstore-go/pkg/root"
+
 	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
 )
 
@@ -107,4 +109,22 @@ func TestVerifyRefusesAnAttestationOfAnotherHead(t *testing.T) {
 	s := sign(t, nil, nil)
 	s.expects.Head = strings.Repeat("c", 40)
 	refused(t, s, "proves commit b046d1a")
+}
+
+// TestVerifyTakesTheAttestationUnderTheRootReadBackFromItsFile: the
+// sandbox hands aayu its root as trusted_root.json ([proof] trusted_root);
+// read back from that file it verifies the same bundles.
+func TestVerifyTakesTheAttestationUnderTheRootReadBackFromItsFile(t *testing.T) {
+	s := sign(t, nil, nil)
+	raw, err := s.ss.TrustedRootJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := root.NewTrustedRootFromJSON(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(tr, s.bundle, s.expects); err != nil {
+		t.Fatalf("the root read back from trusted_root.json refuses the bundle: %v", err)
+	}
 }

@@ -65,7 +65,7 @@ func audit(text string) []string {
 		if !ok {
 			bad("job %s names no permissions of its own", name)
 		}
-		checksOut, downloads := false, false
+		checksOut, downloads, attests := false, false, false
 		// runsCode: a step after the pull request's checkout runs its code;
 		// holdsToken: a step (or the job) has a token in its environment;
 		// builds: the job builds or uploads the pack; comments: it runs
@@ -103,6 +103,11 @@ func audit(text string) []string {
 				}
 			case "actions/download-artifact":
 				downloads = true
+			case "actions/attest", "actions/attest-build-provenance":
+				attests = true
+				if runsCode != "" {
+					bad("job %s signs an attestation after running the pull request's code (%s)", name, runsCode)
+				}
 			case "actions/cache", "actions/cache/restore", "actions/cache/save":
 				bad("job %s uses %s, a cache a pull request could poison", name, action)
 			}
@@ -116,9 +121,19 @@ func audit(text string) []string {
 			}
 		}
 		for k, v := range perms {
-			if v == "write" && checksOut {
+			// Signing is the one write a job that checked out the head may
+			// hold, and only the job that builds and attests the pack,
+			// running none of the pull request's code.
+			signing := (k == "id-token" || k == "attestations") && attests && builds && runsCode == ""
+			if v == "write" && checksOut && !signing {
 				bad("job %s can write %s while running the pull request's code", name, k)
 			}
+			if (k == "id-token" || k == "attestations") && v != "none" && !(attests && builds && runsCode == "") {
+				bad("job %s holds %s: %s but does not build and attest the pack; only that job may sign", name, k, v)
+			}
+		}
+		if attests && (perms["id-token"] != "write" || perms["attestations"] != "write") {
+			bad("job %s attests without exactly id-token: write and attestations: write", name)
 		}
 		if runsCode != "" && holdsToken {
 			bad("job %s runs the pull request's code (%s) with a token in a step's environment", name, runsCode)
@@ -264,10 +279,34 @@ func TestMergeGateShape(t *testing.T) {
 	if len(tj.Permissions) != 1 || tj.Permissions["contents"] != "read" {
 		t.Errorf("tests job permissions %v, want contents: read only", tj.Permissions)
 	}
+	// The pack job signs: exactly id-token and attestations are written,
+	// everything else only read; no other job holds either.
 	for k, v := range pj.Permissions {
-		if v != "read" {
+		signing := (k == "id-token" || k == "attestations") && v == "write"
+		if v != "read" && !signing {
 			t.Errorf("pack job can %s %s", v, k)
 		}
+	}
+	if pj.Permissions["id-token"] != "write" || pj.Permissions["attestations"] != "write" {
+		t.Errorf("pack job permissions %v: it cannot attest the pack", pj.Permissions)
+	}
+	for id, j := range wf.Jobs {
+		if _, ok := j.Permissions["id-token"]; ok && id != "pack" {
+			t.Errorf("job %s holds id-token; only the pack job signs", id)
+		}
+		if _, ok := j.Permissions["attestations"]; ok && id != "pack" {
+			t.Errorf("job %s holds attestations; only the pack job signs", id)
+		}
+	}
+	for _, want := range []string{"actions/attest@1e69f48acb82d1966a394da916b4c1698aa569d6",
+		"subject-path:.aayudha/proof/${{ env.AAYU_STORY }}/pack.json", "predicate-type:https://aayudha.dev/proof-pack/v1",
+		"predicate-path:.aayudha/proof/${{ env.AAYU_STORY }}/pack.json"} {
+		if !strings.Contains(ps, want) {
+			t.Errorf("pack job lacks %q:\n%s", want, ps)
+		}
+	}
+	if strings.Index(ps, "actions/attest@") < strings.Index(ps, "--from-raw") || strings.Index(ps, "actions/attest@") > strings.Index(ps, "name:aayudha-pack") {
+		t.Errorf("the attest step must sign the pack the job just built, before it is uploaded:\n%s", ps)
 	}
 	if cj.Permissions["pull-requests"] != "write" || cj.Permissions["statuses"] != "write" {
 		t.Errorf("comment job permissions %v", cj.Permissions)
@@ -314,6 +353,49 @@ jobs:
 		"without persist-credentials", "with a cache",
 		"with a token in a step's environment", "builds or uploads the pack and also runs the pull request's code",
 		"must run when they fail", "cannot set the commit status",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the audit missed %q; it said:\n%s", want, got)
+		}
+	}
+}
+
+// TestAuditRefusesSigningWhereThePullRequestsCodeRuns: a job that runs the
+// pull request's tests may not sign, nor may a job that only comments; a
+// pull request's code with an OIDC token could sign anything as the gate.
+func TestAuditRefusesSigningWhereThePullRequestsCodeRuns(t *testing.T) {
+	const wf = `name: gate
+on:
+  pull_request_target:
+permissions: {}
+jobs:
+  tests:
+    permissions:
+      contents: read
+      id-token: write
+      attestations: write
+    steps:
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+        with:
+          persist-credentials: false
+      - run: go test ./...
+      - uses: actions/attest@1e69f48acb82d1966a394da916b4c1698aa569d6 # v4.2.2
+        with:
+          subject-path: out.bin
+  comment:
+    if: ${{ !cancelled() }}
+    permissions:
+      pull-requests: write
+      statuses: write
+      id-token: write
+    steps:
+      - run: aayu comment 4 --ci
+`
+	got := strings.Join(audit(wf), "\n")
+	for _, want := range []string{
+		"job tests signs an attestation after running the pull request's code",
+		"job tests can write id-token while running the pull request's code",
+		"job comment holds id-token: write but does not build and attest the pack",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the audit missed %q; it said:\n%s", want, got)

@@ -20,6 +20,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"math/big"
 	"net/url"
@@ -156,9 +157,18 @@ func New(now func() time.Time) (*Sigstore, error) {
 	}
 	fulcio := &root.FulcioCertificateAuthority{Root: s.root, Intermediates: []*x509.Certificate{s.interm},
 		ValidityPeriodStart: start, ValidityPeriodEnd: end, URI: "https://fulcio.sandbox.invalid"}
-	logs := vs.RekorLogs()
-	for _, l := range logs {
+	// The virtual log's ID is kept as its hex spelling's bytes; a
+	// trusted_root.json holds the raw key ID, so it is written that way,
+	// and the root reads back the same from the file as in memory.
+	logs := map[string]*root.TransparencyLog{}
+	for id, l := range vs.RekorLogs() {
+		raw, err := hex.DecodeString(id)
+		if err != nil {
+			return nil, fmt.Errorf("the virtual log's ID %q: %w", id, err)
+		}
+		l.ID = raw
 		l.ValidityPeriodStart, l.ValidityPeriodEnd = start, end
+		logs[id] = l
 	}
 	s.trusted, err = root.NewTrustedRoot(root.TrustedRootMediaType01, []root.CertificateAuthority{fulcio}, nil, nil, logs)
 	if err != nil {
