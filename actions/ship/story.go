@@ -33,19 +33,7 @@ func (r *run) updateStory() (gateOutcome, error) {
 	if r.story == 0 {
 		return gateOutcome{skipped: true, words: "the pull request links no Story"}, nil
 	}
-	// The Story's comments (is the shipped comment there yet?) are read
-	// beside the Story itself; the label writes below change no comment.
-	var (
-		comments    []identity.Comment
-		commentsErr error
-		read        = make(chan struct{})
-	)
-	go func() {
-		defer close(read)
-		comments, commentsErr = r.issueComments(r.story)
-	}()
 	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story)
-	<-read
 	if ghx.IsNotFound(err) {
 		return gateOutcome{skipped: true, words: fmt.Sprintf("#%d, the Story it links, cannot be read", r.story)}, nil
 	}
@@ -75,7 +63,7 @@ func (r *run) updateStory() (gateOutcome, error) {
 		}
 		done = append(done, "labelled "+inbox.LabelMerged)
 	}
-	posted, err := r.shippedComment(comments, commentsErr)
+	posted, err := r.shippedComment()
 	if err != nil {
 		return gateOutcome{}, r.storyFailed("commenting", err)
 	}
@@ -148,15 +136,10 @@ func (r *run) removeLabel(name string) error {
 
 // shippedComment posts the Story's shipped comment unless the person's is
 // already there for this head; it returns the new comment's URL, or "".
-// first and firstErr are the Story's comments as read with the Story.
-func (r *run) shippedComment(first []identity.Comment, firstErr error) (string, error) {
+func (r *run) shippedComment() (string, error) {
 	marker := ShippedMarker(r.pr, r.head)
 	find := func() (bool, error) {
-		list, err := first, firstErr
-		if list == nil && err == nil {
-			list, err = r.issueComments(r.story)
-		}
-		first, firstErr = nil, nil // a second look reads again
+		list, err := r.issueComments(r.story)
 		if err != nil {
 			return false, err
 		}
