@@ -59,6 +59,9 @@ func brokerArtifacts(t *testing.T, gh *github.Client) (left []string, actors []s
 		t.Fatal(err)
 	}
 	for _, run := range runs.WorkflowRuns {
+		if run.GetPath() != ".github/workflows/"+ghx.BrokerWorkflow {
+			t.Errorf("a dispatched run of %s, not the broker", run.GetPath())
+		}
 		actors = append(actors, run.GetActor().GetLogin())
 		arts, _, err := gh.Actions.ListWorkflowRunArtifacts(ctx, sandbox.RepoOwner, sandbox.RepoName, run.GetID(), nil)
 		if err != nil {
