@@ -15,6 +15,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/tui"
 )
 
 // brokerSandbox starts a sandbox with the bot App installed, its broker
@@ -58,6 +59,9 @@ func brokerArtifacts(t *testing.T, gh *github.Client) (left []string, actors []s
 		t.Fatal(err)
 	}
 	for _, run := range runs.WorkflowRuns {
+		if run.GetPath() != ".github/workflows/"+ghx.BrokerWorkflow {
+			t.Errorf("a dispatched run of %s, not the broker", run.GetPath())
+		}
 		actors = append(actors, run.GetActor().GetLogin())
 		arts, _, err := gh.Actions.ListWorkflowRunArtifacts(ctx, sandbox.RepoOwner, sandbox.RepoName, run.GetID(), nil)
 		if err != nil {
@@ -155,4 +159,39 @@ func TestBrokerRoundTrip(t *testing.T) {
 	if n := srv.InstallationTokensMinted(); n < 2 {
 		t.Errorf("%d installation tokens minted; each Mint should mint one", n)
 	}
+}
+
+// TestInitBotAppRefusesSSHAgentsAndCI: aayu init --identity --bot-app
+// stops before anything is served or created over SSH, in an agent lane,
+// and under --ci, and says why.
+func TestInitBotAppRefusesSSHAgentsAndCI(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"ssh", map[string]string{"SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "BROWSER": "x"}, nil, "SSH session"},
+		{"agent lane", map[string]string{"AAYU_AGENT": "1", "BROWSER": "x"}, nil, "agent lane"},
+		{"ci", map[string]string{"BROWSER": "x"}, []string{"--ci"}, "refuses --ci"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb strings.Builder
+			env := map[string]string{"HOME": home}
+			for k, v := range c.env {
+				env[k] = v
+			}
+			args := append([]string{"--sandbox", "init", "--identity", "--bot-app"}, c.args...)
+			code := run(context.Background(), args, env2(env, &out, &errb))
+			if code != tui.ExitRefused || !strings.Contains(errb.String(), c.want) || !strings.Contains(errb.String(), "othing was created") {
+				t.Errorf("exit %d, stderr %q; want exit 4 naming %q", code, errb.String(), c.want)
+			}
+		})
+	}
+}
+
+func env2(vars map[string]string, out, errb *strings.Builder) env {
+	return env{stdin: strings.NewReader(""), stdout: out, stderr: errb, getenv: func(k string) string { return vars[k] }}
 }

@@ -120,6 +120,10 @@ func run(ctx context.Context, args []string, e env) int {
 		return w.runComment()
 	case "token seal":
 		return w.runTokenSeal()
+	case "init":
+		if inv.Flags["bot-app"] == "true" {
+			return w.runInitBotApp()
+		}
 	case "verify":
 		if inv.Flags["raw-out"] != "" {
 			return w.runVerifyRaw()

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"filippo.io/age"
+
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -49,24 +51,41 @@ func TestServerEchoingTheTokenNeverMakesAayuShowIt(t *testing.T) {
 					"errors": []map[string]string{{"message": "header was " + auth}}})
 			}))
 			t.Cleanup(srv.Close)
-			// approve with the person's token; an agent's decide (a batch)
-			// and approve --ci with the bot's (AAYU_BOT_TOKEN).
-			for _, cmd := range [][]string{{"inbox", "--list"}, {"audit"}, {"pack", "5"}, {"ship", "4"}, {"approve", "0123456789ab"},
-				{"bot", "decide", "1", "--accept", "1"}, {"bot", "--ci", "approve"}} {
+			key, err := age.GenerateX25519Identity()
+			if err != nil {
+				t.Fatal(err)
+			}
+			person := map[string]string{"AAYU_GITHUB_TOKEN": token}
+			// The bot's token: an agent lane writes with AAYU_BOT_TOKEN
+			// (an agent's decide is a batch), approve --ci runs with it,
+			// and the broker's seal step holds the App's token.
+			bot := map[string]string{"AAYU_AGENT": "1", "AAYU_BOT_TOKEN": token}
+			botCI := map[string]string{"AAYU_BOT_TOKEN": token, "CI": "true", "GITHUB_ACTIONS": "true",
+				"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": "HOME/event.json"}
+			seal := map[string]string{"GITHUB_ACTIONS": "true", "AAYUDHA_APP_TOKEN": token,
+				"AAYUDHA_PUBLIC_KEY": key.Recipient().String(), "AAYUDHA_REQUEST_ID": "0123456789abcdef0123456789abcdef"}
+			for _, run := range []struct {
+				cmd []string
+				env map[string]string
+			}{
+				{[]string{"inbox", "--list"}, person}, {[]string{"audit"}, person}, {[]string{"pack", "5"}, person}, {[]string{"ship", "4"}, person},
+				{[]string{"approve", "0123456789ab"}, person},
+				{[]string{"decide", "1", "--accept", "1"}, bot}, {[]string{"--ci", "approve"}, botCI},
+				{[]string{"pack", "5"}, bot}, {[]string{"auth"}, map[string]string{"AAYU_GITHUB_TOKEN": token, "AAYU_BOT_TOKEN": token}},
+				{[]string{"token", "seal", "--ci", "--out", "HOME/sealed/token.age"}, seal},
+			} {
 				home := t.TempDir()
-				vars := map[string]string{"HOME": home, "AAYU_GITHUB_TOKEN": token}
-				if cmd[0] == "bot" {
-					event := filepath.Join(home, "event.json")
-					_ = os.WriteFile(event, []byte(`{"comment":{"id":7},"issue":{"number":1}}`), 0o600)
-					cmd = cmd[1:]
-					vars = map[string]string{"HOME": home, "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": token}
-					if cmd[0] == "--ci" {
-						vars = map[string]string{"HOME": home, "AAYU_BOT_TOKEN": token, "CI": "true", "GITHUB_ACTIONS": "true",
-							"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": event}
-					}
+				_ = os.WriteFile(filepath.Join(home, "event.json"), []byte(`{"comment":{"id":7},"issue":{"number":1}}`), 0o600)
+				var cmd []string
+				for _, a := range run.cmd {
+					cmd = append(cmd, strings.Replace(a, "HOME/", home+"/", 1))
+				}
+				env := map[string]string{"HOME": home}
+				for k, v := range run.env {
+					env[k] = strings.Replace(v, "HOME/", home+"/", 1)
 				}
 				args := append([]string{"--plain", "--api-url", srv.URL + "/", "--oauth-url", srv.URL, "--repo", "acme/benefits"}, cmd...)
-				code, out, errOut := runAayuEnv(t, vars, args...)
+				code, out, errOut := runAayuEnv(t, env, args...)
 				if code == tui.ExitOK {
 					t.Errorf("%s: exit 0 from a server that refuses everything:\n%s%s", cmd[0], out, errOut)
 				}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cli/oauth/device"
 	"github.com/google/go-github/v66/github"
@@ -133,6 +134,25 @@ func TestTokenNeverLeaks(t *testing.T) {
 	if err != nil || code.UserCode == "" {
 		t.Errorf("device code: %v", err)
 	}
+	// The bot identity's paths: a seal to a bad key, a broker
+	// dispatched at a workflow that is not there, and Resolver.Bot passing
+	// both on.
+	keep(ghx.SealBrokerToken(ctx, gh, ghx.NewToken(leakToken, "test"), "age1qqq", "0123456789abcdef0123456789abcdef", &bytes.Buffer{}))
+	resolver := ghx.Resolver{Getenv: func(string) string { return "" },
+		Identity: ghx.IdentityConfig{AppSlug: "agent-bot", Broker: "missing-broker.yml"},
+		Human:    func(context.Context) (ghx.Token, error) { return ghx.NewToken(leakToken, "test"), nil },
+		Broker: func(ctx context.Context, human ghx.Token) (ghx.Token, error) {
+			return ghx.Broker{Client: gh, Owner: owner, Repo: repo, Workflow: "missing-broker.yml", Timeout: 5 * time.Second}.Mint(ctx)
+		}}
+	if _, _, err := resolver.Bot(ctx); err == nil {
+		t.Error("a broker with no workflow gave a token")
+	} else {
+		keep(err)
+	}
+	botEnv := ghx.Resolver{Getenv: func(k string) string { return map[string]string{ghx.BotTokenVariable: leakToken}[k] }}
+	botTok, choice, _ := botEnv.Bot(ctx)
+	texts0 := fmt.Sprintf("%v %+v %#v %s", botTok, choice, choice, botTok)
+
 	bad := env.newClient(t, leakBadToken, nil)
 	_, _, err = bad.Issues.Get(ctx, owner, repo, 1)
 	if status, ok := statusOf(err); !ok || status != 401 {
@@ -140,7 +160,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 	}
 	keep(err)
 
-	texts := map[string]string{"client log": env.logs.String(), "sandbox log": env.served.all()}
+	texts := map[string]string{"client log": env.logs.String(), "sandbox log": env.served.all(), "bot choice": texts0}
 	for i, e := range errs {
 		texts[fmt.Sprintf("error %d", i)] = fmt.Sprintf("%v | %+v | %#v | %s", e, e, e, ghx.Describe(e))
 	}

@@ -74,6 +74,10 @@ func (s *Server) runJSON(base string, v runRec) map[string]any {
 			"committer": map[string]any{"name": cc.Committer.Name, "email": cc.Committer.Email}}
 	}
 	repo := s.repoJSON(base, caller{anonymous: true}, false)
+	path := gatePath
+	if v.Path != "" {
+		path = v.Path
+	}
 	suite := v.ID + 1000000
 	if v.CheckSuiteID != 0 {
 		suite = v.CheckSuiteID
@@ -81,7 +85,7 @@ func (s *Server) runJSON(base string, v runRec) map[string]any {
 	return map[string]any{
 		"id": v.ID, "name": v.Name, "node_id": nodeID("WFR", v.ID), "check_suite_id": suite,
 		"check_suite_node_id": nodeID("CS", suite), "head_branch": v.HeadBranch, "head_sha": v.HeadSHA,
-		"path": gatePath, "run_number": v.RunNumber, "run_attempt": v.RunAttempt, "event": v.Event,
+		"path": path, "run_number": v.RunNumber, "run_attempt": v.RunAttempt, "event": v.Event,
 		"display_title": v.Title, "status": v.Status, "conclusion": conclusion, "workflow_id": v.WorkflowID,
 		"url": api, "html_url": fmt.Sprintf("%s%s/actions/runs/%d", base, htmlRepo, v.ID), "pull_requests": prs,
 		"created_at": ts(v.CreatedAt), "updated_at": ts(v.UpdatedAt), "run_started_at": ts(v.CreatedAt),

@@ -142,7 +142,7 @@ func (s *Server) dispatchFile(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	run := &runRec{ID: s.st.newID(), WorkflowID: workflowIDFor(name), Name: name, Title: name, Event: "workflow_dispatch",
 		Status: "queued", HeadBranch: ref, HeadSHA: tip.String(), RunNumber: len(s.st.Runs) + 1, RunAttempt: 1,
-		Actor: c.Login, CreatedAt: now, UpdatedAt: now, Situation: "dispatch"}
+		Actor: c.Login, CreatedAt: now, UpdatedAt: now, Situation: "dispatch", Path: path}
 	s.st.Runs = append(s.st.Runs, run)
 	j := &runJob{s: s, repo: s.repoName(), url: "", headRef: ref, headSHA: tip.String(), baseRef: ref, run: run,
 		artifacts: map[string][]byte{}, event: "workflow_dispatch", wfPath: path, inputs: inputs}

@@ -148,6 +148,9 @@ type runRec struct {
 	// CheckSuiteID is the check suite the run's jobs report in (0 for
 	// seeded runs, which show a derived id).
 	CheckSuiteID int64 `json:"check_suite_id,omitempty"`
+	// Path is the workflow file of a dispatched run (dispatch.go); empty
+	// is the merge gate.
+	Path string `json:"path,omitempty"`
 }
 
 type artifactRec struct {
