@@ -136,6 +136,12 @@ func run(ctx context.Context, args []string, e env) int {
 		if lane, _ := identity.AgentLane(e.getenv); lane && !inv.Global.DryRun {
 			return w.runDecideBatch()
 		}
+	case "ready":
+		// Freezing a goal is the person's act: an agent lane's command
+		// becomes a batch for the person's approval; CI stays refused.
+		if lane, _ := identity.AgentLane(e.getenv); lane && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
+			return w.runReadyBatch()
+		}
 	case "approve":
 		return w.runApprove()
 	}
