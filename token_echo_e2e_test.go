@@ -49,10 +49,10 @@ func TestServerEchoingTheTokenNeverMakesAayuShowIt(t *testing.T) {
 					"errors": []map[string]string{{"message": "header was " + auth}}})
 			}))
 			t.Cleanup(srv.Close)
-			// approve with the person's token; an agent's decide (a batch)
-			// and approve --ci with the bot's (AAYU_BOT_TOKEN).
+			// approve with the person's token; an agent's decide
+			// and ready (batches) and approve --ci with the bot's (AAYU_BOT_TOKEN).
 			for _, cmd := range [][]string{{"inbox", "--list"}, {"audit"}, {"pack", "5"}, {"ship", "4"}, {"approve", "0123456789ab"},
-				{"bot", "decide", "1", "--accept", "1"}, {"bot", "--ci", "approve"}} {
+				{"bot", "decide", "1", "--accept", "1"}, {"bot", "ready", "7"}, {"bot", "--ci", "approve"}} {
 				home := t.TempDir()
 				vars := map[string]string{"HOME": home, "AAYU_GITHUB_TOKEN": token}
 				if cmd[0] == "bot" {
