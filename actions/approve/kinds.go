@@ -92,3 +92,15 @@ func short(h string) string {
 	}
 	return h
 }
+
+// NewShipItem is `aayu ship PR` as a batch step: merging is a one-way
+// door (a merge is not undone by unmerging), so under the default
+// [approvals] device_for = ["one-way"] its batch is approved only by
+// device code, never by reply (NeedsDevice, CheckReply). head is the
+// commit the merge takes; title and body are the pull request's as they
+// were.
+func NewShipItem(pr int, base, head, title, body string) Item {
+	does := fmt.Sprintf("Merges pull request #%d (head %s) into %s; a merge cannot be undone, only reverted by a new change", pr, short(head), base)
+	return Item{Kind: KindShip, Command: fmt.Sprintf("aayu ship %d", pr), Story: pr, Does: does, Option: 1, Door: DoorOneWay, Title: title, Body: body,
+		Options: []Option{{Number: 1, Title: "Approve: merge it", Recommended: true}, {Number: 2, Title: "Leave it: nothing is merged"}}}
+}
