@@ -229,12 +229,12 @@ func gatherReply(ctx context.Context, gh *github.Client, owner, repo string, iss
 		f.Stored = &st
 		f.Decisions = map[int]approve.DecisionNow{}
 		for _, it := range st.Record.Items {
-			is, _, err := gh.Issues.Get(ctx, owner, repo, it.Decision)
+			is, _, err := gh.Issues.Get(ctx, owner, repo, it.Issue())
 			if err != nil && !ghx.IsNotFound(err) {
-				return f, f.Reply, fmt.Errorf("reading Decision #%d: %s", it.Decision, ghx.Describe(err))
+				return f, f.Reply, fmt.Errorf("reading #%d: %s", it.Issue(), ghx.Describe(err))
 			}
 			if err == nil {
-				f.Decisions[it.Decision] = approve.DecisionNow{Number: it.Decision, Title: is.GetTitle(), Body: is.GetBody(), Found: true}
+				f.Decisions[it.Issue()] = approve.DecisionNow{Number: it.Issue(), Title: is.GetTitle(), Body: is.GetBody(), Found: true}
 			}
 		}
 	}

@@ -13,10 +13,13 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/approve"
 	core "github.com/aayudha/aayu/actions/decide"
+	readycore "github.com/aayudha/aayu/actions/ready"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -89,14 +92,65 @@ func (p batchPolicy) person() string {
 // the repository can prove a reply — a device code the person approves
 // on any device, which this process waits for and then applies.
 func (w wiring) runDecideBatch() int {
-	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(e.stderr, "aayu decide: "+format+"\n", args...)
-		return code
-	}
-	picks, err := core.ParsePicks(inv.Args[0], inv.Flags["accept"])
+	picks, err := core.ParsePicks(w.inv.Args[0], w.inv.Flags["accept"])
 	if err != nil {
-		return fail(tui.ExitUsage, "%v. Nothing was done.", err)
+		fmt.Fprintf(w.e.stderr, "aayu decide: %v. Nothing was done.\n", err)
+		return tui.ExitUsage
+	}
+	return w.runBatch("decide", core.Command(picks), func(ctx context.Context, gh *github.Client, person string) (approve.Record, error) {
+		plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, w.sess.owner, w.sess.repo, inboxread.Options{}),
+			Owner: w.sess.owner, Repo: w.sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
+		if err != nil {
+			return approve.Record{}, err
+		}
+		return approve.NewRecord(plan, person, "", "", time.Now())
+	})
+}
+
+// runReadyBatch is `aayu ready STORY [--again]` in an agent lane:
+// freezing a goal is the person's act, so the agent's command becomes a
+// batch of one step, read as the person's run reads it (a refusal, or a
+// goal frozen already, posts nothing), and applied on approval by
+// actions/ready itself, with the approver named on the ledger commit.
+func (w wiring) runReadyBatch() int {
+	story, err := build.ParseStory(w.inv.Args[0])
+	if err != nil {
+		fmt.Fprintf(w.e.stderr, "aayu ready: %v\n", err)
+		return tui.ExitUsage
+	}
+	again := w.inv.Flags["again"] == "true"
+	return w.runBatch("ready", readycore.Command(story, again), func(ctx context.Context, gh *github.Client, person string) (approve.Record, error) {
+		o, r := w.sess.owner, w.sess.repo
+		p, err := readycore.Read(ctx, readycore.Options{Client: gh, Owner: o, Repo: r, Story: story, Again: again})
+		if err != nil {
+			return approve.Record{}, err
+		}
+		if p.Same {
+			return approve.Record{}, errNothingToApprove{fmt.Sprintf("#%d is already frozen with completion_goal_hash %s; nothing to approve.", story, p.Hash[:12])}
+		}
+		is, _, err := gh.Issues.Get(ctx, o, r, story)
+		if err != nil {
+			return approve.Record{}, fmt.Errorf("reading #%d: %s", story, ghx.Describe(err))
+		}
+		return approve.NewRecordOf(o+"/"+r, []approve.Item{approve.NewReadyItem(p, again, is.GetTitle(), is.GetBody())}, person, "", "", time.Now())
+	})
+}
+
+// errNothingToApprove ends a batch command with exit 0 and nothing
+// posted: the step is done already.
+type errNothingToApprove struct{ words string }
+
+func (e errNothingToApprove) Error() string { return e.words }
+
+// runBatch is the part every batch command shares: the agent's token, the
+// default branch's policy and person, the record (made by read, with the
+// person as the authority checked), the way to approve, the ledger record
+// and the one comment, then waiting for the device code and applying.
+func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh *github.Client, person string) (approve.Record, error)) int {
+	ctx, e, sess := w.ctx, w.e, w.sess
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(e.stderr, "aayu "+verb+": "+format+"\n", args...)
+		return code
 	}
 	if sess.owner == "" {
 		return fail(tui.ExitUsage, "which repository? Give --repo OWNER/NAME. Nothing was done.")
@@ -120,26 +174,25 @@ func (w wiring) runDecideBatch() int {
 	}
 	person := pol.person()
 	if person == "" {
-		return fail(tui.ExitRefused, "refused: no person is named to approve a batch ([approvals] approvers or [autonomy] approver on the default branch).\nNothing was done. The person runs %s from their own terminal.", core.Command(picks))
+		return fail(tui.ExitRefused, "refused: no person is named to approve a batch ([approvals] approvers or [autonomy] approver on the default branch).\nNothing was done. The person runs %s from their own terminal.", command)
 	}
-	plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, sess.owner, sess.repo, inboxread.Options{}),
-		Owner: sess.owner, Repo: sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
-	var refusal *core.Refusal
-	if errors.As(err, &refusal) {
+	rec, err := read(ctx, gh, person)
+	var refusal *exitcode.Refusal
+	var done errNothingToApprove
+	switch {
+	case errors.As(err, &done):
+		fmt.Fprintln(e.stdout, tui.SanitizeLine(done.words))
+		return tui.ExitOK
+	case errors.As(err, &refusal):
 		return fail(tui.ExitRefused, "refused: %s.\nNothing was done.", tui.SanitizeLine(refusal.Reason))
-	}
-	if err != nil {
+	case err != nil:
 		return fail(tui.ExitFailed, "%s\nNothing was done.", tui.SanitizeLine(err.Error()))
 	}
-	way := approve.WayDevice
+	rec.PostedBy, rec.Way = poster, approve.WayDevice
 	if pol.workflowOn && pol.appLogin != "" && identity.SameLogin(poster, pol.appLogin) && len(pol.approvers) > 0 {
-		way = approve.WayReply
+		rec.Way = approve.WayReply
 	}
-	rec, err := approve.NewRecord(plan, person, poster, way, time.Now())
-	if err != nil {
-		return fail(tui.ExitFailed, "%s\nNothing was done.", tui.SanitizeLine(err.Error()))
-	}
-	if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); keep && way == approve.WayReply {
+	if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); keep && rec.Way == approve.WayReply {
 		rec.Way = approve.WayDevice
 	}
 	ledger := approve.Ledger{Client: gh, Owner: sess.owner, Repo: sess.repo, Trailers: trailers}
@@ -258,6 +311,9 @@ func reportApplied(out, errOut io.Writer, hash, by string, res approve.Result, e
 			why = s.Outcome.ChangedWhat
 		}
 		fmt.Fprintf(out, "not done: Decision #%d, option %d: %s\n", s.Item.Pick.Decision, s.Item.Pick.Option, tui.SanitizeLine(why))
+	}
+	for _, d := range res.Done {
+		fmt.Fprintf(out, "done: %s, on @%s's approval.\n", tui.SanitizeLine(d), tui.SanitizeLine(by))
 	}
 	if res.Applied == nil {
 		fmt.Fprintf(out, "Batch %s is not applied whole; approving it again finishes it.\n", hash)

@@ -140,6 +140,13 @@ func run(ctx context.Context, args []string, e env) int {
 		if lane, _ := identity.AgentLane(e.getenv); lane && !inv.Global.DryRun {
 			return w.runDecideBatch()
 		}
+	case "ready":
+		// Freezing a goal is the person's act: an agent lane's command
+		// becomes a batch for the person's approval; CI stays refused.
+		lane, _ := identity.AgentLane(e.getenv)
+		if ci, _, _ := identity.CIRun(e.getenv); lane && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
+			return w.runReadyBatch()
+		}
 	case "approve":
 		return w.runApprove()
 	}

@@ -262,9 +262,10 @@ func TestReadyAgainKeepsHistoryAndComments(t *testing.T) {
 	}
 }
 
-// TestReadyRefusesAgentLane: aayu's own lane and CI are refused at once,
-// with the reason and no device code, and nothing lands; --dry-run is
-// allowed there, shows the goal and writes nothing.
+// TestReadyRefusesAgentLane: CI, and an agent lane inside CI, are refused
+// at once, with the reason and no device code, and nothing lands (an agent
+// lane elsewhere posts a batch: TestAgentReadyIsABatchNotARefusal);
+// --dry-run is allowed in an agent lane, shows the goal and writes nothing.
 func TestReadyRefusesAgentLane(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -273,7 +274,7 @@ func TestReadyRefusesAgentLane(t *testing.T) {
 		vars map[string]string
 		args []string
 	}{
-		{map[string]string{"HOME": home, "AAYU_AGENT": "1"}, nil},
+		{map[string]string{"HOME": home, "AAYU_AGENT": "1", "GITHUB_ACTIONS": "true"}, nil},
 		{map[string]string{"HOME": home}, []string{"--ci"}},
 		{map[string]string{"HOME": home, "GITHUB_ACTIONS": "true"}, nil},
 	} {

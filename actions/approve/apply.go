@@ -44,8 +44,10 @@ func (a *AlreadyApplied) Error() string {
 // Result is what applying did: each step's outcome, and the applied
 // record when every step landed.
 type Result struct {
-	Record  Record
-	Steps   []decide.Result
+	Record Record
+	Steps  []decide.Result
+	// Done are the other kinds' steps that landed, in words.
+	Done    []string
 	Applied *Applied // nil when a step did not land: the batch stays open
 }
 
@@ -101,28 +103,57 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 		return res, &Refusal{CheckNotApprover, fmt.Sprintf("@%s approved, but batch %s waits for @%s, and @%s is not in [approvals] approvers.", a.Login, o.Hash, rec.For, a.Login),
 			fmt.Sprintf("@%s approves it, signed in as themselves.", rec.For)}
 	}
-	reader := inboxread.New(o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, inboxread.Options{})
-	plan, err := decide.Read(ctx, decide.Options{Client: o.Ledger.Client, Reader: reader, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
-		Picks: rec.Picks(), Note: "batch " + o.Hash, Authority: &identity.Account{Login: a.Login}})
-	if err != nil {
-		return res, err
-	}
-	if err := unchanged(rec, plan); err != nil {
-		return res, err
-	}
-	ex, err := actions.NewExecutor(actions.ExecutorConfig{Client: o.Ledger.Client, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
-		Viewer: plan.Writer, Reread: decide.Reread(reader, plan.Snapshot()), Log: o.Log, Now: o.Now})
-	if err != nil {
-		return res, err
-	}
-	res.Steps = decide.Apply(ctx, ex, plan)
-	applied := Applied{Hash: o.Hash, Outcome: "applied", By: a.Login, Method: o.Method, Comment: o.Comment, At: o.Now().UTC(),
-		Writer: plan.Writer, Complete: true}
-	for _, r := range res.Steps {
-		applied.Results = append(applied.Results, fmt.Sprintf("Decision #%d, option %d: %s", r.Item.Pick.Decision, r.Item.Pick.Option, stepWords(r)))
-		if !r.Outcome.Done {
-			return res, nil // the batch stays open: approving again finishes it
+	applied := Applied{Hash: o.Hash, Outcome: "applied", By: a.Login, Method: o.Method, Comment: o.Comment, At: o.Now().UTC(), Complete: true}
+	if picks := rec.Picks(); len(picks) > 0 {
+		reader := inboxread.New(o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, inboxread.Options{})
+		plan, err := decide.Read(ctx, decide.Options{Client: o.Ledger.Client, Reader: reader, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
+			Picks: picks, Note: "batch " + o.Hash, Authority: &identity.Account{Login: a.Login}})
+		if err != nil {
+			return res, err
 		}
+		if err := unchanged(rec, plan); err != nil {
+			return res, err
+		}
+		ex, err := actions.NewExecutor(actions.ExecutorConfig{Client: o.Ledger.Client, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
+			Viewer: plan.Writer, Reread: decide.Reread(reader, plan.Snapshot()), Log: o.Log, Now: o.Now})
+		if err != nil {
+			return res, err
+		}
+		applied.Writer = plan.Writer
+		res.Steps = decide.Apply(ctx, ex, plan)
+		for _, r := range res.Steps {
+			applied.Results = append(applied.Results, fmt.Sprintf("Decision #%d, option %d: %s", r.Item.Pick.Decision, r.Item.Pick.Option, stepWords(r)))
+			if !r.Outcome.Done {
+				return res, nil // the batch stays open: approving again finishes it
+			}
+		}
+	}
+	// The other kinds run the action the person would run, in order,
+	// with the approver named on each ledger commit as the authority.
+	trailers := append(append([]string(nil), o.Ledger.Trailers...), fmt.Sprintf("Approved-by: @%s (batch %s, %s)", a.Login, o.Hash, o.Method))
+	for _, it := range rec.Items {
+		var (
+			words string
+			err   error
+		)
+		switch it.Kind {
+		case KindDecide:
+			continue
+		case KindReady:
+			words, err = applyReady(ctx, o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, it, trailers)
+		default:
+			err = &Refusal{CheckNoBatch, fmt.Sprintf("This aayu cannot apply a %q step (%s).", it.Kind, it.Command), "Run the step's command at a terminal instead."}
+		}
+		if err != nil {
+			return res, err
+		}
+		if applied.Writer == "" {
+			if me, _, uerr := o.Ledger.Client.Users.Get(ctx, ""); uerr == nil {
+				applied.Writer = me.GetLogin()
+			}
+		}
+		res.Done = append(res.Done, words)
+		applied.Results = append(applied.Results, words)
 	}
 	if err := o.Ledger.write(ctx, AppliedPath(o.Hash), applied, fmt.Sprintf("approvals: batch %s applied on @%s's approval (%s)", o.Hash, a.Login, o.Method)); err != nil {
 		return res, err
@@ -139,6 +170,9 @@ func unchanged(rec Record, plan decide.Plan) error {
 		now[is.Number] = is
 	}
 	for _, it := range rec.Items {
+		if it.Kind != KindDecide {
+			continue
+		}
 		is, ok := now[it.Decision]
 		if !ok || is.Title.Raw() != it.Title || is.Body.Raw() != it.Body {
 			return &Refusal{CheckDecisionEdit, fmt.Sprintf("Decision #%d changed since the batch (its title or body): a later edit voids the approval.", it.Decision),

@@ -50,6 +50,11 @@ type Option struct {
 // Item is one human-only step of a batch: accepting one option of one
 // Decision, with the Decision as it was when the batch was made.
 type Item struct {
+	// Kind is what the step runs: KindDecide (empty), KindReady,
+	// KindPlan or KindShip. Every field below Kind that a kind does not
+	// use is empty and left out of the record, so a Decision's item
+	// hashes as it did before kinds existed.
+	Kind     string   `json:"kind,omitempty"`
 	Command  string   `json:"command"` // e.g. "aayu decide 324 --accept 1"
 	Decision int      `json:"decision"`
 	Option   int      `json:"option"`
@@ -60,6 +65,18 @@ type Item struct {
 	Title  string `json:"title"`
 	Body   string `json:"body"`
 	Parent int    `json:"parent,omitempty"`
+	// Story is the Story (or pull request) a ready, plan or ship step
+	// acts on; Title and Body are then its title and body as they were.
+	Story int `json:"story,omitempty"`
+	// Does says what approving does, in words, for a kind other than a
+	// Decision's.
+	Does string `json:"does,omitempty"`
+	// Again is ready's --again; Bypass is plan's --solo-bypass.
+	Again  bool `json:"again,omitempty"`
+	Bypass bool `json:"bypass,omitempty"`
+	// GoalHash is the completion_goal_hash a ready step freezes; applying
+	// refuses when the goal hashes otherwise.
+	GoalHash string `json:"goal_hash,omitempty"`
 }
 
 // Record is what a batch is: hashed, kept on the ledger, rendered as the
@@ -169,14 +186,21 @@ func Render(r Record) string {
 	for i, it := range r.Items {
 		b.WriteString("\n")
 		chosen, recommended := optionNamed(it.Options, it.Option), recommendedOf(it.Options)
-		fmt.Fprintf(&b, "%d. Accepts option %d (%s) of Decision #%d: %s.", i+1, it.Option, inline(chosen.Title), it.Decision, inline(it.Title))
+		if it.Kind == KindDecide {
+			fmt.Fprintf(&b, "%d. Accepts option %d (%s) of Decision #%d: %s.", i+1, it.Option, inline(chosen.Title), it.Decision, inline(it.Title))
+		} else {
+			fmt.Fprintf(&b, "%d. `%s`: %s. #%d: %s.", i+1, inline(it.Command), inline(it.Does), it.Story, inline(it.Title))
+		}
 		if recommended.Number != 0 && recommended.Number != it.Option {
 			b.WriteString(" This is not the recommendation.")
 		}
-		if it.Door == DoorOneWay {
+		switch {
+		case it.Door == DoorOneWay:
 			b.WriteString(" One-way door: it cannot be undone later.")
-		} else {
+		case it.Kind == KindDecide:
 			b.WriteString(" Two-way door: a later Decision can change it.")
+		default:
+			b.WriteString(" Two-way door: it can be done again or changed later.")
 		}
 		b.WriteString("\n   Options: ")
 		for j, o := range it.Options {

@@ -96,7 +96,7 @@ func NeedsDevice(r Record, deviceFor []string) (bool, string) {
 	if slices.Contains(deviceFor, "one-way") {
 		for i, it := range r.Items {
 			if it.Door == DoorOneWay {
-				return true, fmt.Sprintf("item %d (Decision #%d) is a one-way door, and [approvals] device_for keeps one-way doors on the device code", i+1, it.Decision)
+				return true, fmt.Sprintf("item %d (%s) is a one-way door, and [approvals] device_for keeps one-way doors on the device code", i+1, it.Command)
 			}
 		}
 	}
@@ -174,9 +174,9 @@ func CheckReply(f ReplyFacts) *Refusal {
 			"Ask the agent to start the steps again; a new batch is posted. " + deviceNext}
 	}
 	for _, it := range rec.Items {
-		now, ok := f.Decisions[it.Decision]
+		now, ok := f.Decisions[it.Issue()]
 		if !ok || !now.Found || now.Title != it.Title || now.Body != it.Body || now.Parent != it.Parent {
-			return &Refusal{CheckDecisionEdit, fmt.Sprintf("Decision #%d changed since batch %s (its title, body or parent): a later edit voids the approval.", it.Decision, hash),
+			return &Refusal{CheckDecisionEdit, fmt.Sprintf("#%d changed since batch %s (its title, body or parent): a later edit voids the approval.", it.Issue(), hash),
 				"Read the Decision again and ask the agent for a new batch."}
 		}
 	}

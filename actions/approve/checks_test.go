@@ -257,3 +257,58 @@ func TestReplyInTheBatchsSecondIsAfterIt(t *testing.T) {
 	f.Reply.ID = 10
 	refusedAs(t, f, CheckReplyBefore)
 }
+
+// TestReplyRefusedAShipBatchUnderDeviceFor: a ship step is a one-way door,
+// so a reply — even one passing every other row — never applies its
+// batch under the default device_for; the batch says so in its own words.
+func TestReplyRefusedAShipBatchUnderDeviceFor(t *testing.T) {
+	t.Parallel()
+	rec, err := NewRecordOf("acme/benefits", []Item{NewShipItem(4, "main", "0123456789abcdef", "Leave balance", "pr body")}, "founder", app, WayReply, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Issue != 4 {
+		t.Fatalf("the batch goes on #%d, want the pull request #4", rec.Issue)
+	}
+	rendered := Render(rec)
+	for _, want := range []string{"1. `aayu ship 4`: Merges pull request #4 (head 0123456789ab) into main", "One-way door: it cannot be undone later.",
+		"Options: 1. Approve: merge it (recommended) / 2. Leave it: nothing is merged"} {
+		if !strings.Contains(rendered, want) {
+			t.Errorf("the ship batch lacks %q:\n%s", want, rendered)
+		}
+	}
+	if keep, why := NeedsDevice(rec, []string{"one-way"}); !keep || !strings.Contains(why, "aayu ship 4") {
+		t.Fatalf("device_for = [\"one-way\"] does not keep a ship batch on the device code: %v %q", keep, why)
+	}
+	f := valid()
+	f.Stored = &Stored{Hash: rec.Hash(), Record: rec, Rendered: rendered}
+	f.Batch.Body, f.Reply.Body = rendered, "Approve batch "+rec.Hash()
+	f.Decisions = map[int]DecisionNow{4: {Number: 4, Title: "Leave balance", Body: "pr body", Found: true}}
+	refusedAs(t, f, CheckDeviceFor)
+	f.DeviceFor = nil // with device_for = [] every other row holds
+	if r := CheckReply(f); r != nil {
+		t.Fatalf("device_for = [] refused the ship batch's reply: %s (%s)", r.Check, r.Reason)
+	}
+}
+
+// TestReplyRefusedAStoryEditedAfterAReadyBatch: a ready step records the
+// Story as it was; an edit afterwards voids a reply's approval, as a
+// Decision's edit does.
+func TestReplyRefusedAStoryEditedAfterAReadyBatch(t *testing.T) {
+	t.Parallel()
+	it := Item{Kind: KindReady, Command: "aayu ready 7", Story: 7, Does: "Freezes the Completion Goal of Story #7", Option: 1, Door: DoorTwoWay,
+		Title: "Story", Body: "goal", GoalHash: "ab", Options: []Option{{1, "Approve: freeze the goal", true}, {2, "Leave it: nothing is written", false}}}
+	rec, err := NewRecordOf("acme/benefits", []Item{it}, "founder", app, WayReply, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := valid()
+	f.Stored = &Stored{Hash: rec.Hash(), Record: rec, Rendered: Render(rec)}
+	f.Batch.Body, f.Reply.Body = Render(rec), "Approve batch "+rec.Hash()
+	f.Decisions = map[int]DecisionNow{7: {Number: 7, Title: "Story", Body: "goal", Found: true}}
+	if r := CheckReply(f); r != nil {
+		t.Fatalf("a reply to an unchanged ready batch was refused: %s (%s)", r.Check, r.Reason)
+	}
+	f.Decisions[7] = DecisionNow{Number: 7, Title: "Story", Body: "goal, edited", Found: true}
+	refusedAs(t, f, CheckDecisionEdit)
+}

@@ -21,12 +21,7 @@ import (
 // NewRecord makes the batch record of decide's plan: one item per pick,
 // each with the Decision's title, body, door and options as they are now.
 func NewRecord(p decide.Plan, forLogin, poster, way string, now time.Time) (Record, error) {
-	var nonce [6]byte
-	if _, err := rand.Read(nonce[:]); err != nil {
-		return Record{}, fmt.Errorf("making the batch's nonce: %w", err)
-	}
-	rec := Record{Version: 1, Repo: p.Owner + "/" + p.Repo, For: forLogin, PostedBy: poster, Way: way, Created: now.UTC().Truncate(time.Second),
-		Nonce: hex.EncodeToString(nonce[:])}
+	var items []Item
 	issues := map[int]inbox.Issue{}
 	for _, is := range p.Snapshot().Issues {
 		issues[is.Number] = is
@@ -45,20 +40,28 @@ func NewRecord(p decide.Plan, forLogin, poster, way string, now time.Time) (Reco
 		for _, o := range d.Options {
 			item.Options = append(item.Options, Option{Number: o.Number, Title: o.Title.Raw(), Recommended: o.Recommended})
 		}
-		rec.Items = append(rec.Items, item)
+		items = append(items, item)
 	}
-	if len(rec.Items) == 0 {
-		return Record{}, errors.New("a batch needs at least one step")
-	}
-	rec.Issue = rec.Items[0].Decision
-	return rec, nil
+	return NewRecordOf(p.Owner+"/"+p.Repo, items, forLogin, poster, way, now)
 }
 
-// Picks are the record's steps as decide's picks.
+// newNonce makes two batches of the same steps in the same second two
+// batches.
+func newNonce() (string, error) {
+	var nonce [6]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return "", fmt.Errorf("making the batch's nonce: %w", err)
+	}
+	return hex.EncodeToString(nonce[:]), nil
+}
+
+// Picks are the record's Decision steps as decide's picks.
 func (r Record) Picks() []decide.Pick {
-	out := make([]decide.Pick, len(r.Items))
-	for i, it := range r.Items {
-		out[i] = decide.Pick{Decision: it.Decision, Option: it.Option}
+	var out []decide.Pick
+	for _, it := range r.Items {
+		if it.Kind == KindDecide {
+			out = append(out, decide.Pick{Decision: it.Decision, Option: it.Option})
+		}
 	}
 	return out
 }
