@@ -420,7 +420,7 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 func (m *Model) jobChanged(cs *cardState, label string, o Outcome) {
 	cs.changed = "It changed on GitHub since it was shown, so nothing was written; the card now shows it as it is."
 	if o.ChangedWhat != "" {
-		cs.changed += " (" + clean(o.ChangedWhat) + ")"
+		cs.changed += " (" + tui.SanitizeLine(o.ChangedWhat) + ")"
 	}
 	m.tell(fmt.Sprintf("not done: %s — %s", label, cs.changed))
 	if o.Now != nil {
@@ -437,14 +437,14 @@ func (m *Model) jobFailed(cs *cardState, label string, f *Failure) {
 		cs.takenOff[cs.choice] = f.What
 	}
 	m.tell(fmt.Sprintf("not done: %s", label))
-	m.message = fmt.Sprintf("not done: %s — %s", label, clean(f.What))
-	m.say("  " + clean(f.What))
-	m.say("  " + clean(f.Changed))
-	m.say("  " + clean(f.Next))
+	m.message = fmt.Sprintf("not done: %s — %s", label, tui.SanitizeLine(f.What))
+	m.say("  " + tui.SanitizeLine(f.What))
+	m.say("  " + tui.SanitizeLine(f.Changed))
+	m.say("  " + tui.SanitizeLine(f.Next))
 	// Details quote GitHub's own answer: untrusted, like any text from it.
 	details := make([]string, len(f.Details))
 	for i, d := range f.Details {
-		details[i] = clean(d)
+		details[i] = tui.SanitizeLine(d)
 	}
 	m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
 }
@@ -458,7 +458,7 @@ func (m *Model) jobLanded(cs *cardState, id, label string, o Outcome, wasBulk bo
 	m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
 	if o.ByHand != "" {
 		cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
-		m.say("  still to do by hand: " + clean(o.ByHand))
+		m.say("  still to do by hand: " + tui.SanitizeLine(o.ByHand))
 		return nil
 	}
 	needsYou := m.needsYouN

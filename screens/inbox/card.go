@@ -16,33 +16,33 @@ func (m *Model) cardLines(st model.Step) []string {
 	var out []string
 	out = append(out, fmt.Sprintf("%s #%d (%s): %s", st.Kind.Words(), st.Item.Number, st.Group, st.Item.Title))
 	for _, l := range st.Links {
-		out = append(out, fmt.Sprintf("%s #%d: %s", clean(l.Role), l.Number, l.Title))
+		out = append(out, fmt.Sprintf("%s #%d: %s", tui.SanitizeLine(l.Role), l.Number, l.Title))
 	}
 	if st.Head != "" {
-		out = append(out, "head "+clean(st.Head))
+		out = append(out, "head "+tui.SanitizeLine(st.Head))
 	}
 	if st.Door != "" {
 		out = append(out, "door: "+string(st.Door))
 	}
 	if st.Problem != "" {
-		out = append(out, "problem: "+clean(st.Problem))
+		out = append(out, "problem: "+tui.SanitizeLine(st.Problem))
 	} else if !st.Counsel.Empty() {
 		out = append(out, "counsel: "+st.Counsel.String())
 	}
 	cs := m.states[st.ID()]
 	for _, c := range st.Choices {
-		line := fmt.Sprintf("  %s  %s", c.Key, clean(c.Label))
+		line := fmt.Sprintf("  %s  %s", c.Key, tui.SanitizeLine(c.Label))
 		if c.Recommended {
 			line += " (recommended)"
 		}
 		switch {
 		case c.Disabled != "":
-			line += " — unavailable: " + clean(c.Disabled)
+			line += " — unavailable: " + tui.SanitizeLine(c.Disabled)
 		case cs != nil && cs.takenOff[c.Key] != "":
 			line += " — unavailable: it failed in a way Enter cannot fix"
 		}
 		if m.opts.DryRun && c.Key != model.SkipKey {
-			line += " — would " + clean(c.Describe())
+			line += " — would " + tui.SanitizeLine(c.Describe())
 		}
 		out = append(out, line)
 	}
@@ -66,10 +66,10 @@ func (m *Model) statusLines(st model.Step) []string {
 	case cs.running:
 		return []string{"status: writing…"}
 	case cs.failure != nil:
-		out := []string{"status: not done", clean(cs.failure.What), clean(cs.failure.Changed), clean(cs.failure.Next)}
+		out := []string{"status: not done", tui.SanitizeLine(cs.failure.What), tui.SanitizeLine(cs.failure.Changed), tui.SanitizeLine(cs.failure.Next)}
 		if m.details {
 			for _, d := range cs.failure.Details {
-				out = append(out, "details: "+clean(d))
+				out = append(out, "details: "+tui.SanitizeLine(d))
 			}
 		} else if len(cs.failure.Details) > 0 {
 			out = append(out, "(d shows the details)")
@@ -78,14 +78,12 @@ func (m *Model) statusLines(st model.Step) []string {
 	case cs.changed != "":
 		return []string{"status: not done", cs.changed}
 	case cs.done != nil:
-		return []string{"status: done — " + clean(sentences(cs.done))}
+		return []string{"status: done — " + tui.SanitizeLine(sentences(cs.done))}
 	case cs.skipped:
 		return []string{"status: skipped"}
 	}
 	return nil
 }
-
-func clean(s string) string { return tui.SanitizeLine(s) }
 
 // rowLabel is the short list row for a card.
 func rowLabel(st model.Step) string {

@@ -82,7 +82,7 @@ func (m *Model) listLines(w, h int) []string {
 	st := m.c.Styles
 	if m.snap == nil {
 		if m.readErr != nil {
-			return []string{st.Failed.Render("failed") + ": the inbox could not be read.", clean(m.readErr.Error()), "r tries again; q quits."}
+			return []string{st.Failed.Render("failed") + ": the inbox could not be read.", tui.SanitizeLine(m.readErr.Error()), "r tries again; q quits."}
 		}
 		return []string{"reading GitHub…"}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/aayudha/aayu/tui"
 )
 
 // plainPrompt is the plain twin's place in the list: the number each card
@@ -152,6 +154,6 @@ func (m *Model) sayDetails() {
 		return
 	}
 	for _, d := range cs.failure.Details {
-		m.say("details: " + clean(d))
+		m.say("details: " + tui.SanitizeLine(d))
 	}
 }

@@ -21,7 +21,7 @@ import (
 const hostileAnswer = "502\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n\u202eyawetaG\u200b"
 
 func TestInboxCleanShowsControlsVisibly(t *testing.T) {
-	got := clean(hostileAnswer + "\nsecond line")
+	got := tui.SanitizeLine(hostileAnswer + "\nsecond line")
 	tuitest.AssertInert(t, "clean", got)
 	if want := "502^[[2J^[]52;c;cm0gLXJmIH4=^G^[[6n<U+202E>yawetaG<U+200B>⏎second line"; got != want {
 		t.Fatalf("clean = %q\nwant    %q", got, want)

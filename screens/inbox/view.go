@@ -27,7 +27,7 @@ const twoPaneMin = 80
 func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	st := m.c.Styles
-	header := clean(m.deps.Repo) + " · " + m.freshness()
+	header := tui.SanitizeLine(m.deps.Repo) + " · " + m.freshness()
 	if m.opts.DryRun {
 		header += " · " + st.Warning.Render("dry run")
 	}
@@ -63,9 +63,9 @@ func (m *Model) render() string {
 		body = append(body, "")
 	}
 	body = body[:bodyH]
-	msg := clean(m.message)
-	if m.link != "" && strings.Contains(msg, clean(m.link)) {
-		msg = strings.Replace(msg, clean(m.link), tui.Hyperlink(m.link, m.link), 1)
+	msg := tui.SanitizeLine(m.message)
+	if m.link != "" && strings.Contains(msg, tui.SanitizeLine(m.link)) {
+		msg = strings.Replace(msg, tui.SanitizeLine(m.link), tui.Hyperlink(m.link, m.link), 1)
 	}
 	out := append([]string{header}, body...)
 	help := tui.HelpLine(w, m.Keys(), st)

@@ -227,11 +227,11 @@ func (m *Model) answer(yes bool) {
 func confirmLines(p core.Plan) []string {
 	out := []string{fmt.Sprintf("Every read-only gate passed for #%d %s. Nothing is written until you answer.", p.PR, p.Title)}
 	if p.Bypass {
-		out = append(out, fmt.Sprintf("This is your Solo-mode bypass: no review happened, and the comment and the ship record say so, as @%s.", clean(p.PassBy)))
+		out = append(out, fmt.Sprintf("This is your Solo-mode bypass: no review happened, and the comment and the ship record say so, as @%s.", tui.SanitizeLine(p.PassBy)))
 	}
-	out = append(out, fmt.Sprintf("Answering yes writes, in this order, as @%s:", clean(p.Viewer)))
+	out = append(out, fmt.Sprintf("Answering yes writes, in this order, as @%s:", tui.SanitizeLine(p.Viewer)))
 	for i, w := range p.Writes {
-		out = append(out, fmt.Sprintf("  %d. %s", i+1, clean(w)))
+		out = append(out, fmt.Sprintf("  %d. %s", i+1, tui.SanitizeLine(w)))
 	}
 	for _, w := range p.Warnings {
 		out = append(out, "Warning from the pack, "+w.String())

@@ -55,18 +55,18 @@ func (m *Model) Headline() string {
 	}
 	into := ""
 	if res.Plan != nil && res.Plan.Base != "" {
-		into = " into " + clean(res.Plan.Base)
+		into = " into " + tui.SanitizeLine(res.Plan.Base)
 	}
 	var h string
 	switch {
 	case m.err != nil:
-		h = "failed: " + clean(m.err.Error())
+		h = "failed: " + tui.SanitizeLine(m.err.Error())
 	case res.Shipped:
 		h = fmt.Sprintf("merged%s as %s", into, shortCommit(res.MergeCommit))
 	case res.Merged:
-		h = fmt.Sprintf("merged%s as %s, not finished: %s", into, shortCommit(res.MergeCommit), clean(res.Unfinished))
+		h = fmt.Sprintf("merged%s as %s, not finished: %s", into, shortCommit(res.MergeCommit), tui.SanitizeLine(res.Unfinished))
 	case len(res.Refusals) > 0:
-		h = "refused: " + clean(res.Refusals[0])
+		h = "refused: " + tui.SanitizeLine(res.Refusals[0])
 	default:
 		h = "refused: nothing was merged"
 	}
@@ -78,7 +78,7 @@ func shortCommit(sha string) string {
 	if len(sha) > 7 {
 		sha = sha[:7]
 	}
-	return clean(sha)
+	return tui.SanitizeLine(sha)
 }
 
 // PlainKeys is what plain ship takes as a typed line now (the plain ?):

@@ -270,7 +270,7 @@ func (m *Model) onLine(line string) {
 		m.answer(tui.YesLine(line))
 	case line != "" && m.result == nil:
 		// A yes typed before the writes are listed is not a yes to them.
-		m.say(fmt.Sprintf("not taken: %q — ship asks nothing yet; the question comes once every gate that only reads has passed", clean(line)))
+		m.say(fmt.Sprintf("not taken: %q — ship asks nothing yet; the question comes once every gate that only reads has passed", tui.SanitizeLine(line)))
 	}
 }
 
@@ -295,7 +295,7 @@ func (m *Model) onEvent(e core.Event) {
 	m.said[e.Gate] = e.State
 	m.say(fmt.Sprintf("%s: %s%s", e.Gate.Title(), stateWord(e.State), optional(" — ", e.Words)))
 	for _, d := range e.Detail {
-		m.say("  " + clean(d))
+		m.say("  " + tui.SanitizeLine(d))
 	}
 }
 
@@ -328,7 +328,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	switch {
 	case msg.err != nil:
 		m.code = tui.ExitFailed
-		m.say("failed: " + clean(msg.err.Error()))
+		m.say("failed: " + tui.SanitizeLine(msg.err.Error()))
 		if res.Merged {
 			m.say("The pull request is merged; run aayu ship again to finish the record. It will not merge twice.")
 		} else if errors.Is(msg.err, core.ErrMergeUnknown) {
@@ -337,9 +337,9 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.say("Nothing was merged. Fix what is named above and run aayu ship again.")
 		}
 	case res.Shipped:
-		m.say(fmt.Sprintf("shipped: #%d merged as %s; the record is on the ledger at %s.", m.opts.PR, clean(res.MergeCommit), clean(res.LedgerDir)))
+		m.say(fmt.Sprintf("shipped: #%d merged as %s; the record is on the ledger at %s.", m.opts.PR, tui.SanitizeLine(res.MergeCommit), tui.SanitizeLine(res.LedgerDir)))
 	case res.Merged:
-		m.say(fmt.Sprintf("merged as %s, but not finished: %s. Run aayu ship %d again to finish it; it will not merge twice.", clean(res.MergeCommit), clean(res.Unfinished), m.opts.PR))
+		m.say(fmt.Sprintf("merged as %s, but not finished: %s. Run aayu ship %d again to finish it; it will not merge twice.", tui.SanitizeLine(res.MergeCommit), tui.SanitizeLine(res.Unfinished), m.opts.PR))
 	default:
 		m.say(fmt.Sprintf("refused: nothing was merged and nothing landed (exit %d).", res.ExitCode))
 	}
@@ -495,13 +495,11 @@ func stateWord(s core.State) string {
 	return s.String()
 }
 
-func clean(s string) string { return tui.SanitizeLine(s) }
-
 func optional(prefix, s string) string {
 	if s == "" {
 		return ""
 	}
-	return prefix + clean(s)
+	return prefix + tui.SanitizeLine(s)
 }
 
 // Close stops the run if it is still going and releases the screen's work

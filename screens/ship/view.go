@@ -87,7 +87,7 @@ func (m *Model) gateLines(w int) []string {
 			if strings.Contains(line.words, d) {
 				continue // the gate's words already say it, on the line above
 			}
-			body = append(body, hang(strings.Repeat(" ", 12), clean(d), w)...)
+			body = append(body, hang(strings.Repeat(" ", 12), tui.SanitizeLine(d), w)...)
 		}
 	}
 	return body
@@ -136,15 +136,15 @@ func (m *Model) outcomeLines(w int) []string {
 	case r == nil:
 		s = "checking every gate…"
 	case m.err != nil && r.Merged:
-		s = st.Warning.Render("merged, not finished") + ": " + clean(m.err.Error()) + ". Run aayu ship again; it will not merge twice."
+		s = st.Warning.Render("merged, not finished") + ": " + tui.SanitizeLine(m.err.Error()) + ". Run aayu ship again; it will not merge twice."
 	case m.err != nil && errors.Is(m.err, core.ErrMergeUnknown):
-		s = st.Failed.Render("failed") + ": " + tui.Sentence(clean(m.err.Error())) + fmt.Sprintf(" It may have merged: run aayu ship %d again to find out.", m.opts.PR)
+		s = st.Failed.Render("failed") + ": " + tui.Sentence(tui.SanitizeLine(m.err.Error())) + fmt.Sprintf(" It may have merged: run aayu ship %d again to find out.", m.opts.PR)
 	case m.err != nil:
-		s = st.Failed.Render("failed") + ": " + tui.Sentence(clean(m.err.Error())) + " Nothing was merged."
+		s = st.Failed.Render("failed") + ": " + tui.Sentence(tui.SanitizeLine(m.err.Error())) + " Nothing was merged."
 	case r.Shipped:
-		s = st.OK.Render("shipped") + fmt.Sprintf(": merged as %s; the record is on the ledger at %s.", clean(r.MergeCommit), clean(r.LedgerDir))
+		s = st.OK.Render("shipped") + fmt.Sprintf(": merged as %s; the record is on the ledger at %s.", tui.SanitizeLine(r.MergeCommit), tui.SanitizeLine(r.LedgerDir))
 	case r.Merged:
-		s = st.Warning.Render("merged, not finished") + ": " + clean(r.Unfinished) + ". Run aayu ship again; it will not merge twice."
+		s = st.Warning.Render("merged, not finished") + ": " + tui.SanitizeLine(r.Unfinished) + ". Run aayu ship again; it will not merge twice."
 	default:
 		s = st.Failed.Render("refused") + ": nothing was merged and nothing landed."
 		if why := m.refusal(); why != "" {
@@ -159,7 +159,7 @@ func (m *Model) packLines(w int) []string {
 		// Wrapped once per width, not once per frame.
 		m.packWrapped, m.packWidth = []string{"the merge gate's pack, as verified:"}, w
 		for _, l := range m.packSummary {
-			m.packWrapped = append(m.packWrapped, strings.Split(ansi.Wrap(clean(l), w, " /"), "\n")...)
+			m.packWrapped = append(m.packWrapped, strings.Split(ansi.Wrap(tui.SanitizeLine(l), w, " /"), "\n")...)
 		}
 	}
 	return m.packWrapped
@@ -200,7 +200,7 @@ func (m *Model) confirmView(w int) (body []string) {
 	}
 	list := wrap(rest[0])
 	for i, wr := range p.Writes {
-		list = append(list, hang(fmt.Sprintf("  %d. ", i+1), clean(wr), w)...)
+		list = append(list, hang(fmt.Sprintf("  %d. ", i+1), tui.SanitizeLine(wr), w)...)
 	}
 	var warnings []string
 	for _, wr := range p.Warnings {
