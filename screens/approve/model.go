@@ -56,11 +56,10 @@ type browserMsg struct{ err error }
 // code → show the code while waiting → the result.
 type Model struct {
 	tui.ConfirmFlow
-	ctx    context.Context
-	deps   Deps
-	st     core.Stored
-	code   core.Code
-	notice string
+	ctx  context.Context
+	deps Deps
+	st   core.Stored
+	code core.Code
 }
 
 // New returns the approve screen; Init starts reading the batch.
@@ -101,27 +100,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case codeMsg:
 		return m, m.asked(msg)
 	case doneMsg:
-		m.code = core.Code{}
+		m.code, m.MoreKeys = core.Code{}, nil
 		m.Say(msg.lines...)
 		return m, m.Finish(msg.code)
 	case browserMsg:
 		if msg.err != nil {
-			m.notice = "The link did not open (" + untrusted.Line(msg.err.Error()) + "); open it on any device."
+			m.Note = "The link did not open (" + untrusted.Line(msg.err.Error()) + "); open it on any device."
 		}
 		return m, nil
 	case tea.KeyPressMsg:
 		if m.waiting() && !m.C.Plain {
-			m.notice = ""
+			m.Note = ""
 			switch {
 			case key.Matches(msg, copyKey):
 				cmd, err := m.C.Clipboard.Copy(m.code.UserCode, "the code")
 				if err != nil {
-					m.notice = "The code was not copied; type it as shown."
+					m.Note = "The code was not copied; type it as shown."
 				}
 				return m, cmd
 			case key.Matches(msg, openKey):
 				if m.deps.OpenBrowser == nil {
-					m.notice = "There is no browser on this machine. Open the link on any device."
+					m.Note = "There is no browser on this machine. Open the link on any device."
 					return m, nil
 				}
 				open, uri := m.deps.OpenBrowser, m.code.URI
@@ -175,29 +174,15 @@ func (m *Model) asked(msg codeMsg) tea.Cmd {
 		return m.Finish(tui.ExitFailed)
 	}
 	m.code = msg.code
+	if !m.C.Plain {
+		m.MoreKeys = []key.Binding{copyKey, openKey}
+	}
 	m.Say(CodeLines(msg.code)...)
 	ctx, wait, c := m.ctx, m.deps.Wait, msg.code
 	return func() tea.Msg {
 		lines, code := wait(ctx, c)
 		return doneMsg{lines, code}
 	}
-}
-
-// View is the flow's view with the notice of the copy or open key.
-func (m *Model) View() tea.View {
-	v := m.ConfirmFlow.View()
-	if m.notice != "" && !m.C.Plain {
-		v.Content += "\n" + tui.SanitizeLine(m.notice)
-	}
-	return v
-}
-
-// Keys lists the bindings that work now: the code's while it waits.
-func (m *Model) Keys() []key.Binding {
-	if m.waiting() && !m.C.Plain {
-		return append([]key.Binding{copyKey, openKey}, m.ConfirmFlow.Keys()...)
-	}
-	return m.ConfirmFlow.Keys()
 }
 
 // BatchLines are the batch as the ledger keeps it, in both renderers:
