@@ -137,7 +137,9 @@ func run(ctx context.Context, args []string, e env) int {
 			return w.runDecideBatch()
 		}
 	case "approve":
-		return w.runApprove()
+		if !w.approveAsScreen() {
+			return w.runApprove()
+		}
 	}
 	screen, err := w.screen()
 	if err != nil {
