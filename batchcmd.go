@@ -26,16 +26,26 @@ import (
 // ApproveWorkflow is the reply path's workflow file (aayu init --gates).
 const ApproveWorkflow = ".github/workflows/aayudha-approve.yml"
 
-// agentToken is the token an agent lane writes with: the bot's
-// (AAYU_BOT_TOKEN first, as the seed's Resolver.Bot orders it), else the
-// person's, tagged human-fallback on every ledger commit. It is one small
-// function so the bot resolver (issue 19's Resolver.Bot) can stand here.
+// agentToken is the token an agent lane writes with: the bot's, as the
+// seed's Resolver.Bot orders it (AAYU_BOT_TOKEN, the broker, a machine
+// user's token), else — only when no bot identity is configured — the
+// person's, tagged human-fallback on every ledger commit.
 func (w wiring) agentToken(ctx context.Context) (tok ghx.Token, trailers []string, err error) {
-	if v := strings.TrimSpace(w.e.getenv("AAYU_BOT_TOKEN")); v != "" {
-		return ghx.NewToken(v, "AAYU_BOT_TOKEN"), nil, nil
+	return agentTokenFrom(ctx, w.botResolver())
+}
+
+// agentTokenFrom is agentToken with the resolver given, so tests stage the
+// broker and the secrets store. A configured bot that fails is an error:
+// the batch is never posted as the person behind the configuration's back.
+func agentTokenFrom(ctx context.Context, r ghx.Resolver) (ghx.Token, []string, error) {
+	tok, choice, err := r.Bot(ctx)
+	if err != nil {
+		return ghx.Token{}, nil, fmt.Errorf("finding the bot's token: %w", err)
 	}
-	tok, _, err = w.sess.resolve(ctx)
-	return tok, []string{ghx.HumanFallbackTrailer}, err
+	if choice.Kind == ghx.BotHumanFallback && choice.Trailer != "" {
+		return tok, []string{choice.Trailer}, nil
+	}
+	return tok, nil, nil
 }
 
 // batchPolicy is what the default branch says about approvals: read from

@@ -148,7 +148,9 @@ func run(ctx context.Context, args []string, e env) int {
 			return w.runReadyBatch()
 		}
 	case "approve":
-		return w.runApprove()
+		if !w.approveAsScreen() {
+			return w.runApprove()
+		}
 	}
 	screen, err := w.screen()
 	if err != nil {

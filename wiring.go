@@ -67,6 +67,8 @@ func (w wiring) screen() (tui.Screen, error) {
 		return w.readyScreen()
 	case "decide":
 		return w.decideScreen()
+	case "approve":
+		return w.approveScreen()
 	case "plan":
 		return w.planScreen()
 	case "proof push":

@@ -61,6 +61,11 @@ type ConfirmFlow struct {
 	// Link is the result's one link (a comment the writes posted), which
 	// the copy key (c) copies once it is set.
 	Link ResultLink
+	// MoreKeys are the screen's own keys for now (approve's copy of a
+	// device code), listed before the flow's outside the question; Note is
+	// the screen's own confirmation, shown as the link's is.
+	MoreKeys []key.Binding
+	Note     string
 
 	keys   KeyMap
 	scroll Scrollback
@@ -226,7 +231,11 @@ func (f *ConfirmFlow) StartWrite() tea.Cmd {
 
 // View draws the same lines in the full screen, wrapped to its width.
 func (f *ConfirmFlow) View() tea.View {
-	return f.scroll.ViewNotice(f.C, f.Title, f.Body(), f.Keys(), f.Link.Notice())
+	notice := f.Link.Notice()
+	if notice == "" {
+		notice = f.Note
+	}
+	return f.scroll.ViewNotice(f.C, f.Title, f.Body(), f.Keys(), notice)
 }
 
 // Body is what the full screen shows under its title.
@@ -261,5 +270,5 @@ func (f *ConfirmFlow) Keys() []key.Binding {
 	if f.Phase == FlowAsking {
 		return []key.Binding{f.Yes, f.No}
 	}
-	return append(f.Link.Keys(f.C), f.keys.Quit)
+	return append(append(append([]key.Binding(nil), f.MoreKeys...), f.Link.Keys(f.C)...), f.keys.Quit)
 }
