@@ -43,11 +43,11 @@ func (w wiring) approveScreen() (tui.Screen, error) {
 		Command: "aayu approve " + hash, Repo: sess.owner + "/" + sess.repo, DryRun: inv.Global.DryRun,
 		Load: func(ctx context.Context) (approve.Stored, error) { return approve.Load(ctx, ledger, hash) },
 		Ask:  func(ctx context.Context) (approve.Code, error) { return flow.Ask(ctx, time.Now()) },
-		Wait: func(_ context.Context, c approve.Code) ([]string, int) {
+		Wait: func(waitCtx context.Context, c approve.Code) ([]string, int) {
 			// applyApproved's own lines, so the screen says exactly what
 			// the plain command does; its errors go to stderr as there.
 			var out bytes.Buffer
-			code := w.applyApproved(&out, ledger, flow, c, hash)
+			code := w.applyApproved(waitCtx, &out, ledger, flow, c, hash)
 			return strings.Split(strings.TrimRight(out.String(), "\n"), "\n"), code
 		},
 		OpenBrowser: login.OpenInBrowser(e.getenv),

@@ -242,7 +242,7 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	}
 	// The code is in the comment, for the person; it is not printed here.
 	fmt.Fprintf(out, "Waiting for @%s to approve the device code in that comment (until %s UTC). Approve only steps you asked for.\n", tui.SanitizeLine(person), code.Expires.UTC().Format("15:04"))
-	return w.applyApproved(out, ledger, flow, code, hash)
+	return w.applyApproved(w.ctx, out, ledger, flow, code, hash)
 }
 
 // deviceFlow is the batch's device code: the same OAuth App the presence
@@ -263,10 +263,12 @@ func (w wiring) deviceFlow(gh *github.Client) approve.DeviceFlow {
 }
 
 // applyApproved waits for the code's approval and applies the batch as
-// the writer ledger's client is, in the approver's name.
-func (w wiring) applyApproved(out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string) int {
+// the writer ledger's client is, in the approver's name. waitCtx ends only
+// the wait (the screen's stop key): once the code is approved the writes
+// run under the command's own context, so a stop never cuts one in half.
+func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string) int {
 	ctx, e := w.ctx, w.e
-	wait, cancel := context.WithDeadline(ctx, code.Expires)
+	wait, cancel := context.WithDeadline(waitCtx, code.Expires)
 	defer cancel()
 	who, err := flow.Wait(wait, code)
 	if err != nil {

@@ -163,3 +163,45 @@ func TestApprovePlainHelpGolden(t *testing.T) {
 	m.Update(loadedMsg{st: f.st})
 	tuitest.GoldenPlainHelp(t, m)
 }
+
+// TestApproveStopWhileTheCodeWaitsEndsTheWaitAndWritesNothing: q while
+// the code waits for its approval cancels the wait itself (it did not: the
+// screen waited until the code expired), and the waiting function sees its
+// context end before anything could be applied.
+func TestApproveStopWhileTheCodeWaitsEndsTheWaitAndWritesNothing(t *testing.T) {
+	for _, stop := range []string{"q", "esc", "ctrl+c"} {
+		t.Run(stop, func(t *testing.T) {
+			f := &fake{st: stored("Deductible tables")}
+			d := f.deps()
+			d.Wait = func(ctx context.Context, _ core.Code) ([]string, int) {
+				select {
+				case <-ctx.Done():
+					return []string{"Not applied: the wait was stopped."}, tui.ExitRefused
+				case <-time.After(5 * time.Second):
+					return []string{"Batch 3f9c0a1b2d4e applied."}, tui.ExitOK
+				}
+			}
+			m := New(context.Background(), tuitest.Common(80, 24), d)
+			var mdl tea.Model = m
+			mdl, _ = mdl.Update(loadedMsg{st: f.st})
+			_, cmd := mdl.Update(tuitest.Key("y"))
+			_, cmd = mdl.Update(cmd())
+			if !m.waiting() || cmd == nil {
+				t.Fatal("no code waits")
+			}
+			mdl.Update(tuitest.Key(stop))
+			start := time.Now()
+			msg := cmd()
+			if time.Since(start) > 4*time.Second {
+				t.Fatalf("%s did not stop the wait", stop)
+			}
+			mdl.Update(msg)
+			if done, code := m.Done(); !done && code != tui.ExitRefused {
+				t.Errorf("after stopping: done %v, exit %d", done, code)
+			}
+			if got := strings.Join(m.Transcript(), "\n"); strings.Contains(got, "applied.") && !strings.Contains(got, "Not applied") {
+				t.Errorf("stopping the wait applied the batch:\n%s", got)
+			}
+		})
+	}
+}

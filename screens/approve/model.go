@@ -60,6 +60,9 @@ type Model struct {
 	deps Deps
 	st   core.Stored
 	code core.Code
+	// stopWait ends the wait for the code's approval: q, esc or ctrl+c
+	// while a code waits stop it there, before anything is written.
+	stopWait context.CancelFunc
 }
 
 // New returns the approve screen; Init starts reading the batch.
@@ -80,6 +83,7 @@ func New(ctx context.Context, c tui.Common, deps Deps) *Model {
 var (
 	copyKey = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy the code"))
 	openKey = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the link"))
+	stopKey = key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "stop waiting"))
 )
 
 // Init reads the batch in the background.
@@ -109,6 +113,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyPressMsg:
+		if m.waiting() && m.stopWait != nil && key.Matches(msg, stopKey) {
+			// Nothing is written until the code is approved, so stopping
+			// the wait leaves nothing half done; Wait then says the batch
+			// stays open and how to ask for a new code.
+			m.stopWait()
+			m.Note = "Stopping the wait; nothing was applied."
+			return m, nil
+		}
 		if m.waiting() && !m.C.Plain {
 			m.Note = ""
 			switch {
@@ -178,8 +190,11 @@ func (m *Model) asked(msg codeMsg) tea.Cmd {
 		m.MoreKeys = []key.Binding{copyKey, openKey}
 	}
 	m.Say(CodeLines(msg.code)...)
-	ctx, wait, c := m.ctx, m.deps.Wait, msg.code
+	ctx, stop := context.WithCancel(m.ctx)
+	m.stopWait = stop
+	wait, c := m.deps.Wait, msg.code
 	return func() tea.Msg {
+		defer stop()
 		lines, code := wait(ctx, c)
 		return doneMsg{lines, code}
 	}

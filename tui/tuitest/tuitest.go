@@ -155,7 +155,7 @@ func screenKeys(s tui.Screen) []key.Binding {
 }
 
 // Key is the press of one key: "enter", "esc", "tab", "backspace", "up",
-// "down", "left", "right", "space", or a single character such as "q" or
+// "down", "left", "right", "space", "ctrl+c", or a single character such as "q" or
 // "3". Any other name is a mistake in the test and panics.
 func Key(name string) tea.KeyPressMsg {
 	switch name {
@@ -177,6 +177,8 @@ func Key(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyRight}
 	case "space":
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	}
 	r, size := utf8.DecodeRuneInString(name)
 	if r == utf8.RuneError || size != len(name) {
