@@ -84,6 +84,7 @@ func TestKey(t *testing.T) {
 		{"q", tea.KeyPressMsg{Code: 'q', Text: "q"}, "q"},
 		{"3", tea.KeyPressMsg{Code: '3', Text: "3"}, "3"},
 		{"é", tea.KeyPressMsg{Code: 'é', Text: "é"}, "é"},
+		{"ctrl+c", tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}, "ctrl+c"},
 	}
 	for _, c := range cases {
 		got := Key(c.name)
@@ -91,7 +92,7 @@ func TestKey(t *testing.T) {
 			t.Errorf("Key(%q) = %+v (%q), want %+v (%q)", c.name, got, got.String(), c.want, c.says)
 		}
 	}
-	for _, bad := range []string{"", "qq", "ctrl+c", "\xff"} {
+	for _, bad := range []string{"", "qq", "ctrl+x", "\xff"} {
 		func() {
 			defer func() {
 				if recover() == nil {
