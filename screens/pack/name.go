@@ -1,6 +1,9 @@
 package pack
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Name is the screen's name in the quit summary.
 func (m *Model) Name() string {
@@ -8,4 +11,19 @@ func (m *Model) Name() string {
 		return fmt.Sprintf("pack, Story #%d", m.story.opts.Story)
 	}
 	return "pack " + m.opts.Dir
+}
+
+// Epilogue is the pack's outcome ("result: …") and what was said after it:
+// the answer on which run ship would take arrives once the verdict is
+// shown, and belongs beside it in the quit summary, not in its place.
+func (m *Model) Epilogue() []string {
+	for i := len(m.lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(m.lines[i], "result: ") {
+			return m.lines[i:]
+		}
+	}
+	if len(m.lines) == 0 {
+		return nil
+	}
+	return m.lines[len(m.lines)-1:]
 }
