@@ -19,7 +19,22 @@ func TestFastJSONRefusesToDifferFromEncodingJSON(t *testing.T) {
 	t.Cleanup(func() { _ = s.Close() })
 	base := "http://127.0.0.1:1234"
 	var values []any
+	counts := s.commentCounts()
+	if len(counts) == 0 {
+		t.Fatal("the seeded sandbox has no comments to count")
+	}
 	for _, is := range s.st.Issues {
+		one, err := json.Marshal(s.issueJSON(base, is))
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed, err := json.Marshal(s.issueJSONCounted(base, is, counts[is.Number]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(one, listed) {
+			t.Fatalf("#%d listed with counted comments:\n got %s\nwant %s", is.Number, listed, one)
+		}
 		values = append(values, s.issueJSON(base, is))
 		if is.PR != nil {
 			values = append(values, s.prJSON(base, is, false), s.prJSON(base, is, true))

@@ -82,11 +82,12 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 		}
 		list = append(list, is)
 	}
-	sortIssues(list, q.Get("sort"), q.Get("direction"), s.commentCount)
+	counts := s.commentCounts()
+	sortIssues(list, q.Get("sort"), q.Get("direction"), func(n int) int { return counts[n] })
 	start, end := pageOf(w, r, len(list))
 	out := make([]any, 0, end-start)
 	for _, is := range list[start:end] {
-		out = append(out, s.issueJSON(baseURL(r), is))
+		out = append(out, s.issueJSONCounted(baseURL(r), is, counts[is.Number]))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
