@@ -152,7 +152,12 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 		}
 		list = append(list, is)
 	}
-	sortIssues(list, q.Get("sort"), q.Get("direction"), s.commentCount)
+	if q.Get("sort") == "comments" {
+		counts := s.commentCounts()
+		sortIssues(list, "comments", q.Get("direction"), func(n int) int { return counts[n] })
+	} else {
+		sortIssues(list, q.Get("sort"), q.Get("direction"), nil)
+	}
 	start, end := pageOf(w, r, len(list))
 	out := make([]any, 0, end-start)
 	for _, is := range list[start:end] {

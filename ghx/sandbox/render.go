@@ -186,8 +186,23 @@ func (s *Server) commentCount(n int) int {
 	return k
 }
 
+// commentCounts counts every issue's comments in one pass, for the list
+// endpoints: counting per issue walks all comments once for each item.
+func (s *Server) commentCounts() map[int]int {
+	counts := make(map[int]int)
+	for _, c := range s.st.Comments {
+		counts[c.Issue]++
+	}
+	return counts
+}
+
 // issueJSON is GitHub's issue object; a pull request carries pull_request.
 func (s *Server) issueJSON(base string, is *issueRec) map[string]any {
+	return s.issueJSONCounted(base, is, s.commentCount(is.Number))
+}
+
+// issueJSONCounted is issueJSON with the issue's comment count given.
+func (s *Server) issueJSONCounted(base string, is *issueRec, comments int) map[string]any {
 	api := fmt.Sprintf("%s%s/issues/%d", base, repoPath, is.Number)
 	kind := "issues"
 	if is.PR != nil {
@@ -204,7 +219,7 @@ func (s *Server) issueJSON(base string, is *issueRec) map[string]any {
 		"state": is.State, "state_reason": reason, "title": is.Title, "body": nilIfEmpty(is.Body),
 		"user": userJSON(base, is.User), "labels": s.labelsJSON(base, is.Labels), "assignee": nil,
 		"assignees": []any{}, "milestone": nil, "locked": false, "active_lock_reason": nil,
-		"comments": s.commentCount(is.Number), "closed_at": tsPtr(is.ClosedAt),
+		"comments": comments, "closed_at": tsPtr(is.ClosedAt),
 		"created_at": ts(is.CreatedAt), "updated_at": ts(is.UpdatedAt), "closed_by": userOrNil(base, is.ClosedBy),
 		"author_association": association(is.User), "timeline_url": api + "/timeline",
 		"performed_via_github_app": nil,

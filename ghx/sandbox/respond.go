@@ -33,7 +33,7 @@ func (b *bufWriter) WriteHeader(code int) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
+	b, err := appendJSON(nil, v)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "Server Error: "+err.Error())
 		return
