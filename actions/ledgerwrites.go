@@ -58,7 +58,7 @@ func (r *run) ledger(ctx context.Context, w inbox.Write) (bool, error) {
 		return r.ledgerFixed(ctx, w)
 	}
 	res, err := r.e.commitLedger(ctx, r.ledgerMessage(w), r.ledgerEdit(w))
-	var ce *commitError
+	var ce *ghx.MoveError
 	if errors.As(err, &ce) {
 		r.commit = ce.Commit
 	}

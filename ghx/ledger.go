@@ -2,7 +2,9 @@ package ghx
 
 import (
 	"context"
+	"crypto/sha1"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -61,16 +63,48 @@ func CommitFiles(ctx context.Context, client *github.Client, owner, repo, branch
 	if len(files) == 0 {
 		return "", fmt.Errorf("writing to %s/%s branch %s: there are no files to commit", owner, repo, branch)
 	}
-	w := ledgerWriter{ctx: ctx, gh: client.Git, owner: owner, repo: repo, branch: branch, opts: opts,
-		message: withTrailers(message, opts.Trailers)}
+	return CommitEdit(ctx, client, owner, repo, branch, message, opts, func(ReadAt) (map[string][]byte, error) { return files, nil })
+}
+
+// ReadAt reads one file at the commit an Edit is asked about; found is
+// false when the path does not exist there.
+type ReadAt func(path string) (content []byte, found bool, err error)
+
+// Edit decides, from the branch as it is at its tip, which files to write
+// (nil content deletes). CommitEdit runs it again on every attempt, so an
+// append made after another writer moved the branch appends to their
+// version, never over it. No files means nothing needs writing.
+type Edit func(read ReadAt) (map[string][]byte, error)
+
+// ErrNothingToWrite is returned (wrapped) by CommitEdit when the edit, at
+// the branch's tip, found nothing to write: the write already happened.
+var ErrNothingToWrite = errors.New("nothing needs writing: it is already on the branch")
+
+// MoveError is a branch move that failed after its commit was made: the
+// commit it stopped at, for a person reading what happened.
+type MoveError struct {
+	Commit string
+	Err    error
+}
+
+func (e *MoveError) Error() string { return e.Err.Error() }
+func (e *MoveError) Unwrap() error { return e.Err }
+
+// CommitEdit is the one ledger writer: CommitFiles with the files decided
+// by edit from the branch's tip on each attempt (see CommitFiles for how a
+// lost answer, a 5xx or a moved branch is handled; the branch is never
+// forced). A blob already created for the same bytes in an earlier
+// attempt is not created again.
+func CommitEdit(ctx context.Context, client *github.Client, owner, repo, branch, message string, opts CommitOptions, edit Edit) (string, error) {
+	w := ledgerWriter{ctx: ctx, client: client, gh: client.Git, owner: owner, repo: repo, branch: branch, opts: opts,
+		message: withTrailers(message, opts.Trailers), made: map[string]string{}}
 	if hc := client.Client(); hc != nil {
 		w.retry, _ = hc.Transport.(*retryTransport)
 	}
-	entries, err := w.blobs(files)
-	if err != nil {
-		return "", err
-	}
-	var sha string
+	var (
+		sha string
+		err error
+	)
 	moved := func(err error) bool { return IsNotFastForward(err) || isRefExists(err) }
 	policy := w.steps(MaxCommitAttempts)
 	wait := policy.Delay
@@ -81,16 +115,21 @@ func CommitFiles(ctx context.Context, client *github.Client, owner, repo, branch
 		return wait(attempt)
 	}
 	err = policy.Retry(w.ctx, func(err error) bool { return moved(err) || retryableCreate(err) }, func() error {
-		sha, err = w.commitOnce(entries)
+		sha, err = w.commitOnce(edit)
 		return err
 	})
 	switch {
-	case err == nil || errors.Is(err, ErrAlreadyThere):
+	case err == nil || errors.Is(err, ErrAlreadyThere) || errors.Is(err, ErrNothingToWrite):
 		return sha, err
 	case !moved(err) && !retryableCreate(err):
 		return "", err
 	case w.ctx.Err() != nil:
 		return "", w.ctx.Err()
+	}
+	var me *MoveError
+	if errors.As(err, &me) {
+		return "", &MoveError{Commit: me.Commit, Err: fmt.Errorf("writing to %s/%s branch %s: the branch did not take the commit in %d attempts; nothing was forced: %w",
+			owner, repo, branch, MaxCommitAttempts, err)}
 	}
 	return "", fmt.Errorf("writing to %s/%s branch %s: the branch did not take the commit in %d attempts; nothing was forced: %w",
 		owner, repo, branch, MaxCommitAttempts, err)
@@ -133,11 +172,45 @@ func (w *ledgerWriter) steps(attempts int) Steps {
 
 type ledgerWriter struct {
 	ctx                 context.Context
+	client              *github.Client
 	gh                  *github.GitService
 	owner, repo, branch string
 	message             string
 	opts                CommitOptions
-	retry               *retryTransport // the client's own, whose policy shapes the waits
+	retry               *retryTransport   // the client's own, whose policy shapes the waits
+	made                map[string]string // blobs created in an earlier attempt, by their bytes' git id
+	mu                  sync.Mutex
+}
+
+// readAt reads files at one commit of the branch for an Edit.
+func (w *ledgerWriter) readAt(commit string) ReadAt {
+	return func(p string) ([]byte, bool, error) {
+		b, err := ReadFile(w.ctx, w.client, w.owner, w.repo, commit, p)
+		switch {
+		case IsNotFound(err):
+			return nil, false, nil
+		case err != nil:
+			return nil, false, fmt.Errorf("reading %s on %s: %w", p, w.where(), err)
+		}
+		return b, true, nil
+	}
+}
+
+// files runs the edit against the branch at commit ("" for a branch not
+// there yet) and creates its blobs.
+func (w *ledgerWriter) files(edit Edit, commit string) ([]*github.TreeEntry, error) {
+	read := func(string) ([]byte, bool, error) { return nil, false, nil }
+	if commit != "" {
+		read = w.readAt(commit)
+	}
+	files, err := edit(read)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("writing to %s: %w", w.where(), ErrNothingToWrite)
+	}
+	return w.blobs(files)
 }
 
 func (w *ledgerWriter) where() string {
@@ -168,6 +241,14 @@ func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, erro
 		if files[p] == nil {
 			continue
 		}
+		id := plumbingBlobID(files[p])
+		w.mu.Lock()
+		sha, ok := w.made[id]
+		w.mu.Unlock()
+		if ok {
+			entries[i].SHA = github.String(sha)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -181,6 +262,9 @@ func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, erro
 			})
 			if errs[i] == nil {
 				entries[i].SHA = blob.SHA
+				w.mu.Lock()
+				w.made[id] = blob.GetSHA()
+				w.mu.Unlock()
 			}
 		}()
 	}
@@ -198,9 +282,13 @@ const blobsInFlight = 6
 
 // commitOnce builds the commit on the branch's current tip and moves the
 // branch to it without force.
-func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
+func (w *ledgerWriter) commitOnce(edit Edit) (string, error) {
 	ref, _, err := w.gh.GetRef(w.ctx, w.owner, w.repo, "heads/"+w.branch)
 	if IsNotFound(err) {
+		entries, err := w.files(edit, "")
+		if err != nil {
+			return "", err
+		}
 		return w.createBranch(entries)
 	}
 	if err != nil {
@@ -233,6 +321,10 @@ func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
 	if err := parentErr; err != nil {
 		return "", fmt.Errorf("reading commit %s of %s: %w", gitsha.Short(tip), w.where(), err)
 	}
+	entries, err := w.files(edit, tip)
+	if err != nil {
+		return tip, err
+	}
 	sha, err := w.tree(parent.GetTree().GetSHA(), entries)
 	if err != nil {
 		return "", err
@@ -252,7 +344,7 @@ func (w *ledgerWriter) commitOnce(entries []*github.TreeEntry) (string, error) {
 		}
 	}
 	if err != nil {
-		return "", fmt.Errorf("moving %s from %s to %s: %w", w.where(), gitsha.Short(tip), gitsha.Short(commit), err)
+		return "", &MoveError{Commit: commit, Err: fmt.Errorf("moving %s from %s to %s: %w", w.where(), gitsha.Short(tip), gitsha.Short(commit), err)}
 	}
 	return commit, nil
 }
@@ -325,6 +417,15 @@ func (w *ledgerWriter) retryCreate(create func() error) error {
 		return w.ctx.Err()
 	}
 	return err
+}
+
+// plumbingBlobID is git's id for a blob of b, to know bytes already
+// stored in an earlier attempt.
+func plumbingBlobID(b []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(b))
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // withTrailers appends the trailers as the message's last paragraph.

@@ -2,6 +2,7 @@ package ghx_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -92,6 +93,44 @@ func TestCommitFilesRebuildsOnAMovedBranch(t *testing.T) {
 	}
 	if parent := strings.TrimSpace(git("rev-parse", "ledger^")); !strings.Contains(git("show", "--format=%s", "-s", parent), "the other writer") {
 		t.Errorf("the commit is not on top of the other writer's")
+	}
+}
+
+// TestCommitEditAppendsToWhatAnotherWriterLanded: the one ledger writer
+// runs its edit again on the tip after the branch moved under it, so an
+// append reads the other writer's line and keeps it; and an edit that, at
+// the tip, finds nothing to write makes no commit (ErrNothingToWrite).
+func TestCommitEditAppendsToWhatAnotherWriterLanded(t *testing.T) {
+	var moved atomic.Int32
+	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir(), Wrap: moveLedgerFirst(t, 1, &moved)}})
+	ctx := context.Background()
+	const path = "autonomy/other-1.txt" // the file the other writer lands
+	edits := 0
+	appendLine := func(read ghx.ReadAt) (map[string][]byte, error) {
+		edits++
+		cur, _, err := read(path)
+		if err != nil {
+			return nil, err
+		}
+		if strings.Contains(string(cur), "ours\n") {
+			return nil, nil
+		}
+		return map[string][]byte{path: append(cur, "ours\n"...)}, nil
+	}
+	sha, err := ghx.CommitEdit(ctx, env.client, owner, repo, "ledger", "ledger: append", ghx.CommitOptions{}, appendLine)
+	if err != nil {
+		t.Fatalf("CommitEdit: %v", err)
+	}
+	if edits != 2 || moved.Load() != 1 {
+		t.Errorf("the edit ran %d times over %d moves, want 2 over 1", edits, moved.Load())
+	}
+	out, err := exec.Command("git", "--git-dir", env.srv.GitDir(), "show", "ledger:"+path).CombinedOutput()
+	if err != nil || string(out) != "the other writer\nours\n" {
+		t.Errorf("the append did not keep the other writer's line: %q, %v", out, err)
+	}
+	again, err := ghx.CommitEdit(ctx, env.client, owner, repo, "ledger", "ledger: append", ghx.CommitOptions{}, appendLine)
+	if !errors.Is(err, ghx.ErrNothingToWrite) || env.srv.BranchSHA("ledger") != sha || again != sha {
+		t.Errorf("a second append: %v, ledger at %s (was %s), returned %s", err, env.srv.BranchSHA("ledger"), sha, again)
 	}
 }
 
