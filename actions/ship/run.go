@@ -45,6 +45,9 @@ type run struct {
 	bypassNotAsked bool
 	// floorOnly stays true while every refusal is a floor that does not hold.
 	floorOnly bool
+	// recorded: the record landed on the ledger this run, so a failure
+	// after it leaves only the Story to update.
+	recorded  bool
 	records   []actions.Record
 	bypass    bypassClaim // what this run posted for a solo-mode bypass (bypass.go)
 	teamNotes []string    // team memberships that could not be read (teams.go)
@@ -254,6 +257,7 @@ func (r *run) do() (Result, error) {
 		r.skipRest(GateStory, "not finished")
 		return r.fail(err)
 	}
+	r.recorded = true
 	if _, err := r.gate(GateStory, r.updateStoryRetrying); err != nil {
 		r.skipRest(GateDone, "not finished")
 		return r.fail(err)
@@ -277,7 +281,11 @@ func (r *run) refusedBefore(from GateID) (Result, error) {
 // merged and names the step that did not finish.
 func (r *run) fail(err error) (Result, error) {
 	r.res.ExitCode = ExitFailed
-	if r.res.Merged && !r.res.Shipped {
+	switch {
+	case r.res.Merged && r.recorded:
+		r.res.Unfinished = fmt.Sprintf("merged as %s and its record is on the ledger, but the Story was not updated (%v); run aayu ship %d again to finish it without merging twice",
+			gitsha.Short(r.res.MergeCommit), err, r.pr)
+	case r.res.Merged && !r.res.Shipped:
 		r.res.Unfinished = fmt.Sprintf("merged as %s, but the record did not reach the ledger (%v); run aayu ship %d again to finish it without merging twice",
 			gitsha.Short(r.res.MergeCommit), err, r.pr)
 	}

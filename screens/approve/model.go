@@ -113,34 +113,43 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyPressMsg:
-		if m.waiting() && m.stopWait != nil && key.Matches(msg, stopKey) {
-			// Nothing is written until the code is approved, so stopping
-			// the wait leaves nothing half done; Wait then says the batch
-			// stays open and how to ask for a new code.
-			m.stopWait()
-			m.Note = "Stopping the wait; nothing was applied."
-			return m, nil
-		}
-		if m.waiting() && !m.C.Plain {
-			m.Note = ""
-			switch {
-			case key.Matches(msg, copyKey):
-				cmd, err := m.C.Clipboard.Copy(m.code.UserCode, "the code")
-				if err != nil {
-					m.Note = "The code was not copied; type it as shown."
-				}
-				return m, cmd
-			case key.Matches(msg, openKey):
-				if m.deps.OpenBrowser == nil {
-					m.Note = "There is no browser on this machine. Open the link on any device."
-					return m, nil
-				}
-				open, uri := m.deps.OpenBrowser, m.code.URI
-				return m, func() tea.Msg { return browserMsg{open(uri)} }
-			}
+		if cmd, ok := m.onWaitingKey(msg); ok {
+			return m, cmd
 		}
 	}
 	return m, m.ConfirmFlow.Update(msg)
+}
+
+// onWaitingKey takes the keys that work while a code waits for its
+// approval: stop, copy, open. ok is false for any other key.
+func (m *Model) onWaitingKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	if m.waiting() && m.stopWait != nil && key.Matches(msg, stopKey) {
+		// Nothing is written until the code is approved, so stopping
+		// the wait leaves nothing half done; Wait then says the batch
+		// stays open and how to ask for a new code.
+		m.stopWait()
+		m.Note = "Stopping the wait; nothing was applied."
+		return nil, true
+	}
+	if m.waiting() && !m.C.Plain {
+		m.Note = ""
+		switch {
+		case key.Matches(msg, copyKey):
+			cmd, err := m.C.Clipboard.Copy(m.code.UserCode, "the code")
+			if err != nil {
+				m.Note = "The code was not copied; type it as shown."
+			}
+			return cmd, true
+		case key.Matches(msg, openKey):
+			if m.deps.OpenBrowser == nil {
+				m.Note = "There is no browser on this machine. Open the link on any device."
+				return nil, true
+			}
+			open, uri := m.deps.OpenBrowser, m.code.URI
+			return func() tea.Msg { return browserMsg{open(uri)} }, true
+		}
+	}
+	return nil, false
 }
 
 // waiting is true while a code is shown and not yet approved.
