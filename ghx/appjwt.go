@@ -1,47 +1,14 @@
 package ghx
 
 import (
-	"crypto"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/json"
-	"encoding/pem"
-	"errors"
-	"fmt"
 	"time"
+
+	"github.com/aayudha/aayu/ghx/appjwt"
 )
 
-// SignAppJWT signs the JWT an App authenticates with: iss the client ID,
-// issued a minute ago, valid nine minutes more. aayu init --identity uses it
-// once, to read the new App's webhook configuration with its own key.
+// SignAppJWT signs the JWT an App authenticates with (appjwt.Sign). aayu
+// init --identity uses it once, to read the new App's webhook
+// configuration with its own key.
 func SignAppJWT(keyPEM, clientID string, now time.Time) (string, error) {
-	block, _ := pem.Decode([]byte(keyPEM))
-	if block == nil {
-		return "", errors.New("the App's private key is not PEM")
-	}
-	var key *rsa.PrivateKey
-	if k, err := x509.ParsePKCS1PrivateKey(block.Bytes); err == nil {
-		key = k
-	} else if k8, err8 := x509.ParsePKCS8PrivateKey(block.Bytes); err8 == nil {
-		rk, ok := k8.(*rsa.PrivateKey)
-		if !ok {
-			return "", errors.New("the App's private key is not RSA")
-		}
-		key = rk
-	} else {
-		return "", fmt.Errorf("reading the App's private key: %w", err)
-	}
-	enc := base64.RawURLEncoding
-	head := enc.EncodeToString([]byte(`{"alg":"RS256","typ":"JWT"}`))
-	claims, _ := json.Marshal(map[string]any{"iss": clientID, "iat": now.Add(-time.Minute).Unix(), "exp": now.Add(9 * time.Minute).Unix()})
-	signing := head + "." + enc.EncodeToString(claims)
-	sum := sha256.Sum256([]byte(signing))
-	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
-	if err != nil {
-		return "", err
-	}
-	return signing + "." + enc.EncodeToString(sig), nil
+	return appjwt.Sign(keyPEM, clientID, now)
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/aayudha/aayu/ghx/appjwt"
 )
 
 // GitHub Apps in the sandbox (seed 001, "The token broker"): an App has a
@@ -195,36 +197,11 @@ func (s *Server) verifyJWTLocked(tok string) (*appRec, error) {
 	return app, nil
 }
 
-// SignAppJWT signs the JWT an App authenticates with: iss the client ID,
-// issued a minute ago, valid nine minutes more. The runner's emulation of
+// SignAppJWT signs the JWT an App authenticates with (appjwt.Sign, the
+// client's own signer). The runner's emulation of
 // actions/create-github-app-token and tests use it.
 func SignAppJWT(keyPEM, clientID string, now time.Time) (string, error) {
-	block, _ := pem.Decode([]byte(keyPEM))
-	if block == nil {
-		return "", errors.New("the App's private key is not PEM")
-	}
-	var key *rsa.PrivateKey
-	if k, err := x509.ParsePKCS1PrivateKey(block.Bytes); err == nil {
-		key = k
-	} else if k8, err8 := x509.ParsePKCS8PrivateKey(block.Bytes); err8 == nil {
-		rk, ok := k8.(*rsa.PrivateKey)
-		if !ok {
-			return "", errors.New("the App's private key is not RSA")
-		}
-		key = rk
-	} else {
-		return "", fmt.Errorf("reading the App's private key: %w", err)
-	}
-	enc := base64.RawURLEncoding
-	head := enc.EncodeToString([]byte(`{"alg":"RS256","typ":"JWT"}`))
-	claims, _ := json.Marshal(map[string]any{"iss": clientID, "iat": now.Add(-time.Minute).Unix(), "exp": now.Add(9 * time.Minute).Unix()})
-	signing := head + "." + enc.EncodeToString(claims)
-	sum := sha256.Sum256([]byte(signing))
-	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
-	if err != nil {
-		return "", err
-	}
-	return signing + "." + enc.EncodeToString(sig), nil
+	return appjwt.Sign(keyPEM, clientID, now)
 }
 
 func (s *Server) routeApps(m *http.ServeMux) {
