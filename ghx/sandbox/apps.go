@@ -294,14 +294,6 @@ func (s *Server) createInstallationToken(w http.ResponseWriter, r *http.Request)
 		}
 		perms = req.Permissions
 	}
-	b := make([]byte, 27)
-	_, _ = rand.Read(b)
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	var sb strings.Builder
-	sb.WriteString("ghs_")
-	for _, c := range b {
-		sb.WriteByte(alphabet[int(c)%len(alphabet)])
-	}
 	life := installTokenLife
 	if s.opts.InstallationTokenLife > 0 {
 		life = s.opts.InstallationTokenLife
@@ -311,9 +303,10 @@ func (s *Server) createInstallationToken(w http.ResponseWriter, r *http.Request)
 	if s.apps.tokens == nil {
 		s.apps.tokens = map[string]*installToken{}
 	}
-	s.apps.tokens[sb.String()] = &installToken{app: app, expires: expires}
+	token := newServerToken()
+	s.apps.tokens[token] = &installToken{app: app, expires: expires}
 	s.apps.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]any{"token": sb.String(), "expires_at": ts(expires), "permissions": perms, "repository_selection": "selected"})
+	writeJSON(w, http.StatusCreated, map[string]any{"token": token, "expires_at": ts(expires), "permissions": perms, "repository_selection": "selected"})
 }
 
 func (s *Server) listInstallationRepos(w http.ResponseWriter, r *http.Request) {

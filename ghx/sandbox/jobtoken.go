@@ -49,15 +49,7 @@ type jobTokens struct {
 // mintJobToken makes the token of one job with perms (the job's
 // permissions: already resolved against the workflow's).
 func (s *Server) mintJobToken(repo string, runID int64, perms map[string]string) *jobToken {
-	b := make([]byte, 27)
-	_, _ = rand.Read(b)
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	var sb strings.Builder
-	sb.WriteString("ghs_")
-	for _, c := range b {
-		sb.WriteByte(alphabet[int(c)%len(alphabet)])
-	}
-	jt := &jobToken{value: sb.String(), repo: repo, runID: runID, perms: perms, expires: s.now().Add(maxJobTokenLife)}
+	jt := &jobToken{value: newServerToken(), repo: repo, runID: runID, perms: perms, expires: s.now().Add(maxJobTokenLife)}
 	s.jobs.mu.Lock()
 	defer s.jobs.mu.Unlock()
 	if s.jobs.byTok == nil {
@@ -242,3 +234,18 @@ func (s *Server) WorkflowToken(runID int64, perms map[string]string) (token stri
 // permissions, scope by scope (refuseJob, before any handler), so a
 // handler's push-access check lets it through.
 func (c caller) canPush() bool { return c.job != nil || c.Account.canPush() }
+
+// newServerToken is a fresh token in GitHub's server-to-server shape
+// (ghs_ and 36 characters), as Actions' job tokens and App installation
+// tokens are.
+func newServerToken() string {
+	b := make([]byte, 36)
+	_, _ = rand.Read(b)
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	var sb strings.Builder
+	sb.WriteString("ghs_")
+	for _, c := range b {
+		sb.WriteByte(alphabet[int(c)%len(alphabet)])
+	}
+	return sb.String()
+}
