@@ -110,8 +110,8 @@ func TestInboxListSpeed(t *testing.T) {
 			t.Logf("scale %5d %s: %6v, %4d requests, %4d REST points, %2d GraphQL points (%s)", scale, kind,
 				took.Round(10*time.Millisecond), requests, core, graphql, firstLine(out, " wait: "))
 			switch {
-			case kind == "warm" && (requests > 3 || core+graphql != 0):
-				t.Errorf("scale %d: a warm start cost %d requests and %d points, want at most 3 and 0", scale, requests, core+graphql)
+			case kind == "warm" && (requests > 2 || core+graphql != 0):
+				t.Errorf("scale %d: a warm start cost %d requests and %d points, want at most 2 and 0", scale, requests, core+graphql)
 			case kind == "cold" && scale >= 10000 && requests > 300:
 				t.Errorf("scale %d: a cold read cost %d requests, want at most 300", scale, requests)
 			}
@@ -128,9 +128,9 @@ func firstLine(out, containing string) string {
 	return "no summary line"
 }
 
-// The second `aayu inbox --list` starts from the first one's read: three
-// requests (what changed, which workflows ran, which repository this is),
-// all answered 304 and free, and the same cards.
+// The second `aayu inbox --list` starts from the first one's read: two
+// requests (what changed, and which workflows ran, whose runs name the
+// repository), both answered 304 and free, and the same cards.
 func TestInboxListStartsWarmFromTheLastRead(t *testing.T) {
 	t.Parallel()
 	w := &wireLog{}
@@ -151,7 +151,7 @@ func TestInboxListStartsWarmFromTheLastRead(t *testing.T) {
 	notModified := w.notModified
 	w.mu.Unlock()
 	requests, core, graphql := w.take()
-	if requests > 3 || core+graphql != 0 || notModified != requests {
+	if requests > 2 || core+graphql != 0 || notModified != requests {
 		t.Errorf("the warm start cost %d requests (%d answered 304), %d points; the cold one %d requests", requests, notModified, core+graphql, coldRequests)
 	}
 	// The time the cards were read differs by design: the warm start is a

@@ -48,11 +48,12 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 			return
 		}
 		// Ask the refresh's question once now, for this moment: the first
-		// Refresh asks the same one and is answered 304; and Warm's second
-		// question, so the next process's asks are 304s too.
+		// Refresh asks the same one and is answered 304; and the workflow
+		// runs' page they ask beside it, so the next asks (this process's
+		// or the next one's) are 304s too.
 		if _, err := s.changedSince(readAt); err != nil {
 			errMark = fmt.Errorf("reading what changed on GitHub: %w", err)
-		} else if _, err := s.runsChanged(); err != nil {
+		} else if _, err := s.readRunsPage(); err != nil {
 			errMark = fmt.Errorf("reading which workflows ran: %w", err)
 		}
 	}()

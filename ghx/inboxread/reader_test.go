@@ -73,9 +73,10 @@ func TestReadAsReadOnlyAccount(t *testing.T) {
 	}
 }
 
-// TestRefreshNothingChangedIsTwoFreeRequests: the since question and the
-// repository's identity (see TestRefreshReadsAllWhenTheRepositoryWasReplaced),
-// side by side, each answered 304.
+// TestRefreshNothingChangedIsTwoFreeRequests: the since question and page 1
+// of the workflow runs (whose runs name the repository, see
+// TestRefreshReadsAllWhenTheRepositoryWasReplaced), side by side, each
+// answered 304.
 func TestRefreshNothingChangedIsTwoFreeRequests(t *testing.T) {
 	f := start(t, sandbox.Options{}, "founder")
 	ctx := context.Background()
@@ -119,7 +120,7 @@ func TestRefreshSeesAChange(t *testing.T) {
 	requests, _, paths := f.wire.take()
 	t.Logf("refresh after a comment and a label: %+v (wire: %v)", stats, paths)
 	if stats.Requests != requests || stats.Requests > 5 {
-		t.Errorf("refresh cost %d requests (wire %d); want the since query, the repository and the changed Decision's comments only", stats.Requests, requests)
+		t.Errorf("refresh cost %d requests (wire %d); want the since query, the runs page and the changed Decision's comments only", stats.Requests, requests)
 	}
 	steps := stepIDs(inbox.Derive(snap))
 	if st, ok := steps[id(inbox.KindDecision, sandbox.DemoDecisionOneWay)]; !ok || !strings.HasPrefix(st.Counsel.Raw(), "Option 1 keeps the 2024 answers") {

@@ -22,17 +22,22 @@ import (
 // LastReadAt. Keeping since at the last full read, rather than moving it
 // on each refresh, is what lets an unchanged answer be a 304.
 //
-// A change that does not touch an issue's updated_at (a new commit status,
-// a merge-gate run finishing, a ledger commit) is seen by the next Read or
-// by Reread, never here. prev must be the snapshot the last Read or Refresh
-// returned: what the reader saw of pull requests is remembered with it.
+// Beside that question it asks page 1 of the repository's workflow runs
+// (also conditional), for what does not move an updated_at: the merge
+// gate finishing, the inspect workflow setting its status, a workflow
+// writing the ledger. Only when that page changed are the open pull
+// requests' facts and the audit entries read again. A commit status set
+// outside any workflow is seen by the next Read or by Reread, never here.
+// prev must be the snapshot the last Read or Refresh returned: what the
+// reader saw of pull requests is remembered with it.
 //
-// Beside that question it asks which repository this is (its id and
-// created_at, also a conditional request). When that is not the
-// repository prev was read from — deleted and created again, or the
-// sandbox reset — nothing "since" says can be trusted against prev (the
-// new repository's items may be older than the last read and reuse its
-// numbers), so Refresh reads everything instead.
+// The same page says which repository this is: each run names its
+// repository's id. When that is not the repository prev was read from —
+// deleted and created again, or the sandbox reset — nothing "since" says
+// can be trusted against prev (the new repository's items may be older
+// than the last read and reuse its numbers), so Refresh reads everything
+// instead. Only when no workflow ran in the repository yet is the
+// repository itself read to tell (see isRepositoryOf).
 func (r *Reader) Refresh(ctx context.Context, prev inbox.Snapshot, since time.Time) (inbox.Snapshot, Stats, error) {
 	ctx, count := withCounter(ctx)
 	if since.IsZero() {
@@ -64,18 +69,39 @@ func (r *Reader) readAgain(ctx context.Context, prev inbox.Snapshot) (inbox.Snap
 // refresh is Refresh within a session: prev on any error, errReplaced when
 // the repository is not the one prev was read from.
 func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbox.Snapshot, error) {
-	ident := startIdentity(s)
+	// The two questions are asked side by side: one round trip.
+	runs := startRuns(s)
 	changed, err := s.changedSince(since)
-	now, errIdent := ident.wait()
+	page, errRuns := runs.wait()
 	if err != nil {
 		return prev, fmt.Errorf("asking GitHub what changed: %w", err)
 	}
-	if errIdent != nil {
-		return prev, errIdent
+	if errRuns != nil {
+		return prev, errRuns
 	}
-	if !sameRepository(prev.Repository, now) {
+	same, err := s.isRepositoryOf(prev.Repository, page)
+	if err != nil {
+		return prev, err
+	}
+	if !same {
 		return prev, errReplaced
 	}
+	snap, err := r.applyChanged(s, prev, changed)
+	if err != nil {
+		return prev, err
+	}
+	if page.changed {
+		snap = cloneSnapshot(snap)
+		if err := s.rereadFacts(&snap); err != nil {
+			return prev, err
+		}
+	}
+	return snap, nil
+}
+
+// applyChanged reads again the items the since question named whose
+// version prev does not hold, with what their steps depend on.
+func (r *Reader) applyChanged(s *session, prev inbox.Snapshot, changed []*github.Issue) (inbox.Snapshot, error) {
 	known := map[int]inbox.Issue{}
 	for _, is := range prev.Issues {
 		known[is.Number] = is

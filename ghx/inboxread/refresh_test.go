@@ -46,7 +46,8 @@ func TestRefreshSeesAPullRequestChange(t *testing.T) {
 
 // The screen starts from the cached last read; a new Reader refreshing it
 // through the same HTTP cache folder asks its two questions (what changed,
-// which repository), each answered 304.
+// and page 1 of the workflow runs, which also names the repository), each
+// answered 304.
 func TestRefreshFromCacheInANewSession(t *testing.T) {
 	_, _, base := startPlain(t)
 	httpCache, inboxCache := t.TempDir(), t.TempDir()

@@ -2,11 +2,14 @@ package inboxread_test
 
 import (
 	"context"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/inbox"
 )
@@ -124,5 +127,103 @@ func TestRefreshReadsAllWhenTheSnapshotNamesNoRepository(t *testing.T) {
 	}
 	if got.Repository != first.Repository {
 		t.Errorf("the refresh kept a snapshot of no known repository: %+v", got.Repository)
+	}
+}
+
+// A warm start in a repository with workflow runs asks two questions, the
+// since list and page 1 of the runs, both 304s: the runs name their
+// repository's id, so the repository itself is not asked for.
+func TestWarmStartWithRunsIsTwoFreeRequests(t *testing.T) {
+	t.Parallel()
+	_, _, base := startPlain(t)
+	dir := t.TempDir()
+	httpCache, inboxCache := filepath.Join(dir, "http"), filepath.Join(dir, "inbox")
+	first := newProcess(t, base, httpCache)
+	cold := read(t, first.reader)
+	if err := first.reader.SaveCache(inboxCache, "founder", cold, first.reader.LastReadAt()); err != nil {
+		t.Fatal(err)
+	}
+	second := newProcess(t, base, httpCache)
+	cached, at, err := second.reader.LoadCache(inboxCache, "founder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, stats, err := second.reader.Warm(context.Background(), cached, at); err != nil || stats != (inboxread.Stats{Requests: 2}) {
+		t.Fatalf("warm start: %+v, %v; want two requests, none counted", stats, err)
+	}
+	_, counted, paths := second.wire.take()
+	if len(paths) != 2 || counted != 0 || asksRepository(paths, repo) {
+		t.Errorf("the warm start asked %v (%d counted); want the since list and the runs page, both 304s", paths, counted)
+	}
+}
+
+// asksRepository says whether paths hold a read of the repository object
+// of name itself.
+func asksRepository(paths []string, name string) bool {
+	for _, p := range paths {
+		if strings.EqualFold(p, "GET /repos/"+owner+"/"+name) {
+			return true
+		}
+	}
+	return false
+}
+
+// freshProcess is a process reading acme/fresh, a repository where no
+// workflow ever ran: its runs page names no repository.
+func freshProcess(t *testing.T, base, httpCache string) process {
+	t.Helper()
+	w := &wire{next: http.DefaultTransport}
+	return process{wire: w, reader: inboxread.New(clientWithCache(t, base, httpCache, w), owner, sandbox.FreshRepoName, inboxread.Options{Logf: t.Logf})}
+}
+
+// Where no workflow ran, the runs page says nothing of which repository
+// this is, so the warm start and the refresh still ask the repository
+// itself (a third 304); and a reset there is still caught: the kept read
+// is of another repository, so everything is read again.
+func TestWarmAsksTheRepositoryWhenNoWorkflowRan(t *testing.T) {
+	t.Parallel()
+	srv, _, base := startPlain(t)
+	dir := t.TempDir()
+	httpCache, inboxCache := filepath.Join(dir, "http"), filepath.Join(dir, "inbox")
+	ctx := context.Background()
+	first := freshProcess(t, base, httpCache)
+	cold := read(t, first.reader)
+	if cold.Repository.ID == 0 {
+		t.Fatalf("the cold read of %s kept no repository id", sandbox.FreshRepoName)
+	}
+	if err := first.reader.SaveCache(inboxCache, "founder", cold, first.reader.LastReadAt()); err != nil {
+		t.Fatal(err)
+	}
+	first.wire.take()
+	if _, stats, err := first.reader.Refresh(ctx, cold, since(first.reader)); err != nil || stats != (inboxread.Stats{Requests: 3}) {
+		t.Errorf("refresh with no runs: %+v, %v; want three requests, none counted", stats, err)
+	}
+	if _, _, paths := first.wire.take(); !asksRepository(paths, sandbox.FreshRepoName) {
+		t.Errorf("the refresh with no runs did not ask which repository this is: %v", paths)
+	}
+
+	second := freshProcess(t, base, httpCache)
+	cached, at, err := second.reader.LoadCache(inboxCache, "founder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, stats, err := second.reader.Warm(ctx, cached, at)
+	if err != nil || stats != (inboxread.Stats{Requests: 3}) || warm.Repository != cold.Repository {
+		t.Errorf("warm start with no runs: %+v, %v, repository %+v; want three requests, none counted, the same repository", stats, err, warm.Repository)
+	}
+	if _, _, paths := second.wire.take(); !asksRepository(paths, sandbox.FreshRepoName) {
+		t.Errorf("the warm start with no runs did not ask which repository this is: %v", paths)
+	}
+
+	if err := srv.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	third := freshProcess(t, base, httpCache)
+	after, _, err := third.reader.Warm(ctx, cached, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Repository.ID == 0 || after.Repository.ID == cold.Repository.ID {
+		t.Errorf("after the reset the warm start kept the old read (repository %+v, before %+v)", after.Repository, cold.Repository)
 	}
 }

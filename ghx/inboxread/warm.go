@@ -3,12 +3,8 @@ package inboxread
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/google/go-github/v66/github"
-
-	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
 )
 
@@ -17,24 +13,26 @@ import (
 // this often.
 const MaxWarmAge = 12 * time.Hour
 
-// runsPerPage is the size of the workflow-runs page Read and Warm ask for.
-// Both ask the very same URL, so the ETag cache can answer Warm's 304.
+// runsPerPage is the size of the workflow-runs page Read, Refresh and Warm
+// ask for. All ask the very same URL, so the ETag cache can answer 304.
 const runsPerPage = 30
 
 // Warm starts a new process from the last read kept on disk (LoadCache's
-// snapshot and time) instead of reading everything again. It asks three
-// conditional questions, each a 304 that GitHub does not count when
-// nothing changed, whatever the number of items:
+// snapshot and time) instead of reading everything again. It is a Refresh
+// from the kept read: two conditional questions side by side, each a 304
+// that GitHub does not count when nothing changed, whatever the number of
+// items —
 //
-//   - which repository this is (its id and created_at): another one under
-//     the same name (created again, or the sandbox reset) is read whole;
 //   - the refresh's issues?state=all&since= query, for every issue and pull
 //     request whose updated_at moved (comments, labels, pushes, closes);
 //   - page 1 of the repository's workflow runs, for what does not move an
 //     updated_at: the merge gate finishing, the inspect workflow setting
 //     its status, a workflow writing the ledger. Only when that page
 //     changed are the open pull requests' facts and the audit entries read
-//     again, in pages.
+//     again, in pages. Its runs also name the repository (its id): another
+//     one under the same name (created again, or the sandbox reset) is read
+//     whole. A repository where no workflow ran yet is asked about itself,
+//     a third conditional request.
 //
 // Only the items that changed are read again. A commit status set outside
 // any workflow is seen by the next full Read (at least every MaxWarmAge).
@@ -45,18 +43,7 @@ func (r *Reader) Warm(ctx context.Context, cached inbox.Snapshot, readAt time.Ti
 	r.mu.Unlock()
 	s := r.newSession(ctx, cached.BotLogins)
 	s.rememberPermissions(cached)
-	// The two questions are asked side by side: one round trip.
-	var (
-		changed bool
-		errRuns error
-		asked   = make(chan struct{})
-	)
-	go func() {
-		defer close(asked)
-		changed, errRuns = s.runsChanged()
-	}()
 	snap, err := r.refresh(s, cached, readAt)
-	<-asked
 	if errors.Is(err, errReplaced) {
 		// Not the repository the kept read was of: read it whole.
 		snap, err = r.readAgain(ctx, cached)
@@ -65,27 +52,7 @@ func (r *Reader) Warm(ctx context.Context, cached inbox.Snapshot, readAt time.Ti
 	if err != nil {
 		return cached, count.stats(), err
 	}
-	if errRuns != nil {
-		return cached, count.stats(), fmt.Errorf("asking GitHub which workflows ran: %w", errRuns)
-	}
-	if changed {
-		snap = cloneSnapshot(snap)
-		if err := s.rereadFacts(&snap); err != nil {
-			return cached, count.stats(), err
-		}
-	}
 	return snap, count.stats(), nil
-}
-
-// runsChanged asks for page 1 of the repository's workflow runs; true
-// unless GitHub answered 304 to the ETag kept from the last time.
-func (s *session) runsChanged() (bool, error) {
-	_, resp, err := s.r.gh.Actions.ListRepositoryWorkflowRuns(s.ctx, s.r.owner, s.r.repo,
-		&github.ListWorkflowRunsOptions{ListOptions: github.ListOptions{PerPage: runsPerPage}})
-	if err != nil {
-		return true, err
-	}
-	return resp.Header.Get(ghx.CacheHeader) != "hit", nil
 }
 
 // rereadFacts reads again what a workflow can change without moving an
