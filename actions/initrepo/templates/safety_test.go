@@ -2,160 +2,482 @@ package templates
 
 import (
 	"fmt"
+	"os"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// audit lists every way a pull_request_target workflow breaks the rules
-// that make it safe to run on an untrusted pull request (issue 12).
-func audit(text string) []string {
-	var problems []string
-	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	var wf struct {
-		On          map[string]any `yaml:"on"`
-		Permissions any            `yaml:"permissions"`
-		Jobs        map[string]struct {
-			If          string            `yaml:"if"`
-			Permissions any               `yaml:"permissions"`
-			Env         map[string]string `yaml:"env"`
-			Steps       []struct {
-				Uses string            `yaml:"uses"`
-				Run  string            `yaml:"run"`
-				With map[string]any    `yaml:"with"`
-				Env  map[string]string `yaml:"env"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
+// One audit for every workflow aayu writes: each rule below runs over each
+// workflow, and what a workflow may do that another may not (its trigger,
+// its permissions, its one secret, the App token it mints) is its row in
+// policies. A new workflow is covered by adding its row; a workflow file
+// or a path init writes with no row fails TestWorkflowsAreSafeByConstruction.
+
+// policy is what one workflow is allowed; every rule reads it.
+type policy struct {
+	path, template string
+	// trigger is the one event it runs on, and why no other may start it.
+	trigger, why string
+	// perms is the most any job may hold (absent: none); exact says every
+	// job holds exactly that.
+	perms map[string]string
+	exact bool
+	// secret is the one secret it may name, once, for the minting action
+	// alone ("": none).
+	secret string
+	// workflowToken: a step may hold github.token (never one that runs the
+	// pull request's code).
+	workflowToken bool
+	// eventText: a step's env may carry the event's text (github.event…).
+	eventText bool
+	// checksOut: the pull request's or the repository's files may be on
+	// disk (a checkout, another job's artifact).
+	checksOut bool
+	// mint is the App token its every job mints; nil: none.
+	mint *mintPolicy
+	// jobIf are what every job's if: must say, so only the right event
+	// starts it.
+	jobIf []string
+}
+
+type mintPolicy struct {
+	// consumer is the one command the minted token may reach.
+	consumer string
+	// outlivesJob: the token must outlive the job (skip-token-revoke), as
+	// the broker's does: aayu uses it after the run.
+	outlivesJob bool
+}
+
+var policies = []policy{
+	{
+		path: MergeGatePath, template: MergeGate,
+		trigger: "pull_request_target", why: "so GitHub runs the base branch's copy and a pull request cannot run its own",
+		perms: map[string]string{"actions": "read", "attestations": "write", "contents": "read", "id-token": "write",
+			"issues": "read", "pull-requests": "write", "statuses": "write"},
+		workflowToken: true, eventText: true, checksOut: true,
+	},
+	{
+		path: ProtectedPathsPath, template: ProtectedPaths,
+		trigger: "pull_request_target", why: "so GitHub runs the base branch's copy and a pull request cannot run its own",
+		perms:         map[string]string{"contents": "read", "pull-requests": "read"},
+		workflowToken: true, eventText: true,
+	},
+	{
+		path: ApprovePath, template: Approve,
+		trigger: "issue_comment", why: "GitHub runs the default branch's copy for a reply",
+		perms: map[string]string{"contents": "read"}, exact: true,
+		secret: "AAYUDHA_APP_PRIVATE_KEY",
+		mint:   &mintPolicy{consumer: "aayu approve --ci"},
+		jobIf:  []string{"startsWith(github.event.comment.body, 'Approve batch ')", "!github.event.issue.pull_request"},
+	},
+	{
+		path: TokenBrokerPath, template: TokenBroker,
+		trigger: "workflow_dispatch", why: "the broker runs only when a person dispatches it",
+		perms: map[string]string{}, exact: true,
+		secret: "AAYUDHA_APP_PRIVATE_KEY",
+		mint:   &mintPolicy{consumer: "aayu token seal", outlivesJob: true},
+	},
+}
+
+// workflow is the parsed file, with its text for the rules that read lines.
+type workflow struct {
+	text        string
+	On          map[string]any    `yaml:"on"`
+	Permissions any               `yaml:"permissions"`
+	Env         map[string]string `yaml:"env"`
+	Jobs        map[string]job    `yaml:"jobs"`
+}
+
+type job struct {
+	If          string            `yaml:"if"`
+	Permissions any               `yaml:"permissions"`
+	Env         map[string]string `yaml:"env"`
+	Steps       []step            `yaml:"steps"`
+}
+
+type step struct {
+	ID   string            `yaml:"id"`
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	With map[string]any    `yaml:"with"`
+	Env  map[string]string `yaml:"env"`
+}
+
+func (s step) action() string { a, _, _ := strings.Cut(s.Uses, "@"); return a }
+
+// jobs are the workflow's jobs in name order, so problems read the same
+// each run.
+func (w workflow) jobs() []string {
+	names := make([]string, 0, len(w.Jobs))
+	for name := range w.Jobs {
+		names = append(names, name)
 	}
-	if err := yaml.Unmarshal([]byte(text), &wf); err != nil {
-		return []string{"not YAML: " + err.Error()}
-	}
-	if _, ok := wf.On["pull_request_target"]; !ok {
-		bad("does not run on pull_request_target, so a pull request could run its own copy")
-	}
-	for ev := range wf.On {
-		if ev != "pull_request_target" {
-			bad("also runs on %s, which could run a copy the pull request changed", ev)
+	sort.Strings(names)
+	return names
+}
+
+// facts is what one pass over a job's steps finds, shared by the rules on
+// the pull request's code, signing and the verdict.
+type facts struct {
+	perms map[string]any
+	// runsCode is the first step after a checkout that runs something of
+	// it; holdsToken: a step (or the job) has a token in its environment;
+	// builds: it builds or uploads the pack; comments: it runs aayu comment.
+	runsCode                          string
+	checksOut, downloads, attests     bool
+	holdsToken, builds, comments      bool
+	attestsAfterCode, namesOwnPermits bool
+}
+
+func factsOf(j job) facts {
+	var f facts
+	f.perms, f.namesOwnPermits = j.Permissions.(map[string]any)
+	f.holdsToken = tokenIn(j.Env)
+	for _, st := range j.Steps {
+		f.holdsToken = f.holdsToken || tokenIn(st.Env)
+		if f.checksOut && f.runsCode == "" && runsPRCode(st.Run) {
+			f.runsCode = strings.TrimSpace(st.Run)
+		}
+		f.builds = f.builds || strings.Contains(st.Run, "--from-raw") || st.With["name"] == "aayudha-pack" && strings.HasPrefix(st.Uses, "actions/upload-artifact@")
+		f.comments = f.comments || strings.Contains(st.Run, "aayu comment")
+		switch st.action() {
+		case "actions/checkout":
+			f.checksOut = true
+		case "actions/download-artifact":
+			f.downloads = true
+		case "actions/attest", "actions/attest-build-provenance":
+			f.attests = true
+			f.attestsAfterCode = f.attestsAfterCode || f.runsCode != ""
 		}
 	}
-	if m, ok := wf.Permissions.(map[string]any); !ok || len(m) != 0 {
-		bad("the workflow's default permissions are %v, not {}: every job must name its own", wf.Permissions)
-	}
-	pin := regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40}$`)
-	for line := range strings.SplitSeq(text, "\n") {
-		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
-		if !strings.HasPrefix(t, "uses:") {
-			continue
-		}
-		ref, comment, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(t, "uses:")), "#")
-		if !pin.MatchString(strings.TrimSpace(ref)) {
-			bad("%s is not pinned to a full 40-hex commit SHA", strings.TrimSpace(ref))
-		}
-		if !strings.HasPrefix(strings.TrimSpace(comment), "v") {
-			bad("%s has no # vX comment naming the release it pins", strings.TrimSpace(ref))
+	return f
+}
+
+func tokenIn(env map[string]string) bool {
+	for k, v := range env {
+		if strings.Contains(v, "github.token") || strings.Contains(v, "secrets.") || tokenName(k) {
+			return true
 		}
 	}
-	if strings.Contains(text, "secrets.") {
-		bad("names a secret; the gate needs none")
-	}
-	for name, job := range wf.Jobs {
-		perms, ok := job.Permissions.(map[string]any)
-		if !ok {
-			bad("job %s names no permissions of its own", name)
+	return false
+}
+
+// rule is one safety rule; bad records a problem.
+type rule struct {
+	name  string
+	check func(w workflow, p policy, bad func(format string, args ...any))
+}
+
+var pinned = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40}$`)
+
+var level = map[string]int{"none": 0, "read": 1, "write": 2}
+
+var rules = []rule{
+	{"trigger", func(w workflow, p policy, bad func(string, ...any)) {
+		if _, ok := w.On[p.trigger]; !ok {
+			bad("does not run on %s: %s", p.trigger, p.why)
 		}
-		checksOut, downloads, attests := false, false, false
-		// runsCode: a step after the pull request's checkout runs its code;
-		// holdsToken: a step (or the job) has a token in its environment;
-		// builds: the job builds or uploads the pack; comments: it runs
-		// aayu comment.
-		runsCode, holdsToken, builds, comments := "", false, false, false
-		tokenIn := func(env map[string]string) bool {
-			for k, v := range env {
-				if strings.Contains(v, "github.token") || strings.Contains(v, "secrets.") || tokenName(k) {
-					return true
-				}
-			}
-			return false
-		}
-		holdsToken = tokenIn(job.Env)
-		for _, st := range job.Steps {
-			if strings.Contains(st.Run, "${{") {
-				bad("job %s expands an expression inside run: %q; pass it through env", name, st.Run)
-			}
-			holdsToken = holdsToken || tokenIn(st.Env)
-			if checksOut && runsCode == "" && runsPRCode(st.Run) {
-				runsCode = strings.TrimSpace(st.Run)
-			}
-			builds = builds || strings.Contains(st.Run, "--from-raw") || st.With["name"] == "aayudha-pack" && strings.HasPrefix(st.Uses, "actions/upload-artifact@")
-			comments = comments || strings.Contains(st.Run, "aayu comment")
-			action, _, _ := strings.Cut(st.Uses, "@")
-			switch action {
-			case "actions/checkout":
-				checksOut = true
-				if st.With["persist-credentials"] != false {
-					bad("job %s checks out without persist-credentials: false, leaving a token in .git/config", name)
-				}
-			case "actions/setup-go":
-				if st.With["cache"] != false {
-					bad("job %s sets up Go with a cache a pull request could poison", name)
-				}
-			case "actions/download-artifact":
-				downloads = true
-			case "actions/attest", "actions/attest-build-provenance":
-				attests = true
-				if runsCode != "" {
-					bad("job %s signs an attestation after running the pull request's code (%s)", name, runsCode)
-				}
-			case "actions/cache", "actions/cache/restore", "actions/cache/save":
-				bad("job %s uses %s, a cache a pull request could poison", name, action)
+		for ev := range w.On {
+			if ev != p.trigger {
+				bad("also runs on %s; it may run only on %s: %s", ev, p.trigger, p.why)
 			}
 		}
-		if runsCode != "" {
-			if len(perms) != 1 || perms["contents"] != "read" {
-				bad("job %s runs the pull request's code with permissions %v, not only contents: read", name, perms)
-			}
-			if downloads {
-				bad("job %s both runs the pull request's code and reads another job's artifact", name)
-			}
+	}},
+	{"default permissions", func(w workflow, _ policy, bad func(string, ...any)) {
+		if m, ok := w.Permissions.(map[string]any); !ok || len(m) != 0 {
+			bad("the workflow's default permissions are %v, not {}: every job must name its own", w.Permissions)
 		}
-		for k, v := range perms {
-			// Signing is the one write a job that checked out the head may
-			// hold, and only the job that builds and attests the pack,
-			// running none of the pull request's code.
-			signing := (k == "id-token" || k == "attestations") && attests && builds && runsCode == ""
-			if v == "write" && checksOut && !signing {
-				bad("job %s can write %s while running the pull request's code", name, k)
-			}
-			if (k == "id-token" || k == "attestations") && v != "none" && !(attests && builds && runsCode == "") {
-				bad("job %s holds %s: %s but does not build and attest the pack; only that job may sign", name, k, v)
-			}
-		}
-		if attests && (perms["id-token"] != "write" || perms["attestations"] != "write") {
-			bad("job %s attests without exactly id-token: write and attestations: write", name)
-		}
-		if runsCode != "" && holdsToken {
-			bad("job %s runs the pull request's code (%s) with a token in a step's environment", name, runsCode)
-		}
-		if runsCode != "" && builds {
-			bad("job %s builds or uploads the pack and also runs the pull request's code (%s)", name, runsCode)
-		}
-		if comments {
-			if !strings.Contains(job.If, "!cancelled()") && !strings.Contains(job.If, "always()") {
-				bad("job %s posts the gate's verdict only when every job before it passed; it must run when they fail (if: !cancelled())", name)
-			}
-			if perms["statuses"] != "write" {
-				bad("job %s cannot set the commit status aayudha/merge-gate (statuses: write)", name)
+	}},
+	{"least privilege", func(w workflow, p policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			perms, ok := w.Jobs[name].Permissions.(map[string]any)
+			if !ok {
+				bad("job %s names no permissions of its own", name)
+				continue
 			}
 			for k, v := range perms {
+				if level[fmt.Sprint(v)] > level[p.perms[k]] || level[fmt.Sprint(v)] == 0 && fmt.Sprint(v) != "none" {
+					bad("job %s can %v %s; this workflow's jobs need at most %v", name, v, k, p.perms)
+				}
+			}
+			if p.exact && (len(perms) != len(p.perms) || !samePerms(perms, p.perms)) {
+				bad("job %s has permissions %v, not exactly %v", name, perms, p.perms)
+			}
+		}
+	}},
+	{"pinned actions", func(w workflow, _ policy, bad func(string, ...any)) {
+		for line := range strings.SplitSeq(w.text, "\n") {
+			t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
+			if !strings.HasPrefix(t, "uses:") {
+				continue
+			}
+			ref, comment, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(t, "uses:")), "#")
+			if !pinned.MatchString(strings.TrimSpace(ref)) {
+				bad("%s is not pinned to a full 40-hex commit SHA", strings.TrimSpace(ref))
+			}
+			if !strings.HasPrefix(strings.TrimSpace(comment), "v") {
+				bad("%s has no # vX comment naming the release it pins", strings.TrimSpace(ref))
+			}
+		}
+	}},
+	{"no expression in run", func(w workflow, _ policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			for _, st := range w.Jobs[name].Steps {
+				if strings.Contains(st.Run, "${{") {
+					bad("job %s expands an expression inside run: %q; pass it through env", name, st.Run)
+				}
+			}
+		}
+	}},
+	{"environment", func(w workflow, p policy, bad func(string, ...any)) {
+		for k, v := range w.Env {
+			if strings.Contains(v, "${{") {
+				bad("the workflow puts %s in every job's environment", k)
+			}
+		}
+		for _, name := range w.jobs() {
+			j := w.Jobs[name]
+			for k, v := range j.Env {
+				if strings.Contains(v, "${{") {
+					bad("job %s puts %s in every step's environment", name, k)
+				}
+			}
+			for _, st := range j.Steps {
+				for k, v := range st.Env {
+					if !p.eventText && strings.Contains(v, "github.event") {
+						bad("job %s hands event text to a step (%s)", name, k)
+					}
+				}
+			}
+		}
+	}},
+	{"secrets", func(w workflow, p policy, bad func(string, ...any)) {
+		n := strings.Count(w.text, "secrets.")
+		switch {
+		case p.secret == "" && n > 0:
+			bad("names a secret; this workflow needs none")
+		case p.secret != "" && (n != 1 || !strings.Contains(w.text, "secrets."+p.secret)):
+			bad("names secrets %d times; only %s, once, for the minting action", n, p.secret)
+		}
+		for _, name := range w.jobs() {
+			for _, st := range w.Jobs[name].Steps {
+				for k, v := range st.With {
+					if s, ok := v.(string); ok && strings.Contains(s, "secrets.") && st.action() != "actions/create-github-app-token" {
+						bad("job %s gives a secret to %s (%s)", name, st.Uses, k)
+					}
+				}
+				for k, v := range st.Env {
+					if strings.Contains(v, "secrets.") {
+						bad("job %s puts a secret in a step's environment (%s)", name, k)
+					}
+				}
+			}
+		}
+	}},
+	{"workflow token", func(w workflow, p policy, bad func(string, ...any)) {
+		if !p.workflowToken && (strings.Contains(w.text, "github.token") || strings.Contains(w.text, "GITHUB_TOKEN")) {
+			bad("hands the workflow token to a step; this workflow needs none")
+		}
+	}},
+	{"no cache", func(w workflow, _ policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			for _, st := range w.Jobs[name].Steps {
+				switch a := st.action(); a {
+				case "actions/setup-go":
+					if st.With["cache"] != false {
+						bad("job %s sets up Go with a cache a pull request could poison", name)
+					}
+				case "actions/cache", "actions/cache/restore", "actions/cache/save":
+					bad("job %s uses %s, a cache a pull request could poison", name, a)
+				}
+			}
+		}
+	}},
+	{"checkout", func(w workflow, p policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			for _, st := range w.Jobs[name].Steps {
+				switch a := st.action(); a {
+				case "actions/checkout", "actions/download-artifact":
+					if !p.checksOut {
+						bad("job %s uses %s: this workflow runs nothing of the repository's", name, a)
+					}
+					if a == "actions/checkout" && st.With["persist-credentials"] != false {
+						bad("job %s checks out without persist-credentials: false, leaving a token in .git/config", name)
+					}
+				}
+			}
+		}
+	}},
+	{"the pull request's code", func(w workflow, _ policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			f := factsOf(w.Jobs[name])
+			if f.runsCode != "" {
+				if len(f.perms) != 1 || f.perms["contents"] != "read" {
+					bad("job %s runs the pull request's code with permissions %v, not only contents: read", name, f.perms)
+				}
+				if f.downloads {
+					bad("job %s both runs the pull request's code and reads another job's artifact", name)
+				}
+				if f.holdsToken {
+					bad("job %s runs the pull request's code (%s) with a token in a step's environment", name, f.runsCode)
+				}
+				if f.builds {
+					bad("job %s builds or uploads the pack and also runs the pull request's code (%s)", name, f.runsCode)
+				}
+			}
+			for k, v := range f.perms {
+				// Signing is the one write a job that checked out the head
+				// may hold, and only the job that builds and attests the
+				// pack, running none of the pull request's code.
+				signing := (k == "id-token" || k == "attestations") && f.attests && f.builds && f.runsCode == ""
+				if v == "write" && f.checksOut && !signing {
+					bad("job %s can write %s while running the pull request's code", name, k)
+				}
+			}
+		}
+	}},
+	{"signing", func(w workflow, _ policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			f := factsOf(w.Jobs[name])
+			if f.attestsAfterCode {
+				bad("job %s signs an attestation after running the pull request's code (%s)", name, f.runsCode)
+			}
+			for k, v := range f.perms {
+				if (k == "id-token" || k == "attestations") && v != "none" && !(f.attests && f.builds && f.runsCode == "") {
+					bad("job %s holds %s: %s but does not build and attest the pack; only that job may sign", name, k, v)
+				}
+			}
+			if f.attests && (f.perms["id-token"] != "write" || f.perms["attestations"] != "write") {
+				bad("job %s attests without exactly id-token: write and attestations: write", name)
+			}
+		}
+	}},
+	{"verdict", func(w workflow, _ policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			j := w.Jobs[name]
+			f := factsOf(j)
+			if !f.comments {
+				continue
+			}
+			if !strings.Contains(j.If, "!cancelled()") && !strings.Contains(j.If, "always()") {
+				bad("job %s posts the gate's verdict only when every job before it passed; it must run when they fail (if: !cancelled())", name)
+			}
+			if f.perms["statuses"] != "write" {
+				bad("job %s cannot set the commit status aayudha/merge-gate (statuses: write)", name)
+			}
+			for k, v := range f.perms {
 				if v == "write" && k != "statuses" && k != "pull-requests" {
 					bad("job %s can write %s; posting the comment and the status needs only pull-requests and statuses", name, k)
 				}
 			}
 		}
+	}},
+	{"app token", func(w workflow, p policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			minted := ""
+			for _, st := range w.Jobs[name].Steps {
+				if st.action() == "actions/create-github-app-token" {
+					if p.mint == nil {
+						bad("job %s mints an App token; this workflow needs none", name)
+						continue
+					}
+					minted = st.ID
+					if revoke := fmt.Sprint(st.With["skip-token-revoke"]) == "true"; revoke != p.mint.outlivesJob {
+						if p.mint.outlivesJob {
+							bad("job %s lets the action revoke the token when the job ends, before aayu can use it", name)
+						} else {
+							bad("job %s keeps the App token alive after the job (skip-token-revoke)", name)
+						}
+					}
+					scoped := false
+					for k, v := range st.With {
+						if perm, ok := strings.CutPrefix(k, "permission-"); ok {
+							scoped = true
+							switch perm {
+							case "administration", "workflows", "secrets", "actions", "members", "organization-administration":
+								bad("job %s gives the bot's token %s: %v", name, perm, v)
+							}
+						}
+						if k == "owner" || k == "repositories" {
+							bad("job %s mints a token for other repositories (%s)", name, k)
+						}
+					}
+					if !scoped {
+						bad("job %s mints a token with every permission the App has; name the ones agents need", name)
+					}
+				}
+				if minted == "" || p.mint == nil {
+					continue
+				}
+				out := "steps." + minted + ".outputs.token"
+				for k, v := range st.Env {
+					if strings.Contains(v, out) && !strings.Contains(st.Run, p.mint.consumer) {
+						bad("job %s hands the minted token (%s) to a step that is not %s", name, k, p.mint.consumer)
+					}
+				}
+				for k, v := range st.With {
+					if s, ok := v.(string); ok && strings.Contains(s, out) {
+						bad("job %s hands the minted token to %s (%s)", name, st.Uses, k)
+					}
+				}
+			}
+			if p.mint != nil && minted == "" {
+				bad("job %s mints no token with actions/create-github-app-token (or gives the step no id)", name)
+			}
+			if minted != "" && strings.Contains(fmt.Sprint(w.Jobs[name].Env), "steps."+minted) {
+				bad("job %s puts the minted token in every step's environment", name)
+			}
+		}
+	}},
+	{"job start", func(w workflow, p policy, bad func(string, ...any)) {
+		for _, name := range w.jobs() {
+			for _, want := range p.jobIf {
+				if !strings.Contains(w.Jobs[name].If, want) {
+					bad("job %s does not start only when its if: says %s (if: %q)", name, want, w.Jobs[name].If)
+				}
+			}
+		}
+	}},
+}
+
+func samePerms(got map[string]any, want map[string]string) bool {
+	for k, v := range want {
+		if fmt.Sprint(got[k]) != v {
+			return false
+		}
 	}
-	return problems
+	return true
+}
+
+// audit runs every rule over text as the workflow p describes and lists
+// what each finds, by rule.
+func audit(text string, p policy) map[string][]string {
+	out := map[string][]string{}
+	w := workflow{text: text}
+	if err := yaml.Unmarshal([]byte(text), &w); err != nil {
+		out["yaml"] = []string{"not YAML: " + err.Error()}
+		return out
+	}
+	for _, r := range rules {
+		r.check(w, p, func(format string, args ...any) {
+			out[r.name] = append(out[r.name], fmt.Sprintf(format, args...))
+		})
+	}
+	return out
+}
+
+func policyOf(path string) (policy, bool) {
+	for _, p := range policies {
+		if p.path == path {
+			return p, true
+		}
+	}
+	return policy{}, false
 }
 
 // tokenName says whether an environment variable's name carries a token.
@@ -188,140 +510,58 @@ func runsPRCode(run string) bool {
 	return false
 }
 
+// TestWorkflowsAreSafeByConstruction runs every rule over every workflow
+// aayu writes (init's Workflows and IdentityWorkflows, as written and as a
+// release build pins them). A workflow with no row in policies, or a
+// template file in this folder with none, fails: a new workflow is audited
+// by adding its row.
 func TestWorkflowsAreSafeByConstruction(t *testing.T) {
-	for _, f := range Workflows() {
-		check := audit
-		if f.Path == ApprovePath {
-			check = auditApprove // issue_comment, not pull_request_target
+	written := append(Workflows(), IdentityWorkflows()...)
+	for _, f := range written {
+		p, ok := policyOf(f.Path)
+		if !ok {
+			t.Errorf("%s is written by aayu init but has no row in policies: add one", f.Path)
+			continue
 		}
-		if got := check(f.Body); len(got) > 0 {
-			t.Errorf("%s:\n%s", f.Path, strings.Join(got, "\n"))
+		for _, body := range []string{f.Body, Pin(p.template, "v1.2.3")} {
+			found := audit(body, p)
+			for _, r := range append([]rule{{name: "yaml"}}, rules...) {
+				if got := found[r.name]; len(got) > 0 {
+					t.Errorf("%s breaks %q:\n%s", f.Path, r.name, strings.Join(got, "\n"))
+				}
+			}
 		}
 	}
-}
-
-// TestMergeGateShape: the tests job checks out the head and runs aayu
-// verify --raw-out with no token, uploading aayudha-raw; the pack job
-// downloads it and runs aayu verify --ci --from-raw, uploading
-// aayudha-pack; the comment job never checks out, downloads the pack,
-// runs aayu comment --ci even when the jobs before it failed, with
-// pull-requests: write and statuses: write.
-func TestMergeGateShape(t *testing.T) {
-	type step struct {
-		ID   string            `yaml:"id"`
-		Uses string            `yaml:"uses"`
-		Run  string            `yaml:"run"`
-		With map[string]any    `yaml:"with"`
-		Env  map[string]string `yaml:"env"`
-	}
-	var wf struct {
-		Jobs map[string]struct {
-			Name        string            `yaml:"name"`
-			Needs       any               `yaml:"needs"`
-			If          string            `yaml:"if"`
-			Permissions map[string]string `yaml:"permissions"`
-			Steps       []step            `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if err := yaml.Unmarshal([]byte(MergeGate), &wf); err != nil {
+	entries, err := os.ReadDir(".")
+	if err != nil {
 		t.Fatal(err)
 	}
-	joined := func(steps []step) string {
-		var b strings.Builder
-		for _, s := range steps {
-			fmt.Fprintf(&b, "%s|%s|%v|%v\n", s.Uses, s.Run, s.With, s.Env)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".yml") && !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
 		}
-		return b.String()
-	}
-	tj, pj, cj := wf.Jobs["tests"], wf.Jobs["pack"], wf.Jobs["comment"]
-	ts, ps, cs := joined(tj.Steps), joined(pj.Steps), joined(cj.Steps)
-	for _, want := range []string{"actions/checkout@", "github.event.pull_request.head.sha", `aayu verify "$AAYU_STORY" --raw-out "$RUNNER_TEMP/aayudha-raw"`,
-		"actions/upload-artifact@", "name:aayudha-raw", "fix/*", "aayu/revert-*"} {
-		if !strings.Contains(ts, want) {
-			t.Errorf("tests job lacks %q:\n%s", want, ts)
+		body, err := os.ReadFile(e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		covered := slices.ContainsFunc(policies, func(p policy) bool { return p.template == string(body) })
+		if !covered {
+			t.Errorf("the template %s has no row in policies: add one", e.Name())
 		}
 	}
-	for _, bad := range []string{"github.token", "GITHUB_TOKEN", "aayudha-pack", "--ci"} {
-		if strings.Contains(ts, bad) {
-			t.Errorf("tests job, which runs the pull request's code, holds %q:\n%s", bad, ts)
-		}
-	}
-	for _, want := range []string{"actions/download-artifact@", "name:aayudha-raw", `--from-raw "$RUNNER_TEMP/aayudha-raw"`, `aayu verify "$AAYU_STORY" --ci`,
-		"actions/upload-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/",
-		"retention-days:${{ steps.pack.outputs.retention_days }}"} {
-		if !strings.Contains(ps, want) {
-			t.Errorf("pack job lacks %q:\n%s", want, ps)
-		}
-	}
-	for _, want := range []string{"actions/download-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/", `aayu comment "$PR_NUMBER" --ci`} {
-		if !strings.Contains(cs, want) {
-			t.Errorf("comment job lacks %q:\n%s", want, cs)
-		}
-	}
-	// The pack is kept for [proof] retention_days: the days come from the
-	// step that built it, which reads the base branch's policy.
-	for _, s := range pj.Steps {
-		if strings.Contains(s.Run, "aayu verify") && s.ID != "pack" {
-			t.Errorf("the pack job's verify step has id %q; the upload's retention-days reads steps.pack.outputs", s.ID)
-		}
-	}
-	// aayu comment refuses --dir outside --dry-run: the run's own pack,
-	// downloaded where aayu reads a story's pack, is the only one it judges.
-	if strings.Contains(cs, "--dir") {
-		t.Errorf("the comment job passes --dir, which aayu comment --ci refuses:\n%s", cs)
-	}
-	if strings.Contains(cs, "actions/checkout") {
-		t.Error("the comment job checks out code; it must read only the pack artifact")
-	}
-	if pj.Needs != "tests" || fmt.Sprint(cj.Needs) != "[tests pack]" || !strings.Contains(cj.If, "!cancelled()") {
-		t.Errorf("needs: pack %v, comment %v if %q", pj.Needs, cj.Needs, cj.If)
-	}
-	if len(tj.Permissions) != 1 || tj.Permissions["contents"] != "read" {
-		t.Errorf("tests job permissions %v, want contents: read only", tj.Permissions)
-	}
-	// The pack job signs: exactly id-token and attestations are written,
-	// everything else only read; no other job holds either.
-	for k, v := range pj.Permissions {
-		signing := (k == "id-token" || k == "attestations") && v == "write"
-		if v != "read" && !signing {
-			t.Errorf("pack job can %s %s", v, k)
-		}
-	}
-	if pj.Permissions["id-token"] != "write" || pj.Permissions["attestations"] != "write" {
-		t.Errorf("pack job permissions %v: it cannot attest the pack", pj.Permissions)
-	}
-	for id, j := range wf.Jobs {
-		if _, ok := j.Permissions["id-token"]; ok && id != "pack" {
-			t.Errorf("job %s holds id-token; only the pack job signs", id)
-		}
-		if _, ok := j.Permissions["attestations"]; ok && id != "pack" {
-			t.Errorf("job %s holds attestations; only the pack job signs", id)
-		}
-	}
-	for _, want := range []string{"actions/attest@1e69f48acb82d1966a394da916b4c1698aa569d6",
-		"subject-path:.aayudha/proof/${{ env.AAYU_STORY }}/pack.json", "predicate-type:https://aayudha.dev/proof-pack/v1",
-		"predicate-path:.aayudha/proof/${{ env.AAYU_STORY }}/pack.json"} {
-		if !strings.Contains(ps, want) {
-			t.Errorf("pack job lacks %q:\n%s", want, ps)
-		}
-	}
-	if strings.Index(ps, "actions/attest@") < strings.Index(ps, "--from-raw") || strings.Index(ps, "actions/attest@") > strings.Index(ps, "name:aayudha-pack") {
-		t.Errorf("the attest step must sign the pack the job just built, before it is uploaded:\n%s", ps)
-	}
-	if cj.Permissions["pull-requests"] != "write" || cj.Permissions["statuses"] != "write" {
-		t.Errorf("comment job permissions %v", cj.Permissions)
-	}
-	// The check runs the jobs create are not the status a ruleset requires.
-	for id, j := range wf.Jobs {
-		if j.Name == "aayudha/merge-gate" {
-			t.Errorf("job %s is named aayudha/merge-gate, the commit status the comment job sets; a check run of that name sits on the base's tip", id)
+	for _, p := range policies {
+		if !slices.ContainsFunc(written, func(f File) bool { return f.Path == p.path }) {
+			t.Errorf("policies has a row for %s, which aayu init does not write", p.path)
 		}
 	}
 }
 
-// TestAuditRefusesAPwnRequest: the demo's old workflow, a textbook pwn
-// request, fails every rule it breaks, so the audit above can fail.
-func TestAuditRefusesAPwnRequest(t *testing.T) {
+// TestWorkflowAuditCatchesEachUnsafeChange feeds the audit broken
+// workflows — each an unsafe edit of a template, or a whole unsafe file —
+// and checks that the rule named finds the problem named; every rule is
+// shown to fail on at least one, so the test above can fail.
+func TestWorkflowAuditCatchesEachUnsafeChange(t *testing.T) {
+	// pwn is the demo's old gate, a textbook pwn request.
 	const pwn = `name: gate
 on:
   pull_request_target:
@@ -346,25 +586,9 @@ jobs:
           name: aayudha-pack
           token: ${{ secrets.PAT }}
 `
-	got := strings.Join(audit(pwn), "\n")
-	for _, want := range []string{
-		"also runs on workflow_dispatch", "default permissions", "actions/checkout@v4 is not pinned",
-		"no # vX comment", "names a secret", "names no permissions", "expands an expression inside run",
-		"without persist-credentials", "with a cache",
-		"with a token in a step's environment", "builds or uploads the pack and also runs the pull request's code",
-		"must run when they fail", "cannot set the commit status",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the audit missed %q; it said:\n%s", want, got)
-		}
-	}
-}
-
-// TestAuditRefusesSigningWhereThePullRequestsCodeRuns: a job that runs the
-// pull request's tests may not sign, nor may a job that only comments; a
-// pull request's code with an OIDC token could sign anything as the gate.
-func TestAuditRefusesSigningWhereThePullRequestsCodeRuns(t *testing.T) {
-	const wf = `name: gate
+	// signs: a job that runs the pull request's tests signs, and a job that
+	// only comments holds id-token.
+	const signs = `name: gate
 on:
   pull_request_target:
 permissions: {}
@@ -391,14 +615,139 @@ jobs:
     steps:
       - run: aayu comment 4 --ci
 `
-	got := strings.Join(audit(wf), "\n")
-	for _, want := range []string{
-		"job tests signs an attestation after running the pull request's code",
-		"job tests can write id-token while running the pull request's code",
-		"job comment holds id-token: write but does not build and attest the pack",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the audit missed %q; it said:\n%s", want, got)
+	const checkout = "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2\n"
+	type want struct{ rule, says string }
+	cases := []struct {
+		name, path string
+		// from → to edits the path's template; body, when set, is the
+		// whole file instead.
+		from, to, body string
+		want           []want
+	}{
+		{name: "a pwn request", path: MergeGatePath, body: pwn, want: []want{
+			{"trigger", "also runs on workflow_dispatch"}, {"default permissions", "not {}"},
+			{"pinned actions", "actions/checkout@v4 is not pinned"}, {"pinned actions", "no # vX comment"},
+			{"secrets", "names a secret"}, {"least privilege", "names no permissions"},
+			{"no expression in run", "expands an expression inside run"},
+			{"checkout", "without persist-credentials"}, {"no cache", "with a cache"},
+			{"the pull request's code", "with a token in a step's environment"},
+			{"the pull request's code", "builds or uploads the pack and also runs the pull request's code"},
+			{"verdict", "must run when they fail"}, {"verdict", "cannot set the commit status"},
+			{"secrets", "gives a secret to actions/upload-artifact@v4"},
+		}},
+		{name: "signing where the pull request's code runs", path: MergeGatePath, body: signs, want: []want{
+			{"signing", "job tests signs an attestation after running the pull request's code"},
+			{"the pull request's code", "job tests can write id-token while running the pull request's code"},
+			{"the pull request's code", "job tests runs the pull request's code with permissions"},
+			{"signing", "job comment holds id-token: write but does not build and attest the pack"},
+			{"verdict", "job comment can write id-token"},
+		}},
+		{name: "the tests job downloads an artifact", path: MergeGatePath,
+			from: "      - name: Run the pull request's tests with no token",
+			to:   "      - uses: actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0\n      - name: Run the pull request's tests with no token",
+			want: []want{{"the pull request's code", "job tests both runs the pull request's code and reads another job's artifact"}}},
+		{name: "the pack job attests without id-token", path: MergeGatePath, from: "      id-token: write\n      issues: read", to: "      issues: read",
+			want: []want{{"signing", "job pack attests without exactly id-token: write"}}},
+		{name: "a merge-gate job beyond the workflow's needs", path: MergeGatePath, from: "      actions: read\n", to: "      actions: write\n",
+			want: []want{{"least privilege", "job comment can write actions"}, {"verdict", "job comment can write actions"}}},
+		{name: "a cache action", path: MergeGatePath, from: "      - name: Install aayu\n",
+			to:   "      - uses: actions/cache@5a3ec84eff668545956fd18022155c47e93e2684 # v4.2.3\n      - name: Install aayu\n",
+			want: []want{{"no cache", "uses actions/cache, a cache a pull request could poison"}}},
+		{name: "the protected-paths gate checks out", path: ProtectedPathsPath, from: "      - name: Install aayu\n", to: checkout + "        with:\n          persist-credentials: false\n      - name: Install aayu\n",
+			want: []want{{"checkout", "job protected-paths uses actions/checkout: this workflow runs nothing of the repository's"}}},
+		{name: "the protected-paths gate runs on pull_request", path: ProtectedPathsPath, from: "  pull_request_target:\n", to: "  pull_request:\n",
+			want: []want{{"trigger", "does not run on pull_request_target"}, {"trigger", "also runs on pull_request"}}},
+		{name: "the protected-paths gate writes", path: ProtectedPathsPath, from: "      pull-requests: read\n", to: "      pull-requests: write\n",
+			want: []want{{"least privilege", "job protected-paths can write pull-requests"}}},
+		{name: "a workflow-wide expression", path: ProtectedPathsPath, from: "  AAYU_MODULE: github.com/aayudha/aayu@latest\n", to: "  AAYU_MODULE: github.com/aayudha/aayu@latest\n  TITLE: ${{ github.event.pull_request.title }}\n",
+			want: []want{{"environment", "the workflow puts TITLE in every job's environment"}}},
+		{name: "approve: comment body in run", path: ApprovePath, from: `run: aayu approve --ci --repo "$GITHUB_REPOSITORY"`, to: `run: aayu approve --ci --repo "$GITHUB_REPOSITORY" "${{ github.event.comment.body }}"`,
+			want: []want{{"no expression in run", "inside run"}}},
+		{name: "approve: comment body in env", path: ApprovePath, from: "          AAYU_BOT_TOKEN: ${{ steps.app.outputs.token }}\n", to: "          AAYU_BOT_TOKEN: ${{ steps.app.outputs.token }}\n          BODY: ${{ github.event.comment.body }}\n",
+			want: []want{{"environment", "hands event text to a step (BODY)"}}},
+		{name: "approve: unpinned", path: ApprovePath, from: "actions/create-github-app-token@1b10c78c7865c340bc4f6099eb2f838309f1e8c3", to: "actions/create-github-app-token@v3",
+			want: []want{{"pinned actions", "not pinned"}}},
+		{name: "approve: write permission", path: ApprovePath, from: "      contents: read\n    steps:", to: "      contents: write\n    steps:",
+			want: []want{{"least privilege", "job approve can write contents"}, {"least privilege", "not exactly"}}},
+		{name: "approve: no permission named", path: ApprovePath, from: "    permissions:\n      contents: read\n    steps:", to: "    permissions: {}\n    steps:",
+			want: []want{{"least privilege", "not exactly"}}},
+		{name: "approve: another event", path: ApprovePath, from: "  issue_comment:\n", to: "  pull_request_target:\n  issue_comment:\n",
+			want: []want{{"trigger", "also runs on pull_request_target"}}},
+		{name: "approve: checkout", path: ApprovePath, from: "      - name: Install aayu\n", to: checkout + "      - name: Install aayu\n",
+			want: []want{{"checkout", "uses actions/checkout"}}},
+		{name: "approve: workflow token", path: ApprovePath, from: "AAYU_BOT_TOKEN: ${{ steps.app.outputs.token }}", to: "AAYU_BOT_TOKEN: ${{ github.token }}",
+			want: []want{{"workflow token", "workflow token"}}},
+		{name: "approve: the App token to another command", path: ApprovePath, from: `run: aayu approve --ci --repo "$GITHUB_REPOSITORY"`, to: `run: aayu ship --repo "$GITHUB_REPOSITORY"`,
+			want: []want{{"app token", "to a step that is not aayu approve --ci"}}},
+		{name: "approve: the App token outlives the job", path: ApprovePath, from: "          permission-contents: write\n", to: "          skip-token-revoke: true\n          permission-contents: write\n",
+			want: []want{{"app token", "keeps the App token alive"}}},
+		{name: "approve: starts on any comment", path: ApprovePath, from: "!github.event.issue.pull_request && ", to: "",
+			want: []want{{"job start", "!github.event.issue.pull_request"}}},
+		{name: "approve: the key given to another action", path: ApprovePath, from: "          go-version: stable\n", to: "          go-version: stable\n          token: ${{ secrets.AAYUDHA_APP_PRIVATE_KEY }}\n",
+			want: []want{{"secrets", "names secrets 2 times"}, {"secrets", "gives a secret to actions/setup-go"}}},
+		{name: "broker: runs on push too", path: TokenBrokerPath, from: "on:\n  workflow_dispatch:", to: "on:\n  push:\n  workflow_dispatch:",
+			want: []want{{"trigger", "also runs on push"}}},
+		{name: "broker: input expanded inside run", path: TokenBrokerPath, from: `aayu token seal --ci`, to: `aayu token seal --ci --key "${{ inputs.public_key }}"`,
+			want: []want{{"no expression in run", "inside run"}}},
+		{name: "broker: job permissions", path: TokenBrokerPath, from: "    permissions: {}\n    steps:", to: "    permissions:\n      contents: write\n    steps:",
+			want: []want{{"least privilege", "job mint can write contents"}}},
+		{name: "broker: job without permissions", path: TokenBrokerPath, from: "    permissions: {}\n    steps:", to: "    steps:",
+			want: []want{{"least privilege", "job mint names no permissions"}}},
+		{name: "broker: unpinned action", path: TokenBrokerPath, from: "actions/create-github-app-token@1b10c78c7865c340bc4f6099eb2f838309f1e8c3", to: "actions/create-github-app-token@v3",
+			want: []want{{"pinned actions", "not pinned"}}},
+		{name: "broker: token revoked at job end", path: TokenBrokerPath, from: "skip-token-revoke: true", to: "skip-token-revoke: false",
+			want: []want{{"app token", "revoke the token when the job ends"}}},
+		{name: "broker: token given administration", path: TokenBrokerPath, from: "permission-issues: write", to: "permission-administration: write",
+			want: []want{{"app token", "gives the bot's token administration"}}},
+		{name: "broker: token for other repositories", path: TokenBrokerPath, from: "          skip-token-revoke: true\n", to: "          skip-token-revoke: true\n          owner: acme\n",
+			want: []want{{"app token", "mints a token for other repositories (owner)"}}},
+		{name: "broker: token with every permission", path: TokenBrokerPath,
+			from: "          permission-contents: write\n          permission-issues: write\n          permission-pull-requests: write\n", to: "",
+			want: []want{{"app token", "with every permission the App has"}}},
+		{name: "broker: no minting step id", path: TokenBrokerPath, from: "        id: app\n", to: "",
+			want: []want{{"app token", "mints no token"}}},
+		{name: "broker: the minted token in the job's env", path: TokenBrokerPath, from: "    permissions: {}\n    steps:", to: "    permissions: {}\n    env:\n      T: ${{ steps.app.outputs.token }}\n    steps:",
+			want: []want{{"environment", "job mint puts T in every step's environment"}, {"app token", "puts the minted token in every step's environment"}}},
+		{name: "broker: the minted token to the upload", path: TokenBrokerPath, from: "          retention-days: 1\n", to: "          retention-days: 1\n          token: ${{ steps.app.outputs.token }}\n",
+			want: []want{{"app token", "hands the minted token to actions/upload-artifact"}}},
+		{name: "broker: a checkout", path: TokenBrokerPath, from: "      - name: Install aayu", to: strings.TrimSuffix(checkout, "\n") + "\n      - name: Install aayu",
+			want: []want{{"checkout", "uses actions/checkout"}, {"checkout", "without persist-credentials"}}},
+		{name: "broker: the workflow token handed out", path: TokenBrokerPath, from: "AAYUDHA_APP_TOKEN: ${{ steps.app.outputs.token }}", to: "AAYUDHA_APP_TOKEN: ${{ steps.app.outputs.token }}\n          GITHUB_TOKEN: ${{ github.token }}",
+			want: []want{{"workflow token", "hands the workflow token"}}},
+		{name: "broker: a secret in a step's env", path: TokenBrokerPath, from: "          AAYUDHA_REQUEST_ID: ${{ inputs.request_id }}\n", to: "          AAYUDHA_REQUEST_ID: ${{ inputs.request_id }}\n          KEY: ${{ secrets.OTHER }}\n",
+			want: []want{{"secrets", "puts a secret in a step's environment (KEY)"}, {"secrets", "names secrets 2 times"}}},
+		{name: "the gate mints an App token", path: ProtectedPathsPath, from: "      - name: Install aayu\n",
+			to:   "      - uses: actions/create-github-app-token@1b10c78c7865c340bc4f6099eb2f838309f1e8c3 # v3.1.1\n        id: app\n      - name: Install aayu\n",
+			want: []want{{"app token", "mints an App token; this workflow needs none"}}},
+		{name: "not YAML", path: ApprovePath, body: "on: [\n", want: []want{{"yaml", "not YAML"}}},
+	}
+	fired := map[string]bool{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, ok := policyOf(c.path)
+			if !ok {
+				t.Fatalf("no policy for %s", c.path)
+			}
+			body := c.body
+			if body == "" {
+				body = strings.Replace(p.template, c.from, c.to, 1)
+				if body == p.template {
+					t.Fatalf("the template %s no longer holds %q", c.path, c.from)
+				}
+			}
+			found := audit(body, p)
+			for _, w := range c.want {
+				fired[w.rule] = true
+				got := strings.Join(found[w.rule], "\n")
+				if !strings.Contains(got, w.says) {
+					t.Errorf("rule %q did not say %q; it said %q (all: %v)", w.rule, w.says, got, found)
+				}
+			}
+		})
+	}
+	for _, r := range rules {
+		if !fired[r.name] {
+			t.Errorf("no broken workflow above shows rule %q failing", r.name)
 		}
 	}
 }
