@@ -172,7 +172,7 @@ func (w wiring) runApproveCI() int {
 		return stop(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
 	}
 	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: reply.Author, Approvers: pol.approvers,
-		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayReply, Comment: reply.URL})
+		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayReply, Comment: reply.URL, Ship: w.shipApplier(gh, e.stdout)})
 	code := reportApplied(e.stdout, e.stderr, hash, reply.Author.Login, res, err)
 	switch {
 	case res.Applied != nil:

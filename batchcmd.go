@@ -107,7 +107,7 @@ func (w wiring) runDecideBatch() int {
 		fmt.Fprintf(w.e.stderr, "aayu decide: %v. Nothing was done.\n", err)
 		return tui.ExitUsage
 	}
-	return w.runBatch("decide", core.Command(picks), func(ctx context.Context, gh *github.Client, person string) (approve.Record, error) {
+	return w.runBatch("decide", core.Command(picks), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
 		plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, w.sess.owner, w.sess.repo, inboxread.Options{}),
 			Owner: w.sess.owner, Repo: w.sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
 		if err != nil {
@@ -129,7 +129,7 @@ func (w wiring) runReadyBatch() int {
 		return tui.ExitUsage
 	}
 	again := w.inv.Flags["again"] == "true"
-	return w.runBatch("ready", readycore.Command(story, again), func(ctx context.Context, gh *github.Client, person string) (approve.Record, error) {
+	return w.runBatch("ready", readycore.Command(story, again), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
 		o, r := w.sess.owner, w.sess.repo
 		p, err := readycore.Read(ctx, readycore.Options{Client: gh, Owner: o, Repo: r, Story: story, Again: again})
 		if err != nil {
@@ -156,7 +156,7 @@ func (e errNothingToApprove) Error() string { return e.words }
 // default branch's policy and person, the record (made by read, with the
 // person as the authority checked), the way to approve, the ledger record
 // and the one comment, then waiting for the device code and applying.
-func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh *github.Client, person string) (approve.Record, error)) int {
+func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error)) int {
 	ctx, e, sess := w.ctx, w.e, w.sess
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(e.stderr, "aayu "+verb+": "+format+"\n", args...)
@@ -186,7 +186,7 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	if person == "" {
 		return fail(tui.ExitRefused, "refused: no person is named to approve a batch ([approvals] approvers or [autonomy] approver on the default branch).\nNothing was done. The person runs %s from their own terminal.", command)
 	}
-	rec, err := read(ctx, gh, person)
+	rec, err := read(ctx, gh, person, poster)
 	var refusal *exitcode.Refusal
 	var done errNothingToApprove
 	switch {
@@ -286,7 +286,7 @@ func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger app
 		log = actions.OpenLog(logDir, nil)
 	}
 	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: who, Approvers: pol.approvers,
-		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayDevice, Log: log})
+		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayDevice, Log: log, Ship: w.shipApplier(ledger.Client, out)})
 	return reportApplied(out, e.stderr, hash, who.Login, res, err)
 }
 

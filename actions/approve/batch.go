@@ -77,6 +77,11 @@ type Item struct {
 	// GoalHash is the completion_goal_hash a ready step freezes; applying
 	// refuses when the goal hashes otherwise.
 	GoalHash string `json:"goal_hash,omitempty"`
+	// Head and Base are the head SHA and base ref a ship step merges, as
+	// ship read them when the batch was made; a head that moved since
+	// voids the step.
+	Head string `json:"head,omitempty"`
+	Base string `json:"base,omitempty"`
 }
 
 // Record is what a batch is: hashed, kept on the ledger, rendered as the

@@ -84,6 +84,9 @@ const (
 	CheckRendered     = "batch text is not what aayu renders"
 	CheckDecisionEdit = "a Decision edited after the batch"
 	CheckDeviceFor    = "a door kept on the device code"
+	// CheckStepRefused: the step's own command refuses it now (ship's
+	// gates on the pinned head, a head that moved).
+	CheckStepRefused = "the step refused when applied"
 )
 
 // NeedsDevice says whether device_for keeps the batch on the device code:
