@@ -40,7 +40,8 @@ func (w wiring) runApprove() int {
 		trailers []string
 		err      error
 	)
-	if lane || e.getenv("AAYU_BOT_TOKEN") != "" {
+	own := !lane && e.getenv("AAYU_BOT_TOKEN") == ""
+	if !own {
 		tok, trailers, err = w.agentToken(ctx)
 	} else {
 		tok, _, err = sess.resolve(ctx)
@@ -85,7 +86,7 @@ func (w wiring) runApprove() int {
 		fmt.Fprintf(e.stdout, "On any device, open %s and enter %s (expires at %s UTC), signed in as @%s.\nApprove only if you asked for these steps. Waiting...\n",
 			tui.SanitizeLine(code.URI), tui.SanitizeLine(code.UserCode), code.Expires.UTC().Format("15:04"), tui.SanitizeLine(rec.For))
 	}
-	return w.applyApproved(w.ctx, e.stdout, ledger, flow, code, hash)
+	return w.applyApproved(w.ctx, e.stdout, ledger, flow, code, hash, own)
 }
 
 // commentEvent is the part of an issue_comment event approve --ci reads:

@@ -32,8 +32,12 @@ type ApplyOptions struct {
 	// Ship applies a ship step; nil refuses one (this process cannot
 	// run ship).
 	Ship ShipFunc
-	Log  *actions.Log
-	Now  func() time.Time
+	// OwnToken says the Ledger's client holds the approver's own token
+	// (aayu approve HASH at their terminal, not an agent lane): only then
+	// may a device-code approval post a plan review, as their comment.
+	OwnToken bool
+	Log      *actions.Log
+	Now      func() time.Time
 }
 
 // AlreadyApplied says the batch was applied before: a second approve
@@ -144,6 +148,8 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 			continue
 		case KindReady:
 			words, err = applyReady(ctx, o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, it, trailers)
+		case KindPlan:
+			words, err = applyPlan(ctx, o, it, a, trailers)
 		case KindShip:
 			if o.Ship == nil {
 				err = &Refusal{CheckStepRefused, fmt.Sprintf("This run cannot apply %s: it has no way to run ship.", it.Command), fmt.Sprintf("Run aayu approve %s at a terminal.", o.Hash)}

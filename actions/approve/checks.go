@@ -87,6 +87,9 @@ const (
 	// CheckStepRefused: the step's own command refuses it now (ship's
 	// gates on the pinned head, a head that moved).
 	CheckStepRefused = "the step refused when applied"
+	// CheckPlanOwnComment: a plan step needs the person's own comment,
+	// which this route cannot make (the device code in an agent lane).
+	CheckPlanOwnComment = "a plan review needs your own comment"
 )
 
 // NeedsDevice says whether device_for keeps the batch on the device code:
