@@ -189,3 +189,54 @@ func TestAgentShipRefusedNowPostsNoBatch(t *testing.T) {
 		t.Errorf("a refused ship left %d new comments on #4", len(after)-len(before))
 	}
 }
+
+// TestAgentShipSoloBypassBatchInSoloMode: in the solo demo (no bot
+// identity: the agent writes with the founder's token, tagged
+// human-fallback) an agent's aayu ship 4 --solo-bypass is a batch whose
+// step says the bypass; once the founder approves its code as an admin,
+// ship posts the founder's Solo-mode bypass: comment for the pinned head
+// and merges, and ship.json records the bypass and the batch.
+func TestAgentShipSoloBypassBatchInSoloMode(t *testing.T) {
+	t.Parallel()
+	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	head := srv.HeadSHA(4)
+	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
+	a := startAayu(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "ship", "4", "--solo-bypass")
+	m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @founder on #4|result: exit`)
+	if len(m) < 2 || m[1] == "" {
+		t.Fatalf("no batch:\n%s", a.out.String())
+	}
+	hash := m[1]
+	founder := clientAt(t, url, "founder")
+	body := batchComment(t, founder, 4, hash).GetBody()
+	if !strings.Contains(body, "1. `aayu ship 4 --solo-bypass`: Merges PR #4 (") || !strings.Contains(body, "with your Solo-mode bypass: no review happened") {
+		t.Errorf("the batch does not say the bypass:\n%s", body)
+	}
+	if _, n := prState(t, founder, 4); n != 0 {
+		t.Fatalf("a bypass comment was posted before the approval (%d)", n)
+	}
+	dm := deviceInComment.FindStringSubmatch(body)
+	if dm == nil {
+		t.Fatalf("no device code in the batch comment:\n%s", body)
+	}
+	approveOnSandbox(t, dm[1], dm[2], "founder")
+	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	if code := a.exit(); code != tui.ExitOK {
+		t.Fatalf("exit %d, want 0:\n%s", code, a.out.String())
+	}
+	if merged, n := prState(t, founder, 4); !merged || n != 1 {
+		t.Fatalf("#4 merged=%v with %d Solo-mode bypass: comments, want merged with one", merged, n)
+	}
+	raw, err := ghx.ReadFile(context.Background(), founder, "acme", "benefits", "ledger", "proof/3/"+head+"/authoritative/ship.json")
+	if err != nil || !strings.Contains(string(raw), `"kind": "solo-bypass"`) || !strings.Contains(string(raw), `"batch": "`+hash+`"`) {
+		t.Fatalf("ship.json does not record the bypass and the batch: %v\n%s", err, raw)
+	}
+}
