@@ -66,6 +66,12 @@ func (w wiring) runApprove() int {
 		fmt.Fprintln(e.stdout, "--dry-run: no code was asked for and nothing was written.")
 		return tui.ExitOK
 	}
+	if !own && rec.HasPlan() {
+		// A code approved here could not apply it: asked for nothing.
+		r := approve.NeedsOwnComment(rec.For, hash, rec.Issue)
+		fmt.Fprintf(e.stdout, "Not applied: %s %s No device code was asked for.\n", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next))
+		return tui.ExitRefused
+	}
 	flow := w.deviceFlow(gh)
 	code, err := flow.Ask(ctx, time.Now())
 	if err != nil {

@@ -69,10 +69,11 @@ func planRecordOf(t *testing.T, c *github.Client, story int) *pass.PlanRecord {
 // TestAgentPlanBatchRefusedByDeviceCodeInAnAgentLane: a plan step's batch
 // asks no device code of its own (the waiting agent could not write the
 // review as the person), and says the person runs aayu approve HASH at
-// their own terminal. aayu approve HASH run in an agent lane posts a code;
-// approved by the founder, it is refused with the reason and the next step
-// — the device token writes nothing as the person — and no plan review is
-// written as the bot.
+// their own terminal. aayu approve HASH run in an agent lane is refused
+// with the reason and the next step, before any code is asked for (a code
+// writes nothing as the person; approve.Apply refuses the same,
+// TestApplyRefusesAPlanStepOnADeviceCodeWithoutTheOwnToken), and no plan
+// review is written as the bot.
 func TestAgentPlanBatchRefusedByDeviceCodeInAnAgentLane(t *testing.T) {
 	t.Parallel()
 	_, url := startBotSandbox(t)
@@ -84,26 +85,20 @@ func TestAgentPlanBatchRefusedByDeviceCodeInAnAgentLane(t *testing.T) {
 		t.Errorf("the agent's output does not say who applies it and how:\n%s", out)
 	}
 	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	a := startAayu(t, vars, append(agentAt(url), "approve", hash)...)
-	a.waitFor(`A device code for @founder is on #` + itoa(story))
-	founder := clientAt(t, url, "founder")
-	var code []string
-	for _, c := range decideComments(t, founder, story) {
-		if m := deviceInComment.FindStringSubmatch(c); m != nil {
-			code = m
+	code, out, errOut := runAayuEnv(t, vars, append(agentAt(url), "approve", hash)...)
+	if code != tui.ExitRefused {
+		t.Fatalf("exit %d, want %d:\n%s%s", code, tui.ExitRefused, out, errOut)
+	}
+	for _, want := range []string{"A plan review counts only as a comment in @founder's own name", "Reply `Approve batch " + hash + "`",
+		"run aayu approve " + hash + " at your own terminal", "No device code was asked for."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, out)
 		}
 	}
-	if code == nil {
-		t.Fatal("no device code was posted on the Story")
-	}
-	approveOnSandbox(t, code[1], code[2], "founder")
-	a.waitFor(`Not applied|result: exit`)
-	if c := a.exit(); c != tui.ExitRefused {
-		t.Fatalf("exit %d, want %d:\n%s", c, tui.ExitRefused, a.out.String())
-	}
-	for _, want := range []string{"A plan review counts only as a comment in @founder's own name", "Reply `Approve batch " + hash + "`", "run aayu approve " + hash + " at your own terminal"} {
-		if !strings.Contains(a.out.String(), want) {
-			t.Errorf("the refusal lacks %q:\n%s", want, a.out.String())
+	founder := clientAt(t, url, "founder")
+	for _, c := range decideComments(t, founder, story) {
+		if deviceInComment.MatchString(c) {
+			t.Errorf("a device code was posted for a plan batch it could not apply: %q", c)
 		}
 	}
 	if rec := planRecordOf(t, founder, story); rec != nil {

@@ -59,6 +59,15 @@ func covers(have, want []string) bool {
 	return true
 }
 
+// NeedsOwnComment is the refusal of a plan step by a device code where
+// the writes go out with the agent's token: the code proves who login is
+// and writes nothing in their name. aayu approve in an agent lane says it
+// before asking for a code.
+func NeedsOwnComment(login, hash string, issue int) *Refusal {
+	return &Refusal{CheckPlanOwnComment, fmt.Sprintf("A plan review counts only as a comment in @%s's own name, and this process writes with the agent's token, which cannot make one; a device code proves who you are but writes nothing as you, so nothing was recorded.", login),
+		ownCommentNext(hash, issue)}
+}
+
 // ownCommentNext is the next step for a plan step this process cannot
 // apply.
 func ownCommentNext(hash string, issue int) string {
@@ -96,8 +105,7 @@ func applyPlan(ctx context.Context, o ApplyOptions, it Item, a identity.Account,
 				ownCommentNext(o.Hash, it.Story)}
 		}
 	default:
-		return "", &Refusal{CheckPlanOwnComment, fmt.Sprintf("A plan review counts only as a comment in @%s's own name, and this process writes with the agent's token, which cannot make one; the device code proves who you are but writes nothing as you, so nothing was recorded.", a.Login),
-			ownCommentNext(o.Hash, it.Story)}
+		return "", NeedsOwnComment(a.Login, o.Hash, it.Story)
 	}
 	need := identity.AccessWrite
 	if it.Bypass {
