@@ -181,3 +181,55 @@ func TestAgentPlanBatchAppliedByTheFoundersReply(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentPlanBypassBatchAppliedAtTheFoundersTerminalInSoloMode: in the
+// solo demo an agent's aayu plan N --solo-bypass is a batch (posted with
+// the founder's token, tagged human-fallback) that asks no code of its
+// own; aayu approve HASH at the founder's terminal posts the founder's
+// Solo-mode bypass: comment naming the batch and lands the bypass record
+// with approved_by empty.
+func TestAgentPlanBypassBatchAppliedAtTheFoundersTerminalInSoloMode(t *testing.T) {
+	t.Parallel()
+	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	founder := clientAt(t, url, "founder")
+	labels := []string{"type:story", "status:building"}
+	is, _, err := founder.Issues.Create(context.Background(), "acme", "benefits", &github.IssueRequest{Title: github.String("Story: dental cap"),
+		Body: github.String(policyPlanBody), Labels: &labels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	story := is.GetNumber()
+	agent := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
+	code, out, errOut := runAayuEnv(t, agent, append(agentAt(url), "plan", itoa(story), "--solo-bypass")...)
+	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @founder on #` + itoa(story)).FindStringSubmatch(out)
+	if code != tui.ExitOK || m == nil || !strings.Contains(out, "at their own terminal") {
+		t.Fatalf("the agent's plan --solo-bypass exited %d:\n%s%s", code, out, errOut)
+	}
+	hash := m[1]
+	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+	d := a.waitFor(deviceCodeLine)
+	approveOnSandbox(t, d[1], d[2], "founder")
+	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	if c := a.exit(); c != tui.ExitOK {
+		t.Fatalf("exit %d, want 0:\n%s", c, a.out.String())
+	}
+	rec := planRecordOf(t, founder, story)
+	if rec == nil || rec.Kind != pass.KindSoloBypass || rec.ApprovedBy != "" || rec.RecordedBy != "founder" {
+		t.Fatalf("no solo-mode bypass recorded by founder: %+v", rec)
+	}
+	found := false
+	for _, c := range decideComments(t, founder, story) {
+		found = found || strings.HasPrefix(c, "@founder: Solo-mode bypass:") && strings.Contains(c, "approving batch "+hash)
+	}
+	if !found {
+		t.Errorf("no Solo-mode bypass: comment by the founder naming the batch: %q", decideComments(t, founder, story))
+	}
+}
