@@ -240,3 +240,39 @@ func TestAgentShipSoloBypassBatchInSoloMode(t *testing.T) {
 		t.Fatalf("ship.json does not record the bypass and the batch: %v\n%s", err, raw)
 	}
 }
+
+// TestAgentShipBatchAppliedByAayuApproveAtTheFoundersTerminal: the agent's
+// ship batch may instead be applied by aayu approve HASH run with the
+// founder's own token: ship merges the pinned head as the founder, and
+// ship.json names the batch; the agent's waiting process, once its own
+// code is approved too, finds it applied and writes nothing more.
+func TestAgentShipBatchAppliedByAayuApproveAtTheFoundersTerminal(t *testing.T) {
+	t.Parallel()
+	srv, url := startBotSandbox(t)
+	head := approveHead(t, srv, url)
+	a, hash, body := agentShipBatch(t, url)
+	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+	m := b.waitFor(deviceCodeLine)
+	approveOnSandbox(t, m[1], m[2], "founder")
+	b.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	if code := b.exit(); code != tui.ExitOK {
+		t.Fatalf("exit %d, want 0:\n%s", code, b.out.String())
+	}
+	founder := clientAt(t, url, "founder")
+	raw, err := ghx.ReadFile(context.Background(), founder, "acme", "benefits", "ledger", "proof/3/"+head+"/authoritative/ship.json")
+	if err != nil || !strings.Contains(string(raw), `"shipped_by": "founder"`) || !strings.Contains(string(raw), `"batch": "`+hash+`"`) {
+		t.Fatalf("ship.json does not say the founder shipped it on the batch: %v\n%s", err, raw)
+	}
+	dm := deviceInComment.FindStringSubmatch(body)
+	if dm == nil {
+		t.Fatalf("no device code in the batch comment:\n%s", body)
+	}
+	approveOnSandbox(t, dm[1], dm[2], "founder")
+	a.waitFor(`Batch ` + hash + ` was already applied by @founder|result: exit`)
+	if code := a.exit(); code != tui.ExitOK {
+		t.Fatalf("the agent's process exited %d:\n%s", code, a.out.String())
+	}
+	if merged, n := prState(t, founder, 4); !merged || n != 0 {
+		t.Fatalf("#4 merged=%v with %d bypass comments", merged, n)
+	}
+}
