@@ -40,7 +40,8 @@ func (w wiring) runApprove() int {
 		trailers []string
 		err      error
 	)
-	if lane || e.getenv("AAYU_BOT_TOKEN") != "" {
+	own := !lane && e.getenv("AAYU_BOT_TOKEN") == ""
+	if !own {
 		tok, trailers, err = w.agentToken(ctx)
 	} else {
 		tok, _, err = sess.resolve(ctx)
@@ -65,6 +66,12 @@ func (w wiring) runApprove() int {
 		fmt.Fprintln(e.stdout, "--dry-run: no code was asked for and nothing was written.")
 		return tui.ExitOK
 	}
+	if !own && rec.HasPlan() {
+		// A code approved here could not apply it: asked for nothing.
+		r := approve.NeedsOwnComment(rec.For, hash, rec.Issue)
+		fmt.Fprintf(e.stdout, "Not applied: %s %s No device code was asked for.\n", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next))
+		return tui.ExitRefused
+	}
 	flow := w.deviceFlow(gh)
 	code, err := flow.Ask(ctx, time.Now())
 	if err != nil {
@@ -85,7 +92,7 @@ func (w wiring) runApprove() int {
 		fmt.Fprintf(e.stdout, "On any device, open %s and enter %s (expires at %s UTC), signed in as @%s.\nApprove only if you asked for these steps. Waiting...\n",
 			tui.SanitizeLine(code.URI), tui.SanitizeLine(code.UserCode), code.Expires.UTC().Format("15:04"), tui.SanitizeLine(rec.For))
 	}
-	return w.applyApproved(w.ctx, e.stdout, ledger, flow, code, hash)
+	return w.applyApproved(w.ctx, e.stdout, ledger, flow, code, hash, own)
 }
 
 // commentEvent is the part of an issue_comment event approve --ci reads:
@@ -172,7 +179,7 @@ func (w wiring) runApproveCI() int {
 		return stop(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
 	}
 	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: reply.Author, Approvers: pol.approvers,
-		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayReply, Comment: reply.URL})
+		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayReply, Comment: reply.URL, Ship: w.shipApplier(gh, e.stdout)})
 	code := reportApplied(e.stdout, e.stderr, hash, reply.Author.Login, res, err)
 	switch {
 	case res.Applied != nil:

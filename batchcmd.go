@@ -107,7 +107,7 @@ func (w wiring) runDecideBatch() int {
 		fmt.Fprintf(w.e.stderr, "aayu decide: %v. Nothing was done.\n", err)
 		return tui.ExitUsage
 	}
-	return w.runBatch("decide", core.Command(picks), func(ctx context.Context, gh *github.Client, person string) (approve.Record, error) {
+	return w.runBatch("decide", core.Command(picks), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
 		plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, w.sess.owner, w.sess.repo, inboxread.Options{}),
 			Owner: w.sess.owner, Repo: w.sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
 		if err != nil {
@@ -129,7 +129,7 @@ func (w wiring) runReadyBatch() int {
 		return tui.ExitUsage
 	}
 	again := w.inv.Flags["again"] == "true"
-	return w.runBatch("ready", readycore.Command(story, again), func(ctx context.Context, gh *github.Client, person string) (approve.Record, error) {
+	return w.runBatch("ready", readycore.Command(story, again), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
 		o, r := w.sess.owner, w.sess.repo
 		p, err := readycore.Read(ctx, readycore.Options{Client: gh, Owner: o, Repo: r, Story: story, Again: again})
 		if err != nil {
@@ -156,7 +156,7 @@ func (e errNothingToApprove) Error() string { return e.words }
 // default branch's policy and person, the record (made by read, with the
 // person as the authority checked), the way to approve, the ledger record
 // and the one comment, then waiting for the device code and applying.
-func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh *github.Client, person string) (approve.Record, error)) int {
+func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error)) int {
 	ctx, e, sess := w.ctx, w.e, w.sess
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(e.stderr, "aayu "+verb+": "+format+"\n", args...)
@@ -186,7 +186,7 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	if person == "" {
 		return fail(tui.ExitRefused, "refused: no person is named to approve a batch ([approvals] approvers or [autonomy] approver on the default branch).\nNothing was done. The person runs %s from their own terminal.", command)
 	}
-	rec, err := read(ctx, gh, person)
+	rec, err := read(ctx, gh, person, poster)
 	var refusal *exitcode.Refusal
 	var done errNothingToApprove
 	switch {
@@ -212,7 +212,11 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 		askd bool
 		why  string
 	)
-	if rec.Way == approve.WayDevice {
+	// A plan review is a comment in the person's own name, which neither
+	// the code nor this agent's token can make: a device-code batch with a
+	// plan step waits for aayu approve HASH at the person's terminal.
+	ownOnly := rec.Way == approve.WayDevice && rec.HasPlan()
+	if rec.Way == approve.WayDevice && !ownOnly {
 		flow = w.deviceFlow(gh)
 		if code, err = flow.Ask(ctx, time.Now()); err == nil {
 			askd = true
@@ -236,13 +240,17 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 		fmt.Fprintf(out, "It waits for @%s's reply \"Approve batch %s\"; aayudha-approve.yml applies it. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
 		return tui.ExitOK
 	}
+	if ownOnly {
+		fmt.Fprintf(out, "It waits for @%s to run aayu approve %s at their own terminal: a plan review is a comment in their own name, which this agent's token cannot make. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
+		return tui.ExitOK
+	}
 	if !askd {
 		fmt.Fprintf(out, "No device code could be asked for (%s). It waits for @%s to run aayu approve %s.\n", tui.SanitizeLine(why), tui.SanitizeLine(person), hash)
 		return tui.ExitOK
 	}
 	// The code is in the comment, for the person; it is not printed here.
 	fmt.Fprintf(out, "Waiting for @%s to approve the device code in that comment (until %s UTC). Approve only steps you asked for.\n", tui.SanitizeLine(person), code.Expires.UTC().Format("15:04"))
-	return w.applyApproved(w.ctx, out, ledger, flow, code, hash)
+	return w.applyApproved(w.ctx, out, ledger, flow, code, hash, false)
 }
 
 // deviceFlow is the batch's device code: the same OAuth App the presence
@@ -266,7 +274,11 @@ func (w wiring) deviceFlow(gh *github.Client) approve.DeviceFlow {
 // the writer ledger's client is, in the approver's name. waitCtx ends only
 // the wait (the screen's stop key): once the code is approved the writes
 // run under the command's own context, so a stop never cuts one in half.
-func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string) int {
+//
+// own says ledger's client holds the approver's own token (aayu approve
+// at their terminal, not an agent lane): only then is a plan step applied
+// on a device code, as their own comment.
+func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string, own bool) int {
 	ctx, e := w.ctx, w.e
 	wait, cancel := context.WithDeadline(waitCtx, code.Expires)
 	defer cancel()
@@ -286,7 +298,7 @@ func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger app
 		log = actions.OpenLog(logDir, nil)
 	}
 	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: who, Approvers: pol.approvers,
-		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayDevice, Log: log})
+		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayDevice, Log: log, Ship: w.shipApplier(ledger.Client, out), OwnToken: own})
 	return reportApplied(out, e.stderr, hash, who.Login, res, err)
 }
 

@@ -147,6 +147,21 @@ func run(ctx context.Context, args []string, e env) int {
 		if ci, _, _ := identity.CIRun(e.getenv); lane && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
 			return w.runReadyBatch()
 		}
+	case "ship":
+		// Merging is the person's act: aayu's own agent lane's ship becomes
+		// a batch item, checked by ship's own read-only gates. A host's
+		// marker keeps the presence check (a person may be typing there);
+		// CI stays refused.
+		if ci, _, _ := identity.CIRun(e.getenv); aayuLane(e.getenv) && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
+			return w.runShipBatch()
+		}
+	case "plan":
+		// A plan review is the person's act: aayu's own agent lane's plan
+		// becomes a batch item, applied only as the person's own comment
+		// (their reply, or aayu approve HASH at their terminal).
+		if ci, _, _ := identity.CIRun(e.getenv); aayuLane(e.getenv) && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
+			return w.runPlanBatch()
+		}
 	case "approve":
 		if !w.approveAsScreen() {
 			return w.runApprove()

@@ -12,11 +12,12 @@ import (
 
 const policyPlanBody = "## Completion Goal\n1. The dental cap holds\n\n## Plan\n- `policy/dental.go`: the cap\n"
 
-// TestPlanRefusesAgentLane: aayu's own lane and CI are refused at once,
-// for the review and the bypass, with the reason and no device code, and
-// nothing lands; --dry-run is allowed there, shows the never layers and
-// writes nothing.
-func TestPlanRefusesAgentLane(t *testing.T) {
+// TestPlanRefusesCI: CI is refused at once, for the review and the
+// bypass, with the reason and no device code, and nothing lands; an agent
+// lane inside CI too (aayu's own lane alone makes a batch instead:
+// batch_plan_e2e_test.go); --dry-run is allowed in aayu's own lane, shows
+// the never layers and writes nothing.
+func TestPlanRefusesCI(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 	story := newStoryIssue(t, home, "Story: dental cap", policyPlanBody, "type:story")
@@ -24,8 +25,8 @@ func TestPlanRefusesAgentLane(t *testing.T) {
 		vars map[string]string
 		args []string
 	}{
-		{map[string]string{"HOME": home, "AAYU_AGENT": "1"}, nil},
-		{map[string]string{"HOME": home, "AAYU_AGENT": "1"}, []string{"--solo-bypass"}},
+		{map[string]string{"HOME": home, "AAYU_AGENT": "1", "GITHUB_ACTIONS": "true"}, nil},
+		{map[string]string{"HOME": home, "AAYU_AGENT": "1"}, []string{"--ci", "--solo-bypass"}},
 		{map[string]string{"HOME": home}, []string{"--ci", "--solo-bypass"}},
 		{map[string]string{"HOME": home, "GITHUB_ACTIONS": "true"}, nil},
 	} {

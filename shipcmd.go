@@ -37,7 +37,7 @@ func (w wiring) shipScreen() (tui.Screen, error) {
 // person asked for the Solo-mode bypass (--solo-bypass, or the inbox's
 // choice worded as one).
 func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool) (tui.Screen, error) {
-	ctx, inv, e, common, sess, src := w.ctx, w.inv, w.e, w.common, w.sess, w.src
+	ctx, inv, e, common, sess := w.ctx, w.inv, w.e, w.common, w.sess
 	if sess.owner == "" {
 		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
@@ -50,17 +50,9 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 	if d := here.With(given, core.Command(pr), identity.AccessWrite); d.Outcome == identity.Refused {
 		return nil, openErr(tui.ExitRefused, "refused: %s\nNothing was done.", d.Reason)
 	}
-	local := src.sources
-	if !inv.Global.Sandbox {
-		// The checkout's copy is checked only for being looser than the
-		// base branch's; it never decides policy.
-		b, err := readCapped(filepath.Join(".aayudha", "config.toml"), config.MaxTOMLBytes)
-		switch {
-		case err == nil:
-			local.Repo = b
-		case !errors.Is(err, os.ErrNotExist):
-			return nil, openErr(tui.ExitRefused, "refused: your checkout's config cannot be read: %v\nNothing was done.", err)
-		}
+	local, err := w.shipLocal()
+	if err != nil {
+		return nil, openErr(tui.ExitRefused, "refused: %v\nNothing was done.", err)
 	}
 	logDir, err := actions.DefaultLogDir(e.getenv)
 	if err != nil {
@@ -128,6 +120,25 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 		Summary: func(r core.Result) []string { return pack.Summary(r.Pack) },
 		OnClose: func() { _ = os.RemoveAll(work) },
 	}), nil
+}
+
+// shipLocal are the configuration layers above the base branch's copy
+// that ship checks for a looser value: this run's (user file, AAYU_*,
+// --set) and the checkout's .aayudha/config.toml, which is checked only
+// for being looser than the base branch's; it never decides policy.
+func (w wiring) shipLocal() (config.Sources, error) {
+	local := w.src.sources
+	if w.inv.Global.Sandbox {
+		return local, nil
+	}
+	b, err := readCapped(filepath.Join(".aayudha", "config.toml"), config.MaxTOMLBytes)
+	switch {
+	case err == nil:
+		local.Repo = b
+	case !errors.Is(err, os.ErrNotExist):
+		return local, fmt.Errorf("your checkout's config cannot be read: %w", err)
+	}
+	return local, nil
 }
 
 // errQuitAsked stops a ship after the write under way: the person pressed

@@ -57,7 +57,7 @@ func TestServerEchoingTheTokenNeverMakesAayuShowIt(t *testing.T) {
 			}
 			person := map[string]string{"AAYU_GITHUB_TOKEN": token}
 			// The bot's token: an agent lane writes with AAYU_BOT_TOKEN
-			// (an agent's decide and ready are batches), approve --ci runs with it,
+			// (an agent's decide, ready, ship and plan are batches), approve --ci runs with it,
 			// and the broker's seal step holds the App's token.
 			bot := map[string]string{"AAYU_AGENT": "1", "AAYU_BOT_TOKEN": token}
 			botCI := map[string]string{"AAYU_BOT_TOKEN": token, "CI": "true", "GITHUB_ACTIONS": "true",
@@ -70,7 +70,7 @@ func TestServerEchoingTheTokenNeverMakesAayuShowIt(t *testing.T) {
 			}{
 				{[]string{"inbox", "--list"}, person}, {[]string{"audit"}, person}, {[]string{"pack", "5"}, person}, {[]string{"ship", "4"}, person},
 				{[]string{"approve", "0123456789ab"}, person},
-				{[]string{"decide", "1", "--accept", "1"}, bot}, {[]string{"ready", "7"}, bot}, {[]string{"--ci", "approve"}, botCI},
+				{[]string{"decide", "1", "--accept", "1"}, bot}, {[]string{"ready", "7"}, bot}, {[]string{"ship", "4"}, bot}, {[]string{"plan", "7"}, bot}, {[]string{"--ci", "approve"}, botCI},
 				{[]string{"pack", "5"}, bot}, {[]string{"auth"}, map[string]string{"AAYU_GITHUB_TOKEN": token, "AAYU_BOT_TOKEN": token}},
 				{[]string{"token", "seal", "--ci", "--out", "HOME/sealed/token.age"}, seal},
 			} {

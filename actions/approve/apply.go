@@ -29,8 +29,15 @@ type ApplyOptions struct {
 	BotLogins []string
 	Method    string // WayDevice or WayReply
 	Comment   string // the reply's link, for a reply
-	Log       *actions.Log
-	Now       func() time.Time
+	// Ship applies a ship step; nil refuses one (this process cannot
+	// run ship).
+	Ship ShipFunc
+	// OwnToken says the Ledger's client holds the approver's own token
+	// (aayu approve HASH at their terminal, not an agent lane): only then
+	// may a device-code approval post a plan review, as their comment.
+	OwnToken bool
+	Log      *actions.Log
+	Now      func() time.Time
 }
 
 // AlreadyApplied says the batch was applied before: a second approve
@@ -141,6 +148,14 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 			continue
 		case KindReady:
 			words, err = applyReady(ctx, o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, it, trailers)
+		case KindPlan:
+			words, err = applyPlan(ctx, o, it, a, trailers)
+		case KindShip:
+			if o.Ship == nil {
+				err = &Refusal{CheckStepRefused, fmt.Sprintf("This run cannot apply %s: it has no way to run ship.", it.Command), fmt.Sprintf("Run aayu approve %s at a terminal.", o.Hash)}
+				break
+			}
+			words, err = o.Ship(ctx, ShipApproval{Item: it, Batch: o.Hash, Login: a.Login, Method: o.Method, Comment: o.Comment})
 		default:
 			err = &Refusal{CheckNoBatch, fmt.Sprintf("This aayu cannot apply a %q step (%s).", it.Kind, it.Command), "Run the step's command at a terminal instead."}
 		}

@@ -77,6 +77,13 @@ type Item struct {
 	// GoalHash is the completion_goal_hash a ready step freezes; applying
 	// refuses when the goal hashes otherwise.
 	GoalHash string `json:"goal_hash,omitempty"`
+	// Head and Base are the head SHA and base ref a ship step merges, as
+	// ship read them when the batch was made; a head that moved since
+	// voids the step.
+	Head string `json:"head,omitempty"`
+	Base string `json:"base,omitempty"`
+	// Layers are the never layers a plan step reviews, as plan read them.
+	Layers []string `json:"layers,omitempty"`
 }
 
 // Record is what a batch is: hashed, kept on the ledger, rendered as the
@@ -220,9 +227,16 @@ func Render(r Record) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
-	switch r.Way {
-	case WayReply:
+	switch {
+	case r.Way == WayReply:
 		fmt.Fprintf(&b, "To apply it, reply with a new comment whose first line is `Approve batch %s` (or `Reject batch %s`). Do not edit the reply: an edited reply is refused.\n", hash, hash)
+		if r.HasPlan() {
+			b.WriteString("Your reply is your review of the plan: ship counts it as the plan review.\n")
+		}
+	case r.HasPlan():
+		// The device code proves the person and writes nothing as them, so
+		// a plan review (a comment in their own name) goes this one way.
+		fmt.Fprintf(&b, "A plan review is a comment in your own name, which neither a device code nor the agent can make: run `aayu approve %s` at your own terminal, signed in to GitHub as @%s; it posts your comment, naming this batch.\n", hash, inline(r.For))
 	default:
 		fmt.Fprintf(&b, "To apply it, approve the device code below on any device, signed in to GitHub as @%s; or run `aayu approve %s` at a terminal. Approve only if you asked for these steps.\n", inline(r.For), hash)
 	}

@@ -84,6 +84,12 @@ const (
 	CheckRendered     = "batch text is not what aayu renders"
 	CheckDecisionEdit = "a Decision edited after the batch"
 	CheckDeviceFor    = "a door kept on the device code"
+	// CheckStepRefused: the step's own command refuses it now (ship's
+	// gates on the pinned head, a head that moved).
+	CheckStepRefused = "the step refused when applied"
+	// CheckPlanOwnComment: a plan step needs the person's own comment,
+	// which this route cannot make (the device code in an agent lane).
+	CheckPlanOwnComment = "a plan review needs your own comment"
 )
 
 // NeedsDevice says whether device_for keeps the batch on the device code:

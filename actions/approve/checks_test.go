@@ -263,7 +263,7 @@ func TestReplyInTheBatchsSecondIsAfterIt(t *testing.T) {
 // batch under the default device_for; the batch says so in its own words.
 func TestReplyRefusedAShipBatchUnderDeviceFor(t *testing.T) {
 	t.Parallel()
-	rec, err := NewRecordOf("acme/benefits", []Item{NewShipItem(4, "main", "0123456789abcdef", "Leave balance", "pr body")}, "founder", app, WayReply, t0)
+	rec, err := NewRecordOf("acme/benefits", []Item{NewShipItem(4, "main", "0123456789abcdef", "Leave balance", "pr body", false)}, "founder", app, WayReply, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestReplyRefusedAShipBatchUnderDeviceFor(t *testing.T) {
 		t.Fatalf("the batch goes on #%d, want the pull request #4", rec.Issue)
 	}
 	rendered := Render(rec)
-	for _, want := range []string{"1. `aayu ship 4`: Merges pull request #4 (head 0123456789ab) into main", "One-way door: it cannot be undone later.",
+	for _, want := range []string{"1. `aayu ship 4`: Merges PR #4 (Leave balance) at head 0123456 into main", "One-way door: it cannot be undone later.",
 		"Options: 1. Approve: merge it (recommended) / 2. Leave it: nothing is merged"} {
 		if !strings.Contains(rendered, want) {
 			t.Errorf("the ship batch lacks %q:\n%s", want, rendered)

@@ -93,14 +93,50 @@ func short(h string) string {
 	return h
 }
 
-// NewShipItem is `aayu ship PR` as a batch step: merging is a one-way
-// door (a merge is not undone by unmerging), so under the default
-// [approvals] device_for = ["one-way"] its batch is approved only by
-// device code, never by reply (NeedsDevice, CheckReply). head is the
-// commit the merge takes; title and body are the pull request's as they
-// were.
-func NewShipItem(pr int, base, head, title, body string) Item {
-	does := fmt.Sprintf("Merges pull request #%d (head %s) into %s; a merge cannot be undone, only reverted by a new change", pr, short(head), base)
-	return Item{Kind: KindShip, Command: fmt.Sprintf("aayu ship %d", pr), Story: pr, Does: does, Option: 1, Door: DoorOneWay, Title: title, Body: body,
+// NewShipItem is `aayu ship PR [--solo-bypass]` as a batch step, from
+// what ship's own read-only gates found with the agent's token (every one
+// passed): the head and base it merges, pinned, and the pull request's
+// title and body as they were. A merge is a one-way door (a later
+// Decision does not unmerge it), so under the default [approvals]
+// device_for = ["one-way"] its batch is approved only by device code,
+// never by reply (NeedsDevice, CheckReply).
+func NewShipItem(pr int, base, head, title, body string, bypass bool) Item {
+	does := fmt.Sprintf("Merges PR #%d (%s) at head %s into %s", pr, title, shortSHA(head), base)
+	if bypass {
+		does += ", with your Solo-mode bypass: no review happened, and its comment and the ship record say so"
+	}
+	return Item{Kind: KindShip, Command: shipCommand(pr, bypass), Story: pr, Bypass: bypass, Head: head, Base: base,
+		Does: does, Option: 1, Door: DoorOneWay, Title: title, Body: body,
 		Options: []Option{{Number: 1, Title: "Approve: merge it", Recommended: true}, {Number: 2, Title: "Leave it: nothing is merged"}}}
 }
+
+func shipCommand(pr int, bypass bool) string {
+	if bypass {
+		return fmt.Sprintf("aayu ship %d --solo-bypass", pr)
+	}
+	return fmt.Sprintf("aayu ship %d", pr)
+}
+
+// shortSHA is a commit's first 7 hex, as GitHub shows one.
+func shortSHA(h string) string {
+	if len(h) > 7 {
+		return h[:7]
+	}
+	return h
+}
+
+// ShipApproval is what a ship step's applier is given: the step, and the
+// approval that stands in for ship's presence check.
+type ShipApproval struct {
+	Item    Item
+	Batch   string
+	Login   string // who approved
+	Method  string // WayDevice or WayReply
+	Comment string // the reply's link, for a reply
+}
+
+// ShipFunc runs ship for an approved step (main wires actions/ship to
+// it): every gate of ship checked again on the pinned head, the approval
+// in place of the presence check. words say what landed; a refusal is a
+// *Refusal, and nothing of the batch is then marked applied.
+type ShipFunc func(ctx context.Context, a ShipApproval) (words string, err error)

@@ -73,6 +73,10 @@ type Options struct {
 	Here *identity.Decision
 	// Now stamps recorded_at; nil is time.Now.
 	Now func() time.Time
+	// Batch names the approved batch this review is recorded from
+	// (`aayu approve HASH` at the person's own terminal); the comment
+	// says so. "" for a person's own aayu plan.
+	Batch string
 }
 
 // Hit is one never layer the plan touches, with the paths that touch it.
@@ -296,8 +300,8 @@ func (r *Review) planReview(o Options, person identity.Account, assignees []stri
 		r.Reuse = &c
 		return nil
 	}
-	r.CommentBody = actions.Neutralize(fmt.Sprintf("%s the plan of #%d is reviewed: it touches never %s %s, and @%s, who is not its builder, read the plan against them.\n\nRecorded with `%s` in `%s` on the `%s` branch.",
-		pass.PlanReviewedPrefix, r.Story, plural(len(r.Hits), "layer", "layers"), r.layerWords(), o.Viewer, Command(r.Story, false), pass.PlanRecordPath(r.Story), LedgerBranch))
+	r.CommentBody = actions.Neutralize(fmt.Sprintf("%s the plan of #%d is reviewed: it touches never %s %s, and @%s, who is not its builder, read the plan against them.\n\nRecorded with `%s` in `%s` on the `%s` branch%s.",
+		pass.PlanReviewedPrefix, r.Story, plural(len(r.Hits), "layer", "layers"), r.layerWords(), o.Viewer, Command(r.Story, false), pass.PlanRecordPath(r.Story), LedgerBranch, batchWords(o.Batch)))
 	return nil
 }
 
@@ -305,8 +309,8 @@ func (r *Review) planReview(o Options, person identity.Account, assignees []stri
 // (identity.SoloBypassRefusals), with the comment plan will post counted as
 // posted: the comment is posted only for a bypass that is not refused.
 func (r *Review) planBypass(o Options, person identity.Account, policy *basepolicy.Policy, comments []identity.Comment) error {
-	r.CommentBody = actions.Neutralize(fmt.Sprintf("%s solo mode: GitHub refuses self-approval and no bot App exists, so no second person can review the plan of #%d; no review happened. It touches never %s %s.\n\nRecorded with `%s` in `%s` on the `%s` branch.",
-		identity.SoloBypassPrefix, r.Story, plural(len(r.Hits), "layer", "layers"), r.layerWords(), Command(r.Story, true), pass.PlanRecordPath(r.Story), LedgerBranch))
+	r.CommentBody = actions.Neutralize(fmt.Sprintf("%s solo mode: GitHub refuses self-approval and no bot App exists, so no second person can review the plan of #%d; no review happened. It touches never %s %s.\n\nRecorded with `%s` in `%s` on the `%s` branch%s.",
+		identity.SoloBypassPrefix, r.Story, plural(len(r.Hits), "layer", "layers"), r.layerWords(), Command(r.Story, true), pass.PlanRecordPath(r.Story), LedgerBranch, batchWords(o.Batch)))
 	planned := comments
 	if c, ok := identity.FindSoloBypassComment(comments, o.Viewer, "", r.bots); ok {
 		r.Reuse = &c
@@ -323,6 +327,15 @@ func (r *Review) planBypass(o Options, person identity.Account, policy *basepoli
 	}
 	r.Record.Reviewer, r.Record.ApprovedBy, r.Record.Note = pass.NoPlanReviewer, "", pass.PlanBypassNote
 	return nil
+}
+
+// batchWords name the batch a review is recorded from, after the
+// comment's last sentence.
+func batchWords(batch string) string {
+	if batch == "" {
+		return ""
+	}
+	return fmt.Sprintf(", approving batch %s, which an agent started", batch)
 }
 
 func (r Review) layerWords() string {

@@ -16,4 +16,10 @@
 // human pass, on a pull request linking an open Story, posts the person's
 // "Ready to ship" comment for the head (once per head, never with --ci), so
 // the inbox shows it ready to ship. Nothing else changes on GitHub.
+//
+// An agent lane's ship is a batch step (actions/approve): CheckOnly runs
+// the read-only gates for the batch and writes nothing, not even Ready to
+// ship; an Approval, given only from an approved batch, stands in for the
+// presence check and the yes, pinned to the head and base the batch
+// showed, and ship.json records it as "presence" (approval.go).
 package ship

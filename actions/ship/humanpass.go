@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aayudha/aayu/actions/approve"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
@@ -360,7 +361,13 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 	bots := r.base.policy.BotLogins
 	switch rec.Kind {
 	case pass.PlanKindReview:
-		if !strings.HasPrefix(strings.TrimSpace(c.Body.Raw()), PlanReviewedPrefix) || !identity.SameLogin(c.Author.Login, rec.Reviewer) || identity.IsBot(c.Author, bots) {
+		if isApprove, hash, ok := approve.ParseReply(c.Body.Raw()); ok && isApprove {
+			// The person's own reply approving a batch that showed this
+			// plan is their plan review (approve.applyPlan records it).
+			if missing := r.batchPlanReview(*c, hash, rec, never, comments, bots); missing != "" {
+				return pass.PlanReview{Missing: missing + "; " + next}, nil
+			}
+		} else if !strings.HasPrefix(strings.TrimSpace(c.Body.Raw()), PlanReviewedPrefix) || !identity.SameLogin(c.Author.Login, rec.Reviewer) || identity.IsBot(c.Author, bots) {
 			return pass.PlanReview{Missing: fmt.Sprintf("the plan review of Story #%d names @%s, and its comment %s is not a %q comment by that person; %s",
 				r.story, untrusted.RecordLine(rec.Reviewer), c.URL, PlanReviewedPrefix, next)}, nil
 		}
@@ -380,6 +387,56 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 		return pass.PlanReview{Bypass: true, CommentURL: c.URL, Record: &rec}, nil
 	}
 	return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger has kind %q; %s", path, untrusted.RecordLine(rec.Kind), next)}, nil
+}
+
+// batchPlanReview judges a plan review that stands on a reply whose first
+// line is exactly `Approve batch HASH` (SPEC §10's reply): it counts only
+// when the reply is the reviewer's own, never a bot's; the ledger's
+// approvals/HASH.json is the batch it names (it hashes to HASH) and holds
+// a plan review step for this Story covering every never layer this pull
+// request touches; and the batch comment on the Story is exactly what
+// aayu renders from that record, posted before the reply — the steps the
+// person was shown. "" means it counts; otherwise the reason in words.
+func (r *run) batchPlanReview(c identity.Comment, hash string, rec pass.PlanRecord, never []string, comments []identity.Comment, bots []string) string {
+	if identity.IsBot(c.Author, bots) {
+		return fmt.Sprintf("the plan review of Story #%d stands on an `Approve batch %s` comment by @%s, a bot, and a bot's comment is never a plan review", r.story, hash, c.Author.Login)
+	}
+	if !identity.SameLogin(c.Author.Login, rec.Reviewer) {
+		return fmt.Sprintf("the plan review of Story #%d names @%s, and its `Approve batch %s` comment is by @%s", r.story, untrusted.RecordLine(rec.Reviewer), hash, c.Author.Login)
+	}
+	st, found, err := approve.Ledger{Client: r.cfg.Client, Owner: r.cfg.Owner, Repo: r.cfg.Repo, Branch: LedgerBranch}.Stored(r.ctx, hash)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("batch %s, which the plan review of Story #%d stands on, could not be read (%s)", hash, r.story, untrusted.RecordLine(err.Error()))
+	case !found:
+		return fmt.Sprintf("the plan review of Story #%d stands on a reply to batch %s, and the ledger has no record of that batch (%s)", r.story, hash, approve.Path(hash))
+	case st.Hash != hash || st.Record.Hash() != hash:
+		return fmt.Sprintf("the ledger's record of batch %s does not hash to its name, so it is not the batch the reply approved", hash)
+	}
+	if _, ok := st.Record.PlanItemFor(r.story, never); !ok {
+		for _, it := range st.Record.Items {
+			if it.Kind == approve.KindPlan && it.Story == r.story && !it.Bypass {
+				return fmt.Sprintf("batch %s's plan step for Story #%d covers %s, and this pull request touches %s", hash, r.story, orNone(it.Layers), strings.Join(never, ", "))
+			}
+		}
+		return fmt.Sprintf("batch %s, which the reply approved, holds no plan review step for Story #%d, so the reply is no review of its plan", hash, r.story)
+	}
+	var batch *identity.Comment
+	for i := range comments {
+		if approve.MarkerIn(comments[i].Body.Raw()) == hash {
+			batch = &comments[i]
+			break
+		}
+	}
+	switch {
+	case batch == nil:
+		return fmt.Sprintf("no comment of batch %s is on Story #%d, so nothing shows what the reply approved", hash, r.story)
+	case batch.ID >= c.ID:
+		return fmt.Sprintf("the reply approving batch %s came before the batch's comment on Story #%d", hash, r.story)
+	case strings.TrimSpace(batch.Body.Raw()) != strings.TrimSpace(approve.Render(st.Record)):
+		return fmt.Sprintf("the comment of batch %s on Story #%d is not what aayu renders from its record, so the reply may have approved other steps", hash, r.story)
+	}
+	return ""
 }
 
 // planCommand is the command that records the plan review this pull

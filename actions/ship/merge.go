@@ -21,6 +21,9 @@ const AuditLabel = "aayu:audit"
 // screen) just before, once every read-only gate had passed.
 func (r *run) checkPresence() (gateOutcome, error) {
 	need := r.needFor()
+	if r.cfg.Approval != nil {
+		return r.checkApproval(need)
+	}
 	d := r.human(need)
 	earlier := ""
 	switch d.Outcome {

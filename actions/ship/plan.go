@@ -98,6 +98,11 @@ func (r *run) askPresence(need identity.Access, p Plan) error {
 // confirm is gate 6: the person's yes to the plan. No answer, or any
 // answer but yes, writes nothing.
 func (r *run) confirm(p Plan) (gateOutcome, error) {
+	if a := r.cfg.Approval; a != nil && a.Batch != "" {
+		// The batch showed the person this merge, pinned to its head, and
+		// its approval is their yes; no one is here to be asked again.
+		return gateOutcome{words: fmt.Sprintf("yes, by @%s's approval of batch %s: %d writes", a.Login, a.Batch, len(p.Writes))}, nil
+	}
 	if r.cfg.Confirm == nil {
 		return gateOutcome{refusals: []string{"nobody could be asked to confirm the writes, so nothing was written"}}, nil
 	}

@@ -44,7 +44,7 @@ func (g gateStates) onlyHumanPass() bool {
 // solo repository's pull request ready to ship (the bypass itself is still
 // taken only when asked for).
 func (r *run) readyToShip(g gateStates) {
-	if !g.onlyHumanPass() || r.cfg.CI || r.resume != nil || r.head == "" || r.base == nil {
+	if !g.onlyHumanPass() || r.cfg.CI || r.cfg.Approval != nil || r.cfg.CheckOnly || r.resume != nil || r.head == "" || r.base == nil {
 		return
 	}
 	// A refused ship asks nobody for a code, so the comment goes out only

@@ -43,6 +43,10 @@ type ShipRecord struct {
 	// Attestation is who signed the pack (the gate's Sigstore certificate
 	// and its transparency log entry); absent for an unattested pack.
 	Attestation *attest.Identity `json:"attestation,omitempty"`
+	// Presence says which batch approval stood in for the presence check,
+	// when an agent lane's ship was applied from its batch; absent when a
+	// person ran ship themselves.
+	Presence *PresenceRecord `json:"presence,omitempty"`
 }
 
 // GateRunRecord ties the pack to the merge-gate run that built it.
@@ -264,6 +268,7 @@ func (r *run) shipRecord(ledgerSHA, segment string, now time.Time) ShipRecord {
 		rec.Artifact.ExpiresAt = t.UTC().Format(time.RFC3339)
 	}
 	rec.Attestation = gp.attestation
+	rec.Presence = r.presenceRecord()
 	return rec
 }
 

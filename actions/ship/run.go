@@ -81,7 +81,11 @@ func (r *run) process() identity.Decision {
 		if decide == nil {
 			decide = identity.Here // a run built without New (unit tests)
 		}
-		r.here = decide(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI})
+		if r.cfg.Approval != nil {
+			r.here = r.batchDecision()
+		} else {
+			r.here = decide(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI})
+		}
 		r.decided = true
 	}
 	return r.here
@@ -156,10 +160,22 @@ func (r *run) do() (Result, error) {
 	r.reads = newReads(r.ctx)
 	defer r.reads.stop()
 	r.prefetch()
-	ok, err := r.gate(GatePR, r.checkPRAndChecks)
+	if err := r.loadApproval(); err != nil {
+		r.skipRest(GatePR, "not reached: the batch's approver could not be read")
+		return r.fail(err)
+	}
+	ok, err := r.gate(GatePR, func() (gateOutcome, error) {
+		out, err := r.checkPRAndChecks()
+		return r.pinned(out), err
+	})
 	if err != nil {
 		r.skipRest(GatePolicy, "not reached: the pull request could not be read")
 		return r.fail(err)
+	}
+	if r.cfg.CheckOnly && (r.res.Shipped || r.resume != nil) {
+		r.skipRest(GatePolicy, "not reached: merged already, so there is nothing to approve")
+		r.res.ExitCode = ExitShipped
+		return r.res, nil
 	}
 	if r.res.Shipped {
 		return r.finishShipped()
@@ -209,6 +225,12 @@ func (r *run) do() (Result, error) {
 	}
 	r.floorOnly = false
 	p := r.writesPlan()
+	if r.cfg.CheckOnly {
+		r.res.Plan = &p
+		r.skipRest(GatePresence, "not reached: every gate that only reads passed; the rest waits for the batch's approval")
+		r.res.ExitCode = ExitShipped
+		return r.res, nil
+	}
 	presentOK, err := r.gate(GatePresence, func() (gateOutcome, error) {
 		if err := r.askPresence(r.needFor(), p); err != nil {
 			return gateOutcome{}, err

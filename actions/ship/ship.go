@@ -138,6 +138,17 @@ type Config struct {
 	// Presence is an approval given before ship started (the inbox
 	// session's); nil when none was.
 	Presence *identity.Session
+	// Approval is a batch approval standing in for the presence check
+	// (approval.go): set only by the batch's apply (actions/approve), or
+	// with CheckOnly when the batch is being made. With it, the process
+	// is not looked at (nobody is at a terminal), the yes is the batch's
+	// approval, and ship.json records which batch stood in.
+	Approval *Approval
+	// CheckOnly runs the read-only gates and stops before the presence
+	// check: what an agent lane's aayu ship reads to make its batch.
+	// Nothing is written, not even a Ready to ship comment; Result.Plan
+	// is set when every read-only gate passed.
+	CheckOnly bool
 	// AskPresence runs the presence check, once every read-only gate has
 	// passed and only when this process cannot show a person is here. need
 	// is admin for a bypass, write otherwise. nil means no check can be

@@ -205,3 +205,25 @@ func TestApproveStopWhileTheCodeWaitsEndsTheWaitAndWritesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchLinesShowShipAndPlanInTheSeedsWords: a ship step (and a plan
+// step) says what approving does in the batch's words — the merge pinned
+// to its head, the plan review — then the item as it was, its door and
+// the options, the approved one marked; a hostile title stays text.
+func TestBatchLinesShowShipAndPlanInTheSeedsWords(t *testing.T) {
+	ship := core.NewShipItem(4, "main", "0123456789abcdef0123456789abcdef01234567", hostile, "body", false)
+	plan := core.NewPlanItem(7, []string{"L04"}, hostile, "body", false)
+	rec, err := core.NewRecordOf("acme/benefits", []core.Item{ship, plan}, "founder", "agent-bot[bot]", core.WayDevice, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Join(BatchLines("acme/benefits", core.Stored{Hash: rec.Hash(), Record: rec}), "\n")
+	for _, want := range []string{"1. aayu ship 4: Merges PR #4 (", ") at head 0123456 into main.", "One-way door: it cannot be undone.",
+		"   ▸ 1. Approve: merge it (recommended)  ← approve", "2. aayu plan 7: Records your review of the plan of Story #7 (never layers L04) on the ledger.",
+		"Two-way door: it can be undone later."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the batch's lines lack %q:\n%s", want, out)
+		}
+	}
+	tuitest.AssertInert(t, "batch lines", out)
+}

@@ -218,14 +218,23 @@ func BatchLines(repo string, st core.Stored) []string {
 	out := []string{fmt.Sprintf("Batch %s on %s waits for @%s: %d human-only %s, posted by @%s on #%d.",
 		untrusted.Line(st.Hash), untrusted.Line(repo), untrusted.Line(r.For), len(r.Items), tui.Plural(len(r.Items), "step", "steps"), untrusted.Line(r.PostedBy), r.Issue)}
 	for i, it := range r.Items {
-		out = append(out, fmt.Sprintf("%d. Decision #%d %s", i+1, it.Decision, untrusted.Line(it.Title)))
-		chosen := ""
-		for _, o := range it.Options {
-			if o.Number == it.Option {
-				chosen = " (" + untrusted.Line(o.Title) + ")"
+		mark := "  ← accept"
+		if it.Kind == core.KindDecide {
+			out = append(out, fmt.Sprintf("%d. Decision #%d %s", i+1, it.Decision, untrusted.Line(it.Title)))
+			chosen := ""
+			for _, o := range it.Options {
+				if o.Number == it.Option {
+					chosen = " (" + untrusted.Line(o.Title) + ")"
+				}
 			}
+			out = append(out, fmt.Sprintf("   Approving accepts option %d%s: %s.", it.Option, chosen, untrusted.Line(it.Command)))
+		} else {
+			// A ready, plan or ship step says what approving does in the
+			// batch's own words, then the item it acts on as it was.
+			mark = "  ← approve"
+			out = append(out, fmt.Sprintf("%d. %s: %s.", i+1, untrusted.Line(it.Command), untrusted.Line(it.Does)))
+			out = append(out, fmt.Sprintf("   #%d %s", it.Story, untrusted.Line(it.Title)))
 		}
-		out = append(out, fmt.Sprintf("   Approving accepts option %d%s: %s.", it.Option, chosen, untrusted.Line(it.Command)))
 		if it.Door == core.DoorOneWay {
 			out = append(out, "   One-way door: it cannot be undone.")
 		} else {
@@ -237,7 +246,7 @@ func BatchLines(repo string, st core.Stored) []string {
 				line += " (recommended)"
 			}
 			if o.Number == it.Option {
-				line = "   ▸" + line[4:] + "  ← accept"
+				line = "   ▸" + line[4:] + mark
 			}
 			out = append(out, line)
 		}
