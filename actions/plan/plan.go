@@ -519,7 +519,7 @@ func storyComments(ctx context.Context, gh *github.Client, owner, repo string, s
 	}
 	out := make([]identity.Comment, 0, len(list))
 	for _, c := range list {
-		out = append(out, identity.Comment{ID: c.GetID(), Body: untrusted.Text(c.GetBody()), CreatedAt: c.GetCreatedAt().Time, URL: c.GetHTMLURL(),
+		out = append(out, identity.Comment{ID: c.GetID(), Body: untrusted.Text(c.GetBody()), CreatedAt: c.GetCreatedAt().Time, UpdatedAt: c.GetUpdatedAt().Time, URL: c.GetHTMLURL(),
 			Author: identity.Account{Login: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"}})
 	}
 	return out, nil

@@ -309,7 +309,7 @@ func commentsOf(n int, list []*github.IssueComment, err error) ([]identity.Comme
 	}
 	out := make([]identity.Comment, 0, len(list))
 	for _, c := range list {
-		out = append(out, identity.Comment{ID: c.GetID(), Body: untrusted.Text(c.GetBody()), CreatedAt: c.GetCreatedAt().Time, URL: c.GetHTMLURL(),
+		out = append(out, identity.Comment{ID: c.GetID(), Body: untrusted.Text(c.GetBody()), CreatedAt: c.GetCreatedAt().Time, UpdatedAt: c.GetUpdatedAt().Time, URL: c.GetHTMLURL(),
 			Author: identity.Account{Login: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"}})
 	}
 	return out, nil
@@ -404,6 +404,9 @@ func (r *run) batchPlanReview(c identity.Comment, hash string, rec pass.PlanReco
 	if !identity.SameLogin(c.Author.Login, rec.Reviewer) {
 		return fmt.Sprintf("the plan review of Story #%d names @%s, and its `Approve batch %s` comment is by @%s", r.story, untrusted.RecordLine(rec.Reviewer), hash, c.Author.Login)
 	}
+	if c.Edited() {
+		return fmt.Sprintf("the `Approve batch %s` reply the plan review of Story #%d stands on was edited after it was posted, so it could have said something else when it was read", hash, r.story)
+	}
 	st, found, err := approve.Ledger{Client: r.cfg.Client, Owner: r.cfg.Owner, Repo: r.cfg.Repo, Branch: LedgerBranch}.Stored(r.ctx, hash)
 	switch {
 	case err != nil:
@@ -435,6 +438,8 @@ func (r *run) batchPlanReview(c identity.Comment, hash string, rec pass.PlanReco
 		return fmt.Sprintf("the reply approving batch %s came before the batch's comment on Story #%d", hash, r.story)
 	case strings.TrimSpace(batch.Body.Raw()) != strings.TrimSpace(approve.Render(st.Record)):
 		return fmt.Sprintf("the comment of batch %s on Story #%d is not what aayu renders from its record, so the reply may have approved other steps", hash, r.story)
+	case batch.Edited():
+		return fmt.Sprintf("the comment of batch %s on Story #%d was edited after it was posted, so its steps may not be the ones the reply approved", hash, r.story)
 	}
 	return ""
 }

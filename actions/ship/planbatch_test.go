@@ -3,12 +3,14 @@ package ship
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/actions/approve"
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/pass"
 )
 
@@ -124,5 +126,68 @@ func TestShipRefusesABatchReplyWhoseBatchCommentWasNotRendered(t *testing.T) {
 	res, events, err := f.ship(f.config("founder"), pr)
 	if err != nil || res.Merged || !mentions(res, events, "is not what aayu renders from its record") {
 		t.Fatalf("a batch comment not rendered from its record counted: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
+	}
+}
+
+// newEditFixture is a fixture whose sandbox clock the test moves on with
+// later, so an edit lands in a later second than the post (GitHub's
+// updated_at has whole seconds, and an edit in the same second as the
+// post is not told apart from none).
+func newEditFixture(t *testing.T) (*fixture, func(time.Duration)) {
+	var skew atomic.Int64
+	f := startFixture(t, sandbox.Options{StateDir: t.TempDir(), Now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
+	return f, func(d time.Duration) { skew.Add(int64(d)) }
+}
+
+// editComment re-saves the comment on Story 3 whose body pick chooses, as
+// who, with the same words: GitHub still records the edit.
+func (f *fixture) editComment(who string, pick func(body string) bool) {
+	f.t.Helper()
+	ctx := context.Background()
+	list, _, err := f.client("founder").Issues.ListComments(ctx, owner, repo, 3, nil)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, c := range list {
+		if pick(c.GetBody()) {
+			if _, _, err := f.client(who).Issues.EditComment(ctx, owner, repo, c.GetID(), &github.IssueComment{Body: github.String(c.GetBody())}); err != nil {
+				f.t.Fatal(err)
+			}
+			return
+		}
+	}
+	f.t.Fatal("no such comment on #3")
+}
+
+// TestShipRefusesAnEditedApproveBatchReplyAsAPlanReview: the reply was
+// edited after it was posted (SPEC §10: "never edited"), so what it said
+// when it was read is unknown; it is no plan review even with the same
+// words.
+func TestShipRefusesAnEditedApproveBatchReplyAsAPlanReview(t *testing.T) {
+	f, later := newEditFixture(t)
+	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
+	hash := f.planBatchReply("agent-bot", "founder", []approve.Item{planStep("L04")}, "L04")
+	later(2 * time.Second)
+	f.editComment("founder", func(body string) bool { return body == "Approve batch "+hash })
+	f.review("founder", pr, "APPROVE", "")
+	res, events, err := f.ship(f.config("founder"), pr)
+	if err != nil || res.Merged || !mentions(res, events, "reply the plan review of Story #3 stands on was edited") {
+		t.Fatalf("an edited Approve batch reply counted: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
+	}
+}
+
+// TestShipRefusesABatchReplyWhoseBatchCommentWasEdited: the batch comment
+// was edited after it was posted; even back to the rendered words, the
+// steps the person was shown when they replied are unknown.
+func TestShipRefusesABatchReplyWhoseBatchCommentWasEdited(t *testing.T) {
+	f, later := newEditFixture(t)
+	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
+	hash := f.planBatchReply("agent-bot", "founder", []approve.Item{planStep("L04")}, "L04")
+	later(2 * time.Second)
+	f.editComment("agent-bot", func(body string) bool { return approve.MarkerIn(body) == hash })
+	f.review("founder", pr, "APPROVE", "")
+	res, events, err := f.ship(f.config("founder"), pr)
+	if err != nil || res.Merged || !mentions(res, events, "was edited after it was posted, so its steps may not be the ones the reply approved") {
+		t.Fatalf("a batch whose comment was edited counted: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
 	}
 }

@@ -76,6 +76,7 @@ func commentFrom(c *github.IssueComment) identity.Comment {
 		Author:    accountFrom(c.GetUser()),
 		Body:      untrusted.Text(c.GetBody()),
 		CreatedAt: timeOf(c.CreatedAt),
+		UpdatedAt: timeOf(c.UpdatedAt),
 		URL:       c.GetHTMLURL(),
 	}
 }

@@ -47,8 +47,14 @@ type Comment struct {
 	Author    Account
 	Body      untrusted.Text
 	CreatedAt time.Time
+	// UpdatedAt is GitHub's updated_at; later than CreatedAt means the
+	// comment was edited. Zero where the reader did not ask for it.
+	UpdatedAt time.Time
 	URL       string // html_url, recorded in ship.json for a bypass
 }
+
+// Edited says GitHub records an edit of the comment after it was posted.
+func (c Comment) Edited() bool { return c.UpdatedAt.After(c.CreatedAt) }
 
 // Access is a repository permission level, ordered so that a higher level
 // includes the lower ones.
