@@ -96,10 +96,10 @@ func storyLabels(now []*github.Label) (labels, done []string) {
 	for _, name := range names {
 		switch {
 		case drop[name]:
-		case name == inbox.LabelLease:
-			done = append(done, "removed "+inbox.LabelLease)
+		case strings.EqualFold(name, inbox.LabelLease): // GitHub's label names ignore case
+			done = append(done, "removed "+name)
 		default:
-			merged = merged || name == inbox.LabelMerged
+			merged = merged || strings.EqualFold(name, inbox.LabelMerged)
 			labels = append(labels, name)
 		}
 	}
