@@ -253,8 +253,9 @@ func (w *ledgerWriter) where() string {
 	return fmt.Sprintf("%s/%s branch %s", w.owner, w.repo, w.branch)
 }
 
-// blobs creates one blob per file (content-addressed, so creating them
-// once serves every attempt) and returns the tree entries, sorted by path.
+// blobs returns the tree entries, sorted by path: text (inlineable) as
+// the entry's content, every other file as a blob created first
+// (content-addressed, so creating it once serves every attempt).
 func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, error) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
