@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -60,23 +61,24 @@ type Tip struct {
 	Commit, Tree string
 }
 
-// ReadTip reads branch's tip commit and its tree (two requests, one after
-// the other), for CommitOptions.Tip. A branch that does not exist gives an
-// error IsNotFound reports.
+// ReadTip reads branch's tip commit and its tree in one request (GitHub's
+// get-branch, whose commit carries its tree), for CommitOptions.Tip. A
+// branch that does not exist gives an error IsNotFound reports.
 func ReadTip(ctx context.Context, client *github.Client, owner, repo, branch string) (Tip, error) {
-	ref, _, err := client.Git.GetRef(ctx, owner, repo, "heads/"+branch)
+	req, err := client.NewRequest(http.MethodGet, fmt.Sprintf("repos/%s/%s/branches/%s", owner, repo, url.PathEscape(branch)), nil)
 	if err != nil {
 		return Tip{}, err
 	}
-	tip := ref.GetObject().GetSHA()
-	c, _, err := client.Git.GetCommit(ctx, owner, repo, tip)
-	if err != nil {
+	var b github.Branch
+	if _, err := client.Do(ctx, req, &b); err != nil {
 		return Tip{}, err
 	}
-	if c.GetTree().GetSHA() == "" {
-		return Tip{}, fmt.Errorf("commit %s of %s/%s branch %s names no tree", gitsha.Short(tip), owner, repo, branch)
+	tip := b.GetCommit().GetSHA()
+	tree := b.GetCommit().GetCommit().GetTree().GetSHA()
+	if tip == "" || tree == "" {
+		return Tip{}, fmt.Errorf("%s/%s branch %s: GitHub named no tip commit or tree", owner, repo, branch)
 	}
-	return Tip{Commit: tip, Tree: c.GetTree().GetSHA()}, nil
+	return Tip{Commit: tip, Tree: tree}, nil
 }
 
 // CommitFiles writes files onto branch as one new commit through the Git
