@@ -1,6 +1,7 @@
 package ghx
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/base64"
@@ -8,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-github/v66/github"
 
@@ -45,12 +48,46 @@ type CommitOptions struct {
 	// Backoff is the wait before the attempt-th retry; nil means 250 ms
 	// doubling up to 4 s (tests shorten it).
 	Backoff func(attempt int) time.Duration
+	// Tip is the branch's tip as the caller read it a moment ago
+	// (ReadTip): the first attempt builds on it without reading the branch
+	// again. It is only a starting point: the branch is moved without
+	// force, so a tip that moved since is refused by GitHub (422, not a
+	// fast forward) and the next attempt reads the branch afresh.
+	Tip *Tip
+}
+
+// Tip is a branch's tip commit and that commit's tree.
+type Tip struct {
+	Commit, Tree string
+}
+
+// ReadTip reads branch's tip commit and its tree in one request (GitHub's
+// get-branch, whose commit carries its tree), for CommitOptions.Tip. A
+// branch that does not exist gives an error IsNotFound reports.
+func ReadTip(ctx context.Context, client *github.Client, owner, repo, branch string) (Tip, error) {
+	req, err := client.NewRequest(http.MethodGet, fmt.Sprintf("repos/%s/%s/branches/%s", owner, repo, url.PathEscape(branch)), nil)
+	if err != nil {
+		return Tip{}, err
+	}
+	var b github.Branch
+	if _, err := client.Do(ctx, req, &b); err != nil {
+		return Tip{}, err
+	}
+	tip := b.GetCommit().GetSHA()
+	tree := b.GetCommit().GetCommit().GetTree().GetSHA()
+	if tip == "" || tree == "" {
+		return Tip{}, fmt.Errorf("%s/%s branch %s: GitHub named no tip commit or tree", owner, repo, branch)
+	}
+	return Tip{Commit: tip, Tree: tree}, nil
 }
 
 // CommitFiles writes files onto branch as one new commit through the Git
-// Data API, so no checkout is touched: read the branch tip and its tree,
-// create a blob per file, a tree on the tip's tree, a commit on the tip,
-// and move the branch without force. A file whose value is nil is deleted.
+// Data API, so no checkout is touched: read the branch tip and its tree
+// (or take CommitOptions.Tip), create a tree on the tip's tree holding the
+// files (text inline, the rest as blobs created first), a commit on the
+// tip, and move the branch without force. Unless is asked beside the
+// tree and the commit, which nothing points at until the branch moves,
+// and its answer comes before the move. A file whose value is nil is deleted.
 // Blobs, trees and commits are content-addressed and nothing points at
 // them until the branch moves, so each is created again when its answer is
 // lost or is a 5xx. When the branch move is not confirmed (a lost answer, a
@@ -97,7 +134,7 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // attempt is not created again.
 func CommitEdit(ctx context.Context, client *github.Client, owner, repo, branch, message string, opts CommitOptions, edit Edit) (string, error) {
 	w := ledgerWriter{ctx: ctx, client: client, gh: client.Git, owner: owner, repo: repo, branch: branch, opts: opts,
-		message: withTrailers(message, opts.Trailers), made: map[string]string{}}
+		message: withTrailers(message, opts.Trailers), made: map[string]string{}, hint: opts.Tip}
 	if hc := client.Client(); hc != nil {
 		w.retry, _ = hc.Transport.(*retryTransport)
 	}
@@ -179,6 +216,7 @@ type ledgerWriter struct {
 	opts                CommitOptions
 	retry               *retryTransport   // the client's own, whose policy shapes the waits
 	made                map[string]string // blobs created in an earlier attempt, by their bytes' git id
+	hint                *Tip              // CommitOptions.Tip, taken by the first attempt only
 	mu                  sync.Mutex
 }
 
@@ -217,8 +255,9 @@ func (w *ledgerWriter) where() string {
 	return fmt.Sprintf("%s/%s branch %s", w.owner, w.repo, w.branch)
 }
 
-// blobs creates one blob per file (content-addressed, so creating them
-// once serves every attempt) and returns the tree entries, sorted by path.
+// blobs returns the tree entries, sorted by path: text (inlineable) as
+// the entry's content, every other file as a blob created first
+// (content-addressed, so creating it once serves every attempt).
 func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, error) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
@@ -236,9 +275,19 @@ func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, erro
 	errs := make([]error, len(paths))
 	sem := make(chan struct{}, blobsInFlight)
 	var wg sync.WaitGroup
+	inlined := 0
 	for i, p := range paths {
 		entries[i] = &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")}
 		if files[p] == nil {
+			continue
+		}
+		// Text goes in the tree request itself (GitHub writes the blob
+		// from the entry's content): no request of its own, no round trip
+		// before the tree. Only bytes a JSON string carries unchanged, and
+		// a bounded amount, so the request stays small.
+		if b := files[p]; inlineable(b) && inlined+len(b) <= inlineTotal {
+			inlined += len(b)
+			entries[i].Content = github.String(string(b))
 			continue
 		}
 		id := plumbingBlobID(files[p])
@@ -280,58 +329,72 @@ func (w *ledgerWriter) blobs(files map[string][]byte) ([]*github.TreeEntry, erro
 // blobsInFlight bounds the blobs one commit creates at once.
 const blobsInFlight = 6
 
+// inlineFile and inlineTotal bound the text one tree request carries as
+// its entries' content: a file above inlineFile, or past inlineTotal in
+// all, is created as a blob first.
+const (
+	inlineFile  = 256 << 10
+	inlineTotal = 1 << 20
+)
+
+// inlineable is a file the tree request can carry as content and GitHub
+// stores byte for byte: valid UTF-8 (a JSON string carries it exactly)
+// with no NUL, within inlineFile.
+func inlineable(b []byte) bool {
+	return len(b) <= inlineFile && utf8.Valid(b) && bytes.IndexByte(b, 0) < 0
+}
+
 // commitOnce builds the commit on the branch's current tip and moves the
-// branch to it without force.
+// branch to it without force. The first attempt takes CommitOptions.Tip
+// when given; every other reads the branch.
 func (w *ledgerWriter) commitOnce(edit Edit) (string, error) {
-	ref, _, err := w.gh.GetRef(w.ctx, w.owner, w.repo, "heads/"+w.branch)
-	if IsNotFound(err) {
-		entries, err := w.files(edit, "")
-		if err != nil {
-			return "", err
+	var tip, base string
+	if h := w.hint; h != nil {
+		w.hint = nil
+		tip, base = h.Commit, h.Tree
+	} else {
+		ref, _, err := w.gh.GetRef(w.ctx, w.owner, w.repo, "heads/"+w.branch)
+		if IsNotFound(err) {
+			entries, err := w.files(edit, "")
+			if err != nil {
+				return "", err
+			}
+			return w.createBranch(entries)
 		}
-		return w.createBranch(entries)
+		if err != nil {
+			return "", fmt.Errorf("reading the tip of %s: %w", w.where(), err)
+		}
+		tip = ref.GetObject().GetSHA()
+		parent, _, err := w.gh.GetCommit(w.ctx, w.owner, w.repo, tip)
+		if err != nil {
+			return "", fmt.Errorf("reading commit %s of %s: %w", gitsha.Short(tip), w.where(), err)
+		}
+		base = parent.GetTree().GetSHA()
 	}
-	if err != nil {
-		return "", fmt.Errorf("reading the tip of %s: %w", w.where(), err)
-	}
-	tip := ref.GetObject().GetSHA()
-	// The tip's commit is read beside the Unless check (both only read
-	// the tip); Unless's answer still comes first.
+	// Unless reads the tip beside the tree and the commit: both are
+	// content-addressed and reachable from nothing until the branch moves,
+	// so making them before its answer is no write anyone sees. Its answer
+	// still comes first: the branch moves only when it says to.
 	var (
-		parent    *github.Commit
-		parentErr error
-		read      = make(chan struct{})
+		done    bool
+		doneErr error
+		asked   = make(chan struct{})
 	)
 	go func() {
-		defer close(read)
-		parent, _, parentErr = w.gh.GetCommit(w.ctx, w.owner, w.repo, tip)
+		defer close(asked)
+		if w.opts.Unless != nil {
+			done, doneErr = w.opts.Unless(w.ctx, tip)
+		}
 	}()
-	if w.opts.Unless != nil {
-		done, err := w.opts.Unless(w.ctx, tip)
-		if err != nil {
-			<-read
-			return "", err
-		}
-		if done {
-			<-read
-			return tip, fmt.Errorf("writing to %s at %s: %w", w.where(), gitsha.Short(tip), ErrAlreadyThere)
-		}
-	}
-	<-read
-	if err := parentErr; err != nil {
-		return "", fmt.Errorf("reading commit %s of %s: %w", gitsha.Short(tip), w.where(), err)
-	}
-	entries, err := w.files(edit, tip)
-	if err != nil {
-		return tip, err
-	}
-	sha, err := w.tree(parent.GetTree().GetSHA(), entries)
-	if err != nil {
-		return "", err
-	}
-	commit, err := w.commit(sha, []string{tip})
-	if err != nil {
-		return "", err
+	commit, err := w.build(edit, tip, base)
+	<-asked
+	switch {
+	case doneErr != nil:
+		return "", doneErr
+	case done:
+		return tip, fmt.Errorf("writing to %s at %s: %w", w.where(), gitsha.Short(tip), ErrAlreadyThere)
+	case err != nil:
+		return commit, err
 	}
 	update := &github.Reference{Ref: github.String("refs/heads/" + w.branch), Object: &github.GitObject{SHA: github.String(commit)}}
 	_, _, err = w.gh.UpdateRef(w.ctx, w.owner, w.repo, update, false)
@@ -349,11 +412,27 @@ func (w *ledgerWriter) commitOnce(edit Edit) (string, error) {
 	return commit, nil
 }
 
+// build makes the commit of the edit on tip, whose tree is base: the
+// files, the tree, the commit, each after the one before. When the edit
+// fails it returns tip with the error (ErrNothingToWrite: the tip holds
+// it already).
+func (w *ledgerWriter) build(edit Edit, tip, base string) (string, error) {
+	entries, err := w.files(edit, tip)
+	if err != nil {
+		return tip, err // ErrNothingToWrite says the tip already holds it
+	}
+	sha, err := w.tree(base, entries)
+	if err != nil {
+		return "", err
+	}
+	return w.commit(sha, []string{tip})
+}
+
 // createBranch starts a branch whose first commit holds only the files.
 func (w *ledgerWriter) createBranch(entries []*github.TreeEntry) (string, error) {
 	var kept []*github.TreeEntry
 	for _, e := range entries {
-		if e.SHA != nil {
+		if e.SHA != nil || e.Content != nil {
 			kept = append(kept, e)
 		}
 	}

@@ -195,3 +195,99 @@ func TestLedgerReads(t *testing.T) {
 		t.Errorf("ReadFile of a folder succeeded")
 	}
 }
+
+// TestCommitFilesCarriesTextInTheTree: text files ride in the tree request
+// as content, with no blob request of their own; bytes a JSON string may
+// not carry unchanged (not UTF-8, a NUL) and a file over the inline bound
+// are created as blobs first. The real git binary shows every file byte
+// for byte.
+func TestCommitFilesCarriesTextInTheTree(t *testing.T) {
+	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir()}})
+	files := map[string][]byte{
+		"notes/a.json":    []byte("{\"é\": \"<&>\"}\r\n"),
+		"notes/b.bin":     {0xff, 0xfe, 'x', '\n'},
+		"notes/c.txt":     []byte("one\x00two\n"),
+		"notes/d.txt":     []byte(strings.Repeat("x", 300<<10)),
+		"notes/e.jsonl":   []byte("{}\n{}\n"),
+		"notes/empty.txt": {},
+	}
+	mark := env.served.mark()
+	sha, err := ghx.CommitFiles(context.Background(), env.client, owner, repo, "ledger", files, "ledger: notes", ghx.CommitOptions{})
+	if err != nil || env.srv.BranchSHA("ledger") != sha {
+		t.Fatalf("CommitFiles: %v (ledger at %s, returned %s)", err, env.srv.BranchSHA("ledger"), sha)
+	}
+	lines, _ := env.served.since(mark)
+	blobs := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "POST /repos/acme/benefits/git/blobs ") {
+			blobs++
+		}
+	}
+	if blobs != 3 {
+		t.Errorf("%d blob requests, want 3 (the binary, the NUL, the big file):\n%s", blobs, strings.Join(lines, "\n"))
+	}
+	for p, want := range files {
+		out, err := exec.Command("git", "--git-dir", env.srv.GitDir(), "cat-file", "blob", "ledger:"+p).Output()
+		if err != nil || string(out) != string(want) {
+			t.Errorf("%s on the ledger: %d bytes (%v), want %d bytes as sent", p, len(out), err, len(want))
+		}
+	}
+}
+
+// TestCommitFilesStartsFromTheTipGiven: with CommitOptions.Tip the first
+// attempt reads nothing before it builds (the tree on the given tree, the
+// commit on the given tip); when another writer moved the branch since the
+// tip was read, GitHub refuses the move (422), the branch is read again
+// and the commit rebuilt on top, never forced, and Unless is asked at each
+// tip the commit is built on.
+func TestCommitFilesStartsFromTheTipGiven(t *testing.T) {
+	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir()}})
+	ctx := context.Background()
+	tip, err := ghx.ReadTip(ctx, env.client, owner, repo, "ledger")
+	if err != nil || tip.Commit != env.srv.BranchSHA("ledger") || tip.Tree == "" {
+		t.Fatalf("ReadTip: %+v, %v (ledger at %s)", tip, err, env.srv.BranchSHA("ledger"))
+	}
+	var asked []string
+	unless := func(_ context.Context, at string) (bool, error) { asked = append(asked, at); return false, nil }
+	mark := env.served.mark()
+	first, err := ghx.CommitFiles(ctx, env.client, owner, repo, "ledger", map[string][]byte{"notes/one.txt": []byte("one\n")}, "ledger: one",
+		ghx.CommitOptions{Tip: &tip, Unless: unless})
+	if err != nil || env.srv.BranchSHA("ledger") != first {
+		t.Fatalf("CommitFiles on the tip given: %v", err)
+	}
+	lines, _ := env.served.since(mark)
+	for _, l := range lines {
+		if strings.HasPrefix(l, "GET /repos/acme/benefits/git/") {
+			t.Errorf("read the branch though its tip was given: %s", l)
+		}
+	}
+	if len(asked) != 1 || asked[0] != tip.Commit {
+		t.Errorf("Unless asked at %v, want once at %s", asked, tip.Commit)
+	}
+	// The same tip again, now stale: the branch is at first.
+	asked = nil
+	mark = env.served.mark()
+	second, err := ghx.CommitFiles(ctx, env.client, owner, repo, "ledger", map[string][]byte{"notes/two.txt": []byte("two\n")}, "ledger: two",
+		ghx.CommitOptions{Tip: &tip, Unless: unless})
+	if err != nil || env.srv.BranchSHA("ledger") != second {
+		t.Fatalf("CommitFiles on a stale tip: %v", err)
+	}
+	lines, _ = env.served.since(mark)
+	refused := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "PATCH "+ledgerRef+" 422") {
+			refused++
+		}
+	}
+	if refused != 1 || len(asked) != 2 || asked[0] != tip.Commit || asked[1] != first {
+		t.Errorf("%d refused moves, Unless asked at %v; want 1, at %s then %s:\n%s", refused, asked, tip.Commit, first, strings.Join(lines, "\n"))
+	}
+	out, err := exec.Command("git", "--git-dir", env.srv.GitDir(), "show", "ledger:notes/one.txt").CombinedOutput()
+	if err != nil || string(out) != "one\n" {
+		t.Errorf("the first commit's file is gone after a commit on a stale tip: %q, %v", out, err)
+	}
+	out, err = exec.Command("git", "--git-dir", env.srv.GitDir(), "rev-parse", "ledger^").CombinedOutput()
+	if parent := strings.TrimSpace(string(out)); err != nil || parent != first {
+		t.Errorf("the second commit's parent is %s (%v), want %s", parent, err, first)
+	}
+}

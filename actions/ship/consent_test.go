@@ -133,7 +133,8 @@ func TestShipCompletesTheStory(t *testing.T) {
 		labels = append(labels, l.GetName())
 	}
 	joined := strings.Join(labels, ",")
-	if !strings.Contains(joined, inbox.LabelMerged) || strings.Contains(joined, inbox.LabelLease) || strings.Contains(joined, "status:building") {
+	if !strings.Contains(joined, inbox.LabelMerged) || strings.Contains(joined, inbox.LabelLease) || strings.Contains(joined, "status:building") ||
+		!strings.Contains(joined, "type:story") {
 		t.Errorf("Story #3's labels are %v", labels)
 	}
 	head := f.srv.HeadSHA(pr)

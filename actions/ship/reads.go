@@ -38,7 +38,10 @@ const zipsAhead = 3
 // own words and in its own order.
 //
 // Only reads before the confirmation go through here: after the yes every
-// read is made afresh (a moved head, a comment another run posted).
+// read is made afresh (a moved head, a comment another run posted). The
+// one read after the yes the round carries is the ledger's tip, read at
+// the yes as the record commit's starting point (readLedgerTip), which a
+// moved ledger makes GitHub refuse, never overwrite.
 type reads struct {
 	ctx    context.Context // the run's, cancelled when the run ends
 	cancel context.CancelFunc

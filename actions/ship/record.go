@@ -173,7 +173,7 @@ func (r *run) land() (gateOutcome, error) {
 		return err == nil, err
 	}
 	_, err = ghx.CommitFiles(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, files, actions.Neutralize(msg),
-		ghx.CommitOptions{Trailers: []string{trailer}, Unless: unless})
+		ghx.CommitOptions{Trailers: []string{trailer}, Unless: unless, Tip: r.takeLedgerTip()})
 	if errors.Is(err, ghx.ErrAlreadyThere) {
 		if existing, rerr := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json"); rerr == nil {
 			r.res.ShipRecord = existing
@@ -333,4 +333,44 @@ func (r *run) earlierRecords(day time.Time) []actions.Record {
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+type tipRead struct {
+	tip ghx.Tip
+	err error
+}
+
+// readLedgerTip reads the ledger's tip at the yes, beside the first
+// writes' own reads, so the record's commit after the merge starts from it
+// instead of reading the branch then: two round trips fewer after the
+// merge. It is a starting point, never a lock: the branch moves without
+// force, so a ledger that moved since is refused by GitHub and read again
+// (ghx.CommitOptions.Tip), and the commit's own check for this head's
+// ship.json (land's Unless) is made at the tip the commit is built on.
+func (r *run) readLedgerTip() {
+	ch := make(chan tipRead, 1)
+	r.ledgerTip = ch
+	r.round().ahead(func() {
+		tip, err := ghx.ReadTip(r.reads.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch)
+		ch <- tipRead{tip, err}
+	})
+}
+
+// takeLedgerTip is the tip read at the yes, once; nil when none was read
+// (or the read failed), and for every later attempt.
+func (r *run) takeLedgerTip() *ghx.Tip {
+	ch := r.ledgerTip
+	r.ledgerTip = nil
+	if ch == nil {
+		return nil
+	}
+	select {
+	case t := <-ch:
+		if t.err != nil {
+			return nil
+		}
+		return &t.tip
+	case <-r.ctx.Done():
+		return nil
+	}
 }

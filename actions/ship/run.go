@@ -64,6 +64,9 @@ type run struct {
 	// reads them again.
 	reads         *reads
 	commentsTaken bool
+	// ledgerTip is the ledger's tip read at the yes (readLedgerTip), the
+	// record's commit's starting point; land takes it once.
+	ledgerTip chan tipRead
 }
 
 // human is whether a person is here for a step that needs need: the one
@@ -253,6 +256,7 @@ func (r *run) do() (Result, error) {
 	if !confirmed {
 		return r.refusedBefore(GateBypass)
 	}
+	r.readLedgerTip()
 	bypassOK, err := r.gate(GateBypass, r.postBypass)
 	if err != nil {
 		r.skipRest(GateMerge, "not reached")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -212,6 +213,51 @@ func TestShipTakesAtMostEightRoundTripsBeforeTheConfirmation(t *testing.T) {
 	}
 	t.Logf("before the confirmation: %d requests in %d round trips; after the yes: %d requests in %d round trips",
 		len(m.before), m.tripsBefore, len(m.after), m.tripsAfter)
+}
+
+// TestShipTakesAtMostElevenRoundTripsFromTheYesToShipped: after the yes,
+// ship 4 --solo-bypass waits for the network at most eleven times with at
+// most fifteen requests (it waited 17 times for 24 before the record's
+// commit started from the tip read at the yes, carried its files in the
+// tree request, and the Story's labels went in one write after reads made
+// together), and its writes keep their order: each goes out only after
+// the one before was answered, in a later round trip.
+func TestShipTakesAtMostElevenRoundTripsFromTheYesToShipped(t *testing.T) {
+	t.Parallel()
+	m := shipMeasured(t, 0, newBarrier(http.DefaultTransport, 150*time.Millisecond))
+	listed := strings.Join(m.after, "\n")
+	if m.tripsAfter > 11 || len(m.after) > 15 {
+		t.Errorf("%d round trips and %d requests from the yes to shipped, want at most 11 and 15:\n%s", m.tripsAfter, len(m.after), listed)
+	}
+	// The writes, in the order they must land; every other request after
+	// the yes is a read.
+	writes := []string{
+		"POST /repos/acme/benefits/issues/4/comments", // the Solo-mode bypass comment
+		"PUT /repos/acme/benefits/pulls/4/merge",
+		"POST /repos/acme/benefits/git/trees", // the record's tree, its files inline
+		"POST /repos/acme/benefits/git/commits",
+		"PATCH /repos/acme/benefits/git/refs/heads/ledger",
+		"PATCH /repos/acme/benefits/issues/3", // the Story's labels, one write
+		"POST /repos/acme/benefits/issues/3/comments",
+	}
+	var got []string
+	last := 0
+	for _, l := range m.after {
+		round, req, _ := strings.Cut(l, " ")
+		if strings.HasPrefix(req, "GET ") {
+			continue
+		}
+		got = append(got, req)
+		n, err := strconv.Atoi(round)
+		if err != nil || n <= last {
+			t.Errorf("%q went out in round %s, not after the write before it (round %d):\n%s", req, round, last, listed)
+		}
+		last = n
+	}
+	if strings.Join(got, "\n") != strings.Join(writes, "\n") {
+		t.Errorf("the writes after the yes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(writes, "\n"))
+	}
+	t.Logf("after the yes: %d requests in %d round trips:\n%s", len(m.after), m.tripsAfter, listed)
 }
 
 // BenchmarkShipSoloBypassLatency100ms is `ship 4 --solo-bypass` on the

@@ -28,53 +28,46 @@ func ShippedMarker(pr int, head string) string {
 // status:merged, carries a comment naming the pack, the ship record and the
 // human pass, and loses its lease, so the inbox never files it as merged
 // without ship. Each write is made only when it is missing, so a run that
-// stopped half way finishes with each write once.
+// stopped half way finishes with each write once. The Story and its
+// comments are read side by side, then the labels are set in one write
+// (the status before merged and the lease gone, status:merged on: a reader
+// never sees the Story with two statuses or none), then the comment.
 func (r *run) updateStory() (gateOutcome, error) {
 	if r.story == 0 {
 		return gateOutcome{skipped: true, words: "the pull request links no Story"}, nil
 	}
+	var (
+		comments    []identity.Comment
+		commentsErr error
+		read        = make(chan struct{})
+	)
+	go func() {
+		defer close(read)
+		comments, commentsErr = r.issueComments(r.story)
+	}()
 	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story)
+	<-read
 	if ghx.IsNotFound(err) {
 		return gateOutcome{skipped: true, words: fmt.Sprintf("#%d, the Story it links, cannot be read", r.story)}, nil
 	}
 	if err != nil {
 		return gateOutcome{}, &storyError{err: err, words: fmt.Sprintf("reading Story #%d: %s; #%d is merged and its record is on the ledger", r.story, ghx.Describe(err), r.pr)}
 	}
-	var done []string
-	has := map[string]bool{}
-	for _, l := range is.Labels {
-		has[l.GetName()] = true
+	if commentsErr != nil {
+		return gateOutcome{}, r.storyFailed("reading its comments", commentsErr)
 	}
-	// A Story reads one status at a time (inbox.OtherStatuses): the one
-	// before merged goes first, then merged is added.
-	var names []string
-	for _, l := range is.Labels {
-		names = append(names, l.GetName())
-	}
-	for _, name := range inbox.OtherStatuses(names, inbox.LabelMerged) {
-		if err := r.removeLabel(name); err != nil {
-			return gateOutcome{}, r.storyFailed("removing "+name, err)
+	labels, done := storyLabels(is.Labels)
+	if len(done) > 0 {
+		if _, _, err := r.cfg.Client.Issues.Edit(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, &github.IssueRequest{Labels: &labels}); err != nil {
+			return gateOutcome{}, r.storyFailed("setting its labels", err)
 		}
-		done = append(done, "removed "+name)
 	}
-	if !has[inbox.LabelMerged] {
-		if _, _, err := r.cfg.Client.Issues.AddLabelsToIssue(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, []string{inbox.LabelMerged}); err != nil {
-			return gateOutcome{}, r.storyFailed("adding "+inbox.LabelMerged, err)
-		}
-		done = append(done, "labelled "+inbox.LabelMerged)
-	}
-	posted, err := r.shippedComment()
+	posted, err := r.shippedComment(comments)
 	if err != nil {
 		return gateOutcome{}, r.storyFailed("commenting", err)
 	}
 	if posted != "" {
 		done = append(done, "commented "+posted)
-	}
-	if has[inbox.LabelLease] {
-		if err := r.removeLabel(inbox.LabelLease); err != nil {
-			return gateOutcome{}, r.storyFailed("removing "+inbox.LabelLease, err)
-		}
-		done = append(done, "removed "+inbox.LabelLease)
 	}
 	r.res.StoryUpdated = true
 	if len(done) == 0 {
@@ -82,6 +75,39 @@ func (r *run) updateStory() (gateOutcome, error) {
 	}
 	r.record("done", []string{fmt.Sprintf("Story #%d: %s", r.story, strings.Join(done, ", "))}, "")
 	return gateOutcome{words: fmt.Sprintf("Story #%d: %s", r.story, strings.Join(done, ", "))}, nil
+}
+
+// storyLabels is the Story's labels once shipped: every status but
+// status:merged (inbox.OtherStatuses) and the lease taken off,
+// status:merged on, every other label kept; done says what changed, empty
+// when nothing does.
+func storyLabels(now []*github.Label) (labels, done []string) {
+	var names []string
+	for _, l := range now {
+		names = append(names, l.GetName())
+	}
+	drop := map[string]bool{}
+	for _, name := range inbox.OtherStatuses(names, inbox.LabelMerged) {
+		drop[name] = true
+		done = append(done, "removed "+name)
+	}
+	merged := false
+	labels = []string{}
+	for _, name := range names {
+		switch {
+		case drop[name]:
+		case strings.EqualFold(name, inbox.LabelLease): // GitHub's label names ignore case
+			done = append(done, "removed "+name)
+		default:
+			merged = merged || strings.EqualFold(name, inbox.LabelMerged)
+			labels = append(labels, name)
+		}
+	}
+	if !merged {
+		labels = append(labels, inbox.LabelMerged)
+		done = append(done, "labelled "+inbox.LabelMerged)
+	}
+	return labels, done
 }
 
 func (r *run) storyFailed(step string, err error) error {
@@ -126,32 +152,25 @@ func (r *run) retryAfterMerge(step func() (gateOutcome, error)) (gateOutcome, er
 	return out, err
 }
 
-func (r *run) removeLabel(name string) error {
-	_, err := r.cfg.Client.Issues.RemoveLabelForIssue(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, name)
-	if ghx.IsNotFound(err) {
-		return nil // already gone
-	}
-	return err
-}
-
 // shippedComment posts the Story's shipped comment unless the person's is
-// already there for this head; it returns the new comment's URL, or "".
-func (r *run) shippedComment() (string, error) {
+// already there for this head among list, the Story's comments read just
+// before; it returns the new comment's URL, or "".
+func (r *run) shippedComment(list []identity.Comment) (string, error) {
 	marker := ShippedMarker(r.pr, r.head)
-	find := func() (bool, error) {
-		list, err := r.issueComments(r.story)
-		if err != nil {
-			return false, err
-		}
+	has := func(list []identity.Comment) bool {
 		for _, c := range list {
 			if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body.Raw(), marker) {
-				return true, nil
+				return true
 			}
 		}
-		return false, nil
+		return false
 	}
-	if there, err := find(); err != nil || there {
-		return "", err
+	find := func() (bool, error) {
+		list, err := r.issueComments(r.story)
+		return err == nil && has(list), err
+	}
+	if has(list) {
+		return "", nil
 	}
 	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, &github.IssueComment{Body: github.String(actions.Neutralize(r.shippedBody()))})
 	if errors.Is(err, ghx.ErrMayHaveLanded) {
