@@ -113,6 +113,26 @@ func TestAgentShipIsABatchMergedOnApproval(t *testing.T) {
 	if err != nil || !strings.Contains(string(applied), `"by": "founder"`) {
 		t.Fatalf("no applied record naming founder: %v %s", err, applied)
 	}
+	// ship's ledger commit names the person as the human behind it and the
+	// batch they approved, not the bot that wrote it.
+	msg := ""
+	br, _, err := founder.Repositories.GetBranch(ctx, "acme", "benefits", "ledger", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for sha, i := br.GetCommit().GetSHA(), 0; sha != "" && i < 6 && !strings.Contains(msg, "aayu ship"); i++ {
+		c, _, err := founder.Git.GetCommit(ctx, "acme", "benefits", sha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, sha = c.GetMessage(), ""
+		if len(c.Parents) > 0 {
+			sha = c.Parents[0].GetSHA()
+		}
+	}
+	if !strings.Contains(msg, "Aayudha-Identity: human (founder, aayu ship, batch "+hash+")") || !strings.Contains(msg, "Approved-by: @founder (batch "+hash) {
+		t.Errorf("ship's ledger commit does not name @founder's approval of batch %s:\n%s", hash, msg)
+	}
 	for _, secret := range []string{dm[2], "sandbox-agent-bot", "sandbox-founder"} {
 		for name, text := range map[string]string{"output": a.out.String(), "ship.json": string(raw), "applied record": string(applied)} {
 			if strings.Contains(text, secret) {

@@ -109,7 +109,7 @@ func (w wiring) shipApplier(gh *github.Client, out io.Writer) approve.ShipFunc {
 		it := a.Item
 		fmt.Fprintf(out, "Running %s on head %s, on @%s's approval of batch %s...\n", it.Command, gitsha.Short(it.Head), tui.SanitizeLine(a.Login), a.Batch)
 		res, err := w.shipRun(ctx, gh, "", it.Story, it.Bypass,
-			&core.Approval{Batch: a.Batch, Login: a.Login, Method: a.Method, Comment: a.Comment, Head: it.Head, Base: it.Base}, false)
+			&core.Approval{Batch: a.Batch, Login: a.Login, Method: a.Method, Comment: a.Comment, Head: it.Head, Base: it.Base, Trailers: a.Trailers}, false)
 		if err != nil {
 			if res.Unfinished != "" {
 				return "", fmt.Errorf("#%d: %s", it.Story, res.Unfinished)

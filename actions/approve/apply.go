@@ -155,7 +155,7 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 				err = &Refusal{CheckStepRefused, fmt.Sprintf("This run cannot apply %s: it has no way to run ship.", it.Command), fmt.Sprintf("Run aayu approve %s at a terminal.", o.Hash)}
 				break
 			}
-			words, err = o.Ship(ctx, ShipApproval{Item: it, Batch: o.Hash, Login: a.Login, Method: o.Method, Comment: o.Comment})
+			words, err = o.Ship(ctx, ShipApproval{Item: it, Batch: o.Hash, Login: a.Login, Method: o.Method, Comment: o.Comment, Trailers: trailers})
 		default:
 			err = &Refusal{CheckNoBatch, fmt.Sprintf("This aayu cannot apply a %q step (%s).", it.Kind, it.Command), "Run the step's command at a terminal instead."}
 		}

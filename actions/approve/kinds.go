@@ -133,6 +133,10 @@ type ShipApproval struct {
 	Login   string // who approved
 	Method  string // WayDevice or WayReply
 	Comment string // the reply's link, for a reply
+	// Trailers go on ship's ledger commit: the writer's identity tags
+	// (human-fallback) and who approved which batch, as on every other
+	// step's commit.
+	Trailers []string
 }
 
 // ShipFunc runs ship for an approved step (main wires actions/ship to

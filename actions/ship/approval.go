@@ -24,6 +24,9 @@ type Approval struct {
 	Comment string // the reply's link, for a reply
 	Head    string // the head SHA the batch pinned; "" while being made
 	Base    string // the base ref the batch pinned; "" while being made
+	// Trailers go on the ledger commit beside ship's own: the writer's
+	// identity tags and who approved which batch.
+	Trailers []string
 }
 
 // words is how the approval reads on the presence gate's line.

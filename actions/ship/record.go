@@ -162,7 +162,12 @@ func (r *run) land() (gateOutcome, error) {
 	files[segment] = seg
 	msg := fmt.Sprintf("ledger: ship story %d (PR #%d) at %s\n\nAuthoritative pack of run %d, landed by %s through aayu ship.",
 		r.story, r.pr, gitsha.Short(r.head), r.pack.run.GetID(), r.cfg.Viewer)
-	trailer := fmt.Sprintf("Aayudha-Identity: human (%s, aayu ship)", r.cfg.Viewer)
+	trailers := []string{fmt.Sprintf("Aayudha-Identity: human (%s, aayu ship)", r.cfg.Viewer)}
+	if a := r.cfg.Approval; a != nil {
+		// Written by whoever holds the token (the bot, in an agent lane),
+		// on the person's approval: the human is the approver.
+		trailers = append([]string{fmt.Sprintf("Aayudha-Identity: human (%s, aayu ship, batch %s)", a.Login, a.Batch)}, a.Trailers...)
+	}
 	// Each attempt re-reads the ledger's tip for this head's ship.json, so a
 	// retry after a lost answer, or a concurrent ship, never lands it twice.
 	unless := func(ctx context.Context, tip string) (bool, error) {
@@ -173,7 +178,7 @@ func (r *run) land() (gateOutcome, error) {
 		return err == nil, err
 	}
 	_, err = ghx.CommitFiles(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, files, actions.Neutralize(msg),
-		ghx.CommitOptions{Trailers: []string{trailer}, Unless: unless, Tip: r.takeLedgerTip()})
+		ghx.CommitOptions{Trailers: trailers, Unless: unless, Tip: r.takeLedgerTip()})
 	if errors.Is(err, ghx.ErrAlreadyThere) {
 		if existing, rerr := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json"); rerr == nil {
 			r.res.ShipRecord = existing
