@@ -198,14 +198,33 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	case err != nil:
 		return fail(tui.ExitFailed, "%s\nNothing was done.", tui.SanitizeLine(err.Error()))
 	}
-	rec.PostedBy, rec.Way = poster, approve.WayDevice
+	rec.PostedBy, rec.Session = poster, approve.SessionOf(identity.AgentSessionKey(e.getenv))
+	ledger := approve.Ledger{Client: gh, Owner: sess.owner, Repo: sess.repo, Trailers: trailers}
+	// A step of an agent session whose batch still waits joins it: one
+	// batch, one approval for the session's steps (approve/session.go).
+	open, joining, err := ledger.OpenSessionBatch(ctx, rec.Session, rec.Repo, person, poster)
+	if err != nil {
+		return fail(tui.ExitFailed, "reading this agent session's open batch: %s\nNothing was done.", tui.SanitizeLine(err.Error()))
+	}
+	added := len(rec.Items)
+	if joining {
+		if rec, added = approve.Join(open.Record, rec); added == 0 {
+			fmt.Fprintf(e.stdout, "Batch %s of this agent session already holds %s; it waits for @%s. Nothing new was posted.\n", open.Hash, tui.SanitizeLine(command), tui.SanitizeLine(person))
+			return tui.ExitOK
+		}
+	}
+	rec.Way = approve.WayDevice
 	if pol.workflowOn && pol.appLogin != "" && identity.SameLogin(poster, pol.appLogin) && len(pol.approvers) > 0 {
 		rec.Way = approve.WayReply
 	}
 	if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); keep && rec.Way == approve.WayReply {
 		rec.Way = approve.WayDevice
 	}
-	ledger := approve.Ledger{Client: gh, Owner: sess.owner, Repo: sess.repo, Trailers: trailers}
+	if joining {
+		if err := approve.Supersede(ctx, ledger, open.Hash, rec, time.Now()); err != nil {
+			return fail(tui.ExitFailed, "%s\nNothing was posted; batch %s still waits.", tui.SanitizeLine(err.Error()), open.Hash)
+		}
+	}
 	var (
 		flow approve.DeviceFlow
 		code approve.Code
@@ -234,6 +253,15 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	}
 	hash := posted.Stored.Hash
 	out := e.stdout
+	if joining {
+		if err := approve.ReplySuperseded(ctx, ledger, open.Record, rec, added); err != nil {
+			fmt.Fprintf(e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), open.Hash)
+		}
+		fmt.Fprintf(out, "Batch %s of this agent session is superseded: its %d %s and this one are batch %s.\n", open.Hash,
+			len(open.Record.Items), tui.Plural(len(open.Record.Items), "step", "steps"), hash)
+	} else if err := approve.PointSession(ctx, ledger, rec); err != nil {
+		fmt.Fprintf(e.stderr, "aayu %s: %s (the next step of this session makes its own batch)\n", verb, tui.SanitizeLine(err.Error()))
+	}
 	fmt.Fprintf(out, "Batch %s: %d human-only %s for @%s, posted as @%s on #%d: %s\n", hash, len(rec.Items),
 		tui.Plural(len(rec.Items), "step", "steps"), tui.SanitizeLine(person), tui.SanitizeLine(poster), rec.Issue, posted.Comment.GetHTMLURL())
 	if rec.Way == approve.WayReply {

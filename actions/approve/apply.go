@@ -82,6 +82,13 @@ func Load(ctx context.Context, l Ledger, hash string) (Stored, error) {
 	} else if found {
 		return st, &AlreadyApplied{a}
 	}
+	var sup Superseded
+	if found, err := l.readJSON(ctx, SupersededPath(hash), &sup); err != nil {
+		return Stored{}, err
+	} else if found {
+		return st, &Refusal{CheckSuperseded, fmt.Sprintf("Batch %s was superseded by batch %s, which holds its steps and more from the same agent session; approving this one applies nothing.", hash, sup.By),
+			fmt.Sprintf("Approve batch %s instead (its comment is on #%d).", sup.By, sup.Issue)}
+	}
 	return st, nil
 }
 

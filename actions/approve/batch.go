@@ -102,6 +102,10 @@ type Record struct {
 	// batches, each with its own comment and code.
 	Nonce string `json:"nonce"`
 	Items []Item `json:"items"`
+	// Session names the agent session that started the steps (SessionOf),
+	// so its next step joins this batch; left out when there is none, so a
+	// batch without one hashes as before sessions existed.
+	Session string `json:"session,omitempty"`
 }
 
 // Hash is the batch's name: the first 12 hex of the SHA-256 of the

@@ -80,6 +80,7 @@ const (
 	CheckEditedBatch  = "edited batch"
 	CheckNotBot       = "batch not posted by the bot"
 	CheckClosed       = "batch no longer open"
+	CheckSuperseded   = "batch superseded by a later batch of its session"
 	CheckHash         = "hash does not match its record"
 	CheckRendered     = "batch text is not what aayu renders"
 	CheckDecisionEdit = "a Decision edited after the batch"

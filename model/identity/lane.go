@@ -76,3 +76,21 @@ func CIRun(env func(string) string) (ci bool, marker, value string) {
 	}
 	return false, "", ""
 }
+
+// SessionVariables name an agent's session, first found wins: aayu's own
+// (set it per agent session), then a host's thread id. The human-only steps
+// an agent starts under one value go into one batch for the person.
+func SessionVariables() []string {
+	return []string{"AAYU_SESSION", "AMP_THREAD_ID"}
+}
+
+// AgentSessionKey is the value that names env's agent session, or "" when
+// none is set (each step is then its own batch).
+func AgentSessionKey(env func(string) string) string {
+	for _, v := range SessionVariables() {
+		if k := strings.TrimSpace(env(v)); k != "" {
+			return k
+		}
+	}
+	return ""
+}
