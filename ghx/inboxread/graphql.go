@@ -30,7 +30,7 @@ const PullFactsQuery = `query PullFacts($owner: String!, $name: String!, $cursor
         labels(first: 100) { totalCount nodes { name } }
         commits(last: 1) { nodes { commit { oid status { contexts { context state description targetUrl creator { __typename login } } }
           statusCheckRollup { contexts(first: 100) { totalCount nodes { __typename ... on CheckRun { name status conclusion detailsUrl checkSuite { app { slug } } } } } } } } }
-        comments(last: 100) { totalCount nodes { databaseId body createdAt url author { __typename login } } }
+        comments(last: 100) { totalCount nodes { databaseId body createdAt updatedAt url author { __typename login } } }
         reviews(last: 100) { totalCount nodes { databaseId state submittedAt url commit { oid } author { __typename login } } }
       }
     }
@@ -120,6 +120,7 @@ type gqlPull struct {
 			DatabaseID int64     `json:"databaseId"`
 			Body       string    `json:"body"`
 			CreatedAt  time.Time `json:"createdAt"`
+			UpdatedAt  time.Time `json:"updatedAt"`
 			URL        string    `json:"url"`
 			Author     *gqlActor `json:"author"`
 		} `json:"nodes"`
@@ -284,7 +285,7 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 	}
 	if !pr.Draft && linksOpen(open, pr, inbox.LabelStory) {
 		for _, c := range g.Comments.Nodes {
-			cm := identity.Comment{ID: c.DatabaseID, Author: c.Author.account(), Body: untrusted.Text(c.Body), CreatedAt: c.CreatedAt.UTC(), URL: c.URL}
+			cm := identity.Comment{ID: c.DatabaseID, Author: c.Author.account(), Body: untrusted.Text(c.Body), CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(), URL: c.URL}
 			if err := s.fillPermission(&cm.Author); err != nil {
 				return facts, false, false, err
 			}
