@@ -44,35 +44,57 @@ func Decode(data []byte) (*Pack, error) { return DecodeLimited(data, Limits{}) }
 // version's schema, and only then decodes it into a Pack. Every error is a
 // *DecodeError.
 func DecodeLimited(data []byte, lim Limits) (*Pack, error) {
-	lim = lim.withDefaults()
-	if int64(len(data)) > lim.PackJSONBytes {
-		return nil, &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf(
-			"pack.json is %d bytes; aayu reads at most %d.", len(data), lim.PackJSONBytes)}
-	}
-	if derr := scanPackJSON(data, lim.Artifacts); derr != nil {
+	if derr := checkPackJSON(data, lim); derr != nil {
 		return nil, derr
 	}
-	version, derr := readSchemaVersion(data)
+	p, derr := decodeStrict(data)
 	if derr != nil {
 		return nil, derr
 	}
+	return p, nil
+}
+
+// checkPackJSON is everything DecodeLimited checks before the strict decode,
+// in its order: the size cap, the duplicate-key scan, schema_version and the
+// schema. A pack.json it accepts is refused after it only when decodeStrict
+// refuses it.
+func checkPackJSON(data []byte, lim Limits) *DecodeError {
+	lim = lim.withDefaults()
+	if int64(len(data)) > lim.PackJSONBytes {
+		return &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf(
+			"pack.json is %d bytes; aayu reads at most %d.", len(data), lim.PackJSONBytes)}
+	}
+	if derr := scanPackJSON(data, lim.Artifacts); derr != nil {
+		return derr
+	}
+	version, derr := readSchemaVersion(data)
+	if derr != nil {
+		return derr
+	}
 	if version > SchemaVersion {
-		return nil, &DecodeError{Code: CodeNewerSchema, Err: ErrNewerSchema, Msg: fmt.Sprintf(
+		return &DecodeError{Code: CodeNewerSchema, Err: ErrNewerSchema, Msg: fmt.Sprintf(
 			"pack.json is schema version %d and this aayu reads up to version %d; update aayu (install its newest release) to read it.",
 			version, SchemaVersion)}
 	}
 	schema, err := schemaFor(version)
 	if err != nil {
-		return nil, &DecodeError{Code: CodeSchema, Err: err, Msg: fmt.Sprintf(
+		return &DecodeError{Code: CodeSchema, Err: err, Msg: fmt.Sprintf(
 			"pack.json says schema version %d, which no aayu ever wrote.", version)}
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
-		return nil, &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json is not valid JSON: " + err.Error() + "."}
+		return &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json is not valid JSON: " + err.Error() + "."}
 	}
 	if err := schema.Validate(doc); err != nil {
-		return nil, &DecodeError{Code: CodeSchema, Err: err, Msg: describeSchemaError(version, err)}
+		return &DecodeError{Code: CodeSchema, Err: err, Msg: describeSchemaError(version, err)}
 	}
+	return nil
+}
+
+// decodeStrict decodes pack.json into a Pack, refusing any field the Pack
+// type does not have. Alone it is not the careful decode: only after
+// checkPackJSON accepts the same bytes is its Pack DecodeLimited's.
+func decodeStrict(data []byte) (*Pack, *DecodeError) {
 	var p Pack
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

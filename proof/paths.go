@@ -104,6 +104,33 @@ func hasDriveLetter(p string) bool {
 // screen, so a pack may hold only one of them. NFC first so the two forms
 // meet, then full case folding, then NFC again because folding can
 // decompose.
+//
+// A name of ASCII alone, nearly every artifact path, is its own NFC form and
+// folds to its ASCII lower case, so it skips both transforms (and is
+// returned as it stands when it is lower case already): the same key, with
+// no allocation (TestFoldNameASCIIMatchesUnicodeFold).
 func foldName(s string) string {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return foldNameUnicode(s)
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
+}
+
+// foldNameUnicode is foldName through the Unicode transforms, for any name.
+func foldNameUnicode(s string) string {
 	return norm.NFC.String(cases.Fold().String(norm.NFC.String(s)))
 }
