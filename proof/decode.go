@@ -7,10 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // DecodeError is why pack.json was refused. Code tells callers and tests the
@@ -76,20 +72,20 @@ func checkPackJSON(data []byte, lim Limits) *DecodeError {
 			"pack.json is schema version %d and this aayu reads up to version %d; update aayu (install its newest release) to read it.",
 			version, SchemaVersion)}
 	}
-	schema, err := schemaFor(version)
+	validate, err := schemaFor(version)
 	if err != nil {
 		return &DecodeError{Code: CodeSchema, Err: err, Msg: fmt.Sprintf(
 			"pack.json says schema version %d, which no aayu ever wrote.", version)}
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json is not valid JSON: " + err.Error() + "."}
-	}
-	if err := schema.Validate(doc); err != nil {
-		return &DecodeError{Code: CodeSchema, Err: err, Msg: describeSchemaError(version, err)}
+	if broken := validate(data); len(broken) > 0 {
+		return &DecodeError{Code: CodeSchema, Err: errSchema, Msg: describeSchemaError(version, broken)}
 	}
 	return nil
 }
+
+// errSchema is wrapped by the DecodeError for a pack.json that breaks its
+// schema.
+var errSchema = errors.New("pack.json does not match its schema")
 
 // decodeStrict decodes pack.json into a Pack, refusing any field the Pack
 // type does not have. Alone it is not the careful decode: only after
@@ -126,38 +122,22 @@ func readSchemaVersion(data []byte) (int, *DecodeError) {
 
 // describeSchemaError lists the first few places the document breaks the
 // schema, each with its JSON pointer.
-func describeSchemaError(version int, err error) string {
-	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
-		return fmt.Sprintf("pack.json does not match schema version %d: %v.", version, err)
-	}
+func describeSchemaError(version int, broken []string) string {
 	seen := map[string]bool{}
 	var lines []string
-	printer := message.NewPrinter(language.English)
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		for _, c := range e.Causes {
-			walk(c)
-		}
-		if len(e.Causes) > 0 {
-			return
-		}
-		line := escapeControls("/" + strings.Join(e.InstanceLocation, "/") + ": " + e.ErrorKind.LocalizedString(printer))
+	for _, b := range broken {
+		line := escapeControls(b)
 		if !seen[line] {
 			seen[line] = true
 			lines = append(lines, line)
 		}
 	}
-	walk(verr)
 	sort.Strings(lines)
 	const most = 5
 	more := ""
 	if len(lines) > most {
 		more = fmt.Sprintf(" (and %d more)", len(lines)-most)
 		lines = lines[:most]
-	}
-	if len(lines) == 0 {
-		return fmt.Sprintf("pack.json does not match schema version %d.", version)
 	}
 	return fmt.Sprintf("pack.json does not match schema version %d: %s%s.", version, strings.Join(lines, "; "), more)
 }
