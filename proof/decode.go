@@ -101,21 +101,52 @@ func decodeStrict(data []byte) (*Pack, *DecodeError) {
 }
 
 // readSchemaVersion reads only schema_version, so a newer pack is named as
-// newer rather than as a schema violation.
+// newer rather than as a schema violation. data is well-formed JSON (the
+// scan has passed). An object's top-level keys are walked over its bytes
+// and matched as encoding/json matches a field (bytes.EqualFold, the last
+// match kept), so the version read is the one json.Unmarshal would read
+// (readSchemaVersionDecoded, which anything else goes through;
+// TestReadSchemaVersionMatchesUnmarshal).
 func readSchemaVersion(data []byte) (int, *DecodeError) {
+	w := &schemaWalk{data: data}
+	i := w.ws(0)
+	if i >= len(data) || data[i] != '{' {
+		return readSchemaVersionDecoded(data)
+	}
+	var schema []byte
+	if !w.members(nil, i, func(key []byte, vs, ve int) {
+		if !plainKey(key) {
+			key = []byte(decodeRawKey(key))
+		}
+		if bytes.EqualFold(key, []byte("schema_version")) {
+			schema = data[vs:ve]
+		}
+	}) {
+		return readSchemaVersionDecoded(data)
+	}
+	return schemaVersionOf(schema)
+}
+
+// readSchemaVersionDecoded is readSchemaVersion through json.Unmarshal.
+func readSchemaVersionDecoded(data []byte) (int, *DecodeError) {
 	var head struct {
 		Schema json.RawMessage `json:"schema_version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return 0, &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json is not a JSON object: " + err.Error() + "."}
 	}
-	if head.Schema == nil {
+	return schemaVersionOf(head.Schema)
+}
+
+// schemaVersionOf reads the schema_version value found (nil: none).
+func schemaVersionOf(schema json.RawMessage) (int, *DecodeError) {
+	if schema == nil {
 		return 0, &DecodeError{Code: CodeSchema, Msg: "pack.json has no schema_version, so aayu cannot tell how to read it."}
 	}
 	var v int
-	if err := json.Unmarshal(head.Schema, &v); err != nil || v < 1 {
+	if err := json.Unmarshal(schema, &v); err != nil || v < 1 {
 		return 0, &DecodeError{Code: CodeSchema, Msg: fmt.Sprintf(
-			"pack.json's schema_version is %s; it must be a whole number from 1.", head.Schema)}
+			"pack.json's schema_version is %s; it must be a whole number from 1.", schema)}
 	}
 	return v, nil
 }

@@ -67,9 +67,20 @@ func verifyFolders(ctx context.Context, fsys fs.FS, folders *packFolders, opts O
 		checked <- derr
 	}()
 	p, strictErr := decodeStrict(raw)
-	var early []byteCheck
+	var (
+		v      *verifier
+		usable []bool
+		early  []byteCheck
+	)
 	if strictErr == nil {
-		early = hashEarly(hashCtx, p, fsys, folders, opts, lim, sameFile)
+		// The checks that read no artifact, then the hashing, by the
+		// verifier that reports them once pack.json is accepted.
+		v = newVerifier(hashCtx, &Report{Pack: p}, opts, lim, fsys, sameFile)
+		v.folders = folders
+		usable = v.start()
+		if checks, err := v.hashArtifacts(p, usable); err == nil {
+			early = checks
+		}
 	}
 	checkErr := <-checked
 	if err := ctx.Err(); err != nil {
@@ -82,30 +93,13 @@ func verifyFolders(ctx context.Context, fsys fs.FS, folders *packFolders, opts O
 	case strictErr != nil:
 		return &Report{PackSHA256: hex.EncodeToString(sum[:]), Problems: []Problem{strictErr.Problem()}}, nil
 	}
-	r := &Report{Pack: p, PackSHA256: hex.EncodeToString(sum[:])}
-	v := newVerifier(ctx, r, opts, lim, fsys, sameFile)
-	v.folders = folders
+	v.ctx = ctx
+	v.r.PackSHA256 = hex.EncodeToString(sum[:])
 	v.prehashed = early
-	if err := v.run(); err != nil {
+	if err := v.finish(usable); err != nil {
 		return nil, err
 	}
-	return r, nil
-}
-
-// hashEarly hashes the artifacts of p, decoded but not yet checked, after
-// the same list checks (paths, duplicates, caps) Verify makes before reading
-// anything. It returns nil when the list is over the cap or ctx ended.
-func hashEarly(ctx context.Context, p *Pack, fsys fs.FS, folders *packFolders, opts Options, lim Limits, sameFile bool) []byteCheck {
-	if len(p.Artifacts) > lim.Artifacts || ctx.Err() != nil {
-		return nil
-	}
-	v := newVerifier(ctx, &Report{Pack: p}, opts, lim, fsys, sameFile)
-	v.folders = folders
-	checks, err := v.hashArtifacts(p, v.checkArtifactList(p))
-	if err != nil {
-		return nil
-	}
-	return checks
+	return v.r, nil
 }
 
 // ReadPackDir reads and decodes the pack.json of the pack folder at dir, with

@@ -278,3 +278,30 @@ func BenchmarkSchemaV1(b *testing.B) {
 		}
 	})
 }
+
+// TestReadSchemaVersionMatchesUnmarshal: the version read over the bytes is
+// the one json.Unmarshal reads, whatever the key's case, escapes or
+// repeats, and for documents that are no object.
+func TestReadSchemaVersionMatchesUnmarshal(t *testing.T) {
+	t.Parallel()
+	var docs []string
+	for _, key := range []string{"schema_version", "Schema_Version", "SCHEMA_VERSION", "schema_versi\\u006fn", "\\u0073chema_version",
+		"\u017fchema_version", "schema_versi\u0130n", "schema_version ", "schemaversion", "\u212aschema_version", "schema_\u212aersion"} {
+		for _, val := range []string{`1`, `2`, `0`, `-1`, `1.0`, `"1"`, `null`, `true`, `[]`, `{}`, `99999999999999999999`} {
+			docs = append(docs, `{"`+key+`": `+val+`, "story": 1}`)
+			docs = append(docs, `{"schema_version": 1, "`+key+`": `+val+`}`)
+			docs = append(docs, `{"a": {"schema_version": 3}, "`+key+`": `+val+`}`)
+		}
+	}
+	docs = append(docs, `{}`, `{"a": {"schema_version": 1}}`, `[{"schema_version": 1}]`, `null`, `1`, `"x"`, `[]`, ` {"schema_version" : 1 } `)
+	for _, doc := range docs {
+		if scanPackJSON([]byte(doc), -1) != nil {
+			continue
+		}
+		v1, e1 := readSchemaVersion([]byte(doc))
+		v2, e2 := readSchemaVersionDecoded([]byte(doc))
+		if v1 != v2 || (e1 == nil) != (e2 == nil) || e1 != nil && (e1.Code != e2.Code || e1.Msg != e2.Msg) {
+			t.Errorf("%s: over the bytes %d, %v; through json.Unmarshal %d, %v", doc, v1, e1, v2, e2)
+		}
+	}
+}
