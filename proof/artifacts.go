@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,6 +47,7 @@ func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
 			return err
 		}
 	}
+	v.r.Artifacts = slices.Grow(v.r.Artifacts, len(p.Artifacts))
 	for i, a := range p.Artifacts {
 		res := ArtifactResult{Artifact: a}
 		if notStored(a) {
@@ -138,7 +140,7 @@ func (v *verifier) judge(a Artifact, bc byteCheck) (ArtifactVerdict, string) {
 // is there, checks its size and then its hash, reading through buf. Only an
 // ended context is an error; everything else is a finding. It only reads the
 // verifier, so several workers may call it at once, each with its own buf.
-func (v *verifier) lookAt(a Artifact, buf []byte) (byteCheck, error) {
+func (v *verifier) lookAt(a Artifact, buf *hashBuffer) (byteCheck, error) {
 	if v.fsys == nil {
 		return byteCheck{}, nil
 	}
@@ -230,7 +232,7 @@ func symlinkLeaves(fsys fs.FS, name string) bool {
 // makes sure it is still the one inspected, and
 // hashes it through a reader limited to the declared size plus one byte,
 // streaming it through buf so a file of any size costs only buf's memory.
-func (v *verifier) hashFile(fsys fs.FS, name string, info fs.FileInfo, a Artifact, buf []byte) (byteCheck, error) {
+func (v *verifier) hashFile(fsys fs.FS, name string, info fs.FileInfo, a Artifact, buf *hashBuffer) (byteCheck, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return byteCheck{present: true, code: CodeMissingFile, reason: "could not be opened: " + describeFSError(err)}, nil
@@ -240,14 +242,15 @@ func (v *verifier) hashFile(fsys fs.FS, name string, info fs.FileInfo, a Artifac
 	if err != nil || !opened.Mode().IsRegular() || (v.sameFile && !os.SameFile(info, opened)) {
 		return byteCheck{present: true, code: CodeNotRegular, reason: "changed while it was being checked"}, nil
 	}
-	h := sha256.New()
+	h := buf.h
+	h.Reset()
 	var sink io.Writer = h
 	var kept *bytes.Buffer
 	if v.keep[a.Path] && a.Size <= maxEvidenceRead {
 		kept = bytes.NewBuffer(make([]byte, 0, a.Size+1))
 		sink = io.MultiWriter(h, kept)
 	}
-	n, err := io.CopyBuffer(sink, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1), buf)
+	n, err := io.CopyBuffer(sink, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1), buf.buf)
 	if err != nil {
 		if ctxErr := v.ctx.Err(); ctxErr != nil {
 			return byteCheck{}, fmt.Errorf("artifact %q was being read: %w", a.Path, ctxErr)
@@ -258,7 +261,9 @@ func (v *verifier) hashFile(fsys fs.FS, name string, info fs.FileInfo, a Artifac
 		return byteCheck{present: true, code: CodeSizeMismatch, reason: fmt.Sprintf(
 			"gave %s bytes when read but pack.json says %d", readCount(n, a.Size), a.Size)}, nil
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != a.SHA256 {
+	var sum [sha256.Size]byte
+	if got := h.Sum(sum[:0]); !hexEqual(got, a.SHA256) {
+		got := hex.EncodeToString(got)
 		return byteCheck{present: true, code: CodeHashMismatch, reason: fmt.Sprintf(
 			"has SHA-256 %s but pack.json says %s; its bytes were changed", hashInWords(got), hashInWords(a.SHA256))}, nil
 	}
@@ -267,6 +272,21 @@ func (v *verifier) hashFile(fsys fs.FS, name string, info fs.FileInfo, a Artifac
 		bc.content = kept.Bytes()
 	}
 	return bc, nil
+}
+
+// hexEqual reports whether sum, written in lowercase hex, is want: the
+// same comparison as hex.EncodeToString(sum) == want, without the string.
+func hexEqual(sum []byte, want string) bool {
+	const digits = "0123456789abcdef"
+	if len(want) != 2*len(sum) {
+		return false
+	}
+	for i, b := range sum {
+		if want[2*i] != digits[b>>4] || want[2*i+1] != digits[b&0x0f] {
+			return false
+		}
+	}
+	return true
 }
 
 func readCount(n, declared int64) string {

@@ -114,7 +114,7 @@ func readSchemaVersion(data []byte) (int, *DecodeError) {
 		return readSchemaVersionDecoded(data)
 	}
 	var schema []byte
-	if !w.members(nil, i, func(key []byte, vs, ve int) {
+	if !w.members(i, func(key []byte, vs, ve int) {
 		if !plainKey(key) {
 			key = []byte(decodeRawKey(key))
 		}

@@ -1,6 +1,7 @@
 package proof
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -143,7 +144,12 @@ func readPackJSON(fsys fs.FS, lim Limits) ([]byte, *DecodeError) {
 		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "pack.json could not be opened: " + describeFSError(err) + "."}
 	}
 	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, lim.PackJSONBytes+1))
+	// Read into a buffer of the size Lstat saw (plus one byte, to see
+	// growth), not one grown by doubling: at 10,000 artifacts pack.json is
+	// 2 MB. A file that grew meanwhile still reads whole, up to the cap.
+	buf := bytes.NewBuffer(make([]byte, 0, info.Size()+1))
+	_, err = buf.ReadFrom(io.LimitReader(f, lim.PackJSONBytes+1))
+	raw := buf.Bytes()
 	if err != nil {
 		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "pack.json could not be read: " + describeFSError(err) + "."}
 	}

@@ -1,7 +1,9 @@
 package proof
 
 import (
+	"encoding/hex"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +42,43 @@ func TestFoldNameASCIIDoesNotAllocate(t *testing.T) {
 	name := "evidence/batch-07/trace-0007.jsonl"
 	if n := testing.AllocsPerRun(100, func() { _ = foldName(name) }); n != 0 {
 		t.Errorf("foldName of a lower-case ASCII path allocates %v times", n)
+	}
+}
+
+// TestHexEqualMatchesEncoding: the hash comparison without a string is the
+// comparison with one, for equal sums, sums one digit off and upper case.
+func TestHexEqualMatchesEncoding(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 500 {
+		sum := make([]byte, 32)
+		for i := range sum {
+			sum[i] = byte(rng.IntN(256))
+		}
+		want := hex.EncodeToString(sum)
+		off := []byte(want)
+		off[rng.IntN(len(off))] ^= 1
+		for _, w := range []string{want, string(off), strings.ToUpper(want), want[:62], ""} {
+			if got := hexEqual(sum, w); got != (hex.EncodeToString(sum) == w) {
+				t.Fatalf("hexEqual(%x, %q) = %v", sum, w, got)
+			}
+		}
+	}
+}
+
+// TestHasElementMatchesSplit: CheckPath's element test without splitting
+// finds what ranging over strings.Split finds.
+func TestHasElementMatchesSplit(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{"", ".", "..", "a/..", "../a", "a/../b", "a/./b", "a/.", "a..b", "a/...", "./a", "a//b", "a/", "/a", "..a/b.", "a/b/c"} {
+		for _, elem := range []string{".", ".."} {
+			want := false
+			for _, e := range strings.Split(p, "/") {
+				want = want || e == elem
+			}
+			if got := hasElement(p, elem); got != want {
+				t.Errorf("hasElement(%q, %q) = %v, want %v", p, elem, got, want)
+			}
+		}
 	}
 }

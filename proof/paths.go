@@ -44,15 +44,11 @@ func CheckPath(p string) error {
 	case hasDriveLetter(p):
 		return refuse(CodeAbsolutePath, "it starts with a drive letter; pack paths are relative to the pack")
 	}
-	for _, elem := range strings.Split(p, "/") {
-		if elem == ".." {
-			return refuse(CodeEscapingPath, `it has a ".." element and could leave the pack`)
-		}
+	if hasElement(p, "..") {
+		return refuse(CodeEscapingPath, `it has a ".." element and could leave the pack`)
 	}
-	for _, elem := range strings.Split(p, "/") {
-		if elem == "." {
-			return refuse(CodeUncleanPath, `it has a "." element`)
-		}
+	if hasElement(p, ".") {
+		return refuse(CodeUncleanPath, `it has a "." element`)
 	}
 	if path.Clean(p) != p {
 		return refuse(CodeUncleanPath, fmt.Sprintf("it is not clean (clean form %q)", path.Clean(p)))
@@ -86,6 +82,21 @@ func escapeControls(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// hasElement reports whether the "/"-separated path p has the element
+// elem, as ranging over strings.Split(p, "/") would find it.
+func hasElement(p, elem string) bool {
+	for {
+		head, rest, more := strings.Cut(p, "/")
+		if head == elem {
+			return true
+		}
+		if !more {
+			return false
+		}
+		p = rest
+	}
 }
 
 // hasDriveLetter reports a Windows volume such as "C:" at the start, which

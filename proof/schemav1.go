@@ -33,32 +33,36 @@ func validatePackV1(data []byte) []string {
 type schemaWalk struct {
 	data []byte
 	errs []string
+	path []pathSeg // where the value being checked is
 }
 
-// jloc is where a value is, built into a JSON pointer only when something
-// there is wrong: a parent and a key or an index.
-type jloc struct {
-	parent *jloc
-	key    []byte // decoded
-	index  int    // when key is nil
+// pathSeg is one step of where the walk is: a member's key (decoded) or,
+// when key is nil, an array index.
+type pathSeg struct {
+	key   []byte
+	index int
 }
 
-func (l *jloc) String() string {
-	if l == nil {
-		return ""
+// at is the JSON pointer of the value being checked, built only when
+// something there is wrong.
+func (w *schemaWalk) at() string {
+	if len(w.path) == 0 {
+		return "/"
 	}
-	if l.key != nil {
-		return l.parent.String() + "/" + string(l.key)
+	var b strings.Builder
+	for _, seg := range w.path {
+		b.WriteByte('/')
+		if seg.key != nil {
+			b.Write(seg.key)
+		} else {
+			b.WriteString(strconv.Itoa(seg.index))
+		}
 	}
-	return l.parent.String() + "/" + strconv.Itoa(l.index)
+	return b.String()
 }
 
-func (w *schemaWalk) fail(at *jloc, format string, args ...any) {
-	loc := at.String()
-	if loc == "" {
-		loc = "/"
-	}
-	w.errs = append(w.errs, loc+": "+fmt.Sprintf(format, args...))
+func (w *schemaWalk) fail(format string, args ...any) {
+	w.errs = append(w.errs, w.at()+": "+fmt.Sprintf(format, args...))
 }
 
 // ws skips white space from i.
@@ -145,7 +149,7 @@ func (w *schemaWalk) kind(i int) string {
 
 // members calls fn for each member of the object at i, with its decoded key
 // and where its value starts and ends.
-func (w *schemaWalk) members(loc *jloc, i int, fn func(key []byte, vs, ve int)) bool {
+func (w *schemaWalk) members(i int, fn func(key []byte, vs, ve int)) bool {
 	d := w.data
 	i = w.ws(i + 1)
 	if i < len(d) && d[i] == '}' {
@@ -177,12 +181,12 @@ func (w *schemaWalk) members(loc *jloc, i int, fn func(key []byte, vs, ve int)) 
 		}
 		break
 	}
-	w.fail(loc, "is not a well-formed JSON object")
+	w.fail("is not a well-formed JSON object")
 	return false
 }
 
 // items calls fn for each item of the array at i.
-func (w *schemaWalk) items(loc *jloc, i int, fn func(n, vs, ve int)) bool {
+func (w *schemaWalk) items(i int, fn func(n, vs, ve int)) bool {
 	d := w.data
 	i = w.ws(i + 1)
 	if i < len(d) && d[i] == ']' {
@@ -204,7 +208,7 @@ func (w *schemaWalk) items(loc *jloc, i int, fn func(n, vs, ve int)) bool {
 		}
 		break
 	}
-	w.fail(loc, "is not a well-formed JSON array")
+	w.fail("is not a well-formed JSON array")
 	return false
 }
 
@@ -231,7 +235,7 @@ func (w *schemaWalk) text(s, e int) []byte {
 
 // ---- the schema, keyword by keyword
 
-func (w *schemaWalk) wantType(loc *jloc, s int, want string) bool {
+func (w *schemaWalk) wantType(s int, want string) bool {
 	got := w.kind(s)
 	if got == want || want == "number" && got == "number" {
 		return true
@@ -239,7 +243,7 @@ func (w *schemaWalk) wantType(loc *jloc, s int, want string) bool {
 	if want == "integer" && got == "number" {
 		return true // integral or not: checked by integer
 	}
-	w.fail(loc, "is %s, not %s", article(got), article(want))
+	w.fail("is %s, not %s", article(got), article(want))
 	return false
 }
 
@@ -254,25 +258,25 @@ func article(kind string) string {
 }
 
 // str checks a string: its length in characters and pattern (nil: none).
-func (w *schemaWalk) str(loc *jloc, s, e, minLen, maxLen int, pattern func([]byte) bool, patternText string) {
-	if !w.wantType(loc, s, "string") {
+func (w *schemaWalk) str(s, e, minLen, maxLen int, pattern func([]byte) bool, patternText string) {
+	if !w.wantType(s, "string") {
 		return
 	}
 	t := w.text(s, e)
 	n := utf8.RuneCount(t)
 	if n < minLen {
-		w.fail(loc, "is %d characters long; at least %d are needed", n, minLen)
+		w.fail("is %d characters long; at least %d are needed", n, minLen)
 	}
 	if maxLen >= 0 && n > maxLen {
-		w.fail(loc, "is %d characters long; at most %d are allowed", n, maxLen)
+		w.fail("is %d characters long; at most %d are allowed", n, maxLen)
 	}
 	if pattern != nil && !pattern(t) {
-		w.fail(loc, "%s does not match %s", strconv.Quote(clipText(string(t))), patternText)
+		w.fail("%s does not match %s", strconv.Quote(clipText(string(t))), patternText)
 	}
 }
 
 // enum checks the value is one of the strings allowed.
-func (w *schemaWalk) enum(loc *jloc, s, e int, allowed ...string) {
+func (w *schemaWalk) enum(s, e int, allowed ...string) {
 	if w.kind(s) == "string" {
 		t := w.text(s, e)
 		for _, a := range allowed {
@@ -280,10 +284,10 @@ func (w *schemaWalk) enum(loc *jloc, s, e int, allowed ...string) {
 				return
 			}
 		}
-		w.fail(loc, "%s is not one of %s", strconv.Quote(clipText(string(t))), quoteAll(allowed))
+		w.fail("%s is not one of %s", strconv.Quote(clipText(string(t))), quoteAll(allowed))
 		return
 	}
-	w.fail(loc, "is %s; it must be one of %s", article(w.kind(s)), quoteAll(allowed))
+	w.fail("is %s; it must be one of %s", article(w.kind(s)), quoteAll(allowed))
 }
 
 func quoteAll(ss []string) string {
@@ -334,21 +338,21 @@ func (w *schemaWalk) number(s, e int) (small int64, isSmall bool, r *big.Rat) {
 }
 
 // num checks a number (integer: whole) within [lo, hi] (nil: unbounded).
-func (w *schemaWalk) num(loc *jloc, s, e int, integer bool, lo, hi *big.Rat) {
+func (w *schemaWalk) num(s, e int, integer bool, lo, hi *big.Rat) {
 	want := "number"
 	if integer {
 		want = "integer"
 	}
-	if !w.wantType(loc, s, want) {
+	if !w.wantType(s, want) {
 		return
 	}
 	small, isSmall, r := w.number(s, e)
 	if !isSmall && r == nil {
-		w.fail(loc, "%s is not a number", strconv.Quote(clipText(string(w.data[s:e]))))
+		w.fail("%s is not a number", strconv.Quote(clipText(string(w.data[s:e]))))
 		return
 	}
 	if integer && !isSmall && !r.IsInt() {
-		w.fail(loc, "%s is not a whole number", w.data[s:e])
+		w.fail("%s is not a whole number", w.data[s:e])
 	}
 	cmp := func(b *big.Rat) int {
 		if isSmall && b.IsInt() && b.Num().IsInt64() {
@@ -368,22 +372,22 @@ func (w *schemaWalk) num(loc *jloc, s, e int, integer bool, lo, hi *big.Rat) {
 		return x.Cmp(b)
 	}
 	if lo != nil && cmp(lo) < 0 {
-		w.fail(loc, "%s is less than %s", w.data[s:e], lo.RatString())
+		w.fail("%s is less than %s", w.data[s:e], lo.RatString())
 	}
 	if hi != nil && cmp(hi) > 0 {
-		w.fail(loc, "%s is more than %s", w.data[s:e], hi.RatString())
+		w.fail("%s is more than %s", w.data[s:e], hi.RatString())
 	}
 }
 
 // object checks an object: each member by fn (false: a property the
 // schema does not allow), then the required ones. It returns which of
 // them are present, bit k for required[k].
-func (w *schemaWalk) object(loc *jloc, s int, required []string, fn func(key []byte, at *jloc, vs, ve int) bool) (present uint32, ok bool) {
-	if !w.wantType(loc, s, "object") {
+func (w *schemaWalk) object(s int, required []string, fn func(key []byte, vs, ve int) bool) (present uint32, ok bool) {
+	if !w.wantType(s, "object") {
 		return 0, false
 	}
 	var extra []string
-	w.members(loc, s, func(key []byte, vs, ve int) {
+	w.members(s, func(key []byte, vs, ve int) {
 		if !plainKey(key) {
 			key = []byte(decodeRawKey(key))
 		}
@@ -393,12 +397,15 @@ func (w *schemaWalk) object(loc *jloc, s int, required []string, fn func(key []b
 				break
 			}
 		}
-		if !fn(key, &jloc{parent: loc, key: key}, vs, ve) {
+		w.path = append(w.path, pathSeg{key: key})
+		known := fn(key, vs, ve)
+		w.path = w.path[:len(w.path)-1]
+		if !known {
 			extra = append(extra, string(key))
 		}
 	})
 	if len(extra) > 0 {
-		w.fail(loc, "has %s, which schema version 1 does not allow", pluralWord(len(extra), "the property", "the properties")+" "+quoteAll(clipAll(extra)))
+		w.fail("has %s, which schema version 1 does not allow", pluralWord(len(extra), "the property", "the properties")+" "+quoteAll(clipAll(extra)))
 	}
 	var missing []string
 	for k, r := range required {
@@ -407,7 +414,7 @@ func (w *schemaWalk) object(loc *jloc, s int, required []string, fn func(key []b
 		}
 	}
 	if len(missing) > 0 {
-		w.fail(loc, "is missing %s", pluralWord(len(missing), "the property", "the properties")+" "+quoteAll(missing))
+		w.fail("is missing %s", pluralWord(len(missing), "the property", "the properties")+" "+quoteAll(missing))
 	}
 	return present, true
 }
@@ -428,65 +435,67 @@ func clipAll(ss []string) []string {
 }
 
 // array checks an array of at most maxItems (-1: any) items, each by fn.
-func (w *schemaWalk) array(loc *jloc, s, maxItems int, fn func(at *jloc, vs, ve int)) {
-	if !w.wantType(loc, s, "array") {
+func (w *schemaWalk) array(s, maxItems int, fn func(vs, ve int)) {
+	if !w.wantType(s, "array") {
 		return
 	}
 	count := 0
-	w.items(loc, s, func(n, vs, ve int) {
+	w.items(s, func(n, vs, ve int) {
 		count++
-		fn(&jloc{parent: loc, index: n}, vs, ve)
+		w.path = append(w.path, pathSeg{index: n})
+		fn(vs, ve)
+		w.path = w.path[:len(w.path)-1]
 	})
 	if maxItems >= 0 && count > maxItems {
-		w.fail(loc, "has %d items; at most %d are allowed", count, maxItems)
+		w.fail("has %d items; at most %d are allowed", count, maxItems)
 	}
 }
 
 func (w *schemaWalk) root(s int) {
 	if s >= len(w.data) {
-		w.fail(nil, "is empty")
+		w.fail("is empty")
 		return
 	}
-	w.object(nil, s, []string{"schema_version", "repo", "story", "pr_head_sha", "seat", "host", "identity",
+	w.object(s, []string{"schema_version", "repo", "story", "pr_head_sha", "seat", "host", "identity",
 		"authority", "completion_goal_hash", "criteria", "artifacts", "checks", "cost", "links", "created_at"},
-		func(key []byte, at *jloc, vs, ve int) bool {
+		func(key []byte, vs, ve int) bool {
 			switch string(key) {
 			case "schema_version":
-				w.constOne(at, vs, ve)
+				w.constOne(vs, ve)
 			case "repo":
-				w.str(at, vs, ve, 0, 200, isRepoName, "OWNER/NAME")
+				w.str(vs, ve, 0, 200, isRepoName, "OWNER/NAME")
 			case "story", "pr":
-				w.num(at, vs, ve, true, ratOne, ratMaxInt32)
+				w.num(vs, ve, true, ratOne, ratMaxInt32)
 			case "pr_head_sha", "base_sha":
-				w.str(at, vs, ve, 0, -1, isGitSHA, "a commit SHA (40 or 64 lowercase hex digits)")
+				w.str(vs, ve, 0, -1, isGitSHA, "a commit SHA (40 or 64 lowercase hex digits)")
 			case "checkpoint":
-				w.str(at, vs, ve, 0, -1, isCheckpoint, "N/M (1 to 4 digits each)")
+				w.str(vs, ve, 0, -1, isCheckpoint, "N/M (1 to 4 digits each)")
 			case "seat", "host", "model":
-				w.str(at, vs, ve, 0, 200, nil, "")
+				w.str(vs, ve, 0, 200, nil, "")
 			case "identity":
-				w.enum(at, vs, ve, "bot", "human", "human-fallback", "ci")
+				w.enum(vs, ve, "bot", "human", "human-fallback", "ci")
 			case "authority":
-				w.authority(at, vs, ve)
+				w.authority(vs, ve)
 			case "completion_goal_hash":
-				w.str(at, vs, ve, 0, -1, isSHA256Bytes, "a SHA-256 (64 lowercase hex digits)")
+				w.str(vs, ve, 0, -1, isSHA256Bytes, "a SHA-256 (64 lowercase hex digits)")
 			case "footprint":
-				w.array(at, vs, 99, func(at *jloc, vs, ve int) {
-					w.str(at, vs, ve, 0, -1, isFootprintLine, "L and two digits")
+				w.array(vs, 99, func(vs, ve int) {
+					w.str(vs, ve, 0, -1, isFootprintLine, "L and two digits")
 				})
 			case "criteria":
-				w.array(at, vs, -1, w.criterion)
+				w.array(vs, -1, w.criterion)
 			case "artifacts":
-				w.array(at, vs, -1, w.artifact)
+				w.array(vs, -1, w.artifact)
 			case "checks":
-				w.array(at, vs, -1, w.check)
+				w.array(vs, -1, w.check)
 			case "cost":
-				w.cost(at, vs, ve)
+				w.cost(vs, ve)
 			case "links":
-				w.links(at, vs, ve)
+				w.links(vs, ve)
 			case "created_at":
-				w.dateTime(at, vs, ve)
+				w.dateTime(vs, ve)
 			case "warnings":
-				w.array(at, vs, 100, w.warning)
+				w.array(vs, 100, w.warning)
 			default:
 				return false
 			}
@@ -495,31 +504,31 @@ func (w *schemaWalk) root(s int) {
 }
 
 // constOne is "const": 1, which any number equal to one meets (1.0, 1e0).
-func (w *schemaWalk) constOne(loc *jloc, s, e int) {
+func (w *schemaWalk) constOne(s, e int) {
 	if w.kind(s) == "number" {
 		small, isSmall, r := w.number(s, e)
 		if isSmall && small == 1 || r != nil && r.Cmp(ratOne) == 0 {
 			return
 		}
 	}
-	w.fail(loc, "must be 1")
+	w.fail("must be 1")
 }
 
-func (w *schemaWalk) dateTime(loc *jloc, s, e int) {
-	w.str(loc, s, e, 0, 64, isDateTime, "an RFC 3339 date-time")
+func (w *schemaWalk) dateTime(s, e int) {
+	w.str(s, e, 0, 64, isDateTime, "an RFC 3339 date-time")
 }
 
-func (w *schemaWalk) relPath(loc *jloc, s, e int) {
-	w.str(loc, s, e, 1, 1024, isRelPath, `a relative path (no leading "/", no backslash)`)
+func (w *schemaWalk) relPath(s, e int) {
+	w.str(s, e, 1, 1024, isRelPath, `a relative path (no leading "/", no backslash)`)
 }
 
-func (w *schemaWalk) warning(loc *jloc, s, _ int) {
-	w.object(loc, s, []string{"name", "detail"}, func(key []byte, at *jloc, vs, ve int) bool {
+func (w *schemaWalk) warning(s, _ int) {
+	w.object(s, []string{"name", "detail"}, func(key []byte, vs, ve int) bool {
 		switch string(key) {
 		case "name":
-			w.str(at, vs, ve, 1, 100, nil, "")
+			w.str(vs, ve, 1, 100, nil, "")
 		case "detail":
-			w.str(at, vs, ve, 0, 20000, nil, "")
+			w.str(vs, ve, 0, 20000, nil, "")
 		default:
 			return false
 		}
@@ -527,17 +536,17 @@ func (w *schemaWalk) warning(loc *jloc, s, _ int) {
 	})
 }
 
-func (w *schemaWalk) authority(loc *jloc, s, _ int) {
-	w.object(loc, s, []string{"kind"}, func(key []byte, at *jloc, vs, ve int) bool {
+func (w *schemaWalk) authority(s, _ int) {
+	w.object(s, []string{"kind"}, func(key []byte, vs, ve int) bool {
 		switch string(key) {
 		case "kind":
-			w.enum(at, vs, ve, "advisory", "authoritative")
+			w.enum(vs, ve, "advisory", "authoritative")
 		case "workflow":
-			w.str(at, vs, ve, 0, 500, nil, "")
+			w.str(vs, ve, 0, 500, nil, "")
 		case "run_id":
-			w.num(at, vs, ve, true, ratOne, nil)
+			w.num(vs, ve, true, ratOne, nil)
 		case "writer":
-			w.str(at, vs, ve, 0, 200, nil, "")
+			w.str(vs, ve, 0, 200, nil, "")
 		default:
 			return false
 		}
@@ -545,13 +554,13 @@ func (w *schemaWalk) authority(loc *jloc, s, _ int) {
 	})
 }
 
-func (w *schemaWalk) criterion(loc *jloc, s, _ int) {
-	w.object(loc, s, []string{"id", "evidence"}, func(key []byte, at *jloc, vs, ve int) bool {
+func (w *schemaWalk) criterion(s, _ int) {
+	w.object(s, []string{"id", "evidence"}, func(key []byte, vs, ve int) bool {
 		switch string(key) {
 		case "id":
-			w.num(at, vs, ve, true, ratOne, ratMaxID)
+			w.num(vs, ve, true, ratOne, ratMaxID)
 		case "evidence":
-			w.array(at, vs, -1, w.relPath)
+			w.array(vs, -1, w.relPath)
 		default:
 			return false
 		}
@@ -559,29 +568,29 @@ func (w *schemaWalk) criterion(loc *jloc, s, _ int) {
 	})
 }
 
-func (w *schemaWalk) artifact(loc *jloc, s, _ int) {
+func (w *schemaWalk) artifact(s, _ int) {
 	var store []byte
 	storeIsString, object := false, false
-	present, ok := w.object(loc, s, []string{"path", "kind", "sha256", "size", "store"}, func(key []byte, at *jloc, vs, ve int) bool {
+	present, ok := w.object(s, []string{"path", "kind", "sha256", "size", "store"}, func(key []byte, vs, ve int) bool {
 		switch string(key) {
 		case "path":
-			w.relPath(at, vs, ve)
+			w.relPath(vs, ve)
 		case "kind":
-			w.enum(at, vs, ve, "screenshot", "recording", "sr-transcript", "api-trace", "metric", "report")
+			w.enum(vs, ve, "screenshot", "recording", "sr-transcript", "api-trace", "metric", "report")
 		case "sha256":
-			w.str(at, vs, ve, 0, -1, isSHA256Bytes, "a SHA-256 (64 lowercase hex digits)")
+			w.str(vs, ve, 0, -1, isSHA256Bytes, "a SHA-256 (64 lowercase hex digits)")
 		case "size":
-			w.num(at, vs, ve, true, ratZero, ratMaxSafe)
+			w.num(vs, ve, true, ratZero, ratMaxSafe)
 		case "store":
-			w.enum(at, vs, ve, "git", "none", "bucket", "lfs")
+			w.enum(vs, ve, "git", "none", "bucket", "lfs")
 			if w.kind(vs) == "string" {
 				store, storeIsString = w.text(vs, ve), true
 			}
 		case "object":
 			object = true
-			w.str(at, vs, ve, 1, 1024, nil, "")
+			w.str(vs, ve, 1, 1024, nil, "")
 		case "tombstone":
-			w.tombstone(at, vs, ve)
+			w.tombstone(vs, ve)
 		default:
 			return false
 		}
@@ -591,17 +600,17 @@ func (w *schemaWalk) artifact(loc *jloc, s, _ int) {
 	// {"required": ["object"]}: the if holds when store is absent too.
 	const storeBit = 1 << 4
 	if ok && (present&storeBit == 0 || storeIsString && string(store) == StoreBucket) && !object {
-		w.fail(loc, `is kept in the media bucket but names no "object"`)
+		w.fail(`is kept in the media bucket but names no "object"`)
 	}
 }
 
-func (w *schemaWalk) tombstone(loc *jloc, s, _ int) {
-	w.object(loc, s, []string{"purged_at", "reason"}, func(key []byte, at *jloc, vs, ve int) bool {
+func (w *schemaWalk) tombstone(s, _ int) {
+	w.object(s, []string{"purged_at", "reason"}, func(key []byte, vs, ve int) bool {
 		switch string(key) {
 		case "purged_at":
-			w.dateTime(at, vs, ve)
+			w.dateTime(vs, ve)
 		case "reason":
-			w.str(at, vs, ve, 0, 1000, nil, "")
+			w.str(vs, ve, 0, 1000, nil, "")
 		default:
 			return false
 		}
@@ -609,23 +618,23 @@ func (w *schemaWalk) tombstone(loc *jloc, s, _ int) {
 	})
 }
 
-func (w *schemaWalk) check(loc *jloc, s, _ int) {
-	w.object(loc, s, []string{"floor", "result"}, func(key []byte, at *jloc, vs, ve int) bool {
+func (w *schemaWalk) check(s, _ int) {
+	w.object(s, []string{"floor", "result"}, func(key []byte, vs, ve int) bool {
 		switch string(key) {
 		case "floor":
-			w.str(at, vs, ve, 1, 100, nil, "")
+			w.str(vs, ve, 1, 100, nil, "")
 		case "result":
-			w.enum(at, vs, ve, "pass", "fail", "skipped", "waived", "blocked")
+			w.enum(vs, ve, "pass", "fail", "skipped", "waived", "blocked")
 		case "value", "threshold":
-			w.num(at, vs, ve, false, nil, nil)
+			w.num(vs, ve, false, nil, nil)
 		case "tool":
-			w.str(at, vs, ve, 0, 500, nil, "")
+			w.str(vs, ve, 0, 500, nil, "")
 		case "version":
-			w.str(at, vs, ve, 0, 200, nil, "")
+			w.str(vs, ve, 0, 200, nil, "")
 		case "detail":
-			w.str(at, vs, ve, 0, 20000, nil, "")
+			w.str(vs, ve, 0, 20000, nil, "")
 		case "network":
-			w.enum(at, vs, ve, "isolated", "not isolated")
+			w.enum(vs, ve, "isolated", "not isolated")
 		default:
 			return false
 		}
@@ -633,13 +642,13 @@ func (w *schemaWalk) check(loc *jloc, s, _ int) {
 	})
 }
 
-func (w *schemaWalk) cost(loc *jloc, s, _ int) {
-	w.object(loc, s, []string{"tokens_in", "tokens_out", "usd"}, func(key []byte, at *jloc, vs, ve int) bool {
+func (w *schemaWalk) cost(s, _ int) {
+	w.object(s, []string{"tokens_in", "tokens_out", "usd"}, func(key []byte, vs, ve int) bool {
 		switch string(key) {
 		case "tokens_in", "tokens_out":
-			w.num(at, vs, ve, true, ratZero, nil)
+			w.num(vs, ve, true, ratZero, nil)
 		case "usd":
-			w.num(at, vs, ve, false, ratZero, nil)
+			w.num(vs, ve, false, ratZero, nil)
 		default:
 			return false
 		}
@@ -647,11 +656,11 @@ func (w *schemaWalk) cost(loc *jloc, s, _ int) {
 	})
 }
 
-func (w *schemaWalk) links(loc *jloc, s, _ int) {
-	w.object(loc, s, nil, func(key []byte, at *jloc, vs, ve int) bool {
+func (w *schemaWalk) links(s, _ int) {
+	w.object(s, nil, func(key []byte, vs, ve int) bool {
 		switch string(key) {
 		case "issue", "pr", "ready_snapshot":
-			w.str(at, vs, ve, 0, 500, nil, "")
+			w.str(vs, ve, 0, 500, nil, "")
 		default:
 			return false
 		}

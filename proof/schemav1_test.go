@@ -166,9 +166,9 @@ func forEachValue(data []byte, fn func(start, end int)) {
 		fn(i, e)
 		switch data[i] {
 		case '{':
-			w.members(nil, i, func(_ []byte, vs, _ int) { visit(vs) })
+			w.members(i, func(_ []byte, vs, _ int) { visit(vs) })
 		case '[':
-			w.items(nil, i, func(_, vs, _ int) { visit(vs) })
+			w.items(i, func(_, vs, _ int) { visit(vs) })
 		}
 	}
 	visit(w.ws(0))

@@ -262,13 +262,13 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 // criteria against the Ready snapshot, judges each criterion by its
 // evidence (judgeCriterion), and fills the per-criterion results.
 func (v *verifier) checkCriteria(p *Pack) {
-	verdicts := map[string]ArtifactVerdict{}
+	verdicts := make(map[string]ArtifactVerdict, len(v.r.Artifacts))
 	for _, ar := range v.r.Artifacts {
 		if prev, ok := verdicts[ar.Artifact.Path]; !ok || prev != VerdictFailed {
 			verdicts[ar.Artifact.Path] = ar.Verdict
 		}
 	}
-	arts := map[string]Artifact{}
+	arts := make(map[string]Artifact, len(p.Artifacts))
 	for _, a := range p.Artifacts {
 		arts[a.Path] = a
 	}
