@@ -1,7 +1,6 @@
 package proof
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -147,9 +146,7 @@ func readPackJSON(fsys fs.FS, lim Limits) ([]byte, *DecodeError) {
 	// Read into a buffer of the size Lstat saw (plus one byte, to see
 	// growth), not one grown by doubling: at 10,000 artifacts pack.json is
 	// 2 MB. A file that grew meanwhile still reads whole, up to the cap.
-	buf := bytes.NewBuffer(make([]byte, 0, info.Size()+1))
-	_, err = buf.ReadFrom(io.LimitReader(f, lim.PackJSONBytes+1))
-	raw := buf.Bytes()
+	raw, err := readAllSized(io.LimitReader(f, lim.PackJSONBytes+1), info.Size()+1)
 	if err != nil {
 		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "pack.json could not be read: " + describeFSError(err) + "."}
 	}
@@ -157,4 +154,23 @@ func readPackJSON(fsys fs.FS, lim Limits) ([]byte, *DecodeError) {
 		return raw, &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf("pack.json grew past %d bytes while it was read.", lim.PackJSONBytes)}
 	}
 	return raw, nil
+}
+
+// readAllSized is io.ReadAll into a buffer of size bytes to begin with,
+// grown only when the reader gives more.
+func readAllSized(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 512))
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
