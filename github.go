@@ -80,7 +80,7 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 	if repo == "" && inv.Global.Sandbox {
 		repo = sandbox.RepoOwner + "/" + sandbox.RepoName
 	}
-	if repo == "" && !inv.Global.Sandbox {
+	if repo == "" && !inv.Global.Sandbox && !localPack(inv) {
 		// The repository defaults to the checkout's origin, as gh does.
 		if cwd, err := os.Getwd(); err == nil {
 			if owner, name, err := (build.Tools{}).RepoFromCheckout(ctx, cwd); err == nil {

@@ -232,8 +232,19 @@ func needsToken(inv tui.Invocation) bool {
 		// proof push --ci is refused before any token is read.
 		return !inv.Global.CI
 	case "pack":
-		fi, err := os.Stat(inv.Args[0])
-		return err != nil || !fi.IsDir()
+		return !localPack(inv)
 	}
 	return true
+}
+
+// localPack reports `aayu pack DIR`: a pack folder on this machine, checked
+// against the facts its flags give. It needs no GitHub, no token and no
+// repository, so nothing is looked up for it (not even the checkout's
+// origin, two runs of git before the first artifact is read).
+func localPack(inv tui.Invocation) bool {
+	if inv.Command != "pack" || len(inv.Args) == 0 {
+		return false
+	}
+	fi, err := os.Stat(inv.Args[0])
+	return err == nil && fi.IsDir()
 }

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,6 +47,7 @@ func (v *verifier) checkArtifactBytes(p *Pack, usable []bool) error {
 			return err
 		}
 	}
+	v.r.Artifacts = slices.Grow(v.r.Artifacts, len(p.Artifacts))
 	for i, a := range p.Artifacts {
 		res := ArtifactResult{Artifact: a}
 		if notStored(a) {
@@ -138,11 +140,23 @@ func (v *verifier) judge(a Artifact, bc byteCheck) (ArtifactVerdict, string) {
 // is there, checks its size and then its hash, reading through buf. Only an
 // ended context is an error; everything else is a finding. It only reads the
 // verifier, so several workers may call it at once, each with its own buf.
-func (v *verifier) lookAt(a Artifact, buf []byte) (byteCheck, error) {
+func (v *verifier) lookAt(a Artifact, buf *hashBuffer) (byteCheck, error) {
 	if v.fsys == nil {
 		return byteCheck{}, nil
 	}
 	name := artifactsDir + "/" + a.Path
+	if v.folders != nil {
+		// The usual case, a regular file of the declared size in a real
+		// folder, is looked at where it is; anything else is looked at
+		// again the slow way below, which says what is wrong.
+		if dir, base, ok := splitFolder(name); ok {
+			if sub := v.folders.folder(v.fsys, dir, &v.realDirs); sub != nil {
+				if info, err := fs.Lstat(sub, base); err == nil && info.Mode().IsRegular() && info.Size() == a.Size {
+					return v.hashFile(sub, base, info, a, buf)
+				}
+			}
+		}
+	}
 	info, bc := lstatNoSymlinks(v.fsys, name, &v.realDirs)
 	if bc.code != "" || info == nil {
 		return bc, nil
@@ -156,7 +170,7 @@ func (v *verifier) lookAt(a Artifact, buf []byte) (byteCheck, error) {
 		return byteCheck{present: true, code: CodeSizeMismatch, reason: fmt.Sprintf(
 			"is %d bytes but pack.json says %d", info.Size(), a.Size)}, nil
 	}
-	return v.hashFile(name, info, a, buf)
+	return v.hashFile(v.fsys, name, info, a, buf)
 }
 
 // lstatNoSymlinks checks every element of name with Lstat: each folder must be
@@ -182,7 +196,7 @@ func lstatNoSymlinks(fsys fs.FS, name string, realDirs *sync.Map) (fs.FileInfo, 
 			return nil, byteCheck{code: CodeMissingFile, reason: "could not be read: " + describeFSError(err)}
 		}
 		if !last && info.Mode().IsDir() {
-			realDirs.Store(prefix, struct{}{})
+			realDirs.Store(prefix, info)
 		}
 		switch mode := info.Mode(); {
 		case mode&fs.ModeSymlink != 0:
@@ -214,11 +228,12 @@ func symlinkLeaves(fsys fs.FS, name string) bool {
 	return joined == ".." || strings.HasPrefix(joined, "../")
 }
 
-// hashFile opens the file, makes sure it is still the one inspected, and
+// hashFile opens the file name in fsys (the pack, or the folder it is in),
+// makes sure it is still the one inspected, and
 // hashes it through a reader limited to the declared size plus one byte,
 // streaming it through buf so a file of any size costs only buf's memory.
-func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact, buf []byte) (byteCheck, error) {
-	f, err := v.fsys.Open(name)
+func (v *verifier) hashFile(fsys fs.FS, name string, info fs.FileInfo, a Artifact, buf *hashBuffer) (byteCheck, error) {
+	f, err := fsys.Open(name)
 	if err != nil {
 		return byteCheck{present: true, code: CodeMissingFile, reason: "could not be opened: " + describeFSError(err)}, nil
 	}
@@ -227,14 +242,15 @@ func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact, buf []byt
 	if err != nil || !opened.Mode().IsRegular() || (v.sameFile && !os.SameFile(info, opened)) {
 		return byteCheck{present: true, code: CodeNotRegular, reason: "changed while it was being checked"}, nil
 	}
-	h := sha256.New()
+	h := buf.h
+	h.Reset()
 	var sink io.Writer = h
 	var kept *bytes.Buffer
 	if v.keep[a.Path] && a.Size <= maxEvidenceRead {
 		kept = bytes.NewBuffer(make([]byte, 0, a.Size+1))
 		sink = io.MultiWriter(h, kept)
 	}
-	n, err := io.CopyBuffer(sink, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1), buf)
+	n, err := io.CopyBuffer(sink, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1), buf.buf)
 	if err != nil {
 		if ctxErr := v.ctx.Err(); ctxErr != nil {
 			return byteCheck{}, fmt.Errorf("artifact %q was being read: %w", a.Path, ctxErr)
@@ -245,7 +261,9 @@ func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact, buf []byt
 		return byteCheck{present: true, code: CodeSizeMismatch, reason: fmt.Sprintf(
 			"gave %s bytes when read but pack.json says %d", readCount(n, a.Size), a.Size)}, nil
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != a.SHA256 {
+	var sum [sha256.Size]byte
+	if got := h.Sum(sum[:0]); !hexEqual(got, a.SHA256) {
+		got := hex.EncodeToString(got)
 		return byteCheck{present: true, code: CodeHashMismatch, reason: fmt.Sprintf(
 			"has SHA-256 %s but pack.json says %s; its bytes were changed", hashInWords(got), hashInWords(a.SHA256))}, nil
 	}
@@ -254,6 +272,21 @@ func (v *verifier) hashFile(name string, info fs.FileInfo, a Artifact, buf []byt
 		bc.content = kept.Bytes()
 	}
 	return bc, nil
+}
+
+// hexEqual reports whether sum, written in lowercase hex, is want: the
+// same comparison as hex.EncodeToString(sum) == want, without the string.
+func hexEqual(sum []byte, want string) bool {
+	const digits = "0123456789abcdef"
+	if len(want) != 2*len(sum) {
+		return false
+	}
+	for i, b := range sum {
+		if want[2*i] != digits[b>>4] || want[2*i+1] != digits[b&0x0f] {
+			return false
+		}
+	}
+	return true
 }
 
 func readCount(n, declared int64) string {

@@ -7,10 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // DecodeError is why pack.json was refused. Code tells callers and tests the
@@ -44,35 +40,57 @@ func Decode(data []byte) (*Pack, error) { return DecodeLimited(data, Limits{}) }
 // version's schema, and only then decodes it into a Pack. Every error is a
 // *DecodeError.
 func DecodeLimited(data []byte, lim Limits) (*Pack, error) {
-	lim = lim.withDefaults()
-	if int64(len(data)) > lim.PackJSONBytes {
-		return nil, &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf(
-			"pack.json is %d bytes; aayu reads at most %d.", len(data), lim.PackJSONBytes)}
-	}
-	if derr := scanPackJSON(data, lim.Artifacts); derr != nil {
+	if derr := checkPackJSON(data, lim); derr != nil {
 		return nil, derr
 	}
-	version, derr := readSchemaVersion(data)
+	p, derr := decodeStrict(data)
 	if derr != nil {
 		return nil, derr
 	}
+	return p, nil
+}
+
+// checkPackJSON is everything DecodeLimited checks before the strict decode,
+// in its order: the size cap, the duplicate-key scan, schema_version and the
+// schema. A pack.json it accepts is refused after it only when decodeStrict
+// refuses it.
+func checkPackJSON(data []byte, lim Limits) *DecodeError {
+	lim = lim.withDefaults()
+	if int64(len(data)) > lim.PackJSONBytes {
+		return &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf(
+			"pack.json is %d bytes; aayu reads at most %d.", len(data), lim.PackJSONBytes)}
+	}
+	if derr := scanPackJSON(data, lim.Artifacts); derr != nil {
+		return derr
+	}
+	version, derr := readSchemaVersion(data)
+	if derr != nil {
+		return derr
+	}
 	if version > SchemaVersion {
-		return nil, &DecodeError{Code: CodeNewerSchema, Err: ErrNewerSchema, Msg: fmt.Sprintf(
+		return &DecodeError{Code: CodeNewerSchema, Err: ErrNewerSchema, Msg: fmt.Sprintf(
 			"pack.json is schema version %d and this aayu reads up to version %d; update aayu (install its newest release) to read it.",
 			version, SchemaVersion)}
 	}
-	schema, err := schemaFor(version)
+	validate, err := schemaFor(version)
 	if err != nil {
-		return nil, &DecodeError{Code: CodeSchema, Err: err, Msg: fmt.Sprintf(
+		return &DecodeError{Code: CodeSchema, Err: err, Msg: fmt.Sprintf(
 			"pack.json says schema version %d, which no aayu ever wrote.", version)}
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return nil, &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json is not valid JSON: " + err.Error() + "."}
+	if broken := validate(data); len(broken) > 0 {
+		return &DecodeError{Code: CodeSchema, Err: errSchema, Msg: describeSchemaError(version, broken)}
 	}
-	if err := schema.Validate(doc); err != nil {
-		return nil, &DecodeError{Code: CodeSchema, Err: err, Msg: describeSchemaError(version, err)}
-	}
+	return nil
+}
+
+// errSchema is wrapped by the DecodeError for a pack.json that breaks its
+// schema.
+var errSchema = errors.New("pack.json does not match its schema")
+
+// decodeStrict decodes pack.json into a Pack, refusing any field the Pack
+// type does not have. Alone it is not the careful decode: only after
+// checkPackJSON accepts the same bytes is its Pack DecodeLimited's.
+func decodeStrict(data []byte) (*Pack, *DecodeError) {
 	var p Pack
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -83,59 +101,74 @@ func DecodeLimited(data []byte, lim Limits) (*Pack, error) {
 }
 
 // readSchemaVersion reads only schema_version, so a newer pack is named as
-// newer rather than as a schema violation.
+// newer rather than as a schema violation. data is well-formed JSON (the
+// scan has passed). An object's top-level keys are walked over its bytes
+// and matched as encoding/json matches a field (bytes.EqualFold, the last
+// match kept), so the version read is the one json.Unmarshal would read
+// (readSchemaVersionDecoded, which anything else goes through;
+// TestReadSchemaVersionMatchesUnmarshal).
 func readSchemaVersion(data []byte) (int, *DecodeError) {
+	w := &schemaWalk{data: data}
+	i := w.ws(0)
+	if i >= len(data) || data[i] != '{' {
+		return readSchemaVersionDecoded(data)
+	}
+	var schema []byte
+	if !w.members(i, func(key []byte, vs, ve int) {
+		if !plainKey(key) {
+			key = []byte(decodeRawKey(key))
+		}
+		if bytes.EqualFold(key, []byte("schema_version")) {
+			schema = data[vs:ve]
+		}
+	}) {
+		return readSchemaVersionDecoded(data)
+	}
+	return schemaVersionOf(schema)
+}
+
+// readSchemaVersionDecoded is readSchemaVersion through json.Unmarshal.
+func readSchemaVersionDecoded(data []byte) (int, *DecodeError) {
 	var head struct {
 		Schema json.RawMessage `json:"schema_version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return 0, &DecodeError{Code: CodeMalformed, Err: err, Msg: "pack.json is not a JSON object: " + err.Error() + "."}
 	}
-	if head.Schema == nil {
+	return schemaVersionOf(head.Schema)
+}
+
+// schemaVersionOf reads the schema_version value found (nil: none).
+func schemaVersionOf(schema json.RawMessage) (int, *DecodeError) {
+	if schema == nil {
 		return 0, &DecodeError{Code: CodeSchema, Msg: "pack.json has no schema_version, so aayu cannot tell how to read it."}
 	}
 	var v int
-	if err := json.Unmarshal(head.Schema, &v); err != nil || v < 1 {
+	if err := json.Unmarshal(schema, &v); err != nil || v < 1 {
 		return 0, &DecodeError{Code: CodeSchema, Msg: fmt.Sprintf(
-			"pack.json's schema_version is %s; it must be a whole number from 1.", head.Schema)}
+			"pack.json's schema_version is %s; it must be a whole number from 1.", schema)}
 	}
 	return v, nil
 }
 
 // describeSchemaError lists the first few places the document breaks the
 // schema, each with its JSON pointer.
-func describeSchemaError(version int, err error) string {
-	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
-		return fmt.Sprintf("pack.json does not match schema version %d: %v.", version, err)
-	}
+func describeSchemaError(version int, broken []string) string {
 	seen := map[string]bool{}
 	var lines []string
-	printer := message.NewPrinter(language.English)
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		for _, c := range e.Causes {
-			walk(c)
-		}
-		if len(e.Causes) > 0 {
-			return
-		}
-		line := escapeControls("/" + strings.Join(e.InstanceLocation, "/") + ": " + e.ErrorKind.LocalizedString(printer))
+	for _, b := range broken {
+		line := escapeControls(b)
 		if !seen[line] {
 			seen[line] = true
 			lines = append(lines, line)
 		}
 	}
-	walk(verr)
 	sort.Strings(lines)
 	const most = 5
 	more := ""
 	if len(lines) > most {
 		more = fmt.Sprintf(" (and %d more)", len(lines)-most)
 		lines = lines[:most]
-	}
-	if len(lines) == 0 {
-		return fmt.Sprintf("pack.json does not match schema version %d.", version)
 	}
 	return fmt.Sprintf("pack.json does not match schema version %d: %s%s.", version, strings.Join(lines, "; "), more)
 }

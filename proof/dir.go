@@ -4,14 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
-	"slices"
 )
 
 // VerifyDir verifies the pack folder at dir: pack.json beside artifacts/P for
@@ -25,7 +22,9 @@ func VerifyDir(ctx context.Context, dir string, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("opening pack folder %s: %w", dir, err)
 	}
 	defer root.Close()
-	return verifyFS(ctx, root.FS(), opts, true)
+	folders := newPackFolders(root)
+	defer folders.close()
+	return verifyFolders(ctx, root.FS(), folders, opts, true)
 }
 
 // verifyFS is VerifyDir for any file system holding the same layout (the
@@ -33,6 +32,12 @@ func VerifyDir(ctx context.Context, dir string, opts Options) (*Report, error) {
 // goroutines at once, so fsys must allow concurrent Open and Lstat, as
 // os.Root and fstest.MapFS do.
 func verifyFS(ctx context.Context, fsys fs.FS, opts Options, sameFile bool) (*Report, error) {
+	return verifyFolders(ctx, fsys, nil, opts, sameFile)
+}
+
+// verifyFolders is verifyFS with, for a pack folder on disk, its folders
+// to hold open (nil: every artifact is looked at from fsys's root).
+func verifyFolders(ctx context.Context, fsys fs.FS, folders *packFolders, opts Options, sameFile bool) (*Report, error) {
 	lim := opts.Limits.withDefaults()
 	raw, derr := readPackJSON(fsys, lim)
 	if derr != nil {
@@ -43,87 +48,58 @@ func verifyFS(ctx context.Context, fsys fs.FS, opts Options, sameFile bool) (*Re
 		}
 		return r, nil
 	}
-	// The careful decode (duplicate-key scan, schema validation) costs as
-	// much as hashing a good part of the artifacts, so it runs beside the
-	// hashing instead of before it. The hashing starts from a plain decode
-	// of the same bytes, under the same list checks; its findings are used
-	// only if the careful decode accepts pack.json and lists exactly the
-	// same artifacts, and it is stopped as soon as that decode refuses.
+	// The careful checks of pack.json (duplicate-key scan, schema
+	// validation) cost as much as hashing a good part of the artifacts, so
+	// they run beside the hashing instead of before it. The hashing starts
+	// from the strict decode of the same bytes, the decode that ends the
+	// careful one, under the same list checks; its findings are used only
+	// when the checks accept pack.json, and it is stopped as soon as they
+	// refuse. The bytes are decoded once: the Pack hashed is the Pack
+	// verified.
 	hashCtx, stopHashing := context.WithCancel(ctx)
 	defer stopHashing()
-	decoded := make(chan *Pack, 1)
-	var decodeErr error
+	checked := make(chan *DecodeError, 1)
 	go func() {
-		p, err := DecodeLimited(raw, lim)
-		if err != nil {
-			decodeErr = err
+		derr := checkPackJSON(raw, lim)
+		if derr != nil {
 			stopHashing()
 		}
-		decoded <- p
+		checked <- derr
 	}()
-	early := hashEarly(hashCtx, raw, fsys, opts, lim, sameFile)
-	p := <-decoded
+	p, strictErr := decodeStrict(raw)
+	var (
+		v      *verifier
+		usable []bool
+		early  []byteCheck
+	)
+	if strictErr == nil {
+		// The checks that read no artifact, then the hashing, by the
+		// verifier that reports them once pack.json is accepted.
+		v = newVerifier(hashCtx, &Report{Pack: p}, opts, lim, fsys, sameFile)
+		v.folders = folders
+		usable = v.start()
+		if checks, err := v.hashArtifacts(p, usable); err == nil {
+			early = checks
+		}
+	}
+	checkErr := <-checked
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("verifying the pack stopped: %w", err)
 	}
 	sum := sha256.Sum256(raw)
-	if decodeErr != nil {
-		return &Report{PackSHA256: hex.EncodeToString(sum[:]), Problems: []Problem{decodeErr.(*DecodeError).Problem()}}, nil
+	switch {
+	case checkErr != nil:
+		return &Report{PackSHA256: hex.EncodeToString(sum[:]), Problems: []Problem{checkErr.Problem()}}, nil
+	case strictErr != nil:
+		return &Report{PackSHA256: hex.EncodeToString(sum[:]), Problems: []Problem{strictErr.Problem()}}, nil
 	}
-	r := &Report{Pack: p, PackSHA256: hex.EncodeToString(sum[:])}
-	v := newVerifier(ctx, r, opts, lim, fsys, sameFile)
-	if early.sameAs(v) {
-		v.prehashed = early.checks
-	}
-	if err := v.run(); err != nil {
+	v.ctx = ctx
+	v.r.PackSHA256 = hex.EncodeToString(sum[:])
+	v.prehashed = early
+	if err := v.finish(usable); err != nil {
 		return nil, err
 	}
-	return r, nil
-}
-
-// earlyHash is what the workers found while pack.json was being checked,
-// and the artifact list and kept paths they worked from.
-type earlyHash struct {
-	arts   []Artifact
-	usable []bool
-	keep   map[string]bool
-	checks []byteCheck
-}
-
-// hashEarly hashes the artifacts a plain decode of raw lists, after the
-// same list checks (paths, duplicates, caps) Verify makes before reading
-// anything. It returns nil when raw does not decode plainly or ctx ended.
-func hashEarly(ctx context.Context, raw []byte, fsys fs.FS, opts Options, lim Limits, sameFile bool) *earlyHash {
-	var quick Pack
-	if err := json.Unmarshal(raw, &quick); err != nil || len(quick.Artifacts) > lim.Artifacts || ctx.Err() != nil {
-		return nil
-	}
-	v := newVerifier(ctx, &Report{Pack: &quick}, opts, lim, fsys, sameFile)
-	usable := v.checkArtifactList(&quick)
-	checks, err := v.hashArtifacts(&quick, usable)
-	if err != nil {
-		return nil
-	}
-	return &earlyHash{arts: quick.Artifacts, usable: usable, keep: v.keep, checks: checks}
-}
-
-// sameAs reports whether the early findings answer for v's pack: the
-// same artifacts in the same order, judged usable alike, with the same
-// bytes kept as test evidence.
-func (e *earlyHash) sameAs(v *verifier) bool {
-	p := v.r.Pack
-	if e == nil || len(e.arts) != len(p.Artifacts) || !maps.Equal(e.keep, v.keep) {
-		return false
-	}
-	for i, a := range p.Artifacts {
-		b := e.arts[i]
-		if a.Path != b.Path || a.Kind != b.Kind || a.SHA256 != b.SHA256 || a.Size != b.Size || a.Store != b.Store ||
-			(a.Tombstone == nil) != (b.Tombstone == nil) {
-			return false
-		}
-	}
-	scratch := newVerifier(v.ctx, &Report{Pack: p}, v.opts, v.lim, v.fsys, v.sameFile)
-	return slices.Equal(scratch.checkArtifactList(p), e.usable)
+	return v.r, nil
 }
 
 // ReadPackDir reads and decodes the pack.json of the pack folder at dir, with
@@ -167,7 +143,10 @@ func readPackJSON(fsys fs.FS, lim Limits) ([]byte, *DecodeError) {
 		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "pack.json could not be opened: " + describeFSError(err) + "."}
 	}
 	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, lim.PackJSONBytes+1))
+	// Read into a buffer of the size Lstat saw (plus one byte, to see
+	// growth), not one grown by doubling: at 10,000 artifacts pack.json is
+	// 2 MB. A file that grew meanwhile still reads whole, up to the cap.
+	raw, err := readAllSized(io.LimitReader(f, lim.PackJSONBytes+1), info.Size()+1)
 	if err != nil {
 		return nil, &DecodeError{Code: CodeMissingFile, Err: err, Msg: "pack.json could not be read: " + describeFSError(err) + "."}
 	}
@@ -175,4 +154,23 @@ func readPackJSON(fsys fs.FS, lim Limits) ([]byte, *DecodeError) {
 		return raw, &DecodeError{Code: CodeTooLarge, Msg: fmt.Sprintf("pack.json grew past %d bytes while it was read.", lim.PackJSONBytes)}
 	}
 	return raw, nil
+}
+
+// readAllSized is io.ReadAll into a buffer of size bytes to begin with,
+// grown only when the reader gives more.
+func readAllSized(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 512))
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package proof
 
 import (
+	"crypto/sha256"
+	"hash"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -22,6 +24,13 @@ const (
 	// while a screen and the decoder want the CPU too.
 	maxHashWorkers = 2
 )
+
+// hashBuffer is one worker's own: the buffer every file it checks streams
+// through, and the SHA-256 state it reuses (Reset) for each.
+type hashBuffer struct {
+	buf []byte
+	h   hash.Hash
+}
 
 // finding is one worker's result for the artifact at index i.
 type finding struct {
@@ -54,14 +63,14 @@ func (v *verifier) lookAtAll(arts []Artifact, toRead []int, done func(i int)) ([
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), maxHashWorkers, len(toRead)) {
 		wg.Go(func() {
-			buf := make([]byte, bufSize)
+			buf := hashBuffer{buf: make([]byte, bufSize), h: sha256.New()}
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(toRead) || v.ctx.Err() != nil {
 					return
 				}
 				i := toRead[k]
-				bc, err := v.lookAt(arts[i], buf)
+				bc, err := v.lookAt(arts[i], &buf)
 				results <- finding{i: i, bc: bc, err: err}
 			}
 		})

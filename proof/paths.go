@@ -44,15 +44,11 @@ func CheckPath(p string) error {
 	case hasDriveLetter(p):
 		return refuse(CodeAbsolutePath, "it starts with a drive letter; pack paths are relative to the pack")
 	}
-	for _, elem := range strings.Split(p, "/") {
-		if elem == ".." {
-			return refuse(CodeEscapingPath, `it has a ".." element and could leave the pack`)
-		}
+	if hasElement(p, "..") {
+		return refuse(CodeEscapingPath, `it has a ".." element and could leave the pack`)
 	}
-	for _, elem := range strings.Split(p, "/") {
-		if elem == "." {
-			return refuse(CodeUncleanPath, `it has a "." element`)
-		}
+	if hasElement(p, ".") {
+		return refuse(CodeUncleanPath, `it has a "." element`)
 	}
 	if path.Clean(p) != p {
 		return refuse(CodeUncleanPath, fmt.Sprintf("it is not clean (clean form %q)", path.Clean(p)))
@@ -88,6 +84,21 @@ func escapeControls(s string) string {
 	return b.String()
 }
 
+// hasElement reports whether the "/"-separated path p has the element
+// elem, as ranging over strings.Split(p, "/") would find it.
+func hasElement(p, elem string) bool {
+	for {
+		head, rest, more := strings.Cut(p, "/")
+		if head == elem {
+			return true
+		}
+		if !more {
+			return false
+		}
+		p = rest
+	}
+}
+
 // hasDriveLetter reports a Windows volume such as "C:" at the start, which
 // would make the path absolute there.
 func hasDriveLetter(p string) bool {
@@ -104,6 +115,33 @@ func hasDriveLetter(p string) bool {
 // screen, so a pack may hold only one of them. NFC first so the two forms
 // meet, then full case folding, then NFC again because folding can
 // decompose.
+//
+// A name of ASCII alone, nearly every artifact path, is its own NFC form and
+// folds to its ASCII lower case, so it skips both transforms (and is
+// returned as it stands when it is lower case already): the same key, with
+// no allocation (TestFoldNameASCIIMatchesUnicodeFold).
 func foldName(s string) string {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return foldNameUnicode(s)
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
+}
+
+// foldNameUnicode is foldName through the Unicode transforms, for any name.
+func foldNameUnicode(s string) string {
 	return norm.NFC.String(cases.Fold().String(norm.NFC.String(s)))
 }

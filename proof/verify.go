@@ -82,8 +82,11 @@ type verifier struct {
 	// while pack.json was still being checked; nil: hash in run.
 	prehashed []byteCheck
 	// realDirs are the pack's folders already found real (not symlinks),
-	// shared by the hashing workers.
+	// shared by the hashing workers, each with what Lstat found.
 	realDirs sync.Map
+	// folders, for a pack folder on disk, are its folders held open, where
+	// artifacts are looked at without walking from the root; nil: walk.
+	folders *packFolders
 }
 
 func newVerifier(ctx context.Context, r *Report, opts Options, lim Limits, fsys fs.FS, sameFile bool) *verifier {
@@ -109,10 +112,22 @@ func (v *verifier) problem(code Code, artifactPath string, criterion int, format
 }
 
 func (v *verifier) run() error {
+	return v.finish(v.start())
+}
+
+// start makes the checks that read no artifact: identity, emptiness and
+// the artifact list. It returns, by index, which artifacts may be read.
+func (v *verifier) start() []bool {
 	p := v.r.Pack
 	v.checkIdentity(p)
 	v.checkEmpty(p)
-	usable := v.checkArtifactList(p)
+	return v.checkArtifactList(p)
+}
+
+// finish checks the artifacts' bytes (hashing them unless v.prehashed
+// holds what was found), the criteria and the floors.
+func (v *verifier) finish(usable []bool) error {
+	p := v.r.Pack
 	if err := v.checkArtifactBytes(p, usable); err != nil {
 		return err
 	}
@@ -184,11 +199,14 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 	}
 	var total int64
 	tooBig := false
-	seen := map[string]int{}
-	folded := map[string]string{}
-	foldedN := map[string]int{} // both spellings are refused: either could be the file read
+	seen := make(map[string]int, len(p.Artifacts))
+	folded := make(map[string]string, len(p.Artifacts))
+	foldedN := make(map[string]int, len(p.Artifacts)) // both spellings are refused: either could be the file read
+	folds := make([]string, len(p.Artifacts))         // each path's foldName, worked out once
 	for i, a := range p.Artifacts {
 		ok := true
+		fold := foldName(a.Path)
+		folds[i] = fold
 		if err := CheckPath(a.Path); err != nil {
 			pe := err.(*PathError)
 			v.problem(pe.Code, a.Path, 0, "Artifact path %q is refused: %s.", a.Path, pe.Reason)
@@ -199,15 +217,15 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 				v.problem(CodeDuplicatePath, a.Path, 0, "Artifact path %q is listed more than once.", a.Path)
 			}
 			ok = false
-		} else if other, clash := folded[foldName(a.Path)]; clash {
+		} else if other, clash := folded[fold]; clash {
 			v.problem(CodeDuplicatePath, a.Path, 0, "Artifact paths %q and %q differ only in case or Unicode normalisation, so they would be one file on some systems and look the same on screen.", other, a.Path)
 			ok = false
 		}
 		seen[a.Path]++
-		if _, clash := folded[foldName(a.Path)]; !clash {
-			folded[foldName(a.Path)] = a.Path
+		if _, clash := folded[fold]; !clash {
+			folded[fold] = a.Path
 		}
-		foldedN[foldName(a.Path)]++
+		foldedN[fold]++
 		if !isSHA256Hex(a.SHA256) {
 			v.problem(CodeBadHash, a.Path, 0, "Artifact %q has sha256 %q, which is not 64 lowercase hex digits.", a.Path, a.SHA256)
 			ok = false
@@ -227,7 +245,7 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 		usable[i] = ok
 	}
 	for i, a := range p.Artifacts {
-		if seen[a.Path] > 1 || foldedN[foldName(a.Path)] > 1 {
+		if seen[a.Path] > 1 || foldedN[folds[i]] > 1 {
 			usable[i] = false
 		}
 	}
@@ -244,13 +262,13 @@ func (v *verifier) checkArtifactList(p *Pack) []bool {
 // criteria against the Ready snapshot, judges each criterion by its
 // evidence (judgeCriterion), and fills the per-criterion results.
 func (v *verifier) checkCriteria(p *Pack) {
-	verdicts := map[string]ArtifactVerdict{}
+	verdicts := make(map[string]ArtifactVerdict, len(v.r.Artifacts))
 	for _, ar := range v.r.Artifacts {
 		if prev, ok := verdicts[ar.Artifact.Path]; !ok || prev != VerdictFailed {
 			verdicts[ar.Artifact.Path] = ar.Verdict
 		}
 	}
-	arts := map[string]Artifact{}
+	arts := make(map[string]Artifact, len(p.Artifacts))
 	for _, a := range p.Artifacts {
 		arts[a.Path] = a
 	}
