@@ -21,6 +21,7 @@ func audit(text string) []string {
 			If          string            `yaml:"if"`
 			Permissions any               `yaml:"permissions"`
 			Env         map[string]string `yaml:"env"`
+			Outputs     map[string]string `yaml:"outputs"`
 			Steps       []struct {
 				Uses string            `yaml:"uses"`
 				Run  string            `yaml:"run"`
@@ -128,8 +129,19 @@ func audit(text string) []string {
 			if v == "write" && checksOut && !signing {
 				bad("job %s can write %s while running the pull request's code", name, k)
 			}
-			if (k == "id-token" || k == "attestations") && v != "none" && !(attests && builds && runsCode == "") {
+			// Reading attestations (the comment checks the pack's before
+			// naming who signed it) is no signing power, for a job that
+			// never checks out the pull request's code.
+			readsAttestations := k == "attestations" && v == "read" && !checksOut
+			if (k == "id-token" || k == "attestations") && v != "none" && !readsAttestations && !(attests && builds && runsCode == "") {
 				bad("job %s holds %s: %s but does not build and attest the pack; only that job may sign", name, k, v)
+			}
+		}
+		// A job's outputs are read by the jobs that need it, and shown in
+		// the run's log: never a token.
+		for k, v := range job.Outputs {
+			if strings.Contains(v, "github.token") || strings.Contains(v, "secrets.") {
+				bad("job %s passes a token on as its output %s", name, k)
 			}
 		}
 		if attests && (perms["id-token"] != "write" || perms["attestations"] != "write") {
@@ -220,6 +232,7 @@ func TestMergeGateShape(t *testing.T) {
 			Needs       any               `yaml:"needs"`
 			If          string            `yaml:"if"`
 			Permissions map[string]string `yaml:"permissions"`
+			Outputs     map[string]string `yaml:"outputs"`
 			Steps       []step            `yaml:"steps"`
 		} `yaml:"jobs"`
 	}
@@ -294,9 +307,42 @@ func TestMergeGateShape(t *testing.T) {
 		if _, ok := j.Permissions["id-token"]; ok && id != "pack" {
 			t.Errorf("job %s holds id-token; only the pack job signs", id)
 		}
-		if _, ok := j.Permissions["attestations"]; ok && id != "pack" {
-			t.Errorf("job %s holds attestations; only the pack job signs", id)
+		// The comment job reads the pack's attestations to check them
+		// before it names who signed; no other job holds attestations.
+		if v, ok := j.Permissions["attestations"]; ok && id != "pack" && (id != "comment" || v != "read") {
+			t.Errorf("job %s holds attestations: %s; only the pack job signs and only the comment job reads", id, v)
 		}
+	}
+	if cj.Permissions["attestations"] != "read" {
+		t.Errorf("comment job permissions %v: it cannot read the pack's attestations to check them", cj.Permissions)
+	}
+	// The attestation's id and URL pass from the attest step to the pack
+	// job's outputs, and into the comment step through env, never through
+	// an expression inside its script.
+	for name, want := range map[string]string{"attestation-id": "${{ steps.attest.outputs.attestation-id }}",
+		"attestation-url": "${{ steps.attest.outputs.attestation-url }}"} {
+		if pj.Outputs[name] != want {
+			t.Errorf("pack job output %s = %q, want %q", name, pj.Outputs[name], want)
+		}
+	}
+	attestID := ""
+	for _, s := range pj.Steps {
+		if strings.HasPrefix(s.Uses, "actions/attest@") {
+			attestID = s.ID
+		}
+	}
+	if attestID != "attest" {
+		t.Errorf("the attest step has id %q; the pack job's outputs read steps.attest.outputs", attestID)
+	}
+	var commentEnv map[string]string
+	for _, s := range cj.Steps {
+		if strings.Contains(s.Run, "aayu comment") {
+			commentEnv = s.Env
+		}
+	}
+	if commentEnv["AAYU_ATTESTATION_ID"] != "${{ needs.pack.outputs.attestation-id }}" ||
+		commentEnv["AAYU_ATTESTATION_URL"] != "${{ needs.pack.outputs.attestation-url }}" {
+		t.Errorf("the comment step's env %v does not carry the pack job's attestation id and URL", commentEnv)
 	}
 	for _, want := range []string{"actions/attest@1e69f48acb82d1966a394da916b4c1698aa569d6",
 		"subject-path:.aayudha/proof/${{ env.AAYU_STORY }}/pack.json", "predicate-type:https://aayudha.dev/proof-pack/v1",
@@ -382,6 +428,8 @@ jobs:
       - uses: actions/attest@1e69f48acb82d1966a394da916b4c1698aa569d6 # v4.2.2
         with:
           subject-path: out.bin
+    outputs:
+      token: ${{ github.token }}
   comment:
     if: ${{ !cancelled() }}
     permissions:
@@ -390,12 +438,22 @@ jobs:
       id-token: write
     steps:
       - run: aayu comment 4 --ci
+  reader:
+    permissions:
+      contents: read
+      attestations: read
+    steps:
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+        with:
+          persist-credentials: false
 `
 	got := strings.Join(audit(wf), "\n")
 	for _, want := range []string{
 		"job tests signs an attestation after running the pull request's code",
 		"job tests can write id-token while running the pull request's code",
 		"job comment holds id-token: write but does not build and attest the pack",
+		"job reader holds attestations: read but does not build and attest the pack",
+		"job tests passes a token on as its output token",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the audit missed %q; it said:\n%s", want, got)
