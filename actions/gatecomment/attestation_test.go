@@ -120,6 +120,8 @@ func TestGateCommentSaysUnattestedWhenTheBundleDoesNotVerify(t *testing.T) {
 				if err := f.srv.AttestRunPack(f.srv.RunID(sandbox.RunQualifying), c.edit); err != nil {
 					t.Fatal(err)
 				}
+			} else if err := f.srv.UnattestRunPack(f.srv.RunID(sandbox.RunQualifying)); err != nil {
+				t.Fatal(err)
 			}
 			page := "https://github.com/acme/benefits/attestations/7"
 			code, body, _ := f.runAttested("7", page, c.trusted(f))
