@@ -448,10 +448,15 @@ func (j *runJob) keepJobOutputs(id string, job gateJob) {
 	}
 	out := map[string]string{}
 	for name, v := range job.Outputs {
-		if x, err := j.expand(v); err == nil {
-			out[name] = x
-		} else {
+		x, err := j.expand(v)
+		switch {
+		case err != nil:
 			fmt.Fprintf(&j.log, "%s: output %s: %v\n", id, name, err)
+		case j.token != "" && strings.Contains(x, j.token):
+			// Actions does not pass on an output that holds a secret.
+			fmt.Fprintf(&j.log, "%s: Skip output '%s' since it may contain secret.\n", id, name)
+		default:
+			out[name] = x
 		}
 	}
 	j.jobOutputs[id] = out

@@ -173,6 +173,7 @@ jobs:
     permissions: {}
     outputs:
       word: ${{ steps.say.outputs.word }}
+      token: ${{ github.token }}
     steps:
       - id: say
         run: echo "word=attested-42" >> "$GITHUB_OUTPUT"
@@ -182,7 +183,10 @@ jobs:
     steps:
       - env:
           WORD: ${{ needs.make.outputs.word }}
-        run: printf '%%s' "$WORD" > "$OUT/use-got"
+          TOKEN: ${{ needs.make.outputs.token }}
+        run: |
+          printf '%%s' "$WORD" > "$OUT/use-got"
+          printf '%%s' "$TOKEN" > "$OUT/use-token"
   stranger:
     permissions: {}
     steps:
@@ -193,8 +197,9 @@ jobs:
 
 // TestRunnerPassesJobOutputsThroughNeeds: a job's outputs, evaluated from
 // its steps' outputs when it ends, reach a job that needs it through
-// ${{ needs.<id>.outputs.<name> }} in env:; a job that does not need it
-// cannot read them (its step fails, as Actions refuses the workflow).
+// ${{ needs.<id>.outputs.<name> }} in env:, but not one that holds the
+// job's token; a job that does not need it cannot read them (its step
+// fails, as Actions refuses the workflow).
 func TestRunnerPassesJobOutputsThroughNeeds(t *testing.T) {
 	s, err := New(Options{})
 	if err != nil {
@@ -206,6 +211,9 @@ func TestRunnerPassesJobOutputsThroughNeeds(t *testing.T) {
 	run := s.runWorkflow(context.Background(), ts.URL, RunnerOptions{Aayu: "/bin/true"}, RepoName, DemoPRReady, fmt.Appendf(nil, outputsWorkflow, out))
 	if b, err := os.ReadFile(filepath.Join(out, "use-got")); err != nil || string(b) != "attested-42" {
 		t.Errorf("job use read %q (%v), want make's output attested-42", b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "use-token")); err != nil || len(b) != 0 {
+		t.Errorf("job use read make's token through an output: %q (%v); Actions passes no output holding a secret", b, err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "stranger-got")); err == nil {
 		t.Error("a job that does not need make read its output")
