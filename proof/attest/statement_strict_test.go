@@ -71,5 +71,14 @@ func TestVerifyRefusesAPredicateThatIsNotAnObject(t *testing.T) {
 	refused(t, signStatement(t, func(b []byte) []byte {
 		i := bytes.Index(b, []byte(`"predicate":`))
 		return append(b[:i:i], []byte(`"predicate":[1]}`)...)
-	}), "the attestation's predicate is not a pack")
+	}), "not a well-formed in-toto Statement: json: cannot unmarshal array into Go struct field statementShape.predicate of type proof.Pack")
+}
+
+// TestVerifyRefusesAPredicateWithAFieldAPackDoesNotHave: the predicate is
+// read as strictly as pack.json itself, so a field pack.json could not
+// carry is refused, not dropped on the way to the comparison.
+func TestVerifyRefusesAPredicateWithAFieldAPackDoesNotHave(t *testing.T) {
+	refused(t, signStatement(t, func(b []byte) []byte {
+		return bytes.Replace(b, []byte(`"predicate":{`), []byte(`"predicate":{"approved_by":"mallory",`), 1)
+	}), `not a well-formed in-toto Statement: json: unknown field "approved_by"`)
 }

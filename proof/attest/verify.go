@@ -200,11 +200,8 @@ func checkStatement(res *verify.VerificationResult, payload []byte, exp Expect) 
 	if err != nil {
 		return refuse("the attestation's Statement is not a well-formed in-toto Statement: %v", err)
 	}
-	var p proof.Pack
-	if json.Unmarshal(signed.Predicate, &p) != nil {
-		return refuse("the attestation's predicate is not a pack")
-	}
-	back, err := proof.Encode(&p)
+	p := &signed.Predicate
+	back, err := proof.Encode(p)
 	if err != nil || !bytes.Equal(back, exp.PackJSON) {
 		return refuse("the attestation's predicate is another pack than this pack.json")
 	}
@@ -253,7 +250,8 @@ func shortAll(in []string) []string {
 
 // statementShape is an in-toto Statement v1 with the fields protojson
 // reads into in_toto.Statement (a subject is a ResourceDescriptor), its
-// predicate kept as the signed bytes.
+// predicate read as a pack, field for field as pack.json is (no field a
+// pack does not have), in the same one pass.
 type statementShape struct {
 	Type    string `json:"_type"`
 	Subject []struct {
@@ -265,8 +263,8 @@ type statementShape struct {
 		MediaType        string                     `json:"mediaType"`
 		Annotations      map[string]json.RawMessage `json:"annotations"`
 	} `json:"subject"`
-	PredicateType string          `json:"predicateType"`
-	Predicate     json.RawMessage `json:"predicate"`
+	PredicateType string     `json:"predicateType"`
+	Predicate     proof.Pack `json:"predicate"`
 }
 
 // strictStatement reads the verified payload as an in-toto Statement v1
