@@ -90,6 +90,8 @@ func TestFreshStoryLoop(t *testing.T) {
 	}
 	if c := f.gateComment(pr); !strings.Contains(c, head[:7]) {
 		t.Fatalf("no gate comment naming %s on #%d:\n%s", head[:7], pr, c)
+	} else if !attestedLine.MatchString(c) || !strings.Contains(c, "signed by `https://github.com/acme/fresh/.github/workflows/aayudha-merge-gate.yml@refs/heads/main`") {
+		t.Errorf("the gate comment on #%d does not name the attestation that signs its pack:\n%s", pr, c)
 	}
 
 	// The person's ship at the terminal stops only for the pass, which in

@@ -132,7 +132,7 @@ func (w wiring) runComment() int {
 		}
 	}
 	code, body, err := gatecomment.Run(ctx, gatecomment.Config{Client: gh, Owner: sess.owner, Repo: sess.repo, PR: pr, Dir: inv.Flags["dir"],
-		Getenv: e.getenv, Preview: inv.Global.DryRun, WorkflowOnly: true, SetStatus: !inv.Global.DryRun})
+		Getenv: e.getenv, Preview: inv.Global.DryRun, WorkflowOnly: true, SetStatus: !inv.Global.DryRun, TrustedRoot: w.trustedRoot})
 	fmt.Fprint(e.stdout, body)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -173,6 +174,13 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	if !strings.Contains(gate, head[:7]) && !strings.Contains(gate, head) {
 		t.Errorf("no gate comment for %s on #%d:\n%s\n%s", head, pr, gate, logs.String())
 	}
+	// It names the attestation that signs the pack, checked against the
+	// sandbox's Sigstore before it says so: the pack job's attestation id
+	// and URL came to the comment job as job outputs.
+	if !attestedLine.MatchString(gate) || !strings.Contains(gate, "signed by `https://github.com/acme/benefits/.github/workflows/aayudha-merge-gate.yml@refs/heads/dev` (`pull_request_target`") ||
+		!strings.Contains(gate, "]("+base+"/acme/benefits/attestations/") {
+		t.Errorf("the gate comment does not name the attestation of the pack:\n%s\n%s", gate, logs.String())
+	}
 
 	// The person's aayu trusts the sandbox's Sigstore root (written beside
 	// its state), as it would their GitHub Enterprise's.
@@ -196,3 +204,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 		t.Errorf("ship does not name the gate's attestation:\n%s", out)
 	}
 }
+
+// attestedLine is the gate comment's line naming a verified attestation,
+// with the pack job's attestation linked.
+var attestedLine = regexp.MustCompile("(?m)^Attested: pack.json sha256:`[0-9a-f]{64}` signed by `[^`]+` \\(`pull_request_target`, transparency log index \\d+\\), attestation \\[\\d+\\]\\(http://127\\.0\\.0\\.1:\\d+/acme/[a-z]+/attestations/\\d+\\)\\.$")

@@ -60,6 +60,9 @@ type BodyOptions struct {
 	// Missing explains why there is no report at all (no pack folder);
 	// the comment then says so and the verdict is "does not verify".
 	Missing string
+	// Attestation is what was checked of pack.json's signature (the
+	// gate's comment); nil writes no line (the advisory push).
+	Attestation *Attestation
 }
 
 // Body renders the comment. Every string taken from the pack or the Ready
@@ -92,6 +95,7 @@ func Body(r *proof.Report, o BodyOptions) string {
 			line("pack.json SHA-256: %s", code(r.PackSHA256))
 			line("")
 		}
+		writeAttestation(&b, o.Attestation)
 		hashed := "checked"
 		if r.Verified() {
 			hashed = "verified"

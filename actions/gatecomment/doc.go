@@ -5,7 +5,9 @@
 // [verify] required_floors and the story's evidence map at the head —
 // renders each Ready criterion's verdict, every
 // floor with its value and threshold, how many files and bytes were
-// hashed, the SHA-256 of pack.json and links to
+// hashed, the SHA-256 of pack.json, who signed pack.json — only after the
+// bundle under its digest verified as ship verifies it (attestation.go),
+// else that it is unattested and why — and links to
 // the run and its artifact, and keeps exactly one such comment on the pull
 // request — found again by a hidden marker line written by the same account,
 // updated in place, never duplicated. Its exit code is the gate's verdict:

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v66/github"
+	"github.com/sigstore/sigstore-go/pkg/root"
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
@@ -44,6 +45,12 @@ type Config struct {
 	// SetStatus also sets the commit status aayudha/merge-gate on the
 	// head for the verdict, after the comment (status.go).
 	SetStatus bool
+	// TrustedRoot gives the Sigstore roots the pack's attestation is
+	// checked with (as ship checks it); nil, or nil roots, and the comment
+	// says the attestation could not be checked. Getenv's
+	// AAYU_ATTESTATION_ID and AAYU_ATTESTATION_URL name the attestation
+	// this run's pack job reported (attestation.go).
+	TrustedRoot func() (root.TrustedMaterial, error)
 }
 
 // Run verifies the gate's pack for pull request cfg.PR and keeps the one
@@ -86,7 +93,9 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		}
 	}
 	links := runLinks(ctx, cfg)
-	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing}))
+	att := checkAttestation(ctx, cfg, pull, dir, report)
+	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing,
+		Attestation: att}))
 
 	if cfg.Preview {
 		return ExitCode(report), body, nil

@@ -12,8 +12,9 @@ import (
 
 // attested is the bot-identity demo with the founder's review as the pass,
 // the base branch (dev) requiring an attestation when require is true, and
-// the qualifying run's pack attested with the claims edit makes (nil: no
-// attestation at all). ship trusts the sandbox's virtual Sigstore.
+// the qualifying run's pack attested with the claims edit makes in place
+// of the run's seeded attestation (sign false: none at all). ship trusts
+// the sandbox's virtual Sigstore.
 func attested(t *testing.T, require bool, edit func(*vsigstore.Claims), sign bool) (*fixture, Config) {
 	t.Helper()
 	f := newBotFixture(t)
@@ -25,6 +26,8 @@ func attested(t *testing.T, require bool, edit func(*vsigstore.Claims), sign boo
 		if err := f.srv.AttestRunPack(f.srv.RunID(sandbox.RunQualifying), edit); err != nil {
 			t.Fatal(err)
 		}
+	} else if err := f.srv.UnattestRunPack(f.srv.RunID(sandbox.RunQualifying)); err != nil {
+		t.Fatal(err)
 	}
 	cfg := f.config("founder")
 	cfg.TrustedRoot = func() (root.TrustedMaterial, error) { return f.srv.TrustedRoot(), nil }

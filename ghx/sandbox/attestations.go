@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,7 +34,16 @@ type attestationRec struct {
 	Digests   []string        `json:"digests"`
 	Bundle    json.RawMessage `json:"bundle"`
 	CreatedAt time.Time       `json:"created_at"`
+	// DemoRun is the seeded merge-gate run whose pack this attestation
+	// signs, as that run's pack job would have (ensureDemoAttested); 0
+	// for one the runner's actions/attest or a caller stored.
+	DemoRun int64 `json:"demo_run,omitempty"`
 }
+
+// demoAttestationBase puts a seeded run's attestation id beside its run
+// id (30000000000 + n) without taking an id from the state's sequence,
+// so attesting the demo moves no other id.
+const demoAttestationBase = 10000000000
 
 // TrustedRootFile is where the sandbox writes its virtual Sigstore's
 // trusted root (trusted_root.json format) under its state folder, for
@@ -73,6 +83,7 @@ func (s *Server) listAttestations(w http.ResponseWriter, r *http.Request) {
 	if !repoOK(w, r) {
 		return
 	}
+	s.ensureDemoAttested()
 	digest := strings.ToLower(r.PathValue("digest"))
 	out := []map[string]any{}
 	for i := len(s.st.Attestations) - 1; i >= 0; i-- {
@@ -116,6 +127,12 @@ func (s *Server) createAttestation(w http.ResponseWriter, r *http.Request) {
 // storeAttestation lists a bundle under the sha256 digests of its
 // Statement's subjects; call with s.mu held and the repository current.
 func (s *Server) storeAttestation(bundle []byte) (*attestationRec, error) {
+	return s.storeAttestationAs(bundle, 0)
+}
+
+// storeAttestationAs is storeAttestation for a seeded run's pack (demoRun,
+// its id derived from the run's) or, with demoRun 0, any other bundle.
+func (s *Server) storeAttestationAs(bundle []byte, demoRun int64) (*attestationRec, error) {
 	var b struct {
 		Dsse struct {
 			Payload []byte `json:"payload"`
@@ -132,7 +149,10 @@ func (s *Server) storeAttestation(bundle []byte) (*attestationRec, error) {
 	if err := json.Unmarshal(b.Dsse.Payload, &st); err != nil {
 		return nil, err
 	}
-	a := &attestationRec{ID: s.st.newID(), Bundle: bundle, CreatedAt: s.now()}
+	a := &attestationRec{Bundle: bundle, CreatedAt: s.now(), DemoRun: demoRun}
+	if demoRun != 0 {
+		a.ID = demoAttestationBase + demoRun
+	}
 	for _, sub := range st.Subject {
 		if d := sub.Digest["sha256"]; d != "" {
 			a.Digests = append(a.Digests, "sha256:"+strings.ToLower(d))
@@ -140,6 +160,9 @@ func (s *Server) storeAttestation(bundle []byte) (*attestationRec, error) {
 	}
 	if len(a.Digests) == 0 {
 		return nil, errors.New("the statement has no sha256 subject")
+	}
+	if a.ID == 0 {
+		a.ID = s.st.newID()
 	}
 	s.st.Attestations = append(s.st.Attestations, a)
 	return a, nil
@@ -212,56 +235,134 @@ func (j *runJob) attest(st gateStep, with map[string]string) error {
 
 // AttestRunPack signs the aayudha-pack artifact's pack.json of run runID
 // as that run's merge gate would (actions/attest in its pack job), with
-// the claims changed by edit when edit is not nil, and stores it: for
-// tests of what ship makes of a run's attestation, including one a gate on
-// another branch made (seed threat model, T4).
+// the claims changed by edit when edit is not nil, and stores it in place
+// of the run's seeded attestation: for tests of what ship makes of a run's
+// attestation, including one a gate on another branch made (seed threat
+// model, T4).
 func (s *Server) AttestRunPack(runID int64, edit func(*vsigstore.Claims)) error {
 	s.mu.Lock()
-	var (
-		packJSON []byte
-		claims   vsigstore.Claims
-		err      error
-	)
-	func() {
-		defer s.mu.Unlock()
-		var run *runRec
-		for _, r := range s.st.Runs {
-			if r.ID == runID {
-				run = r
-			}
-		}
-		if run == nil {
-			err = fmt.Errorf("no run %d", runID)
-			return
-		}
-		packJSON, err = s.packOfRun(runID)
-		base := run.HeadBranch
-		if len(run.PRs) > 0 {
-			base = run.PRs[0].BaseRef
-		}
-		claims = vsigstore.Claims{Repository: RepoOwner + "/" + RepoName, RepositoryID: RepoID, OwnerID: ownerID, WorkflowPath: gatePath,
-			Ref: "refs/heads/" + base, SHA: run.HeadSHA, Event: run.Event, RunID: run.ID, RunAttempt: 1, Visibility: "public"}
-	}()
+	defer s.mu.Unlock()
+	s.ensureDemoAttested()
+	run := s.runByID(runID)
+	if run == nil {
+		return fmt.Errorf("no run %d", runID)
+	}
+	s.dropAttestations(func(a *attestationRec) bool { return a.DemoRun == runID })
+	bundle, err := s.signRunPack(run, edit)
 	if err != nil {
 		return err
 	}
+	if _, err := s.storeAttestation(bundle); err != nil {
+		return err
+	}
+	return s.save()
+}
+
+// UnattestRunPack removes every attestation listed under run runID's
+// pack.json, the seeded one among them: a run whose pack job never
+// attested, for tests of an unattested pack.
+func (s *Server) UnattestRunPack(runID int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ensureDemoAttested()
+	packJSON, err := s.packOfRun(runID)
+	if err != nil {
+		return err
+	}
+	digest := "sha256:" + sha256Hex(packJSON)
+	s.dropAttestations(func(a *attestationRec) bool { return slices.Contains(a.Digests, digest) })
+	return s.save()
+}
+
+// ensureDemoAttested signs the packs of the demo's seeded merge-gate runs
+// as each run's pack job would have (actions/attest, with the claims
+// GitHub gives that run): every successful pull_request_target run with
+// an aayudha-pack artifact. The virtual Sigstore's keys live only as long
+// as this process, so the bundles an earlier process stored no longer
+// verify: each process signs the seeded runs' packs anew, once, the
+// first time an attestation is asked for, in place of the earlier ones.
+// Call with s.mu held.
+func (s *Server) ensureDemoAttested() {
+	if s.demoAttested || s.cur == FreshRepoName || s.st == nil || s.sig == nil {
+		return
+	}
+	s.demoAttested = true
+	s.dropAttestations(func(a *attestationRec) bool { return a.DemoRun != 0 })
+	for _, run := range s.st.Runs {
+		if run.Situation == "" || run.Situation == "runner" || run.Situation == "dispatch" ||
+			run.Event != "pull_request_target" || run.Conclusion != "success" {
+			continue
+		}
+		if _, err := s.packOfRun(run.ID); err != nil {
+			continue // the run built no pack, so its pack job attested none
+		}
+		bundle, err := s.signRunPack(run, nil)
+		if err == nil {
+			_, err = s.storeAttestationAs(bundle, run.ID)
+		}
+		if err != nil {
+			s.logf("sandbox: attesting the pack of the demo's run %d: %v", run.ID, err)
+		}
+	}
+}
+
+// dropAttestations removes the stored attestations drop names; call with
+// s.mu held.
+func (s *Server) dropAttestations(drop func(*attestationRec) bool) {
+	kept := make([]*attestationRec, 0, len(s.st.Attestations))
+	for _, a := range s.st.Attestations {
+		if !drop(a) {
+			kept = append(kept, a)
+		}
+	}
+	s.st.Attestations = kept
+}
+
+// runClaims are the OIDC claims GitHub gives run's merge gate, as Fulcio
+// copies them into its certificate: the gate file of this repository at
+// the pull request's base branch, read at the base's tip (run.HeadSHA for
+// pull_request_target), and the run's event. Call with s.mu held.
+func (s *Server) runClaims(run *runRec) vsigstore.Claims {
+	base := run.HeadBranch
+	if len(run.PRs) > 0 {
+		base = run.PRs[0].BaseRef
+	}
+	repo := RepoName
+	if s.cur == FreshRepoName {
+		repo = FreshRepoName
+	}
+	return vsigstore.Claims{Repository: RepoOwner + "/" + repo, RepositoryID: s.repoID(), OwnerID: ownerID, WorkflowPath: gatePath,
+		Ref: "refs/heads/" + base, SHA: run.HeadSHA, Event: run.Event, RunID: run.ID, RunAttempt: 1, Visibility: "public"}
+}
+
+// signRunPack signs the pack.json of run's aayudha-pack artifact as the
+// run's pack job does (actions/attest: subject pack.json, predicate the
+// same file), with the claims changed by edit when it is not nil. Call
+// with s.mu held.
+func (s *Server) signRunPack(run *runRec, edit func(*vsigstore.Claims)) ([]byte, error) {
+	packJSON, err := s.packOfRun(run.ID)
+	if err != nil {
+		return nil, err
+	}
+	claims := s.runClaims(run)
 	if edit != nil {
 		edit(&claims)
 	}
 	statement, err := vsigstore.ActionsStatement("pack.json", packJSON, "https://aayudha.dev/proof-pack/v1", packJSON)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	bundle, err := s.sig.Attest(statement, claims)
-	if err != nil {
-		return err
+	return s.sig.Attest(statement, claims)
+}
+
+// runByID is the run of that id, or nil; call with s.mu held.
+func (s *Server) runByID(id int64) *runRec {
+	for _, r := range s.st.Runs {
+		if r.ID == id {
+			return r
+		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.storeAttestation(bundle); err != nil {
-		return err
-	}
-	return s.save()
+	return nil
 }
 
 // RunPackJSON is pack.json of run runID's aayudha-pack artifact.

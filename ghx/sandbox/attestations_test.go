@@ -5,13 +5,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/fulcio/certificate"
 	"github.com/sigstore/sigstore-go/pkg/verify"
 
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/proof/attest"
 )
 
 // TestIndependentVerifierAcceptsTheSandboxGatesBundle: the bundle the
@@ -102,5 +105,73 @@ func TestIndependentVerifierAcceptsTheSandboxGatesBundle(t *testing.T) {
 	}
 	if _, err := gh.Do(ctx, req, &list); err != nil || len(list.Attestations) != 2 {
 		t.Fatalf("after the POST: %v, %d attestations", err, len(list.Attestations))
+	}
+}
+
+// TestTheDemosSeededPacksAreAttestedAsTheirRunsWouldBe: every seeded
+// merge-gate run that succeeded on pull_request_target with a pack has
+// that pack.json attested with the identity its pack job would have had —
+// the gate file at the pull request's base branch, pull_request_target —
+// verified by proof/attest as ship verifies it; the pull request's own
+// copy of the gate (pull_request) and the runs that built no pack have
+// none. Each process signs them with its own Sigstore, so a second server
+// on the same state lists, in place of the first's saved bundles, bundles
+// its own root verifies.
+func TestTheDemosSeededPacksAreAttestedAsTheirRunsWouldBe(t *testing.T) {
+	dir := t.TempDir()
+	for round := range 2 {
+		srv, err := sandbox.New(sandbox.Options{StateDir: dir, Now: fixedClock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(srv.Handler())
+		gh := client(t, ts.URL, "sandbox-founder")
+		list := func(run string) [][]byte {
+			t.Helper()
+			packJSON, err := srv.RunPackJSON(srv.RunID(run))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256(packJSON)
+			got, err := ghx.ListAttestations(context.Background(), gh, "acme", "benefits", hex.EncodeToString(sum[:]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([][]byte, len(got))
+			for i, b := range got {
+				out[i] = b
+			}
+			return out
+		}
+		for _, run := range []string{sandbox.RunQualifying, sandbox.RunOlderHead, sandbox.RunTampered, sandbox.RunReviewPR, sandbox.RunAuditPR} {
+			packJSON, _ := srv.RunPackJSON(srv.RunID(run))
+			sum := sha256.Sum256(packJSON)
+			bundles := list(run)
+			if len(bundles) != 1 {
+				t.Errorf("round %d: run %s's pack has %d attestations, want the one its pack job made", round, run, len(bundles))
+				continue
+			}
+			id, err := attest.Verify(srv.TrustedRoot(), bundles[0], attest.Expect{Repo: "acme/benefits", BaseRef: "dev",
+				PackSHA256: hex.EncodeToString(sum[:]), PackJSON: packJSON})
+			if err != nil {
+				t.Errorf("round %d: run %s's attestation does not verify as the dev gate's: %v", round, run, err)
+				continue
+			}
+			if id.SAN != "https://github.com/acme/benefits/.github/workflows/aayudha-merge-gate.yml@refs/heads/dev" || id.Trigger != "pull_request_target" {
+				t.Errorf("round %d: run %s signed by %+v", round, run, id)
+			}
+		}
+		if got := list(sandbox.RunPullRequest); len(got) != 0 {
+			t.Errorf("round %d: the pull request's own copy of the gate (pull_request) has %d attestations, want none", round, len(got))
+		}
+		if round == 0 {
+			// A write saves the state with this process's bundles in it,
+			// which the next process cannot verify: it replaces them.
+			if err := srv.AttestRunPack(srv.RunID(sandbox.RunExpired), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ts.Close()
+		_ = srv.Close()
 	}
 }

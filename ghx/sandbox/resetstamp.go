@@ -82,6 +82,7 @@ func (s *Server) reloadIfReset() {
 	}
 	s.rates = map[string]*rateBucket{}
 	s.devices = map[string]*deviceCode{}
+	s.demoAttested = false
 	s.stamp = stamp
 	s.logf("sandbox: another process reset the state; serving the new repositories")
 }

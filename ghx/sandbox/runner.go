@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -122,6 +123,10 @@ type gateJob struct {
 	Permissions any               `yaml:"permissions"`
 	Env         map[string]string `yaml:"env"`
 	Steps       []gateStep        `yaml:"steps"`
+	// Outputs are the job's outputs (jobs.<id>.outputs), evaluated once
+	// its steps are done; a job that needs it reads them as
+	// ${{ needs.<id>.outputs.<name> }}.
+	Outputs map[string]string `yaml:"outputs"`
 }
 
 type gateWorkflow struct {
@@ -183,6 +188,8 @@ type runJob struct {
 	suite                     *checkSuiteRec
 	env                       map[string]string            // the running job's environment
 	outputs                   map[string]map[string]string // the running job's step outputs, by step id
+	jobOutputs                map[string]map[string]string // the outputs of the jobs done, by job id
+	needs                     []string                     // the jobs the running job needs
 	token                     string                       // the running job's workflow token
 	artifacts                 map[string][]byte            // uploaded this run, by name
 	perms                     map[string]string            // the running job's permissions
@@ -329,12 +336,14 @@ func (j *runJob) execute(ctx context.Context, text []byte) bool {
 			j.env = j.jobEnv(wf, job, bin, home)
 			j.commentEnv(j.env, home)
 			j.outputs = map[string]map[string]string{}
+			j.needs = job.needs()
 			perms := jobPermissions(job.Permissions, jobPermissions(wf.Permissions, defaultPermissions))
 			j.perms = perms
 			jt := j.s.mintJobToken(j.repo, j.run.ID, perms)
 			j.token = jt.value
 			cr := j.startCheck(id, job.Name)
 			jobOK := j.job(ctx, id, job.Steps)
+			j.keepJobOutputs(id, job)
 			// The job is over: its token stops working, and the machine it
 			// ran on (its processes and its folder) is gone.
 			j.s.revokeJobToken(jt)
@@ -404,6 +413,12 @@ func (j *runJob) jobEnv(wf gateWorkflow, job gateJob, bin, home string) map[stri
 		"GITHUB_SERVER_URL": j.url, "GITHUB_RETENTION_DAYS": "30",
 		"AAYU_GITHUB_API_URL": j.url + "/", "AAYU_GITHUB_OAUTH_URL": j.url,
 	}
+	if j.s.opts.StateDir != "" {
+		// The runner's machines know this sandbox's Sigstore as a machine
+		// on github.com knows Sigstore's public-good root: a job's aayu
+		// (the gate's comment) checks attestations against it.
+		env["AAYU_PROOF_TRUSTED_ROOT"] = filepath.Join(j.s.opts.StateDir, TrustedRootFile)
+	}
 	for _, m := range []map[string]string{wf.Env, job.Env} {
 		for k, v := range m {
 			env[k] = v
@@ -420,7 +435,32 @@ func goEnv(name string) string {
 var (
 	expr       = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
 	stepOutput = regexp.MustCompile(`^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)$`)
+	jobOutput  = regexp.MustCompile(`^needs\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)$`)
 )
+
+// keepJobOutputs evaluates a finished job's outputs: as Actions does, once
+// its steps are done (a failed job's too, from the steps that ran), each
+// from the job's step outputs; an expression it cannot evaluate leaves
+// the output empty.
+func (j *runJob) keepJobOutputs(id string, job gateJob) {
+	if j.jobOutputs == nil {
+		j.jobOutputs = map[string]map[string]string{}
+	}
+	out := map[string]string{}
+	for name, v := range job.Outputs {
+		x, err := j.expand(v)
+		switch {
+		case err != nil:
+			fmt.Fprintf(&j.log, "%s: output %s: %v\n", id, name, err)
+		case j.token != "" && strings.Contains(x, j.token):
+			// Actions does not pass on an output that holds a secret.
+			fmt.Fprintf(&j.log, "%s: Skip output '%s' since it may contain secret.\n", id, name)
+		default:
+			out[name] = x
+		}
+	}
+	j.jobOutputs[id] = out
+}
 
 // expand replaces the expressions the gate uses; any other fails the step.
 func (j *runJob) expand(s string) (string, error) {
@@ -454,6 +494,14 @@ func (j *runJob) expand(s string) (string, error) {
 		case stepOutput.MatchString(e):
 			m := stepOutput.FindStringSubmatch(e)
 			return j.outputs[m[1]][m[2]]
+		case jobOutput.MatchString(e):
+			// Actions knows needs.<id> only for the jobs this one needs.
+			m := jobOutput.FindStringSubmatch(e)
+			if slices.Contains(j.needs, m[1]) {
+				return j.jobOutputs[m[1]][m[2]]
+			}
+			bad = fmt.Errorf("${{ %s }} names job %s, which this job does not need", e, m[1])
+			return ""
 		}
 		bad = fmt.Errorf("the sandbox runner does not know ${{ %s }}", e)
 		return ""

@@ -158,3 +158,67 @@ func TestRunnerJobTokensHoldTheJobsPermissionsAndEndWithTheJob(t *testing.T) {
 		t.Errorf("the comment job's comment is by %q, want %s", by, ActionsBotLogin)
 	}
 }
+
+// outputsWorkflow passes a step's output out of job make as a job output,
+// into job use's environment through needs; job stranger reads the same
+// output without needing make, which Actions does not allow.
+const outputsWorkflow = `name: outputs
+on:
+  pull_request_target:
+permissions: {}
+env:
+  OUT: %[1]s
+jobs:
+  make:
+    permissions: {}
+    outputs:
+      word: ${{ steps.say.outputs.word }}
+      token: ${{ github.token }}
+    steps:
+      - id: say
+        run: echo "word=attested-42" >> "$GITHUB_OUTPUT"
+  use:
+    needs: make
+    permissions: {}
+    steps:
+      - env:
+          WORD: ${{ needs.make.outputs.word }}
+          TOKEN: ${{ needs.make.outputs.token }}
+        run: |
+          printf '%%s' "$WORD" > "$OUT/use-got"
+          printf '%%s' "$TOKEN" > "$OUT/use-token"
+  stranger:
+    permissions: {}
+    steps:
+      - env:
+          WORD: ${{ needs.make.outputs.word }}
+        run: printf '%%s' "$WORD" > "$OUT/stranger-got"
+`
+
+// TestRunnerPassesJobOutputsThroughNeeds: a job's outputs, evaluated from
+// its steps' outputs when it ends, reach a job that needs it through
+// ${{ needs.<id>.outputs.<name> }} in env:, but not one that holds the
+// job's token; a job that does not need it cannot read them (its step
+// fails, as Actions refuses the workflow).
+func TestRunnerPassesJobOutputsThroughNeeds(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	out := t.TempDir()
+	run := s.runWorkflow(context.Background(), ts.URL, RunnerOptions{Aayu: "/bin/true"}, RepoName, DemoPRReady, fmt.Appendf(nil, outputsWorkflow, out))
+	if b, err := os.ReadFile(filepath.Join(out, "use-got")); err != nil || string(b) != "attested-42" {
+		t.Errorf("job use read %q (%v), want make's output attested-42", b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "use-token")); err != nil || len(b) != 0 {
+		t.Errorf("job use read make's token through an output: %q (%v); Actions passes no output holding a secret", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "stranger-got")); err == nil {
+		t.Error("a job that does not need make read its output")
+	}
+	if run.Conclusion != "failure" {
+		t.Errorf("run conclusion %q, want failure (stranger names a job it does not need)", run.Conclusion)
+	}
+}

@@ -106,6 +106,9 @@ type Server struct {
 	runnerURL  string
 
 	sig *vsigstore.Sigstore // the virtual Sigstore the runner's actions/attest signs with
+	// demoAttested: this process's Sigstore signed the demo's seeded
+	// packs (ensureDemoAttested); a reset seeds runs it has not signed.
+	demoAttested bool
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it
@@ -230,6 +233,7 @@ func (s *Server) Reset() error {
 		}
 	}
 	s.stamp = "" // removed above: this reset's own saves are not another's
+	s.demoAttested = false
 	s.rates = map[string]*rateBucket{}
 	s.devices = map[string]*deviceCode{}
 	if err := s.seedFresh(demo); err != nil {

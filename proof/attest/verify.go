@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
+	intoto "github.com/in-toto/attestation/go/v1"
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/root"
 	"github.com/sigstore/sigstore-go/pkg/verify"
@@ -102,6 +104,14 @@ func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identi
 		// timestamps with its TSA instead.
 		opts = []verify.VerifierOption{verify.WithSignedTimestamps(1)}
 	}
+	// The result's Statement then carries the type, subjects and predicate
+	// type without the predicate: sigstore-go's own option for callers that
+	// read the predicate from the verified payload, as checkStatement does.
+	// Materialising pack.json as a protobuf Struct (one object per JSON
+	// node) was about a third of this check's time at 1,000 artifacts;
+	// the strictness that parse gave (no repeated key, no unknown field,
+	// valid UTF-8) checkStatement keeps on the payload itself.
+	opts = append(opts, verify.WithoutStatementPredicate())
 	v, err := verify.NewVerifier(trusted, opts...)
 	if err != nil {
 		return Identity{}, fmt.Errorf("preparing the Sigstore verifier: %w", err)
@@ -186,14 +196,12 @@ func checkStatement(res *verify.VerificationResult, payload []byte, exp Expect) 
 	if st.GetPredicateType() != PredicateType {
 		return refuse("the attestation's predicate type is %q, not aayudha's proof pack (%s)", st.GetPredicateType(), PredicateType)
 	}
-	var signed struct {
-		Predicate json.RawMessage `json:"predicate"`
+	signed, err := strictStatement(payload)
+	if err != nil {
+		return refuse("the attestation's Statement is not a well-formed in-toto Statement: %v", err)
 	}
-	var p proof.Pack
-	if err := json.Unmarshal(payload, &signed); err != nil || json.Unmarshal(signed.Predicate, &p) != nil {
-		return refuse("the attestation's predicate is not a pack")
-	}
-	back, err := proof.Encode(&p)
+	p := &signed.Predicate
+	back, err := proof.Encode(p)
 	if err != nil || !bytes.Equal(back, exp.PackJSON) {
 		return refuse("the attestation's predicate is another pack than this pack.json")
 	}
@@ -238,4 +246,50 @@ func shortAll(in []string) []string {
 		out[i] = gitsha.Short(s)
 	}
 	return out
+}
+
+// statementShape is an in-toto Statement v1 with the fields protojson
+// reads into in_toto.Statement (a subject is a ResourceDescriptor), its
+// predicate read as a pack, field for field as pack.json is (no field a
+// pack does not have), in the same one pass.
+type statementShape struct {
+	Type    string `json:"_type"`
+	Subject []struct {
+		Name             string                     `json:"name"`
+		URI              string                     `json:"uri"`
+		Digest           map[string]string          `json:"digest"`
+		Content          []byte                     `json:"content"`
+		DownloadLocation string                     `json:"downloadLocation"`
+		MediaType        string                     `json:"mediaType"`
+		Annotations      map[string]json.RawMessage `json:"annotations"`
+	} `json:"subject"`
+	PredicateType string     `json:"predicateType"`
+	Predicate     proof.Pack `json:"predicate"`
+}
+
+// strictStatement reads the verified payload as an in-toto Statement v1
+// as strictly as protojson reads it into in_toto.Statement (what
+// sigstore-go does when asked for the predicate): valid UTF-8, no key
+// repeated in any object, no field a Statement or a subject does not have,
+// nothing after the document; and its _type must be Statement v1.
+func strictStatement(payload []byte) (*statementShape, error) {
+	if !utf8.Valid(payload) {
+		return nil, errors.New("it is not valid UTF-8")
+	}
+	if err := proof.CheckJSON(payload, "the Statement"); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.DisallowUnknownFields()
+	var st statementShape
+	if err := dec.Decode(&st); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("data follows the Statement")
+	}
+	if st.Type != intoto.StatementTypeUri {
+		return nil, fmt.Errorf("its _type is %q, not %s", st.Type, intoto.StatementTypeUri)
+	}
+	return &st, nil
 }

@@ -28,6 +28,7 @@ func TestMergeGateShape(t *testing.T) {
 			Needs       any               `yaml:"needs"`
 			If          string            `yaml:"if"`
 			Permissions map[string]string `yaml:"permissions"`
+			Outputs     map[string]string `yaml:"outputs"`
 			Steps       []step            `yaml:"steps"`
 		} `yaml:"jobs"`
 	}
@@ -102,9 +103,42 @@ func TestMergeGateShape(t *testing.T) {
 		if _, ok := j.Permissions["id-token"]; ok && id != "pack" {
 			t.Errorf("job %s holds id-token; only the pack job signs", id)
 		}
-		if _, ok := j.Permissions["attestations"]; ok && id != "pack" {
-			t.Errorf("job %s holds attestations; only the pack job signs", id)
+		// The comment job reads the pack's attestations to check them
+		// before it names who signed; no other job holds attestations.
+		if v, ok := j.Permissions["attestations"]; ok && id != "pack" && (id != "comment" || v != "read") {
+			t.Errorf("job %s holds attestations: %s; only the pack job signs and only the comment job reads", id, v)
 		}
+	}
+	if cj.Permissions["attestations"] != "read" {
+		t.Errorf("comment job permissions %v: it cannot read the pack's attestations to check them", cj.Permissions)
+	}
+	// The attestation's id and URL pass from the attest step to the pack
+	// job's outputs, and into the comment step through env, never through
+	// an expression inside its script.
+	for name, want := range map[string]string{"attestation-id": "${{ steps.attest.outputs.attestation-id }}",
+		"attestation-url": "${{ steps.attest.outputs.attestation-url }}"} {
+		if pj.Outputs[name] != want {
+			t.Errorf("pack job output %s = %q, want %q", name, pj.Outputs[name], want)
+		}
+	}
+	attestID := ""
+	for _, s := range pj.Steps {
+		if strings.HasPrefix(s.Uses, "actions/attest@") {
+			attestID = s.ID
+		}
+	}
+	if attestID != "attest" {
+		t.Errorf("the attest step has id %q; the pack job's outputs read steps.attest.outputs", attestID)
+	}
+	var commentEnv map[string]string
+	for _, s := range cj.Steps {
+		if strings.Contains(s.Run, "aayu comment") {
+			commentEnv = s.Env
+		}
+	}
+	if commentEnv["AAYU_ATTESTATION_ID"] != "${{ needs.pack.outputs.attestation-id }}" ||
+		commentEnv["AAYU_ATTESTATION_URL"] != "${{ needs.pack.outputs.attestation-url }}" {
+		t.Errorf("the comment step's env %v does not carry the pack job's attestation id and URL", commentEnv)
 	}
 	for _, want := range []string{"actions/attest@1e69f48acb82d1966a394da916b4c1698aa569d6",
 		"subject-path:.aayudha/proof/${{ env.AAYU_STORY }}/pack.json", "predicate-type:https://aayudha.dev/proof-pack/v1",

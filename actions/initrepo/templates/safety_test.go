@@ -97,6 +97,7 @@ type job struct {
 	If          string            `yaml:"if"`
 	Permissions any               `yaml:"permissions"`
 	Env         map[string]string `yaml:"env"`
+	Outputs     map[string]string `yaml:"outputs"`
 	Steps       []step            `yaml:"steps"`
 }
 
@@ -348,12 +349,27 @@ var rules = []rule{
 				bad("job %s signs an attestation after running the pull request's code (%s)", name, f.runsCode)
 			}
 			for k, v := range f.perms {
-				if (k == "id-token" || k == "attestations") && v != "none" && !(f.attests && f.builds && f.runsCode == "") {
+				// Reading attestations (the comment checks the pack's before
+				// naming who signed it) is no signing power, for a job that
+				// never checks out the pull request's code.
+				readsAttestations := k == "attestations" && v == "read" && !f.checksOut
+				if (k == "id-token" || k == "attestations") && v != "none" && !readsAttestations && !(f.attests && f.builds && f.runsCode == "") {
 					bad("job %s holds %s: %s but does not build and attest the pack; only that job may sign", name, k, v)
 				}
 			}
 			if f.attests && (f.perms["id-token"] != "write" || f.perms["attestations"] != "write") {
 				bad("job %s attests without exactly id-token: write and attestations: write", name)
+			}
+		}
+	}},
+	{"job outputs", func(w workflow, _ policy, bad func(string, ...any)) {
+		// A job's outputs are read by the jobs that need it, and shown in
+		// the run's log: never a token.
+		for _, name := range w.jobs() {
+			for k, v := range w.Jobs[name].Outputs {
+				if strings.Contains(v, "github.token") || strings.Contains(v, "secrets.") || strings.Contains(v, ".outputs.token") {
+					bad("job %s passes a token on as its output %s", name, k)
+				}
 			}
 		}
 	}},
@@ -646,6 +662,12 @@ jobs:
 			from: "      - name: Run the pull request's tests with no token",
 			to:   "      - uses: actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0\n      - name: Run the pull request's tests with no token",
 			want: []want{{"the pull request's code", "job tests both runs the pull request's code and reads another job's artifact"}}},
+		{name: "a token as a job output", path: MergeGatePath, from: "      attestation-url: ${{ steps.attest.outputs.attestation-url }}\n",
+			to:   "      attestation-url: ${{ steps.attest.outputs.attestation-url }}\n      token: ${{ github.token }}\n",
+			want: []want{{"job outputs", "job pack passes a token on as its output token"}}},
+		{name: "the tests job reads attestations", path: MergeGatePath, from: "    timeout-minutes: 30\n    permissions:\n      contents: read\n    steps:\n      - name: Set up Go without a cache",
+			to:   "    timeout-minutes: 30\n    permissions:\n      contents: read\n      attestations: read\n    steps:\n      - name: Set up Go without a cache",
+			want: []want{{"signing", "job tests holds attestations: read but does not build and attest the pack"}}},
 		{name: "the pack job attests without id-token", path: MergeGatePath, from: "      id-token: write\n      issues: read", to: "      issues: read",
 			want: []want{{"signing", "job pack attests without exactly id-token: write"}}},
 		{name: "a merge-gate job beyond the workflow's needs", path: MergeGatePath, from: "      actions: read\n", to: "      actions: write\n",
