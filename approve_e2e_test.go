@@ -43,6 +43,22 @@ func clientAt(t *testing.T, url, login string) *github.Client {
 	return c
 }
 
+// approveByReply lands [approvals] approvers = ["founder"] (and any more
+// settings of that table) on the demo's default branch, as the founder's
+// reviewed change would: replies from @founder may then approve batches.
+func approveByReply(t *testing.T, founder *github.Client, more ...string) {
+	t.Helper()
+	ctx := context.Background()
+	cfg, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "main", ".aayudha/config.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, []byte("\n[approvals]\napprovers = [\"founder\"]\n"+strings.Join(append(more, ""), "\n"))...)
+	if _, err := ghx.CommitFiles(ctx, founder, "acme", "benefits", "main", map[string][]byte{".aayudha/config.toml": cfg}, "approvals: founder approves by reply", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 var deviceInComment = regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter \*\*([A-Z0-9]{4}-[A-Z0-9]{4})\*\*`)
 
 // TestAgentDecideBatchApprovedByDeviceCode: an agent lane with only the
@@ -180,14 +196,7 @@ func TestAgentDecideBatchApprovedByReply(t *testing.T) {
 	_, url := startBotSandbox(t)
 	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
-	cfg, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "main", ".aayudha/config.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = append(cfg, []byte("\n[approvals]\napprovers = [\"founder\"]\ndevice_for = []\n")...)
-	if _, err := ghx.CommitFiles(ctx, founder, "acme", "benefits", "main", map[string][]byte{".aayudha/config.toml": cfg}, "approvals: founder approves by reply", ghx.CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	approveByReply(t, founder, "device_for = []")
 	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	code, out, errOut := runAayuEnv(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "decide", "1,2", "--accept", "1,1")
 	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 2 human-only steps for @founder, posted as @agent-bot\[bot\] on #1`).FindStringSubmatch(out)
@@ -267,14 +276,7 @@ func TestApproveWorkflowRunsOnTheFoundersReply(t *testing.T) {
 	t.Cleanup(func() { _ = srv.Close() })
 	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
-	cfg, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "main", ".aayudha/config.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = append(cfg, []byte("\n[approvals]\napprovers = [\"founder\"]\ndevice_for = []\n")...)
-	if _, err := ghx.CommitFiles(ctx, founder, "acme", "benefits", "main", map[string][]byte{".aayudha/config.toml": cfg}, "approvals: founder approves by reply", ghx.CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	approveByReply(t, founder, "device_for = []")
 	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	code, out, errOut := runAayuEnv(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "decide", "1,2", "--accept", "1,1")
 	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 2 human-only steps`).FindStringSubmatch(out)

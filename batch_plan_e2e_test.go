@@ -152,16 +152,8 @@ func TestAgentPlanBatchAppliedByAayuApproveAtTheFoundersTerminal(t *testing.T) {
 func TestAgentPlanBatchAppliedByTheFoundersReply(t *testing.T) {
 	t.Parallel()
 	_, url := startBotSandbox(t)
-	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
-	cfg, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "main", ".aayudha/config.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = append(cfg, []byte("\n[approvals]\napprovers = [\"founder\"]\n")...)
-	if _, err := ghx.CommitFiles(ctx, founder, "acme", "benefits", "main", map[string][]byte{".aayudha/config.toml": cfg}, "approvals: founder approves by reply", ghx.CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	approveByReply(t, founder)
 	story, hash, batch, out := agentPlanBatch(t, url)
 	if !strings.Contains(out, `It waits for @founder's reply "Approve batch `+hash+`"`) || !strings.Contains(batch.GetBody(), "Your reply is your review of the plan") {
 		t.Fatalf("a plan batch with replies on should ask for the reply:\n%s\n%s", out, batch.GetBody())

@@ -25,14 +25,7 @@ func TestAgentSessionStepsGoIntoOneBatch(t *testing.T) {
 	_, url := startBotSandbox(t)
 	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
-	cfg, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "main", ".aayudha/config.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = append(cfg, []byte("\n[approvals]\napprovers = [\"founder\"]\ndevice_for = []\n")...)
-	if _, err := ghx.CommitFiles(ctx, founder, "acme", "benefits", "main", map[string][]byte{".aayudha/config.toml": cfg}, "approvals: founder approves by reply", ghx.CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	approveByReply(t, founder, "device_for = []")
 	home := t.TempDir()
 	agent := func(session string, args ...string) (int, string, string) {
 		vars := map[string]string{"HOME": home, "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": session}

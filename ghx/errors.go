@@ -233,3 +233,28 @@ func capitalise(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// IsForbidden reports a 403 that is not a rate limit's (the retry
+// transport answers those): the token may not see or do this.
+func IsForbidden(err error) bool {
+	status, ok := statusOf(err)
+	return ok && status == http.StatusForbidden
+}
+
+// Access is the access word GitHub's answer to "what may LOGIN do in this
+// repository" gives: its role name where that is maintain or triage (the
+// legacy permission field reports those as write and read), else its
+// permission; "none" when GitHub shows no access (404, or 403 to a token
+// that may not ask). Any other error is the read's, with "none".
+func Access(lvl *github.RepositoryPermissionLevel, err error) (string, error) {
+	switch {
+	case err == nil:
+		if rn := lvl.GetRoleName(); rn == "maintain" || rn == "triage" {
+			return rn, nil
+		}
+		return lvl.GetPermission(), nil
+	case IsNotFound(err) || IsForbidden(err):
+		return "none", nil
+	}
+	return "none", err
+}

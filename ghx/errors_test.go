@@ -135,3 +135,38 @@ func TestIsExpiredOnlyForArtifacts(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessTakesTheRoleNameAndReadsNoAccessAsNone: maintain and triage
+// come from role_name (the permission field says write and read for them);
+// a 404 or a 403 is no access, any other error is the read's.
+func TestAccessTakesTheRoleNameAndReadsNoAccessAsNone(t *testing.T) {
+	status := func(code int) error {
+		return &github.ErrorResponse{Response: &http.Response{StatusCode: code, Request: &http.Request{Method: "GET", URL: &url.URL{}}}}
+	}
+	for _, tc := range []struct {
+		name      string
+		perm, rn  string
+		err       error
+		want      string
+		wantError bool
+	}{
+		{"admin", "admin", "admin", nil, "admin", false},
+		{"maintain reads as write", "write", "maintain", nil, "maintain", false},
+		{"triage reads as read", "read", "triage", nil, "triage", false},
+		{"a custom role keeps the permission", "write", "deployer", nil, "write", false},
+		{"not found", "", "", status(404), "none", false},
+		{"forbidden", "", "", status(403), "none", false},
+		{"a server error", "", "", status(502), "none", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var lvl *github.RepositoryPermissionLevel
+			if tc.err == nil {
+				lvl = &github.RepositoryPermissionLevel{Permission: github.String(tc.perm), RoleName: github.String(tc.rn)}
+			}
+			got, err := Access(lvl, tc.err)
+			if got != tc.want || (err != nil) != tc.wantError {
+				t.Fatalf("Access = %q, %v; want %q, error %v", got, err, tc.want, tc.wantError)
+			}
+		})
+	}
+}

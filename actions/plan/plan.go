@@ -489,25 +489,13 @@ func Current(ctx context.Context, gh *github.Client, owner, repo string, story i
 }
 
 func personOf(ctx context.Context, gh *github.Client, owner, repo, login string) (identity.Account, error) {
-	a := identity.Account{Login: login, Permission: "none"}
 	lvl, _, err := gh.Repositories.GetPermissionLevel(ctx, owner, repo, login)
-	switch {
-	case err == nil:
-		a.Permission = lvl.GetPermission()
-		if rn := lvl.GetRoleName(); rn == "maintain" || rn == "triage" {
-			a.Permission = rn
-		}
-		a.Bot = lvl.GetUser().GetType() == "Bot"
-	case ghx.IsNotFound(err) || isForbidden(err):
-	default:
+	perm, err := ghx.Access(lvl, err)
+	a := identity.Account{Login: login, Permission: perm, Bot: lvl.GetUser().GetType() == "Bot"}
+	if err != nil {
 		return a, fmt.Errorf("reading your access to %s/%s: %w", owner, repo, err)
 	}
 	return a, nil
-}
-
-func isForbidden(err error) bool {
-	var e *github.ErrorResponse
-	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == 403
 }
 
 func storyComments(ctx context.Context, gh *github.Client, owner, repo string, story int) ([]identity.Comment, error) {

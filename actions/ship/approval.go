@@ -67,15 +67,8 @@ func (r *run) loadApproval() error {
 		return nil
 	}
 	lvl, _, err := r.cfg.Client.Repositories.GetPermissionLevel(r.ctx, r.cfg.Owner, r.cfg.Repo, a.Login)
-	perm := "none"
-	switch {
-	case err == nil:
-		perm = lvl.GetPermission()
-		if rn := lvl.GetRoleName(); rn == "maintain" || rn == "triage" {
-			perm = rn
-		}
-	case ghx.IsNotFound(err) || isForbidden(err):
-	default:
+	perm, err := ghx.Access(lvl, err)
+	if err != nil {
 		return fmt.Errorf("reading @%s's access to %s: %s", a.Login, r.repoName(), ghx.Describe(err))
 	}
 	method := "batch " + a.Batch + " (" + a.Method + ")"

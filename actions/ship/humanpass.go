@@ -1,7 +1,6 @@
 package ship
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -249,25 +248,12 @@ func (r *run) loadPerson() error {
 	if r.person.Login != "" {
 		return nil
 	}
-	lvl, err := r.readPermission()
-	perm := "none"
-	switch {
-	case err == nil:
-		perm = lvl.GetPermission()
-		if rn := lvl.GetRoleName(); rn == "maintain" || rn == "triage" {
-			perm = rn
-		}
-	case ghx.IsNotFound(err) || isForbidden(err):
-	default:
+	perm, err := ghx.Access(r.readPermission())
+	if err != nil {
 		return fmt.Errorf("reading your access to %s: %s", r.repoName(), ghx.Describe(err))
 	}
 	r.person = identity.Account{Login: r.cfg.Viewer, Permission: perm}
 	return nil
-}
-
-func isForbidden(err error) bool {
-	var e *github.ErrorResponse
-	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == 403
 }
 
 func (r *run) loadComments() error {

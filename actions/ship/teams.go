@@ -64,7 +64,7 @@ func (r *run) teams(in pass.PassInput) (map[string][]string, []string, error) {
 			reads++
 			member, err := ghx.TeamMember(r.ctx, r.cfg.Client, t, a)
 			switch {
-			case isForbidden(err):
+			case ghx.IsForbidden(err):
 				notes = append(notes, fmt.Sprintf("whether @%s is in %s could not be read (GitHub refused: the token needs read:org), so it grants nothing", a, t))
 			case err != nil:
 				return nil, nil, fmt.Errorf("reading whether @%s is a member of %s: %s", a, t, ghx.Describe(err))
