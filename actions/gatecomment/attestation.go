@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -82,21 +81,15 @@ func checkAttestation(ctx context.Context, cfg Config, pull *github.PullRequest,
 	}
 	exp := attest.Expect{Repo: cfg.Owner + "/" + cfg.Repo, BaseRef: pull.GetBase().GetRef(), PackSHA256: report.PackSHA256, PackJSON: raw,
 		Head: pull.GetHead().GetSHA()}
-	var reasons []string
-	for _, b := range bundles {
-		id, err := attest.Verify(trusted, b, exp)
-		if err == nil {
-			a.Identity = &id
-			return a
-		}
-		if !attest.IsRefusal(err) {
-			return unattested("its attestation could not be checked (%s)", err)
-		}
-		if !slices.Contains(reasons, err.Error()) {
-			reasons = append(reasons, err.Error())
-		}
+	id, err := attest.VerifyAny(trusted, bundles, exp)
+	switch {
+	case err == nil:
+		a.Identity = &id
+		return a
+	case attest.IsRefusal(err):
+		return unattested("%s", err)
 	}
-	return unattested("its attestation does not prove this pack: %s", strings.Join(reasons, "; "))
+	return unattested("its attestation could not be checked (%s)", err)
 }
 
 // reportedAttestation reads the attestation id and URL the pack job's

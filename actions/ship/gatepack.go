@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -398,21 +397,15 @@ func (r *run) checkAttestation(gp *gatePack) (string, error) {
 		return unattested("no Sigstore trusted root is known for this host to check its attestation")
 	}
 	exp := attest.Expect{Repo: r.cfg.Owner + "/" + r.cfg.Repo, BaseRef: r.pull.GetBase().GetRef(), PackSHA256: gp.report.PackSHA256, PackJSON: gp.raw, Head: r.head}
-	var reasons []string
-	for _, b := range bundles {
-		id, err := attest.Verify(trusted, b, exp)
-		if err == nil {
-			gp.attestation = &id
-			return "", nil
-		}
-		if !attest.IsRefusal(err) {
-			return "", fmt.Errorf("checking the attestation of run %d's pack: %w", gp.run.GetID(), err)
-		}
-		if !slices.Contains(reasons, err.Error()) {
-			reasons = append(reasons, err.Error())
-		}
+	id, err := attest.VerifyAny(trusted, bundles, exp)
+	switch {
+	case err == nil:
+		gp.attestation = &id
+		return "", nil
+	case attest.IsRefusal(err):
+		return unattested(err.Error())
 	}
-	return unattested("its attestation does not prove this pack: " + strings.Join(reasons, "; "))
+	return "", fmt.Errorf("checking the attestation of run %d's pack: %w", gp.run.GetID(), err)
 }
 
 // verifyReason puts a pack's problems in words: bytes that do not match

@@ -75,6 +75,30 @@ func (r *Refusal) Error() string { return r.Reason }
 
 func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Sprintf(format, args...)} }
 
+// VerifyAny is the identity of the first of bundles that proves this pack
+// (Verify), for the bundles GitHub keeps under pack.json's digest. When
+// none does, the error is a Refusal naming each distinct reason; a bundle
+// that could not be checked at all stops the search with that error.
+func VerifyAny(trusted root.TrustedMaterial, bundles []json.RawMessage, exp Expect) (Identity, error) {
+	var reasons []string
+	for _, b := range bundles {
+		id, err := Verify(trusted, b, exp)
+		if err == nil {
+			return id, nil
+		}
+		if !IsRefusal(err) {
+			return Identity{}, err
+		}
+		if !slices.Contains(reasons, err.Error()) {
+			reasons = append(reasons, err.Error())
+		}
+	}
+	if len(reasons) == 0 {
+		return Identity{}, refuse("no attestation signs pack.json")
+	}
+	return Identity{}, refuse("its attestation does not prove this pack: %s", strings.Join(reasons, "; "))
+}
+
 // IsRefusal reports whether err is a Refusal (an attestation that does not
 // prove the pack), as against a failure to check at all.
 func IsRefusal(err error) bool {

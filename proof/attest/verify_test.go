@@ -3,6 +3,7 @@ package attest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -126,5 +127,34 @@ func TestVerifyTakesTheAttestationUnderTheRootReadBackFromItsFile(t *testing.T) 
 	}
 	if _, err := Verify(tr, s.bundle, s.expects); err != nil {
 		t.Fatalf("the root read back from trusted_root.json refuses the bundle: %v", err)
+	}
+}
+
+// TestVerifyAnyTakesTheBundleThatProvesThePack: of the bundles GitHub keeps
+// under pack.json's digest, another branch's gate does not prove the pack
+// and the merge gate's at the base does; with only wrong ones, the refusal
+// names each distinct reason once.
+func TestVerifyAnyTakesTheBundleThatProvesThePack(t *testing.T) {
+	s := sign(t, nil, nil)
+	st, err := vsigstore.ActionsStatement("pack.json", s.pack, PredicateType, s.pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := gateClaims()
+	other.Ref = "refs/heads/edited-gate"
+	wrong, err := s.ss.Attest(st, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := VerifyAny(s.ss.TrustedRoot(), []json.RawMessage{wrong, s.bundle}, s.expects)
+	if err != nil || !strings.HasSuffix(id.SAN, "@refs/heads/main") {
+		t.Fatalf("VerifyAny = %+v, %v; want the gate's signature at main", id, err)
+	}
+	_, err = VerifyAny(s.ss.TrustedRoot(), []json.RawMessage{wrong, wrong}, s.expects)
+	if !IsRefusal(err) || !strings.HasPrefix(err.Error(), "its attestation does not prove this pack: ") || strings.Count(err.Error(), "edited-gate") != 1 {
+		t.Fatalf("two wrong bundles: %v; want one refusal naming the reason once", err)
+	}
+	if _, err := VerifyAny(s.ss.TrustedRoot(), nil, s.expects); !IsRefusal(err) {
+		t.Fatalf("no bundle: %v; want a refusal", err)
 	}
 }
