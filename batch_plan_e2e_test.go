@@ -182,15 +182,7 @@ func TestAgentPlanBatchAppliedByTheFoundersReply(t *testing.T) {
 // with approved_by empty.
 func TestAgentPlanBypassBatchAppliedAtTheFoundersTerminalInSoloMode(t *testing.T) {
 	t.Parallel()
-	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	_, url := startSandboxServer(t)
 	founder := clientAt(t, url, "founder")
 	labels := []string{"type:story", "status:building"}
 	is, _, err := founder.Issues.Create(context.Background(), "acme", "benefits", &github.IssueRequest{Title: github.String("Story: dental cap"),

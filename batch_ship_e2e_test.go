@@ -218,15 +218,7 @@ func TestAgentShipRefusedNowPostsNoBatch(t *testing.T) {
 // and merges, and ship.json records the bypass and the batch.
 func TestAgentShipSoloBypassBatchInSoloMode(t *testing.T) {
 	t.Parallel()
-	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, url := startSandboxServer(t)
 	head := srv.HeadSHA(4)
 	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
 	a := startAayu(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "ship", "4", "--solo-bypass")
