@@ -30,6 +30,22 @@ func sandboxAt(t *testing.T, stateDir string, faults sandbox.FaultSpec) (*sandbo
 	return srv, url
 }
 
+// sandboxWithPlan is sandboxAt with a fault plan: a test's faults keyed on
+// the request, so each run meets the same ones.
+func sandboxWithPlan(t *testing.T, stateDir string, plan sandbox.FaultPlan) (*sandbox.Server, string) {
+	t.Helper()
+	srv, err := sandbox.New(sandbox.Options{StateDir: stateDir, FaultPlan: plan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv, url
+}
+
 // inboxAgainst starts the plain inbox against a sandbox at url, as a person
 // in an agent host's shell (so the presence check runs) and approves it.
 func inboxAgainst(t *testing.T, home, url string, extra ...string) *liveAayu {

@@ -95,6 +95,11 @@ func (r *Reader) refresh(s *session, prev inbox.Snapshot, since time.Time) (inbo
 		if err := s.rereadFacts(&snap); err != nil {
 			return prev, err
 		}
+	} else if half := halfReviewed(snap); len(half) > 0 {
+		snap = cloneSnapshot(snap)
+		if err := s.readReviewRecords(&snap, half); err != nil {
+			return prev, err
+		}
 	}
 	return snap, nil
 }
@@ -273,6 +278,12 @@ func (s *session) settle(snap *inbox.Snapshot, issues, pulls []int) error {
 	if err := s.pullDetails(snap, pulls); err != nil {
 		return err
 	}
+	// A review record is a ledger write, which moves no updated_at: the
+	// records of the pull requests read again here are read again with
+	// them, or a head approved and recorded would keep its card.
+	if err := s.readReviewRecords(snap, setOf(pulls)); err != nil {
+		return err
+	}
 	if !audit {
 		return nil
 	}
@@ -325,6 +336,15 @@ func cloneSnapshot(prev inbox.Snapshot) inbox.Snapshot {
 	snap.ShipRecords = cloneMap(prev.ShipRecords)
 	snap.ReviewRecords = cloneMap(prev.ReviewRecords)
 	return snap
+}
+
+// setOf is ns as a set.
+func setOf(ns []int) map[int]bool {
+	set := make(map[int]bool, len(ns))
+	for _, n := range ns {
+		set[n] = true
+	}
+	return set
 }
 
 func cloneMap[V any](m map[int]V) map[int]V {

@@ -39,7 +39,10 @@ func TestRefreshSeesAPullRequestChange(t *testing.T) {
 	if _, ok := steps[id(inbox.KindNeedsReview, sandbox.DemoPRReview)]; ok {
 		t.Errorf("#%d is one card, not two", sandbox.DemoPRReview)
 	}
-	if stats.Requests > 8 {
+	// Eight for the pull request's facts, and the ledger's root, where a
+	// review record of its head would be (a ledger write moves no
+	// updated_at, so it is asked whenever the pull request is read again).
+	if stats.Requests > 9 {
 		t.Errorf("refresh of one pull request cost %d requests", stats.Requests)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/pass"
 )
 
 // reviewRecordFile is the part of a ledger review record
@@ -86,4 +87,29 @@ func (s *session) readReviewRecords(snap *inbox.Snapshot, only map[int]bool) err
 		snap.ReviewRecords[pr.Number] = inbox.ReviewRecord{Head: rec.Head, Login: rec.Login}
 	}
 	return nil
+}
+
+// halfReviewed names the open pull requests at inspect's human rung whose
+// current head carries an approving review but whose review record snap
+// does not hold: "approve its head" landed in part, and the record that
+// finishes it is a ledger write that moves no updated_at. A refresh reads
+// their records again (a conditional request, free while the ledger is
+// unchanged), so a record written by this or another session is seen.
+func halfReviewed(snap inbox.Snapshot) map[int]bool {
+	half := map[int]bool{}
+	for _, pr := range snap.PullRequests {
+		facts := snap.PRFacts[pr.Number]
+		if !pr.Open() || pr.HeadSHA == "" || !inbox.AtHumanRung(facts) {
+			continue
+		}
+		if rec, ok := snap.ReviewRecords[pr.Number]; ok && strings.EqualFold(rec.Head, pr.HeadSHA) {
+			continue
+		}
+		if slices.ContainsFunc(facts.Reviews, func(r pass.Review) bool {
+			return strings.EqualFold(r.State, pass.StateApproved) && strings.EqualFold(r.CommitID, pr.HeadSHA)
+		}) {
+			half[pr.Number] = true
+		}
+	}
+	return half
 }

@@ -69,11 +69,7 @@ func (s *session) rereadFacts(snap *inbox.Snapshot) error {
 	if err := s.pullDetails(snap, open); err != nil {
 		return err
 	}
-	only := map[int]bool{}
-	for _, n := range open {
-		only[n] = true
-	}
-	if err := s.readReviewRecords(snap, only); err != nil {
+	if err := s.readReviewRecords(snap, setOf(open)); err != nil {
 		return err
 	}
 	if !audit {
