@@ -21,13 +21,25 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
+// reportDeps prints why the inbox's dependencies could not be wired for
+// command and returns its exit code: a usage mistake (no repository) is 2,
+// anything else a failure.
+func reportDeps(e env, command string, err error) int {
+	var oe *openError
+	if errors.As(err, &oe) {
+		return reportOpen(e, command, err)
+	}
+	fmt.Fprintf(e.stderr, "aayu %s: %v\nNothing was done.\n", command, err)
+	return tui.ExitFailed
+}
+
 // inboxDeps wires the inbox screen to GitHub: reads through
 // ghx/inboxread, writes through actions, the last read cached per user
 // outside the repository, and the human-only check.
 func (w wiring) inboxDeps(here identity.Decision, approval func() *identity.Session) (inbox.Deps, error) {
 	ctx, e, sess := w.ctx, w.e, w.sess
 	if sess.owner == "" {
-		return inbox.Deps{}, errors.New("which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
+		return inbox.Deps{}, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
 	}
 	tok, _, err := sess.resolve(ctx)
 	if err != nil {
@@ -216,8 +228,7 @@ func (w wiring) runInbox() int {
 	}
 	deps, err := w.inboxDeps(here, func() *identity.Session { return approval })
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
-		return tui.ExitFailed
+		return reportDeps(e, "inbox", err)
 	}
 	if presence != nil {
 		deps.Presence = presence

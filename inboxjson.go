@@ -22,8 +22,7 @@ func (w wiring) runInboxJSON() int {
 	e := w.e
 	deps, err := w.inboxDeps(w.here("aayu inbox"), func() *identity.Session { return nil })
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu inbox: %v\nNothing was done.\n", err)
-		return tui.ExitFailed
+		return reportDeps(e, "inbox", err)
 	}
 	snap, err := deps.Read(w.ctx, nil, time.Time{})
 	if err != nil {

@@ -150,3 +150,23 @@ func TestInboxListOnSandboxShowsEveryKind(t *testing.T) {
 		}
 	}
 }
+
+// TestInboxWithoutRepositoryIsAUsageError: `inbox --list`, `--json` and
+// `next` with no repository to read (none given, none in the checkout's
+// origin) are a usage mistake, exit 2, that names --repo.
+func TestInboxWithoutRepositoryIsAUsageError(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir) // no checkout here: no origin to name the repository
+	for _, args := range [][]string{{"inbox", "--list"}, {"inbox", "--json", "number"}, {"next"}} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), args, env{
+			stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+			getenv: func(k string) string {
+				return map[string]string{"HOME": dir, "AAYU_GITHUB_TOKEN": "sandbox-founder"}[k]
+			},
+		})
+		if code != tui.ExitUsage || !strings.Contains(errb.String(), "--repo OWNER/NAME") {
+			t.Errorf("aayu %s: exit %d, %q; want exit 2 naming --repo", strings.Join(args, " "), code, errb.String())
+		}
+	}
+}

@@ -17,8 +17,7 @@ func (w wiring) runNext() int {
 	e := w.e
 	deps, err := w.inboxDeps(w.here("aayu inbox"), func() *identity.Session { return nil })
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu next: %v\nNothing was done.\n", err)
-		return tui.ExitFailed
+		return reportDeps(e, "next", err)
 	}
 	snap, err := deps.Read(w.ctx, nil, time.Time{})
 	if err != nil {

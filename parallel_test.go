@@ -37,6 +37,8 @@ var serialTests = map[string]string{
 	// proof push reads the pack of the checkout it runs in, the process's
 	// working folder, which t.Chdir sets for the whole process.
 	"TestProofPushCLI": "changes the working folder",
+	// Runs where no checkout names a repository: the working folder.
+	"TestInboxWithoutRepositoryIsAUsageError": "changes the working folder",
 }
 
 // e2eWait is how long an end-to-end test waits for aayu's output, a pane

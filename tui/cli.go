@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -39,7 +40,18 @@ func Execute(ctx context.Context, args []string, c CLI) (inv Invocation, code in
 	p := &parser{defs: Commands()}
 	root := p.root(c.ConfigPath)
 	root.SetArgs(nonNil(args))
-	root.SetOut(c.Stdout)
+	// Help pages are laid out in columns padded with spaces; written to a
+	// file or a pipe, every line would end in them. They are kept and
+	// written once Execute is done, each line's trailing spaces dropped. A
+	// completion script or request is written as it is.
+	out := io.Writer(c.Stdout)
+	var page *bytes.Buffer
+	if !slices.ContainsFunc(args, func(a string) bool { return a == "completion" || strings.HasPrefix(a, "__complete") }) {
+		page = &bytes.Buffer{}
+		out = page
+		defer func() { _, _ = io.WriteString(c.Stdout, trimLineEnds(page.String())) }()
+	}
+	root.SetOut(out)
 	root.SetErr(c.Stderr)
 	root.SetIn(strings.NewReader("")) // nothing here reads input; screens own standard input
 	version := c.Version
@@ -123,7 +135,7 @@ func (p *parser) root(configPath string) *cobra.Command {
 	root.SetHelpCommand(p.helpCommand())
 	root.SetHelpCommandGroupID("more")
 	root.SetCompletionCommandGroupID("more")
-	root.AddCommand(manCommand(p.defs))
+	root.AddCommand(manCommand(p.defs), versionCommand())
 	return root
 }
 
@@ -170,6 +182,7 @@ func (p *parser) tree(configPath string) *cobra.Command {
 	for _, f := range inboxDef.Flags {
 		addFlag(root.Flags(), f)
 	}
+	completeFlagValues(root)
 	for _, g := range CommandGroups() {
 		root.AddGroup(&cobra.Group{ID: g[0], Title: g[1]})
 	}
@@ -189,7 +202,9 @@ func (p *parser) parentOf(root *cobra.Command, d CommandDef) *cobra.Command {
 		i := slices.IndexFunc(parent.Commands(), func(c *cobra.Command) bool { return c.Name() == w })
 		if i >= 0 {
 			parent = parent.Commands()[i]
-			parent.Short += "; " + d.Name + ": " + d.Short
+			if d.Of == "" && !parent.Runnable() {
+				parent.Short += "; " + d.Name + ": " + d.Short
+			}
 			continue
 		}
 		// The parent's line in the root's list names its subcommands in
@@ -265,7 +280,37 @@ func (p *parser) command(d CommandDef) *cobra.Command {
 	for _, f := range d.Flags {
 		addFlag(c.Flags(), f)
 	}
+	completeFlagValues(c)
 	return c
+}
+
+// completeFlagValues gives the flags whose values are words, not files,
+// their completions: --json completes the inbox's field names (after the
+// commas already typed); a number or a SHA completes nothing.
+func completeFlagValues(c *cobra.Command) {
+	for name, values := range map[string]func(typed string) []string{
+		"json": func(typed string) []string {
+			done := typed[:strings.LastIndex(typed, ",")+1]
+			var out []string
+			for _, f := range inbox.JSONFields() {
+				if !slices.Contains(strings.Split(done, ","), f) {
+					out = append(out, done+f)
+				}
+			}
+			return out
+		},
+		"accept": nil, "head": nil, "client-id": nil, "note": nil, "scale": nil, "addr": nil, "faults": nil,
+	} {
+		if c.Flags().Lookup(name) == nil {
+			continue
+		}
+		_ = c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+			if values == nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return values(typed), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+		})
+	}
 }
 
 // helpCommand is `aayu help [COMMAND]`: cobra's own says "Unknown help
@@ -301,10 +346,10 @@ func (p *parser) helpCommand() *cobra.Command {
 // manCommand prints aayu's man page (roff) to the command's own output.
 func manCommand(defs []CommandDef) *cobra.Command {
 	return &cobra.Command{
-		Use:    "man",
-		Short:  "print the man page (roff): aayu man > aayu.1",
-		Hidden: true,
-		Args:   cobra.NoArgs,
+		Use:     "man",
+		Short:   "print the man page (roff): aayu man > aayu.1",
+		GroupID: "more",
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			// The man page is the same for everyone: it names the config
 			// file's place by its rule, not this user's path.
@@ -312,10 +357,62 @@ func manCommand(defs []CommandDef) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("building the man page: %w", err)
 			}
+			for _, sec := range manSections() {
+				page = page.WithSection(sec[0], sec[1])
+			}
 			_, err = fmt.Fprint(c.OutOrStdout(), page.Build(roff.NewDocument()))
 			return err
 		},
 	}
+}
+
+// versionCommand is `aayu version`, which gh's users type: the line
+// --version prints.
+func versionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "print aayu's version (the same as --version)",
+		GroupID: "more",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(c.OutOrStdout(), "aayu version "+c.Root().Version)
+			return err
+		},
+	}
+}
+
+// manSections are the man page's sections beyond the commands: what the
+// environment changes, the files aayu reads and writes, and the exit
+// status, as a man page reader looks for them.
+func manSections() [][2]string {
+	return [][2]string{
+		{"Environment", "AAYU_GITHUB_TOKEN: the person's GitHub token (first in the token order).\n" +
+			"GITHUB_TOKEN: the token, only with --ci.\n" +
+			"AAYU_GITHUB_API_URL, AAYU_GITHUB_OAUTH_URL: the REST base and the device-flow host (as --api-url and --oauth-url).\n" +
+			"AAYU_AGENT=1: aayu's own unattended lane (the MCP server, the loops): every human-only step is refused at once.\n" +
+			"AMP_THREAD_ID, CLAUDECODE, CURSOR_AGENT, CODEX_SANDBOX: a host agent's lane: a human-only step posts a batch for the person.\n" +
+			"AAYU_BOT_TOKEN: the bot identity's token for an agent lane.\n" +
+			"AAYU_*: any configuration key, as AAYU_PROOF_RETENTION_DAYS for proof.retention_days.\n" +
+			"NO_COLOR: drop colour, keep the full screen. TERM=dumb: plain lines.\n" +
+			"XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_STATE_HOME: where the files below live."},
+		{"Files", "$XDG_CONFIG_HOME/aayu/config.toml: your configuration (~/.config/aayu/config.toml).\n" +
+			".aayudha/config.toml, LAYERS.md, CODEOWNERS: the repository's policy, read from the base branch for every decision.\n" +
+			".aayudha/evidence/STORY.toml: the evidence map, each criterion's tests.\n" +
+			".aayudha/proof/STORY/: the local pack aayu verify builds (git-ignored).\n" +
+			"$XDG_CACHE_HOME/aayu/: the inbox's last read, the HTTP cache and the sandbox's state; never acted on.\n" +
+			"$XDG_STATE_HOME/aayu/actions/: the actions log, one file a day, every write aayu made."},
+		{"Exit Status", "0 done; 1 failed (network, git, a bug); 2 usage; 3 a floor does not hold; " +
+			"4 the pack does not verify, nothing qualifies, or a refusal."},
+	}
+}
+
+// trimLineEnds drops the spaces and tabs at the end of every line of s.
+func trimLineEnds(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func firstOf(s []string, def string) string {
@@ -361,7 +458,7 @@ func didYouMean(root *cobra.Command, typed string) string {
 func (p *parser) owners(name string) []string {
 	var out []string
 	for _, d := range p.defs {
-		if slices.ContainsFunc(d.Flags, func(f FlagDef) bool { return f.Name == name }) {
+		if d.Of == "" && slices.ContainsFunc(d.Flags, func(f FlagDef) bool { return f.Name == name }) {
 			out = append(out, d.Name)
 		}
 	}
@@ -475,7 +572,11 @@ func editDistance(a, b string) int {
 // capture records the command line as the Invocation main runs, checking
 // each flag's value by the same rules as before cobra (setFlag).
 func (p *parser) capture(d CommandDef, c *cobra.Command, args []string) error {
-	inv := Invocation{Command: d.Name, Flags: map[string]string{}}
+	name := d.Name
+	if d.Of != "" {
+		name = d.Of // another name runs the command it names
+	}
+	inv := Invocation{Command: name, Flags: map[string]string{}}
 	if len(args) > 0 {
 		inv.Args = args
 	}

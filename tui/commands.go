@@ -1,5 +1,7 @@
 package tui
 
+import "strings"
+
 // The one table of aayu's commands and flags. The parser (cobra), the help
 // pages, the man page, the shell completions and the usage errors are all
 // built from it, so a new verb is one CommandDef here and one case in
@@ -26,6 +28,32 @@ type CommandDef struct {
 	Example string
 	// Flags are the command's own flags, in the order help shows them.
 	Flags []FlagDef
+	// Of names the command this one is another name for: the seeds write
+	// `aayu proof verify STORY` and `aayu auth status`, which run what
+	// `aayu pack STORY` and `aayu auth` run. Invocation.Command is Of.
+	Of string
+}
+
+// aliasOf is the table entry for name, another name for the command of:
+// its argument and flags, and a line saying whose name it is.
+func aliasOf(defs []CommandDef, name, of, arg string) CommandDef {
+	for _, d := range defs {
+		if d.Name != of {
+			continue
+		}
+		if arg == "" {
+			arg = d.Arg
+		}
+		example := "aayu " + name
+		if arg != "" {
+			example += " " + map[string]string{"STORY": "131", "PR": "148"}[arg]
+		}
+		return CommandDef{Name: name, Arg: arg, Group: d.Group, Flags: d.Flags, Of: of,
+			Short:   "the same as aayu " + of + " (the seeds' name for it)",
+			Long:    "Another name for aayu " + of + ", as aayudha's documents write it: " + d.Short + ".",
+			Example: strings.TrimSpace(example)}
+	}
+	panic("tui: alias " + name + " of unknown command " + of)
 }
 
 // FlagDef is one flag, named without dashes.
@@ -58,8 +86,18 @@ func GlobalFlags() []FlagDef {
 	}
 }
 
-// Commands lists every command in the order help shows them.
+// Commands lists every command in the order help shows them, the seeds'
+// other names for some of them last.
 func Commands() []CommandDef {
+	defs := commands()
+	return append(defs,
+		aliasOf(defs, "proof verify", "pack", "STORY"),
+		aliasOf(defs, "proof comment", "comment", ""),
+		aliasOf(defs, "auth status", "auth", ""),
+	)
+}
+
+func commands() []CommandDef {
 	return []CommandDef{
 		{
 			Name:  "inbox",

@@ -72,7 +72,7 @@ func TestTwoWordCommandIsOneTableEntry(t *testing.T) {
 		t.Errorf("--media proof push 131 --plain = %+v, %v", inv, err)
 	}
 	for args, want := range map[string]string{
-		"proof":           "aayu proof needs a command: push",
+		"proof":           "aayu proof needs a command: comment, push, verify",
 		"proof pus 131":   "did you mean aayu proof push?",
 		"proof push":      "aayu proof push needs one argument, STORY",
 		"ship 4 --media":  "--media belongs to aayu proof push, not aayu ship",
@@ -99,5 +99,94 @@ func TestNoArgumentsIsTheInboxWhateverOsArgsHolds(t *testing.T) {
 	inv, _, done := Execute(context.Background(), nil, CLI{Stdout: &out, Stderr: &errb})
 	if done || inv.Command != "inbox" {
 		t.Errorf("Execute(nil) with os.Args %q = %+v, done %v, stderr %q; want the inbox", os.Args, inv, done, errb.String())
+	}
+}
+
+// execute runs Execute on args and returns what it printed and its code.
+func execute(t *testing.T, args ...string) (stdout, stderr string, code int, inv Invocation, done bool) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	inv, code, done = Execute(context.Background(), args, CLI{Stdout: &out, Stderr: &errb, Version: "v9.9.9"})
+	return out.String(), errb.String(), code, inv, done
+}
+
+// TestSeedNamesRunTheirCommands: the seeds write `aayu proof verify
+// STORY`, `aayu proof comment PR` and `aayu auth status`; each runs the
+// command it names (with that command's flags), and help lists it.
+func TestSeedNamesRunTheirCommands(t *testing.T) {
+	for args, want := range map[string]Invocation{
+		"proof verify 131":        {Command: "pack", Args: []string{"131"}},
+		"proof comment 148 --ci":  {Command: "comment", Args: []string{"148"}},
+		"auth status":             {Command: "auth"},
+		"auth":                    {Command: "auth"},
+		"proof verify 131 --head": {},
+	} {
+		_, stderr, code, inv, done := execute(t, strings.Fields(args)...)
+		if want.Command == "" {
+			if code != ExitUsage {
+				t.Errorf("%s: exit %d, want a usage error", args, code)
+			}
+			continue
+		}
+		if done || code != ExitOK || inv.Command != want.Command || !slices.Equal(inv.Args, want.Args) {
+			t.Errorf("%s = %+v (done %v, exit %d, %q); want aayu %s %v", args, inv, done, code, stderr, want.Command, want.Args)
+		}
+	}
+	help, _, _, _, _ := execute(t, "proof", "--help")
+	for _, w := range []string{"verify STORY", "comment PR", "push STORY"} {
+		if !strings.Contains(help, w) {
+			t.Errorf("aayu proof --help does not list %q:\n%s", w, help)
+		}
+	}
+}
+
+// TestVersionCommandPrintsTheVersion: gh's users type `aayu version`.
+func TestVersionCommandPrintsTheVersion(t *testing.T) {
+	out, _, code, _, done := execute(t, "version")
+	flag, _, _, _, _ := execute(t, "--version")
+	if !done || code != ExitOK || !strings.Contains(out, "v9.9.9") || !strings.Contains(flag, "v9.9.9") {
+		t.Errorf("aayu version = %q (exit %d), --version = %q; want the version", out, code, flag)
+	}
+}
+
+// TestManPageHasEnvironmentFilesAndExitStatus: `aayu man` is listed in
+// help, and its page has the sections a man reader looks for.
+func TestManPageHasEnvironmentFilesAndExitStatus(t *testing.T) {
+	page, _, code, _, _ := execute(t, "man")
+	for _, sec := range []string{".SH ENVIRONMENT", ".SH FILES", ".SH \"EXIT STATUS\"", "AAYU_AGENT", ".aayudha/proof/"} {
+		if code != ExitOK || !strings.Contains(strings.ReplaceAll(page, ".SH EXIT STATUS", ".SH \"EXIT STATUS\""), sec) {
+			t.Errorf("aayu man (exit %d) lacks %s", code, sec)
+		}
+	}
+	help, _, _, _, _ := execute(t, "--help")
+	if !strings.Contains(help, "man") || !strings.Contains(help, "version") {
+		t.Errorf("aayu --help does not list man and version:\n%s", help)
+	}
+}
+
+// TestHelpToAFileHasNoTrailingSpaces: help's columns are padded on the
+// terminal; written to a file, no line ends in spaces.
+func TestHelpToAFileHasNoTrailingSpaces(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"ship", "--help"}, {"help", "proof"}} {
+		out, _, _, _, _ := execute(t, args...)
+		for i, l := range strings.Split(out, "\n") {
+			if strings.TrimRight(l, " \t") != l {
+				t.Errorf("aayu %s: line %d ends in spaces: %q", strings.Join(args, " "), i+1, l)
+			}
+		}
+	}
+}
+
+// TestJSONFlagCompletesFieldNames: `inbox --json <TAB>` offers the
+// fields, after the ones already typed, never file names; a number
+// argument completes no file either.
+func TestJSONFlagCompletesFieldNames(t *testing.T) {
+	out, _, _, _, _ := execute(t, "__complete", "inbox", "--json", "number,")
+	if !strings.Contains(out, "number,kind") || strings.Contains(out, "number,number") || !strings.Contains(out, ":6") {
+		t.Errorf("inbox --json number,<TAB> = %q; want the other fields, no files (directive 6)", out)
+	}
+	out, _, _, _, _ = execute(t, "__complete", "ship", "")
+	if !strings.Contains(out, ":4") {
+		t.Errorf("ship <TAB> = %q; want no file names (directive 4)", out)
 	}
 }

@@ -126,7 +126,7 @@ func TestParseArgsUsageErrors(t *testing.T) {
 		{"decide with an empty accept", []string{"decide", "7", "--accept="}, "--accept needs a value"},
 		{"next with an argument", []string{"next", "now"}, "takes no arguments"},
 		{"solo-bypass belongs to ship and plan", []string{"ready", "7", "--solo-bypass"}, "--solo-bypass belongs to aayu"},
-		{"proof without push", []string{"proof", "5"}, "the aayu proof commands are push"},
+		{"proof without push", []string{"proof", "5"}, "the aayu proof commands are comment, push, verify"},
 		{"proof push without a story", []string{"proof", "push"}, "needs one argument, STORY"},
 		{"media belongs to proof", []string{"ship", "6", "--media"}, "--media belongs to aayu proof push"},
 		{"head not a sha", []string{"pack", "d", "--head", "abc123"}, "40 hex"},
@@ -212,7 +212,9 @@ func TestHelpPagesNameEveryCommandAndFlag(t *testing.T) {
 func commandNames() []string {
 	var names []string
 	for _, d := range Commands() {
-		names = append(names, d.Name)
+		if d.Of == "" { // another name is listed on its parent's page
+			names = append(names, d.Name)
+		}
 	}
 	return names
 }
