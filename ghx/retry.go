@@ -224,7 +224,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if !idempotent && !neverSent(err) {
 				return nil, &MayHaveLandedError{Method: req.Method, URL: masked, Err: err}
 			}
-			if !transient(err) || attempt >= t.policy.MaxAttempts {
+			if !transient(err) || refusedOnThisMachine(req, err) || attempt >= t.policy.MaxAttempts {
 				return nil, err
 			}
 			wait, reason = t.backoff(attempt), "the connection to GitHub to recover"
@@ -340,6 +340,23 @@ func neverSent(err error) bool {
 	}
 	var dnsErr *net.DNSError
 	return errors.As(err, &dnsErr)
+}
+
+// refusedOnThisMachine: nothing listens at a loopback address (a sandbox
+// that is not running, a mistyped port). This machine's own answer does
+// not change in the next seconds, so it is said at once rather than after
+// four tries; a remote host refusing may be a balancer's moment, and is
+// tried again.
+func refusedOnThisMachine(req *http.Request, err error) bool {
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		return false
+	}
+	host := req.URL.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // transient errors are worth another try: dropped or refused connections

@@ -3,6 +3,7 @@ package ghx
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -354,5 +355,29 @@ func TestSecondaryLimitHoldsTheClientsOtherRequests(t *testing.T) {
 	}
 	if n := othersDuringWait.Load(); n != 0 {
 		t.Errorf("%d requests reached GitHub during the wait", n)
+	}
+}
+
+// TestRefusedLoopbackFailsAtOnce: nothing listening on this machine (a
+// sandbox not running) is said after one try, not after four with
+// backoff; the error still says nothing was sent.
+func TestRefusedLoopbackFailsAtOnce(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close() // the port is free now: a dial is refused
+	waits := 0
+	rt := &retryTransport{next: http.DefaultTransport, policy: RetryPolicy{OnWait: func(Wait) { waits++ }}.withDefaults(),
+		sleep: func(context.Context, time.Duration) error { return nil }, now: time.Now}
+	c := &http.Client{Transport: rt}
+	resp, err := c.Get("http://" + addr + "/user")
+	if err == nil {
+		resp.Body.Close()
+		t.Fatal("a refused connection answered")
+	}
+	if waits != 0 || !neverSent(err) {
+		t.Errorf("a refused loopback connection waited %d times (err %v); want none, and nothing sent", waits, err)
 	}
 }
