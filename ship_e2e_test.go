@@ -136,8 +136,9 @@ func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
 	}
 
 	code, out = shipWithoutTerminal(t, home, "founder", "n", "4", "--solo-bypass")
-	if code != tui.ExitRefused || !strings.Contains(out, "you did not answer yes; nothing was written") {
-		t.Fatalf("ship 4 answered n exited %d:\n%s", code, out)
+	if code != tui.ExitRefused || !strings.Contains(out, "you did not answer yes; nothing was written") ||
+		!strings.Contains(out, "cancelled: you did not answer yes, so nothing was merged") || strings.Contains(out, "refused: nothing was merged") {
+		t.Fatalf("ship 4 answered n exited %d, or called the no a refusal:\n%s", code, out)
 	}
 	for _, want := range []string{"Command: aayu ship 4 --solo-bypass", "posts your Solo-mode bypass: comment on #4", "squash-merges #4 into dev", "ship.json on the ledger", "updates Story #3"} {
 		if !strings.Contains(out, want) {

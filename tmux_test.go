@@ -318,9 +318,10 @@ func TestTmuxShipFromTheInboxAnsweredNo(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("no: write nothing")
 	s.keys("n")
-	scr := s.waitFor("refused: nothing was merged and nothing landed")
-	if !strings.Contains(scr, "you did not answer yes; nothing was written") {
-		t.Errorf("the no is not said in words:\n%s", scr)
+	// The person's own no is a cancel, not a gate's refusal.
+	scr := s.waitFor("cancelled: you did not answer yes, so nothing was merged")
+	if !strings.Contains(scr, "you did not answer yes; nothing was written") || strings.Contains(scr, "refused: nothing was merged") {
+		t.Errorf("the no is not said as a cancel in words:\n%s", scr)
 	}
 	s.keys("q")
 	s.waitFor("Needs you (6)") // back in the inbox, the card still there

@@ -114,6 +114,7 @@ func (r *run) confirm(p Plan) (gateOutcome, error) {
 		return gateOutcome{}, err
 	}
 	if !yes {
+		r.res.Cancelled = true
 		return gateOutcome{refusals: []string{"you did not answer yes; nothing was written"}}, nil
 	}
 	return gateOutcome{words: fmt.Sprintf("yes, by @%s: %d writes", r.cfg.Viewer, len(p.Writes))}, nil

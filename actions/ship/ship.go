@@ -223,7 +223,10 @@ type Result struct {
 	// StoryUpdated says the Story now reads status:merged with its shipped
 	// comment, in this run or an earlier one.
 	StoryUpdated bool
-	ExitCode     int
+	// Cancelled says the person was asked and did not answer yes: their
+	// own no, not a gate's refusal (exit 4 all the same, as SPEC §5 says).
+	Cancelled bool
+	ExitCode  int
 }
 
 // Shipper runs ship for one repository.

@@ -35,7 +35,7 @@ func (m *Model) Epilogue() []string {
 }
 
 func isOutcome(l string) bool {
-	for _, p := range []string{"failed: ", "shipped: ", "merged as ", "refused: nothing was merged"} {
+	for _, p := range []string{"failed: ", "shipped: ", "merged as ", "refused: nothing was merged", "cancelled: "} {
 		if strings.HasPrefix(l, p) {
 			return true
 		}
@@ -65,6 +65,8 @@ func (m *Model) Headline() string {
 		h = fmt.Sprintf("merged%s as %s", into, shortCommit(res.MergeCommit))
 	case res.Merged:
 		h = fmt.Sprintf("merged%s as %s, not finished: %s", into, shortCommit(res.MergeCommit), tui.SanitizeLine(res.Unfinished))
+	case res.Cancelled:
+		h = "cancelled: you did not answer yes; nothing was merged"
 	case len(res.Refusals) > 0:
 		h = "refused: " + tui.SanitizeLine(res.Refusals[0])
 	default:

@@ -340,6 +340,8 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		m.say(fmt.Sprintf("shipped: #%d merged as %s; the record is on the ledger at %s.", m.opts.PR, tui.SanitizeLine(res.MergeCommit), tui.SanitizeLine(res.LedgerDir)))
 	case res.Merged:
 		m.say(fmt.Sprintf("merged as %s, but not finished: %s. Run aayu ship %d again to finish it; it will not merge twice.", tui.SanitizeLine(res.MergeCommit), tui.SanitizeLine(res.Unfinished), m.opts.PR))
+	case res.Cancelled:
+		m.say(fmt.Sprintf("cancelled: you did not answer yes, so nothing was merged and nothing landed (exit %d).", res.ExitCode))
 	default:
 		m.say(fmt.Sprintf("refused: nothing was merged and nothing landed (exit %d).", res.ExitCode))
 	}

@@ -145,6 +145,8 @@ func (m *Model) outcomeLines(w int) []string {
 		s = st.OK.Render("shipped") + fmt.Sprintf(": merged as %s; the record is on the ledger at %s.", tui.SanitizeLine(r.MergeCommit), tui.SanitizeLine(r.LedgerDir))
 	case r.Merged:
 		s = st.Warning.Render("merged, not finished") + ": " + tui.SanitizeLine(r.Unfinished) + ". Run aayu ship again; it will not merge twice."
+	case r.Cancelled:
+		s = st.Warning.Render("cancelled") + ": you did not answer yes, so nothing was merged and nothing landed."
 	default:
 		s = st.Failed.Render("refused") + ": nothing was merged and nothing landed."
 		if why := m.refusal(); why != "" {
