@@ -214,7 +214,9 @@ func (s *Stack) pop(code int) tea.Cmd {
 	s.collect()
 	top := len(s.screens) - 1
 	gone := s.screens[top]
-	s.ran = append(s.ran, blockOf(gone, code))
+	b := blockOf(gone, code)
+	b.looked = onlyShows(gone) // on top of another screen: what it showed was looked at
+	s.ran = append(s.ran, b)
 	if c, ok := gone.(Closer); ok {
 		c.Close()
 	}
@@ -319,11 +321,15 @@ func (s *Stack) Transcript() []string {
 
 // Done is the bottom screen's: pushed screens only ever return to it. Its
 // code is the worst of every screen that ran (SPEC §3): a ship refused
-// inside the inbox makes the run exit 4, whatever the inbox did after.
+// inside the inbox makes the run exit 4, whatever the inbox did after. A
+// screen opened on top only to show (Shower: a tampered pack looked at)
+// does not count: the code says what the person did.
 func (s *Stack) Done() (bool, int) {
 	done, code := s.screens[0].Done()
 	for _, b := range s.ran {
-		code = Worst(code, b.code)
+		if !b.looked {
+			code = Worst(code, b.code)
+		}
 	}
 	return done, code
 }

@@ -14,12 +14,27 @@ type Named interface{ Name() string }
 // rather than "result: exit 0").
 type Headliner interface{ Headline() string }
 
+// Shower is implemented by a screen that only shows what is there (the
+// pack viewer, verify). Opened on top of another screen, what it found is
+// what the person looked at, not what they did: it is in the quit summary,
+// and it does not set the run's exit code. The screen a command names
+// (aayu pack 3) always sets it.
+type Shower interface{ OnlyShows() bool }
+
+// onlyShows says scr is a Shower that only shows.
+func onlyShows(scr Screen) bool {
+	s, ok := scr.(Shower)
+	return ok && s.OnlyShows()
+}
+
 // summaryBlock is one screen's part of the quit summary: what it is, how
-// it ended, and what it leaves behind.
+// it ended, and what it leaves behind. looked: it was opened on top only
+// to show, so its code does not count (Shower).
 type summaryBlock struct {
-	name string
-	code int
-	left []string
+	name   string
+	code   int
+	left   []string
+	looked bool
 }
 
 // blockOf is what scr leaves on the terminal when it closes with code.
@@ -62,7 +77,7 @@ func summary(blocks []summaryBlock, actionsLog string) []string {
 	worst := 0
 	for i, b := range blocks {
 		out = append(out, b.left...)
-		if Worst(blocks[worst].code, b.code) != blocks[worst].code {
+		if !b.looked && (blocks[worst].looked || Worst(blocks[worst].code, b.code) != blocks[worst].code) {
 			worst = i
 		}
 	}
@@ -72,7 +87,7 @@ func summary(blocks []summaryBlock, actionsLog string) []string {
 	if len(blocks) > 1 {
 		w := blocks[worst]
 		switch {
-		case w.code == ExitOK:
+		case w.looked || w.code == ExitOK:
 			out = append(out, "exit 0: every screen finished.")
 		case w.name != "":
 			out = append(out, fmt.Sprintf("exit %d, the worst of the screens above: %s.", w.code, w.name))

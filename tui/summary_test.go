@@ -100,3 +100,37 @@ func TestWorstExitCodeRanksAFailureAboveARefusal(t *testing.T) {
 		}
 	}
 }
+
+// shownScreen is a named screen that only shows (a pack viewer).
+type shownScreen struct{ namedScreen }
+
+func (s shownScreen) OnlyShows() bool { return true }
+
+func (s shownScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := s.namedScreen.Update(msg)
+	s.namedScreen = next.(namedScreen)
+	return s, cmd
+}
+
+// TestLookingAtATamperedPackLeavesTheExitCode: a pack that does not
+// verify, opened from the inbox only to look at it, is in the summary
+// with its own exit 4, but the run exits with what the person did (0
+// here), and the last line blames no screen.
+func TestLookingAtATamperedPackLeavesTheExitCode(t *testing.T) {
+	pack := shownScreen{namedScreen{
+		fakeScreen: fakeScreen{code: ExitRefused, lines: []string{"result: exit 4"}},
+		name:       "pack, Story #3",
+	}}
+	s := NewStack(namedOpener{openerScreen: newOpener(fakeScreen{}, pack), name: "inbox"})
+	send(t, s, tea.KeyPressMsg{Code: 'o', Text: "o"})
+	send(t, s, tea.KeyPressMsg{Code: 'q', Text: "q"}) // the pack closes
+	send(t, s, tea.KeyPressMsg{Code: 'q', Text: "q"}) // the inbox closes
+	done, code := s.Done()
+	if !done || code != ExitOK {
+		t.Errorf("done %v, exit %d; looking at a pack is not something that failed", done, code)
+	}
+	got := strings.Join(s.Epilogue(), "\n")
+	if !strings.Contains(got, "pack, Story #3: exit 4") || strings.Contains(got, "the worst of the screens above") || !strings.Contains(got, "exit 0: every screen finished.") {
+		t.Errorf("the summary should show the pack's own result and exit 0:\n%s", got)
+	}
+}

@@ -27,3 +27,8 @@ func (m *Model) Epilogue() []string {
 	}
 	return m.lines[len(m.lines)-1:]
 }
+
+// OnlyShows: the pack viewer shows what a pack proves and writes nothing;
+// opened from the inbox, a pack that does not verify is what the person
+// looked at, not what they did (tui.Shower).
+func (m *Model) OnlyShows() bool { return true }

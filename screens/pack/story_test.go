@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -61,12 +62,24 @@ func demoStory(t *testing.T) StoryOptions {
 func drive(t *testing.T, m *Model, cmd tea.Cmd, until func() bool) {
 	t.Helper()
 	msgs := make(chan tea.Msg, 16)
+	// Commands still running when until() holds (a read that answers after
+	// the verdict) are stopped and waited for before the test's folders
+	// are removed: one of them may be writing there.
+	var wg sync.WaitGroup
+	over := make(chan struct{})
+	t.Cleanup(func() {
+		m.Close()
+		close(over)
+		wg.Wait()
+	})
 	var launch func(tea.Cmd)
 	launch = func(c tea.Cmd) {
 		if c == nil {
 			return
 		}
+		wg.Add(1)
 		go func() {
+			defer wg.Done()
 			msg := c()
 			if batch, ok := msg.(tea.BatchMsg); ok {
 				for _, c := range batch {
@@ -75,7 +88,10 @@ func drive(t *testing.T, m *Model, cmd tea.Cmd, until func() bool) {
 				return
 			}
 			if msg != nil {
-				msgs <- msg
+				select {
+				case msgs <- msg:
+				case <-over:
+				}
 			}
 		}()
 	}
