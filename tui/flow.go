@@ -82,9 +82,9 @@ type ConfirmFlow struct {
 // intro; the yes and no keys say "write these" and "write nothing".
 func NewConfirmFlow(c Common, title, intro string) ConfirmFlow {
 	return ConfirmFlow{C: c, Title: title, Lines: []string{intro}, keys: DefaultKeys(),
-		Yes:    key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
-		No:     key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing")),
-		Prompt: []string{"", "y/enter  yes: write all of these", "n/esc    no: write nothing"},
+		Yes:    YesKey("yes, write these"),
+		No:     NoKey("no, write nothing"),
+		Prompt: []string{"", "y            yes: write all of these", "n/esc/enter  no: write nothing"},
 	}
 }
 

@@ -38,3 +38,16 @@ func Disable(b key.Binding, reason string) key.Binding {
 	b.SetEnabled(false)
 	return b
 }
+
+// YesKey is a confirmation's yes: y alone. Enter never writes (SPEC §5's
+// "y as a line"; the full screen follows the same rule): a person who
+// presses Enter to get past a question must not find a one-way step done.
+func YesKey(help string) key.Binding {
+	return key.NewBinding(key.WithKeys("y"), key.WithHelp("y", help))
+}
+
+// NoKey is a confirmation's no: n, esc, q, and Enter, which on every
+// confirmation answers the default, and the default writes nothing.
+func NoKey(help string) key.Binding {
+	return key.NewBinding(key.WithKeys("n", "esc", "q", "enter"), key.WithHelp("n/esc/enter", help))
+}

@@ -124,7 +124,7 @@ func (it Item) Confirm() string {
 	if !it.Choice.NeedsConfirm {
 		return ""
 	}
-	return strings.TrimSuffix(strings.TrimSpace(it.Choice.Confirm), " Press Enter again to apply.")
+	return strings.TrimSuffix(strings.TrimSpace(it.Choice.Confirm), " "+inbox.ConfirmHint)
 }
 
 // Plan is what Read found and what Apply writes, in order.

@@ -39,9 +39,14 @@ func confirmLine(st Step, c, rec Choice) string {
 	if c.OneWay {
 		why = append(why, "a one-way door: it cannot be undone later")
 	}
-	return fmt.Sprintf("%s on %s #%d — %s. It will %s. Press Enter again to apply.",
+	return fmt.Sprintf("%s on %s #%d — %s. It will %s. "+ConfirmHint,
 		capitalise(c.Label), st.Kind.Words(), st.Item.Number, strings.Join(why, ", and "), c.Describe())
 }
+
+// ConfirmHint ends every confirmation a card asks: y applies, and any
+// other key (Enter too) writes nothing, so Enter alone never writes a step
+// that asked first.
+const ConfirmHint = "Press y to apply it; any other key, Enter too, writes nothing."
 
 func capitalise(s string) string {
 	if s == "" {
@@ -106,9 +111,9 @@ func BulkConfirm(steps []Step, viewer string) []string {
 	if len(lines) == 0 {
 		return nil
 	}
-	head := fmt.Sprintf("Do the recommendation of these %d items? Each is written as @%s and is not undone later.", len(lines), viewer)
+	head := fmt.Sprintf("Do the recommendation of these %d items? Each is written as @%s and is not undone later. Press y to apply them; any other key, Enter too, writes nothing.", len(lines), viewer)
 	if len(lines) == 1 {
-		head = fmt.Sprintf("Do the recommendation of this 1 item? It is written as @%s and is not undone later.", viewer)
+		head = fmt.Sprintf("Do the recommendation of this 1 item? It is written as @%s and is not undone later. "+ConfirmHint, viewer)
 	}
 	return append([]string{head}, lines...)
 }

@@ -77,7 +77,7 @@ func TestDecisionConfirmations(t *testing.T) {
 		{"recommended by number", withDecision, "1", false, nil},
 		{"not recommended, two-way", withDecision, "2", true, []string{
 			"Accept option 2: Wait a quarter on Decision #324", "not the recommendation (accept option 1: Add the seat)",
-			`comment on #324: "Accepted option 2 (Wait a quarter) by @founder"`, "add the label status:accepted to #324", "close #324 as completed", "Enter again"}},
+			`comment on #324: "Accepted option 2 (Wait a quarter) by @founder"`, "add the label status:accepted to #324", "close #324 as completed", "Press y to apply it"}},
 		{"recommended one-way", withOneWayDecision, "enter", true, []string{"one-way door: it cannot be undone later", `"Accepted option 1 (Keep the queue) by @founder"`}},
 		{"not recommended, one-way", withOneWayDecision, "3", true, []string{"not the recommendation", "and a one-way door", "Accepted option 3 (Drop it)"}},
 		{"housekeeping recommendation", withReplaced, "enter", false, nil},

@@ -71,9 +71,9 @@ func New(ctx context.Context, c tui.Common, deps Deps) *Model {
 		ConfirmFlow: tui.NewConfirmFlow(c, deps.Command,
 			deps.Command+": reads the batch from the ledger and shows its steps; y asks GitHub for a device code, and the batch is applied once the person it waits for approves that code on any device."),
 	}
-	m.Yes = key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, ask for a device code"))
+	m.Yes = tui.YesKey("yes, ask for a device code")
 	m.No = key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, apply nothing"))
-	m.Prompt = []string{"", "y/enter  yes: ask for a device code", "n/esc    no: apply nothing"}
+	m.Prompt = []string{"", "y            yes: ask for a device code", "n/esc/enter  no: apply nothing"}
 	m.StopWhileWriting = ": approve stops once the steps under way land, and says what landed; nothing is cut in the middle."
 	m.Write = m.ask
 	return m

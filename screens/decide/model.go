@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	core "github.com/aayudha/aayu/actions/decide"
@@ -49,8 +48,8 @@ func New(ctx context.Context, c tui.Common, deps Deps) *Model {
 		ConfirmFlow: tui.NewConfirmFlow(c, deps.Command,
 			deps.Command+": reads each Decision as the inbox does and accepts the option named, with the inbox's writes; a pick that is not the recommendation, or a one-way door, asks first and only y writes."),
 	}
-	m.Yes = key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, accept these"))
-	m.Prompt = []string{"", "y/enter  yes: accept, writing all of these", "n/esc    no: write nothing"}
+	m.Yes = tui.YesKey("yes, accept these")
+	m.Prompt = []string{"", "y            yes: accept, writing all of these", "n/esc/enter  no: write nothing"}
 	m.StopWhileWriting = ": decide stops once the writes under way land, and says what landed; nothing is cut in the middle."
 	m.Write = m.write
 	return m

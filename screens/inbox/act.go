@@ -237,7 +237,7 @@ func (m *Model) pick(k string) tea.Cmd {
 		}
 		if c, refusal := model.Pick(st, k); refusal == "" && c.Key != model.SkipKey && !c.NeedsConfirm {
 			c.NeedsConfirm = true
-			c.Confirm = fmt.Sprintf("%s on %s #%d — aayu ship %d stopped part-way, and finishing it would record its proof. It will %s. Press Enter again to apply.",
+			c.Confirm = fmt.Sprintf("%s on %s #%d — aayu ship %d stopped part-way, and finishing it would record its proof. It will %s. "+model.ConfirmHint,
 				capitalise(c.Label), st.Kind.Words(), st.Item.Number, pr, c.Describe())
 			return m.askConfirm(st, c)
 		}
@@ -283,7 +283,7 @@ func (m *Model) askConfirm(st model.Step, c model.Choice) tea.Cmd {
 // plainConfirm is the confirmation line for the plain twin, where a line of
 // input answers: y applies, and no Enter is asked for.
 func plainConfirm(line string) string {
-	return strings.TrimSuffix(strings.TrimSpace(line), " Press Enter again to apply.") + " (y applies it; anything else cancels)"
+	return strings.TrimSuffix(strings.TrimSpace(line), " "+model.ConfirmHint) + " (y applies it; anything else cancels)"
 }
 
 func (m *Model) submitNote(note string) tea.Cmd {

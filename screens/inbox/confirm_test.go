@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
@@ -26,9 +27,9 @@ func TestInboxConfirmationNeverCutOff(t *testing.T) {
 			}
 			view := ansi.Strip(m.View().Content)
 			tuitest.AssertFits(t, m.View().Content, size[0], size[1])
-			words := strings.Fields(m.pend.confirm[len(m.pend.confirm)-1])
+			words := strings.Fields(strings.TrimSuffix(m.pend.confirm[len(m.pend.confirm)-1], " "+model.ConfirmHint))
 			tail := words[len(words)-1]
-			shown := strings.Contains(view, "enter or y applies it") && strings.Contains(view, tail)
+			shown := strings.Contains(view, "y applies it;") && strings.Contains(view, tail)
 			if !shown && !strings.Contains(view, "too short to show every write") {
 				t.Fatalf("the confirmation is cut off without a word (its end %q, its keys):\n%s", tail, view)
 			}
@@ -59,5 +60,21 @@ func TestInboxNarrowHeaderKeepsTheReadTime(t *testing.T) {
 	header := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
 	if !strings.Contains(header, "read at 09:00:00 UTC") {
 		t.Errorf("the header cuts off the read time: %q", header)
+	}
+}
+
+// TestInboxEnterNeverAppliesAConfirmation: Enter alone never writes a step
+// that asked first (a pick that is not the recommendation, a one-way
+// door): on the confirmation it cancels, as any key but y does.
+func TestInboxEnterNeverAppliesAConfirmation(t *testing.T) {
+	f := newFake()
+	m := loaded(t, f, 120, 40, Options{})
+	m.Update(tea.KeyPressMsg{Code: '2', Text: "2"})
+	if m.pend == nil {
+		t.Fatal("option 2 of the Decision did not ask first")
+	}
+	settle(m, press(m, "enter"))
+	if reqs := f.requests(); m.pend != nil || len(reqs) != 0 || !strings.Contains(m.message, "nothing was written") {
+		t.Errorf("Enter on the confirmation: pending %v, executed %v, message %q; want it cancelled, nothing written", m.pend != nil, reqs, m.message)
 	}
 }

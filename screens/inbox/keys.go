@@ -36,7 +36,7 @@ func newKeys() keyMap {
 		Select:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x/X/C", "select housekeeping")),
 		SelectAll:   key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "select all housekeeping")),
 		ClearHouse:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "clear all housekeeping")),
-		Confirm:     key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter/y", "apply")),
+		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "apply")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Details:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "details")),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),

@@ -108,7 +108,8 @@ func (p *pending) View(st tui.Styles, w int) []string {
 		return append(append(lines, p.noteIn.View()), wrap("enter sends it; esc cancels")...)
 	}
 	for _, c := range p.confirm {
+		c = strings.TrimSuffix(c, " "+model.ConfirmHint) // said once, below
 		lines = append(lines, wrap(st.Warning.Render(c))...)
 	}
-	return append(lines, wrap("enter or y applies it; any other key cancels")...)
+	return append(lines, wrap("y applies it; any other key, Enter too, cancels")...)
 }

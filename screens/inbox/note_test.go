@@ -40,7 +40,7 @@ func TestInboxNoteIsALineEditor(t *testing.T) {
 	if m.Typing() || m.pend == nil || m.pend.noteBuf != strings.TrimSpace(want) {
 		t.Fatalf("enter did not send the note on to its confirmation: pend=%+v", m.pend)
 	}
-	settle(m, press(m, "enter")) // not the recommendation: it asks once
+	settle(m, press(m, "y")) // not the recommendation: it asks once; y applies
 	reqs := f.requests()
 	if len(reqs) != 1 || reqs[0].Note != strings.TrimSpace(want) || reqs[0].Choice.Key != "2" {
 		t.Fatalf("executed %+v, want the approval with note %q (message %q)", reqs, strings.TrimSpace(want), m.message)

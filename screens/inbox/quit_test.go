@@ -31,7 +31,7 @@ func TestCtrlCDuringDecisionWriteFinishesIt(t *testing.T) {
 		t.Errorf("the screen does not say it is finishing the write: %q", m.message)
 	}
 	m.cursor = 1
-	r.run(press(m, "1", "enter"))
+	r.run(press(m, "1", "y"))
 	g.wantStart(t, "a pick after ctrl+c")
 	if !strings.Contains(m.message, "no new write starts") {
 		t.Errorf("a pick after ctrl+c was not refused in words: %q", m.message)

@@ -174,7 +174,7 @@ func fourWrites(t *testing.T, m *Model, g *gatedWrites, r cmdRunner) {
 	if st, _ := m.current(); st.ID() != "decision#2" {
 		t.Fatalf("cursor on %s, want decision#2", st.ID())
 	}
-	r.run(press(m, "1", "enter")) // a one-way door asks once
+	r.run(press(m, "1", "y")) // a one-way door asks once; y applies
 	g.wantStart(t, "Decision #2", "decision#2")
 	r.run(press(m, "C", "y"))
 	g.wantStart(t, "the housekeeping, with two writes under way")

@@ -121,8 +121,8 @@ func TestShipConfirmationGolden(t *testing.T) {
 	}
 }
 
-// TestShipConfirmationKeys: y and enter answer yes; n, esc and q answer
-// no; any other key is not an answer.
+// TestShipConfirmationKeys: y alone answers yes; n, esc, q and Enter
+// answer no (Enter alone never writes); any other key is not an answer.
 func TestShipConfirmationKeys(t *testing.T) {
 	cases := []struct {
 		name string
@@ -130,7 +130,7 @@ func TestShipConfirmationKeys(t *testing.T) {
 		yes  bool
 	}{
 		{"y", []tea.KeyPressMsg{{Code: 'y', Text: "y"}}, true},
-		{"enter", []tea.KeyPressMsg{{Code: tea.KeyEnter}}, true},
+		{"enter", []tea.KeyPressMsg{{Code: tea.KeyEnter}}, false},
 		{"n", []tea.KeyPressMsg{{Code: 'n', Text: "n"}}, false},
 		{"esc", []tea.KeyPressMsg{{Code: tea.KeyEscape}}, false},
 		{"another key first, then n", []tea.KeyPressMsg{{Code: 'x', Text: "x"}, {Code: 'n', Text: "n"}}, false},

@@ -151,8 +151,8 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 		keys: keyMap{KeyMap: tui.DefaultKeys(),
 			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
 			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-			Yes:  key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes, write these")),
-			No:   key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, write nothing")),
+			Yes:  tui.YesKey("yes, write these"),
+			No:   tui.NoKey("no, write nothing"),
 			Copy: tui.CopyKey()},
 		spin: tui.NewSpin(), now: opts.Now,
 	}

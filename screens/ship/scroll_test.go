@@ -94,7 +94,7 @@ func TestShipLongConfirmationScrolls(t *testing.T) {
 	}
 	// A yes must be to writes the person could see: it waits, and says
 	// why, until the last write has been in view.
-	if !strings.Contains(v, "y/enter end, then yes") || !strings.Contains(v, "n/esc/q no") {
+	if !strings.Contains(v, "y end, then yes") || !strings.Contains(v, "n/esc/enter no") {
 		t.Errorf("the answers left the help line:\n%s", v)
 	}
 	m.Update(keyMsg("y"))
@@ -105,7 +105,7 @@ func TestShipLongConfirmationScrolls(t *testing.T) {
 	}
 	m.Update(keyMsg("G"))
 	v = ansi.Strip(m.View().Content)
-	if !strings.Contains(v, "y/enter yes, write these") {
+	if !strings.Contains(v, "y yes, write these") {
 		t.Errorf("after G the yes is still not offered:\n%s", v)
 	}
 	if !strings.Contains(v, "write number 30 of") || !strings.Contains(v, "no: write nothing") {

@@ -208,8 +208,8 @@ func (m *Model) confirmView(w int) (body []string) {
 	for _, wr := range p.Warnings {
 		warnings = append(warnings, wrap(st.Warning.Render("Warning from the pack")+", "+wr.String())...)
 	}
-	answers := append(hang(st.OK.Render("y/enter")+"  ", "yes: write all of these", w),
-		hang(st.Failed.Render("n/esc  ")+"  ", "no: write nothing", w)...)
+	answers := append(hang(st.OK.Render("y          ")+"  ", "yes: write all of these", w),
+		hang(st.Failed.Render("n/esc/enter")+"  ", "no: write nothing", w)...)
 	// Every write is listed; the viewport scrolls a list taller than the
 	// terminal, and the yes waits until its end has been in view.
 	for _, part := range [][]string{intro, bypass, warnings, list, answers} {
