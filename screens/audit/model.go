@@ -78,10 +78,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			m.lines = append(m.lines, Lines(msg.report)...)
 		}
-		if m.c.Plain || m.c.CI {
-			m.done = true
-			return m, tea.Quit
-		}
+		// It ends once the report is on the normal screen (Epilogue): a
+		// command that does one thing has nothing left to ask.
+		m.done = true
+		return m, tea.Quit
 	case tui.LineMsg, tui.InputClosedMsg:
 		// Plain mode finishes once the report is printed; nothing to ask.
 	case tea.KeyPressMsg:

@@ -103,7 +103,7 @@ func DangerousScopes(scopes []string) []string {
 	return warn
 }
 
-// Update records the facts; the screen then waits for q in full screen.
+// Update records the facts; the screen then ends, its report left behind.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -117,10 +117,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if f.Err != nil {
 			m.code = tui.ExitFailed
 		}
-		if m.c.Plain || m.c.CI {
-			m.done = true
-			return m, tea.Quit
-		}
+		// It ends once the facts are on the normal screen (Epilogue): a
+		// command that does one thing has nothing left to ask.
+		m.done = true
+		return m, tea.Quit
 	case tea.KeyPressMsg:
 		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
 			return m, nil

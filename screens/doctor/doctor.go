@@ -67,9 +67,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.code = tui.ExitRefused
 		}
 		m.lines = append(m.lines, fmt.Sprintf("result: exit %d", m.code))
-		if m.c.Plain || m.c.CI {
-			return m, tea.Quit
-		}
+		// A command that does one thing ends once it is done, as gh's do:
+		// the report is left on the normal screen (Epilogue), nothing is
+		// left to ask.
+		m.closed = true
+		return m, tea.Quit
 	case tea.KeyPressMsg:
 		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
 			return m, nil

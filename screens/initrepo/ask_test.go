@@ -69,10 +69,10 @@ func TestInitQuestionEnterAloneWritesNothing(t *testing.T) {
 	if msg := press(m, "enter"); msg != nil || f.applied != 0 {
 		t.Fatalf("enter alone wrote (applied %d, %T)", f.applied, msg)
 	}
-	if done, code := m.Done(); m.phase != finished || code != tui.ExitRefused || done {
-		t.Fatalf("phase %d, done %v, exit %d; want finished with exit 4, the outcome on screen", m.phase, done, code)
+	if done, code := m.Done(); m.phase != finished || code != tui.ExitRefused || !done {
+		t.Fatalf("phase %d, done %v, exit %d; want it ended with exit 4, the outcome left on the normal screen", m.phase, done, code)
 	}
-	if !strings.Contains(strings.Join(m.lines, "\n"), "Nothing was written.") {
+	if !strings.Contains(strings.Join(m.Epilogue(), "\n"), "Nothing was written.") {
 		t.Errorf("the outcome does not say nothing was written:\n%s", strings.Join(m.lines, "\n"))
 	}
 }

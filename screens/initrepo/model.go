@@ -151,10 +151,11 @@ func (m *Model) say(lines ...string) { m.lines = append(m.lines, lines...) }
 func (m *Model) finish(code int) (tea.Model, tea.Cmd) {
 	m.phase, m.code = finished, code
 	m.say(fmt.Sprintf("result: exit %d", code))
-	if m.c.Plain || m.c.CI {
-		return m, tea.Quit
-	}
-	return m, nil
+	// init does one thing: once it is done, nothing is left to ask, and
+	// the screen ends with every line left on the normal screen
+	// (Epilogue), as gh's commands do; --yes never waits for a key.
+	m.closed = true
+	return m, tea.Quit
 }
 
 func (m *Model) planned(msg planMsg) (tea.Model, tea.Cmd) {
