@@ -22,7 +22,12 @@ func freshPlan() core.Plan {
 			{Path: ".github/workflows/aayudha-merge-gate.yml", Action: core.Create, Why: "the merge gate"},
 			{Path: ".aayudha/config.toml", Action: core.Keep, Why: "already there; your policy is left as it is"},
 			{Path: ".github/CODEOWNERS", Action: core.Update, Why: "adds 2 lines: @founder owns /.github/, /LAYERS.md"},
-		}}
+			{Path: ".gitignore", Action: core.Create, Why: "the one line /.aayudha/proof/: local proof packs are never committed"},
+		},
+		Rulesets: []core.RulesetWrite{{Name: core.LedgerRulesetName, Branches: []string{"ledger"},
+			Fixes: []core.RuleCheck{{Branch: "ledger", Rule: core.RuleNoForce, Verdict: core.Missing, Detail: "nothing blocks a force-push to the ledger, so any token with push access can rewrite its records"}},
+			Body:  `{"bypass_actors":[],"conditions":{"ref_name":{"exclude":[],"include":["refs/heads/ledger"]}},"enforcement":"active","name":"aayudha ledger","rules":[{"type":"non_fast_forward"},{"type":"deletion"}],"target":"branch"}`}},
+	}
 }
 
 type fakeCore struct {
@@ -37,7 +42,7 @@ func (f *fakeCore) deps(yes bool) Deps {
 		Read: func(context.Context) (core.Plan, error) { return f.plan, f.readErr },
 		Apply: func(_ context.Context, p core.Plan) (core.Result, error) {
 			f.applied++
-			return core.Result{PR: 7, PRURL: "https://github.com/acme/fresh/pull/7", Branch: p.Branch}, nil
+			return core.Result{PR: 7, PRURL: "https://github.com/acme/fresh/pull/7", Branch: p.Branch, Rulesets: []string{core.LedgerRulesetName}}, nil
 		},
 	}
 }
@@ -111,7 +116,7 @@ func TestInitScreenGolden(t *testing.T) {
 			var model tea.Model = m
 			model, _ = model.Update(planMsg{plan: f.plan})
 			tuitest.GoldenView(t, model.View().Content, w, 24)
-			for range 40 {
+			for range 120 { // the ruleset's body wraps over many lines at 40 columns
 				model, _ = model.Update(tuitest.Key("up"))
 			}
 			top := model.View().Content
