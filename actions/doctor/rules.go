@@ -54,14 +54,16 @@ func botAppRow(ctx context.Context, gh *github.Client, slug string) Row {
 	return Row{name, OK, "no workflows permission, so an agent's token cannot change a workflow (it has " + strings.Join(have, ", ") + ")", ""}
 }
 
-// WorkflowScopeRow warns of every token in reach whose classic scopes
-// (X-OAuth-Scopes) include workflow: an agent holding one can change the
-// gates' workflow files.
+// WorkflowScopeRow warns of every other token in reach whose classic
+// scopes (X-OAuth-Scopes) include workflow: an agent holding one can
+// change the gates' workflow files. The token aayu uses has its own row
+// (token scopes).
 func WorkflowScopeRow(creds []Credential) Row {
-	const name = "workflow scope on tokens in reach"
+	const name = "workflow scope on other tokens in reach"
+	own := strings.TrimSuffix(OwnSource(ghx.Token{}), ")")
 	var with []string
 	for _, c := range creds {
-		if slices.Contains(c.Scopes, "workflow") {
+		if slices.Contains(c.Scopes, "workflow") && !strings.HasPrefix(c.Source, own) {
 			who := c.Source
 			if c.Account != "" {
 				who += " (" + c.Account + ")"
@@ -70,7 +72,7 @@ func WorkflowScopeRow(creds []Credential) Row {
 		}
 	}
 	if len(with) == 0 {
-		return Row{name, OK, "no token this session reaches carries the workflow scope", ""}
+		return Row{name, OK, "no other token this session reaches carries the workflow scope", ""}
 	}
 	return Row{name, Warn, "the workflow scope, with which a token can change the gates' workflow files, is on: " + strings.Join(with, "; "),
 		"give agents tokens without it (gh auth refresh --remove-scopes workflow, or a fine-grained token without Workflows)"}

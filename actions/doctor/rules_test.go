@@ -11,6 +11,7 @@ import (
 
 	"github.com/aayudha/aayu/actions/doctor"
 	"github.com/aayudha/aayu/actions/initrepo"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/conformance"
 )
@@ -260,6 +261,7 @@ func TestDoctorWarnsOfTheWorkflowScopeOnAnyTokenInReach(t *testing.T) {
 		{Source: "environment variable GH_TOKEN", Account: "founder", Scopes: []string{"repo", "workflow"}},
 		{Source: "gh (hosts.yml) github.com", Account: "founder", Scopes: []string{"repo"}},
 		{Source: "environment variable AAYU_BOT_TOKEN", App: true},
+		{Source: doctor.OwnSource(ghx.NewToken("x", "the keyring")), Account: "founder", Scopes: []string{"workflow"}}, // the token scopes row's
 	}
 	r := doctor.WorkflowScopeRow(creds)
 	if r.State != doctor.Warn || r.Detail != "the workflow scope, with which a token can change the gates' workflow files, is on: environment variable GH_TOKEN (founder)" || r.Next == "" {
