@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -106,5 +107,56 @@ func TestInitCreatesTheRulesetsOnlyTheGateCanSatisfy(t *testing.T) {
 	// A second init has nothing left to write.
 	if code, out := runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "init", "--gates", "--yes"); code != tui.ExitOK || !strings.Contains(out, "Nothing to write") {
 		t.Errorf("a second init exited %d:\n%s", code, out)
+	}
+}
+
+// TestDoctorNamesEachRuleTheEarlierInitLeftOut: `aayu doctor` on the demo
+// set up by the earlier init (its one ruleset requiring the gate by name,
+// created here through REST) fails a row for each missing rule on dev,
+// main and the ledger, with aayu init as the next step, and exits 4.
+func TestDoctorNamesEachRuleTheEarlierInitLeftOut(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	vars := map[string]string{"HOME": home}
+	// The sandbox's state is seeded by the first run.
+	if code, out := runAs(vars, "", "--sandbox", "--repo", "acme/benefits", "doctor"); code == tui.ExitUsage {
+		t.Fatalf("doctor exited %d:\n%s", code, out)
+	}
+	onSandbox(t, home, func(gh *github.Client) {
+		ctx := context.Background()
+		if _, err := gh.Repositories.DeleteRuleset(ctx, "acme", "benefits", sandbox.RulesetID); err != nil {
+			t.Fatal(err)
+		}
+		all, _, _ := gh.Repositories.GetAllRulesets(ctx, "acme", "benefits", false)
+		for _, rs := range all { // whatever the seed carries, only the earlier init's ruleset stays
+			if _, err := gh.Repositories.DeleteRuleset(ctx, "acme", "benefits", rs.GetID()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		old := `{"name":"aayudha merge gate","target":"branch","enforcement":"active",` +
+			`"conditions":{"ref_name":{"include":["refs/heads/main","refs/heads/dev"],"exclude":[]}},` +
+			`"bypass_actors":[{"actor_id":5,"actor_type":"RepositoryRole","bypass_mode":"always"}],` +
+			`"rules":[{"type":"required_status_checks","parameters":{"strict_required_status_checks_policy":false,"required_status_checks":[{"context":"aayudha/merge-gate"}]}}]}`
+		req, _ := gh.NewRequest("POST", "repos/acme/benefits/rulesets", json.RawMessage(old))
+		if _, err := gh.Do(ctx, req, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	code, out := runAs(vars, "", "--sandbox", "--repo", "acme/benefits", "doctor")
+	if code != tui.ExitRefused {
+		t.Fatalf("doctor exited %d, want 4:\n%s", code, out)
+	}
+	for _, row := range []string{
+		"gate required on dev: not set up — aayudha/merge-gate is required by name only (no integration_id)",
+		"gate required on main: not set up — aayudha/merge-gate is required by name only (no integration_id)",
+		"force-push blocked on dev: not set up", "force-push blocked on main: not set up", "force-push blocked on ledger: not set up",
+		"deletion blocked on dev: not set up", "deletion blocked on main: not set up", "deletion blocked on ledger: not set up",
+	} {
+		if !strings.Contains(out, row) {
+			t.Errorf("doctor lacks %q:\n%s", row, out)
+		}
+	}
+	if n := strings.Count(out, "next: run aayu init with an admin's token: it creates the ruleset"); n != 8 {
+		t.Errorf("%d rows point at aayu init, want 8:\n%s", n, out)
 	}
 }
