@@ -1,8 +1,9 @@
 // Package doctor checks a repository's aayudha set-up against GitHub
-// (issue 12): the workflows present and current, the gate required on the
-// default and integration branches, the presence check's App, the ledger
-// branch and the token's scopes, each row with its one next step. It only
-// reads; screens/doctor shows it.
+// (issue 12): the workflows present and current, the rules init sets on
+// the integration, default and ledger branches (initrepo.CheckRules), the
+// presence check's App, the ledger branch, the bot App's permissions and
+// the tokens' scopes, each row with its one next step. It only reads;
+// screens/doctor shows it.
 package doctor
 
 import (

@@ -134,3 +134,18 @@ func TestInitScreenGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestInitScreenShowsRulesetsAWriterCannotCreate: with a writer's token
+// the rulesets are shown for an admin with the command and body, nothing
+// claims the repository has everything, and nothing is written.
+func TestInitScreenShowsRulesetsAWriterCannotCreate(t *testing.T) {
+	p := freshPlan()
+	p.Admin, p.Changes = false, nil
+	f := &fakeCore{plan: p}
+	code, out := runPlain(t, f.deps(true), "")
+	if code != tui.ExitOK || f.applied != 0 || strings.Contains(out, "already has everything") ||
+		!strings.Contains(out, "creating a ruleset needs an admin's token") || !strings.Contains(out, "gh api --method POST repos/acme/fresh/rulesets --input ruleset.json") ||
+		!strings.Contains(out, `body: {"bypass_actors":[]`) || !strings.Contains(out, "the rulesets need an admin's token") {
+		t.Errorf("exit %d, applied %d:\n%s", code, f.applied, out)
+	}
+}
