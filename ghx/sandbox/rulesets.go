@@ -102,7 +102,11 @@ func (s *Server) getRuleset(w http.ResponseWriter, r *http.Request) {
 	}
 	id, _ := strconv.ParseInt(r.PathValue("ruleset_id"), 10, 64)
 	if id == rulesetID && len(s.st.Rules) > 0 {
-		writeJSON(w, http.StatusOK, s.legacyRulesetJSON())
+		out := s.legacyRulesetJSON()
+		if callerOf(r).Permission != "admin" {
+			delete(out, "bypass_actors")
+		}
+		writeJSON(w, http.StatusOK, out)
 		return
 	}
 	for _, rec := range s.st.Rulesets {

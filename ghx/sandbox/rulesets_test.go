@@ -45,6 +45,12 @@ func TestRulesetRoundTripsItsRules(t *testing.T) {
 	if resp, err := writer.Do(ctx, req, nil); err == nil || resp.StatusCode != http.StatusForbidden {
 		t.Errorf("a writer created a ruleset: %v", err)
 	}
+	// GitHub shows who may bypass a ruleset only to those who may edit it.
+	for _, id := range []int64{int64(created["id"].(float64)), sandbox.RulesetID} {
+		if rs, _, err := writer.Repositories.GetRuleset(ctx, "acme", "benefits", id, false); err != nil || rs.BypassActors != nil {
+			t.Errorf("a writer reads ruleset %d's bypass actors: %+v, %v", id, rs, err)
+		}
+	}
 	all, _, err := gh.Repositories.GetAllRulesets(ctx, "acme", "benefits", false)
 	if err != nil || len(all) != 2 {
 		t.Errorf("the rulesets listed: %d, %v", len(all), err)
