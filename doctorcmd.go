@@ -40,23 +40,23 @@ func (w wiring) credentials(own ghx.Token) core.Credentials {
 		if u, err := ghx.ParseAPIURL(sess.apiURL); err == nil && u.Scheme == "http" {
 			scheme = "http"
 		}
-		whoAmI := func(ctx context.Context, tok ghx.Token) (string, error) {
+		whoAmI := func(ctx context.Context, tok ghx.Token) (string, []string, error) {
 			// No cache: whose a token is must be GitHub's answer now.
 			c, err := ghx.NewClient(ghx.ClientOptions{APIURL: sess.apiURL, Token: tok, UserAgent: "aayu"})
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 			defer cancel()
-			u, _, err := c.Users.Get(ctx, "")
+			u, resp, err := c.Users.Get(ctx, "")
 			if err != nil {
-				return "", fmt.Errorf("asking GitHub whose a token is: %w", err)
+				return "", nil, fmt.Errorf("asking GitHub whose a token is: %w", err)
 			}
-			return u.GetLogin(), nil
+			return u.GetLogin(), ghx.Scopes(resp.Header), nil
 		}
 		creds := core.FindCredentials(ctx, core.Reach{
 			Environ: e.environ, Home: e.getenv("HOME"), Host: host, Scheme: scheme,
-			GitCredential: core.GitCredentialFill(e.environ), Own: own, Keyring: ghx.KeyringToken(nil, 0), WhoAmI: whoAmI,
+			GitCredential: core.GitCredentialFill(e.environ), Own: own, Keyring: ghx.KeyringToken(nil, 0), WhoAmIScopes: whoAmI,
 		})
 		viewer := ""
 		for _, c := range creds {

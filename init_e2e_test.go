@@ -37,10 +37,11 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 	git := filepath.Join(home, ".cache", "aayu", "sandbox", "fresh.git")
 
 	code, out := runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "doctor")
-	// Not set up: the three workflows and the presence check's App; the
-	// sandbox's fresh already carries the ruleset requiring the gate.
-	if code != tui.ExitRefused || strings.Count(out, ": not set up — ") != 4 || !strings.Contains(out, "next: run aayu init: it proposes the current file") ||
-		!strings.Contains(out, "gate required on main: ok") {
+	// Not set up: the three workflows, the presence check's App, and the
+	// rules: fresh's ruleset requires the gate by name only, and nothing
+	// blocks a force-push or a deletion of main or the ledger.
+	if code != tui.ExitRefused || strings.Count(out, ": not set up — ") != 9 || !strings.Contains(out, "next: run aayu init: it proposes the current file") ||
+		!strings.Contains(out, "gate required on main: not set up — aayudha/merge-gate is required by name only") {
 		t.Fatalf("doctor before init exited %d:\n%s", code, out)
 	}
 	mainBefore, _ := runCmd("git", "--git-dir", git, "rev-parse", "main")

@@ -230,3 +230,25 @@ func TestGitCredentialHelperThatDoesNotAnswerCountsAsExposed(t *testing.T) {
 		t.Errorf("a helper that did not answer: %+v, want the row to fail", row)
 	}
 }
+
+// TestFindCredentialsKeepsEachTokensScopes: with WhoAmIScopes, each token
+// found carries the scopes GitHub named when asked whose it is, so doctor
+// can warn of the workflow scope on any of them.
+func TestFindCredentialsKeepsEachTokensScopes(t *testing.T) {
+	creds := FindCredentials(context.Background(), Reach{
+		Environ: []string{"GH_TOKEN=" + founderPAT, "MY_BOT=" + botPAT, "PATH=/usr/bin"},
+		WhoAmIScopes: func(_ context.Context, tok ghx.Token) (string, []string, error) {
+			if tok.Reveal() == founderPAT {
+				return "founder", []string{"repo", "workflow"}, nil
+			}
+			return "agent-bot", []string{"repo"}, nil
+		},
+	})
+	// MY_BOT holds an App's token: GitHub is not asked, and it has no scopes.
+	if len(creds) != 2 || strings.Join(creds[0].Scopes, ",") != "repo,workflow" || !creds[1].App || len(creds[1].Scopes) != 0 {
+		t.Fatalf("credentials: %+v", creds)
+	}
+	if r := WorkflowScopeRow(creds); r.State != Warn || !strings.Contains(r.Detail, "GH_TOKEN (founder)") || strings.Contains(r.Detail, "MY_BOT") {
+		t.Errorf("the row: %+v", r)
+	}
+}

@@ -1,8 +1,9 @@
 // Package doctor checks a repository's aayudha set-up against GitHub
-// (issue 12): the workflows present and current, the gate required on the
-// default and integration branches, the presence check's App, the ledger
-// branch and the token's scopes, each row with its one next step. It only
-// reads; screens/doctor shows it.
+// (issue 12): the workflows present and current, the rules init sets on
+// the integration, default and ledger branches (initrepo.CheckRules), the
+// presence check's App, the ledger branch, the bot App's permissions and
+// the tokens' scopes, each row with its one next step. It only reads;
+// screens/doctor shows it.
 package doctor
 
 import (
@@ -86,12 +87,18 @@ func CheckWith(ctx context.Context, gh *github.Client, owner, repo string, reach
 	// same words, rather than quietly falling back to the defaults.
 	pol, polErr := basepolicy.Read(ctx, gh, owner, repo, def)
 	rep.Rows = append(rep.Rows, policyRow(def, pol, polErr))
-	integration := integrationBranch(ctx, gh, owner, repo, def, pol)
-	for _, b := range uniq(def, integration) {
-		rep.Rows = append(rep.Rows, requiredRow(ctx, gh, owner, repo, b))
+	// The rules init sets, judged by the one rule init plans by.
+	guard := initrepo.ReadGuard(ctx, gh, owner, repo, def)
+	for _, c := range initrepo.CheckRules(ctx, gh, owner, repo, guard.Targets(def)) {
+		rep.Rows = append(rep.Rows, ruleRow(c))
 	}
 	rep.Rows = append(rep.Rows, mergeSettingsRow(r))
 	rep.Rows = append(rep.Rows, variableRow(ctx, gh, owner, repo), ledgerRow(ctx, gh, owner, repo))
+	if pol != nil {
+		if slug := pol.Identity().AppSlug; slug != "" {
+			rep.Rows = append(rep.Rows, botAppRow(ctx, gh, slug))
+		}
+	}
 	// Every response carries the token's scopes; the first one will do.
 	rep.Rows = append(rep.Rows, scopesRow(ghx.Scopes(resp.Header)))
 	if reach != nil {
@@ -102,16 +109,9 @@ func CheckWith(ctx context.Context, gh *github.Client, owner, repo string, reach
 			p = pol.Pass()
 		}
 		creds, viewer := reach(ctx)
-		rep.Rows = append(rep.Rows, ApprovalsRow(creds, p.Approvers, p.DeviceFor, viewer))
+		rep.Rows = append(rep.Rows, ApprovalsRow(creds, p.Approvers, p.DeviceFor, viewer), WorkflowScopeRow(creds))
 	}
 	return rep, nil
-}
-
-func uniq(a, b string) []string {
-	if a == b {
-		return []string{a}
-	}
-	return []string{a, b}
 }
 
 func openSetupPR(ctx context.Context, gh *github.Client, owner, repo string) int {
@@ -152,22 +152,6 @@ func workflowRow(ctx context.Context, gh *github.Client, owner, repo, def string
 	return Row{name, OK, "present on " + def + " and byte for byte this aayu's template", ""}
 }
 
-// integrationBranch is [autonomy] integration_branch from the default
-// branch's policy, when that branch exists.
-func integrationBranch(ctx context.Context, gh *github.Client, owner, repo, def string, pol *basepolicy.Policy) string {
-	if pol == nil || !pol.ConfigRead() {
-		return def
-	}
-	ib := pol.Config().String("autonomy.integration_branch")
-	if ib == "" {
-		return def
-	}
-	if _, _, err := gh.Git.GetRef(ctx, owner, repo, "heads/"+ib); err != nil {
-		return def
-	}
-	return ib
-}
-
 // policyRow says whether the default branch's policy can be judged by:
 // every refusal is the sentence ship and the protected-paths gate give.
 func policyRow(def string, pol *basepolicy.Policy, err error) Row {
@@ -179,24 +163,6 @@ func policyRow(def string, pol *basepolicy.Policy, err error) Row {
 		return Row{name, Fail, strings.Join(pol.Refusals(), "; "), "fix it through a reviewed pull request: until then ship and the protected-paths gate refuse"}
 	}
 	return Row{name, OK, fmt.Sprintf("%s, %s and CODEOWNERS read at %s (any missing file means the defaults)", basepolicy.ConfigPath, basepolicy.LayersPath, gitsha.Short(pol.Tip())), ""}
-}
-
-func requiredRow(ctx context.Context, gh *github.Client, owner, repo, branch string) Row {
-	name := "gate required on " + branch
-	next := fmt.Sprintf("require the status check %s on %s: Settings, Rules, Rulesets, New branch ruleset, Require status checks to pass", GateCheck, branch)
-	reqs, unread, err := ghx.RequiredChecks(ctx, gh, owner, repo, branch)
-	if err != nil {
-		return Row{name, Fail, "could not be read: " + ghx.Describe(err), "check your token's access (aayu auth), then run aayu doctor again"}
-	}
-	for _, r := range reqs {
-		if r.Check == GateCheck {
-			return Row{name, OK, GateCheck + " is required by " + r.By, ""}
-		}
-	}
-	if unread {
-		return Row{name, Warn, "no ruleset requires " + GateCheck + ", and your token may not read branch protection", "an admin checks Settings, Branches for " + branch + ", or adds a ruleset: " + next}
-	}
-	return Row{name, Fail, "nothing requires " + GateCheck + ", so a change could merge without its proof", next}
 }
 
 // mergeSettingsRow checks the repository allows squash merges, the only

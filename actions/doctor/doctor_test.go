@@ -19,12 +19,13 @@ func client(t *testing.T, base, token string) *github.Client {
 	return c
 }
 
-// TestDoctorRows: the demo is set up (only the token's workflow scope
-// warns); fresh fails the rows that init and a ruleset fix, each with its
-// next step.
+// TestDoctorRows: the demo with init's rulesets is set up (only the
+// token's workflow scope warns); fresh fails the rows that init fixes,
+// each with its next step.
 func TestDoctorRows(t *testing.T) {
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
+	newSetUp(t, client(t, base, "sandbox-founder"), "benefits")
 	rep, err := doctor.Check(ctx, client(t, base, "sandbox-founder"), "acme", "benefits")
 	if err != nil {
 		t.Fatal(err)
@@ -50,15 +51,16 @@ func TestDoctorRows(t *testing.T) {
 		t.Error("the demo is set up, but doctor failed it")
 	}
 
-	// fresh carries the gate's ruleset; without it the row fails.
+	// fresh's ruleset requires the gate by name only; without it nothing
+	// requires the gate.
 	founder := client(t, base, "sandbox-founder")
 	fresh, err := doctor.Check(ctx, founder, "acme", "fresh")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range fresh.Rows {
-		if r.Name == "gate required on main" && r.State != doctor.OK {
-			t.Errorf("fresh's ruleset requires the gate, yet: %+v", r)
+		if r.Name == "gate required on main" && (r.State != doctor.Fail || !strings.Contains(r.Detail, "by name only")) {
+			t.Errorf("fresh's ruleset requires the gate by name only, yet: %+v", r)
 		}
 	}
 	if _, err := founder.Repositories.DeleteRuleset(ctx, "acme", "fresh", sandbox.RulesetID); err != nil {
@@ -75,7 +77,7 @@ func TestDoctorRows(t *testing.T) {
 		}
 	}
 	got := strings.Join(fails, "\n")
-	for _, want := range []string{"aayudha-merge-gate.yml → run aayu init", "gate required on main → require the status check aayudha/merge-gate on main", "AAYUDHA_DEVICE_CLIENT_ID) → run aayu init --identity"} {
+	for _, want := range []string{"aayudha-merge-gate.yml → run aayu init", "gate required on main → run aayu init with an admin's token", "AAYUDHA_DEVICE_CLIENT_ID) → run aayu init --identity"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("fresh's failing rows lack %q:\n%s", want, got)
 		}

@@ -45,6 +45,9 @@ type Credential struct {
 	// App says it is a GitHub App's installation token (ghs_, or one
 	// GET /user refuses as an integration's): a bot's, never a person's.
 	App bool
+	// Scopes are the classic token's scopes GitHub named (X-OAuth-Scopes)
+	// when asked whose it is; nil for a fine-grained or App token.
+	Scopes []string
 }
 
 // Reach is what FindCredentials reads; main wires it to the process's
@@ -69,6 +72,9 @@ type Reach struct {
 	Keyring func(ctx context.Context) (string, error)
 	// WhoAmI asks GitHub whose a token is.
 	WhoAmI func(ctx context.Context, tok ghx.Token) (string, error)
+	// WhoAmIScopes, when set, is asked instead of WhoAmI and also gives
+	// the token's classic scopes from the same answer.
+	WhoAmIScopes func(ctx context.Context, tok ghx.Token) (string, []string, error)
 }
 
 // GitAnswer is what git's credential helper said: Configured is false when
@@ -180,7 +186,11 @@ func FindCredentials(ctx context.Context, r Reach) []Credential {
 		if !ok {
 			var login string
 			var err error
-			if !strings.HasPrefix(f.tok.Reveal(), "ghs_") {
+			switch {
+			case strings.HasPrefix(f.tok.Reveal(), "ghs_"):
+			case r.WhoAmIScopes != nil:
+				login, c.Scopes, err = r.WhoAmIScopes(ctx, f.tok)
+			default:
 				login, err = r.WhoAmI(ctx, f.tok)
 			}
 			switch {

@@ -17,6 +17,8 @@ type Result struct {
 	Commit      string // the set-up commit on Branch
 	Branch      string
 	VariableSet bool
+	// Rulesets are the names of the rulesets created, in order.
+	Rulesets []string
 	// Failed names the write that did not happen when a later step failed
 	// after an earlier one succeeded.
 	Failed string
@@ -24,13 +26,23 @@ type Result struct {
 
 // Apply writes the plan: one commit on a new branch cut from the default
 // branch's tip (blobs, a tree, a commit and a new ref through the Git Data
-// API), one pull request into the default branch, then the variable. The
-// default branch itself is never written.
+// API), one pull request into the default branch, the rulesets (each body
+// exactly as the plan shows it), then the variable. The default branch
+// itself is never written.
 func Apply(ctx context.Context, gh *github.Client, p Plan) (Result, error) {
 	res := Result{Branch: p.Branch}
 	if p.PRWrites() {
 		if err := openPR(ctx, gh, p, &res); err != nil {
 			return res, err
+		}
+	}
+	if p.CreatesRulesets() {
+		for _, w := range p.Rulesets {
+			if err := createRuleset(ctx, gh, p.Owner, p.Repo, w); err != nil {
+				res.Failed = "the ruleset " + w.Name
+				return res, fmt.Errorf("creating the ruleset %s: %s", w.Name, ghx.Describe(err))
+			}
+			res.Rulesets = append(res.Rulesets, w.Name)
 		}
 	}
 	if p.SetsVariable() {
@@ -91,10 +103,6 @@ func prBody(p Plan) string {
 			fmt.Fprintf(&b, "- %s `%s`: %s\n", c.Action, c.Path, c.Why)
 		}
 	}
-	fmt.Fprintf(&b, "\nAfter merging: require the check `aayudha/merge-gate` on `%s`", p.DefaultBranch)
-	if p.Integration != p.DefaultBranch {
-		fmt.Fprintf(&b, " and `%s`", p.Integration)
-	}
-	b.WriteString(" (Settings → Rules → Rulesets), then run `aayu doctor`.\n")
+	b.WriteString("\nAfter merging, run `aayu doctor`: it checks the workflows and the rulesets that require `aayudha/merge-gate` from GitHub Actions.\n")
 	return b.String()
 }

@@ -87,3 +87,49 @@ func codeownersFile(existing string, add []string) string {
 	}
 	return existing + "\n# The paths that define the gates (added by aayu init).\n" + strings.Join(add, "\n") + "\n"
 }
+
+// ProofIgnore is the .gitignore line that keeps local proof packs out of
+// every commit (seed 000: .aayudha/proof/STORY/ is git-ignored); a pack
+// that rode into a pull request would be judged as the change's own file.
+const ProofIgnore = "/.aayudha/proof/"
+
+// ignoresProof reports whether a .gitignore already has the line, in any
+// of the spellings git reads the same way for this directory.
+func ignoresProof(gitignore string) bool {
+	for line := range strings.SplitSeq(gitignore, "\n") {
+		switch strings.TrimSpace(line) {
+		case ProofIgnore, ".aayudha/proof/", "/.aayudha/proof", ".aayudha/proof", "/.aayudha/proof/*", ".aayudha/proof/*":
+			return true
+		}
+	}
+	return false
+}
+
+// gitignoreFile is the .gitignore with the line appended once.
+func gitignoreFile(existing string) string {
+	if existing != "" && !strings.HasSuffix(existing, "\n") {
+		existing += "\n"
+	}
+	if existing != "" {
+		existing += "\n"
+	}
+	return existing + "# Local proof packs: never committed (added by aayu init).\n" + ProofIgnore + "\n"
+}
+
+func (p *Plan) planGitignore(read func(string) (string, bool, error)) error {
+	const path = ".gitignore"
+	body, ok, err := read(path)
+	switch {
+	case err != nil:
+		return err
+	case ok && ignoresProof(body):
+		p.Changes = append(p.Changes, Change{Path: path, Action: Keep, Why: "already ignores " + ProofIgnore})
+	case ok:
+		p.Changes = append(p.Changes, Change{Path: path, Action: Update, Body: gitignoreFile(body),
+			Why: "adds the line " + ProofIgnore + ": local proof packs are never committed"})
+	default:
+		p.Changes = append(p.Changes, Change{Path: path, Action: Create, Body: gitignoreFile(""),
+			Why: "the one line " + ProofIgnore + ": local proof packs are never committed"})
+	}
+	return nil
+}

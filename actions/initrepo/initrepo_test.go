@@ -38,6 +38,7 @@ func TestInitOnFreshOpensOnePullRequest(t *testing.T) {
 	want := map[string]initrepo.Action{
 		templates.MergeGatePath: initrepo.Create, templates.ProtectedPathsPath: initrepo.Create, templates.ApprovePath: initrepo.Create,
 		".aayudha/config.toml": initrepo.Create, "LAYERS.md": initrepo.Create, ".github/CODEOWNERS": initrepo.Create,
+		".gitignore": initrepo.Create,
 	}
 	if len(p.Changes) != len(want) {
 		t.Fatalf("changes %+v", p.Changes)
@@ -181,37 +182,6 @@ func TestFindDeviceClientInRepositoryConfig(t *testing.T) {
 	got := ghx.FindDeviceClient(ctx, ghx.DeviceClientLookup{Client: gh, Owner: "acme", Repo: "benefits"})
 	if got.ID != "Ov23liFromConfig" || !strings.Contains(got.From, ".aayudha/config.toml") {
 		t.Errorf("found %+v, want the repository config's App", got)
-	}
-}
-
-// TestInitOffersTheGatesRuleset: where nothing requires aayudha/merge-gate,
-// init offers the ruleset that does (required check, admin-role bypass);
-// where a ruleset already requires it, nothing is offered.
-func TestInitOffersTheGatesRuleset(t *testing.T) {
-	ctx := context.Background()
-	gh, _ := sandboxClient(t, "sandbox-founder")
-	o := initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder", Gates: true}
-	p, err := initrepo.Read(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cmd, _ := p.RulesetOffer(); cmd != "" || len(p.Unguarded) != 0 {
-		t.Errorf("fresh's ruleset already requires the gate, yet init offers one: %v", p.Unguarded)
-	}
-	if _, err := gh.Repositories.DeleteRuleset(ctx, "acme", "fresh", sandbox.RulesetID); err != nil {
-		t.Fatal(err)
-	}
-	if p, err = initrepo.Read(ctx, o); err != nil {
-		t.Fatal(err)
-	}
-	cmd, body := p.RulesetOffer()
-	if len(p.Unguarded) != 1 || p.Unguarded[0] != "main" || !strings.Contains(cmd, "repos/acme/fresh/rulesets") {
-		t.Fatalf("unguarded %v, command %q", p.Unguarded, cmd)
-	}
-	for _, want := range []string{`"context":"aayudha/merge-gate"`, `"include":["refs/heads/main"]`, `"type":"required_status_checks"`, `"actor_type":"RepositoryRole"`} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the ruleset lacks %s: %s", want, body)
-		}
 	}
 }
 

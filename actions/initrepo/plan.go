@@ -65,14 +65,22 @@ type Plan struct {
 	ClientID, CurrentClientID string
 	VariableReadable          bool // false when the token may not read variables
 	Admin                     bool // the token may set repository variables
-	// Unguarded are the default and integration branches on which no
-	// ruleset or branch protection requires aayudha/merge-gate: init
-	// offers the ruleset (RulesetOffer).
-	Unguarded []string
+	// Bot: the policy configures a bot identity, so the integration and
+	// default branches also need a reviewed pull request.
+	Bot bool
+	// Rules are the rules the guarded branches hold or miss (CheckRules);
+	// Rulesets are the rulesets that set what is missing, created by an
+	// admin's token and otherwise shown for an admin to add.
+	Rules    []RuleCheck
+	Rulesets []RulesetWrite
 }
 
 // Writes reports whether applying the plan would write anything.
-func (p Plan) Writes() bool { return p.PRWrites() || p.SetsVariable() }
+func (p Plan) Writes() bool { return p.PRWrites() || p.SetsVariable() || p.CreatesRulesets() }
+
+// CreatesRulesets reports whether Apply creates rulesets: some rule is
+// missing and the token is an admin's (GitHub lets only admins).
+func (p Plan) CreatesRulesets() bool { return len(p.Rulesets) > 0 && p.Admin }
 
 // PRWrites reports whether the pull request has any file to change.
 func (p Plan) PRWrites() bool {
@@ -109,10 +117,8 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 		return Plan{}, fmt.Errorf("reading the tip of %s: %s", p.DefaultBranch, ghx.Describe(err))
 	}
 	p.BaseSHA = ref.GetObject().GetSHA()
-	p.Integration = p.DefaultBranch
-	if _, _, err := gh.Git.GetRef(ctx, o.Owner, o.Repo, "heads/dev"); err == nil {
-		p.Integration = "dev"
-	}
+	guard := ReadGuard(ctx, gh, o.Owner, o.Repo, p.DefaultBranch)
+	p.Integration, p.Bot = guard.Integration, guard.Bot
 	read := func(path string) (string, bool, error) {
 		b, err := ghx.ReadFile(ctx, gh, o.Owner, o.Repo, p.DefaultBranch, path)
 		if ghx.IsNotFound(err) {
@@ -133,7 +139,7 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 		if err := p.findOpenPR(ctx, gh); err != nil {
 			return Plan{}, err
 		}
-		p.readUnguarded(ctx, gh)
+		p.readRules(ctx, gh)
 	}
 	if o.identity() {
 		cur, err := ghx.RepoVariable(ctx, gh, o.Owner, o.Repo, ghx.DeviceClientVariable)
@@ -191,6 +197,9 @@ func (p *Plan) planFiles(o Options, read func(string) (string, bool, error)) err
 			continue
 		}
 		p.Changes = append(p.Changes, Change{Path: f.path, Action: Create, Why: f.why, Body: f.body})
+	}
+	if err := p.planGitignore(read); err != nil {
+		return err
 	}
 	return p.planCodeowners(o, read)
 }

@@ -209,6 +209,7 @@ func (s *Server) routeApps(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/installation", s.getRepoInstallation)
 	m.HandleFunc("POST /app/installations/{id}/access_tokens", s.createInstallationToken)
 	m.HandleFunc("GET /installation/repositories", s.listInstallationRepos)
+	m.HandleFunc("GET /apps/{app_slug}", s.getAppBySlug)
 }
 
 // appOnlyPath says whether a JWT may reach the path: GitHub answers any

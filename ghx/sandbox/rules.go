@@ -26,6 +26,7 @@ func (s *Server) routeRules(m *http.ServeMux) {
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}", s.deleteRuleset)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows", s.listWorkflows)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows/{workflow}", s.getWorkflow)
+	s.routeRulesets(m)
 }
 
 // getBranchRules serves the rules rulesets apply to a branch: the demo
@@ -48,6 +49,7 @@ func (s *Server) getBranchRules(w http.ResponseWriter, r *http.Request) {
 			"ruleset_source_type": "Repository", "ruleset_source": RepoOwner + "/" + RepoName, "ruleset_id": rulesetID,
 		})
 	}
+	out = append(out, s.storedBranchRules(r.PathValue("branch"))...)
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -146,6 +148,13 @@ func (s *Server) deleteRuleset(w http.ResponseWriter, r *http.Request) {
 	if c := callerOf(r); c.Permission != "admin" {
 		writeError(w, http.StatusForbidden, "Must have admin rights to Repository.")
 		return
+	}
+	for i, rec := range s.st.Rulesets {
+		if fmt.Sprint(rec.ID) == r.PathValue("ruleset_id") {
+			s.st.Rulesets = append(s.st.Rulesets[:i], s.st.Rulesets[i+1:]...)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 	}
 	if r.PathValue("ruleset_id") != fmt.Sprint(rulesetID) || len(s.st.Rules) == 0 {
 		notFound(w)

@@ -38,6 +38,8 @@ type state struct {
 	CheckRuns   []*checkRunRec   `json:"check_runs,omitempty"`
 	// Rules: branch → the status checks a ruleset requires on it.
 	Rules map[string][]string `json:"rules,omitempty"`
+	// Rulesets: the rulesets created through REST (rulesets.go).
+	Rulesets []*rulesetRec `json:"rulesets,omitempty"`
 	// Merge is the repository's merge-button settings; nil is the demo's:
 	// squash merges only (settings.go).
 	Merge *mergeSettings `json:"merge_settings,omitempty"`

@@ -96,7 +96,7 @@ func Lines(rep core.Report, err error) []string {
 	out := []string{"repository " + tui.SanitizeLine(rep.Repo) + ":"}
 	failed, warned := 0, 0
 	for _, r := range rep.Rows {
-		out = append(out, fmt.Sprintf("  %s: %s — %s", r.Name, r.State, tui.SanitizeLine(r.Detail)))
+		out = append(out, fmt.Sprintf("  %s: %s — %s", tui.SanitizeLine(r.Name), r.State, tui.SanitizeLine(r.Detail)))
 		if r.Next != "" {
 			out = append(out, "    next: "+tui.SanitizeLine(r.Next))
 		}

@@ -172,6 +172,9 @@ func (m *Model) planned(msg planMsg) (tea.Model, tea.Cmd) {
 		return m.finish(tui.ExitRefused)
 	}
 	switch {
+	case !p.Writes() && len(p.Rulesets) > 0:
+		m.say("Nothing else to write, and the rulesets need an admin's token.", "Next: an admin runs aayu init (or adds the rulesets above by hand), then aayu doctor.")
+		return m.finish(tui.ExitOK)
 	case !p.Writes():
 		m.say("Nothing to write: the repository already has everything init proposes.", "Next: aayu doctor checks the rest of the set-up.")
 		return m.finish(tui.ExitOK)
@@ -220,6 +223,9 @@ func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
 		m.say(fmt.Sprintf("opened pull request #%d from %s into %s: %s", r.PR, tui.SanitizeLine(r.Branch), tui.SanitizeLine(p.DefaultBranch), tui.SanitizeLine(r.PRURL)),
 			fmt.Sprintf("%s was not written; it is still at %s.", tui.SanitizeLine(p.DefaultBranch), gitsha.Short(p.BaseSHA)))
 	}
+	for _, name := range r.Rulesets {
+		m.say("created the ruleset " + tui.SanitizeLine(name) + ".")
+	}
 	if r.VariableSet {
 		m.say("set the repository variable " + ghx.DeviceClientVariable + " to " + tui.SanitizeLine(p.ClientID) + ": the presence check now asks that App for its device codes.")
 	}
@@ -227,11 +233,14 @@ func (m *Model) applied(msg appliedMsg) (tea.Model, tea.Cmd) {
 		m.say("failed: "+tui.SanitizeLine(msg.err.Error()), failedWhat(r)+" Next: fix the cause above and run aayu init again; what was written stays and is not written twice.")
 		return m.finish(tui.ExitFailed)
 	}
-	next := "Next: review and merge the pull request, require the check aayudha/merge-gate on " + tui.SanitizeLine(p.DefaultBranch)
-	if p.Integration != p.DefaultBranch {
-		next += " and " + tui.SanitizeLine(p.Integration)
+	next := "Next: "
+	if r.PR != 0 {
+		next += "review and merge the pull request, then "
 	}
-	m.say(next + " (Settings, Rules, Rulesets), then run aayu doctor.")
+	if len(p.Rulesets) > 0 && !p.CreatesRulesets() {
+		next += "an admin adds the rulesets above (or runs aayu init), then "
+	}
+	m.say(next + "run aayu doctor.")
 	return m.finish(tui.ExitOK)
 }
 
@@ -258,10 +267,7 @@ func Proposal(p core.Plan, identity bool, guide []string) []string {
 	case len(p.Changes) > 0:
 		out = append(out, "Every file init proposes is already there and current.")
 	}
-	if cmd, body := p.RulesetOffer(); cmd != "" {
-		out = append(out, fmt.Sprintf("Nothing requires %s on %s, so a change could merge without its proof. Once the gate is merged, an admin adds this ruleset (Settings, Rules, Rulesets; or save it as ruleset.json and run %s):",
-			core.GateCheck, s(strings.Join(p.Unguarded, " and ")), s(cmd)), "  "+s(body))
-	}
+	out = append(out, rulesetLines(p)...)
 	if !identity {
 		return out
 	}
@@ -277,6 +283,32 @@ func Proposal(p core.Plan, identity bool, guide []string) []string {
 		out = append(out, guide...)
 	default:
 		out = append(out, guide...)
+	}
+	return out
+}
+
+// rulesetLines are the rulesets in words: each one init creates (or an
+// admin must), the missing rules it sets and its exact body, which is
+// what is sent.
+func rulesetLines(p core.Plan) []string {
+	s := tui.SanitizeLine
+	var out []string
+	for _, w := range p.Rulesets {
+		where := s(strings.Join(w.Branches, " and "))
+		if p.CreatesRulesets() {
+			out = append(out, fmt.Sprintf("It will create the ruleset %q on %s (POST repos/%s/%s/rulesets), which sets what is missing:", w.Name, where, s(p.Owner), s(p.Repo)))
+		} else {
+			out = append(out, fmt.Sprintf("Missing on %s, and creating a ruleset needs an admin's token: an admin runs aayu init, or adds the ruleset %q (Settings, Rules, Rulesets; or save the body as ruleset.json and run %s). It sets:", where, w.Name, s(w.Command(p.Owner, p.Repo))))
+		}
+		for _, c := range w.Fixes {
+			out = append(out, fmt.Sprintf("  %s: %s", s(c.Name()), s(c.Detail)))
+		}
+		out = append(out, "  body: "+s(w.Body))
+	}
+	for _, c := range p.Rules {
+		if c.Verdict == core.Unread {
+			out = append(out, fmt.Sprintf("Could not judge %s: %s. aayu doctor checks it again.", s(c.Name()), s(c.Detail)))
+		}
 	}
 	return out
 }

@@ -22,7 +22,12 @@ func freshPlan() core.Plan {
 			{Path: ".github/workflows/aayudha-merge-gate.yml", Action: core.Create, Why: "the merge gate"},
 			{Path: ".aayudha/config.toml", Action: core.Keep, Why: "already there; your policy is left as it is"},
 			{Path: ".github/CODEOWNERS", Action: core.Update, Why: "adds 2 lines: @founder owns /.github/, /LAYERS.md"},
-		}}
+			{Path: ".gitignore", Action: core.Create, Why: "the one line /.aayudha/proof/: local proof packs are never committed"},
+		},
+		Rulesets: []core.RulesetWrite{{Name: core.LedgerRulesetName, Branches: []string{"ledger"},
+			Fixes: []core.RuleCheck{{Branch: "ledger", Rule: core.RuleNoForce, Verdict: core.Missing, Detail: "nothing blocks a force-push to the ledger, so any token with push access can rewrite its records"}},
+			Body:  `{"bypass_actors":[],"conditions":{"ref_name":{"exclude":[],"include":["refs/heads/ledger"]}},"enforcement":"active","name":"aayudha ledger","rules":[{"type":"non_fast_forward"},{"type":"deletion"}],"target":"branch"}`}},
+	}
 }
 
 type fakeCore struct {
@@ -37,7 +42,7 @@ func (f *fakeCore) deps(yes bool) Deps {
 		Read: func(context.Context) (core.Plan, error) { return f.plan, f.readErr },
 		Apply: func(_ context.Context, p core.Plan) (core.Result, error) {
 			f.applied++
-			return core.Result{PR: 7, PRURL: "https://github.com/acme/fresh/pull/7", Branch: p.Branch}, nil
+			return core.Result{PR: 7, PRURL: "https://github.com/acme/fresh/pull/7", Branch: p.Branch, Rulesets: []string{core.LedgerRulesetName}}, nil
 		},
 	}
 }
@@ -111,7 +116,7 @@ func TestInitScreenGolden(t *testing.T) {
 			var model tea.Model = m
 			model, _ = model.Update(planMsg{plan: f.plan})
 			tuitest.GoldenView(t, model.View().Content, w, 24)
-			for range 40 {
+			for range 120 { // the ruleset's body wraps over many lines at 40 columns
 				model, _ = model.Update(tuitest.Key("up"))
 			}
 			top := model.View().Content
@@ -127,5 +132,20 @@ func TestInitScreenGolden(t *testing.T) {
 				t.Errorf("y's command did not write the plan once (applied %d)", f.applied)
 			}
 		})
+	}
+}
+
+// TestInitScreenShowsRulesetsAWriterCannotCreate: with a writer's token
+// the rulesets are shown for an admin with the command and body, nothing
+// claims the repository has everything, and nothing is written.
+func TestInitScreenShowsRulesetsAWriterCannotCreate(t *testing.T) {
+	p := freshPlan()
+	p.Admin, p.Changes = false, nil
+	f := &fakeCore{plan: p}
+	code, out := runPlain(t, f.deps(true), "")
+	if code != tui.ExitOK || f.applied != 0 || strings.Contains(out, "already has everything") ||
+		!strings.Contains(out, "creating a ruleset needs an admin's token") || !strings.Contains(out, "gh api --method POST repos/acme/fresh/rulesets --input ruleset.json") ||
+		!strings.Contains(out, `body: {"bypass_actors":[]`) || !strings.Contains(out, "the rulesets need an admin's token") {
+		t.Errorf("exit %d, applied %d:\n%s", code, f.applied, out)
 	}
 }
