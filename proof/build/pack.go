@@ -88,7 +88,7 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 		p.Artifacts = []proof.Artifact{}
 	}
 
-	dir := PackDir(req.Dir, req.Story)
+	dir := req.packDir()
 	sum, err := proof.WriteLocal(dir, p, files)
 	if err != nil {
 		return nil, fmt.Errorf("writing the pack to %s: %w", dir, err)
