@@ -2,7 +2,9 @@ package build
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,4 +64,30 @@ func (r Request) packDir() string {
 		return r.PackOut
 	}
 	return PackDir(r.Dir, r.Story)
+}
+
+// localIgnore is the .gitignore verify writes in a checkout's
+// .aayudha/proof/: everything in the folder, itself included, is ignored.
+const localIgnore = "# Written by aayu verify: local proof packs are never committed.\n*\n"
+
+// keepOutOfIndex writes proofDir/.gitignore ignoring the whole folder, when
+// there is none, so a pack verify writes in a checkout where aayu init has
+// not run (no /.aayudha/proof/ line in the root .gitignore) stays out of a
+// git add -A. A .gitignore already there is left as it is.
+func keepOutOfIndex(proofDir string) error {
+	if err := os.MkdirAll(proofDir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", proofDir, err)
+	}
+	f, err := os.OpenFile(filepath.Join(proofDir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("keeping %s out of git: %w", proofDir, err)
+	}
+	if _, err := f.WriteString(localIgnore); err != nil {
+		f.Close()
+		return fmt.Errorf("keeping %s out of git: %w", proofDir, err)
+	}
+	return f.Close()
 }

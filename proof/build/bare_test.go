@@ -99,3 +99,42 @@ func TestBareRepositoryServesOnlyThePackJob(t *testing.T) {
 		t.Error("a refused run wrote inside the bare repository")
 	}
 }
+
+// TestVerifyKeepsTheLocalPackOutOfTheIndex: in a checkout whose
+// .gitignore does not name .aayudha/proof/ (aayu init has not run), the
+// pack verify writes stays out of the index: git add -A then git status
+// shows nothing under .aayudha/proof/.
+func TestVerifyKeepsTheLocalPackOutOfTheIndex(t *testing.T) {
+	d := newDemo(t)
+	req := d.request(t, 3, beforeBlock)
+	if out, err := exec.Command("git", "-C", req.Dir, "rm", "-q", ".gitignore").CombinedOutput(); err != nil {
+		t.Fatalf("git rm .gitignore: %v %s", err, out)
+	}
+	gitCommit(t, req.Dir)
+	out, _ := run(t, req)
+	if _, err := os.Stat(filepath.Join(out.Dir, "pack.json")); err != nil {
+		t.Fatalf("verify wrote no pack (exit %d, refusal %q): %v", out.ExitCode, out.Refusal, err)
+	}
+	if b, err := exec.Command("git", "-C", req.Dir, "add", "-A").CombinedOutput(); err != nil {
+		t.Fatalf("git add -A: %v %s", err, b)
+	}
+	status, err := exec.Command("git", "-C", req.Dir, "status", "--porcelain", "--untracked-files=all", "--ignored=no").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range strings.SplitSeq(string(status), "\n") {
+		if strings.Contains(l, ".aayudha/proof") {
+			t.Errorf("after verify and git add -A, the local pack is in the index: %q", l)
+		}
+	}
+	// A .gitignore a person wrote there is left as it is.
+	mine := []byte("# mine\n*\n")
+	ignore := filepath.Join(req.Dir, ".aayudha", "proof", ".gitignore")
+	if err := os.WriteFile(ignore, mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, req)
+	if got := readFile(t, ignore); string(got) != string(mine) {
+		t.Errorf("verify replaced the folder's own .gitignore with %q", got)
+	}
+}
