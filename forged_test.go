@@ -47,6 +47,8 @@ func TestPackFloorsRefuseForgedNumbers(t *testing.T) {
 			say:    []string{"floor coverage does not hold", "counts 0 of 9 changed executable lines covered"}},
 		{name: "300 tests claimed, 3 in the events", edit: func(p map[string]any) { check(p, "tests")["value"] = 300 },
 			say: []string{"floor tests does not hold", "claims 300 tests passed, but the pack's test events show 3"}},
+		{name: "0 tests claimed, 3 in the events", edit: func(p map[string]any) { check(p, "tests")["value"] = 0 },
+			say: []string{"floor tests does not hold", "claims 0 tests passed, but the pack's test events show 3"}},
 		{name: "the base policy's threshold, not the pack's", vars: map[string]string{"AAYU_VERIFY_COVERAGE_THRESHOLD": "100"},
 			edit:   func(p map[string]any) { check(p, "coverage")["value"] = 99.9 },
 			report: "answer/answer.go: 999 of 1000 changed lines covered\n",

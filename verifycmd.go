@@ -31,6 +31,7 @@ func (w wiring) storyVerifyScreen(story int) (tui.Screen, error) {
 	opts := build.PrepareOptions{
 		Owner: sess.owner, Repo: sess.repo, Story: story, CI: inv.Global.CI, Getenv: e.getenv,
 		Config: src.sources, CacheDir: cache, FromRaw: inv.Flags["from-raw"],
+		PackOut: inv.Flags["pack-out"],
 	}
 	if sess.sandbox != nil {
 		opts.SandboxGitDir = sess.sandbox.GitDir()

@@ -103,6 +103,18 @@ func TestFloorsRecomputed(t *testing.T) {
 			return append(c, Check{Floor: "lint", Result: "great"})
 		}, floor: "lint", words: "not one aayu knows"},
 		{name: "no checks at all", edit: func([]Check) []Check { return nil }, required: []string{}},
+		{name: "tests count above the events", edit: func(c []Check) []Check {
+			c[0].Value = fnum(300)
+			return c
+		}, floor: "tests", words: "claims 300 tests passed, but the pack's test events show 12"},
+		{name: "tests count of 0 beside passing events", edit: func(c []Check) []Check {
+			c[0].Value = fnum(0)
+			return c
+		}, floor: "tests", words: "claims 0 tests passed, but the pack's test events show 12"},
+		{name: "tests count one below the events", edit: func(c []Check) []Check {
+			c[0].Value = fnum(11)
+			return c
+		}, floor: "tests", words: "claims 11 tests passed, but the pack's test events show 12"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -321,6 +321,16 @@ func TestFloorRefusesTestsCountTheEventsDoNotShow(t *testing.T) {
 	assertFloorFails(t, r, "tests", "no value")
 }
 
+// TestFloorRefusesTestsCountBelowTheEvents: a tests check recorded with
+// value 0 while the pack's own events show 2 tests passing is refused: the
+// number is recomputed from the events whichever way it lies.
+func TestFloorRefusesTestsCountBelowTheEvents(t *testing.T) {
+	r := verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "tests").Value = fnum(0) })
+	assertFloorFails(t, r, "tests", "claims 0 tests passed, but the pack's test events show 2")
+	r = verifyFloors(t, fixtureOptions(), func(p *Pack, _ map[string][]byte) { checkOf(p, "tests").Value = fnum(1) })
+	assertFloorFails(t, r, "tests", "claims 1 test passed, but the pack's test events show 2")
+}
+
 // TestPackWarningsDecode: a pack may carry named warnings (schema 1 still),
 // a warning is name and detail only, and a pack without any encodes as
 // before, so every older pack keeps its bytes and its hash.

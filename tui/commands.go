@@ -152,10 +152,12 @@ func commands() []CommandDef {
 				"--from-raw builds the pack from them, running none.",
 			Example: "aayu verify 131\n" +
 				"aayu verify 131 --ci --raw-out out/raw\n" +
-				"aayu verify 131 --ci --from-raw out/raw",
+				"# the gate's pack job, in a bare repository of the pull request's commits\n" +
+				"aayu verify 131 --ci --from-raw out/raw --pack-out out/pack",
 			Flags: []FlagDef{
 				{Name: "raw-out", Value: "DIR", Usage: "the merge gate's tests job: run the tests, keep raw outputs in DIR"},
 				{Name: "from-raw", Value: "DIR", Usage: "the gate's pack job: build the pack from DIR, running no test"},
+				{Name: "pack-out", Value: "DIR", Usage: "write the pack in DIR, not .aayudha/proof/STORY/ (the gate's pack job)"},
 			},
 		},
 		{

@@ -15,6 +15,7 @@ import (
 // way ship reads them so the gate's comment never says "verifies" where
 // ship would refuse: [verify] required_floors from the base branch's tip,
 // and the story's evidence map and module path at the pull request's head.
+// A pull request that carries a local pack is refused (localpack.go).
 // refusal, when set, says in words why no rules could be read; the gate
 // then fails closed instead of judging by less.
 type gateRules struct {
@@ -33,6 +34,9 @@ func readGateRules(ctx context.Context, client *github.Client, owner, repo strin
 	}
 	if g.refusal = pol.Sentence(); g.refusal != "" {
 		return g, nil
+	}
+	if g.refusal, err = localPackRefusal(ctx, client, owner, repo, pull); err != nil || g.refusal != "" {
+		return g, err
 	}
 	cfg := pol.Config()
 	g.opts.RequiredFloors = proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))

@@ -76,7 +76,15 @@ func (r *run) looser(baseRaw []byte) []string {
 		if err != nil {
 			out = append(out, fmt.Sprintf("a local setting cannot be read: %v", err))
 		} else {
-			for _, l := range pass.Looser(base, pass.PolicyFrom(checkout), func(string) string { return checkoutLayer }) {
+			// Only a key the checkout's file sets can loosen: one it leaves
+			// out reads as the built-in default here, not as the file's word.
+			setByCheckout := func(k string) string {
+				if checkout.Origin(k) == config.LayerRepo {
+					return checkoutLayer
+				}
+				return ""
+			}
+			for _, l := range pass.Looser(base, pass.PolicyFrom(checkout), setByCheckout) {
 				out = append(out, l.String())
 			}
 		}
@@ -86,7 +94,15 @@ func (r *run) looser(baseRaw []byte) []string {
 	if err != nil {
 		return append(out, fmt.Sprintf("your configuration cannot be read (%v)", err))
 	}
-	for _, l := range pass.Looser(base, pass.PolicyFrom(eff), func(k string) string { return string(eff.Origin(k)) }) {
+	// A key only the defaults or the base branch's copy set is the base's
+	// own value, never a local loosening.
+	setAbove := func(k string) string {
+		if o := eff.Origin(k); o != config.LayerDefaults && o != config.LayerRepo {
+			return string(o)
+		}
+		return ""
+	}
+	for _, l := range pass.Looser(base, pass.PolicyFrom(eff), setAbove) {
 		out = append(out, l.String())
 	}
 	return out

@@ -76,15 +76,21 @@ func (l Loosening) String() string {
 // Manager seat changed, never layers removed, the streak lowered, proof
 // turned on, proof_rungs widened, always_person shrunk, approvers widened,
 // device_for narrowed, bot_logins shrunk, or the integration branch changed.
-// origin names the layer that set a key (the lead's config.Config.Origin).
+// origin names the layer that set a key (the lead's config.Config.Origin);
+// a key it names no layer for ("") was set by no layer above the base, so
+// its value is not a layer's choice and is never a loosening: a checkout
+// file that only tightens the streak is not refused for the approver it
+// leaves unset. A nil origin counts every key as set by a higher layer.
 func Looser(base, eff Policy, origin func(key string) string) []Loosening {
 	var out []Loosening
 	add := func(key, b, e, why string) {
 		layer := "a higher layer"
 		if origin != nil {
-			if o := origin(key); o != "" {
-				layer = o
+			o := origin(key)
+			if o == "" {
+				return
 			}
+			layer = o
 		}
 		out = append(out, Loosening{Key: key, Layer: layer, Base: b, Effective: e, Why: why})
 	}

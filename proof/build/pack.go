@@ -88,7 +88,12 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 		p.Artifacts = []proof.Artifact{}
 	}
 
-	dir := PackDir(req.Dir, req.Story)
+	dir := req.packDir()
+	if req.PackOut == "" {
+		if err := keepOutOfIndex(filepath.Dir(dir)); err != nil {
+			return nil, err
+		}
+	}
 	sum, err := proof.WriteLocal(dir, p, files)
 	if err != nil {
 		return nil, fmt.Errorf("writing the pack to %s: %w", dir, err)

@@ -30,6 +30,8 @@ type PrepareOptions struct {
 	Getenv        func(string) string
 	// FromRaw is Request.FromRaw: build from the tests job's raw outputs.
 	FromRaw string
+	// PackOut is Request.PackOut: the folder the pack is written to.
+	PackOut string
 }
 
 // Prepare reads the story's facts from GitHub (Resolve) and finds or makes
@@ -44,6 +46,7 @@ func Prepare(ctx context.Context, t Tools, gh *github.Client, o PrepareOptions) 
 	req := Request{
 		Repo: o.Owner + "/" + o.Repo, Story: o.Story, PR: target.PR, Ready: target.Ready, Bug: target.Bug,
 		CI: o.CI, Private: target.Private, Config: o.Config, Getenv: o.Getenv, Dir: o.Checkout, FromRaw: o.FromRaw,
+		PackOut: o.PackOut,
 	}
 	if o.SandboxGitDir != "" {
 		if target.HeadSHA == "" {
@@ -77,6 +80,9 @@ func (t Tools) notAClone(ctx context.Context, dir, repo, cloneURL string, story 
 	inside, err := t.insideWorkTree(ctx, dir)
 	if err != nil || inside {
 		return err
+	}
+	if t.isBare(ctx, dir) {
+		return nil // the gate's pack job: the run says what a bare repository is for (bare.go)
 	}
 	if cloneURL == "" {
 		cloneURL = "https://github.com/" + repo + ".git"

@@ -25,7 +25,8 @@ import (
 // holds none. Run with Request.FromRaw then builds, hashes and verifies the
 // pack from that folder in another job, on another machine, where none of
 // the pull request's code runs and none of its processes is left: git
-// reads the checkout's commits, nothing in it is executed.
+// reads the pull request's commits from a bare repository, with no working
+// tree of them (bare.go), and nothing of them is executed.
 //
 // The raw outputs are the pull request's word: its code ran in the same
 // process tree that wrote them. What the split guarantees is that the pack

@@ -52,6 +52,11 @@ type Request struct {
 	// FromRaw is a raw-output folder (RunRaw) of the tests job: the pack
 	// is built from what it says, and no go command runs here (raw.go).
 	FromRaw string
+	// PackOut is the folder the pack is written to; "" means the
+	// checkout's .aayudha/proof/STORY. The merge gate's pack job reads the
+	// commits from a bare repository and keeps the pack under runner.temp
+	// (bare.go).
+	PackOut string
 }
 
 func (r Request) now() time.Time {

@@ -155,12 +155,19 @@ func (r *runner) prepare(ctx context.Context) (*Outcome, error) {
 		return nil, fmt.Errorf("finding the base commit (merge-base of %s and the head; fetch the base branch first): %w", req.BaseRef, err)
 	}
 	r.base = strings.TrimSpace(string(base))
-	dirty, err := r.t.git(ctx, req.Dir, "status", "--porcelain", "--untracked-files=no")
-	if err != nil {
-		return nil, err
-	}
-	if len(bytes.TrimSpace(dirty)) > 0 {
-		return refuse("The checkout has uncommitted changes to tracked files, so a pack for %s would not prove that commit. Commit or stash them and run aayu verify again.", gitsha.Short(r.head)), nil
+	bare := r.t.isBare(ctx, req.Dir)
+	if bare {
+		if why := bareRefusal(req); why != "" {
+			return refuse("%s", why), nil
+		}
+	} else {
+		dirty, err := r.t.git(ctx, req.Dir, "status", "--porcelain", "--untracked-files=no")
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(dirty)) > 0 {
+			return refuse("The checkout has uncommitted changes to tracked files, so a pack for %s would not prove that commit. Commit or stash them and run aayu verify again.", gitsha.Short(r.head)), nil
+		}
 	}
 
 	if len(req.Ready) == 0 {
@@ -170,7 +177,13 @@ func (r *runner) prepare(ctx context.Context) (*Outcome, error) {
 		return refuse("The Ready snapshot of story %d cannot be read: %v. Nothing was built.", req.Story, err), nil
 	}
 	mapPath := filepath.Join(".aayudha", "evidence", strconv.Itoa(req.Story)+".toml")
-	raw, err := proof.ReadFileCapped(filepath.Join(req.Dir, mapPath), proof.MaxEvidenceMapBytes)
+	var raw []byte
+	if bare {
+		// No working tree: the map is the one the head commit holds.
+		raw, err = r.readCommitted(ctx, r.head, mapPath, proof.MaxEvidenceMapBytes)
+	} else {
+		raw, err = proof.ReadFileCapped(filepath.Join(req.Dir, mapPath), proof.MaxEvidenceMapBytes)
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return refuse("The checkout has no evidence map %s, so no test is named for any criterion. The builder commits it: which tests prove which criterion.", filepath.ToSlash(mapPath)), nil
 	}

@@ -21,6 +21,7 @@ func TestMergeGateShape(t *testing.T) {
 		Run  string            `yaml:"run"`
 		With map[string]any    `yaml:"with"`
 		Env  map[string]string `yaml:"env"`
+		Dir  string            `yaml:"working-directory"`
 	}
 	var wf struct {
 		Jobs map[string]struct {
@@ -56,7 +57,8 @@ func TestMergeGateShape(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"actions/download-artifact@", "name:aayudha-raw", `--from-raw "$RUNNER_TEMP/aayudha-raw"`, `aayu verify "$AAYU_STORY" --ci`,
-		"actions/upload-artifact@", "name:aayudha-pack", "path:.aayudha/proof/${{ env.AAYU_STORY }}/",
+		"actions/upload-artifact@", "name:aayudha-pack", "path:${{ runner.temp }}/aayudha-pack/", `--pack-out "$RUNNER_TEMP/aayudha-pack"`,
+		"git init --bare", `fetch --no-tags`,
 		"retention-days:${{ steps.pack.outputs.retention_days }}"} {
 		if !strings.Contains(ps, want) {
 			t.Errorf("pack job lacks %q:\n%s", want, ps)
@@ -73,6 +75,14 @@ func TestMergeGateShape(t *testing.T) {
 		if strings.Contains(s.Run, "aayu verify") && s.ID != "pack" {
 			t.Errorf("the pack job's verify step has id %q; the upload's retention-days reads steps.pack.outputs", s.ID)
 		}
+		// The signing job has no working tree of the pull request: verify
+		// reads the commits in the bare repository the fetch made.
+		if strings.Contains(s.Run, "aayu verify") && s.Dir != "${{ runner.temp }}/aayudha-commits.git" {
+			t.Errorf("the pack job's verify step runs in %q, not the bare repository under runner.temp", s.Dir)
+		}
+	}
+	if strings.Contains(ps, "actions/checkout") {
+		t.Errorf("the pack job, which signs, checks out a working tree:\n%s", ps)
 	}
 	// aayu comment refuses --dir outside --dry-run: the run's own pack,
 	// downloaded where aayu reads a story's pack, is the only one it judges.
@@ -141,8 +151,8 @@ func TestMergeGateShape(t *testing.T) {
 		t.Errorf("the comment step's env %v does not carry the pack job's attestation id and URL", commentEnv)
 	}
 	for _, want := range []string{"actions/attest@1e69f48acb82d1966a394da916b4c1698aa569d6",
-		"subject-path:.aayudha/proof/${{ env.AAYU_STORY }}/pack.json", "predicate-type:https://aayudha.dev/proof-pack/v1",
-		"predicate-path:.aayudha/proof/${{ env.AAYU_STORY }}/pack.json"} {
+		"subject-path:${{ runner.temp }}/aayudha-pack/pack.json", "predicate-type:https://aayudha.dev/proof-pack/v1",
+		"predicate-path:${{ runner.temp }}/aayudha-pack/pack.json"} {
 		if !strings.Contains(ps, want) {
 			t.Errorf("pack job lacks %q:\n%s", want, ps)
 		}

@@ -332,11 +332,11 @@ var rules = []rule{
 				}
 			}
 			for k, v := range f.perms {
-				// Signing is the one write a job that checked out the head
-				// may hold, and only the job that builds and attests the
-				// pack, running none of the pull request's code.
-				signing := (k == "id-token" || k == "attestations") && f.attests && f.builds && f.runsCode == ""
-				if v == "write" && f.checksOut && !signing {
+				// No write, signing included, where a checkout put files on
+				// disk: the job that signs reads the commits without a
+				// working tree (rule "no working tree where a job can write
+				// or sign").
+				if v == "write" && f.checksOut {
 					bad("job %s can write %s while running the pull request's code", name, k)
 				}
 			}
@@ -362,6 +362,7 @@ var rules = []rule{
 			}
 		}
 	}},
+	{noWorkingTreeRule, noWorkingTreeWhereAJobCanWriteOrSign},
 	{"job outputs", func(w workflow, _ policy, bad func(string, ...any)) {
 		// A job's outputs are read by the jobs that need it, and shown in
 		// the run's log: never a token.
@@ -662,6 +663,11 @@ jobs:
 			from: "      - name: Run the pull request's tests with no token",
 			to:   "      - uses: actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0\n      - name: Run the pull request's tests with no token",
 			want: []want{{"the pull request's code", "job tests both runs the pull request's code and reads another job's artifact"}}},
+		{name: "the signing job checks out the head", path: MergeGatePath,
+			from: "      - name: Fetch the pull request's commits into a bare repository, with no working tree of them\n",
+			to:   checkout + "        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n          persist-credentials: false\n      - name: Fetch the pull request's commits into a bare repository, with no working tree of them\n",
+			want: []want{{noWorkingTreeRule, "job pack holds attestations: write, id-token: write and checks out the pull request's head"},
+				{"the pull request's code", "job pack can write id-token while running the pull request's code"}}},
 		{name: "a token as a job output", path: MergeGatePath, from: "      attestation-url: ${{ steps.attest.outputs.attestation-url }}\n",
 			to:   "      attestation-url: ${{ steps.attest.outputs.attestation-url }}\n      token: ${{ github.token }}\n",
 			want: []want{{"job outputs", "job pack passes a token on as its output token"}}},
