@@ -18,7 +18,7 @@ import (
 // an agent lane and a run without a terminal keep runApprove's lines.
 func (w wiring) approveAsScreen() bool {
 	lane, _ := identity.AgentLane(w.e.getenv)
-	return !w.inv.Global.CI && !lane && len(w.inv.Args) > 0 && w.e.stdinIsTerminal && w.e.stdoutIsTerminal
+	return !w.inv.Global.CI && !lane && len(w.inv.Args) > 0 && w.e.personsTerminal()
 }
 
 // approveScreen wires screens/approve to the ledger, the device flow and

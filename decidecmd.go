@@ -45,7 +45,7 @@ func (w wiring) decideScreen() (tui.Screen, error) {
 	}
 	if !dryRun {
 		d := identity.RequireHuman(identity.HumanCheck{Command: command, Env: e.getenv,
-			Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: identity.AccessWrite})
+			Terminal: e.personsTerminal(), CI: inv.Global.CI, Need: identity.AccessWrite})
 		switch d.Outcome {
 		case identity.Refused:
 			return nil, openErr(tui.ExitRefused, "refused: %s; accepting a Decision is the person's act.\nNothing was done. (%s --dry-run shows what it would write and writes nothing; any lane may run it.)", d.Reason, command)

@@ -37,7 +37,7 @@ func (w wiring) initScreen() (tui.Screen, error) {
 	// person's step: an agent lane and CI are refused, and a process
 	// without a terminal approves by device code first.
 	d := identity.RequireHuman(identity.HumanCheck{Command: "aayu init", Env: e.getenv,
-		Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: identity.AccessAdmin})
+		Terminal: e.personsTerminal(), CI: inv.Global.CI, Need: identity.AccessAdmin})
 	if d.Outcome == identity.Refused {
 		return nil, openErr(tui.ExitRefused, "refused: %s\nNothing was done.", d.Reason)
 	}

@@ -28,7 +28,7 @@ const sandboxClientID = sandbox.OwnClientID
 // with Decision.With, so no step looks at the process again.
 func (w wiring) here(command string) identity.Decision {
 	return identity.Here(identity.HumanCheck{Command: command, Env: w.e.getenv,
-		Terminal: w.e.stdinIsTerminal && w.e.stdoutIsTerminal, CI: w.inv.Global.CI})
+		Terminal: w.e.personsTerminal(), CI: w.inv.Global.CI})
 }
 
 // loginScreen builds the presence check for one command; here is the

@@ -63,6 +63,13 @@ type env struct {
 	signals *tui.Signals
 }
 
+// personsTerminal says whether a person can be typing to this process, for
+// the rule that refuses a human-only step to a process with neither an
+// agent's marker nor a terminal: a terminal on standard input is the
+// person's, wherever the output goes (through tee into a transcript, say).
+// Whether the screen is full or plain is decided apart, from the output.
+func (e env) personsTerminal() bool { return e.stdinIsTerminal }
+
 // run is aayu from arguments to exit code.
 func run(ctx context.Context, args []string, e env) int {
 	if e.lines == nil {

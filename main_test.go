@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/aayudha/aayu/ghx/sandbox"
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
 )
@@ -167,6 +169,32 @@ func TestInboxWithoutRepositoryIsAUsageError(t *testing.T) {
 		})
 		if code != tui.ExitUsage || !strings.Contains(errb.String(), "--repo OWNER/NAME") {
 			t.Errorf("aayu %s: exit %d, %q; want exit 2 naming --repo", strings.Join(args, " "), code, errb.String())
+		}
+	}
+}
+
+// TestOutputThroughTeeIsStillThePersonsTerminal: a person who keeps a
+// transcript (aayu decide … | tee log) types at a terminal whose output
+// is a pipe; with no agent's marker, the human-only step is theirs, not
+// refused as a process without a terminal. Without a terminal on standard
+// input it is refused, as before.
+func TestOutputThroughTeeIsStillThePersonsTerminal(t *testing.T) {
+	t.Parallel()
+	_, url := sandboxAt(t, filepath.Join(t.TempDir(), "sandbox"), sandbox.FaultSpec{})
+	for _, c := range []struct {
+		stdinTerminal bool
+		code          int
+	}{{true, tui.ExitOK}, {false, tui.ExitRefused}} {
+		home := t.TempDir()
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--api-url", url + "/", "--repo", "acme/benefits", "decide", strconv.Itoa(sandbox.DemoDecision), "--accept", "1"}, env{
+			stdin: strings.NewReader("y\n"), stdout: &out, stderr: &errb, stdinIsTerminal: c.stdinTerminal,
+			getenv: func(k string) string {
+				return map[string]string{"HOME": home, "AAYU_GITHUB_TOKEN": "sandbox-founder"}[k]
+			},
+		})
+		if code != c.code {
+			t.Errorf("stdin a terminal %v, stdout a pipe: exit %d, want %d\n%s%s", c.stdinTerminal, code, c.code, out.String(), errb.String())
 		}
 	}
 }

@@ -32,7 +32,7 @@ func (w wiring) planScreen() (tui.Screen, error) {
 	}
 	bypass, dryRun := inv.Flags["solo-bypass"] == "true", inv.Global.DryRun
 	command := core.Command(story, bypass)
-	terminal := e.stdinIsTerminal && e.stdoutIsTerminal
+	terminal := e.personsTerminal()
 	need := identity.AccessWrite
 	if bypass {
 		need = identity.AccessAdmin

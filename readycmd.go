@@ -46,7 +46,7 @@ func (w wiring) readyScreen() (tui.Screen, error) {
 	}
 	if !dryRun {
 		d := identity.RequireHuman(identity.HumanCheck{Command: command, Env: e.getenv,
-			Terminal: e.stdinIsTerminal && e.stdoutIsTerminal, CI: inv.Global.CI, Need: identity.AccessWrite})
+			Terminal: e.personsTerminal(), CI: inv.Global.CI, Need: identity.AccessWrite})
 		switch d.Outcome {
 		case identity.Refused:
 			return nil, openErr(tui.ExitRefused, "refused: %s; freezing a Story's goal is the person's act.\nNothing was done. (aayu ready %d --dry-run shows the goal and its hash and writes nothing; any lane may run it.)", d.Reason, story)

@@ -41,7 +41,7 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 	if sess.owner == "" {
 		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
 	}
-	terminal := e.stdinIsTerminal && e.stdoutIsTerminal
+	terminal := e.personsTerminal()
 	// Whether a person is here is decided once for the whole command: the
 	// run's gates read this same answer (core.Config.Human). aayu's own
 	// lane and CI are refused at once: they never get a code, and ship
