@@ -70,3 +70,43 @@ func TestShipCrashResume(t *testing.T) {
 		})
 	}
 }
+
+// TestShipStoppedAfterAWriteSaysWhatLanded: a quit request that stops
+// ship once the write under way lands leaves last words read from what
+// landed. Stopped after the ledger record, the result says the record is
+// there and only the Story is left; stopped after the Story's update, the
+// last write, nothing is left to stop and the ship is complete.
+func TestShipStoppedAfterAWriteSaysWhatLanded(t *testing.T) {
+	for _, step := range []GateID{GateLedger, GateStory} {
+		t.Run(step.Title(), func(t *testing.T) {
+			f := newFixture(t)
+			f.solo()
+			pr := sandbox.DemoPRReady
+			cfg := f.config("founder")
+			cfg.SoloBypass = true
+			quit := errors.New("you asked to quit")
+			cfg.AfterStep = func(g GateID) error {
+				if g == step {
+					return quit
+				}
+				return nil
+			}
+			res, _, err := f.ship(cfg, pr)
+			out, _ := f.git("ls-tree", "-r", "--name-only", "ledger", "proof/3/")
+			recorded := strings.Contains(out, "/ship.json")
+			switch step {
+			case GateLedger:
+				if !errors.Is(err, quit) || !res.Merged || res.Shipped || !recorded ||
+					!strings.Contains(res.Unfinished, "its record is on the ledger, but the Story was not updated") {
+					t.Errorf("stopped after the record: err %v, merged %v, shipped %v, recorded %v, unfinished %q; want the record said landed and the Story left",
+						err, res.Merged, res.Shipped, recorded, res.Unfinished)
+				}
+			case GateStory:
+				if err != nil || !res.Shipped || !res.StoryUpdated || res.ExitCode != ExitShipped || res.Unfinished != "" {
+					t.Errorf("stopped after the Story's update: err %v, shipped %v, story %v, exit %d, unfinished %q; want it shipped in full",
+						err, res.Shipped, res.StoryUpdated, res.ExitCode, res.Unfinished)
+				}
+			}
+		})
+	}
+}

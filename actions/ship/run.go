@@ -136,11 +136,18 @@ func (r *run) gate(g GateID, fn func() (gateOutcome, error)) (ok bool, err error
 	r.emit(Event{Gate: g, State: Passed, Words: out.words, Detail: out.detail})
 	if r.cfg.AfterStep != nil {
 		if herr := r.cfg.AfterStep(g); herr != nil {
-			return false, fmt.Errorf("%w %q: %w", errStopped, g.Title(), herr)
+			// The gate passed (its write landed) and the run stops
+			// here: ok stays true, so the last words count this write
+			// as landed, read from what it did, not as missing.
+			return true, fmt.Errorf("%w %q: %w", errStopped, g.Title(), herr)
 		}
 	}
 	return true, nil
 }
+
+// stoppedAfterLast says a stop request came once the run's last write had
+// landed: nothing is left for it to stop, and the run is complete.
+func stoppedAfterLast(ok bool, err error) bool { return ok && errors.Is(err, errStopped) }
 
 // skipRest marks the gates from g on as not reached.
 func (r *run) skipRest(from GateID, why string) {
@@ -279,12 +286,13 @@ func (r *run) do() (Result, error) {
 		r.logRefusal()
 		return r.res, nil
 	}
-	if _, err := r.gate(GateLedger, r.landRetrying); err != nil {
+	landed, err := r.gate(GateLedger, r.landRetrying)
+	r.recorded = landed // a stop after it landed leaves the record there
+	if err != nil {
 		r.skipRest(GateStory, "not finished")
 		return r.fail(err)
 	}
-	r.recorded = true
-	if _, err := r.gate(GateStory, r.updateStoryRetrying); err != nil {
+	if ok, err := r.gate(GateStory, r.updateStoryRetrying); err != nil && !stoppedAfterLast(ok, err) {
 		r.skipRest(GateDone, "not finished")
 		return r.fail(err)
 	}

@@ -279,7 +279,7 @@ func (r *run) finishShipped() (Result, error) {
 	for _, g := range []GateID{GateBypass, GateMerge, GateLedger} {
 		r.emit(Event{Gate: g, State: Skipped, Words: "done by an earlier run"})
 	}
-	if _, err := r.gate(GateStory, r.updateStoryRetrying); err != nil {
+	if ok, err := r.gate(GateStory, r.updateStoryRetrying); err != nil && !stoppedAfterLast(ok, err) {
 		r.skipRest(GateDone, "not finished")
 		return r.fail(err)
 	}
