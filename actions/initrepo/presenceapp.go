@@ -138,3 +138,32 @@ func waitForDeviceFlow(ctx context.Context, o PresenceAppOptions, clientID, sett
 		}
 	}
 }
+
+// PresenceAppSlug is the slug GitHub makes from PresenceAppName: lower
+// case, each run of other characters one dash, none at either end
+// ("aayu presence (acme/benefits)" is aayu-presence-acme-benefits).
+func PresenceAppSlug(owner, repo string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(PresenceAppName(owner, repo)) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// IsAppClientID reports whether a client ID has the form of a GitHub
+// App's: Iv1. (Apps made before 2023) or Iv23 (since). OAuth Apps' IDs
+// start Ov23 (or are 20 hex digits, for older ones). It is a heuristic
+// from the IDs' form, which GitHub does not document as a contract;
+// doctor confirms with GET /apps/{slug} where it can.
+func IsAppClientID(id string) bool {
+	return strings.HasPrefix(id, "Iv1.") || strings.HasPrefix(id, "Iv23")
+}

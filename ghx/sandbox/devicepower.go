@@ -3,6 +3,7 @@ package sandbox
 import (
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -277,28 +278,51 @@ func (s *Server) UserTokenCount() int {
 // owner's tokens.
 func (s *Server) getAppBySlug(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
+	var out map[string]any
 	switch slug {
 	case PresenceAppSlug, ownClientSlug:
 		id, name, appID := DeviceClientID, "aayu presence (acme/benefits)", 9050
 		if slug == ownClientSlug {
 			id, name, appID = OwnClientID, "aayu sandbox", 9051
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"id": appID, "slug": slug, "name": name, "client_id": id,
-			"owner": map[string]any{"login": RepoOwner, "type": "Organization"}, "permissions": map[string]string{}, "events": []string{}})
-		return
-	}
-	s.apps.mu.Lock()
-	var app *appRec
-	for _, a := range s.apps.apps {
-		if a.Slug == slug {
-			app = a
+		out = map[string]any{"id": appID, "slug": slug, "name": name, "client_id": id, "permissions": map[string]string{}, "events": []string{}}
+	default:
+		s.apps.mu.Lock()
+		var app *appRec
+		for _, a := range s.apps.apps {
+			if a.Slug == slug {
+				app = a
+			}
 		}
+		s.apps.mu.Unlock()
+		c := callerOf(r)
+		if app == nil || (!app.Public && !strings.EqualFold(c.Login, app.Owner) && !c.canPush()) {
+			notFound(w)
+			return
+		}
+		out = s.appJSON(app)
 	}
-	s.apps.mu.Unlock()
-	c := callerOf(r)
-	if app == nil || (!app.Public && !strings.EqualFold(c.Login, app.Owner) && !c.canPush()) {
-		notFound(w)
-		return
+	base := baseURL(r)
+	created := ts(s.st.RepoCreated)
+	owner := RepoOwner
+	if o, ok := out["owner"].(map[string]any); ok {
+		owner, _ = o["login"].(string)
 	}
-	writeJSON(w, http.StatusOK, s.appJSON(app))
+	out["owner"] = userJSON(base, owner)
+	out["node_id"] = "A_kwDOsb" + strconv.FormatInt(toInt64(out["id"]), 10)
+	out["description"] = nil
+	out["external_url"] = base + "/" + RepoOwner + "/" + RepoName
+	out["html_url"] = base + "/apps/" + slug
+	out["created_at"], out["updated_at"] = created, created
+	writeJSON(w, http.StatusOK, out)
+}
+
+func toInt64(v any) int64 {
+	switch n := v.(type) {
+	case int:
+		return int64(n)
+	case int64:
+		return n
+	}
+	return 0
 }
