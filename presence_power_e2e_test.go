@@ -150,3 +150,27 @@ func describeStatus(err error) string {
 	}
 	return "another error"
 }
+
+// TestPresenceCheckWithTheAppClientAsksNoScopeAndReadsOnlyUser: aayu's own
+// presence check keeps working with the no-permission App client: it asks
+// for a code with no scope, and the token it gets reads /user and nothing
+// else (who approved is checked against the writing token, never this one).
+func TestPresenceCheckWithTheAppClientAsksNoScopeAndReadsOnlyUser(t *testing.T) {
+	t.Parallel()
+	srv, base := startSandboxServer(t)
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
+	a := startAayu(t, vars, "--api-url", base+"/", "--oauth-url", base, "--repo", "acme/benefits", "--plain", "login")
+	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	approveOnSandbox(t, m[1], m[2], "founder")
+	a.waitFor(`Approved by @founder`)
+	if code := a.exit(); code != 0 {
+		t.Fatalf("login exited %d:\n%s", code, a.out.String())
+	}
+	used := srv.DeviceTokensUsed()
+	if len(used) != 1 {
+		t.Fatalf("%d device tokens were minted, want 1", len(used))
+	}
+	if u := used[0]; u.AskedScope != "" || len(u.Scopes) != 0 || strings.Join(u.Requests, ",") != "GET /user" {
+		t.Errorf("the presence check's token: asked scope %q, granted %v, requests %v; want none, none, GET /user", u.AskedScope, u.Scopes, u.Requests)
+	}
+}

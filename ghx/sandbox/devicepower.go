@@ -110,6 +110,8 @@ type userToken struct {
 	app    bool              // a GitHub App's user access token
 	perms  map[string]string // App: the App's permissions where it is installed
 	scopes []string          // OAuth App: the scopes granted
+	asked  []string          // "METHOD /path" of each REST request made with it (tests)
+	scope  string            // the scope the code asked for, as asked
 }
 
 // userTokens holds the device flow's tokens; its lock is its own, since
@@ -121,7 +123,7 @@ type userTokens struct {
 
 // mintUserToken makes the token a device code's approval yields.
 func (s *Server) mintUserToken(login string, c deviceClient, scope string) (string, *userToken) {
-	u := &userToken{login: login, app: c.app}
+	u := &userToken{login: login, app: c.app, scope: scope}
 	prefix := "gho_"
 	if c.app {
 		prefix = "ghu_"
@@ -188,6 +190,9 @@ func lowerRole(a, b string) string {
 // Called with s.mu held (jobScope reads the state).
 func (s *Server) refuseUser(w http.ResponseWriter, r *http.Request, u *userToken) bool {
 	p := r.URL.Path
+	s.users.mu.Lock()
+	u.asked = append(u.asked, r.Method+" "+p)
+	s.users.mu.Unlock()
 	read := r.Method == http.MethodGet || r.Method == http.MethodHead
 	if p == "/rate_limit" || (p == "/user" && read) {
 		return false // the account itself: what a token with no permission still reads
@@ -264,11 +269,24 @@ func refuseOAuth(w http.ResponseWriter, r *http.Request, u *userToken, read bool
 // scopes; a GitHub App's user token has none.
 func (u *userToken) scopeHeader() string { return strings.Join(u.scopes, ", ") }
 
-// UserTokenCount counts the tokens the device flow minted (tests).
-func (s *Server) UserTokenCount() int {
+// DeviceTokenUse lists, for each token the device flow minted, the scope
+// its code asked for and the REST requests made with it (tests: the
+// presence check asks no scope and reads /user only).
+type DeviceTokenUse struct {
+	AskedScope string   // the code request's scope, as sent
+	Scopes     []string // what GitHub granted (an App grants none)
+	Requests   []string
+}
+
+// DeviceTokensUsed reports every device-flow token's use (tests).
+func (s *Server) DeviceTokensUsed() []DeviceTokenUse {
 	s.users.mu.Lock()
 	defer s.users.mu.Unlock()
-	return len(s.users.byTok)
+	var out []DeviceTokenUse
+	for _, u := range s.users.byTok {
+		out = append(out, DeviceTokenUse{AskedScope: u.scope, Scopes: slices.Clone(u.scopes), Requests: slices.Clone(u.asked)})
+	}
+	return out
 }
 
 // GET /apps/{app_slug}: a public App's configuration, readable by anyone
