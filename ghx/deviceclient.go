@@ -14,7 +14,9 @@ import (
 // the presence check asks for a device code (SPEC §6); aayu init sets it.
 const DeviceClientVariable = "AAYUDHA_DEVICE_CLIENT_ID"
 
-// DeviceClient is the presence check's App (a GitHub App with no permissions, so a token its device flow mints reads /user and nothing else) and where it was found.
+// DeviceClient is the presence check's App and where it was found: a
+// GitHub App with no permissions, so a token its device flow mints reads
+// /user and nothing else (doctor fails any other kind).
 type DeviceClient struct {
 	ID   string
 	From string // in words, for the screen and the log
