@@ -4,7 +4,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 )
 
-// deviceClient finds the presence check's OAuth App (SPEC §6): local
+// deviceClient finds the presence check's App (SPEC §6): local
 // config, the repository's config, its AAYUDHA_DEVICE_CLIENT_ID variable,
 // else the default the README names — the sandbox's own client under
 // --sandbox, none on GitHub (aayu init helps create one).

@@ -6,6 +6,7 @@ import (
 
 	core "github.com/aayudha/aayu/actions/initrepo"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/screens/initrepo"
 	"github.com/aayudha/aayu/screens/login"
@@ -45,7 +46,7 @@ func (w wiring) initScreen() (tui.Screen, error) {
 		w.newClientID = opts.ClientID
 		if _, code, ok := w.presenceFor(login.Request{
 			Command: "aayu init --client-id " + opts.ClientID, Need: identity.AccessAdmin,
-			Approving: []string{fmt.Sprintf("Sets the repository variable %s of %s/%s to %s, the OAuth App every presence check will ask.", ghx.DeviceClientVariable, sess.owner, sess.repo, opts.ClientID)},
+			Approving: []string{fmt.Sprintf("Sets the repository variable %s of %s/%s to %s, the App every presence check will ask.", ghx.DeviceClientVariable, sess.owner, sess.repo, opts.ClientID)},
 		}); !ok {
 			return nil, &openError{code: code} // the presence check said why
 		}
@@ -85,12 +86,12 @@ func (w wiring) initScreen() (tui.Screen, error) {
 	}), nil
 }
 
-// guide is how to create the presence check's OAuth App. The sandbox has
-// no settings pages; its device flow takes any client ID.
+// guide is how to create the presence check's App by hand. The sandbox has
+// no settings pages; its own presence App is sandbox.OwnClientID.
 func guide(inv tui.Invocation, sess *session) []string {
 	g := core.AppGuide(sess.webURL(), sess.owner, sess.repo)
 	if inv.Global.Sandbox {
-		g = append(g, "(The sandbox has no settings pages and its device flow takes any client ID: try aayu --sandbox --repo "+sess.owner+"/"+sess.repo+" init --identity --client-id Ov23liSandboxFresh.)")
+		g = append(g, "(The sandbox has no settings pages; its own presence App, with no permissions, is "+sandbox.OwnClientID+": try aayu --sandbox --repo "+sess.owner+"/"+sess.repo+" init --identity --client-id "+sandbox.OwnClientID+".)")
 	}
 	return g
 }

@@ -131,6 +131,9 @@ func run(ctx context.Context, args []string, e env) int {
 		if inv.Flags["bot-app"] == "true" {
 			return w.runInitBotApp()
 		}
+		if presenceAppHere(inv, e.getenv) {
+			return w.runInitPresenceApp()
+		}
 	case "verify":
 		if inv.Flags["raw-out"] != "" {
 			return w.runVerifyRaw()

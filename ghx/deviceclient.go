@@ -10,11 +10,13 @@ import (
 	"github.com/aayudha/aayu/model/config"
 )
 
-// DeviceClientVariable is the repository variable that names the OAuth App
+// DeviceClientVariable is the repository variable that names the presence App
 // the presence check asks for a device code (SPEC §6); aayu init sets it.
 const DeviceClientVariable = "AAYUDHA_DEVICE_CLIENT_ID"
 
-// DeviceClient is the presence check's OAuth App and where it was found.
+// DeviceClient is the presence check's App and where it was found: a
+// GitHub App with no permissions, so a token its device flow mints reads
+// /user and nothing else (doctor fails any other kind).
 type DeviceClient struct {
 	ID   string
 	From string // in words, for the screen and the log
@@ -30,7 +32,7 @@ type DeviceClientLookup struct {
 	Default, DefaultFrom string
 }
 
-// FindDeviceClient picks the OAuth App for the presence check in SPEC §6's
+// FindDeviceClient picks the App for the presence check in SPEC §6's
 // order: local config, the repository's .aayudha/config.toml on its default
 // branch, the repository variable AAYUDHA_DEVICE_CLIENT_ID, the default.
 // A repository that cannot be read just falls through to the next source:

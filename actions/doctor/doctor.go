@@ -185,11 +185,11 @@ func variableRow(ctx context.Context, gh *github.Client, owner, repo string) Row
 	v, err := ghx.RepoVariable(ctx, gh, owner, repo, ghx.DeviceClientVariable)
 	switch {
 	case errors.Is(err, ghx.ErrNoVariable) || (err == nil && v == ""):
-		return Row{name, Fail, "not set, so the presence check has no OAuth App to ask for a device code", "run aayu init --identity: it shows how to create the App and sets the variable"}
+		return Row{name, Fail, "not set, so the presence check has no App to ask for a device code", presenceNext}
 	case err != nil:
 		return Row{name, Warn, "could not be read: " + ghx.Describe(err), "an admin runs aayu doctor, or checks Settings, Secrets and variables, Actions, Variables"}
 	}
-	return Row{name, OK, "set to " + v, ""}
+	return presenceClientRow(ctx, gh, owner, repo, name, v)
 }
 
 func ledgerRow(ctx context.Context, gh *github.Client, owner, repo string) Row {

@@ -2,6 +2,7 @@ package doctor_test
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -101,5 +102,85 @@ func TestDoctorMergeSettings(t *testing.T) {
 		if r.Name == "merge settings" && (r.State != doctor.Fail || !strings.Contains(r.Next, "Allow squash merging")) {
 			t.Errorf("squash off: %+v", r)
 		}
+	}
+}
+
+// presenceRow is doctor's presence-client row for owner/repo.
+func presenceRow(t *testing.T, gh *github.Client, repo string) doctor.Row {
+	t.Helper()
+	rep, err := doctor.Check(context.Background(), gh, "acme", repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if r.Name == "presence check App (AAYUDHA_DEVICE_CLIENT_ID)" {
+			return r
+		}
+	}
+	t.Fatalf("no presence row: %+v", rep.Rows)
+	return doctor.Row{}
+}
+
+// TestDoctorFlagsAnOAuthAppPresenceClient: a presence client that is an
+// OAuth App fails, saying why (a code an agent starts could mint a token
+// that writes) and the one next step; the demo's App with no permissions,
+// confirmed by GET /apps/{slug}, passes; an App ID doctor cannot read
+// warns.
+func TestDoctorFlagsAnOAuthAppPresenceClient(t *testing.T) {
+	ctx := context.Background()
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
+	founder := client(t, base, "sandbox-founder")
+	if r := presenceRow(t, founder, "benefits"); r.State != doctor.OK || !strings.Contains(r.Detail, "aayu-presence-acme-benefits, which holds no permissions") {
+		t.Errorf("the demo's presence App: %+v", r)
+	}
+	if _, err := founder.Actions.UpdateRepoVariable(ctx, "acme", "benefits", &github.ActionsVariable{Name: "AAYUDHA_DEVICE_CLIENT_ID", Value: "Ov23liSomeOAuthApp"}); err != nil {
+		t.Fatal(err)
+	}
+	r := presenceRow(t, founder, "benefits")
+	if r.State != doctor.Fail || !strings.Contains(r.Detail, "OAuth App") || !strings.Contains(r.Detail, "a code an agent starts with the public client ID could mint a token that writes") ||
+		!strings.HasPrefix(r.Next, "run aayu init --identity") {
+		t.Errorf("an OAuth App presence client: %+v", r)
+	}
+	if _, err := founder.Actions.UpdateRepoVariable(ctx, "acme", "benefits", &github.ActionsVariable{Name: "AAYUDHA_DEVICE_CLIENT_ID", Value: "Iv23liSomeOtherApp"}); err != nil {
+		t.Fatal(err)
+	}
+	if r := presenceRow(t, founder, "benefits"); r.State != doctor.Warn || !strings.Contains(r.Detail, "permissions were not read") {
+		t.Errorf("an App doctor cannot read: %+v", r)
+	}
+}
+
+// TestDoctorFlagsAPresenceAppWithPermissions: the App init --identity
+// names for acme/fresh, read by GET /apps/{slug}, holds contents: write,
+// so a code started with its client ID could mint a token that writes.
+func TestDoctorFlagsAPresenceAppWithPermissions(t *testing.T) {
+	ctx := context.Background()
+	srv, err := sandbox.New(sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	manifest := `{"name":"aayu presence (acme/fresh)","url":"https://example.com","redirect_url":"http://127.0.0.1:1/cb","default_permissions":{"contents":"write"}}`
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.PostForm(base+"/organizations/acme/settings/apps/new", url.Values{"manifest": {manifest}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	id, ok := srv.AppBySlug("aayu-presence-acme-fresh")
+	if !ok {
+		t.Fatalf("the manifest made no App (%s)", resp.Status)
+	}
+	founder := client(t, base, "sandbox-founder")
+	if _, err := founder.Actions.CreateRepoVariable(ctx, "acme", "fresh", &github.ActionsVariable{Name: "AAYUDHA_DEVICE_CLIENT_ID", Value: id}); err != nil {
+		t.Fatal(err)
+	}
+	r := presenceRow(t, founder, "fresh")
+	if r.State != doctor.Fail || !strings.Contains(r.Detail, "holds permissions (contents: write)") || !strings.Contains(r.Detail, "could mint a token that writes") ||
+		!strings.HasPrefix(r.Next, "run aayu init --identity") {
+		t.Errorf("a presence App with contents: write: %+v", r)
 	}
 }

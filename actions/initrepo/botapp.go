@@ -95,12 +95,62 @@ type createdApp struct {
 // CreateBotApp runs the manifest flow and returns the install link only
 // when the App is the one asked for.
 func CreateBotApp(ctx context.Context, o BotAppOptions) (BotAppResult, error) {
+	name := o.Name
+	if name == "" {
+		name = "aayudha agent (" + o.Owner + "/" + o.Repo + ")"
+	}
+	web := strings.TrimSuffix(o.Web, "/")
+	app, now, err := runManifestFlow(ctx, o, manifestApp{name: name, what: "the bot App", perms: BotAppPermissions()})
+	if err != nil {
+		return BotAppResult{}, err
+	}
+	if err := checkApp(ctx, o.Client, app, o.Owner, BotAppPermissions(), now); err != nil {
+		return BotAppResult{}, fmt.Errorf("%w. Delete the App at %s/settings/apps/%s/advanced instead of installing it; nothing was set", err, web, app.Slug)
+	}
+	if err := setAppSettings(ctx, o.Client, o.Owner, o.Repo, app); err != nil {
+		return BotAppResult{}, err
+	}
+	return BotAppResult{Slug: app.Slug, ClientID: app.ClientID, InstallURL: web + "/apps/" + app.Slug + "/installations/new"}, nil
+}
+
+// manifestApp is what one run of the manifest flow asks GitHub for.
+type manifestApp struct {
+	name   string            // the App's name
+	what   string            // what the local page calls it: "the bot App"
+	public bool              // anyone may authorize it
+	perms  map[string]string // default_permissions; empty for none
+}
+
+// manifest is the App-manifest JSON GitHub's "Create GitHub App" page
+// reads (docs.github.com/apps/sharing-github-apps/
+// registering-a-github-app-from-a-manifest): no events, the webhook off,
+// request_oauth_on_install off (no OAuth step at installation).
+func (m manifestApp) manifest(web, owner, repo, redirect string) []byte {
+	perms := m.perms
+	if perms == nil {
+		perms = map[string]string{}
+	}
+	b, _ := json.Marshal(map[string]any{
+		"name": m.name, "url": web + "/" + owner + "/" + repo, "public": m.public,
+		"redirect_url":             redirect,
+		"hook_attributes":          map[string]any{"url": "", "active": false},
+		"default_permissions":      perms,
+		"default_events":           []string{},
+		"request_oauth_on_install": false,
+	})
+	return b
+}
+
+// runManifestFlow serves the local page that posts the manifest, waits for
+// GitHub's redirect with the code, and converts it; it returns the App as
+// GitHub made it (to be checked) and the clock the checks use.
+func runManifestFlow(ctx context.Context, o BotAppOptions, m manifestApp) (createdApp, time.Time, error) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
 	if why := BrowserRefusal(getenv, runtime.GOOS); why != "" {
-		return BotAppResult{}, fmt.Errorf("%w: %s", ErrNoBrowserHere, why)
+		return createdApp{}, time.Time{}, fmt.Errorf("%w: %s", ErrNoBrowserHere, why)
 	}
 	now := o.Now
 	if now == nil {
@@ -110,28 +160,19 @@ func CreateBotApp(ctx context.Context, o BotAppOptions) (BotAppResult, error) {
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
 	}
-	name := o.Name
-	if name == "" {
-		name = "aayudha agent (" + o.Owner + "/" + o.Repo + ")"
-	}
 	web := strings.TrimSuffix(o.Web, "/")
 	var sb [16]byte
 	if _, err := rand.Read(sb[:]); err != nil {
-		return BotAppResult{}, err
+		return createdApp{}, time.Time{}, err
 	}
 	state := hex.EncodeToString(sb[:])
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return BotAppResult{}, fmt.Errorf("serving the local page: %w", err)
+		return createdApp{}, time.Time{}, fmt.Errorf("serving the local page: %w", err)
 	}
 	local := "http://" + ln.Addr().String()
-	manifest, _ := json.Marshal(map[string]any{
-		"name": name, "url": web + "/" + o.Owner + "/" + o.Repo, "public": false,
-		"redirect_url":        local + "/callback",
-		"hook_attributes":     map[string]any{"url": "", "active": false},
-		"default_permissions": BotAppPermissions(), "default_events": []string{},
-	})
+	manifest := m.manifest(web, o.Owner, o.Repo, local+"/callback")
 	action := web + "/settings/apps/new?state=" + state
 	if o.OwnerIsOrg {
 		action = web + "/organizations/" + o.Owner + "/settings/apps/new?state=" + state
@@ -140,10 +181,10 @@ func CreateBotApp(ctx context.Context, o BotAppOptions) (BotAppResult, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<!doctype html><title>aayu: create the bot App</title>
-<p>aayu asks GitHub to create the bot App <b>%s</b>. Press the button, then Create GitHub App on GitHub.</p>
+		fmt.Fprintf(w, `<!doctype html><title>aayu: create %s</title>
+<p>aayu asks GitHub to create %s <b>%s</b>. Press the button, then Create GitHub App on GitHub.</p>
 <form method="post" action="%s"><input type="hidden" name="manifest" value="%s"><button>Continue to GitHub</button></form>`,
-			html.EscapeString(name), html.EscapeString(action), html.EscapeString(string(manifest)))
+			html.EscapeString(m.what), html.EscapeString(m.what), html.EscapeString(m.name), html.EscapeString(action), html.EscapeString(string(manifest)))
 	})
 	mux.HandleFunc("GET /callback", func(w http.ResponseWriter, r *http.Request) {
 		got := r.URL.Query().Get("state")
@@ -162,30 +203,21 @@ func CreateBotApp(ctx context.Context, o BotAppOptions) (BotAppResult, error) {
 	defer srv.Close()
 
 	if o.Open == nil {
-		return BotAppResult{}, fmt.Errorf("%w: nothing can open it", ErrNoBrowserHere)
+		return createdApp{}, time.Time{}, fmt.Errorf("%w: nothing can open it", ErrNoBrowserHere)
 	}
 	if err := o.Open(local + "/"); err != nil {
-		return BotAppResult{}, fmt.Errorf("opening the browser: %w", err)
+		return createdApp{}, time.Time{}, fmt.Errorf("opening the browser: %w", err)
 	}
 	var code string
 	select {
 	case code = <-codes:
 	case <-time.After(timeout):
-		return BotAppResult{}, fmt.Errorf("no App was created within %s; nothing was set", timeout)
+		return createdApp{}, time.Time{}, fmt.Errorf("no App was created within %s; nothing was set", timeout)
 	case <-ctx.Done():
-		return BotAppResult{}, ctx.Err()
+		return createdApp{}, time.Time{}, ctx.Err()
 	}
 	app, err := convertManifest(ctx, o.Client, code)
-	if err != nil {
-		return BotAppResult{}, err
-	}
-	if err := checkBotApp(ctx, o.Client, app, o.Owner, now()); err != nil {
-		return BotAppResult{}, fmt.Errorf("%w. Delete the App at %s/settings/apps/%s/advanced instead of installing it; nothing was set", err, web, app.Slug)
-	}
-	if err := setAppSettings(ctx, o.Client, o.Owner, o.Repo, app); err != nil {
-		return BotAppResult{}, err
-	}
-	return BotAppResult{Slug: app.Slug, ClientID: app.ClientID, InstallURL: web + "/apps/" + app.Slug + "/installations/new"}, nil
+	return app, now(), err
 }
 
 // convertManifest trades the code for the App, once, through the API.
@@ -207,14 +239,14 @@ func convertManifest(ctx context.Context, gh *github.Client, code string) (creat
 	return app, nil
 }
 
-// checkBotApp refuses an App that is not the one asked for: another
-// owner, other permissions, any event, or a webhook (read with the App's
-// own key from GET /app/hook/config).
-func checkBotApp(ctx context.Context, gh *github.Client, app createdApp, owner string, now time.Time) error {
+// checkApp refuses an App that is not the one asked for: another owner,
+// other permissions than want, any event, or a webhook (read with the
+// App's own key from GET /app/hook/config).
+func checkApp(ctx context.Context, gh *github.Client, app createdApp, owner string, want map[string]string, now time.Time) error {
 	if !strings.EqualFold(app.Owner.Login, owner) {
 		return fmt.Errorf("the App belongs to %s, not %s", app.Owner.Login, owner)
 	}
-	if want := BotAppPermissions(); !samePermissions(app.Permissions, want) {
+	if !samePermissions(app.Permissions, want) {
 		return fmt.Errorf("the App holds permissions %s, not the ones asked for (%s)", permString(app.Permissions), permString(want))
 	}
 	if len(app.Events) > 0 {

@@ -58,6 +58,7 @@ type appRec struct {
 	Events         []string
 	HookURL        string
 	InstallationID int64 // 0 until installed on the repository
+	Public         bool  // the manifest's public: anyone may read it and authorize it
 }
 
 // installToken is one installation token.
@@ -209,7 +210,6 @@ func (s *Server) routeApps(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/installation", s.getRepoInstallation)
 	m.HandleFunc("POST /app/installations/{id}/access_tokens", s.createInstallationToken)
 	m.HandleFunc("GET /installation/repositories", s.listInstallationRepos)
-	m.HandleFunc("GET /apps/{app_slug}", s.getAppBySlug)
 }
 
 // appOnlyPath says whether a JWT may reach the path: GitHub answers any
@@ -224,8 +224,12 @@ func (s *Server) appJSON(app *appRec) map[string]any {
 	if events == nil {
 		events = []string{}
 	}
+	perms := app.Permissions
+	if perms == nil {
+		perms = map[string]string{} // GitHub shows an App with no permissions as {}
+	}
 	return map[string]any{"id": app.ID, "slug": app.Slug, "name": app.Name, "client_id": app.ClientID,
-		"owner": map[string]any{"login": app.Owner, "type": "Organization"}, "permissions": app.Permissions, "events": events}
+		"owner": map[string]any{"login": app.Owner, "type": "Organization"}, "permissions": perms, "events": events}
 }
 
 func (s *Server) requireJWT(w http.ResponseWriter, r *http.Request) *appRec {

@@ -64,6 +64,7 @@ type caller struct {
 	job       *jobToken     // set for a workflow token (jobtoken.go)
 	app       *appRec       // set for an App's JWT (apps.go)
 	install   *installToken // set for an installation token (apps.go)
+	user      *userToken    // set for a device-flow token (devicepower.go)
 }
 
 func callerOf(r *http.Request) caller {
@@ -93,6 +94,9 @@ func (s *Server) authenticate(r *http.Request) (c caller, ok bool) {
 	}
 	if c, known, ok := s.appCaller(tok); known {
 		return c, ok
+	}
+	if c, known := s.userCaller(tok); known {
+		return c, c.Login != ""
 	}
 	if login, extra := s.opts.ExtraTokens[tok]; extra {
 		a, known := accountByLogin(login)

@@ -23,6 +23,7 @@ type deviceCode struct {
 	DeviceCode string
 	UserCode   string
 	ClientID   string
+	Scope      string // as the request named it (devicepower.go grants it)
 	Expires    time.Time
 	Interval   time.Duration
 	LastPoll   time.Time
@@ -100,13 +101,9 @@ func newUserCode() string {
 }
 
 // OwnClientID is the sandbox's own device client, the default
-// `aayu --sandbox` uses when nothing names an OAuth App.
+// `aayu --sandbox` uses when nothing names one: a GitHub App with no
+// permissions, like the demo's DeviceClientID (devicepower.go).
 const OwnClientID = "aayu-sandbox"
-
-// knownClient says whether an OAuth App with this client id exists.
-func (s *Server) knownClient(id string) bool {
-	return id != "" && (id == DeviceClientID || id == OwnClientID || slices.Contains(s.opts.Device.ClientIDs, id))
-}
 
 func (s *Server) deviceCodeRequest(w http.ResponseWriter, r *http.Request) {
 	v := formValues(r)
@@ -115,13 +112,13 @@ func (s *Server) deviceCodeRequest(w http.ResponseWriter, r *http.Request) {
 		oauthReply(w, r, http.StatusBadRequest, oauthError("device_flow_disabled", "Device Flow must be explicitly enabled for this App"))
 		return
 	}
-	if !s.knownClient(clientID) {
+	if _, known := s.deviceClientOf(clientID); !known {
 		// github.com answers a missing or unknown client_id with 404 and
 		// error=Not Found (cli/oauth reads any 404 as ErrUnsupported).
 		oauthReply(w, r, http.StatusNotFound, url.Values{"error": {"Not Found"}})
 		return
 	}
-	d := &deviceCode{DeviceCode: randomHex(20), UserCode: newUserCode(), ClientID: clientID,
+	d := &deviceCode{DeviceCode: randomHex(20), UserCode: newUserCode(), ClientID: clientID, Scope: v.Get("scope"),
 		Expires: s.now().Add(s.opts.Device.Expiry), Interval: s.opts.Device.Interval}
 	s.devices[d.DeviceCode] = d
 	oauthReply(w, r, http.StatusOK, url.Values{
@@ -170,8 +167,11 @@ func (s *Server) deviceTokenPoll(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Used = true
-	a, _ := accountByLogin(d.Approved)
-	reply(url.Values{"access_token": {TokenPrefix + a.Key}, "token_type": {"bearer"}, "scope": {""}})
+	// The token is the client's, never the account's own: its power is the
+	// App's permissions or the OAuth App's scopes (devicepower.go).
+	client, _ := s.deviceClientOf(d.ClientID)
+	tok, u := s.mintUserToken(d.Approved, client, d.Scope)
+	reply(url.Values{"access_token": {tok}, "token_type": {"bearer"}, "scope": {strings.Join(u.scopes, ",")}})
 }
 
 var devicePageTmpl = template.Must(template.New("device").Parse(`<!DOCTYPE html>

@@ -107,7 +107,7 @@ func TestDevicePollErrors(t *testing.T) {
 	}
 	now = now.Add(11 * time.Second)
 	approve(t, base, code.UserCode, "founder", "approve")
-	if v := poll(t, base, code.DeviceCode); v.Get("access_token") != "sandbox-founder" {
+	if v := poll(t, base, code.DeviceCode); !strings.HasPrefix(v.Get("access_token"), "gho_") {
 		t.Errorf("after approval: %v", v)
 	}
 	now = now.Add(11 * time.Second)

@@ -61,6 +61,7 @@ func (s *Server) manifestPage(w http.ResponseWriter, r *http.Request) {
 		HookAttributes map[string]any    `json:"hook_attributes"`
 		Permissions    map[string]string `json:"default_permissions"`
 		Events         []string          `json:"default_events"`
+		Public         bool              `json:"public"`
 	}
 	if err := json.Unmarshal([]byte(r.PostForm.Get("manifest")), &m); err != nil || m.Name == "" || m.RedirectURL == "" {
 		http.Error(w, "Invalid GitHub App configuration", http.StatusUnprocessableEntity)
@@ -82,10 +83,10 @@ func (s *Server) manifestPage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "key", http.StatusInternalServerError)
 		return
 	}
-	slug := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(m.Name), " ", "-"))
+	slug := appSlug(m.Name)
 	s.apps.mu.Lock()
 	app := &appRec{ID: int64(9100 + len(s.apps.apps)), Slug: slug, Name: m.Name, ClientID: "Iv23liSandbox" + hex.EncodeToString(key.N.Bytes()[:4]),
-		Owner: created.Owner, key: key, Permissions: created.Permissions, Events: created.Events, HookURL: created.HookURL}
+		Owner: created.Owner, key: key, Permissions: created.Permissions, Events: created.Events, HookURL: created.HookURL, Public: m.Public}
 	s.apps.apps = append(s.apps.apps, app)
 	b := make([]byte, 10)
 	_, _ = rand.Read(b)
@@ -107,6 +108,25 @@ func (s *Server) manifestPage(w http.ResponseWriter, r *http.Request) {
 	}
 	to.RawQuery = q.Encode()
 	http.Redirect(w, r, to.String(), http.StatusFound)
+}
+
+// appSlug is an App's slug as GitHub makes it from the name: lower case,
+// each run of other characters one dash, none at either end.
+func appSlug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	return b.String()
 }
 
 // convertManifest trades a code for the App's configuration and key, once.

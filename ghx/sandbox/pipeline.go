@@ -25,6 +25,7 @@ func (s *Server) routes() http.Handler {
 	s.routeTeams(api)
 	s.routeApps(api)
 	s.routeAttestations(api)
+	api.HandleFunc("GET /apps/{slug}", s.getAppBySlug)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 
@@ -131,6 +132,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 		h.Set("X-OAuth-Scopes", "repo, workflow")
 		h.Set("X-Accepted-OAuth-Scopes", "repo")
 	}
+	if c.user != nil {
+		h.Set("X-OAuth-Scopes", c.user.scopeHeader()) // what the device flow granted, not the account's own token's
+	}
 	if bw.status == 0 {
 		bw.status = http.StatusOK
 	}
@@ -168,6 +172,9 @@ func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c 
 		return true
 	}
 	if c.job != nil && s.refuseJob(bw, r, c.job) {
+		return true
+	}
+	if c.user != nil && s.refuseUser(bw, r, c.user) {
 		return true
 	}
 	api.ServeHTTP(bw, r)

@@ -72,10 +72,11 @@ type DeviceOptions struct {
 	Interval          time.Duration // polling interval; GitHub uses 5 s
 	Expiry            time.Duration // code lifetime; GitHub uses 15 min
 	DisabledClientIDs []string      // client ids whose app has the device flow off
-	// ClientIDs are more OAuth Apps the sandbox knows (tests). It always
-	// knows DeviceClientID, OwnClientID and DisabledClientIDs; a device
-	// code asked for any other client id is refused as GitHub refuses an
-	// unknown app.
+	// ClientIDs are more OAuth Apps the sandbox knows (tests); their
+	// tokens hold the scopes the code asked for. It always knows the
+	// presence Apps DeviceClientID and OwnClientID (no permissions), the
+	// Apps it holds, and DisabledClientIDs; a device code asked for any
+	// other client id is refused as GitHub refuses an unknown app.
 	ClientIDs []string
 }
 
@@ -102,6 +103,7 @@ type Server struct {
 	stamp      string          // the reset stamp the state was loaded under (resetstamp.go)
 	jobs       jobTokens       // the runner's per-job workflow tokens
 	apps       appRegistry     // GitHub Apps, installation tokens, Actions secrets (apps.go)
+	users      userTokens      // the device flow's tokens (devicepower.go)
 	runnerCtx  context.Context // the runner's, for dispatched runs (dispatch.go)
 	runnerURL  string
 

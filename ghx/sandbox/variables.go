@@ -8,10 +8,12 @@ import (
 	"time"
 )
 
-// DeviceClientID is the OAuth App client ID acme/benefits names in its
+// DeviceClientID is the presence App acme/benefits names in its
 // repository variable AAYUDHA_DEVICE_CLIENT_ID, the way a set-up repository
-// tells the presence check which App to ask.
-const DeviceClientID = "Ov23liSandboxBenefits"
+// tells the presence check which App to ask: a GitHub App with no
+// permissions (PresenceAppSlug), as aayu init --identity --presence-app
+// makes one, so its tokens read /user and write nothing.
+const DeviceClientID = "Iv23liSandboxPresence"
 
 // DeviceClientVariable is the repository variable the presence check reads.
 const DeviceClientVariable = "AAYUDHA_DEVICE_CLIENT_ID"

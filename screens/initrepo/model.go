@@ -275,9 +275,9 @@ func Proposal(p core.Plan, identity bool, guide []string) []string {
 	case p.SetsVariable() && p.CurrentClientID != "":
 		out = append(out, fmt.Sprintf("It will change the repository variable %s from %s to %s.", ghx.DeviceClientVariable, s(p.CurrentClientID), s(p.ClientID)))
 	case p.SetsVariable():
-		out = append(out, fmt.Sprintf("It will set the repository variable %s to %s, the OAuth App the presence check asks for device codes.", ghx.DeviceClientVariable, s(p.ClientID)))
+		out = append(out, fmt.Sprintf("It will set the repository variable %s to %s, the App the presence check asks for device codes.", ghx.DeviceClientVariable, s(p.ClientID)))
 	case p.CurrentClientID != "":
-		out = append(out, fmt.Sprintf("The presence check's OAuth App is set: %s is %s.", ghx.DeviceClientVariable, s(p.CurrentClientID)))
+		out = append(out, fmt.Sprintf("The presence check's App is set: %s is %s.", ghx.DeviceClientVariable, s(p.CurrentClientID)))
 	case !p.VariableReadable:
 		out = append(out, "Your token may not read the repository's variables, so init cannot tell whether "+ghx.DeviceClientVariable+" is set.")
 		out = append(out, guide...)

@@ -59,16 +59,16 @@ func runPlain(t *testing.T, d Deps, input string) (int, string) {
 }
 
 // TestInitScreenPlainGolden: the plain twin says what it read, what it will
-// write and why, and the OAuth App steps, then asks; y writes.
+// write and why, and the presence App's steps, then asks; y writes.
 func TestInitScreenPlainGolden(t *testing.T) {
 	f := &fakeCore{plan: freshPlan()}
 	code, out := runPlain(t, f.deps(false), "y\n")
 	if code != tui.ExitOK || f.applied != 1 {
 		t.Fatalf("exit %d, applied %d:\n%s", code, f.applied, out)
 	}
-	for _, want := range []string{"https://github.com/settings/applications/new", "Tick \"Enable Device Flow\"", "Authorization callback URL", "Homepage URL", "Application name"} {
+	for _, want := range []string{"https://github.com/settings/apps/new", "Tick \"Enable Device Flow\"", "no permissions", "No access", "Homepage URL", "GitHub App name"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("the OAuth App guide lacks %q", want)
+			t.Errorf("the presence App guide lacks %q", want)
 		}
 	}
 	tuitest.GoldenPlain(t, out, code)
