@@ -26,7 +26,7 @@ func (s *Server) getBranch(w http.ResponseWriter, r *http.Request) {
 	}
 	base := baseURL(r)
 	api := base + repoPath + "/branches/" + name
-	required := s.st.Rules[name]
+	required := s.requiredContexts(name)
 	contexts := []string{}
 	checks := []any{}
 	for _, ctx := range required {

@@ -57,8 +57,10 @@ const AppActions = "github-actions"
 // checkApps are the apps the sandbox knows; GitHub Actions' id is 15368 on
 // github.com.
 var checkApps = map[string]checkApp{
-	AppActions: {ID: 15368, Slug: AppActions, Name: "GitHub Actions", Owner: "github",
+	AppActions: {ID: ActionsAppID, Slug: AppActions, Name: "GitHub Actions", Owner: "github",
 		Description: "Automate your workflow from idea to production"},
+	BotAppSlug: {ID: BotAppID, Slug: BotAppSlug, Name: "aayudha agent", Owner: RepoOwner,
+		Description: "The agent's GitHub App"},
 }
 
 func appOf(slug string) checkApp {

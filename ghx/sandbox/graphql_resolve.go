@@ -194,7 +194,7 @@ func (e *gqlExec) isRequired(v any, args map[string]any) (any, error) {
 	case *checkRunRec:
 		name = x.Name
 	}
-	return slices.Contains(e.s.st.Rules[pr.PR.Base], name), nil
+	return slices.Contains(e.s.requiredContexts(pr.PR.Base), name), nil
 }
 
 // introspectType answers the parts of __Type the sandbox serves: name,

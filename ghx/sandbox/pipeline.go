@@ -127,8 +127,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	if c.install != nil {
 		h.Set(TokenExpirationHeader, c.install.expires.UTC().Format("2006-01-02 15:04:05 UTC"))
 	}
-	if c.Login != "" && c.install == nil && c.app == nil {
-		h.Set("X-OAuth-Scopes", "repo, workflow")
+	if sc, person := c.scopes(); person {
+		// A person's token: its scopes (workflowpush.go); an App's token
+		// (a job's, an installation's, the agent bot's) reports none.
+		h.Set("X-OAuth-Scopes", strings.Join(sc, ", "))
 		h.Set("X-Accepted-OAuth-Scopes", "repo")
 	}
 	if bw.status == 0 {

@@ -215,7 +215,7 @@ func (s *Server) seed() error {
 		s.st.Labels = append(s.st.Labels, &labelRec{ID: s.st.newID(), Name: l.name, Color: l.color, Description: l.desc})
 	}
 	s.st.Variables = []*variableRec{{Name: DeviceClientVariable, Value: DeviceClientID, CreatedAt: sd.ago(700), UpdatedAt: sd.ago(700)}}
-	s.st.Rules = map[string][]string{"main": {GateCheck}, "dev": {GateCheck}}
+	s.st.Rulesets = demoRulesets([]string{"dev", "main"}, s.opts.BotIdentity, true, sd.ago(700))
 	sd.seedDemo()
 	if sd.err == nil && s.opts.Scale > 0 {
 		sd.seedScale(s.opts.Scale)
