@@ -262,6 +262,14 @@ func (s *Server) checkRunJSON(base string, cr *checkRunRec) map[string]any {
 func (s *Server) checkSuiteJSON(base string, cs *checkSuiteRec) map[string]any {
 	runs := s.runsOfSuite(cs.ID)
 	status, conclusion := suiteState(runs)
+	if len(runs) == 0 && cs.RunID != 0 {
+		// A seeded run's suite: Actions reports a run's suite as the run.
+		for _, run := range s.st.Runs {
+			if run.ID == cs.RunID {
+				status, conclusion = run.Status, run.Conclusion
+			}
+		}
+	}
 	var headCommit any
 	if h, ok := s.git.resolve(cs.HeadSHA); ok {
 		if c, err := s.git.commit(h); err == nil {

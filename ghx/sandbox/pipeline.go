@@ -25,6 +25,7 @@ func (s *Server) routes() http.Handler {
 	s.routeTeams(api)
 	s.routeApps(api)
 	s.routeAttestations(api)
+	s.routeCheckWrites(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 
