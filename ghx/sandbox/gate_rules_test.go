@@ -277,3 +277,78 @@ func TestJobTokenRefusedByRESTIsRefusedByGraphQL(t *testing.T) {
 		t.Errorf("GraphQL with issues: read: %d %s", status, body)
 	}
 }
+
+// TestBotIdentityRulesetRequiresAReviewedPullRequest: with a bot identity
+// the integration branch also takes changes only through a reviewed pull
+// request: a direct ref write is refused ("Changes must be made through a
+// pull request."), a merge without an approval of the head is refused,
+// an approval by the last pusher alone does not count, and the founder's
+// approval of PR 4's head lets a writer merge it.
+func TestBotIdentityRulesetRequiresAReviewedPullRequest(t *testing.T) {
+	s, _, base := startValidated(t, sandbox.Options{BotIdentity: true})
+	ctx := context.Background()
+	dev := s.BranchSHA("dev")
+	next := newCommitOn(t, base, "sandbox-agent-bot", dev, "notes/direct.md")
+	status, body := rawCall(t, base, "sandbox-agent-bot", "PATCH", "/repos/acme/benefits/git/refs/heads/dev", map[string]any{"sha": next})
+	if status != 422 || !strings.Contains(body, "Changes must be made through a pull request.") {
+		t.Errorf("a direct write to dev: %d %s", status, body)
+	}
+	writer := client(t, base, "sandbox-writer")
+	opts := &github.PullRequestOptions{MergeMethod: "squash"}
+	_, _, err := writer.PullRequests.Merge(ctx, "acme", "benefits", sandbox.DemoPRReady, "", opts)
+	if statusOf(err) != http.StatusMethodNotAllowed || !strings.Contains(errMessage(err), "At least 1 approving review is required by reviewers with write access.") {
+		t.Fatalf("a merge without an approval of the head: %v", err)
+	}
+	if pr, _, _ := writer.PullRequests.Get(ctx, "acme", "benefits", sandbox.DemoPRReady); pr.GetMergeableState() != "blocked" {
+		t.Errorf("PR 4 without a review reads %q, want blocked", pr.GetMergeableState())
+	}
+
+	// The writer moves PR 4's branch, then approves its own push: GitHub
+	// wants someone other than the last pusher.
+	pr, _, err := writer.PullRequests.Get(ctx, "acme", "benefits", sandbox.DemoPRReady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := newCommitOn(t, base, "sandbox-writer", pr.GetHead().GetSHA(), "notes/writer.md")
+	if status, body := rawCall(t, base, "sandbox-writer", "PATCH", "/repos/acme/benefits/git/refs/heads/"+pr.GetHead().GetRef(), map[string]any{"sha": moved}); status != 200 {
+		t.Fatalf("the writer's push to the pull request's branch: %d %s", status, body)
+	}
+	if _, _, err := writer.PullRequests.CreateReview(ctx, "acme", "benefits", sandbox.DemoPRReady, &github.PullRequestReviewRequest{
+		CommitID: github.String(moved), Event: github.String("APPROVE")}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = writer.PullRequests.Merge(ctx, "acme", "benefits", sandbox.DemoPRReady, "", opts)
+	if statusOf(err) != http.StatusMethodNotAllowed || !strings.Contains(errMessage(err), "The most recent push must be approved by someone other than the person who pushed it.") {
+		t.Fatalf("a merge approved only by the last pusher: %v", err)
+	}
+}
+
+// TestCreationAndUpdateRules: a ruleset's creation rule refuses a new
+// branch it covers, and its update rule a move of one, in GitHub's words;
+// the admin role, its bypass actor, does both.
+func TestCreationAndUpdateRules(t *testing.T) {
+	s, _, base := startValidated(t, sandbox.Options{})
+	admin := []any{map[string]any{"actor_id": 5, "actor_type": "RepositoryRole", "bypass_mode": "always"}}
+	rs := map[string]any{"name": "frozen", "target": "branch", "enforcement": "active", "bypass_actors": admin,
+		"conditions": map[string]any{"ref_name": map[string]any{"include": []string{"refs/heads/frozen-*"}, "exclude": []string{}}},
+		"rules":      []any{map[string]any{"type": "creation"}, map[string]any{"type": "update"}}}
+	if status, body := rawCall(t, base, "sandbox-founder", "POST", "/repos/acme/benefits/rulesets", map[string]any{"target": "branch", "enforcement": "active"}); status != 422 || !strings.Contains(body, "Name can't be blank") {
+		t.Errorf("a ruleset without a name: %d %s", status, body)
+	}
+	if status, body := rawCall(t, base, "sandbox-founder", "POST", "/repos/acme/benefits/rulesets", rs); status != 201 {
+		t.Fatalf("creating the ruleset: %d %s", status, body)
+	}
+	main := s.BranchSHA("main")
+	status, body := rawCall(t, base, "sandbox-writer", "POST", "/repos/acme/benefits/git/refs", map[string]any{"ref": "refs/heads/frozen-1", "sha": main})
+	if status != 422 || !strings.Contains(body, "Cannot create ref due to creations being restricted.") {
+		t.Errorf("the writer creating frozen-1: %d %s", status, body)
+	}
+	if status, body := rawCall(t, base, "sandbox-founder", "POST", "/repos/acme/benefits/git/refs", map[string]any{"ref": "refs/heads/frozen-1", "sha": main}); status != 201 {
+		t.Fatalf("the admin creating frozen-1: %d %s", status, body)
+	}
+	next := newCommitOn(t, base, "sandbox-writer", main, "notes/frozen.md")
+	status, body = rawCall(t, base, "sandbox-writer", "PATCH", "/repos/acme/benefits/git/refs/heads/frozen-1", map[string]any{"sha": next})
+	if status != 422 || !strings.Contains(body, "Cannot update this protected ref.") {
+		t.Errorf("the writer moving frozen-1: %d %s", status, body)
+	}
+}
