@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 
 	"github.com/google/go-github/v66/github"
 )
@@ -15,7 +16,9 @@ const MaxAttestations = 30
 // ListAttestations reads the Sigstore bundles GitHub keeps for a subject
 // digest (repos/list-attestations, GET /repos/{owner}/{repo}/attestations/
 // sha256:HEX), newest first, at most MaxAttestations. None is an empty
-// list, not an error. The bundles are untrusted bytes until verified.
+// list, not an error: GitHub answers a digest nothing attests with 404
+// ("Not Found"), which means "not attested" and is read as such. The
+// bundles are untrusted bytes until verified.
 func ListAttestations(ctx context.Context, client *github.Client, owner, repo, sha256hex string) ([]json.RawMessage, error) {
 	u := fmt.Sprintf("repos/%s/%s/attestations/sha256:%s?per_page=%d", owner, repo, sha256hex, MaxAttestations)
 	req, err := client.NewRequest("GET", u, nil)
@@ -27,7 +30,10 @@ func ListAttestations(ctx context.Context, client *github.Client, owner, repo, s
 			Bundle json.RawMessage `json:"bundle"`
 		} `json:"attestations"`
 	}
-	if _, err := client.Do(ctx, req, &out); err != nil {
+	if resp, err := client.Do(ctx, req, &out); err != nil {
+		if resp != nil && resp.StatusCode == http.StatusNotFound {
+			return nil, nil // no attestation for this digest
+		}
 		return nil, fmt.Errorf("reading the attestations of sha256:%s: %w", sha256hex, err)
 	}
 	var bundles []json.RawMessage

@@ -32,3 +32,22 @@ func TestListAttestationsReadsTheGatesBundleByPackDigest(t *testing.T) {
 		t.Fatalf("another digest: %d bundles, err %v", len(none), err)
 	}
 }
+
+// TestListAttestationsReadsNotFoundAsNotAttested: GitHub answers a digest
+// nothing attests with 404; aayu reads that as "not attested" (no
+// bundles, no error), while another failure stays an error.
+func TestListAttestationsReadsNotFoundAsNotAttested(t *testing.T) {
+	env := startSandbox(t, envConfig{})
+	unknown := hex.EncodeToString(make([]byte, 32))
+	req, err := env.client.NewRequest("GET", "repos/acme/benefits/attestations/sha256:"+unknown, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := env.client.Do(context.Background(), req, nil); err == nil || resp == nil || resp.StatusCode != 404 {
+		t.Fatalf("the sandbox answered %v (%v), want GitHub's 404 for a digest nothing attests", resp, err)
+	}
+	got, err := ghx.ListAttestations(context.Background(), env.client, sandbox.RepoOwner, sandbox.RepoName, unknown)
+	if err != nil || got != nil {
+		t.Fatalf("got %d bundles, err %v; want none and no error", len(got), err)
+	}
+}

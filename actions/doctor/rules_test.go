@@ -39,10 +39,24 @@ func postRuleset(t *testing.T, gh *github.Client, repo, body string) {
 // ruleset replaced by the one that init offered.
 func oldSetUp(t *testing.T, gh *github.Client, repo string) {
 	t.Helper()
-	if _, err := gh.Repositories.DeleteRuleset(context.Background(), "acme", repo, sandbox.RulesetID); err != nil {
+	dropRulesets(t, gh, repo)
+	postRuleset(t, gh, repo, todaysRuleset)
+}
+
+// dropRulesets deletes every ruleset of the repository: the demo carries
+// the rules the current init sets, and a test stages its own.
+func dropRulesets(t *testing.T, gh *github.Client, repo string) {
+	t.Helper()
+	ctx := context.Background()
+	all, _, err := gh.Repositories.GetAllRulesets(ctx, "acme", repo, false)
+	if err != nil {
 		t.Fatal(err)
 	}
-	postRuleset(t, gh, repo, todaysRuleset)
+	for _, rs := range all {
+		if _, err := gh.Repositories.DeleteRuleset(ctx, "acme", repo, rs.GetID()); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // newSetUp creates the rulesets the current init plans, and only those.
@@ -106,12 +120,9 @@ func TestDoctorNamesAMergeGateCheckNotPinnedToActions(t *testing.T) {
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	founder := client(t, base, "sandbox-founder")
 	newSetUp(t, founder, "fresh")
-	if _, err := founder.Repositories.DeleteRuleset(ctx, "acme", "fresh", sandbox.RulesetID); err != nil {
-		t.Fatal(err)
-	}
 	all, _, _ := founder.Repositories.GetAllRulesets(ctx, "acme", "fresh", false)
 	for _, rs := range all {
-		if rs.Name == initrepo.GateRulesetName {
+		if rs.GetID() == sandbox.RulesetID || strings.HasPrefix(rs.Name, initrepo.GateRulesetName) {
 			if _, err := founder.Repositories.DeleteRuleset(ctx, "acme", "fresh", rs.GetID()); err != nil {
 				t.Fatal(err)
 			}
@@ -164,6 +175,7 @@ func TestDoctorNamesAMissingReviewRuleWithABotIdentity(t *testing.T) {
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{BotIdentity: true, BotApp: true})
 	founder := client(t, base, "sandbox-founder")
+	dropRulesets(t, founder, "benefits") // the demo's own rulesets hold the review rule init sets
 	postRuleset(t, founder, "benefits", `{"name":"weak review","target":"branch","enforcement":"active",`+
 		`"conditions":{"ref_name":{"include":["refs/heads/dev"],"exclude":[]}},"bypass_actors":[],`+
 		`"rules":[{"type":"pull_request","parameters":{"required_approving_review_count":1,"dismiss_stale_reviews_on_push":false,"require_last_push_approval":false,"require_code_owner_review":false,"required_review_thread_resolution":false}}]}`)

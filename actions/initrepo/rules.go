@@ -383,8 +383,8 @@ const (
 // Actions, the repository admin role its one bypass, through pull
 // requests only), one on the ledger with no bypass at all (aayu only
 // appends to it). A rule the token could not read is left to doctor.
-func rulesetWrites(targets []Target, checks []RuleCheck) []RulesetWrite {
-	gate, ledger := RulesetWrite{Name: GateRulesetName}, RulesetWrite{Name: LedgerRulesetName}
+func rulesetWrites(targets []Target, checks []RuleCheck, taken map[string]bool) []RulesetWrite {
+	gate, ledger := RulesetWrite{Name: freeName(GateRulesetName, taken)}, RulesetWrite{Name: freeName(LedgerRulesetName, taken)}
 	var gateRules []string
 	for _, t := range targets {
 		w := &gate
@@ -405,11 +405,11 @@ func rulesetWrites(targets []Target, checks []RuleCheck) []RulesetWrite {
 	}
 	var out []RulesetWrite
 	if len(gate.Branches) > 0 {
-		gate.Body = rulesetBody(gate.Name, gate.Branches, gateRules)
+		gate.Body = rulesetBody(gate.Name, gate.Branches, gateRules, true)
 		out = append(out, gate)
 	}
 	if len(ledger.Branches) > 0 {
-		ledger.Body = rulesetBody(ledger.Name, ledger.Branches, []string{RuleNoForce, RuleNoDelete})
+		ledger.Body = rulesetBody(ledger.Name, ledger.Branches, []string{RuleNoForce, RuleNoDelete}, false)
 		out = append(out, ledger)
 	}
 	return out
@@ -418,7 +418,7 @@ func rulesetWrites(targets []Target, checks []RuleCheck) []RulesetWrite {
 // rulesetBody is the ruleset's JSON (OpenAPI: repos/create-repo-ruleset;
 // the rules as repository-rule-*): every rule the branches need, not only
 // the missing ones, so the ruleset stands on its own.
-func rulesetBody(name string, branches, kinds []string) string {
+func rulesetBody(name string, branches, kinds []string, gate bool) string {
 	var include []string
 	for _, b := range branches {
 		include = append(include, "refs/heads/"+b)
@@ -441,7 +441,7 @@ func rulesetBody(name string, branches, kinds []string) string {
 		}
 	}
 	bypass := []any{}
-	if name == GateRulesetName {
+	if gate {
 		// The person merges the set-up pull request before the gate exists
 		// on the base branch: the admin role may merge past the rules
 		// through a pull request, never push around them.

@@ -16,11 +16,13 @@ import (
 	"github.com/aayudha/aayu/ghx/sandbox/conformance"
 )
 
-// rulesetNamed is the plan's ruleset of that name, or fails the test.
+// rulesetNamed is the plan's ruleset of that name (or, where a ruleset
+// already holds the name, the free name beside it: "NAME 2"), or fails
+// the test.
 func rulesetNamed(t *testing.T, p initrepo.Plan, name string) initrepo.RulesetWrite {
 	t.Helper()
 	for _, w := range p.Rulesets {
-		if w.Name == name {
+		if w.Name == name || strings.HasPrefix(w.Name, name+" ") {
 			return w
 		}
 	}
@@ -40,9 +42,11 @@ func TestInitPlansTheMergeGatePinnedToActions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// fresh's earlier set-up holds "aayudha merge gate" (the gate by name
+	// only); GitHub keeps ruleset names unique, so this one is "… 2".
 	gate := rulesetNamed(t, p, initrepo.GateRulesetName)
 	want := `{"bypass_actors":[{"actor_id":5,"actor_type":"RepositoryRole","bypass_mode":"pull_request"}],` +
-		`"conditions":{"ref_name":{"exclude":[],"include":["refs/heads/main"]}},"enforcement":"active","name":"aayudha merge gate",` +
+		`"conditions":{"ref_name":{"exclude":[],"include":["refs/heads/main"]}},"enforcement":"active","name":"aayudha merge gate 2",` +
 		`"rules":[{"parameters":{"required_status_checks":[{"context":"aayudha/merge-gate","integration_id":15368}],"strict_required_status_checks_policy":false},"type":"required_status_checks"},` +
 		`{"type":"non_fast_forward"},{"type":"deletion"}],"target":"branch"}`
 	if gate.Body != want {
@@ -89,6 +93,13 @@ func TestInitAddsTheReviewRuleWithABotIdentity(t *testing.T) {
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{BotIdentity: true})
 	gh := github.NewClient(nil).WithAuthToken("sandbox-founder")
 	gh.BaseURL, _ = url.Parse(base + "/")
+	// The demo already carries these rules: start from a repository
+	// without them.
+	for _, id := range []int64{sandbox.RulesetID, sandbox.LedgerRulesetID} {
+		if _, err := gh.Repositories.DeleteRuleset(ctx, "acme", "benefits", id); err != nil {
+			t.Fatal(err)
+		}
+	}
 	p, err := initrepo.Read(ctx, initrepo.Options{Client: gh, Owner: "acme", Repo: "benefits", Login: "founder", Gates: true})
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +150,10 @@ func TestInitCreatesItsRulesetsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := initrepo.Apply(ctx, gh, p)
-	if err != nil || strings.Join(res.Rulesets, ",") != "aayudha merge gate,aayudha ledger" {
+	// fresh's earlier set-up holds a ruleset named "aayudha merge gate"
+	// (the gate by name only): GitHub keeps names unique, so the new one
+	// takes the free name beside it.
+	if err != nil || strings.Join(res.Rulesets, ",") != "aayudha merge gate 2,aayudha ledger" {
 		t.Fatalf("apply: %+v %v", res, err)
 	}
 	all, _, err := gh.Repositories.GetAllRulesets(ctx, "acme", "fresh", false)

@@ -2,6 +2,7 @@ package initrepo
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/google/go-github/v66/github"
 
@@ -48,5 +49,35 @@ func (g Guard) Targets(def string) []Target { return Targets(def, g.Integration,
 func (p *Plan) readRules(ctx context.Context, gh *github.Client) {
 	targets := Targets(p.DefaultBranch, p.Integration, p.Bot)
 	p.Rules = CheckRules(ctx, gh, p.Owner, p.Repo, targets)
-	p.Rulesets = rulesetWrites(targets, p.Rules)
+	p.Rulesets = rulesetWrites(targets, p.Rules, rulesetNames(ctx, gh, p.Owner, p.Repo))
+}
+
+// rulesetNames are the names of the repository's rulesets: GitHub refuses
+// a second ruleset of a name (422 "Name must be unique"), and a ruleset
+// an earlier set-up made under init's name but weaker stays as it is
+// (other rules may live in it), so the new one takes a free name beside
+// it. A list that cannot be read names nothing: the create then says why.
+func rulesetNames(ctx context.Context, gh *github.Client, owner, repo string) map[string]bool {
+	taken := map[string]bool{}
+	all, _, err := gh.Repositories.GetAllRulesets(ctx, owner, repo, false)
+	if err != nil {
+		return taken
+	}
+	for _, rs := range all {
+		taken[rs.Name] = true
+	}
+	return taken
+}
+
+// freeName is name, or name with the first number from 2 that no ruleset
+// holds ("aayudha merge gate 2").
+func freeName(name string, taken map[string]bool) string {
+	if !taken[name] {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s %d", name, i); !taken[n] {
+			return n
+		}
+	}
 }

@@ -37,19 +37,22 @@ func TestProtectedPathsGateOnFresh(t *testing.T) {
 	if _, _, err := founder.PullRequests.Merge(ctx, "acme", "fresh", res.PR, "", &github.PullRequestOptions{MergeMethod: "squash"}); err != nil {
 		t.Fatal(err)
 	}
+	// The branch is pushed with the founder's token: a workflow file needs
+	// the workflow scope, which the writer's token (gh's repo, read:org,
+	// gist) lacks; the writer opens the pull request.
 	open := func(branch, path string) int {
 		t.Helper()
-		ref, _, _ := writer.Git.GetRef(ctx, "acme", "fresh", "heads/main")
-		parent, _, _ := writer.Git.GetCommit(ctx, "acme", "fresh", ref.GetObject().GetSHA())
-		tree, _, err := writer.Git.CreateTree(ctx, "acme", "fresh", parent.GetTree().GetSHA(), []*github.TreeEntry{{Path: github.String(path), Mode: github.String("100644"), Type: github.String("blob"), Content: github.String("x\n")}})
+		ref, _, _ := founder.Git.GetRef(ctx, "acme", "fresh", "heads/main")
+		parent, _, _ := founder.Git.GetCommit(ctx, "acme", "fresh", ref.GetObject().GetSHA())
+		tree, _, err := founder.Git.CreateTree(ctx, "acme", "fresh", parent.GetTree().GetSHA(), []*github.TreeEntry{{Path: github.String(path), Mode: github.String("100644"), Type: github.String("blob"), Content: github.String("x\n")}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, _, err := writer.Git.CreateCommit(ctx, "acme", "fresh", &github.Commit{Message: github.String("change"), Tree: tree, Parents: []*github.Commit{{SHA: parent.SHA}}}, nil)
+		c, _, err := founder.Git.CreateCommit(ctx, "acme", "fresh", &github.Commit{Message: github.String("change"), Tree: tree, Parents: []*github.Commit{{SHA: parent.SHA}}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := writer.Git.CreateRef(ctx, "acme", "fresh", &github.Reference{Ref: github.String("refs/heads/" + branch), Object: &github.GitObject{SHA: c.SHA}}); err != nil {
+		if _, _, err := founder.Git.CreateRef(ctx, "acme", "fresh", &github.Reference{Ref: github.String("refs/heads/" + branch), Object: &github.GitObject{SHA: c.SHA}}); err != nil {
 			t.Fatal(err)
 		}
 		pr, _, err := writer.PullRequests.Create(ctx, "acme", "fresh", &github.NewPullRequest{Title: github.String(branch), Head: github.String(branch), Base: github.String("main")})

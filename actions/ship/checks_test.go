@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/pass"
@@ -71,8 +72,16 @@ func TestShipSaysWhichRuleRefusedTheMerge(t *testing.T) {
 	head := f.srv.HeadSHA(pr)
 	cfg := f.config("writer") // not a bypass actor of the ruleset
 	f.review("founder", pr, "APPROVE", "")
+	// The re-run reports as the gate's runs do, with its job's token
+	// (GitHub Actions): the ruleset counts only that App's status.
+	tok, endJob := f.srv.WorkflowToken(f.srv.RunID(sandbox.RunQualifying), map[string]string{"statuses": "write"})
+	defer endJob()
+	rerun, err := ghx.NewClient(ghx.ClientOptions{APIURL: f.base + "/", Token: ghx.NewToken(tok, "test")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg.Confirm = func(ctx context.Context, p Plan) (bool, error) {
-		_, _, err := f.client("writer").Repositories.CreateStatus(ctx, owner, repo, head, &github.RepoStatus{
+		_, _, err := rerun.Repositories.CreateStatus(ctx, owner, repo, head, &github.RepoStatus{
 			State: github.String("failure"), Context: github.String(sandbox.GateCheck), Description: github.String("re-run: the pack does not verify")})
 		return err == nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -64,6 +65,7 @@ type appRec struct {
 // installToken is one installation token.
 type installToken struct {
 	app     *appRec
+	perms   map[string]string // what the token was minted with (at most the App's)
 	expires time.Time
 	revoked bool
 }
@@ -89,7 +91,7 @@ func (s *Server) seedBotApp() error {
 		return fmt.Errorf("making the sandbox App's key: %w", err)
 	}
 	app := &appRec{ID: BotAppID, Slug: BotAppSlug, Name: "aayudha agent", ClientID: BotAppClientID, Owner: RepoOwner, key: key,
-		Permissions:    map[string]string{"contents": "write", "issues": "write", "pull_requests": "write", "metadata": "read"},
+		Permissions:    maps.Clone(botAppPermissions),
 		InstallationID: botAppInstallationID}
 	s.apps.mu.Lock()
 	s.apps.apps = append(s.apps.apps, app)
@@ -309,7 +311,7 @@ func (s *Server) createInstallationToken(w http.ResponseWriter, r *http.Request)
 		s.apps.tokens = map[string]*installToken{}
 	}
 	token := newServerToken()
-	s.apps.tokens[token] = &installToken{app: app, expires: expires}
+	s.apps.tokens[token] = &installToken{app: app, perms: perms, expires: expires}
 	s.apps.mu.Unlock()
 	writeJSON(w, http.StatusCreated, map[string]any{"token": token, "expires_at": ts(expires), "permissions": perms, "repository_selection": "selected"})
 }

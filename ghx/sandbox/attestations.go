@@ -96,6 +96,12 @@ func (s *Server) listAttestations(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	if len(out) == 0 {
+		// GitHub answers a digest nothing attests with 404, not an empty
+		// list (gh attestation verify reports "HTTP 404: Not Found").
+		writeErrorDoc(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest/repos/repos#list-attestations")
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"attestations": out})
 }
 

@@ -26,7 +26,7 @@ func (s *Server) getBranch(w http.ResponseWriter, r *http.Request) {
 	}
 	base := baseURL(r)
 	api := base + repoPath + "/branches/" + name
-	required := s.st.Rules[name]
+	required := s.requiredContexts(name)
 	contexts := []string{}
 	checks := []any{}
 	for _, ctx := range required {
@@ -40,9 +40,9 @@ func (s *Server) getBranch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"name": name, "commit": commitJSON(base, c),
 		"_links":    map[string]any{"self": api, "html": base + htmlRepo + "/tree/" + name},
-		"protected": len(required) > 0,
+		"protected": len(s.activeRulesFor(name)) > 0, // any active rule (the ledger's no-force-push) protects it
 		"protection": map[string]any{
-			"enabled": len(required) > 0,
+			"enabled": len(s.activeRulesFor(name)) > 0,
 			"required_status_checks": map[string]any{
 				"enforcement_level": level, "contexts": contexts, "checks": checks,
 			},

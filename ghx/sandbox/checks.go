@@ -57,8 +57,10 @@ const AppActions = "github-actions"
 // checkApps are the apps the sandbox knows; GitHub Actions' id is 15368 on
 // github.com.
 var checkApps = map[string]checkApp{
-	AppActions: {ID: 15368, Slug: AppActions, Name: "GitHub Actions", Owner: "github",
+	AppActions: {ID: ActionsAppID, Slug: AppActions, Name: "GitHub Actions", Owner: "github",
 		Description: "Automate your workflow from idea to production"},
+	BotAppSlug: {ID: BotAppID, Slug: BotAppSlug, Name: "aayudha agent", Owner: RepoOwner,
+		Description: "The agent's GitHub App"},
 }
 
 func appOf(slug string) checkApp {
@@ -260,6 +262,14 @@ func (s *Server) checkRunJSON(base string, cr *checkRunRec) map[string]any {
 func (s *Server) checkSuiteJSON(base string, cs *checkSuiteRec) map[string]any {
 	runs := s.runsOfSuite(cs.ID)
 	status, conclusion := suiteState(runs)
+	if len(runs) == 0 && cs.RunID != 0 {
+		// A seeded run's suite: Actions reports a run's suite as the run.
+		for _, run := range s.st.Runs {
+			if run.ID == cs.RunID {
+				status, conclusion = run.Status, run.Conclusion
+			}
+		}
+	}
 	var headCommit any
 	if h, ok := s.git.resolve(cs.HeadSHA); ok {
 		if c, err := s.git.commit(h); err == nil {

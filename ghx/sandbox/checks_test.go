@@ -64,12 +64,31 @@ func TestCheckRunsAreListedForTheHeadSHA(t *testing.T) {
 		t.Errorf("an unknown check run: %v, want 404", err)
 	}
 
-	suites, _, err := gh.Checks.ListCheckSuitesForRef(ctx, "acme", "benefits", dev, nil)
-	if err != nil || suites.GetTotal() != 2 {
-		t.Fatalf("check suites on dev: %v, %d, want 2 (one per workflow run)", err, suites.GetTotal())
+	// The seeded gate runs on dev's tip each report in a suite of their
+	// own (the run's check_suite_id), besides the two staged here.
+	runs, _, err := gh.Actions.ListRepositoryWorkflowRuns(ctx, "acme", "benefits", &github.ListWorkflowRunsOptions{HeadSHA: dev, ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded := map[int64]bool{}
+	for _, run := range runs.WorkflowRuns {
+		seeded[run.GetCheckSuiteID()] = true
+	}
+	suites, _, err := gh.Checks.ListCheckSuitesForRef(ctx, "acme", "benefits", dev, &github.ListCheckSuiteOptions{ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil || suites.GetTotal() != 2+len(seeded) || len(seeded) == 0 {
+		t.Fatalf("check suites on dev: %v, %d, want 2 and one per seeded workflow run (%d)", err, suites.GetTotal(), len(seeded))
 	}
 	for _, cs := range suites.CheckSuites {
-		if cs.GetHeadSHA() != dev || cs.GetStatus() != "completed" || cs.GetApp().GetSlug() != "github-actions" {
+		if cs.GetHeadSHA() != dev || cs.GetApp().GetSlug() != "github-actions" {
+			t.Errorf("check suite %+v", cs)
+		}
+		delete(seeded, cs.GetID())
+	}
+	if len(seeded) != 0 {
+		t.Errorf("seeded runs whose check suite is not listed: %v", seeded)
+	}
+	for _, cs := range suites.CheckSuites[:2] {
+		if cs.GetStatus() != "completed" {
 			t.Errorf("check suite %+v", cs)
 		}
 	}

@@ -22,14 +22,17 @@ func errMessage(err error) string {
 }
 
 // TestMergeRefusedByRulesetWhenRequiredCheckFails: a writer's merge of a
-// pull request whose required check is red gets GitHub's 405 naming the
-// rule; the ruleset's bypass actor (the admin role) merges it.
+// pull request whose required check is red (the gate's run, GitHub
+// Actions, reported failure) gets GitHub's 405 naming the rule; the
+// ruleset's bypass actor (the admin role) merges it.
 func TestMergeRefusedByRulesetWhenRequiredCheckFails(t *testing.T) {
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	writer := client(t, base, "sandbox-writer")
 	head := s.HeadSHA(sandbox.DemoPRReady)
-	if _, _, err := writer.Repositories.CreateStatus(ctx, "acme", "benefits", head, &github.RepoStatus{
+	tok, endJob := s.WorkflowToken(s.RunID(sandbox.RunQualifying), map[string]string{"statuses": "write"})
+	defer endJob()
+	if _, _, err := client(t, base, tok).Repositories.CreateStatus(ctx, "acme", "benefits", head, &github.RepoStatus{
 		State: github.String("failure"), Context: github.String(sandbox.GateCheck)}); err != nil {
 		t.Fatal(err)
 	}

@@ -122,10 +122,14 @@ func (s *Server) createRef(w http.ResponseWriter, r *http.Request) {
 		writeErrorDoc(w, http.StatusUnprocessableEntity, "Object does not exist", gitDocs)
 		return
 	}
+	if s.refuseRefByRules(w, callerOf(r), name, plumbing.ZeroHash, h) || s.refuseWorkflowChange(w, callerOf(r), s.git, plumbing.ZeroHash, h) {
+		return
+	}
 	if err := s.git.setRef(name, h); err != nil {
 		writeError(w, http.StatusInternalServerError, "Server Error")
 		return
 	}
+	s.notePush(name, callerOf(r).Login)
 	s.st.PushedAt = s.now()
 	w.Header().Set("Location", baseURL(r)+repoPath+"/git/refs/"+name)
 	writeJSON(w, http.StatusCreated, refJSON(baseURL(r), name, h))
@@ -167,13 +171,14 @@ func (s *Server) updateRef(w http.ResponseWriter, r *http.Request) {
 		writeErrorDoc(w, http.StatusUnprocessableEntity, "Update is not a fast forward", gitDocs)
 		return
 	}
-	if branch, ok := strings.CutPrefix(name, "heads/"); ok && s.refuseByRules(w, callerOf(r), http.StatusUnprocessableEntity, branch, h.String()) {
-		return // git/update-ref's repository-rule-violation-error
+	if s.refuseRefByRules(w, callerOf(r), name, cur, h) || s.refuseWorkflowChange(w, callerOf(r), s.git, cur, h) {
+		return // git/update-ref's repository-rule-violation-error, or a workflow file without the permission
 	}
 	if err := s.git.setRef(name, h); err != nil {
 		writeError(w, http.StatusInternalServerError, "Server Error")
 		return
 	}
+	s.notePush(name, callerOf(r).Login)
 	s.branchMoved(name)
 	writeJSON(w, http.StatusOK, refJSON(baseURL(r), name, h))
 }
@@ -199,9 +204,13 @@ func (s *Server) deleteRef(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimPrefix(r.PathValue("ref"), "refs/")
-	if s.git.ref(name).IsZero() {
+	cur := s.git.ref(name)
+	if cur.IsZero() {
 		writeErrorDoc(w, http.StatusUnprocessableEntity, "Reference does not exist", gitDocs)
 		return
+	}
+	if s.refuseRefByRules(w, callerOf(r), name, cur, plumbing.ZeroHash) {
+		return // a deletion rule
 	}
 	_ = s.git.st.RemoveReference(plumbing.ReferenceName("refs/" + name))
 	w.WriteHeader(http.StatusNoContent)

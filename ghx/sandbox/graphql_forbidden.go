@@ -1,6 +1,9 @@
 package sandbox
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // gqlForbidden is a field the caller may not read. GitHub answers such a
 // query with data — the field null — and an error of type FORBIDDEN whose
@@ -28,4 +31,28 @@ func (e *gqlExec) forbiddenRepositoryField(name string) error {
 		return gqlForbidden{"Must have push access to view repository collaborators."}
 	}
 	return nil
+}
+
+// jobForbidden holds a workflow token to its job in GraphQL as refuseJob
+// does in REST: its own repository only, and each field only with the
+// permission REST asks for the same data (scope, or alt), read; else
+// GitHub's FORBIDDEN "Resource not accessible by integration".
+func (e *gqlExec) jobForbidden(scope, alt string) error {
+	jt := e.c.job
+	if jt == nil {
+		return nil
+	}
+	if !strings.EqualFold(jt.repo, RepoName) || !jt.grants(scope, alt, false) {
+		return gqlForbidden{notAccessible}
+	}
+	return nil
+}
+
+// itemScope is the permission an issue (issues) or a pull request
+// (pull-requests, or issues as REST also takes) needs.
+func itemScope(is *issueRec) (scope, alt string) {
+	if is.PR != nil {
+		return "pull-requests", "issues"
+	}
+	return "issues", ""
 }

@@ -123,8 +123,14 @@ func (e *gqlExec) query(name string, args map[string]any) (any, error) {
 		if !strings.EqualFold(owner, RepoOwner) || !strings.EqualFold(repo, RepoName) {
 			return nil, githubf("Could not resolve to a Repository with the name '%s/%s'.", owner, repo)
 		}
+		if err := e.jobForbidden("", ""); err != nil {
+			return nil, err
+		}
 		return repoNode{}, nil
 	case "viewer":
+		if err := e.jobForbidden("-", ""); err != nil {
+			return nil, err // REST's /user refuses a workflow token too
+		}
 		return e.c.Login, nil
 	case "rateLimit":
 		return rateRef{}, nil
@@ -134,6 +140,9 @@ func (e *gqlExec) query(name string, args map[string]any) (any, error) {
 		id, _ := args["id"].(string)
 		for _, is := range e.s.st.Issues {
 			if nodeID(map[bool]string{true: "PR", false: "I"}[is.PR != nil], is.ID) == id {
+				if err := e.jobForbidden(itemScope(is)); err != nil {
+					return nil, err
+				}
 				return typed{itemType(is), is}, nil
 			}
 		}
@@ -194,7 +203,7 @@ func (e *gqlExec) isRequired(v any, args map[string]any) (any, error) {
 	case *checkRunRec:
 		name = x.Name
 	}
-	return slices.Contains(e.s.st.Rules[pr.PR.Base], name), nil
+	return slices.Contains(e.s.requiredContexts(pr.PR.Base), name), nil
 }
 
 // introspectType answers the parts of __Type the sandbox serves: name,
@@ -242,6 +251,9 @@ func (e *gqlExec) repository(name string, args map[string]any) (any, error) {
 		if x, ok := args["expression"].(string); ok && ref == "" {
 			ref = x
 		}
+		if err := e.jobForbidden("contents", ""); err != nil {
+			return nil, err
+		}
 		h, ok := e.s.git.resolve(ref)
 		if !ok {
 			return nil, nil
@@ -253,12 +265,19 @@ func (e *gqlExec) repository(name string, args map[string]any) (any, error) {
 	case "hasIssuesEnabled":
 		return true, nil
 	case "pullRequests", "issues":
+		scope := map[string]string{"pullRequests": "pull-requests", "issues": "issues"}[name]
+		if err := e.jobForbidden(scope, ""); err != nil {
+			return nil, err
+		}
 		return e.items(name, args)
 	case "pullRequest", "issue", "issueOrPullRequest":
 		n, _ := intArg(args, "number")
 		is := e.s.st.issue(n)
 		if is == nil || (name == "pullRequest" && is.PR == nil) || (name == "issue" && is.PR != nil) {
 			return nil, githubf("Could not resolve to a %s with the number of %d.", map[bool]string{true: "PullRequest", false: "Issue"}[name == "pullRequest"], n)
+		}
+		if err := e.jobForbidden(itemScope(is)); err != nil {
+			return nil, err
 		}
 		if name == "issueOrPullRequest" {
 			return typed{itemType(is), is}, nil

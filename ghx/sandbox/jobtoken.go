@@ -207,19 +207,30 @@ func (s *Server) refuseJob(w http.ResponseWriter, r *http.Request, jt *jobToken)
 	if scope == "" {
 		return false
 	}
-	need := "read"
-	if write {
-		need = "write"
-	}
-	grants := func(sc string) bool {
-		have := jt.perms[sc]
-		return sc != "" && sc != "-" && (have == "write" || (have == "read" && need == "read"))
-	}
-	if grants(scope) || grants(alt) {
+	if jt.grants(scope, alt, write) {
 		return false
 	}
 	writeError(w, http.StatusForbidden, notAccessible)
 	return true
+}
+
+// grants says whether the token's permissions cover scope (or alt) at
+// read, or write when write is set; "" is what metadata: read covers, "-"
+// what no workflow token may do. REST (refuseJob) and GraphQL
+// (jobForbidden) both ask it, so one rule holds on both.
+func (jt *jobToken) grants(scope, alt string, write bool) bool {
+	if scope == "" {
+		return true
+	}
+	need := "read"
+	if write {
+		need = "write"
+	}
+	one := func(sc string) bool {
+		have := jt.perms[sc]
+		return sc != "" && sc != "-" && (have == "write" || (have == "read" && need == "read"))
+	}
+	return one(scope) || one(alt)
 }
 
 // WorkflowToken mints a workflow token for run runID holding perms (scope

@@ -49,7 +49,7 @@ func (s *Server) mergePull(w http.ResponseWriter, r *http.Request) {
 	case req.SHA != "" && req.SHA != s.headSHA(is).String():
 		writeErrorDoc(w, http.StatusConflict, "Head branch was modified. Review and try the merge again.", mergeDocs)
 		return
-	case s.refuseByRules(w, c, http.StatusMethodNotAllowed, is.PR.Base, s.headSHA(is).String()):
+	case s.refuseMergeByRules(w, c, is):
 		return // a required check of the base's rulesets is not green on the head
 	}
 	sha, err := s.mergeAs(req.MergeMethod, is, c.Login, req.CommitTitle, req.CommitMessage, s.now())

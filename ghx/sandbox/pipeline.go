@@ -26,6 +26,7 @@ func (s *Server) routes() http.Handler {
 	s.routeApps(api)
 	s.routeAttestations(api)
 	api.HandleFunc("GET /apps/{slug}", s.getAppBySlug)
+	s.routeCheckWrites(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	api.HandleFunc("GET /user", s.handleUser)
 
@@ -128,8 +129,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.Serv
 	if c.install != nil {
 		h.Set(TokenExpirationHeader, c.install.expires.UTC().Format("2006-01-02 15:04:05 UTC"))
 	}
-	if c.Login != "" && c.install == nil && c.app == nil {
-		h.Set("X-OAuth-Scopes", "repo, workflow")
+	if sc, person := c.scopes(); person {
+		// A person's token: its scopes (workflowpush.go); an App's token
+		// (a job's, an installation's, the agent bot's) reports none.
+		h.Set("X-OAuth-Scopes", strings.Join(sc, ", "))
 		h.Set("X-Accepted-OAuth-Scopes", "repo")
 	}
 	if c.user != nil {

@@ -108,6 +108,10 @@ func (s *Server) prJSON(base string, is *issueRec, full bool) map[string]any {
 		mergeable, state = false, "draft"
 	case pr.Conflicting:
 		mergeable, state = false, "dirty"
+	case len(s.ruleViolations(caller{anonymous: true}, refUpdate{branch: pr.Base, pr: is})) > 0:
+		// A required check failing or missing, or a review the base's
+		// rulesets require: GitHub's "blocked" (mergeable, but not yet).
+		state = "blocked"
 	}
 	m["merged"] = pr.Merged
 	m["mergeable"] = mergeable

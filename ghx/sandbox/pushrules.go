@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // A push is checked against the rulesets before git sees it, as GitHub's
@@ -29,13 +31,13 @@ const maxPushBody = 256 << 20
 type pushCommand struct{ Old, New, Ref string }
 
 // readPushCommands parses the commands and capabilities at the start of a
-// receive-pack request body.
-func readPushCommands(body []byte, gzipped bool) ([]pushCommand, []string, error) {
+// receive-pack request body, and returns the packfile that follows them.
+func readPushCommands(body []byte, gzipped bool) ([]pushCommand, []string, []byte, error) {
 	var rd io.Reader = bytes.NewReader(body)
 	if gzipped {
 		zr, err := gzip.NewReader(rd)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		rd = zr
 	}
@@ -45,21 +47,22 @@ func readPushCommands(body []byte, gzipped bool) ([]pushCommand, []string, error
 	for {
 		var hdr [4]byte
 		if _, err := io.ReadFull(br, hdr[:]); err != nil {
-			return nil, nil, fmt.Errorf("reading a pkt-line: %w", err)
+			return nil, nil, nil, fmt.Errorf("reading a pkt-line: %w", err)
 		}
 		n, err := strconv.ParseUint(string(hdr[:]), 16, 16)
 		if err != nil {
-			return nil, nil, fmt.Errorf("a pkt-line length %q: %w", hdr, err)
+			return nil, nil, nil, fmt.Errorf("a pkt-line length %q: %w", hdr, err)
 		}
 		if n == 0 {
-			return cmds, caps, nil // flush: the pack follows
+			pack, err := io.ReadAll(br) // flush: the pack follows
+			return cmds, caps, pack, err
 		}
 		if n < 4 {
-			return nil, nil, fmt.Errorf("a pkt-line of length %d", n)
+			return nil, nil, nil, fmt.Errorf("a pkt-line of length %d", n)
 		}
 		line := make([]byte, n-4)
 		if _, err := io.ReadFull(br, line); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		text := strings.TrimSuffix(string(line), "\n")
 		if cmd, capList, ok := strings.Cut(text, "\x00"); ok {
@@ -70,7 +73,7 @@ func readPushCommands(body []byte, gzipped bool) ([]pushCommand, []string, error
 		}
 		f := strings.Fields(text)
 		if len(f) != 3 {
-			return nil, nil, fmt.Errorf("a push command %q", text)
+			return nil, nil, nil, fmt.Errorf("a push command %q", text)
 		}
 		cmds = append(cmds, pushCommand{Old: f[0], New: f[1], Ref: f[2]})
 	}
@@ -78,13 +81,19 @@ func readPushCommands(body []byte, gzipped bool) ([]pushCommand, []string, error
 
 func pktLine(s string) []byte { return []byte(fmt.Sprintf("%04x%s", len(s)+4, s)) }
 
-// declinePush writes receive-pack's answer refusing every command, the
-// rules on side band 2 when the client asked for a side band.
-func declinePush(w http.ResponseWriter, cmds []pushCommand, caps []string, message string) {
+// declinePush writes receive-pack's answer refusing every command (as a
+// failed pre-receive does on GitHub), each with its reason (reasons[ref],
+// else the first one given), and the message on side band 2 when the
+// client asked for a side band.
+func declinePush(w http.ResponseWriter, cmds []pushCommand, caps []string, message string, reasons map[string]string, first string) {
 	var report bytes.Buffer
 	report.Write(pktLine("unpack ok\n"))
 	for _, c := range cmds {
-		report.Write(pktLine("ng " + c.Ref + " push declined due to repository rule violations\n"))
+		why := reasons[c.Ref]
+		if why == "" {
+			why = first
+		}
+		report.Write(pktLine("ng " + c.Ref + " " + why + "\n"))
 	}
 	report.WriteString("0000")
 	var out bytes.Buffer
@@ -126,21 +135,44 @@ func (s *Server) refusePushByRules(w http.ResponseWriter, r *http.Request, c cal
 	r.ContentLength = int64(len(body))
 	r.TransferEncoding = nil
 	r.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	cmds, caps, err := readPushCommands(body, r.Header.Get("Content-Encoding") == "gzip")
+	cmds, caps, pack, err := readPushCommands(body, r.Header.Get("Content-Encoding") == "gzip")
 	if err != nil {
 		return r, false // git itself answers a malformed request
 	}
 	var msg strings.Builder
+	reasons := map[string]string{}
+	first := ""
 	s.inRepo(repo, func() {
+		g := s.pushObjects(pack)
 		for _, cmd := range cmds {
-			msg.WriteString(s.pushRefusal(c, repo, cmd.Ref, cmd.New))
+			why := ""
+			if refusal := s.pushRefusal(c, repo, cmd, g); refusal != "" {
+				msg.WriteString(refusal)
+				why = "push declined due to repository rule violations"
+			} else if wf := s.workflowPushRefusal(c, g, plumbing.NewHash(cmd.Old), plumbing.NewHash(cmd.New)); wf != "" {
+				why = wf
+			}
+			if why != "" {
+				reasons[cmd.Ref] = why
+				if first == "" {
+					first = why
+				}
+			}
 		}
 	})
-	if msg.Len() == 0 {
+	if first == "" {
+		for _, cmd := range cmds {
+			s.notePushIn(repo, cmd.Ref, c.Login)
+		}
 		return r, false
 	}
-	declinePush(w, cmds, caps, msg.String())
+	declinePush(w, cmds, caps, msg.String(), reasons, first)
 	return r, true
+}
+
+// notePushIn records who moved a branch of the named repository.
+func (s *Server) notePushIn(repo, ref, login string) {
+	s.inRepo(repo, func() { s.notePush(ref, login) })
 }
 
 // inRepo runs fn with the named repository as the current one. Call with

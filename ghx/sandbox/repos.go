@@ -141,7 +141,8 @@ func (s *Server) seedFreshRepo(into *state) error {
 	// A ruleset requires the merge gate on main before aayu init proposes
 	// the gate, as on a repository that set its rules up first: until the
 	// gate runs, only the admin role (the ruleset's bypass) can merge.
-	s.st.Rules = map[string][]string{"main": {GateCheck}}
+	s.st.Rulesets = []*rulesetRec{gateRuleset([]string{"refs/heads/main"}, []ruleRec{{Type: "required_status_checks",
+		Parameters: map[string]any{"required_status_checks": []any{map[string]any{"context": GateCheck}}, "strict_required_status_checks_policy": false}}}, sd.ago(240))}
 	s.st.PushedAt = sd.ago(240)
 	if sd.err != nil {
 		return fmt.Errorf("seeding acme/fresh: %w", sd.err)

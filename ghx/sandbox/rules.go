@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/aayudha/aayu/actions/initrepo/templates"
@@ -24,33 +25,28 @@ func (s *Server) routeRules(m *http.ServeMux) {
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/pulls/{number}", s.updatePull)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}", s.updateRepo)
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}", s.deleteRuleset)
+	s.routeRulesets(m)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows", s.listWorkflows)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/workflows/{workflow}", s.getWorkflow)
-	s.routeRulesets(m)
 }
 
-// getBranchRules serves the rules rulesets apply to a branch: the demo
-// requires the merge gate on main and dev through one ruleset.
+// getBranchRules serves the rules the active rulesets apply to a branch,
+// each with its parameters as stored and its ruleset's id.
 func (s *Server) getBranchRules(w http.ResponseWriter, r *http.Request) {
 	if !repoOK(w, r) {
 		return
 	}
 	out := []any{}
-	if checks := s.st.Rules[r.PathValue("branch")]; len(checks) > 0 {
-		var cfg []any
-		for _, c := range checks {
-			cfg = append(cfg, map[string]any{"context": c})
+	for _, rule := range s.activeRulesFor(r.PathValue("branch")) {
+		one := map[string]any{"type": rule.Type, "ruleset_source_type": "Repository",
+			"ruleset_source": RepoOwner + "/" + s.repoName(), "ruleset_id": rule.set.ID}
+		if rule.Parameters != nil {
+			one["parameters"] = rule.Parameters
 		}
-		out = append(out, map[string]any{
-			"type": "required_status_checks",
-			"parameters": map[string]any{
-				"required_status_checks": cfg, "strict_required_status_checks_policy": false,
-			},
-			"ruleset_source_type": "Repository", "ruleset_source": RepoOwner + "/" + RepoName, "ruleset_id": rulesetID,
-		})
+		out = append(out, one)
 	}
-	out = append(out, s.storedBranchRules(r.PathValue("branch"))...)
-	writeJSON(w, http.StatusOK, out)
+	start, end := pageOf(w, r, len(out))
+	writeJSON(w, http.StatusOK, out[start:end])
 }
 
 // getBranchProtection: the sandbox uses rulesets, never classic branch
@@ -139,27 +135,17 @@ func (s *Server) getWorkflow(w http.ResponseWriter, r *http.Request) {
 }
 
 // deleteRuleset is DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}: an
-// admin removes the repository's one ruleset (tests stage a repository
-// whose gate nothing requires).
+// admin removes a ruleset (tests stage a repository whose gate nothing
+// requires).
 func (s *Server) deleteRuleset(w http.ResponseWriter, r *http.Request) {
-	if !repoOK(w, r) {
+	if !repoOK(w, r) || !adminOnly(w, callerOf(r)) {
 		return
 	}
-	if c := callerOf(r); c.Permission != "admin" {
-		writeError(w, http.StatusForbidden, "Must have admin rights to Repository.")
-		return
-	}
-	for i, rec := range s.st.Rulesets {
-		if fmt.Sprint(rec.ID) == r.PathValue("ruleset_id") {
-			s.st.Rulesets = append(s.st.Rulesets[:i], s.st.Rulesets[i+1:]...)
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-	}
-	if r.PathValue("ruleset_id") != fmt.Sprint(rulesetID) || len(s.st.Rules) == 0 {
+	rs := s.ruleset(r.PathValue("ruleset_id"))
+	if rs == nil {
 		notFound(w)
 		return
 	}
-	s.st.Rules = nil
+	s.st.Rulesets = slices.DeleteFunc(s.st.rulesets(), func(x *rulesetRec) bool { return x == rs })
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -188,6 +188,7 @@ func (sd *seeder) gateRun(situation string, run runRec, pack func(runID int64) *
 		r.UpdatedAt = r.CreatedAt.Add(4 * time.Minute)
 	}
 	added := sd.s.addRun(&r)
+	sd.runChecks(added)
 	if pack != nil {
 		f := pack(added.ID)
 		created := added.CreatedAt.Add(3 * time.Minute)
@@ -215,7 +216,7 @@ func (s *Server) seed() error {
 		s.st.Labels = append(s.st.Labels, &labelRec{ID: s.st.newID(), Name: l.name, Color: l.color, Description: l.desc})
 	}
 	s.st.Variables = []*variableRec{{Name: DeviceClientVariable, Value: DeviceClientID, CreatedAt: sd.ago(700), UpdatedAt: sd.ago(700)}}
-	s.st.Rules = map[string][]string{"main": {GateCheck}, "dev": {GateCheck}}
+	s.st.Rulesets = demoRulesets([]string{"dev", "main"}, s.opts.BotIdentity, true, sd.ago(700))
 	sd.seedDemo()
 	if sd.err == nil && s.opts.Scale > 0 {
 		sd.seedScale(s.opts.Scale)
@@ -246,4 +247,16 @@ func (sd *seeder) seedDemo() {
 	sd.branch("main", root)
 	sd.branch("dev", root)
 	sd.seedItems(root)
+}
+
+// runChecks gives a seeded run the check suite Actions reports it in, on
+// the run's head_sha. Its id is the one the run always showed, so seeding
+// it shifts no other id; it holds no check runs (the demo's commits carry
+// only the checks its tests stage), so its state is its run's
+// (checkSuiteJSON).
+func (sd *seeder) runChecks(run *runRec) {
+	cs := &checkSuiteRec{ID: run.ID + 1000000, HeadSHA: run.HeadSHA, HeadBranch: run.HeadBranch, App: AppActions,
+		RunID: run.ID, CreatedAt: run.CreatedAt, UpdatedAt: run.UpdatedAt}
+	sd.s.st.CheckSuites = append(sd.s.st.CheckSuites, cs)
+	run.CheckSuiteID = cs.ID
 }

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-github/v66/github"
@@ -31,8 +32,13 @@ func TestSetupReads(t *testing.T) {
 	}
 
 	rules, _, err := gh.Repositories.GetRulesForBranch(ctx, "acme", "benefits", "main")
-	if err != nil || len(rules) != 1 || rules[0].Type != "required_status_checks" {
-		t.Fatalf("benefits' main rules: %v %v", rules, err)
+	var types []string
+	for _, r := range rules {
+		types = append(types, r.Type)
+	}
+	if err != nil || strings.Join(types, " ") != "required_status_checks non_fast_forward deletion" ||
+		!strings.Contains(string(*rules[0].Parameters), `{"context":"aayudha/merge-gate","integration_id":15368}`) {
+		t.Fatalf("benefits' main rules: %v %v", types, err)
 	}
 	// fresh carries the ruleset before aayu init proposes the gate (issue 25).
 	if rules, _, err := gh.Repositories.GetRulesForBranch(ctx, "acme", "fresh", "main"); err != nil || len(rules) != 1 || rules[0].Type != "required_status_checks" {

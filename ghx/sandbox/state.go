@@ -36,10 +36,13 @@ type state struct {
 	// Check suites and runs (checks.go): what Actions jobs report.
 	CheckSuites []*checkSuiteRec `json:"check_suites,omitempty"`
 	CheckRuns   []*checkRunRec   `json:"check_runs,omitempty"`
-	// Rules: branch → the status checks a ruleset requires on it.
+	// Rules is a state saved before rulesets were kept whole (branch →
+	// required contexts); st.rulesets() turns it into Rulesets.
 	Rules map[string][]string `json:"rules,omitempty"`
-	// Rulesets: the rulesets created through REST (rulesets.go).
-	Rulesets []*rulesetRec `json:"rulesets,omitempty"`
+	// Rulesets are the repository's rulesets, in GitHub's shape
+	// (rulesets.go); Pushers is who last moved each branch.
+	Rulesets []*rulesetRec     `json:"rulesets,omitempty"`
+	Pushers  map[string]string `json:"pushers,omitempty"`
 	// Merge is the repository's merge-button settings; nil is the demo's:
 	// squash merges only (settings.go).
 	Merge *mergeSettings `json:"merge_settings,omitempty"`
