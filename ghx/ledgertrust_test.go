@@ -1,0 +1,49 @@
+package ghx_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aayudha/aayu/ghx"
+)
+
+// TestCheckLedgerNamesADeletedAuditEntryAndReadsOnlyNewCommits: the demo's
+// ledger history holds no tampering; an ordinary commit deleting
+// autonomy/audit/15.json is named (commit, author, path), and the run after
+// it reads the history list and nothing else.
+func TestCheckLedgerNamesADeletedAuditEntryAndReadsOnlyNewCommits(t *testing.T) {
+	env := startSandbox(t, envConfig{})
+	ctx := context.Background()
+	cache := t.TempDir()
+	h, err := ghx.CheckLedger(ctx, env.client, owner, repo, "ledger", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Findings) != 0 || h.Commits == 0 {
+		t.Fatalf("the demo ledger: %d commits, findings %+v", h.Commits, h.Findings)
+	}
+	agent := env.newClient(t, "sandbox-agent-bot", nil)
+	sha, err := ghx.CommitFiles(ctx, agent, owner, repo, "ledger", map[string][]byte{"autonomy/audit/15.json": nil}, "tidy", ghx.CommitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err = ghx.CheckLedger(ctx, env.client, owner, repo, "ledger", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := h.Tampered("autonomy/audit/15.json")
+	if !ok || f.Commit != sha || f.What != "deleted" || !strings.Contains(f.Author, "agent") || f.Trusted == "" {
+		t.Fatalf("findings %+v; want the deletion by commit %s", h.Findings, sha)
+	}
+	before := strings.Count(env.served.all(), "GET /repos/acme/benefits/commits/")
+	if before == 0 {
+		t.Fatal("the served log shows no commit read; the count below proves nothing")
+	}
+	if _, err := ghx.CheckLedger(ctx, env.client, owner, repo, "ledger", cache); err != nil {
+		t.Fatal(err)
+	}
+	if after := strings.Count(env.served.all(), "GET /repos/acme/benefits/commits/"); after != before {
+		t.Errorf("a run with nothing new read %d commits again", after-before)
+	}
+}
