@@ -97,8 +97,8 @@ walk:
 	if !reachedOld {
 		// The tip checked before is not in the history: the branch was
 		// forced over it.
-		cache.Gone = append(cache.Gone, ledgertrust.Finding{Commit: cache.Tip, Author: "a force-push", Path: branch,
-			What: "removed commit " + cache.Tip + " (checked before) from the history of", Trusted: cache.Tip})
+		cache.Gone = append(cache.Gone, ledgertrust.Finding{Commit: cache.Tip, Author: "a force-push", Path: branch + " history (commit " + cache.Tip + " is gone)",
+			What: "rewritten", Trusted: cache.Tip})
 		cache.Checked, cache.Order = map[string][]ledgertrust.Finding{}, nil
 	}
 	var todo []*github.RepositoryCommit
@@ -271,4 +271,31 @@ func writeLedgerTrustCache(file string, c ledgerTrustCache) {
 	if os.Rename(f.Name(), file) != nil {
 		_ = os.Remove(f.Name())
 	}
+}
+
+// LedgerTrustDir is where CheckLedger keeps judged commits for this user:
+// aayu's cache folder ($XDG_CACHE_HOME/aayu, else $HOME/.cache/aayu), ""
+// when neither is set (nothing is kept then).
+func LedgerTrustDir() string {
+	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+		return filepath.Join(x, "aayu")
+	}
+	if h := os.Getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "aayu")
+	}
+	return ""
+}
+
+// RecordTampered walks the ledger's history (CheckLedger, with the user's
+// cache) and reports the first tampering of the record at path, if any: a
+// reader then never trusts the record as it stands.
+func RecordTampered(ctx context.Context, client *github.Client, owner, repo, branch, path string) (*ledgertrust.Finding, error) {
+	h, err := CheckLedger(ctx, client, owner, repo, branch, LedgerTrustDir())
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := h.Tampered(path); ok {
+		return &f, nil
+	}
+	return nil, nil
 }

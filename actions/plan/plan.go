@@ -479,6 +479,11 @@ func Current(ctx context.Context, gh *github.Client, owner, repo string, story i
 	if err != nil {
 		return nil, fmt.Errorf("reading %s on the ledger: %w", pass.PlanRecordPath(story), err)
 	}
+	if f, err := ghx.RecordTampered(ctx, gh, owner, repo, LedgerBranch, pass.PlanRecordPath(story)); err != nil {
+		return nil, fmt.Errorf("checking the ledger's history of %s: %w", pass.PlanRecordPath(story), err)
+	} else if f != nil {
+		return nil, refuse("%s, so this plan review is not trusted; nothing was written", f.Line())
+	}
 	rec, err := pass.ParsePlanRecord(b)
 	if err != nil {
 		// An unreadable record counts as none: this run writes a whole one

@@ -65,7 +65,7 @@ type Finding struct {
 	Commit  string `json:"commit"`
 	Author  string `json:"author"`
 	Path    string `json:"path"`
-	What    string `json:"what"`    // "deleted" or "rewritten"
+	What    string `json:"what"`    // "deleted" or "rewritten" (a force-push: the words of what it removed)
 	Trusted string `json:"trusted"` // the commit holding the record's last untampered version
 }
 
@@ -76,8 +76,12 @@ func (f Finding) Line() string {
 	if len(sha) > 12 {
 		sha = sha[:12]
 	}
-	return fmt.Sprintf("Ledger tampering: commit %s by %s %s %s; aayu uses the record as it was before it",
-		sha, untrusted.RecordLine(f.Author), f.What, untrusted.RecordLine(f.Path))
+	verb := "rewrote"
+	if f.What == "deleted" {
+		verb = "deleted"
+	}
+	return fmt.Sprintf("Ledger tampering: commit %s by %s %s %s",
+		sha, untrusted.RecordLine(f.Author), verb, untrusted.RecordLine(f.Path))
 }
 
 var (

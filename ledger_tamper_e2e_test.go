@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/tui"
+)
+
+// agentLedgerCommit makes an ordinary commit on the ledger as a hostile
+// agent would: the real git client clones the ledger branch over the
+// sandbox's smart HTTP with the agent bot's token, edit changes the
+// checkout, and the commit is pushed as a fast forward on the tip. It
+// returns the commit's SHA. The token travels in a header git never
+// prints.
+func agentLedgerCommit(t *testing.T, url, msg string, edit func(dir string)) string {
+	t.Helper()
+	dir := t.TempDir()
+	auth := "http.extraHeader=Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:sandbox-agent-bot"))
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := runCmd("git", append([]string{"-C", dir, "-c", auth, "-c", "user.name=aayudha agent", "-c", "user.email=agent@example.com"}, args...)...)
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", args[0], err, out)
+		}
+		return strings.TrimSpace(out)
+	}
+	git("clone", "--quiet", "--branch", "ledger", "--single-branch", url+"/acme/benefits.git", ".")
+	edit(dir)
+	git("add", "-A")
+	git("commit", "--quiet", "-m", msg)
+	git("push", "--quiet", "origin", "HEAD:ledger")
+	return git("rev-parse", "HEAD")
+}
+
+// TestLedgerWidenedPlanReviewIsNotTrusted: the founder reviews the plan of
+// a Story touching never layer L04; the agent then widens
+// specs/N/plan-review.json to L04, L07, L09 by an ordinary commit. aayu
+// plan N neither reports nor trusts the widened review: it names the
+// tampering (commit, author, path) and writes nothing.
+func TestLedgerWidenedPlanReviewIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	_, url := startBotSandbox(t)
+	story, hash, _, _ := agentPlanBatch(t, url)
+	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+	m := a.waitFor(deviceCodeLine)
+	approveOnSandbox(t, m[1], m[2], "founder")
+	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	if c := a.exit(); c != tui.ExitOK {
+		t.Fatalf("exit %d, want 0:\n%s", c, a.out.String())
+	}
+	founder := clientAt(t, url, "founder")
+	if rec := planRecordOf(t, founder, story); rec == nil || strings.Join(rec.Layers, ",") != "L04" {
+		t.Fatalf("no review of L04 to widen: %+v", rec)
+	}
+	path := pass.PlanRecordPath(story)
+	sha := agentLedgerCommit(t, url, "plan review: fix layers", func(dir string) {
+		f := filepath.Join(dir, filepath.FromSlash(path))
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wide := strings.Replace(string(b), `"L04"`, `"L04", "L07", "L09"`, 1)
+		if wide == string(b) {
+			t.Fatalf("no layers to widen in %s", b)
+		}
+		if err := os.WriteFile(f, []byte(wide), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if rec := planRecordOf(t, founder, story); strings.Join(rec.Layers, ",") != "L04,L07,L09" {
+		t.Fatalf("the widening did not land: %+v", rec)
+	}
+	home := t.TempDir()
+	for range 2 { // the second run reads the judged history from the cache
+		code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home, "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "plan", itoa(story))...)
+		all := out + errOut
+		if code == tui.ExitOK || strings.Contains(all, "L07") || strings.Contains(all, "L09") {
+			t.Fatalf("aayu plan %d exited %d and reported the widened review:\n%s", story, code, all)
+		}
+		for _, want := range []string{"Ledger tampering: commit " + sha[:12], "aayudha agent", "rewrote " + path, "not trusted"} {
+			if !strings.Contains(all, want) {
+				t.Errorf("aayu plan %d does not say %q:\n%s", story, want, all)
+			}
+		}
+	}
+}
