@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/aayudha/aayu/tui"
 )
@@ -87,5 +89,54 @@ func TestLedgerWidenedPlanReviewIsNotTrusted(t *testing.T) {
 				t.Errorf("aayu plan %d does not say %q:\n%s", story, want, all)
 			}
 		}
+	}
+}
+
+// TestLedgerDeletedAuditEntryIsNamedAsTampering: the agent deletes
+// autonomy/audit/15.json by an ordinary commit on the ledger. The "Merged
+// unreviewed, to audit #15" card still shows, and it names the commit, its
+// author and the path.
+func TestLedgerDeletedAuditEntryIsNamedAsTampering(t *testing.T) {
+	t.Parallel()
+	_, url := startSandboxServer(t)
+	sha := agentLedgerCommit(t, url, "ledger: tidy", func(dir string) {
+		if err := os.Remove(filepath.Join(dir, "autonomy", "audit", "15.json")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	home := t.TempDir()
+	for range 2 { // the second run reads the judged history from the cache
+		out := listInbox(t, home, url)
+		if !strings.Contains(out, "Merged unreviewed, to audit #15") {
+			t.Fatalf("the audit card of #15 vanished with its deleted entry:\n%s", out)
+		}
+		want := "Ledger tampering: commit " + sha[:12] + " by aayudha agent <agent@example.com> deleted autonomy/audit/15.json"
+		if !strings.Contains(out, want) {
+			t.Fatalf("the inbox does not say %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestLedgerAayusOwnUpdatesAreNoTampering: aayu's own documented updates
+// raise no alarm: the inbox's audit look on #15 (a sample appended to
+// autonomy/samples.jsonl, then the entry removed) leaves no tampering
+// named, and the card leaves.
+func TestLedgerAayusOwnUpdatesAreNoTampering(t *testing.T) {
+	t.Parallel()
+	_, url := startSandboxServer(t)
+	home := t.TempDir()
+	if !auditRound(t, home, url) {
+		t.Fatal("the audit card of #15 was never reached")
+	}
+	out := listInbox(t, home, url)
+	if strings.Contains(out, "Ledger tampering") || strings.Contains(out, "to audit #15") {
+		t.Fatalf("aayu's own audit look was named as tampering, or its card stayed:\n%s", out)
+	}
+	h, err := ghx.CheckLedger(context.Background(), clientAt(t, url, "founder"), "acme", "benefits", "ledger", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Findings) != 0 {
+		t.Fatalf("aayu's own updates named as tampering: %+v", h.Findings)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -316,4 +317,23 @@ func newReview(old, new []byte) bool {
 		return false
 	}
 	return b.CommentURL != "" && b.CommentURL != a.CommentURL && a.Story == b.Story
+}
+
+// RestoredAuditEntries are the pull requests whose audit entry a finding
+// shows deleted by tampering and whose audit is still not done (samples,
+// autonomy/samples.jsonl as it stands, holds no sample for them): the
+// inbox keeps their audit card as if the entry were there.
+func RestoredAuditEntries(findings []Finding, samples []byte) []int {
+	var out []int
+	for _, f := range findings {
+		m := auditRe.FindStringSubmatch(f.Path)
+		if m == nil || f.What != "deleted" {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		if !hasSample(samples, n) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -162,3 +162,12 @@ func FuzzCheck(f *testing.F) {
 		_ = fs
 	})
 }
+
+func TestRestoredAuditEntries(t *testing.T) {
+	fs := []Finding{{Path: "autonomy/audit/15.json", What: "deleted"}, {Path: "autonomy/audit/16.json", What: "deleted"},
+		{Path: "autonomy/audit/17.json", What: "rewritten"}, {Path: "specs/1/ready.md", What: "deleted"}, {Path: "autonomy/audit/15.json", What: "deleted"}}
+	got := RestoredAuditEntries(fs, []byte(`{"pr":16,"correction":false}`+"\n"))
+	if len(got) != 1 || got[0] != 15 {
+		t.Errorf("restored %v, want [15]: 16 was audited since, 17 was not deleted", got)
+	}
+}
