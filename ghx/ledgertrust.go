@@ -73,6 +73,15 @@ func CheckLedger(ctx context.Context, client *github.Client, owner, repo, branch
 walk:
 	for {
 		page, resp, err := client.Repositories.ListCommits(ctx, owner, repo, opts)
+		if IsNotFound(err) && opts.Page == 0 {
+			if cache.Tip == "" {
+				return LedgerHistory{}, nil // no ledger branch yet: no history to judge
+			}
+			// The branch aayu checked before is gone: deleting it deletes
+			// every record.
+			gone := ledgertrust.Finding{Commit: cache.Tip, Author: "a branch deletion", Path: branch + " branch", What: "deleted", Trusted: cache.Tip}
+			return LedgerHistory{Tip: cache.Tip, Findings: append(slices.Clone(cache.Gone), gone)}, nil
+		}
 		if err != nil {
 			return LedgerHistory{}, fmt.Errorf("reading the history of the %s branch: %w", branch, err)
 		}
