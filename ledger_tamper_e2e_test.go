@@ -140,3 +140,44 @@ func TestLedgerAayusOwnUpdatesAreNoTampering(t *testing.T) {
 		t.Fatalf("aayu's own updates named as tampering: %+v", h.Findings)
 	}
 }
+
+// TestLedgerReadyAgainIsNoTampering: a Ready snapshot re-frozen with
+// `aayu ready N --again` (its comment on the Story naming both hashes) is
+// aayu's own documented update, not tampering; the same change pushed by
+// the agent with no such comment is named.
+func TestLedgerReadyAgainIsNoTampering(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	story, _ := freezeOnce(t, home)
+	editStoryBody(t, home, story, changedGoalBody)
+	if code, out := readyWithoutTerminal(t, home, "y", itoa(story), "--again"); code != tui.ExitOK {
+		t.Fatalf("ready --again: exit %d:\n%s", code, out)
+	}
+	c := sandboxState(t, home)
+	h, err := ghx.CheckLedger(context.Background(), c, "acme", "benefits", "ledger", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Findings) != 0 {
+		t.Fatalf("ready --again was named as tampering: %+v", h.Findings)
+	}
+	// The agent changes the snapshot's goal with no comment on the Story.
+	path := "specs/" + itoa(story) + "/ready.md"
+	b, err := ghx.ReadFile(context.Background(), c, "acme", "benefits", "ledger", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := sandboxAs(t, home, "agent-bot")
+	sha, err := ghx.CommitFiles(context.Background(), agent, "acme", "benefits", "ledger",
+		map[string][]byte{path: []byte(strings.Replace(string(b), "within a minute", "within a day", 1))}, "ledger: typo", ghx.CommitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err = ghx.CheckLedger(context.Background(), c, "acme", "benefits", "ledger", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := h.Tampered(path); !ok || f.Commit != sha || len(h.Findings) != 1 {
+		t.Fatalf("the agent's rewrite of %s is not the one finding: %+v", path, h.Findings)
+	}
+}
