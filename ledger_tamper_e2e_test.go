@@ -115,6 +115,9 @@ func TestLedgerDeletedAuditEntryIsNamedAsTampering(t *testing.T) {
 			t.Fatalf("the inbox does not say %q:\n%s", want, out)
 		}
 	}
+	if kept, _ := filepath.Glob(filepath.Join(home, ".cache", "aayu", "*", "ledger-trust", "*", "acme_benefits.json")); len(kept) != 1 {
+		t.Errorf("the judged history is not kept in the user's cache: %v", kept)
+	}
 }
 
 // TestLedgerAayusOwnUpdatesAreNoTampering: aayu's own documented updates

@@ -59,8 +59,12 @@ type ledgerTrustCache struct {
 // the contents a documented update's shape needs. Verified commits are kept
 // under cacheDir by SHA, so a run reads only what is new. A tip checked
 // before that is no longer in the history is itself a finding: the
-// history was rewritten. An empty cacheDir keeps nothing.
+// history was rewritten. An empty cacheDir means the client's own cache
+// folder (ClientOptions.CacheDir); a client with none keeps nothing.
 func CheckLedger(ctx context.Context, client *github.Client, owner, repo, branch, cacheDir string) (LedgerHistory, error) {
+	if cacheDir == "" {
+		cacheDir = clientCacheDir(client)
+	}
 	file := ""
 	if cacheDir != "" {
 		host := strings.NewReplacer(":", "_", "/", "_").Replace(client.BaseURL.Host)
@@ -282,24 +286,29 @@ func writeLedgerTrustCache(file string, c ledgerTrustCache) {
 	}
 }
 
-// LedgerTrustDir is where CheckLedger keeps judged commits for this user:
-// aayu's cache folder ($XDG_CACHE_HOME/aayu, else $HOME/.cache/aayu), ""
-// when neither is set (nothing is kept then).
-func LedgerTrustDir() string {
-	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
-		return filepath.Join(x, "aayu")
+// clientCacheDir is the cache folder the client was built with
+// (ClientOptions.CacheDir), "" when it has none: the judged ledger history
+// is kept beside the conditional-request cache, per user.
+func clientCacheDir(client *github.Client) string {
+	hc := client.Client()
+	if hc == nil {
+		return ""
 	}
-	if h := os.Getenv("HOME"); h != "" {
-		return filepath.Join(h, ".cache", "aayu")
+	rt := hc.Transport
+	if r, ok := rt.(*retryTransport); ok {
+		rt = r.next
+	}
+	if c, ok := rt.(*cacheTransport); ok {
+		return c.dir
 	}
 	return ""
 }
 
-// RecordTampered walks the ledger's history (CheckLedger, with the user's
-// cache) and reports the first tampering of the record at path, if any: a
+// RecordTampered walks the ledger's history (CheckLedger, with the
+// client's cache) and reports the first tampering of the record at path, if any: a
 // reader then never trusts the record as it stands.
 func RecordTampered(ctx context.Context, client *github.Client, owner, repo, branch, path string) (*ledgertrust.Finding, error) {
-	h, err := CheckLedger(ctx, client, owner, repo, branch, LedgerTrustDir())
+	h, err := CheckLedger(ctx, client, owner, repo, branch, "")
 	if err != nil {
 		return nil, err
 	}

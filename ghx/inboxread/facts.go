@@ -340,7 +340,7 @@ func (s *session) auditEntries() (map[int]bool, map[int]string, error) {
 // not done (ledgertrust.RestoredAuditEntries), with the finding's words:
 // the inbox never takes the deletion's word for it.
 func (s *session) tamperedAuditEntries() (map[int]string, error) {
-	h, err := ghx.CheckLedger(s.ctx, s.r.gh, s.r.owner, s.r.repo, LedgerBranch, ghx.LedgerTrustDir())
+	h, err := ghx.CheckLedger(s.ctx, s.r.gh, s.r.owner, s.r.repo, LedgerBranch, "")
 	if err != nil {
 		return nil, fmt.Errorf("checking the history of the %s branch: %w", LedgerBranch, err)
 	}
