@@ -116,7 +116,8 @@ func TestLedgerDeletedAuditEntryIsNamedAsTampering(t *testing.T) {
 		}
 	}
 	if kept, _ := filepath.Glob(filepath.Join(home, ".cache", "aayu", "*", "ledger-trust", "*", "acme_benefits.json")); len(kept) != 1 {
-		t.Errorf("the judged history is not kept in the user's cache: %v", kept)
+		out, _ := runCmd("find", home)
+		t.Errorf("the judged history is not kept in the user's cache: %v\n%s", kept, out)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -295,11 +296,17 @@ func clientCacheDir(client *github.Client) string {
 		return ""
 	}
 	rt := hc.Transport
-	if r, ok := rt.(*retryTransport); ok {
-		rt = r.next
-	}
-	if c, ok := rt.(*cacheTransport); ok {
-		return c.dir
+	for range 8 { // a transport wrapped around ghx's says so by Unwrap
+		switch t := rt.(type) {
+		case *cacheTransport:
+			return t.dir
+		case *retryTransport:
+			rt = t.next
+		case interface{ Unwrap() http.RoundTripper }:
+			rt = t.Unwrap()
+		default:
+			return ""
+		}
 	}
 	return ""
 }
