@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/actions/doctor"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/conformance"
 )
@@ -39,7 +40,7 @@ func TestDoctorRows(t *testing.T) {
 	want := map[string]doctor.State{
 		"workflow .github/workflows/aayudha-merge-gate.yml": doctor.OK, "workflow .github/workflows/aayudha-protected-paths.yml": doctor.OK,
 		"gate required on main": doctor.OK, "gate required on dev": doctor.OK, "presence check App (AAYUDHA_DEVICE_CLIENT_ID)": doctor.OK,
-		"ledger branch": doctor.OK, "token scopes": doctor.Warn, "merge settings": doctor.OK,
+		"ledger branch": doctor.OK, "token scopes": doctor.Warn, "merge settings": doctor.OK, "ledger history": doctor.OK,
 	}
 	for name, st := range want {
 		if states[name] != st {
@@ -100,4 +101,30 @@ func TestDoctorMergeSettings(t *testing.T) {
 			t.Errorf("squash off: %+v", r)
 		}
 	}
+}
+
+// TestDoctorNamesLedgerTampering: an ordinary commit by the agent that
+// deletes autonomy/audit/15.json fails the ledger history row, naming the
+// commit, its author and the path.
+func TestDoctorNamesLedgerTampering(t *testing.T) {
+	ctx := context.Background()
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
+	sha, err := ghx.CommitFiles(ctx, client(t, base, "sandbox-agent-bot"), "acme", "benefits", "ledger", map[string][]byte{"autonomy/audit/15.json": nil}, "tidy", ghx.CommitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := doctor.Check(ctx, client(t, base, "sandbox-founder"), "acme", "benefits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if r.Name == "ledger history" {
+			if r.State != doctor.Fail || !strings.Contains(r.Detail, "commit "+sha[:12]) || !strings.Contains(r.Detail, "agent") ||
+				!strings.Contains(r.Detail, "deleted autonomy/audit/15.json") || r.Next == "" {
+				t.Fatalf("the row does not name the tampering: %+v", r)
+			}
+			return
+		}
+	}
+	t.Fatal("no ledger history row")
 }
