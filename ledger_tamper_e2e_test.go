@@ -185,3 +185,23 @@ func TestLedgerReadyAgainIsNoTampering(t *testing.T) {
 		t.Fatalf("the agent's rewrite of %s is not the one finding: %+v", path, h.Findings)
 	}
 }
+
+// TestAuditNamesLedgerTampering: aayu audit lists, in its own section, the
+// agent's ordinary ledger commit that deleted autonomy/audit/15.json, by
+// commit, author and path; in plain and in CI.
+func TestAuditNamesLedgerTampering(t *testing.T) {
+	t.Parallel()
+	a := newAuditSandbox(t)
+	sha := agentLedgerCommit(t, a.url, "ledger: tidy", func(dir string) {
+		if err := os.Remove(filepath.Join(dir, "autonomy", "audit", "15.json")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, mode := range [][]string{{"--plain"}, {"--ci"}} {
+		code, out := a.audit(mode...)
+		want := "tampering: Ledger tampering: commit " + sha[:12] + " by aayudha agent <agent@example.com> deleted autonomy/audit/15.json"
+		if code != tui.ExitOK || !strings.Contains(out, "Ledger tampering: 1") || !strings.Contains(out, want) {
+			t.Errorf("%v: exit %d; audit does not say %q:\n%s", mode, code, want, out)
+		}
+	}
+}
