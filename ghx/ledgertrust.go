@@ -69,7 +69,11 @@ func CheckLedger(ctx context.Context, client *github.Client, owner, repo, branch
 	file := ""
 	if cacheDir != "" {
 		host := strings.NewReplacer(":", "_", "/", "_").Replace(client.BaseURL.Host)
-		file = filepath.Join(cacheDir, "ledger-trust", host, url.PathEscape(owner)+"_"+url.PathEscape(repo)+".json")
+		name := url.PathEscape(owner) + "_" + url.PathEscape(repo)
+		if branch != "ledger" {
+			name += "@" + url.PathEscape(branch)
+		}
+		file = filepath.Join(cacheDir, "ledger-trust", host, name+".json")
 	}
 	cache := readLedgerTrustCache(file)
 	var fresh []*github.RepositoryCommit // newest first
@@ -113,7 +117,9 @@ walk:
 		// forced over it.
 		cache.Gone = append(cache.Gone, ledgertrust.Finding{Commit: cache.Tip, Author: "a force-push", Path: branch + " history (commit " + cache.Tip + " is gone)",
 			What: "rewritten", Trusted: cache.Tip})
-		cache.Checked, cache.Order = map[string][]ledgertrust.Finding{}, nil
+		// Everything is judged again from the new history; the finding
+		// stays, and the next run does not take the missing tip again.
+		cache.Checked, cache.Order, cache.Tip = map[string][]ledgertrust.Finding{}, nil, ""
 	}
 	var todo []*github.RepositoryCommit
 	for i := len(fresh) - 1; i >= 0; i-- {

@@ -2,6 +2,8 @@ package ghx_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,5 +47,32 @@ func TestCheckLedgerNamesADeletedAuditEntryAndReadsOnlyNewCommits(t *testing.T) 
 	}
 	if after := strings.Count(env.served.all(), "GET /repos/acme/benefits/commits/"); after != before {
 		t.Errorf("a run with nothing new read %d commits again", after-before)
+	}
+}
+
+// TestCheckLedgerNamesAHistoryThatLostItsCheckedTip: a tip judged before
+// that is no longer in the ledger's history (a force-push went over it) is
+// a finding, kept on later runs, and the new history is judged afresh.
+func TestCheckLedgerNamesAHistoryThatLostItsCheckedTip(t *testing.T) {
+	env := startSandbox(t, envConfig{})
+	ctx := context.Background()
+	cache := t.TempDir()
+	gone := strings.Repeat("ab", 20)
+	host := strings.NewReplacer(":", "_", "/", "_").Replace(env.client.BaseURL.Host)
+	file := filepath.Join(cache, "ledger-trust", host, "acme_benefits.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(`{"v":1,"tip":"`+gone+`","checked":{"`+gone+`":[]},"order":["`+gone+`"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		h, err := ghx.CheckLedger(ctx, env.client, owner, repo, "ledger", cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h.Findings) != 1 || h.Findings[0].Commit != gone || !strings.Contains(h.Findings[0].Line(), "force-push") || h.Commits == 0 {
+			t.Fatalf("findings %+v over %d commits; want the lost tip named once", h.Findings, h.Commits)
+		}
 	}
 }
