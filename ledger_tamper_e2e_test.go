@@ -115,6 +115,14 @@ func TestLedgerDeletedAuditEntryIsNamedAsTampering(t *testing.T) {
 			t.Fatalf("the inbox does not say %q:\n%s", want, out)
 		}
 	}
+	// The person audits the restored card: the look lands its sample and
+	// the card leaves (the entry is already gone, so nothing is removed).
+	if !auditRound(t, home, url) {
+		t.Fatal("the restored audit card of #15 was never reached")
+	}
+	if out := listInbox(t, home, url); strings.Contains(out, "to audit #15") {
+		t.Errorf("the audited card stayed:\n%s", out)
+	}
 	if kept, _ := filepath.Glob(filepath.Join(home, ".cache", "aayu", "*", "ledger-trust", "*", "acme_benefits.json")); len(kept) != 1 {
 		out, _ := runCmd("find", home)
 		t.Errorf("the judged history is not kept in the user's cache: %v\n%s", kept, out)
