@@ -122,6 +122,11 @@ walk:
 		cache.Checked, cache.Order, cache.Tip = map[string][]ledgertrust.Finding{}, nil, ""
 	}
 	var todo []*github.RepositoryCommit
+	for _, sha := range cache.Order {
+		if slices.ContainsFunc(cache.Checked[sha], ledgertrust.Recheck) {
+			todo = append(todo, &github.RepositoryCommit{SHA: github.String(sha)})
+		}
+	}
 	for i := len(fresh) - 1; i >= 0; i-- {
 		if _, ok := cache.Checked[fresh[i].GetSHA()]; !ok {
 			todo = append(todo, fresh[i])
@@ -148,8 +153,10 @@ walk:
 		return LedgerHistory{}, err
 	}
 	for i, c := range todo {
+		if _, judged := cache.Checked[c.GetSHA()]; !judged {
+			cache.Order = append(cache.Order, c.GetSHA())
+		}
 		cache.Checked[c.GetSHA()] = results[i]
-		cache.Order = append(cache.Order, c.GetSHA())
 	}
 	if !h.Partial {
 		cache.Tip = h.Tip

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-github/v66/github"
+
 	"github.com/aayudha/aayu/ghx"
 )
 
@@ -74,5 +76,45 @@ func TestCheckLedgerNamesAHistoryThatLostItsCheckedTip(t *testing.T) {
 		if len(h.Findings) != 1 || h.Findings[0].Commit != gone || !strings.Contains(h.Findings[0].Line(), "force-push") || h.Commits == 0 {
 			t.Fatalf("findings %+v over %d commits; want the lost tip named once", h.Findings, h.Commits)
 		}
+	}
+}
+
+// TestCheckLedgerRechecksAReadySnapshotUntilItsCommentComes: aayu ready
+// --again lands the snapshot before its comment on the Story; a run in
+// between names it, and the run after the comment withdraws the finding
+// (the judged commit is not kept as tampering for good).
+func TestCheckLedgerRechecksAReadySnapshotUntilItsCommentComes(t *testing.T) {
+	env := startSandbox(t, envConfig{})
+	ctx := context.Background()
+	cache := t.TempDir()
+	const path = "specs/3/ready.md"
+	b, err := ghx.ReadFile(ctx, env.client, owner, repo, "ledger", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var was string
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "completion_goal_hash: "); ok {
+			was = v
+		}
+	}
+	now := strings.Repeat("0", 64)
+	if was == "" || was == now {
+		t.Fatalf("no completion_goal_hash in %s:\n%s", path, b)
+	}
+	if _, err := ghx.CommitFiles(ctx, env.client, owner, repo, "ledger", map[string][]byte{path: []byte(strings.Replace(string(b), was, now, 1))}, "Ready: again", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := ghx.CheckLedger(ctx, env.client, owner, repo, "ledger", cache)
+	if _, ok := h.Tampered(path); err != nil || !ok {
+		t.Fatalf("before its comment the re-freeze is not named: %v %+v", err, h.Findings)
+	}
+	body := "The Completion Goal of this story changed and was frozen again with `aayu ready 3 --again`.\n\n- new completion_goal_hash: `" + now +
+		"`\n- old completion_goal_hash: `" + was + "` (its snapshot stays in the history)\n"
+	if _, _, err := env.client.Issues.CreateComment(ctx, owner, repo, 3, &github.IssueComment{Body: &body}); err != nil {
+		t.Fatal(err)
+	}
+	if h, err = ghx.CheckLedger(ctx, env.client, owner, repo, "ledger", cache); err != nil || len(h.Findings) != 0 {
+		t.Fatalf("the re-freeze is still named after its comment: %v %+v", err, h.Findings)
 	}
 }

@@ -337,3 +337,9 @@ func RestoredAuditEntries(findings []Finding, samples []byte) []int {
 	}
 	return out
 }
+
+// Recheck says whether f may still be withdrawn by a fact that comes after
+// its commit: `aayu ready N --again` lands the snapshot first and comments
+// on the Story after, so a rewritten Ready snapshot is judged again on
+// each run until its comment is there.
+func Recheck(f Finding) bool { return f.What == "rewritten" && readyRe.MatchString(f.Path) }

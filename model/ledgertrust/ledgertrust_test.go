@@ -170,3 +170,10 @@ func TestRestoredAuditEntries(t *testing.T) {
 		t.Errorf("restored %v, want [15]: 16 was audited since, 17 was not deleted", got)
 	}
 }
+
+func TestRecheck(t *testing.T) {
+	if !Recheck(Finding{Path: "specs/17/ready.md", What: "rewritten"}) || Recheck(Finding{Path: "specs/17/ready.md", What: "deleted"}) ||
+		Recheck(Finding{Path: "specs/17/plan-review.json", What: "rewritten"}) {
+		t.Error("only a rewritten Ready snapshot waits for its comment")
+	}
+}
