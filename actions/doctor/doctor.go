@@ -99,6 +99,7 @@ func CheckWith(ctx context.Context, gh *github.Client, owner, repo string, reach
 			rep.Rows = append(rep.Rows, botAppRow(ctx, gh, slug))
 		}
 	}
+	rep.Rows = append(rep.Rows, ledgerHistoryRow(ctx, gh, owner, repo))
 	// Every response carries the token's scopes; the first one will do.
 	rep.Rows = append(rep.Rows, scopesRow(ghx.Scopes(resp.Header)))
 	if reach != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/actions/doctor"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/conformance"
 )
@@ -183,4 +184,30 @@ func TestDoctorFlagsAPresenceAppWithPermissions(t *testing.T) {
 		!strings.HasPrefix(r.Next, "run aayu init --identity") {
 		t.Errorf("a presence App with contents: write: %+v", r)
 	}
+}
+
+// TestDoctorNamesLedgerTampering: an ordinary commit by the agent that
+// deletes autonomy/audit/15.json fails the ledger history row, naming the
+// commit, its author and the path.
+func TestDoctorNamesLedgerTampering(t *testing.T) {
+	ctx := context.Background()
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
+	sha, err := ghx.CommitFiles(ctx, client(t, base, "sandbox-agent-bot"), "acme", "benefits", "ledger", map[string][]byte{"autonomy/audit/15.json": nil}, "tidy", ghx.CommitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := doctor.Check(ctx, client(t, base, "sandbox-founder"), "acme", "benefits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if r.Name == "ledger history" {
+			if r.State != doctor.Fail || !strings.Contains(r.Detail, "commit "+sha[:12]) || !strings.Contains(r.Detail, "agent") ||
+				!strings.Contains(r.Detail, "deleted autonomy/audit/15.json") || r.Next == "" {
+				t.Fatalf("the row does not name the tampering: %+v", r)
+			}
+			return
+		}
+	}
+	t.Fatal("no ledger history row")
 }

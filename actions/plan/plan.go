@@ -296,13 +296,26 @@ func (r *Review) planReview(o Options, person identity.Account, assignees []stri
 	}
 	r.Record.Reviewer, r.Record.ApprovedBy = o.Viewer, o.Viewer
 	r.Record.Note = fmt.Sprintf("reviewed with aayu plan by @%s, who is not the builder", o.Viewer)
-	if c, ok := newestReview(comments, o.Viewer, r.bots); ok {
+	if c, ok := newestReview(comments, o.Viewer, r.bots); ok && !standsOn(c, r.Existing) {
 		r.Reuse = &c
 		return nil
 	}
 	r.CommentBody = actions.Neutralize(fmt.Sprintf("%s the plan of #%d is reviewed: it touches never %s %s, and @%s, who is not its builder, read the plan against them.\n\nRecorded with `%s` in `%s` on the `%s` branch%s.",
 		pass.PlanReviewedPrefix, r.Story, plural(len(r.Hits), "layer", "layers"), r.layerWords(), o.Viewer, Command(r.Story, false), pass.PlanRecordPath(r.Story), LedgerBranch, batchWords(o.Batch)))
 	return nil
+}
+
+// standsOn says whether the record already stands on comment c: a record
+// replaced by aayu always names a new comment, which names the new layers
+// (ledgertrust: the same comment's record rewritten is tampering).
+func standsOn(c identity.Comment, rec *pass.PlanRecord) bool {
+	if rec == nil {
+		return false
+	}
+	if id := rec.CommentID(); id != 0 {
+		return c.ID == id
+	}
+	return rec.CommentURL != "" && c.URL == rec.CommentURL
 }
 
 // planBypass judges the bypass exactly as ship judges its own
@@ -312,7 +325,7 @@ func (r *Review) planBypass(o Options, person identity.Account, policy *basepoli
 	r.CommentBody = actions.Neutralize(fmt.Sprintf("%s solo mode: GitHub refuses self-approval and no bot App exists, so no second person can review the plan of #%d; no review happened. It touches never %s %s.\n\nRecorded with `%s` in `%s` on the `%s` branch%s.",
 		identity.SoloBypassPrefix, r.Story, plural(len(r.Hits), "layer", "layers"), r.layerWords(), Command(r.Story, true), pass.PlanRecordPath(r.Story), LedgerBranch, batchWords(o.Batch)))
 	planned := comments
-	if c, ok := identity.FindSoloBypassComment(comments, o.Viewer, "", r.bots); ok {
+	if c, ok := identity.FindSoloBypassComment(comments, o.Viewer, "", r.bots); ok && !standsOn(c, r.Existing) {
 		r.Reuse = &c
 	} else {
 		planned = append(append([]identity.Comment(nil), comments...), identity.Comment{Author: person, Body: untrusted.Text(r.CommentBody), CreatedAt: time.Now()})
@@ -478,6 +491,11 @@ func Current(ctx context.Context, gh *github.Client, owner, repo string, story i
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading %s on the ledger: %w", pass.PlanRecordPath(story), err)
+	}
+	if f, err := ghx.RecordTampered(ctx, gh, owner, repo, LedgerBranch, pass.PlanRecordPath(story)); err != nil {
+		return nil, fmt.Errorf("checking the ledger's history of %s: %w", pass.PlanRecordPath(story), err)
+	} else if f != nil {
+		return nil, refuse("%s, so this plan review is not trusted; nothing was written", f.Line())
 	}
 	rec, err := pass.ParsePlanRecord(b)
 	if err != nil {

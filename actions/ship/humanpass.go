@@ -321,6 +321,11 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 	if err != nil {
 		return pass.PlanReview{}, fmt.Errorf("reading %s on the ledger: %s", path, ghx.Describe(err))
 	}
+	if f, err := ghx.RecordTampered(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, path); err != nil {
+		return pass.PlanReview{}, fmt.Errorf("checking the ledger's history of %s: %s", path, ghx.Describe(err))
+	} else if f != nil {
+		return pass.PlanReview{Missing: fmt.Sprintf("%s, so the plan review of Story #%d is not trusted; %s", f.Line(), r.story, next)}, nil
+	}
 	rec, err := pass.ParsePlanRecord(b)
 	switch {
 	case err != nil:

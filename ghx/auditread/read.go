@@ -70,6 +70,16 @@ func Read(ctx context.Context, client *github.Client, owner, repo, ledger string
 			return f, err
 		}
 		f.Commits = commits
+		h, err := ghx.CheckLedger(ctx, client, owner, repo, ledger, "")
+		if err != nil {
+			return f, fmt.Errorf("checking the history of the ledger branch %s: %w", ledger, err)
+		}
+		for _, t := range h.Findings {
+			f.Tampering = append(f.Tampering, t.Line())
+		}
+		if h.Partial {
+			f.Incomplete = append(f.Incomplete, fmt.Sprintf("only %d ledger commits were checked for tampering so far", h.Commits))
+		}
 		if more {
 			f.Incomplete = append(f.Incomplete, fmt.Sprintf("only the newest %d ledger commits were read for human-fallback writes", MaxCommits))
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/model/ledgertrust"
 )
 
 // session is one Read, Refresh or Reread: the context that counts its
@@ -309,20 +310,51 @@ func (s *session) gateConclusions(heads map[int]string) (map[int]string, error) 
 
 // auditEntries lists the pull requests with autonomy/audit/PR.json on the
 // ledger. No ledger branch or no folder means none.
-func (s *session) auditEntries() (map[int]bool, error) {
+func (s *session) auditEntries() (map[int]bool, map[int]string, error) {
 	out := map[int]bool{}
+	tampered, err := s.tamperedAuditEntries()
+	if err != nil {
+		return nil, nil, err
+	}
+	for n := range tampered {
+		out[n] = true
+	}
 	entries, err := ghx.ListTree(s.ctx, s.r.gh, s.r.owner, s.r.repo, LedgerBranch, "autonomy/audit")
 	if ghx.IsNotFound(err) {
-		return out, nil
+		return out, tampered, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the audit entries on the %s branch: %w", LedgerBranch, err)
+		return nil, nil, fmt.Errorf("reading the audit entries on the %s branch: %w", LedgerBranch, err)
 	}
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name, ".json")
 		if n, err := strconv.Atoi(name); ok && err == nil && e.Type == "file" && n > 0 {
 			out[n] = true
 		}
+	}
+	return out, tampered, nil
+}
+
+// tamperedAuditEntries are the audit entries the ledger's history shows
+// deleted by a commit that is none of aayu's own updates, whose audit is
+// not done (ledgertrust.RestoredAuditEntries), with the finding's words:
+// the inbox never takes the deletion's word for it.
+func (s *session) tamperedAuditEntries() (map[int]string, error) {
+	h, err := ghx.CheckLedger(s.ctx, s.r.gh, s.r.owner, s.r.repo, LedgerBranch, "")
+	if err != nil {
+		return nil, fmt.Errorf("checking the history of the %s branch: %w", LedgerBranch, err)
+	}
+	out := map[int]string{}
+	if len(h.Findings) == 0 {
+		return out, nil
+	}
+	samples, err := ghx.ReadFile(s.ctx, s.r.gh, s.r.owner, s.r.repo, LedgerBranch, ledgertrust.SamplesPath)
+	if err != nil && !ghx.IsNotFound(err) {
+		return nil, fmt.Errorf("reading %s on the %s branch: %w", ledgertrust.SamplesPath, LedgerBranch, err)
+	}
+	for _, n := range ledgertrust.RestoredAuditEntries(h.Findings, samples) {
+		f, _ := h.Tampered(inbox.AuditPath(n))
+		out[n] = f.Line()
 	}
 	return out, nil
 }

@@ -313,10 +313,11 @@ func (s *session) applyMergedPulls(snap *inbox.Snapshot, list []*github.PullRequ
 // requests labelled aayu:audit that no list brought and, when there are
 // any such pull requests, the ledger's audit entries.
 type auditsFuture struct {
-	done    chan struct{}
-	pulls   []*github.PullRequest
-	entries map[int]bool
-	err     error
+	done     chan struct{}
+	pulls    []*github.PullRequest
+	entries  map[int]bool
+	tampered map[int]string
+	err      error
 }
 
 func (s *session) startAudits(snap *inbox.Snapshot, labelled []*github.Issue) *auditsFuture {
@@ -357,7 +358,7 @@ func (s *session) startAudits(snap *inbox.Snapshot, labelled []*github.Issue) *a
 		// look removes it last), so a merge whose label is gone but whose
 		// entry stays is read too. Listing the folder is one conditional
 		// request.
-		f.entries, f.err = s.auditEntries()
+		f.entries, f.tampered, f.err = s.auditEntries()
 		if f.err != nil {
 			return
 		}
@@ -396,6 +397,7 @@ func (f *auditsFuture) apply(s *session, snap *inbox.Snapshot) error {
 	for n := range f.entries {
 		snap.AuditEntries[n] = true
 	}
+	snap.AuditTampering = f.tampered
 	return nil
 }
 

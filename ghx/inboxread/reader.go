@@ -166,6 +166,10 @@ func (c *counter) stats() Stats {
 // transport. A response the ETag cache served (GitHub answered 304) is not
 // counted against the limit; one that failed without an answer is, since
 // GitHub may have charged it.
+// Unwrap is the transport this one wraps: ghx finds the client's cache
+// folder through it.
+func (t countingTransport) Unwrap() http.RoundTripper { return t.next }
+
 type countingTransport struct {
 	next  http.RoundTripper
 	slots chan struct{} // one per request in flight

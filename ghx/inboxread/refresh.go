@@ -287,10 +287,11 @@ func (s *session) settle(snap *inbox.Snapshot, issues, pulls []int) error {
 	if !audit {
 		return nil
 	}
-	entries, err := s.auditEntries()
+	entries, tampered, err := s.auditEntries()
 	if err != nil {
 		return err
 	}
+	snap.AuditTampering = tampered
 	for _, n := range pulls {
 		delete(snap.AuditEntries, n)
 		if entries[n] {

@@ -75,10 +75,11 @@ func (s *session) rereadFacts(snap *inbox.Snapshot) error {
 	if !audit {
 		return nil
 	}
-	entries, err := s.auditEntries()
+	entries, tampered, err := s.auditEntries()
 	if err != nil {
 		return err
 	}
+	snap.AuditTampering = tampered
 	snap.AuditEntries = map[int]bool{}
 	for n := range entries {
 		snap.AuditEntries[n] = true

@@ -16,6 +16,7 @@ func (s *Server) routeRepo(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/collaborators/{username}/permission", s.getPermission)
 	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.getContent)
 	m.HandleFunc("GET /repos/{owner}/{repo}/compare/{basehead...}", s.compare)
+	m.HandleFunc("GET /repos/{owner}/{repo}/commits", s.listCommits)
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref...}", s.commitSubresource)
 	m.HandleFunc("POST /repos/{owner}/{repo}/statuses/{sha}", s.createStatus)
 }

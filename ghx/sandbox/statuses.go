@@ -29,8 +29,7 @@ func (s *Server) commitSubresource(w http.ResponseWriter, r *http.Request) {
 			writeValidation(w, fieldError{Resource: "Commit", Field: "sha", Code: "invalid", Message: "No commit found for SHA: " + rest})
 			return
 		}
-		c, _ := s.git.commit(h)
-		writeJSON(w, http.StatusOK, commitJSON(baseURL(r), c))
+		s.getCommit(w, r, h)
 	}
 }
 

@@ -101,6 +101,9 @@ type Facts struct {
 	// Incomplete says, in words, what could not be read in full (a
 	// truncated tree, a history longer than audit walks); "" when nothing.
 	Incomplete []string
+	// Tampering are the ledger commits that deleted or rewrote a record
+	// outside aayu's own updates (ledgertrust), one line each.
+	Tampering []string
 }
 
 // Bypass is one Solo-mode bypass in the report.
@@ -128,6 +131,7 @@ type Report struct {
 	Late       []Bypass
 	Unused     []Unused // by pull request, then oldest first
 	Incomplete []string
+	Tampering  []string
 }
 
 // Reconcile turns the facts into the report.
@@ -200,6 +204,7 @@ func Reconcile(f Facts) Report {
 		return r.Unused[i].Comment.ID < r.Unused[j].Comment.ID
 	})
 	r.Incomplete = f.Incomplete
+	r.Tampering = f.Tampering
 	return r
 }
 

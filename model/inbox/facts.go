@@ -94,6 +94,10 @@ type Snapshot struct {
 	PRFacts           map[int]PRFacts            // by pull request number
 	IssueComments     map[int][]identity.Comment // by issue number
 	AuditEntries      map[int]bool               // pull requests with autonomy/audit/PR.json on the ledger
+	// AuditTampering names, by pull request, the ledger commit that deleted
+	// its audit entry outside aayu's own updates (ledgertrust): the entry
+	// counts as there (AuditEntries) and the card says who deleted it.
+	AuditTampering map[int]string
 	// ShipRecords are merged pull requests whose head a ship record on the
 	// ledger covers (proof/STORY/HEAD/authoritative/ship.json): aayu ship
 	// merged them, so they never make a Story "merged without ship".

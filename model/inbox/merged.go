@@ -148,8 +148,12 @@ func auditStep(s Snapshot, pr PullRequest) (Step, bool) {
 		{Kind: WriteAddLabel, Number: pr.Number, Label: LabelCorrection},
 		{Kind: WriteRevertPR, Number: pr.Number, Base: s.integrationBranch()},
 	}, clear...)
+	counsel := fmt.Sprintf("aayu ship merged #%d into %s with no person's review; every such merge is audited. A correction resets the streak of each layer it touched.", pr.Number, pr.BaseRef)
+	if line := s.AuditTampering[pr.Number]; line != "" {
+		counsel = line + "; its audit entry counts as still there. " + counsel
+	}
 	return Step{Kind: KindAudit, Item: Item{Number: pr.Number, Title: pr.Title, IsPR: true}, Head: pr.MergeCommitSHA,
-		Counsel: untrusted.Text(fmt.Sprintf("aayu ship merged #%d into %s with no person's review; every such merge is audited. A correction resets the streak of each layer it touched.", pr.Number, pr.BaseRef)),
+		Counsel: untrusted.Text(counsel),
 		Choices: []Choice{
 			{Key: "1", Label: "looks right", Recommended: true, Writes: right},
 			{Key: "2", Label: "correction: revert it", Writes: correction},

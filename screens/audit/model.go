@@ -153,6 +153,14 @@ func Lines(r core.Report) []string {
 				u.PR, tui.SanitizeLine(u.Comment.Login), tui.SanitizeLine(u.Comment.URL), stamp(u.Comment.CreatedAt)))
 		}
 	}
+	if len(r.Tampering) > 0 {
+		// Only when there is one: a record deleted or rewritten by a
+		// commit that is none of aayu's own updates.
+		out = append(out, section("Ledger tampering", len(r.Tampering)))
+		for _, t := range r.Tampering {
+			out = append(out, "  tampering: "+tui.SanitizeLine(t))
+		}
+	}
 	for _, in := range r.Incomplete {
 		out = append(out, "warning: "+tui.SanitizeLine(in))
 	}
