@@ -297,16 +297,21 @@ func (f *freshLoop) setUp() {
 	f.merge(1)
 }
 
-// trustSandboxSigstore writes the person's user config (HOME/.config/aayu/
-// config.toml) naming the sandbox's Sigstore root as [proof] trusted_root,
-// as a person points aayu at their GitHub Enterprise's root.
+// trustSandboxSigstore puts the sandbox's Sigstore root where
+// `aayu sandbox` keeps it, in the person's cache (HOME/.cache/aayu/sandbox),
+// and sets nothing: aayu finds the root of a sandbox on this machine by
+// itself, as the README's walkthrough says.
 func trustSandboxSigstore(t *testing.T, home, trustedRoot string) {
 	t.Helper()
-	dir := filepath.Join(home, ".config", "aayu")
+	b, err := os.ReadFile(trustedRoot)
+	if err != nil {
+		t.Fatalf("the sandbox wrote no Sigstore root: %v", err)
+	}
+	dir := filepath.Join(home, ".cache", "aayu", "sandbox")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "config.toml"), fmt.Appendf(nil, "[proof]\ntrusted_root = %q\n", trustedRoot), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, sandbox.TrustedRootFile), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 }

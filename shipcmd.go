@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	core "github.com/aayudha/aayu/actions/ship"
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/screens/login"
@@ -185,6 +187,32 @@ func pullURL(sess *session, pr int) string {
 	return u
 }
 
+// standaloneSandboxRoot is the trusted root `aayu sandbox` wrote beside its
+// state in this user's cache, when this run talks to a GitHub on this
+// machine (a loopback --api-url): the walkthrough's ship then checks the
+// gate's attestation with no setting to copy. It never applies to a
+// remote host, whose attestations only its own root may vouch for; ""
+// when there is none.
+func (w wiring) standaloneSandboxRoot() string {
+	u, err := url.Parse(w.sess.apiURL)
+	if err != nil {
+		return ""
+	}
+	host := u.Hostname()
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return ""
+	}
+	cache, err := userCacheDir(w.e.getenv)
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(cache, "aayu", "sandbox", sandbox.TrustedRootFile)
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
 // trustedRoot is the Sigstore root ship checks the merge gate's
 // attestation with, decided by whom this run talks to: the in-process
 // sandbox's virtual root only against that sandbox; a trusted_root.json
@@ -200,6 +228,13 @@ func (w wiring) trustedRoot() (root.TrustedMaterial, error) {
 		tr, err := root.NewTrustedRootFromPath(p)
 		if err != nil {
 			return nil, fmt.Errorf("[proof] trusted_root %s: %w", p, err)
+		}
+		return tr, nil
+	}
+	if p := w.standaloneSandboxRoot(); p != "" {
+		tr, err := root.NewTrustedRootFromPath(p)
+		if err != nil {
+			return nil, fmt.Errorf("the sandbox's trusted root %s: %w", p, err)
 		}
 		return tr, nil
 	}

@@ -392,7 +392,7 @@ func (r *run) checkAttestation(gp *gatePack) (string, error) {
 	}
 	if trusted == nil {
 		if required {
-			return "", errors.New("no Sigstore trusted root is known for this host, so the pack's attestation cannot be checked; set [proof] trusted_root to a trusted_root.json")
+			return "", errors.New("no Sigstore trusted root is known for this host, so the pack's attestation cannot be checked; set [proof] trusted_root to the host's trusted_root.json (aayu sandbox prints the path of its own; a sandbox on this machine is found without it)")
 		}
 		return unattested("no Sigstore trusted root is known for this host to check its attestation")
 	}
