@@ -92,7 +92,7 @@ func (w wiring) runApprove() int {
 		fmt.Fprintf(e.stdout, "On any device, open %s and enter %s (expires at %s UTC), signed in as @%s.\nApprove only if you asked for these steps. Waiting...\n",
 			tui.SanitizeLine(code.URI), tui.SanitizeLine(code.UserCode), code.Expires.UTC().Format("15:04"), tui.SanitizeLine(rec.For))
 	}
-	return w.applyApproved(w.ctx, e.stdout, ledger, flow, code, hash, own)
+	return w.applyApproved(w.ctx, e.stdout, ledger, flow, code, hash, own, false)
 }
 
 // commentEvent is the part of an issue_comment event approve --ci reads:
@@ -269,8 +269,4 @@ func listComments(ctx context.Context, gh *github.Client, owner, repo string, is
 	}
 }
 
-func asComment(c *github.IssueComment) approve.Comment {
-	return approve.Comment{ID: c.GetID(), URL: c.GetHTMLURL(), Body: c.GetBody(),
-		Author:    identity.Account{Login: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"},
-		CreatedAt: c.GetCreatedAt().Time, UpdatedAt: c.GetUpdatedAt().Time}
-}
+func asComment(c *github.IssueComment) approve.Comment { return approve.AsComment(c) }

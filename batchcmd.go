@@ -278,7 +278,7 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	}
 	// The code is in the comment, for the person; it is not printed here.
 	fmt.Fprintf(out, "Waiting for @%s to approve the device code in that comment (until %s UTC). Approve only steps you asked for.\n", tui.SanitizeLine(person), code.Expires.UTC().Format("15:04"))
-	return w.applyApproved(w.ctx, out, ledger, flow, code, hash, false)
+	return w.applyApproved(w.ctx, out, ledger, flow, code, hash, false, true)
 }
 
 // deviceFlow is the batch's device code: the same OAuth App the presence
@@ -305,8 +305,9 @@ func (w wiring) deviceFlow(gh *github.Client) approve.DeviceFlow {
 //
 // own says ledger's client holds the approver's own token (aayu approve
 // at their terminal, not an agent lane): only then is a plan step applied
-// on a device code, as their own comment.
-func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string, own bool) int {
+// on a device code, as their own comment. inComment says the code is the
+// one the batch comment shows, which the comment must then name.
+func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string, own, inComment bool) int {
 	ctx, e := w.ctx, w.e
 	wait, cancel := context.WithDeadline(waitCtx, code.Expires)
 	defer cancel()
@@ -325,7 +326,11 @@ func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger app
 	if logDir != "" {
 		log = actions.OpenLog(logDir, nil)
 	}
-	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: who, Approvers: pol.approvers,
+	shown := ""
+	if inComment {
+		shown = code.UserCode
+	}
+	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: who, Approvers: pol.approvers, ShownCode: shown,
 		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayDevice, Log: log, Ship: w.shipApplier(ledger.Client, out), OwnToken: own})
 	return reportApplied(out, e.stderr, hash, who.Login, res, err)
 }

@@ -38,6 +38,10 @@ type ApplyOptions struct {
 	OwnToken bool
 	Log      *actions.Log
 	Now      func() time.Time
+	// ShownCode is the user code the waiting process polls for, which its
+	// batch comment must show; "" when the code was shown elsewhere (aayu
+	// approve HASH at a terminal).
+	ShownCode string
 }
 
 // AlreadyApplied says the batch was applied before: a second approve
@@ -116,6 +120,17 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 	if !identity.SameLogin(a.Login, rec.For) && !containsLogin(o.Approvers, a.Login) {
 		return res, &Refusal{CheckNotApprover, fmt.Sprintf("@%s approved, but batch %s waits for @%s, and @%s is not in [approvals] approvers.", a.Login, o.Hash, rec.For, a.Login),
 			fmt.Sprintf("@%s approves it, signed in as themselves.", rec.For)}
+	}
+	if o.Method == WayDevice {
+		// What the person read before approving the code: the batch's
+		// comment, checked as the reply path checks it (CheckShown).
+		c, err := ReadBatchComment(ctx, o.Ledger, rec.Issue, o.Hash)
+		if err != nil {
+			return res, err
+		}
+		if r := CheckShown(c, st, o.Hash, o.ShownCode, ""); r != nil {
+			return res, r
+		}
 	}
 	applied := Applied{Hash: o.Hash, Outcome: "applied", By: a.Login, Method: o.Method, Comment: o.Comment, At: o.Now().UTC(), Complete: true}
 	if picks := rec.Picks(); len(picks) > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/decide"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 )
 
@@ -185,4 +186,23 @@ func FindBatchComment(ctx context.Context, c *github.Client, owner, repo string,
 		}
 		opts.Page = resp.NextPage
 	}
+}
+
+// ReadBatchComment is the comment on issue that carries batch hash's
+// marker, first by any author (the one a person reading the thread sees
+// first), as CheckShown judges it; nil when there is none.
+func ReadBatchComment(ctx context.Context, l Ledger, issue int, hash string) (*Comment, error) {
+	c, err := FindBatchComment(ctx, l.Client, l.Owner, l.Repo, issue, hash, "")
+	if err != nil || c == nil {
+		return nil, err
+	}
+	out := AsComment(c)
+	return &out, nil
+}
+
+// AsComment is a GitHub comment as the checks read it.
+func AsComment(c *github.IssueComment) Comment {
+	return Comment{ID: c.GetID(), URL: c.GetHTMLURL(), Body: c.GetBody(),
+		Author:    identity.Account{Login: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"},
+		CreatedAt: c.GetCreatedAt().Time, UpdatedAt: c.GetUpdatedAt().Time}
 }

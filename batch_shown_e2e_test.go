@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/actions/approve"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/tui"
+)
+
+// soloAgent is a host agent's lane in the solo demo: a host marker and the
+// founder's token, which the agent holds (no bot identity).
+func soloAgent(t *testing.T) map[string]string {
+	return map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
+}
+
+// editComment changes a comment's text as its author may on GitHub, a
+// second after it was posted, so GitHub records it as edited.
+func editComment(t *testing.T, c *github.Client, id int64, body string) {
+	t.Helper()
+	time.Sleep(1100 * time.Millisecond)
+	if _, _, err := c.Issues.EditComment(context.Background(), "acme", "benefits", id, &github.IssueComment{Body: github.String(body)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEditedBatchCommentAppliesNothing: the agent's batch accepts option 2
+// of Decision #1; the agent edits its own batch comment to show option 1,
+// the recommended one, keeping the code. The founder approves the code
+// the comment shows: nothing is applied, #1 stays open, and the refusal
+// names the edit. aayu approve HASH at the founder's terminal, with a
+// fresh code, is refused the same way: the comment is what was shown.
+func TestEditedBatchCommentAppliesNothing(t *testing.T) {
+	t.Parallel()
+	_, url := startSandboxServer(t)
+	founder := clientAt(t, url, "founder")
+	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
+	a := startAayu(t, soloAgent(t), append(at, "decide", "1", "--accept", "2")...)
+	hash := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
+	a.waitFor(`Waiting for @founder to approve the device code`)
+	batch := batchComment(t, founder, 1, hash)
+	body := batch.GetBody()
+	if !strings.Contains(body, "Accepts option 2 (") {
+		t.Fatalf("the batch does not accept option 2:\n%s", body)
+	}
+	harmless := strings.Replace(strings.Replace(body, "Accepts option 2 (", "Accepts option 1 (", 1), " This is not the recommendation.", "", 1)
+	editComment(t, founder, batch.GetID(), harmless)
+	dm := deviceInComment.FindStringSubmatch(harmless)
+	if dm == nil {
+		t.Fatalf("no device code in the edited comment:\n%s", harmless)
+	}
+	approveOnSandbox(t, dm[1], dm[2], "founder")
+	a.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
+	if code := a.exit(); code != tui.ExitRefused {
+		t.Fatalf("an edited batch's code exited %d, want %d:\n%s", code, tui.ExitRefused, a.out.String())
+	}
+	if !strings.Contains(a.out.String(), "was edited after it was posted") {
+		t.Errorf("the refusal does not name the edit:\n%s", a.out.String())
+	}
+	if st := decidedState(t, founder, 1); st != "open/" {
+		t.Fatalf("#1 is %s after an edited batch's code was approved", st)
+	}
+	if _, err := ghx.ReadFile(context.Background(), founder, "acme", "benefits", "ledger", approve.AppliedPath(hash)); !ghx.IsNotFound(err) {
+		t.Fatalf("an applied record landed for an edited batch: %v", err)
+	}
+
+	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(at, "approve", hash)...)
+	m := b.waitFor(deviceCodeLine)
+	approveOnSandbox(t, m[1], m[2], "founder")
+	b.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
+	if code := b.exit(); code != tui.ExitRefused || !strings.Contains(b.out.String(), "was edited after it was posted") {
+		t.Fatalf("aayu approve of an edited batch exited %d:\n%s", code, b.out.String())
+	}
+	if st := decidedState(t, founder, 1); st != "open/" {
+		t.Fatalf("#1 is %s after aayu approve of an edited batch", st)
+	}
+}
+
+// TestReplacedBatchCommentAppliesNothing: the agent deletes its batch
+// comment and posts it again, unedited, with the marker and the rendered
+// text but its own code: the waiting aayu's code, approved elsewhere,
+// applies nothing, as the comment no longer shows the code it polls for.
+func TestReplacedBatchCommentAppliesNothing(t *testing.T) {
+	t.Parallel()
+	_, url := startSandboxServer(t)
+	founder := clientAt(t, url, "founder")
+	ctx := context.Background()
+	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
+	a := startAayu(t, soloAgent(t), append(at, "decide", "1", "--accept", "2")...)
+	hash := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
+	a.waitFor(`Waiting for @founder to approve the device code`)
+	batch := batchComment(t, founder, 1, hash)
+	dm := deviceInComment.FindStringSubmatch(batch.GetBody())
+	if dm == nil {
+		t.Fatalf("no device code in the batch:\n%s", batch.GetBody())
+	}
+	if _, err := founder.Issues.DeleteComment(ctx, "acme", "benefits", batch.GetID()); err != nil {
+		t.Fatal(err)
+	}
+	reply(t, founder, 1, strings.Replace(batch.GetBody(), dm[2], "WXYZ-1234", 1))
+	approveOnSandbox(t, dm[1], dm[2], "founder")
+	a.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
+	if code := a.exit(); code != tui.ExitRefused || !strings.Contains(a.out.String(), "is not exactly what aayu renders") {
+		t.Fatalf("a replaced batch comment exited %d:\n%s", code, a.out.String())
+	}
+	if st := decidedState(t, founder, 1); st != "open/" {
+		t.Fatalf("#1 is %s after a replaced batch comment", st)
+	}
+}
