@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -110,5 +111,44 @@ func TestReplacedBatchCommentAppliesNothing(t *testing.T) {
 	}
 	if st := decidedState(t, founder, 1); st != "open/" {
 		t.Fatalf("#1 is %s after a replaced batch comment", st)
+	}
+}
+
+// TestOneOptionPerDecisionPerBatch: an agent session's batch accepts
+// option 1 of Decision #1; the session's next step, option 2 of the same
+// Decision, is refused in words (exit 4): nothing is posted, the first
+// batch is not superseded and still waits, holding one option.
+func TestOneOptionPerDecisionPerBatch(t *testing.T) {
+	t.Parallel()
+	_, url := startBotSandbox(t)
+	ctx := context.Background()
+	founder := clientAt(t, url, "founder")
+	approveByReply(t, founder, "device_for = []")
+	home := t.TempDir()
+	agent := func(args ...string) (int, string, string) {
+		vars := map[string]string{"HOME": home, "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": "s-1"}
+		return runAayuEnv(t, vars, append([]string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}, args...)...)
+	}
+	code, out, errOut := agent("decide", "1", "--accept", "1")
+	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`).FindStringSubmatch(out)
+	if code != tui.ExitOK || m == nil {
+		t.Fatalf("the first step exited %d:\n%s%s", code, out, errOut)
+	}
+	first := m[1]
+	before := len(decideComments(t, founder, 1))
+	code, out, errOut = agent("decide", "1", "--accept", "2")
+	if code != tui.ExitRefused || !strings.Contains(out+errOut, "one batch holds one option per Decision") || !strings.Contains(out+errOut, "option 1 and option 2 of Decision #1") {
+		t.Fatalf("a second option of Decision #1 exited %d, want %d with the reason:\n%s%s", code, tui.ExitRefused, out, errOut)
+	}
+	if after := len(decideComments(t, founder, 1)); after != before {
+		t.Errorf("a refused step left %d new comments on #1", after-before)
+	}
+	ledger := approve.Ledger{Client: founder, Owner: "acme", Repo: "benefits"}
+	if _, err := approve.Load(ctx, ledger, first); err != nil {
+		t.Fatalf("batch %s no longer waits after a refused step: %v", first, err)
+	}
+	st, _, err := ledger.Stored(ctx, first)
+	if err != nil || len(st.Record.Items) != 1 || st.Record.Items[0].Option != 1 {
+		t.Fatalf("batch %s changed: %v %+v", first, err, st.Record.Items)
 	}
 }

@@ -208,7 +208,14 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	}
 	added := len(rec.Items)
 	if joining {
-		if rec, added = approve.Join(open.Record, rec); added == 0 {
+		var jerr error
+		if rec, added, jerr = approve.Join(open.Record, rec); jerr != nil {
+			var r *approve.Refusal
+			if errors.As(jerr, &r) {
+				return fail(tui.ExitRefused, "refused: %s %s\nNothing was posted; batch %s still waits.", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next), open.Hash)
+			}
+			return fail(tui.ExitFailed, "%s\nNothing was posted.", tui.SanitizeLine(jerr.Error()))
+		} else if added == 0 {
 			fmt.Fprintf(e.stdout, "Batch %s of this agent session already holds %s; it waits for @%s. Nothing new was posted.\n", open.Hash, tui.SanitizeLine(command), tui.SanitizeLine(person))
 			return tui.ExitOK
 		}

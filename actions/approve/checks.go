@@ -92,6 +92,9 @@ const (
 	// CheckPlanOwnComment: a plan step needs the person's own comment,
 	// which this route cannot make (the device code in an agent lane).
 	CheckPlanOwnComment = "a plan review needs your own comment"
+	// CheckOneStepEach: a batch holds one option per Decision, one step
+	// per pull request or Story.
+	CheckOneStepEach = "two steps for one issue in one batch"
 )
 
 // NeedsDevice says whether device_for keeps the batch on the device code:
