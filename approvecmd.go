@@ -34,7 +34,7 @@ func (w wiring) runApprove() int {
 		return tui.ExitUsage
 	}
 	hash := strings.ToLower(strings.TrimSpace(inv.Args[0]))
-	lane, _ := identity.AgentLane(e.getenv)
+	lane, marker := identity.AgentLane(e.getenv)
 	var (
 		tok      ghx.Token
 		trailers []string
@@ -70,6 +70,12 @@ func (w wiring) runApprove() int {
 		// A code approved here could not apply it: asked for nothing.
 		r := approve.NeedsOwnComment(rec.For, hash, rec.Issue)
 		fmt.Fprintf(e.stdout, "Not applied: %s %s No device code was asked for.\n", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next))
+		return tui.ExitRefused
+	}
+	if lane && len(trailers) == 0 {
+		// A host agent's lane with only the bot's token cannot ask for a
+		// code that proves the person (seed 001): none is asked for.
+		fmt.Fprintf(e.stdout, "Not applied: this is a host agent's lane (%s) holding only the bot's token, which cannot ask for a device code that proves @%s. No device code was asked for.\nThe person runs, at their own terminal: aayu approve %s\n", marker, tui.SanitizeLine(rec.For), hash)
 		return tui.ExitRefused
 	}
 	flow := w.deviceFlow(gh)

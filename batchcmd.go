@@ -13,6 +13,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/approve"
 	core "github.com/aayudha/aayu/actions/decide"
+	doctorcore "github.com/aayudha/aayu/actions/doctor"
 	readycore "github.com/aayudha/aayu/actions/ready"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
@@ -220,12 +221,21 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 			return tui.ExitOK
 		}
 	}
+	// The way to approve (seed 001): a reply only where the repository can
+	// prove it (the workflow, the App posting, approvers recorded) and
+	// this session reaches no approver's credential (doctor's approvals
+	// row, the same scan); else a device code. A lane holding only the
+	// bot's token cannot ask for a code that proves the person: its batch
+	// waits for aayu approve HASH at the person's own terminal.
+	solo := len(trailers) > 0
 	rec.Way = approve.WayDevice
 	if pol.workflowOn && pol.appLogin != "" && identity.SameLogin(poster, pol.appLogin) && len(pol.approvers) > 0 {
-		rec.Way = approve.WayReply
+		if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); !keep && w.reachesNoApprover(ctx, tok, pol) {
+			rec.Way = approve.WayReply
+		}
 	}
-	if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); keep && rec.Way == approve.WayReply {
-		rec.Way = approve.WayDevice
+	if rec.Way == approve.WayDevice && !solo {
+		rec.Way = approve.WayTerminal
 	}
 	if joining {
 		if err := approve.Supersede(ctx, ledger, open.Hash, rec, time.Now()); err != nil {
@@ -241,7 +251,7 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	// A plan review is a comment in the person's own name, which neither
 	// the code nor this agent's token can make: a device-code batch with a
 	// plan step waits for aayu approve HASH at the person's terminal.
-	ownOnly := rec.Way == approve.WayDevice && rec.HasPlan()
+	ownOnly := rec.Way != approve.WayReply && rec.HasPlan()
 	if rec.Way == approve.WayDevice && !ownOnly {
 		flow = w.deviceFlow(gh)
 		if code, err = flow.Ask(ctx, time.Now()); err == nil {
@@ -279,6 +289,10 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 		fmt.Fprintf(out, "It waits for @%s to run aayu approve %s at their own terminal: a plan review is a comment in their own name, which this agent's token cannot make. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
 		return tui.ExitOK
 	}
+	if rec.Way == approve.WayTerminal {
+		fmt.Fprintf(out, "It waits for @%s to run aayu approve %s at their own terminal, where a device code proves them: this lane holds only the bot's token, which cannot ask for one. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
+		return tui.ExitOK
+	}
 	if !askd {
 		fmt.Fprintf(out, "No device code could be asked for (%s). It waits for @%s to run aayu approve %s.\n", tui.SanitizeLine(why), tui.SanitizeLine(person), hash)
 		return tui.ExitOK
@@ -287,6 +301,18 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	fmt.Fprintf(out, "Waiting for @%s to approve the device code in that comment (until %s UTC). Approve only steps you asked for.\n", tui.SanitizeLine(person), code.Expires.UTC().Format("15:04"))
 	return w.applyApproved(w.ctx, out, ledger, flow, code, hash, false, true)
 }
+
+// reachesNoApprover is doctor's approvals row for this session, with the
+// token the batch is posted with as aayu's own: true only when the row
+// passes, so a reply is offered only where no agent here could make it.
+func (w wiring) reachesNoApprover(ctx context.Context, tok ghx.Token, pol batchPolicy) bool {
+	creds, viewer := w.credentials(tok)(ctx)
+	return doctorcore.ApprovalsRow(creds, pol.approvers, pol.deviceFor, viewer).State == doctorcore.OK
+}
+
+// closedPoll is how often a process waiting for a batch's device code
+// reads the ledger for the batch closed elsewhere.
+const closedPoll = 1500 * time.Millisecond
 
 // deviceFlow is the batch's device code: the same OAuth App the presence
 // check uses (deviceClient), on the same host.
@@ -318,7 +344,38 @@ func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger app
 	ctx, e := w.ctx, w.e
 	wait, cancel := context.WithDeadline(waitCtx, code.Expires)
 	defer cancel()
+	// While it waits, the ledger is read every few seconds: a batch
+	// applied, rejected or superseded by any other way (aayu approve at a
+	// terminal, a reply, the session's next step) ends the wait at once,
+	// and the process says what became of it.
+	closed := make(chan approve.Closed, 1)
+	go func() {
+		tick := time.NewTicker(closedPoll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-wait.Done():
+				return
+			case <-tick.C:
+				if c, found, err := ledger.ClosedAt(wait, hash); err == nil && found {
+					closed <- c
+					cancel()
+					return
+				}
+			}
+		}
+	}()
 	who, err := flow.Wait(wait, code)
+	cancel()
+	select {
+	case c := <-closed:
+		fmt.Fprintln(out, tui.SanitizeLine(c.Words(hash)))
+		if c.Applied != nil && c.Applied.Outcome != "rejected" {
+			return tui.ExitOK
+		}
+		return tui.ExitRefused
+	default:
+	}
 	if err != nil {
 		fmt.Fprintf(out, "Not applied: %s. Batch %s stays open; its person runs aayu approve %s for a new code.\n", tui.SanitizeLine(err.Error()), hash, hash)
 		return tui.ExitRefused

@@ -32,6 +32,10 @@ const LedgerDir = "approvals"
 const (
 	WayDevice = "device-code"
 	WayReply  = "reply"
+	// WayTerminal is a device code asked for by aayu approve HASH at the
+	// person's own terminal: the batch of a lane that holds only the bot's
+	// token, which cannot ask for a code that proves the person.
+	WayTerminal = "terminal"
 )
 
 // Doors, as a Decision's body names them.
@@ -96,7 +100,7 @@ type Record struct {
 	// PostedBy is the account that posts the comment (the bot, or the
 	// person's token under the human-fallback tag).
 	PostedBy string    `json:"posted_by"`
-	Way      string    `json:"way"` // WayDevice or WayReply
+	Way      string    `json:"way"` // WayDevice, WayTerminal or WayReply
 	Created  time.Time `json:"created"`
 	// Nonce makes two batches of the same steps in the same second two
 	// batches, each with its own comment and code.
@@ -241,6 +245,8 @@ func Render(r Record) string {
 		// The device code proves the person and writes nothing as them, so
 		// a plan review (a comment in their own name) goes this one way.
 		fmt.Fprintf(&b, "A plan review is a comment in your own name, which neither a device code nor the agent can make: run `aayu approve %s` at your own terminal, signed in to GitHub as @%s; it posts your comment, naming this batch.\n", hash, inline(r.For))
+	case r.Way == WayTerminal:
+		fmt.Fprintf(&b, "To apply it, run `aayu approve %s` at your own terminal, signed in to GitHub as @%s: it shows a device code to approve on any device. Approve only if you asked for these steps.\n", hash, inline(r.For))
 	default:
 		fmt.Fprintf(&b, "To apply it, approve the device code below on any device, signed in to GitHub as @%s; or run `aayu approve %s` at a terminal. Approve only if you asked for these steps.\n", inline(r.For), hash)
 	}
