@@ -251,10 +251,10 @@ func gatherReply(ctx context.Context, gh *github.Client, owner, repo string, iss
 			}
 		}
 	}
-	if a, found, err := ledger.Applied(ctx, hash); err != nil {
+	if c, found, err := ledger.ClosedAt(ctx, hash); err != nil {
 		return f, f.Reply, err
 	} else if found {
-		f.Applied = &a
+		f.Applied, f.Superseded = c.Applied, c.Superseded
 	}
 	return f, f.Reply, nil
 }

@@ -152,3 +152,69 @@ func TestOneOptionPerDecisionPerBatch(t *testing.T) {
 		t.Fatalf("batch %s changed: %v %+v", first, err, st.Record.Items)
 	}
 }
+
+// TestAppliedBatchCommentSaysSo: an agent session's batch A (decide 1) is
+// superseded by batch B (decide 1 and 2): A's comment is edited by aayu to
+// say so, naming B, with no way to approve left in it. B, applied at the
+// founder's terminal, is edited to say it was applied, by whom and how;
+// both keep their steps and their hidden marker. In solo mode the batch
+// comment's device code is gone once its batch is applied elsewhere.
+func TestAppliedBatchCommentSaysSo(t *testing.T) {
+	t.Parallel()
+	_, url := startBotSandbox(t)
+	founder := clientAt(t, url, "founder")
+	home := t.TempDir()
+	agent := func(args ...string) string {
+		vars := map[string]string{"HOME": home, "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": "s-1"}
+		code, out, errOut := runAayuEnv(t, vars, append([]string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}, args...)...)
+		m := regexp.MustCompile(`Batch ([0-9a-f]{12}): \d human-only steps? for @founder`).FindStringSubmatch(out)
+		if code != tui.ExitOK || m == nil {
+			t.Fatalf("aayu %v exited %d:\n%s%s", args, code, out, errOut)
+		}
+		return m[1]
+	}
+	a := agent("decide", "1", "--accept", "1")
+	b := agent("decide", "2", "--accept", "1")
+	stale := func(body, hash string) {
+		t.Helper()
+		for _, live := range []string{"wait for your approval", "aayu approve " + hash + "`", "Device code:", "Approve batch " + hash} {
+			if strings.Contains(body, live) {
+				t.Errorf("batch %s's closed comment still says %q:\n%s", hash, live, body)
+			}
+		}
+		if approve.MarkerIn(body) != hash || !strings.Contains(body, "1. Accepts option 1 (") {
+			t.Errorf("batch %s's closed comment lost its marker or its steps:\n%s", hash, body)
+		}
+	}
+	body := batchComment(t, founder, 1, a).GetBody()
+	if !strings.HasPrefix(body, "Batch "+a+": superseded by batch "+b+" (on #1)") {
+		t.Errorf("the superseded batch's comment does not say so on its first line:\n%s", body)
+	}
+	stale(body, a)
+	p := approveAtTerminal(t, url, b, "founder")
+	if code := p.exit(); code != tui.ExitOK {
+		t.Fatalf("approve %s exited %d:\n%s", b, code, p.out.String())
+	}
+	body = batchComment(t, founder, 1, b).GetBody()
+	if !strings.HasPrefix(body, "Batch "+b+": applied on @founder's approval (device-code) at ") {
+		t.Errorf("the applied batch's comment does not say so on its first line:\n%s", body)
+	}
+	stale(body, b)
+
+	// Solo mode: the code in the comment is gone once applied elsewhere.
+	_, solo := startSandboxServer(t)
+	w := startAayu(t, soloAgent(t), "--api-url", solo+"/", "--oauth-url", solo, "--repo", "acme/benefits", "--plain", "decide", "1", "--accept", "1")
+	hash := w.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
+	w.waitFor(`Waiting for @founder to approve the device code`)
+	sf := clientAt(t, solo, "founder")
+	if !deviceInComment.MatchString(batchComment(t, sf, 1, hash).GetBody()) {
+		t.Fatal("no device code in the solo batch's comment")
+	}
+	if code := approveAtTerminal(t, solo, hash, "founder").exit(); code != tui.ExitOK {
+		t.Fatalf("approve %s exited %d", hash, code)
+	}
+	if code := w.exit(); code != tui.ExitOK {
+		t.Fatalf("the waiting agent exited %d:\n%s", code, w.out.String())
+	}
+	stale(batchComment(t, sf, 1, hash).GetBody(), hash)
+}

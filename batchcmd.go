@@ -274,6 +274,9 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 		if err := approve.ReplySuperseded(ctx, ledger, open.Record, rec, added); err != nil {
 			fmt.Fprintf(e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), open.Hash)
 		}
+		if err := approve.MarkClosed(ctx, ledger, open.Record, fmt.Sprintf("superseded by batch %s (on #%d), which holds its steps and %d more; approve that one.", hash, rec.Issue, added)); err != nil {
+			fmt.Fprintf(e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), open.Hash)
+		}
 		fmt.Fprintf(out, "Batch %s of this agent session is superseded: its %d %s and this one are batch %s.\n", open.Hash,
 			len(open.Record.Items), tui.Plural(len(open.Record.Items), "step", "steps"), hash)
 	} else if err := approve.PointSession(ctx, ledger, rec); err != nil {
@@ -401,6 +404,9 @@ func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger app
 
 // reportApplied says what became of an approved batch, one line a step.
 func reportApplied(out, errOut io.Writer, hash, by string, res approve.Result, err error) int {
+	if res.Unmarked != nil {
+		fmt.Fprintf(errOut, "aayu: %s\n", tui.SanitizeLine(res.Unmarked.Error()))
+	}
 	if a, ok := approve.IsAlreadyApplied(err); ok {
 		fmt.Fprintf(out, "Batch %s was already %s by @%s; nothing more was written.\n", hash, a.Applied.Outcome, tui.SanitizeLine(a.Applied.By))
 		return tui.ExitOK

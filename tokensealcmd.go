@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
@@ -14,9 +15,15 @@ import (
 // Where the broker's workflow hands aayu token seal its inputs: through
 // env:, never inside run: (templates/aayudha-token.yml).
 const (
-	sealTokenVar     = "AAYUDHA_APP_TOKEN"
-	sealPublicKeyVar = "AAYUDHA_PUBLIC_KEY"
-	sealRequestIDVar = "AAYUDHA_REQUEST_ID"
+	// sealRequesterVars carry github.actor and github.triggering_actor to
+	// the requester check, and sealJobTokenVar the job's read-only token
+	// it reads the default branch's policy with.
+	sealRequesterVar  = "AAYUDHA_REQUESTER"
+	sealTriggeringVar = "AAYUDHA_TRIGGERING_ACTOR"
+	sealJobTokenVar   = "AAYUDHA_JOB_TOKEN"
+	sealTokenVar      = "AAYUDHA_APP_TOKEN"
+	sealPublicKeyVar  = "AAYUDHA_PUBLIC_KEY"
+	sealRequestIDVar  = "AAYUDHA_REQUEST_ID"
 )
 
 // runTokenSeal is `aayu token seal --ci --out FILE`, the broker's one aayu
@@ -29,6 +36,9 @@ func (w wiring) runTokenSeal() int {
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(e.stderr, "aayu token seal: "+format+"\nNothing was sealed.\n", args...)
 		return code
+	}
+	if inv.Flags["check-requester"] == "true" {
+		return w.runBrokerRequesterCheck()
 	}
 	out := inv.Flags["out"]
 	switch {
@@ -60,4 +70,74 @@ func (w wiring) runTokenSeal() int {
 	}
 	fmt.Fprintf(e.stdout, "sealed the App's installation token for request %s to its one-time key\n", tui.SanitizeLine(e.getenv(sealRequestIDVar)))
 	return tui.ExitOK
+}
+
+// runBrokerRequesterCheck is the broker's first step (`aayu token seal
+// --ci --check-requester`), before the App's token is minted: seed 001's
+// broker is "dispatched with the human's own token", so only a person the
+// repository names may get the bot's token through it, never a writer or
+// an agent holding a write token (issue 30). The requester is the run's
+// github.actor, and github.triggering_actor of a re-run too; each must be
+// in [approvals] approvers or be the [autonomy] approver on the default
+// branch's .aayudha/config.toml (a protected path, changed only by a
+// reviewed pull request), and not a bot.
+func (w wiring) runBrokerRequesterCheck() int {
+	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(e.stderr, "aayu token seal: "+format+"\nNo token was minted.\n", args...)
+		return code
+	}
+	switch {
+	case !inv.Global.CI:
+		return fail(tui.ExitUsage, "the token broker's step; it needs --ci, inside the broker's workflow run.")
+	case e.getenv("GITHUB_ACTIONS") != "true":
+		return fail(tui.ExitRefused, "it runs only inside the broker's GitHub Actions run (GITHUB_ACTIONS is not \"true\").")
+	}
+	if sess.owner == "" {
+		if r := e.getenv("GITHUB_REPOSITORY"); r != "" {
+			sess.owner, sess.repo, _ = strings.Cut(r, "/")
+		}
+	}
+	tok := ghx.NewToken(e.getenv(sealJobTokenVar), sealJobTokenVar)
+	if tok.IsZero() {
+		return fail(tui.ExitFailed, "%s is empty: the step passes the job's token to read the default branch's policy.", sealJobTokenVar)
+	}
+	gh, err := sess.client(tok)
+	if err != nil {
+		return fail(tui.ExitFailed, "%v", err)
+	}
+	pol, err := readBatchPolicy(ctx, gh, sess.owner, sess.repo)
+	if err != nil {
+		return fail(tui.ExitFailed, "reading the default branch's policy: %s", tui.SanitizeLine(err.Error()))
+	}
+	named := append(append([]string(nil), pol.approvers...), pol.approver)
+	for _, v := range []string{sealRequesterVar, sealTriggeringVar} {
+		login := strings.TrimSpace(e.getenv(v))
+		if login == "" && v == sealTriggeringVar {
+			continue
+		}
+		if r := brokerRequesterRefusal(login, named, append(pol.botLogins, pol.appLogin)); r != "" {
+			return fail(tui.ExitRefused, "refused: %s", tui.SanitizeLine(r))
+		}
+	}
+	fmt.Fprintf(e.stdout, "@%s may get the bot's token: named on the default branch as an approver.\n", tui.SanitizeLine(e.getenv(sealRequesterVar)))
+	return tui.ExitOK
+}
+
+// brokerRequesterRefusal is why login may not get the bot's token from the
+// broker, or "" when it may: a person named by the default branch's
+// policy (named), never a bot.
+func brokerRequesterRefusal(login string, named, bots []string) string {
+	switch {
+	case login == "":
+		return "the run names no requester (github.actor)."
+	case identity.IsBot(identity.Account{Login: login}, bots):
+		return fmt.Sprintf("@%s is a bot; the broker mints the bot's token only for a person's own dispatch.", login)
+	}
+	for _, n := range named {
+		if n != "" && identity.SameLogin(n, login) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("@%s dispatched the broker, but only a person the default branch names ([approvals] approvers or [autonomy] approver in .aayudha/config.toml) gets the bot's token; a writer's or an agent's dispatch gets none. Add them through a reviewed pull request if they should.", login)
 }

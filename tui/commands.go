@@ -231,6 +231,7 @@ func Commands() []CommandDef {
 			Example: "aayu token seal --ci --out \"$RUNNER_TEMP/aayudha-token/token.age\"",
 			Flags: []FlagDef{
 				{Name: "out", Value: "FILE", Usage: "where the sealed token is written"},
+				{Name: "check-requester", Usage: "seal nothing: refuse unless the run's requester may get the bot's token (an approver named on the default branch, not a bot)"},
 			},
 		},
 		{

@@ -60,6 +60,9 @@ type Result struct {
 	// Done are the other kinds' steps that landed, in words.
 	Done    []string
 	Applied *Applied // nil when a step did not land: the batch stays open
+	// Unmarked is why the batch's comment could not be edited to say what
+	// became of it; nil when it says so.
+	Unmarked error
 }
 
 // Load reads a batch from the ledger and checks it is what its name says
@@ -107,6 +110,11 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 		o.Now = time.Now
 	}
 	st, err := Load(ctx, o.Ledger, o.Hash)
+	if a, ok := IsAlreadyApplied(err); ok {
+		// Applied before, perhaps by a run cut short before it marked the
+		// comment: the comment says so now (nothing if it does already).
+		return Result{Record: st.Record, Unmarked: MarkClosed(ctx, o.Ledger, st.Record, AppliedWords(a.Applied))}, err
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -129,6 +137,11 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 			return res, err
 		}
 		if r := CheckShown(c, st, o.Hash, o.ShownCode, ""); r != nil {
+			if r.Check == CheckEditedBatch || r.Check == CheckRendered {
+				// The comment cannot show the steps again, so no code in it
+				// may look live: aayu says the batch is void.
+				res.Unmarked = MarkClosed(ctx, o.Ledger, rec, "voided: its comment was changed after it was posted, so approving it applies nothing; ask the agent for a new batch.")
+			}
 			return res, r
 		}
 	}
@@ -196,6 +209,7 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 		return res, err
 	}
 	res.Applied = &applied
+	res.Unmarked = MarkClosed(ctx, o.Ledger, rec, AppliedWords(applied))
 	return res, nil
 }
 
@@ -241,6 +255,13 @@ func IsAlreadyApplied(err error) (*AlreadyApplied, bool) {
 // Reject closes a batch on its person's "Reject batch HASH" reply: the
 // applied record says rejected, and nothing of the batch is ever applied.
 func Reject(ctx context.Context, l Ledger, hash, by, comment string, now time.Time) error {
-	return l.write(ctx, AppliedPath(hash), Applied{Hash: hash, Outcome: "rejected", By: by, Method: WayReply, Comment: comment, At: now.UTC()},
-		fmt.Sprintf("approvals: batch %s rejected by @%s", hash, by))
+	a := Applied{Hash: hash, Outcome: "rejected", By: by, Method: WayReply, Comment: comment, At: now.UTC()}
+	if err := l.write(ctx, AppliedPath(hash), a, fmt.Sprintf("approvals: batch %s rejected by @%s", hash, by)); err != nil {
+		return err
+	}
+	st, found, err := l.Stored(ctx, hash)
+	if err != nil || !found {
+		return err
+	}
+	return MarkClosed(ctx, l, st.Record, AppliedWords(a))
 }

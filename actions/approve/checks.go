@@ -53,8 +53,11 @@ type ReplyFacts struct {
 	// none.
 	Stored *Stored
 	// Applied is the ledger's applied record; nil when the batch is open.
-	Applied   *Applied
-	Decisions map[int]DecisionNow
+	Applied *Applied
+	// Superseded is the ledger's mark that a later batch of the session
+	// holds this one's steps; nil when there is none.
+	Superseded *Superseded
+	Decisions  map[int]DecisionNow
 }
 
 // Refusal is one failed check: which row of the seed's table, what
@@ -170,6 +173,10 @@ func CheckReply(f ReplyFacts) *Refusal {
 	if f.Applied != nil {
 		return &Refusal{CheckClosed, fmt.Sprintf("Batch %s is no longer open: it was %s by @%s.", hash, f.Applied.Outcome, f.Applied.By),
 			"Nothing more to do; ask the agent for a new batch for anything else."}
+	}
+	if sup := f.Superseded; sup != nil {
+		return &Refusal{CheckSuperseded, fmt.Sprintf("Batch %s was superseded by batch %s, which holds its steps and more from the same agent session; approving this one applies nothing.", hash, sup.By),
+			fmt.Sprintf("Approve batch %s instead (its comment is on #%d).", sup.By, sup.Issue)}
 	}
 	// The comment itself: unedited, the poster's, exactly what the record
 	// renders; the same check a device-code approval makes (Apply).
