@@ -58,7 +58,13 @@ func (w wiring) runApprove() int {
 	ledger := approve.Ledger{Client: gh, Owner: sess.owner, Repo: sess.repo, Trailers: trailers}
 	st, err := approve.Load(ctx, ledger, hash)
 	if err != nil {
-		return reportApplied(e.stdout, e.stderr, hash, "", approve.Result{}, err)
+		res := approve.Result{}
+		if a, ok := approve.IsAlreadyApplied(err); ok {
+			// A run cut short after the applied record left the comment
+			// as it was: it says what became of the batch now.
+			res.Unmarked = approve.MarkClosed(ctx, ledger, st.Record, approve.AppliedWords(a.Applied))
+		}
+		return reportApplied(e.stdout, e.stderr, hash, "", res, err)
 	}
 	rec := st.Record
 	fmt.Fprintf(e.stdout, "Batch %s on %s/%s waits for @%s:\n%s\n", hash, sess.owner, sess.repo, tui.SanitizeLine(rec.For), tui.Sanitize(st.Rendered))

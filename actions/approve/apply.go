@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/go-github/v66/github"
+
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/decide"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
@@ -146,14 +149,32 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 		}
 	}
 	applied := Applied{Hash: o.Hash, Outcome: "applied", By: a.Login, Method: o.Method, Comment: o.Comment, At: o.Now().UTC(), Complete: true}
-	if picks := rec.Picks(); len(picks) > 0 {
+	// A run cut short (kill -9) may have landed some steps already: each
+	// Decision is read from GitHub, and one closed as accepted with this
+	// batch's option counts as done, so the next approve finishes the rest
+	// instead of refusing a closed Decision for ever.
+	var picks []decide.Pick
+	landed := map[int]bool{}
+	for _, p := range rec.Picks() {
+		done, err := decisionLanded(ctx, o.Ledger, p)
+		if err != nil {
+			return res, err
+		}
+		if done {
+			landed[p.Decision] = true
+			applied.Results = append(applied.Results, fmt.Sprintf("Decision #%d, option %d: done (it had landed before this run)", p.Decision, p.Option))
+			continue
+		}
+		picks = append(picks, p)
+	}
+	if len(picks) > 0 {
 		reader := inboxread.New(o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, inboxread.Options{})
 		plan, err := decide.Read(ctx, decide.Options{Client: o.Ledger.Client, Reader: reader, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
 			Picks: picks, Note: "batch " + o.Hash, Authority: &identity.Account{Login: a.Login}})
 		if err != nil {
 			return res, err
 		}
-		if err := unchanged(rec, plan); err != nil {
+		if err := unchanged(rec, plan, landed); err != nil {
 			return res, err
 		}
 		ex, err := actions.NewExecutor(actions.ExecutorConfig{Client: o.Ledger.Client, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
@@ -215,13 +236,13 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 
 // unchanged refuses when a Decision's title or body is not what the batch
 // showed: a later edit voids the approval.
-func unchanged(rec Record, plan decide.Plan) error {
+func unchanged(rec Record, plan decide.Plan, landed map[int]bool) error {
 	now := map[int]inbox.Issue{}
 	for _, is := range plan.Snapshot().Issues {
 		now[is.Number] = is
 	}
 	for _, it := range rec.Items {
-		if it.Kind != KindDecide {
+		if it.Kind != KindDecide || landed[it.Decision] {
 			continue
 		}
 		is, ok := now[it.Decision]
@@ -264,4 +285,46 @@ func Reject(ctx context.Context, l Ledger, hash, by, comment string, now time.Ti
 		return err
 	}
 	return MarkClosed(ctx, l, st.Record, AppliedWords(a))
+}
+
+// decisionLanded says p's writes are all on GitHub already: the Decision is
+// closed, labelled accepted, and its newest acceptance comment accepts p's
+// option. A Decision closed any other way is not done by this batch, and
+// decide refuses it in words.
+func decisionLanded(ctx context.Context, l Ledger, p decide.Pick) (bool, error) {
+	is, _, err := l.Client.Issues.Get(ctx, l.Owner, l.Repo, p.Decision)
+	if err != nil {
+		if ghx.IsNotFound(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("reading Decision #%d: %s", p.Decision, ghx.Describe(err))
+	}
+	if is.GetState() != "closed" {
+		return false, nil
+	}
+	accepted := false
+	for _, lb := range is.Labels {
+		accepted = accepted || lb.GetName() == inbox.LabelAccepted
+	}
+	if !accepted {
+		return false, nil
+	}
+	option := 0
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		cs, resp, err := l.Client.Issues.ListComments(ctx, l.Owner, l.Repo, p.Decision, opts)
+		if err != nil {
+			return false, fmt.Errorf("reading the comments of Decision #%d: %s", p.Decision, ghx.Describe(err))
+		}
+		for _, c := range cs {
+			if n, _, ok := inbox.AcceptedIn(c.GetBody()); ok {
+				option = n
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	return option == p.Option, nil
 }
