@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
@@ -15,12 +18,10 @@ import (
 // Where the broker's workflow hands aayu token seal its inputs: through
 // env:, never inside run: (templates/aayudha-token.yml).
 const (
-	// sealRequesterVars carry github.actor and github.triggering_actor to
-	// the requester check, and sealJobTokenVar the job's read-only token
-	// it reads the default branch's policy with.
+	// sealRequesterVar and sealTriggeringVar carry github.actor and
+	// github.triggering_actor to the requester check (brokerRequester).
 	sealRequesterVar  = "AAYUDHA_REQUESTER"
 	sealTriggeringVar = "AAYUDHA_TRIGGERING_ACTOR"
-	sealJobTokenVar   = "AAYUDHA_JOB_TOKEN"
 	sealTokenVar      = "AAYUDHA_APP_TOKEN"
 	sealPublicKeyVar  = "AAYUDHA_PUBLIC_KEY"
 	sealRequestIDVar  = "AAYUDHA_REQUEST_ID"
@@ -36,9 +37,6 @@ func (w wiring) runTokenSeal() int {
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(e.stderr, "aayu token seal: "+format+"\nNothing was sealed.\n", args...)
 		return code
-	}
-	if inv.Flags["check-requester"] == "true" {
-		return w.runBrokerRequesterCheck()
 	}
 	out := inv.Flags["out"]
 	switch {
@@ -58,6 +56,11 @@ func (w wiring) runTokenSeal() int {
 	if err != nil {
 		return fail(tui.ExitFailed, "%v", err)
 	}
+	if why, err := w.brokerRequester(ctx, gh); err != nil {
+		return fail(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
+	} else if why != "" {
+		return fail(tui.ExitRefused, "refused: %s", tui.SanitizeLine(why))
+	}
 	var sealed bytes.Buffer
 	if err := ghx.SealBrokerToken(ctx, gh, tok, e.getenv(sealPublicKeyVar), e.getenv(sealRequestIDVar), &sealed); err != nil {
 		return fail(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
@@ -72,43 +75,24 @@ func (w wiring) runTokenSeal() int {
 	return tui.ExitOK
 }
 
-// runBrokerRequesterCheck is the broker's first step (`aayu token seal
-// --ci --check-requester`), before the App's token is minted: seed 001's
-// broker is "dispatched with the human's own token", so only a person the
-// repository names may get the bot's token through it, never a writer or
-// an agent holding a write token (issue 30). The requester is the run's
-// github.actor, and github.triggering_actor of a re-run too; each must be
-// in [approvals] approvers or be the [autonomy] approver on the default
-// branch's .aayudha/config.toml (a protected path, changed only by a
-// reviewed pull request), and not a bot.
-func (w wiring) runBrokerRequesterCheck() int {
-	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(e.stderr, "aayu token seal: "+format+"\nNo token was minted.\n", args...)
-		return code
+// brokerRequester is why this run's requester may not get the bot's
+// token, or "" when they may. Seed 001's broker is "dispatched with the
+// human's own token", so only a person the repository names may get the
+// bot's token through it, never a writer or an agent holding a write
+// token (issue 30): the run's github.actor, and github.triggering_actor of
+// a re-run too, must each be in [approvals] approvers or be the
+// [autonomy] approver on the default branch's .aayudha/config.toml (a
+// protected path, changed only by a reviewed pull request), and not a
+// bot. The policy is read with the App's token the run just minted.
+func (w wiring) brokerRequester(ctx context.Context, gh *github.Client) (string, error) {
+	e, sess := w.e, w.sess
+	owner, repo := sess.owner, sess.repo
+	if owner == "" {
+		owner, repo, _ = strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
 	}
-	switch {
-	case !inv.Global.CI:
-		return fail(tui.ExitUsage, "the token broker's step; it needs --ci, inside the broker's workflow run.")
-	case e.getenv("GITHUB_ACTIONS") != "true":
-		return fail(tui.ExitRefused, "it runs only inside the broker's GitHub Actions run (GITHUB_ACTIONS is not \"true\").")
-	}
-	if sess.owner == "" {
-		if r := e.getenv("GITHUB_REPOSITORY"); r != "" {
-			sess.owner, sess.repo, _ = strings.Cut(r, "/")
-		}
-	}
-	tok := ghx.NewToken(e.getenv(sealJobTokenVar), sealJobTokenVar)
-	if tok.IsZero() {
-		return fail(tui.ExitFailed, "%s is empty: the step passes the job's token to read the default branch's policy.", sealJobTokenVar)
-	}
-	gh, err := sess.client(tok)
+	pol, err := readBatchPolicy(ctx, gh, owner, repo)
 	if err != nil {
-		return fail(tui.ExitFailed, "%v", err)
-	}
-	pol, err := readBatchPolicy(ctx, gh, sess.owner, sess.repo)
-	if err != nil {
-		return fail(tui.ExitFailed, "reading the default branch's policy: %s", tui.SanitizeLine(err.Error()))
+		return "", fmt.Errorf("reading the default branch's policy: %w", err)
 	}
 	named := append(append([]string(nil), pol.approvers...), pol.approver)
 	for _, v := range []string{sealRequesterVar, sealTriggeringVar} {
@@ -117,11 +101,10 @@ func (w wiring) runBrokerRequesterCheck() int {
 			continue
 		}
 		if r := brokerRequesterRefusal(login, named, append(pol.botLogins, pol.appLogin)); r != "" {
-			return fail(tui.ExitRefused, "refused: %s", tui.SanitizeLine(r))
+			return r, nil
 		}
 	}
-	fmt.Fprintf(e.stdout, "@%s may get the bot's token: named on the default branch as an approver.\n", tui.SanitizeLine(e.getenv(sealRequesterVar)))
-	return tui.ExitOK
+	return "", nil
 }
 
 // brokerRequesterRefusal is why login may not get the bot's token from the

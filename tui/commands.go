@@ -227,11 +227,11 @@ func Commands() []CommandDef {
 			Group: "ci",
 			Short: "the token broker's step: seal the bot App's token to the requester's key (CI)",
 			Long: "The token broker's one aayu step (aayudha-token.yml): encrypts the installation token the run just minted, " +
-				"with when GitHub says it expires, to the one-time age key of the aayu that dispatched the run. Run with --ci.",
+				"with when GitHub says it expires, to the one-time age key of the aayu that dispatched the run. Run with --ci. " +
+				"It seals nothing for a requester the default branch does not name ([approvals] approvers, [autonomy] approver) or a bot.",
 			Example: "aayu token seal --ci --out \"$RUNNER_TEMP/aayudha-token/token.age\"",
 			Flags: []FlagDef{
 				{Name: "out", Value: "FILE", Usage: "where the sealed token is written"},
-				{Name: "check-requester", Usage: "seal nothing: refuse unless the run's requester may get the bot's token (an approver named on the default branch, not a bot)"},
 			},
 		},
 		{
