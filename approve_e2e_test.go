@@ -61,23 +61,28 @@ func approveByReply(t *testing.T, founder *github.Client, more ...string) {
 
 var deviceInComment = regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter \*\*([A-Z0-9]{4}-[A-Z0-9]{4})\*\*`)
 
-// TestAgentDecideBatchApprovedByDeviceCode: an agent lane with only the
-// bot's token runs aayu decide 1,2 --accept 1,1; it is not refused but
-// posts one batch comment on #1 as the bot, in the seed's words, with a
-// device code (in the comment, never in the agent's output), and its
-// record on the ledger. The founder approves the code on the sandbox's
-// device page: both Decisions are accepted in the founder's name, once;
-// aayu approve HASH afterwards says it was already applied. Neither the
-// bot's token nor the code reaches the output or the ledger's record.
+// TestAgentDecideBatchApprovedByDeviceCode: a host agent's lane with only
+// the bot's token runs aayu decide 1,2 --accept 1,1; it is not refused but
+// posts one batch comment on #1 as the bot, in the seed's words, and its
+// record on the ledger, and returns at once: the bot's token cannot ask
+// for a code that proves the person, so the comment names aayu approve
+// HASH and carries no code. The founder runs it at their terminal and
+// approves its code: both Decisions are accepted in the founder's name,
+// once, written with the founder's own token; aayu approve HASH afterwards
+// says it was already applied. Neither
+// the bot's token nor the code reaches the output or the ledger's record.
 func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
 	t.Parallel()
 	_, url := startBotSandbox(t)
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
 	a := startAayu(t, vars, append(at, "decide", "1,2", "--accept", "1,1")...)
 	m := a.waitFor(`Batch ([0-9a-f]{12}): 2 human-only steps for @founder, posted as @agent-bot\[bot\] on #1`)
 	hash := m[1]
-	a.waitFor(`Waiting for @founder to approve the device code`)
+	a.waitFor(`It waits for @founder to run aayu approve ` + hash + ` at their own terminal`)
+	if code := a.exit(); code != tui.ExitOK {
+		t.Fatalf("the agent's decide exited %d:\n%s", code, a.out.String())
+	}
 
 	founder := clientAt(t, url, "founder")
 	ctx := context.Background()
@@ -106,18 +111,14 @@ func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
 			t.Errorf("the batch lacks %q:\n%s", want, body)
 		}
 	}
-	dm := deviceInComment.FindStringSubmatch(body)
-	if dm == nil {
-		t.Fatalf("no device code in the batch comment:\n%s", body)
+	if deviceInComment.MatchString(body) || !strings.Contains(body, "run `aayu approve "+hash+"` at your own terminal") {
+		t.Fatalf("the bot's batch carries a code, or does not name aayu approve:\n%s", body)
 	}
-	if strings.Contains(a.out.String(), dm[2]) {
-		t.Errorf("the device code reached the agent's output:\n%s", a.out.String())
+	p := approveAtTerminal(t, url, hash, "founder")
+	if code := p.exit(); code != tui.ExitOK || !strings.Contains(p.out.String(), "Batch "+hash+" applied.") {
+		t.Fatalf("the founder's approve exited %d:\n%s", code, p.out.String())
 	}
-	approveOnSandbox(t, dm[1], dm[2], "founder")
-	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
-	if code := a.exit(); code != tui.ExitOK {
-		t.Fatalf("exit %d, want 0:\n%s", code, a.out.String())
-	}
+	dm := regexp.MustCompile(deviceCodeLine).FindStringSubmatch(p.out.String())
 	for _, n := range []int{1, 2} {
 		is, _, err := founder.Issues.Get(ctx, "acme", "benefits", n)
 		if err != nil {
@@ -128,12 +129,12 @@ func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
 		}
 		accepted := 0
 		for _, c := range decideComments(t, founder, n) {
-			if strings.HasPrefix(c, "@"+sandbox.BotLogin+": Accepted option 1 (") && strings.HasSuffix(c, "by @founder") {
+			if strings.HasPrefix(c, "@founder: Accepted option 1 (") && strings.HasSuffix(c, "by @founder") {
 				accepted++
 			}
 		}
 		if accepted != 1 {
-			t.Errorf("Decision #%d has %d acceptance comments by the bot in the founder's name, want 1: %q", n, accepted, decideComments(t, founder, n))
+			t.Errorf("Decision #%d has %d acceptance comments by the founder, want 1: %q", n, accepted, decideComments(t, founder, n))
 		}
 	}
 	rec, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "ledger", approve.Path(hash))
@@ -145,7 +146,7 @@ func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
 		t.Fatalf("no applied record naming founder: %v %s", err, applied)
 	}
 	for _, secret := range []string{dm[2], "sandbox-agent-bot", "sandbox-founder"} {
-		for name, text := range map[string]string{"output": a.out.String(), "batch record": string(rec), "applied record": string(applied)} {
+		for name, text := range map[string]string{"output": a.out.String(), "comment": body, "batch record": string(rec), "applied record": string(applied)} {
 			if strings.Contains(text, secret) {
 				t.Errorf("%q reached the %s", secret, name)
 			}
@@ -197,7 +198,7 @@ func TestAgentDecideBatchApprovedByReply(t *testing.T) {
 	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
 	approveByReply(t, founder, "device_for = []")
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	code, out, errOut := runAayuEnv(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "decide", "1,2", "--accept", "1,1")
 	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 2 human-only steps for @founder, posted as @agent-bot\[bot\] on #1`).FindStringSubmatch(out)
 	if code != tui.ExitOK || m == nil || !strings.Contains(out, `It waits for @founder's reply "Approve batch `+m[1]+`"`) {
@@ -277,7 +278,7 @@ func TestApproveWorkflowRunsOnTheFoundersReply(t *testing.T) {
 	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
 	approveByReply(t, founder, "device_for = []")
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	code, out, errOut := runAayuEnv(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "decide", "1,2", "--accept", "1,1")
 	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 2 human-only steps`).FindStringSubmatch(out)
 	if code != tui.ExitOK || m == nil {
@@ -327,31 +328,24 @@ func TestApproveWorkflowRunsOnTheFoundersReply(t *testing.T) {
 }
 
 // TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing: the agent's
-// batch waits for @founder; its code approved by the writer (no approver)
-// or by the bot applies nothing and leaves the batch open; aayu approve
-// HASH, run later by the founder with a fresh code, applies it.
+// batch waits for @founder; aayu approve HASH's code approved by the
+// writer (no approver) or by the bot applies nothing and leaves the batch
+// open; aayu approve HASH, run again by the founder with a fresh code,
+// applies it.
 func TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing(t *testing.T) {
 	t.Parallel()
 	_, url := startBotSandbox(t)
 	founder := clientAt(t, url, "founder")
 	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
-	var hash string
+	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}, append(at, "decide", "1", "--accept", "1")...)
+	hm := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`).FindStringSubmatch(out)
+	if code != tui.ExitOK || hm == nil {
+		t.Fatalf("the agent's decide exited %d:\n%s%s", code, out, errOut)
+	}
+	hash := hm[1]
 	for _, wrong := range []string{"writer", "agent-bot"} {
-		a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}, append(at, "decide", "1", "--accept", "1")...)
-		hash = a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
-		a.waitFor(`Waiting for @founder`)
-		var dm []string
-		for _, c := range decideComments(t, founder, 1) {
-			if d := deviceInComment.FindStringSubmatch(c); d != nil && strings.Contains(c, "(batch "+hash+")") {
-				dm = d
-			}
-		}
-		if dm == nil {
-			t.Fatalf("no device code in batch %s's comment", hash)
-		}
-		approveOnSandbox(t, dm[1], dm[2], wrong)
-		a.waitFor(`Not applied: .*`)
-		if code := a.exit(); code != tui.ExitRefused {
+		a := approveAtTerminal(t, url, hash, wrong)
+		if code := a.exit(); code != tui.ExitRefused || !strings.Contains(a.out.String(), "Not applied") {
 			t.Fatalf("approved by @%s: exit %d:\n%s", wrong, code, a.out.String())
 		}
 		if st := decidedState(t, founder, 1); st != "open/" {
@@ -369,4 +363,19 @@ func TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing(t *testing.T) {
 	if st := decidedState(t, founder, 1); st != "closed/completed" {
 		t.Errorf("#1 is %s after the founder's approval", st)
 	}
+}
+
+// approveAtTerminal runs aayu approve HASH with the founder's own token, as
+// at their terminal, and approves the code it shows as login (none when
+// it says the batch was applied already); the caller reads its end.
+func approveAtTerminal(t *testing.T, url, hash, login string) *liveAayu {
+	t.Helper()
+	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"},
+		"--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "approve", hash)
+	m := a.waitFor(deviceCodeLine + `|was already`)
+	if m[1] != "" {
+		approveOnSandbox(t, m[1], m[2], login)
+	}
+	a.waitFor(`Batch ` + hash + ` applied\.|Not applied|was already|result: exit`)
+	return a
 }

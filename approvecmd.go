@@ -34,7 +34,7 @@ func (w wiring) runApprove() int {
 		return tui.ExitUsage
 	}
 	hash := strings.ToLower(strings.TrimSpace(inv.Args[0]))
-	lane, _ := identity.AgentLane(e.getenv)
+	lane, marker := identity.AgentLane(e.getenv)
 	var (
 		tok      ghx.Token
 		trailers []string
@@ -58,7 +58,13 @@ func (w wiring) runApprove() int {
 	ledger := approve.Ledger{Client: gh, Owner: sess.owner, Repo: sess.repo, Trailers: trailers}
 	st, err := approve.Load(ctx, ledger, hash)
 	if err != nil {
-		return reportApplied(e.stdout, e.stderr, hash, "", approve.Result{}, err)
+		res := approve.Result{}
+		if a, ok := approve.IsAlreadyApplied(err); ok {
+			// A run cut short after the applied record left the comment
+			// as it was: it says what became of the batch now.
+			res.Unmarked = approve.MarkClosed(ctx, ledger, st.Record, approve.AppliedWords(a.Applied))
+		}
+		return reportApplied(e.stdout, e.stderr, hash, "", res, err)
 	}
 	rec := st.Record
 	fmt.Fprintf(e.stdout, "Batch %s on %s/%s waits for @%s:\n%s\n", hash, sess.owner, sess.repo, tui.SanitizeLine(rec.For), tui.Sanitize(st.Rendered))
@@ -70,6 +76,12 @@ func (w wiring) runApprove() int {
 		// A code approved here could not apply it: asked for nothing.
 		r := approve.NeedsOwnComment(rec.For, hash, rec.Issue)
 		fmt.Fprintf(e.stdout, "Not applied: %s %s No device code was asked for.\n", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next))
+		return tui.ExitRefused
+	}
+	if lane && len(trailers) == 0 {
+		// A host agent's lane with only the bot's token cannot ask for a
+		// code that proves the person (seed 001): none is asked for.
+		fmt.Fprintf(e.stdout, "Not applied: this is a host agent's lane (%s) holding only the bot's token, which cannot ask for a device code that proves @%s. No device code was asked for.\nThe person runs, at their own terminal: aayu approve %s\n", marker, tui.SanitizeLine(rec.For), hash)
 		return tui.ExitRefused
 	}
 	flow := w.deviceFlow(gh)
@@ -92,7 +104,7 @@ func (w wiring) runApprove() int {
 		fmt.Fprintf(e.stdout, "On any device, open %s and enter %s (expires at %s UTC), signed in as @%s.\nApprove only if you asked for these steps. Waiting...\n",
 			tui.SanitizeLine(code.URI), tui.SanitizeLine(code.UserCode), code.Expires.UTC().Format("15:04"), tui.SanitizeLine(rec.For))
 	}
-	return w.applyApproved(w.ctx, e.stdout, ledger, flow, code, hash, own)
+	return w.applyApproved(w.ctx, e.stdout, ledger, flow, code, hash, own, false)
 }
 
 // commentEvent is the part of an issue_comment event approve --ci reads:
@@ -245,10 +257,10 @@ func gatherReply(ctx context.Context, gh *github.Client, owner, repo string, iss
 			}
 		}
 	}
-	if a, found, err := ledger.Applied(ctx, hash); err != nil {
+	if c, found, err := ledger.ClosedAt(ctx, hash); err != nil {
 		return f, f.Reply, err
 	} else if found {
-		f.Applied = &a
+		f.Applied, f.Superseded = c.Applied, c.Superseded
 	}
 	return f, f.Reply, nil
 }
@@ -269,8 +281,4 @@ func listComments(ctx context.Context, gh *github.Client, owner, repo string, is
 	}
 }
 
-func asComment(c *github.IssueComment) approve.Comment {
-	return approve.Comment{ID: c.GetID(), URL: c.GetHTMLURL(), Body: c.GetBody(),
-		Author:    identity.Account{Login: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"},
-		CreatedAt: c.GetCreatedAt().Time, UpdatedAt: c.GetUpdatedAt().Time}
-}
+func asComment(c *github.IssueComment) approve.Comment { return approve.AsComment(c) }

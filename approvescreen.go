@@ -47,7 +47,7 @@ func (w wiring) approveScreen() (tui.Screen, error) {
 			// applyApproved's own lines, so the screen says exactly what
 			// the plain command does; its errors go to stderr as there.
 			var out bytes.Buffer
-			code := w.applyApproved(waitCtx, &out, ledger, flow, c, hash, true)
+			code := w.applyApproved(waitCtx, &out, ledger, flow, c, hash, true, false)
 			return strings.Split(strings.TrimRight(out.String(), "\n"), "\n"), code
 		},
 		OpenBrowser: login.OpenInBrowser(e.getenv),

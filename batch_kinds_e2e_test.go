@@ -38,7 +38,8 @@ func batchComment(t *testing.T, c *github.Client, issue int, hash string) *githu
 // TestAgentReadyIsABatchNotARefusal: an agent lane's aayu ready N is no
 // longer refused: it posts one batch comment on the Story as the bot,
 // saying what approving freezes (the goal's hash), its door, the options
-// and the recommendation; the founder approves the device code; the Ready
+// and the recommendation; the agent returns at once, and the founder
+// approves aayu approve HASH's device code at their terminal; the Ready
 // snapshot lands on the ledger and the Story is status:ready, once (a
 // second approve writes nothing).
 func TestAgentReadyIsABatchNotARefusal(t *testing.T) {
@@ -52,7 +53,7 @@ func TestAgentReadyIsABatchNotARefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	story := is.GetNumber()
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
 	a := startAayu(t, vars, append(at, "ready", itoa(story))...)
 	m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @agent-bot\[bot\] on #` + itoa(story) + `|result: exit`)
@@ -60,7 +61,10 @@ func TestAgentReadyIsABatchNotARefusal(t *testing.T) {
 		t.Fatalf("no batch:\n%s", a.out.String())
 	}
 	hash := m[1]
-	a.waitFor(`Waiting for @founder to approve the device code`)
+	a.waitFor(`It waits for @founder to run aayu approve ` + hash)
+	if code := a.exit(); code != tui.ExitOK {
+		t.Fatalf("the agent's ready exited %d:\n%s", code, a.out.String())
+	}
 	if ledgerSnapshot(t, founder, "ledger", story) != nil {
 		t.Fatal("the snapshot landed before anyone approved")
 	}
@@ -76,12 +80,7 @@ func TestAgentReadyIsABatchNotARefusal(t *testing.T) {
 			t.Errorf("the batch lacks %q:\n%s", want, body)
 		}
 	}
-	dm := deviceInComment.FindStringSubmatch(body)
-	if dm == nil {
-		t.Fatalf("no device code in the batch comment:\n%s", body)
-	}
-	approveOnSandbox(t, dm[1], dm[2], "founder")
-	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	a = approveAtTerminal(t, url, hash, "founder")
 	if code := a.exit(); code != tui.ExitOK {
 		t.Fatalf("exit %d, want 0:\n%s", code, a.out.String())
 	}

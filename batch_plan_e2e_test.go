@@ -33,7 +33,7 @@ func agentPlanBatch(t *testing.T, url string) (int, string, *github.IssueComment
 		t.Fatal(err)
 	}
 	story := is.GetNumber()
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	code, out, errOut := runAayuEnv(t, vars, append(agentAt(url), "plan", itoa(story))...)
 	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @agent-bot\[bot\] on #` + itoa(story)).FindStringSubmatch(out)
 	if code != tui.ExitOK || m == nil {
@@ -84,7 +84,7 @@ func TestAgentPlanBatchRefusedByDeviceCodeInAnAgentLane(t *testing.T) {
 	if !strings.Contains(out, "It waits for @founder to run aayu approve "+hash+" at their own terminal") {
 		t.Errorf("the agent's output does not say who applies it and how:\n%s", out)
 	}
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	code, out, errOut := runAayuEnv(t, vars, append(agentAt(url), "approve", hash)...)
 	if code != tui.ExitRefused {
 		t.Fatalf("exit %d, want %d:\n%s%s", code, tui.ExitRefused, out, errOut)
@@ -191,7 +191,7 @@ func TestAgentPlanBypassBatchAppliedAtTheFoundersTerminalInSoloMode(t *testing.T
 		t.Fatal(err)
 	}
 	story := is.GetNumber()
-	agent := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
+	agent := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
 	code, out, errOut := runAayuEnv(t, agent, append(agentAt(url), "plan", itoa(story), "--solo-bypass")...)
 	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @founder on #` + itoa(story)).FindStringSubmatch(out)
 	if code != tui.ExitOK || m == nil || !strings.Contains(out, "at their own terminal") {

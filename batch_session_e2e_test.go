@@ -28,7 +28,7 @@ func TestAgentSessionStepsGoIntoOneBatch(t *testing.T) {
 	approveByReply(t, founder, "device_for = []")
 	home := t.TempDir()
 	agent := func(session string, args ...string) (int, string, string) {
-		vars := map[string]string{"HOME": home, "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": session}
+		vars := map[string]string{"HOME": home, "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": session}
 		return runAayuEnv(t, vars, append([]string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}, args...)...)
 	}
 	batchRE := regexp.MustCompile(`Batch ([0-9a-f]{12}): (\d) human-only steps? for @founder`)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,19 +15,22 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// agentShipBatch starts an agent lane's aayu ship 4 (the bot's token
-// only) on the bot-identity sandbox at url, waits for its batch and
-// returns the waiting process, the hash and the batch comment's body.
+// agentShipBatch runs a host agent's aayu ship 4 (the bot's token only)
+// on the bot-identity sandbox at url, which posts its batch and returns at
+// once, and returns that process, the hash and the batch comment's body.
 func agentShipBatch(t *testing.T, url string) (*liveAayu, string, string) {
 	t.Helper()
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
 	a := startAayu(t, vars, append(at, "ship", "4")...)
 	m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @agent-bot\[bot\] on #4|result: exit`)
 	if len(m) < 2 || m[1] == "" {
 		t.Fatalf("no batch:\n%s", a.out.String())
 	}
-	a.waitFor(`Waiting for @founder to approve the device code`)
+	a.waitFor(`It waits for @founder to run aayu approve ` + m[1] + ` at their own terminal`)
+	if code := a.exit(); code != tui.ExitOK {
+		t.Fatalf("the agent's ship exited %d:\n%s", code, a.out.String())
+	}
 	founder := clientAt(t, url, "founder")
 	return a, m[1], batchComment(t, founder, 4, m[1]).GetBody()
 }
@@ -76,15 +80,12 @@ func TestAgentShipIsABatchMergedOnApproval(t *testing.T) {
 	if merged, _ := prState(t, founder, 4); merged {
 		t.Fatal("#4 merged before anyone approved the batch")
 	}
-	dm := deviceInComment.FindStringSubmatch(body)
-	if dm == nil {
-		t.Fatalf("no device code in the batch comment:\n%s", body)
-	}
-	approveOnSandbox(t, dm[1], dm[2], "founder")
-	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	agentOut := a.out.String()
+	a = approveAtTerminal(t, url, hash, "founder")
 	if code := a.exit(); code != tui.ExitOK {
 		t.Fatalf("exit %d, want 0:\n%s", code, a.out.String())
 	}
+	dm := regexp.MustCompile(deviceCodeLine).FindStringSubmatch(a.out.String())
 	if !strings.Contains(a.out.String(), "done: #4 squash-merged at head "+head[:12]) {
 		t.Errorf("the output does not say #4 merged at the pinned head:\n%s", a.out.String())
 	}
@@ -134,7 +135,7 @@ func TestAgentShipIsABatchMergedOnApproval(t *testing.T) {
 		t.Errorf("ship's ledger commit does not name @founder's approval of batch %s:\n%s", hash, msg)
 	}
 	for _, secret := range []string{dm[2], "sandbox-agent-bot", "sandbox-founder"} {
-		for name, text := range map[string]string{"output": a.out.String(), "ship.json": string(raw), "applied record": string(applied)} {
+		for name, text := range map[string]string{"agent's output": agentOut, "batch comment": body, "ship.json": string(raw), "applied record": string(applied)} {
 			if strings.Contains(text, secret) {
 				t.Errorf("%q reached the %s", secret, name)
 			}
@@ -155,7 +156,7 @@ func TestAgentShipBatchVoidedWhenTheHeadMoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, hash, body := agentShipBatch(t, url)
+	_, hash, _ := agentShipBatch(t, url)
 	if _, err := ghx.CommitFiles(ctx, clientAt(t, url, "agent-bot"), "acme", "benefits", pr.GetHead().GetRef(),
 		map[string][]byte{"NOTES.md": []byte("one more line\n")}, "A change after the batch", ghx.CommitOptions{}); err != nil {
 		t.Fatal(err)
@@ -164,12 +165,7 @@ func TestAgentShipBatchVoidedWhenTheHeadMoved(t *testing.T) {
 	if moved == head {
 		t.Fatal("the push did not move #4's head")
 	}
-	dm := deviceInComment.FindStringSubmatch(body)
-	if dm == nil {
-		t.Fatalf("no device code in the batch comment:\n%s", body)
-	}
-	approveOnSandbox(t, dm[1], dm[2], "founder")
-	a.waitFor(`Not applied|result: exit`)
+	a := approveAtTerminal(t, url, hash, "founder")
 	if code := a.exit(); code != tui.ExitRefused {
 		t.Fatalf("exit %d, want %d:\n%s", code, tui.ExitRefused, a.out.String())
 	}
@@ -195,7 +191,7 @@ func TestAgentShipRefusedNowPostsNoBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
 	a := startAayu(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "ship", "4")
 	code := a.exit()
 	if code != tui.ExitRefused || !strings.Contains(a.out.String(), "aayu ship 4 would be refused now, so no batch was posted") {
@@ -220,7 +216,7 @@ func TestAgentShipSoloBypassBatchInSoloMode(t *testing.T) {
 	t.Parallel()
 	srv, url := startSandboxServer(t)
 	head := srv.HeadSHA(4)
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
 	a := startAayu(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "ship", "4", "--solo-bypass")
 	m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @founder on #4|result: exit`)
 	if len(m) < 2 || m[1] == "" {
@@ -256,17 +252,17 @@ func TestAgentShipSoloBypassBatchInSoloMode(t *testing.T) {
 // TestAgentShipBatchAppliedByAayuApproveAtTheFoundersTerminal: the agent's
 // ship batch may instead be applied by aayu approve HASH run with the
 // founder's own token: ship merges the pinned head as the founder, and
-// ship.json names the batch; the agent's waiting process, once its own
-// code is approved too, finds it applied and writes nothing more.
+// ship.json names the batch; a second approve finds it applied and
+// writes nothing more.
 func TestAgentShipBatchAppliedByAayuApproveAtTheFoundersTerminal(t *testing.T) {
 	t.Parallel()
 	srv, url := startBotSandbox(t)
 	head := approveHead(t, srv, url)
-	a, hash, body := agentShipBatch(t, url)
-	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
-	m := b.waitFor(deviceCodeLine)
-	approveOnSandbox(t, m[1], m[2], "founder")
-	b.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	_, hash, body := agentShipBatch(t, url)
+	if deviceInComment.MatchString(body) {
+		t.Errorf("the bot's batch carries a device code:\n%s", body)
+	}
+	b := approveAtTerminal(t, url, hash, "founder")
 	if code := b.exit(); code != tui.ExitOK {
 		t.Fatalf("exit %d, want 0:\n%s", code, b.out.String())
 	}
@@ -275,14 +271,11 @@ func TestAgentShipBatchAppliedByAayuApproveAtTheFoundersTerminal(t *testing.T) {
 	if err != nil || !strings.Contains(string(raw), `"shipped_by": "founder"`) || !strings.Contains(string(raw), `"batch": "`+hash+`"`) {
 		t.Fatalf("ship.json does not say the founder shipped it on the batch: %v\n%s", err, raw)
 	}
-	dm := deviceInComment.FindStringSubmatch(body)
-	if dm == nil {
-		t.Fatalf("no device code in the batch comment:\n%s", body)
-	}
-	approveOnSandbox(t, dm[1], dm[2], "founder")
-	a.waitFor(`Batch ` + hash + ` was already applied by @founder|result: exit`)
-	if code := a.exit(); code != tui.ExitOK {
-		t.Fatalf("the agent's process exited %d:\n%s", code, a.out.String())
+	// Approved again: already applied, nothing more written.
+	c := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+	c.waitFor(`Batch ` + hash + ` was already applied by @founder|result: exit`)
+	if code := c.exit(); code != tui.ExitOK {
+		t.Fatalf("a second approve exited %d:\n%s", code, c.out.String())
 	}
 	if merged, n := prState(t, founder, 4); !merged || n != 0 {
 		t.Fatalf("#4 merged=%v with %d bypass comments", merged, n)

@@ -29,7 +29,7 @@ func TestBatchPostedWithTheBrokersTokenNotThePersons(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	vars := map[string]string{"HOME": t.TempDir(), "AAYU_AGENT": "1", "AAYU_GITHUB_TOKEN": sandbox.TokenPrefix + "founder"}
+	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": sandbox.TokenPrefix + "founder"}
 	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
 		"--set", "identity.app_slug=" + sandbox.BotAppSlug, "--set", "identity.broker=aayudha-token.yml"}
 	a := startAayu(t, vars, append(at, "decide", "1", "--accept", "1")...)

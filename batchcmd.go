@@ -13,6 +13,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/approve"
 	core "github.com/aayudha/aayu/actions/decide"
+	doctorcore "github.com/aayudha/aayu/actions/doctor"
 	readycore "github.com/aayudha/aayu/actions/ready"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
@@ -208,17 +209,33 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	}
 	added := len(rec.Items)
 	if joining {
-		if rec, added = approve.Join(open.Record, rec); added == 0 {
+		var jerr error
+		if rec, added, jerr = approve.Join(open.Record, rec); jerr != nil {
+			var r *approve.Refusal
+			if errors.As(jerr, &r) {
+				return fail(tui.ExitRefused, "refused: %s %s\nNothing was posted; batch %s still waits.", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next), open.Hash)
+			}
+			return fail(tui.ExitFailed, "%s\nNothing was posted.", tui.SanitizeLine(jerr.Error()))
+		} else if added == 0 {
 			fmt.Fprintf(e.stdout, "Batch %s of this agent session already holds %s; it waits for @%s. Nothing new was posted.\n", open.Hash, tui.SanitizeLine(command), tui.SanitizeLine(person))
 			return tui.ExitOK
 		}
 	}
+	// The way to approve (seed 001): a reply only where the repository can
+	// prove it (the workflow, the App posting, approvers recorded) and
+	// this session reaches no approver's credential (doctor's approvals
+	// row, the same scan); else a device code. A lane holding only the
+	// bot's token cannot ask for a code that proves the person: its batch
+	// waits for aayu approve HASH at the person's own terminal.
+	solo := len(trailers) > 0
 	rec.Way = approve.WayDevice
 	if pol.workflowOn && pol.appLogin != "" && identity.SameLogin(poster, pol.appLogin) && len(pol.approvers) > 0 {
-		rec.Way = approve.WayReply
+		if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); !keep && w.reachesNoApprover(ctx, tok, pol) {
+			rec.Way = approve.WayReply
+		}
 	}
-	if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); keep && rec.Way == approve.WayReply {
-		rec.Way = approve.WayDevice
+	if rec.Way == approve.WayDevice && !solo {
+		rec.Way = approve.WayTerminal
 	}
 	if joining {
 		if err := approve.Supersede(ctx, ledger, open.Hash, rec, time.Now()); err != nil {
@@ -234,7 +251,7 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	// A plan review is a comment in the person's own name, which neither
 	// the code nor this agent's token can make: a device-code batch with a
 	// plan step waits for aayu approve HASH at the person's terminal.
-	ownOnly := rec.Way == approve.WayDevice && rec.HasPlan()
+	ownOnly := rec.Way != approve.WayReply && rec.HasPlan()
 	if rec.Way == approve.WayDevice && !ownOnly {
 		flow = w.deviceFlow(gh)
 		if code, err = flow.Ask(ctx, time.Now()); err == nil {
@@ -257,6 +274,9 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 		if err := approve.ReplySuperseded(ctx, ledger, open.Record, rec, added); err != nil {
 			fmt.Fprintf(e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), open.Hash)
 		}
+		if err := approve.MarkClosed(ctx, ledger, open.Record, fmt.Sprintf("superseded by batch %s (on #%d), which holds its steps and %d more; approve that one.", hash, rec.Issue, added)); err != nil {
+			fmt.Fprintf(e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), open.Hash)
+		}
 		fmt.Fprintf(out, "Batch %s of this agent session is superseded: its %d %s and this one are batch %s.\n", open.Hash,
 			len(open.Record.Items), tui.Plural(len(open.Record.Items), "step", "steps"), hash)
 	} else if err := approve.PointSession(ctx, ledger, rec); err != nil {
@@ -272,14 +292,30 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 		fmt.Fprintf(out, "It waits for @%s to run aayu approve %s at their own terminal: a plan review is a comment in their own name, which this agent's token cannot make. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
 		return tui.ExitOK
 	}
+	if rec.Way == approve.WayTerminal {
+		fmt.Fprintf(out, "It waits for @%s to run aayu approve %s at their own terminal, where a device code proves them: this lane holds only the bot's token, which cannot ask for one. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
+		return tui.ExitOK
+	}
 	if !askd {
 		fmt.Fprintf(out, "No device code could be asked for (%s). It waits for @%s to run aayu approve %s.\n", tui.SanitizeLine(why), tui.SanitizeLine(person), hash)
 		return tui.ExitOK
 	}
 	// The code is in the comment, for the person; it is not printed here.
 	fmt.Fprintf(out, "Waiting for @%s to approve the device code in that comment (until %s UTC). Approve only steps you asked for.\n", tui.SanitizeLine(person), code.Expires.UTC().Format("15:04"))
-	return w.applyApproved(w.ctx, out, ledger, flow, code, hash, false)
+	return w.applyApproved(w.ctx, out, ledger, flow, code, hash, false, true)
 }
+
+// reachesNoApprover is doctor's approvals row for this session, with the
+// token the batch is posted with as aayu's own: true only when the row
+// passes, so a reply is offered only where no agent here could make it.
+func (w wiring) reachesNoApprover(ctx context.Context, tok ghx.Token, pol batchPolicy) bool {
+	creds, viewer := w.credentials(tok)(ctx)
+	return doctorcore.ApprovalsRow(creds, pol.approvers, pol.deviceFor, viewer).State == doctorcore.OK
+}
+
+// closedPoll is how often a process waiting for a batch's device code
+// reads the ledger for the batch closed elsewhere.
+const closedPoll = 1500 * time.Millisecond
 
 // deviceFlow is the batch's device code: the same OAuth App the presence
 // check uses (deviceClient), on the same host.
@@ -305,12 +341,44 @@ func (w wiring) deviceFlow(gh *github.Client) approve.DeviceFlow {
 //
 // own says ledger's client holds the approver's own token (aayu approve
 // at their terminal, not an agent lane): only then is a plan step applied
-// on a device code, as their own comment.
-func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string, own bool) int {
+// on a device code, as their own comment. inComment says the code is the
+// one the batch comment shows, which the comment must then name.
+func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger approve.Ledger, flow approve.DeviceFlow, code approve.Code, hash string, own, inComment bool) int {
 	ctx, e := w.ctx, w.e
 	wait, cancel := context.WithDeadline(waitCtx, code.Expires)
 	defer cancel()
+	// While it waits, the ledger is read every few seconds: a batch
+	// applied, rejected or superseded by any other way (aayu approve at a
+	// terminal, a reply, the session's next step) ends the wait at once,
+	// and the process says what became of it.
+	closed := make(chan approve.Closed, 1)
+	go func() {
+		tick := time.NewTicker(closedPoll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-wait.Done():
+				return
+			case <-tick.C:
+				if c, found, err := ledger.ClosedAt(wait, hash); err == nil && found {
+					closed <- c
+					cancel()
+					return
+				}
+			}
+		}
+	}()
 	who, err := flow.Wait(wait, code)
+	cancel()
+	select {
+	case c := <-closed:
+		fmt.Fprintln(out, tui.SanitizeLine(c.Words(hash)))
+		if c.Applied != nil && c.Applied.Outcome != "rejected" {
+			return tui.ExitOK
+		}
+		return tui.ExitRefused
+	default:
+	}
 	if err != nil {
 		fmt.Fprintf(out, "Not applied: %s. Batch %s stays open; its person runs aayu approve %s for a new code.\n", tui.SanitizeLine(err.Error()), hash, hash)
 		return tui.ExitRefused
@@ -325,13 +393,20 @@ func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger app
 	if logDir != "" {
 		log = actions.OpenLog(logDir, nil)
 	}
-	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: who, Approvers: pol.approvers,
+	shown := ""
+	if inComment {
+		shown = code.UserCode
+	}
+	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: who, Approvers: pol.approvers, ShownCode: shown,
 		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayDevice, Log: log, Ship: w.shipApplier(ledger.Client, out), OwnToken: own})
 	return reportApplied(out, e.stderr, hash, who.Login, res, err)
 }
 
 // reportApplied says what became of an approved batch, one line a step.
 func reportApplied(out, errOut io.Writer, hash, by string, res approve.Result, err error) int {
+	if res.Unmarked != nil {
+		fmt.Fprintf(errOut, "aayu: %s\n", tui.SanitizeLine(res.Unmarked.Error()))
+	}
 	if a, ok := approve.IsAlreadyApplied(err); ok {
 		fmt.Fprintf(out, "Batch %s was already %s by @%s; nothing more was written.\n", hash, a.Applied.Outcome, tui.SanitizeLine(a.Applied.By))
 		return tui.ExitOK

@@ -120,15 +120,15 @@ func TestDecideAcceptsTwoDecisionsOnTheSandbox(t *testing.T) {
 	}
 }
 
-// TestDecideInAnAgentLaneBecomesABatch: aayu's own lane and a host's agent
-// marker are not refused but get a batch for the person (approvals from
-// anywhere): on the solo demo it is posted under the person's token (the
+// TestDecideInAnAgentLaneBecomesABatch: a host's agent marker is not
+// refused but gets a batch for the person (approvals from anywhere): on
+// the solo demo it is posted under the person's token (the
 // human-fallback), with a device code in the comment. Cancelled on the
 // device page, nothing is applied and #1 stays open. --dry-run is allowed
 // and writes nothing.
 func TestDecideInAnAgentLaneBecomesABatch(t *testing.T) {
 	t.Parallel()
-	for _, marker := range []string{"AAYU_AGENT", "CLAUDECODE"} {
+	for _, marker := range []string{"CLAUDECODE", "AMP_THREAD_ID"} {
 		home := t.TempDir()
 		a := startAayu(t, map[string]string{"HOME": home, marker: "1"}, "--sandbox", "--plain", "decide", "1", "--accept", "1")
 		m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @founder on #1: (http://127\.0\.0\.1:\d+)/`)

@@ -104,6 +104,9 @@ func run(ctx context.Context, args []string, e env) int {
 	if inv.Command == "sandbox" {
 		return runSandbox(ctx, inv, e)
 	}
+	if code, done := refuseAayuLane(inv, e); done {
+		return code
+	}
 	sess, err := openSession(ctx, inv, e)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
@@ -158,18 +161,20 @@ func run(ctx context.Context, args []string, e env) int {
 			return w.runReadyBatch()
 		}
 	case "ship":
-		// Merging is the person's act: aayu's own agent lane's ship becomes
-		// a batch item, checked by ship's own read-only gates. A host's
-		// marker keeps the presence check (a person may be typing there);
-		// CI stays refused.
-		if ci, _, _ := identity.CIRun(e.getenv); aayuLane(e.getenv) && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
+		// Merging is the person's act: a host agent's ship (a marker, no
+		// terminal) becomes a batch item, checked by ship's own read-only
+		// gates. A marked shell with a terminal keeps the presence check
+		// (an orb's Terminal tab: a person may be typing there); CI stays
+		// refused; aayu's own lane was refused above.
+		if ci, _, _ := identity.CIRun(e.getenv); hostBatchLane(e) && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
 			return w.runShipBatch()
 		}
 	case "plan":
-		// A plan review is the person's act: aayu's own agent lane's plan
-		// becomes a batch item, applied only as the person's own comment
-		// (their reply, or aayu approve HASH at their terminal).
-		if ci, _, _ := identity.CIRun(e.getenv); aayuLane(e.getenv) && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
+		// A plan review is the person's act: a host agent's plan (a
+		// marker, no terminal) becomes a batch item, applied only as the
+		// person's own comment (their reply, or aayu approve HASH at their
+		// terminal).
+		if ci, _, _ := identity.CIRun(e.getenv); hostBatchLane(e) && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
 			return w.runPlanBatch()
 		}
 	case "approve":

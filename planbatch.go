@@ -15,7 +15,7 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// runPlanBatch is `aayu plan STORY [--solo-bypass]` in aayu's own agent
+// runPlanBatch is `aayu plan STORY [--solo-bypass]` in a host agent's
 // lane: a plan review is the person's act, so the agent's command becomes
 // a batch of one step, read as the person's own aayu plan reads it (the
 // person as the reviewer: never the builder, never a bot; a bypass judged

@@ -22,14 +22,14 @@ import (
 )
 
 // aayuLane says this is aayu's own agent lane (AAYU_AGENT, any value but
-// "" and "0"), where a human-only step is never offered a code: ship and
-// plan become batch items there. A host's marker alone is no such lane.
+// "" and "0"), where a human-only step is refused at once and never
+// offered a code or a batch (refuseAayuLane).
 func aayuLane(getenv func(string) string) bool {
 	v := getenv(identity.AgentVariable)
 	return v != "" && v != "0"
 }
 
-// runShipBatch is `aayu ship PR [--solo-bypass]` in an agent lane: merging
+// runShipBatch is `aayu ship PR [--solo-bypass]` in a host agent's lane: merging
 // is the person's act, so the agent's command becomes a batch of one step.
 // It is read as ship reads it — ship's own read-only gates, with the
 // person's approval planned in place of the presence check — so a pull

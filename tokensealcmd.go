@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
@@ -14,9 +18,13 @@ import (
 // Where the broker's workflow hands aayu token seal its inputs: through
 // env:, never inside run: (templates/aayudha-token.yml).
 const (
-	sealTokenVar     = "AAYUDHA_APP_TOKEN"
-	sealPublicKeyVar = "AAYUDHA_PUBLIC_KEY"
-	sealRequestIDVar = "AAYUDHA_REQUEST_ID"
+	// sealRequesterVar and sealTriggeringVar carry github.actor and
+	// github.triggering_actor to the requester check (brokerRequester).
+	sealRequesterVar  = "AAYUDHA_REQUESTER"
+	sealTriggeringVar = "AAYUDHA_TRIGGERING_ACTOR"
+	sealTokenVar      = "AAYUDHA_APP_TOKEN"
+	sealPublicKeyVar  = "AAYUDHA_PUBLIC_KEY"
+	sealRequestIDVar  = "AAYUDHA_REQUEST_ID"
 )
 
 // runTokenSeal is `aayu token seal --ci --out FILE`, the broker's one aayu
@@ -48,6 +56,11 @@ func (w wiring) runTokenSeal() int {
 	if err != nil {
 		return fail(tui.ExitFailed, "%v", err)
 	}
+	if why, err := w.brokerRequester(ctx, gh); err != nil {
+		return fail(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
+	} else if why != "" {
+		return fail(tui.ExitRefused, "refused: %s", tui.SanitizeLine(why))
+	}
 	var sealed bytes.Buffer
 	if err := ghx.SealBrokerToken(ctx, gh, tok, e.getenv(sealPublicKeyVar), e.getenv(sealRequestIDVar), &sealed); err != nil {
 		return fail(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
@@ -60,4 +73,54 @@ func (w wiring) runTokenSeal() int {
 	}
 	fmt.Fprintf(e.stdout, "sealed the App's installation token for request %s to its one-time key\n", tui.SanitizeLine(e.getenv(sealRequestIDVar)))
 	return tui.ExitOK
+}
+
+// brokerRequester is why this run's requester may not get the bot's
+// token, or "" when they may. Seed 001's broker is "dispatched with the
+// human's own token", so only a person the repository names may get the
+// bot's token through it, never a writer or an agent holding a write
+// token (issue 30): the run's github.actor, and github.triggering_actor of
+// a re-run too, must each be in [approvals] approvers or be the
+// [autonomy] approver on the default branch's .aayudha/config.toml (a
+// protected path, changed only by a reviewed pull request), and not a
+// bot. The policy is read with the App's token the run just minted.
+func (w wiring) brokerRequester(ctx context.Context, gh *github.Client) (string, error) {
+	e, sess := w.e, w.sess
+	owner, repo := sess.owner, sess.repo
+	if owner == "" {
+		owner, repo, _ = strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
+	}
+	pol, err := readBatchPolicy(ctx, gh, owner, repo)
+	if err != nil {
+		return "", fmt.Errorf("reading the default branch's policy: %w", err)
+	}
+	named := append(append([]string(nil), pol.approvers...), pol.approver)
+	for _, v := range []string{sealRequesterVar, sealTriggeringVar} {
+		login := strings.TrimSpace(e.getenv(v))
+		if login == "" && v == sealTriggeringVar {
+			continue
+		}
+		if r := brokerRequesterRefusal(login, named, append(pol.botLogins, pol.appLogin)); r != "" {
+			return r, nil
+		}
+	}
+	return "", nil
+}
+
+// brokerRequesterRefusal is why login may not get the bot's token from the
+// broker, or "" when it may: a person named by the default branch's
+// policy (named), never a bot.
+func brokerRequesterRefusal(login string, named, bots []string) string {
+	switch {
+	case login == "":
+		return "the run names no requester (github.actor)."
+	case identity.IsBot(identity.Account{Login: login}, bots):
+		return fmt.Sprintf("@%s is a bot; the broker mints the bot's token only for a person's own dispatch.", login)
+	}
+	for _, n := range named {
+		if n != "" && identity.SameLogin(n, login) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("@%s dispatched the broker, but only a person the default branch names ([approvals] approvers or [autonomy] approver in .aayudha/config.toml) gets the bot's token; a writer's or an agent's dispatch gets none. Add them through a reviewed pull request if they should.", login)
 }

@@ -181,7 +181,7 @@ func commands() []CommandDef {
 				"as a person who is not the builder: a Plan reviewed: comment on the Story and specs/STORY/plan-review.json on the ledger, on your yes.\n" +
 				"In solo mode --solo-bypass records that no review happened instead (a Solo-mode bypass: comment and the record), " +
 				"with every refusal ship's bypass has.\n" +
-				"In aayu's own agent lane (AAYU_AGENT=1) it posts a batch for the person instead: the review is their reply " +
+				"In a host agent's lane (a host's marker, no terminal) it posts a batch for the person instead: the review is their reply " +
 				"Approve batch HASH, or aayu approve HASH at their own terminal, never a comment by the bot.",
 			Example: "aayu plan 131\naayu plan 131 --solo-bypass\n# the plan, the layers and the writes; writes nothing\naayu plan 131 --dry-run",
 			Flags: []FlagDef{
@@ -241,7 +241,7 @@ func commands() []CommandDef {
 				"then the presence check, then one confirmation listing what will be written " +
 				"(the squash merge, the ledger record, the Story's update), written only on your yes.\n" +
 				"A Solo-mode bypass is taken only with --solo-bypass (or its worded choice on screen).\n" +
-				"In aayu's own agent lane (AAYU_AGENT=1) it posts a batch for the person instead, pinned to the head ship read; " +
+				"In a host agent's lane (a host's marker, no terminal) it posts a batch for the person instead, pinned to the head ship read; " +
 				"its approval by device code stands in for the presence check, and every other gate is checked again on that head.",
 			Example: "aayu ship 148\n" +
 				"aayu ship 148 --solo-bypass\n" +
@@ -267,7 +267,8 @@ func commands() []CommandDef {
 			Group: "ci",
 			Short: "the token broker's step: seal the bot App's token to the requester's key (CI)",
 			Long: "The token broker's one aayu step (aayudha-token.yml): encrypts the installation token the run just minted, " +
-				"with when GitHub says it expires, to the one-time age key of the aayu that dispatched the run. Run with --ci.",
+				"with when GitHub says it expires, to the one-time age key of the aayu that dispatched the run. Run with --ci. " +
+				"It seals nothing for a requester the default branch does not name ([approvals] approvers, [autonomy] approver) or a bot.",
 			Example: "aayu token seal --ci --out \"$RUNNER_TEMP/aayudha-token/token.age\"",
 			Flags: []FlagDef{
 				{Name: "out", Value: "FILE", Usage: "where the sealed token is written"},

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/go-github/v66/github"
+
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/decide"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
@@ -38,6 +41,10 @@ type ApplyOptions struct {
 	OwnToken bool
 	Log      *actions.Log
 	Now      func() time.Time
+	// ShownCode is the user code the waiting process polls for, which its
+	// batch comment must show; "" when the code was shown elsewhere (aayu
+	// approve HASH at a terminal).
+	ShownCode string
 }
 
 // AlreadyApplied says the batch was applied before: a second approve
@@ -56,6 +63,9 @@ type Result struct {
 	// Done are the other kinds' steps that landed, in words.
 	Done    []string
 	Applied *Applied // nil when a step did not land: the batch stays open
+	// Unmarked is why the batch's comment could not be edited to say what
+	// became of it; nil when it says so.
+	Unmarked error
 }
 
 // Load reads a batch from the ledger and checks it is what its name says
@@ -103,6 +113,11 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 		o.Now = time.Now
 	}
 	st, err := Load(ctx, o.Ledger, o.Hash)
+	if a, ok := IsAlreadyApplied(err); ok {
+		// Applied before, perhaps by a run cut short before it marked the
+		// comment: the comment says so now (nothing if it does already).
+		return Result{Record: st.Record, Unmarked: MarkClosed(ctx, o.Ledger, st.Record, AppliedWords(a.Applied))}, err
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -117,15 +132,49 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 		return res, &Refusal{CheckNotApprover, fmt.Sprintf("@%s approved, but batch %s waits for @%s, and @%s is not in [approvals] approvers.", a.Login, o.Hash, rec.For, a.Login),
 			fmt.Sprintf("@%s approves it, signed in as themselves.", rec.For)}
 	}
+	if o.Method == WayDevice {
+		// What the person read before approving the code: the batch's
+		// comment, checked as the reply path checks it (CheckShown).
+		c, err := ReadBatchComment(ctx, o.Ledger, rec.Issue, o.Hash)
+		if err != nil {
+			return res, err
+		}
+		if r := CheckShown(c, st, o.Hash, o.ShownCode, ""); r != nil {
+			if r.Check == CheckEditedBatch || r.Check == CheckRendered {
+				// The comment cannot show the steps again, so no code in it
+				// may look live: aayu says the batch is void.
+				res.Unmarked = MarkClosed(ctx, o.Ledger, rec, "voided: its comment was changed after it was posted, so approving it applies nothing; ask the agent for a new batch.")
+			}
+			return res, r
+		}
+	}
 	applied := Applied{Hash: o.Hash, Outcome: "applied", By: a.Login, Method: o.Method, Comment: o.Comment, At: o.Now().UTC(), Complete: true}
-	if picks := rec.Picks(); len(picks) > 0 {
+	// A run cut short (kill -9) may have landed some steps already: each
+	// Decision is read from GitHub, and one closed as accepted with this
+	// batch's option counts as done, so the next approve finishes the rest
+	// instead of refusing a closed Decision for ever.
+	var picks []decide.Pick
+	landed := map[int]bool{}
+	for _, p := range rec.Picks() {
+		done, err := decisionLanded(ctx, o.Ledger, p)
+		if err != nil {
+			return res, err
+		}
+		if done {
+			landed[p.Decision] = true
+			applied.Results = append(applied.Results, fmt.Sprintf("Decision #%d, option %d: done (it had landed before this run)", p.Decision, p.Option))
+			continue
+		}
+		picks = append(picks, p)
+	}
+	if len(picks) > 0 {
 		reader := inboxread.New(o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, inboxread.Options{})
 		plan, err := decide.Read(ctx, decide.Options{Client: o.Ledger.Client, Reader: reader, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
 			Picks: picks, Note: "batch " + o.Hash, Authority: &identity.Account{Login: a.Login}})
 		if err != nil {
 			return res, err
 		}
-		if err := unchanged(rec, plan); err != nil {
+		if err := unchanged(rec, plan, landed); err != nil {
 			return res, err
 		}
 		ex, err := actions.NewExecutor(actions.ExecutorConfig{Client: o.Ledger.Client, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
@@ -181,18 +230,19 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 		return res, err
 	}
 	res.Applied = &applied
+	res.Unmarked = MarkClosed(ctx, o.Ledger, rec, AppliedWords(applied))
 	return res, nil
 }
 
 // unchanged refuses when a Decision's title or body is not what the batch
 // showed: a later edit voids the approval.
-func unchanged(rec Record, plan decide.Plan) error {
+func unchanged(rec Record, plan decide.Plan, landed map[int]bool) error {
 	now := map[int]inbox.Issue{}
 	for _, is := range plan.Snapshot().Issues {
 		now[is.Number] = is
 	}
 	for _, it := range rec.Items {
-		if it.Kind != KindDecide {
+		if it.Kind != KindDecide || landed[it.Decision] {
 			continue
 		}
 		is, ok := now[it.Decision]
@@ -226,6 +276,55 @@ func IsAlreadyApplied(err error) (*AlreadyApplied, bool) {
 // Reject closes a batch on its person's "Reject batch HASH" reply: the
 // applied record says rejected, and nothing of the batch is ever applied.
 func Reject(ctx context.Context, l Ledger, hash, by, comment string, now time.Time) error {
-	return l.write(ctx, AppliedPath(hash), Applied{Hash: hash, Outcome: "rejected", By: by, Method: WayReply, Comment: comment, At: now.UTC()},
-		fmt.Sprintf("approvals: batch %s rejected by @%s", hash, by))
+	a := Applied{Hash: hash, Outcome: "rejected", By: by, Method: WayReply, Comment: comment, At: now.UTC()}
+	if err := l.write(ctx, AppliedPath(hash), a, fmt.Sprintf("approvals: batch %s rejected by @%s", hash, by)); err != nil {
+		return err
+	}
+	st, found, err := l.Stored(ctx, hash)
+	if err != nil || !found {
+		return err
+	}
+	return MarkClosed(ctx, l, st.Record, AppliedWords(a))
+}
+
+// decisionLanded says p's writes are all on GitHub already: the Decision is
+// closed, labelled accepted, and its newest acceptance comment accepts p's
+// option. A Decision closed any other way is not done by this batch, and
+// decide refuses it in words.
+func decisionLanded(ctx context.Context, l Ledger, p decide.Pick) (bool, error) {
+	is, _, err := l.Client.Issues.Get(ctx, l.Owner, l.Repo, p.Decision)
+	if err != nil {
+		if ghx.IsNotFound(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("reading Decision #%d: %s", p.Decision, ghx.Describe(err))
+	}
+	if is.GetState() != "closed" {
+		return false, nil
+	}
+	accepted := false
+	for _, lb := range is.Labels {
+		accepted = accepted || lb.GetName() == inbox.LabelAccepted
+	}
+	if !accepted {
+		return false, nil
+	}
+	option := 0
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		cs, resp, err := l.Client.Issues.ListComments(ctx, l.Owner, l.Repo, p.Decision, opts)
+		if err != nil {
+			return false, fmt.Errorf("reading the comments of Decision #%d: %s", p.Decision, ghx.Describe(err))
+		}
+		for _, c := range cs {
+			if n, _, ok := inbox.AcceptedIn(c.GetBody()); ok {
+				option = n
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	return option == p.Option, nil
 }

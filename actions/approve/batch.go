@@ -32,6 +32,10 @@ const LedgerDir = "approvals"
 const (
 	WayDevice = "device-code"
 	WayReply  = "reply"
+	// WayTerminal is a device code asked for by aayu approve HASH at the
+	// person's own terminal: the batch of a lane that holds only the bot's
+	// token, which cannot ask for a code that proves the person.
+	WayTerminal = "terminal"
 )
 
 // Doors, as a Decision's body names them.
@@ -96,7 +100,7 @@ type Record struct {
 	// PostedBy is the account that posts the comment (the bot, or the
 	// person's token under the human-fallback tag).
 	PostedBy string    `json:"posted_by"`
-	Way      string    `json:"way"` // WayDevice or WayReply
+	Way      string    `json:"way"` // WayDevice, WayTerminal or WayReply
 	Created  time.Time `json:"created"`
 	// Nonce makes two batches of the same steps in the same second two
 	// batches, each with its own comment and code.
@@ -194,13 +198,37 @@ func Render(r Record) string {
 	hash := r.Hash()
 	var b strings.Builder
 	fmt.Fprintf(&b, "@%s %d human-only %s wait for your approval (batch %s).\n", inline(r.For), len(r.Items), plural(len(r.Items), "step", "steps"), hash)
+	renderItems(&b, r)
+	b.WriteString("\n")
+	switch {
+	case r.Way == WayReply:
+		fmt.Fprintf(&b, "To apply it, reply with a new comment whose first line is `Approve batch %s` (or `Reject batch %s`). Do not edit the reply: an edited reply is refused.\n", hash, hash)
+		if r.HasPlan() {
+			b.WriteString("Your reply is your review of the plan: ship counts it as the plan review.\n")
+		}
+	case r.HasPlan():
+		// The device code proves the person and writes nothing as them, so
+		// a plan review (a comment in their own name) goes this one way.
+		fmt.Fprintf(&b, "A plan review is a comment in your own name, which neither a device code nor the agent can make: run `aayu approve %s` at your own terminal, signed in to GitHub as @%s; it posts your comment, naming this batch.\n", hash, inline(r.For))
+	case r.Way == WayTerminal:
+		fmt.Fprintf(&b, "To apply it, run `aayu approve %s` at your own terminal, signed in to GitHub as @%s: it shows a device code to approve on any device. Approve only if you asked for these steps.\n", hash, inline(r.For))
+	default:
+		fmt.Fprintf(&b, "To apply it, approve the device code below on any device, signed in to GitHub as @%s; or run `aayu approve %s` at a terminal. Approve only if you asked for these steps.\n", inline(r.For), hash)
+	}
+	b.WriteString(Marker(hash))
+	return b.String()
+}
+
+// renderItems writes one numbered item per step, as Render and
+// RenderClosed show them.
+func renderItems(b *strings.Builder, r Record) {
 	for i, it := range r.Items {
 		b.WriteString("\n")
 		chosen, recommended := optionNamed(it.Options, it.Option), recommendedOf(it.Options)
 		if it.Kind == KindDecide {
-			fmt.Fprintf(&b, "%d. Accepts option %d (%s) of Decision #%d: %s.", i+1, it.Option, inline(chosen.Title), it.Decision, inline(it.Title))
+			fmt.Fprintf(b, "%d. Accepts option %d (%s) of Decision #%d: %s.", i+1, it.Option, inline(chosen.Title), it.Decision, inline(it.Title))
 		} else {
-			fmt.Fprintf(&b, "%d. `%s`: %s. #%d: %s.", i+1, inline(it.Command), inline(it.Does), it.Story, inline(it.Title))
+			fmt.Fprintf(b, "%d. `%s`: %s. #%d: %s.", i+1, inline(it.Command), inline(it.Does), it.Story, inline(it.Title))
 		}
 		if recommended.Number != 0 && recommended.Number != it.Option {
 			b.WriteString(" This is not the recommendation.")
@@ -218,32 +246,30 @@ func Render(r Record) string {
 			if j > 0 {
 				b.WriteString(" / ")
 			}
-			fmt.Fprintf(&b, "%d. %s", o.Number, inline(o.Title))
+			fmt.Fprintf(b, "%d. %s", o.Number, inline(o.Title))
 			if o.Recommended {
 				b.WriteString(" (recommended)")
 			}
 		}
 		if recommended.Number != 0 {
-			fmt.Fprintf(&b, "   Recommendation: option %d (%s).", recommended.Number, inline(recommended.Title))
+			fmt.Fprintf(b, "   Recommendation: option %d (%s).", recommended.Number, inline(recommended.Title))
 		} else {
 			b.WriteString("   Recommendation: none given.")
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n")
-	switch {
-	case r.Way == WayReply:
-		fmt.Fprintf(&b, "To apply it, reply with a new comment whose first line is `Approve batch %s` (or `Reject batch %s`). Do not edit the reply: an edited reply is refused.\n", hash, hash)
-		if r.HasPlan() {
-			b.WriteString("Your reply is your review of the plan: ship counts it as the plan review.\n")
-		}
-	case r.HasPlan():
-		// The device code proves the person and writes nothing as them, so
-		// a plan review (a comment in their own name) goes this one way.
-		fmt.Fprintf(&b, "A plan review is a comment in your own name, which neither a device code nor the agent can make: run `aayu approve %s` at your own terminal, signed in to GitHub as @%s; it posts your comment, naming this batch.\n", hash, inline(r.For))
-	default:
-		fmt.Fprintf(&b, "To apply it, approve the device code below on any device, signed in to GitHub as @%s; or run `aayu approve %s` at a terminal. Approve only if you asked for these steps.\n", inline(r.For), hash)
-	}
+}
+
+// RenderClosed is a batch's comment once the batch stopped waiting
+// (applied, rejected, voided or superseded): the first line and the way to
+// approve replaced by what became of it, the steps kept as they were
+// shown, and the marker, so no live-looking code or instruction stays.
+func RenderClosed(r Record, outcome string) string {
+	hash := r.Hash()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Batch %s: %s\n", hash, inline(outcome))
+	renderItems(&b, r)
+	fmt.Fprintf(&b, "\nNothing here waits for an approval any more: %s\n", inline(outcome))
 	b.WriteString(Marker(hash))
 	return b.String()
 }

@@ -2,6 +2,7 @@ package approve
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -52,8 +53,11 @@ type ReplyFacts struct {
 	// none.
 	Stored *Stored
 	// Applied is the ledger's applied record; nil when the batch is open.
-	Applied   *Applied
-	Decisions map[int]DecisionNow
+	Applied *Applied
+	// Superseded is the ledger's mark that a later batch of the session
+	// holds this one's steps; nil when there is none.
+	Superseded *Superseded
+	Decisions  map[int]DecisionNow
 }
 
 // Refusal is one failed check: which row of the seed's table, what
@@ -91,6 +95,9 @@ const (
 	// CheckPlanOwnComment: a plan step needs the person's own comment,
 	// which this route cannot make (the device code in an agent lane).
 	CheckPlanOwnComment = "a plan review needs your own comment"
+	// CheckOneStepEach: a batch holds one option per Decision, one step
+	// per pull request or Story.
+	CheckOneStepEach = "two steps for one issue in one batch"
 )
 
 // NeedsDevice says whether device_for keeps the batch on the device code:
@@ -158,10 +165,6 @@ func CheckReply(f ReplyFacts) *Refusal {
 		return &Refusal{CheckReplyBefore, fmt.Sprintf("The reply came before batch %s was posted.", hash),
 			"Reply again, below the batch comment."}
 	}
-	if f.Batch.edited() {
-		return &Refusal{CheckEditedBatch, fmt.Sprintf("The comment of batch %s was edited after it was posted, so its steps may not be the ones you were shown.", hash),
-			"Ask the agent to start the steps again; a new batch is posted. " + deviceNext}
-	}
 	rec := f.Stored.Record
 	if !identity.SameLogin(f.Batch.Author.Login, f.AppLogin) || !identity.SameLogin(rec.PostedBy, f.AppLogin) {
 		return &Refusal{CheckNotBot, fmt.Sprintf("Batch %s was posted by @%s, not by the aayudha App @%s.", hash, f.Batch.Author.Login, f.AppLogin),
@@ -171,14 +174,14 @@ func CheckReply(f ReplyFacts) *Refusal {
 		return &Refusal{CheckClosed, fmt.Sprintf("Batch %s is no longer open: it was %s by @%s.", hash, f.Applied.Outcome, f.Applied.By),
 			"Nothing more to do; ask the agent for a new batch for anything else."}
 	}
-	if rec.Hash() != hash {
-		return &Refusal{CheckHash, fmt.Sprintf("The ledger's record of batch %s does not hash to %s.", hash, hash),
-			"Ask the agent to start the steps again; a new batch is posted."}
+	if sup := f.Superseded; sup != nil {
+		return &Refusal{CheckSuperseded, fmt.Sprintf("Batch %s was superseded by batch %s, which holds its steps and more from the same agent session; approving this one applies nothing.", hash, sup.By),
+			fmt.Sprintf("Approve batch %s instead (its comment is on #%d).", sup.By, sup.Issue)}
 	}
-	rendered := Render(rec)
-	if f.Stored.Rendered != rendered || strings.TrimSpace(f.Batch.Body) != strings.TrimSpace(rendered) {
-		return &Refusal{CheckRendered, fmt.Sprintf("The text of batch %s is not exactly what aayu renders from its record.", hash),
-			"Ask the agent to start the steps again; a new batch is posted. " + deviceNext}
+	// The comment itself: unedited, the poster's, exactly what the record
+	// renders; the same check a device-code approval makes (Apply).
+	if r := CheckShown(f.Batch, *f.Stored, hash, "", deviceNext); r != nil {
+		return r
 	}
 	for _, it := range rec.Items {
 		now, ok := f.Decisions[it.Issue()]
@@ -200,4 +203,51 @@ func containsLogin(list []string, login string) bool {
 		}
 	}
 	return false
+}
+
+// deviceLinesRE is the one shape DeviceLines gives the lines below the
+// rendered text: the only text a device-code batch's comment may carry
+// beyond what aayu renders from its record.
+var deviceLinesRE = regexp.MustCompile(`^\n\nDevice code: open (\S+) and enter \*\*([A-Z0-9-]{1,20})\*\* \(expires at \d\d:\d\d UTC\)\.$`)
+
+// CheckShown is the one check of what a batch's comment shows, for a
+// reply and a device code alike (seed 001's row "The batch was not edited
+// ... its text is exactly what aayu renders from that record"; SPEC §11):
+// the comment GitHub records as never edited (updated_at is created_at),
+// posted by the account the record names, the record hashing to its name,
+// and the comment's text exactly what Render makes of the record, plus, on
+// a device-code batch, DeviceLines and nothing else. code, when not "",
+// is the user code the waiting process polls for: the comment must show
+// that one, never another code someone started. next is the refusal's
+// way on. nil when the person was shown exactly the batch's steps.
+func CheckShown(batch *Comment, st Stored, hash, code, next string) *Refusal {
+	if batch == nil {
+		return &Refusal{CheckNoBatch, fmt.Sprintf("The comment of batch %s is gone from its issue, so nothing shows what approving it does.", hash),
+			"Ask the agent to start the steps again; a new batch is posted."}
+	}
+	if batch.edited() {
+		return &Refusal{CheckEditedBatch, fmt.Sprintf("The comment of batch %s was edited after it was posted (GitHub records it as changed at %s), so its steps may not be the ones you were shown.", hash, batch.UpdatedAt.UTC().Format(time.RFC3339)),
+			"Ask the agent to start the steps again; a new batch is posted. " + next}
+	}
+	rec := st.Record
+	if !identity.SameLogin(batch.Author.Login, rec.PostedBy) {
+		return &Refusal{CheckNotBot, fmt.Sprintf("The comment of batch %s was posted by @%s, not by @%s, who posted the batch.", hash, batch.Author.Login, rec.PostedBy),
+			"Ask the agent to start the steps again; a new batch is posted."}
+	}
+	if st.Hash != hash || rec.Hash() != hash {
+		return &Refusal{CheckHash, fmt.Sprintf("The ledger's record of batch %s does not hash to %s.", hash, hash),
+			"Ask the agent to start the steps again; a new batch is posted."}
+	}
+	rendered := Render(rec)
+	body := strings.ReplaceAll(batch.Body, "\r\n", "\n")
+	shown := st.Rendered == rendered && strings.TrimSpace(body) == strings.TrimSpace(rendered)
+	if !shown && st.Rendered == rendered && rec.Way == WayDevice && strings.HasPrefix(body, rendered) {
+		m := deviceLinesRE.FindStringSubmatch(strings.TrimRight(body[len(rendered):], " \n"))
+		shown = m != nil && (code == "" || m[2] == code)
+	}
+	if !shown {
+		return &Refusal{CheckRendered, fmt.Sprintf("The text of batch %s's comment is not exactly what aayu renders from its record, so it may not show the steps approving applies.", hash),
+			"Ask the agent to start the steps again; a new batch is posted. " + next}
+	}
+	return nil
 }

@@ -41,8 +41,12 @@ func NewRecordOf(repo string, items []Item, forLogin, poster, way string, now ti
 	if err != nil {
 		return Record{}, err
 	}
-	return Record{Version: 1, Repo: repo, Issue: items[0].Issue(), For: forLogin, PostedBy: poster, Way: way,
-		Created: now.UTC().Truncate(time.Second), Nonce: nonce, Items: items}, nil
+	rec := Record{Version: 1, Repo: repo, Issue: items[0].Issue(), For: forLogin, PostedBy: poster, Way: way,
+		Created: now.UTC().Truncate(time.Second), Nonce: nonce, Items: items}
+	if r := rec.OneStepEach(); r != nil {
+		return Record{}, r
+	}
+	return rec, nil
 }
 
 // NewReadyItem is `aayu ready STORY [--again]` as a batch step, from what

@@ -15,6 +15,7 @@ import (
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/decide"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 )
 
@@ -185,4 +186,52 @@ func FindBatchComment(ctx context.Context, c *github.Client, owner, repo string,
 		}
 		opts.Page = resp.NextPage
 	}
+}
+
+// ReadBatchComment is the comment on issue that carries batch hash's
+// marker, first by any author (the one a person reading the thread sees
+// first), as CheckShown judges it; nil when there is none.
+func ReadBatchComment(ctx context.Context, l Ledger, issue int, hash string) (*Comment, error) {
+	c, err := FindBatchComment(ctx, l.Client, l.Owner, l.Repo, issue, hash, "")
+	if err != nil || c == nil {
+		return nil, err
+	}
+	out := AsComment(c)
+	return &out, nil
+}
+
+// AsComment is a GitHub comment as the checks read it.
+func AsComment(c *github.IssueComment) Comment {
+	return Comment{ID: c.GetID(), URL: c.GetHTMLURL(), Body: c.GetBody(),
+		Author:    identity.Account{Login: c.GetUser().GetLogin(), Bot: c.GetUser().GetType() == "Bot"},
+		CreatedAt: c.GetCreatedAt().Time, UpdatedAt: c.GetUpdatedAt().Time}
+}
+
+// MarkClosed edits batch rec's comment to say what became of the batch
+// (RenderClosed): once applied, rejected, voided or superseded, no
+// live-looking code or instruction stays for someone to approve. It finds
+// the comment by its marker and the poster the record names, and writes
+// nothing when the comment already says so (a retry) or is gone.
+func MarkClosed(ctx context.Context, l Ledger, rec Record, outcome string) error {
+	hash := rec.Hash()
+	c, err := FindBatchComment(ctx, l.Client, l.Owner, l.Repo, rec.Issue, hash, rec.PostedBy)
+	if err != nil || c == nil {
+		return err
+	}
+	body := RenderClosed(rec, outcome)
+	if c.GetBody() == body {
+		return nil
+	}
+	if _, _, err := l.Client.Issues.EditComment(ctx, l.Owner, l.Repo, c.GetID(), &github.IssueComment{Body: github.String(body)}); err != nil {
+		return fmt.Errorf("saying on #%d that batch %s is closed: %s", rec.Issue, hash, ghx.Describe(err))
+	}
+	return nil
+}
+
+// AppliedWords is what an applied (or rejected) batch's comment says.
+func AppliedWords(a Applied) string {
+	if a.Outcome == "rejected" {
+		return fmt.Sprintf("rejected by @%s; nothing of it is applied.", a.By)
+	}
+	return fmt.Sprintf("%s on @%s's approval (%s) at %s UTC.", a.Outcome, a.By, a.Method, a.At.UTC().Format("2006-01-02 15:04"))
 }

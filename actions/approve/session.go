@@ -91,8 +91,11 @@ func (l Ledger) OpenSessionBatch(ctx context.Context, session, repo, person, pos
 // Join is the record of a session's next batch: the open batch's steps,
 // then rec's steps that are not among them already (the same command run
 // again adds nothing), on the open batch's issue. added counts the new
-// steps; with none, the open batch already holds everything.
-func Join(open, rec Record) (joined Record, added int) {
+// steps; with none, the open batch already holds everything. A step that
+// acts on what the open batch already acts on otherwise (another option
+// of the same Decision, ship with and without a bypass) is refused: one
+// batch holds one step per Decision or pull request (Record.OneStepEach).
+func Join(open, rec Record) (joined Record, added int, err error) {
 	joined = rec
 	joined.Issue = open.Issue
 	joined.Items = append([]Item(nil), open.Items...)
@@ -107,7 +110,32 @@ func Join(open, rec Record) (joined Record, added int) {
 			added++
 		}
 	}
-	return joined, added
+	if r := joined.OneStepEach(); r != nil {
+		r.Reason = fmt.Sprintf("Batch %s of this agent session already holds a step for it: %s", open.Hash(), r.Reason)
+		return Record{}, 0, r
+	}
+	return joined, added, nil
+}
+
+// OneStepEach refuses a record with two steps of one kind on one issue:
+// two options of one Decision (the person would approve both, and the
+// first applied wins), or two ship or ready steps of one pull request or
+// Story. nil when every step has its own.
+func (r Record) OneStepEach() *Refusal {
+	seen := map[string]Item{}
+	for _, it := range r.Items {
+		key := fmt.Sprintf("%s#%d", it.Kind, it.Issue())
+		if prev, dup := seen[key]; dup {
+			if it.Kind == KindDecide {
+				return &Refusal{CheckOneStepEach, fmt.Sprintf("one batch holds one option per Decision, and it would hold option %d and option %d of Decision #%d.", prev.Option, it.Option, it.Decision),
+					fmt.Sprintf("Leave the batch as it is, or ask the person to reject it and run %s on its own.", it.Command)}
+			}
+			return &Refusal{CheckOneStepEach, fmt.Sprintf("one batch holds one step per issue, and it would hold %q and %q for #%d.", prev.Command, it.Command, it.Issue()),
+				fmt.Sprintf("Leave the batch as it is, or ask the person to reject it and run %s on its own.", it.Command)}
+		}
+		seen[key] = it
+	}
+	return nil
 }
 
 // Supersede lands rec's record, then marks the open batch superseded by it

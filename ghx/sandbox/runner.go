@@ -480,6 +480,10 @@ func (j *runJob) expand(s string) (string, error) {
 			return j.baseRef
 		case e == "github.event.pull_request.number":
 			return fmt.Sprint(j.pr)
+		case e == "github.actor" || e == "github.triggering_actor":
+			// The account that started the run: a dispatch's is the token's
+			// user, as Actions records it (the run's actor).
+			return j.run.Actor
 		case e == "runner.temp":
 			return j.env["RUNNER_TEMP"]
 		case strings.HasPrefix(e, "env."):

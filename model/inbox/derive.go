@@ -317,3 +317,15 @@ func humanReviewed(s Snapshot, facts PRFacts, pr int, head string) bool {
 	}
 	return false
 }
+
+// AcceptedIn reads a Decision's comment accepting one of its options
+// ("Accepted option N (TITLE) by @LOGIN"): the option and the login; ok is
+// false for any other comment.
+func AcceptedIn(body string) (option int, by string, ok bool) {
+	m := acceptedComment.FindStringSubmatch(strings.TrimSpace(body))
+	if m == nil {
+		return 0, "", false
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n, m[2], true
+}
