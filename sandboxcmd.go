@@ -69,7 +69,7 @@ func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
 	fmt.Fprintf(e.stdout, "state kept in %s; Ctrl-C stops it\n", filepath.Join(cache, "aayu", "sandbox"))
 	// ship checks the gate's attestation with the sandbox's own Sigstore
 	// root: found by itself on this machine, named here for anywhere else.
-	fmt.Fprintf(e.stdout, "its Sigstore root: %s (aayu finds it for a sandbox on this machine; elsewhere: --set proof.trusted_root=%s)\n",
+	fmt.Fprintf(e.stdout, "its Sigstore root: %s (found by itself for a sandbox on this machine; elsewhere: --set proof.trusted_root=%s)\n",
 		filepath.Join(cache, "aayu", "sandbox", sandbox.TrustedRootFile), filepath.Join(cache, "aayu", "sandbox", sandbox.TrustedRootFile))
 	<-ctx.Done()
 	if err := srv.Close(); err != nil {
