@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -87,6 +88,12 @@ func TestFreshStoryLoop(t *testing.T) {
 	run := f.waitForGate(head)
 	if run.GetConclusion() != "success" {
 		t.Fatalf("the merge gate's run on %s concluded %s:\n%s", head, run.GetConclusion(), f.logs.String())
+	}
+	// The sandbox's log says where the run starts and ends, among the
+	// request lines of its jobs (a person watches it in a terminal).
+	startLine := fmt.Sprintf("runner: run %d for fresh#%d at %s started", run.GetID(), pr, head[:12])
+	if logs := f.logs.String(); !strings.Contains(logs, startLine) || !regexp.MustCompile(fmt.Sprintf(`runner: run %d for fresh#%d at %s finished in \d+s: success`, run.GetID(), pr, head[:12])).MatchString(logs) {
+		t.Errorf("the sandbox's log does not show the run's start (%q) and its end", startLine)
 	}
 	if c := f.gateComment(pr); !strings.Contains(c, head[:7]) {
 		t.Fatalf("no gate comment naming %s on #%d:\n%s", head[:7], pr, c)

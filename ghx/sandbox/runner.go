@@ -233,6 +233,10 @@ func (s *Server) inRepoLocked(repo string, fn func()) {
 func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, repo string, pr int, wfText []byte) *runRec {
 	var j *runJob
 	s.inRepoLocked(repo, func() { j = s.startRun(url, ro, repo, pr) })
+	// One line at each end of a run, among the request lines its jobs
+	// make, so a person watching the log sees where a run starts and ends.
+	started := time.Now()
+	s.logf("runner: run %d for %s#%d at %s started", j.run.ID, repo, pr, gitsha.Short(j.headSHA))
 	ok := j.execute(ctx, wfText)
 	s.inRepoLocked(repo, func() {
 		j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", "failure", s.now()
@@ -241,7 +245,8 @@ func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, 
 		}
 		_ = s.save()
 	})
-	s.logf("runner: run %d for %s#%d at %s: %s\n%s", j.run.ID, repo, pr, gitsha.Short(j.headSHA), j.run.Conclusion, j.log.String())
+	s.logf("runner: run %d for %s#%d at %s finished in %s: %s\n%s", j.run.ID, repo, pr, gitsha.Short(j.headSHA),
+		time.Since(started).Round(time.Second), j.run.Conclusion, j.log.String())
 	return j.run
 }
 
