@@ -64,6 +64,7 @@ func decisionStep(s Snapshot, is Issue) Step {
 		st.Choices = append(st.Choices, Choice{
 			Key:         strconv.Itoa(o.Number),
 			Label:       fmt.Sprintf("accept option %d: %s", o.Number, o.Title),
+			labelRaw:    fmt.Sprintf("accept option %d: %s", o.Number, o.Title.Raw()),
 			Recommended: o.Recommended,
 			OneWay:      d.Door == DoorOneWay,
 			Writes: append(append([]Write{

@@ -56,11 +56,11 @@ func (s Step) JSON(fields []string) (map[string]any, error) {
 			}
 			out[f] = links
 		case "recommendation":
-			out[f] = s.Recommendation.Label
+			out[f] = s.Recommendation.JSONLabel()
 		case "choices":
 			choices := make([]JSONChoice, 0, len(s.Choices))
 			for _, c := range s.Choices {
-				choices = append(choices, JSONChoice{Key: c.Key, Label: c.Label, Recommended: c.Recommended, OneWay: c.OneWay, Disabled: c.Disabled})
+				choices = append(choices, JSONChoice{Key: c.Key, Label: c.JSONLabel(), Recommended: c.Recommended, OneWay: c.OneWay, Disabled: c.Disabled})
 			}
 			out[f] = choices
 		case "problem":

@@ -2,7 +2,10 @@ package inbox
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // TestStepJSONKnowsEveryListedField: every field JSONFields names (and so
@@ -32,5 +35,28 @@ func TestStepJSONKnowsEveryListedField(t *testing.T) {
 	}
 	if _, err := st.JSON([]string{"number", "author"}); err == nil {
 		t.Error(`the unlisted field "author" was accepted`)
+	}
+}
+
+// TestJSONChoiceLabelIsGitHubsText: a Decision option's title reaches
+// --json as GitHub has it, in its choice's label and the recommendation,
+// as the title field does; the screen's label keeps it neutralised.
+func TestJSONChoiceLabelIsGitHubsText(t *testing.T) {
+	s := base()
+	s.Issues = append(s.Issues, Issue{Number: 7, Title: "Queue", State: "open", Labels: []untrusted.Label{LabelDecision}, Author: agent,
+		Body: "## Options\n1. Keep\x1b[2J it (recommended)\n2. Drop it\n\nDoor: two-way\n"})
+	st := Derive(s)[0]
+	obj, err := st.JSON([]string{"choices", "recommendation"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := obj["choices"].([]JSONChoice)[0].Label; got != "accept option 1: Keep\x1b[2J it" {
+		t.Errorf("--json label = %q, want GitHub's text", got)
+	}
+	if got := obj["recommendation"]; got != "accept option 1: Keep\x1b[2J it" {
+		t.Errorf("--json recommendation = %q, want GitHub's text", got)
+	}
+	if strings.Contains(st.Choices[0].Label, "\x1b") {
+		t.Errorf("the screen's label carries an escape: %q", st.Choices[0].Label)
 	}
 }

@@ -134,6 +134,19 @@ type Choice struct {
 	NeedsNote    string // when set, ask for one line (this prompt) before writing
 	Disabled     string // when set, the choice stays visible and says why it cannot be taken
 	Writes       []Write
+	// labelRaw is Label with GitHub's text as GitHub has it (a Decision
+	// option's title), for --json, whose title fields are GitHub's too;
+	// "" when Label holds no text from GitHub.
+	labelRaw string
+}
+
+// JSONLabel is the label --json gives: GitHub's own text where the label
+// carries some, as every other field of --json does.
+func (c Choice) JSONLabel() string {
+	if c.labelRaw != "" {
+		return c.labelRaw
+	}
+	return c.Label
 }
 
 // SkipKey is the key that skips a card.
