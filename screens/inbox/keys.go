@@ -30,7 +30,7 @@ func newKeys() keyMap {
 	return keyMap{
 		KeyMap:      tui.DefaultKeys(),
 		listKeys:    newListKeys(),
-		Act:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "recommendation")),
+		Act:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "recommended")),
 		Pick:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "choice")),
 		Skip:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "skip")),
 		Select:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x/X/C", "select housekeeping")),

@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -118,14 +119,47 @@ func (l *cardList) View(st tui.Styles, w, h int, word func(model.Step) string) [
 	if l.cursor < len(rowOf) {
 		curRow = max(0, rowOf[l.cursor])
 	}
-	start := 0
-	if curRow >= h {
-		start = curRow - h + 1
+	window := func(h int) (start, end int) {
+		if curRow >= h {
+			start = curRow - h + 1
+		}
+		return start, min(len(rows), start+h)
 	}
-	for i := start; i < len(rows) && i-start < h; i++ {
+	start, end := window(h)
+	if end < len(rows) && h > 1 {
+		// Rows below the window: the last line says how many cards, and
+		// which groups, so a short terminal hides none without a word.
+		start, end = window(h - 1)
+	}
+	for i := start; i < end; i++ {
 		out = append(out, l.rowLine(st, rows[i], w, word))
 	}
+	if end < len(rows) {
+		out = append(out, ansi.Truncate(moreBelow(rows[end:]), w, "…"))
+	}
 	return out
+}
+
+// moreBelow is the line under a list cut by the terminal's height: the
+// cards below it and the groups whose heading is hidden there.
+func moreBelow(hidden []listRow) string {
+	cards := 0
+	var groups []string
+	for _, r := range hidden {
+		switch {
+		case r.step >= 0:
+			cards++
+		case r.group == model.Housekeeping:
+			groups = append(groups, fmt.Sprintf("Housekeeping (%d)", r.count))
+		default:
+			groups = append(groups, fmt.Sprintf("Needs you (%d)", r.count))
+		}
+	}
+	line := fmt.Sprintf("↓ %d more below", cards)
+	if len(groups) > 0 {
+		line += ", with " + strings.Join(groups, " and ")
+	}
+	return line
 }
 
 // rowLine draws one row: a group heading with its count, or a card with

@@ -707,7 +707,9 @@ func (m *Model) Keys() []key.Binding {
 	if why := m.writeBlocked(); why != "" {
 		act = tui.Disable(act, why)
 	}
-	ks := []key.Binding{k.Up, k.Down, act, k.Pick, k.Skip, k.Select, k.Details, k.Refresh, k.Copy}
+	// enter first: the one key that does the card's recommendation stays
+	// on the help line at 40 columns, where the arrows are cut.
+	ks := []key.Binding{act, k.Up, k.Down, k.Pick, k.Skip, k.Select, k.Details, k.Refresh, k.Copy}
 	if m.detailsOverflow() {
 		ks = append([]key.Binding{scrollDetails}, ks...)
 	}
