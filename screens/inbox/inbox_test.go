@@ -420,3 +420,26 @@ func TestInboxPlainRefusesToAskACardTwiceOrRenumberIt(t *testing.T) {
 		t.Errorf("card 2 is not asked about under its listed number:\n%s", out)
 	}
 }
+
+// TestPlainListKeepsEachCardsNumber: `list` printed again later in the
+// session gives each card the number it was first listed under, so a
+// number written down (x 4, copy 4) never comes to mean another card.
+func TestPlainListKeepsEachCardsNumber(t *testing.T) {
+	f := newFake()
+	s := startPlain(t, f.deps(), Options{})
+	s.waitFor("card 1 of 5")
+	s.send("enter") // accept Decision #1's recommendation: the card leaves
+	s.waitFor("done: Decision #1")
+	before := len(s.out.String())
+	s.send("list")
+	s.waitFor("Decision #2")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.out.String()[before:], "card 5: ") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	relisted := s.out.String()[before:]
+	if !strings.Contains(relisted, "card 2: Decision #2") || strings.Contains(relisted, "card 1: Decision #2") {
+		t.Errorf("the list printed again renumbers the cards:\n%s", relisted)
+	}
+	s.exit()
+}

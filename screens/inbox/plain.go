@@ -50,24 +50,29 @@ func (p *plainPrompt) numberOf(id string) int {
 	return n
 }
 
-// sayList prints every card once, numbered, grouped. The numbers are
-// given afresh: the list on the page is what the numbers refer to.
+// sayList prints every card once, numbered, grouped. The first list
+// numbers the cards 1 to n; a list printed again later in the session
+// keeps each card's number (a card that arrived since takes the next one),
+// so a number the person wrote down never comes to mean another card.
 func (m *Model) sayList() {
 	if len(m.steps) == 0 {
 		m.say("Nothing waits for you. Job well done.")
 		return
 	}
-	ids := make([]string, len(m.steps))
-	for i, st := range m.steps {
-		ids[i] = st.ID()
+	if m.plain.number == nil {
+		ids := make([]string, len(m.steps))
+		for i, st := range m.steps {
+			ids[i] = st.ID()
+		}
+		m.plain.renumber(ids)
 	}
-	m.plain.renumber(ids)
 	needs := m.needsYouN
-	m.say(fmt.Sprintf("%s wait: %d %s you, %d housekeeping (as GitHub had them at %s%s).", describeCount(len(m.steps), "step", "steps"), needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(m.steps)-needs,
+	verb := map[bool]string{true: "waits", false: "wait"}[len(m.steps) == 1]
+	m.say(fmt.Sprintf("%s %s: %d %s you, %d housekeeping (as GitHub had them at %s%s).", describeCount(len(m.steps), "step", "steps"), verb, needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(m.steps)-needs,
 		clock(m.readAt), map[bool]string{true: "; stale: the last read failed", false: ""}[m.stale]))
-	for i, st := range m.steps {
+	for _, st := range m.steps {
 		lines := m.cardLines(st)
-		m.say(fmt.Sprintf("card %d: %s", i+1, lines[0]))
+		m.say(fmt.Sprintf("card %d: %s", m.plain.numberOf(st.ID()), lines[0]))
 		for _, l := range lines[1:] {
 			m.say("  " + l)
 		}
