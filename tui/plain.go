@@ -97,7 +97,12 @@ func (m *plainShell) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.wait()
 		}
 		if line == "?" && !typing(m.screen) {
-			return m, m.printHelp()
+			if !m.printHelp() {
+				return m, tea.Quit
+			}
+			// The screen hears of it, so a question it was asking is said
+			// again under the keys (HelpShownMsg).
+			msg = HelpShownMsg{}
 		}
 	}
 	next, cmd := m.screen.Update(msg)
@@ -136,7 +141,7 @@ func (m *plainShell) nextInput(msg tea.Msg) tea.Cmd {
 		if m.input == nil {
 			return func() tea.Msg { return InputClosedMsg{} }
 		}
-	case LineMsg:
+	case LineMsg, HelpShownMsg:
 	default:
 		return nil
 	}
@@ -185,9 +190,9 @@ func (m *plainShell) printNew() bool {
 	return true
 }
 
-// printHelp is the plain "?": every key of the screen as a line, then the
-// next line of input.
-func (m *plainShell) printHelp() tea.Cmd {
+// printHelp is the plain "?": every key of the screen as a line. It
+// reports whether the lines were written.
+func (m *plainShell) printHelp() bool {
 	var b strings.Builder
 	for _, l := range PlainHelp(m.screen) {
 		b.WriteString(Sanitize(ansi.Strip(l)))
@@ -195,7 +200,11 @@ func (m *plainShell) printHelp() tea.Cmd {
 	}
 	if _, err := io.WriteString(m.out, b.String()); err != nil {
 		m.err = fmt.Errorf("writing the keys: %w", err)
-		return tea.Quit
+		return false
 	}
-	return m.wait()
+	return true
 }
+
+// HelpShownMsg tells a plain screen that "?" printed its keys: a screen
+// asking a question says it again, so the question is the last line.
+type HelpShownMsg struct{}

@@ -146,7 +146,7 @@ func isInput(msg tea.Msg) bool {
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.KeyReleaseMsg, tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg,
 		tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg,
-		LineMsg, InputClosedMsg:
+		LineMsg, InputClosedMsg, HelpShownMsg:
 		return true
 	}
 	return false

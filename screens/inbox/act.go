@@ -143,6 +143,7 @@ func (m *Model) onLine(line string) tea.Cmd {
 	case word == "d":
 		m.details = true
 		m.sayDetails()
+		m.askCurrent(true) // the question again, under what came between
 	case word == "r":
 		return m.refresh()
 	case word == "p":
@@ -192,6 +193,7 @@ func (m *Model) onListLine(line, word string) {
 		m.clearHousekeeping()
 	case word == "copy" || strings.HasPrefix(word, "copy "):
 		m.sayLink(word[len("copy"):])
+		m.askCurrent(true)
 	case word == "list":
 		m.sayList()
 		m.askCurrent(true)
@@ -201,6 +203,7 @@ func (m *Model) onListLine(line, word string) {
 		}
 	default:
 		m.say(fmt.Sprintf("refused: %q is not a key here. %s", tui.SanitizeLine(line), legend))
+		m.askCurrent(true)
 	}
 }
 

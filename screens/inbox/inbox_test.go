@@ -413,8 +413,14 @@ func TestInboxPlainRefusesToAskACardTwiceOrRenumberIt(t *testing.T) {
 	s.waitFor("refused: x wants the number of a listed card (2, 3, 4, 5), e.g. x 2.")
 	s.exit()
 	out := s.out.String()
-	if n := strings.Count(out, "Decision #2. Choose"); n != 1 {
-		t.Errorf("card 2 was asked about %d times, want once:\n%s", n, out)
+	if i := strings.LastIndex(out, "The link to #9, to copy:"); i < 0 || !strings.Contains(out[i:], "card 2 of 5: Decision #2. Choose") {
+		t.Errorf("after copy 4 the question is not said again:\n%s", out)
+	}
+	// Asked when it was reached, and again under the link copy 4 printed
+	// (the question is the last line after anything else printed); never
+	// again because a read landed.
+	if n := strings.Count(out, "Decision #2. Choose"); n != 2 {
+		t.Errorf("card 2 was asked about %d times, want twice (reached, then after copy 4):\n%s", n, out)
 	}
 	if !strings.Contains(out, "card 2 of 5: Decision #2. Choose") {
 		t.Errorf("card 2 is not asked about under its listed number:\n%s", out)
@@ -440,6 +446,27 @@ func TestPlainListKeepsEachCardsNumber(t *testing.T) {
 	relisted := s.out.String()[before:]
 	if !strings.Contains(relisted, "card 2: Decision #2") || strings.Contains(relisted, "card 1: Decision #2") {
 		t.Errorf("the list printed again renumbers the cards:\n%s", relisted)
+	}
+	s.exit()
+}
+
+// TestPlainQuestionComesAgainAfterHelp: after ? prints the keys (and
+// after a refused line), the card's question is said again, so the last
+// line is always what the inbox waits for.
+func TestPlainQuestionComesAgainAfterHelp(t *testing.T) {
+	f := newFake()
+	s := startPlain(t, f.deps(), Options{})
+	s.waitFor("card 1 of 5: Decision #1. Choose")
+	for _, line := range []string{"?", "zzz"} {
+		before := len(s.out.String())
+		s.send(line)
+		deadline := time.Now().Add(5 * time.Second)
+		for !strings.Contains(s.out.String()[before:], "card 1 of 5: Decision #1. Choose") {
+			if time.Now().After(deadline) {
+				t.Fatalf("after %q the question was not said again:\n%s", line, s.out.String()[before:])
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 	}
 	s.exit()
 }

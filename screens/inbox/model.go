@@ -313,6 +313,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onFrame()
 	case tui.LineMsg:
 		return m.onTypedLine(msg.Line)
+	case tui.HelpShownMsg:
+		if m.pend == nil && !m.quitAsk {
+			m.askCurrent(true) // the keys came between: the question again
+		}
 	case tui.InputClosedMsg:
 		return m.onInputClosed()
 	case tea.KeyPressMsg:

@@ -248,10 +248,27 @@ func TestInboxPlainQuitNotWordless(t *testing.T) {
 		"  ship #8: refused: nothing was merged and nothing landed (exit 4)\n",
 		"  pack, Story #7: does not verify, 1 problem (exit 4)",
 		"/state/aayu/actions",
-		"  exit 4, the worst of these.",
+		"  exit 4, the worst of what this session did",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the plain q's summary lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestInboxPlainQuitCodeIsWhatThePersonDid: a tampered pack only looked
+// at from the inbox is in the summary with its own result, and the
+// session, which wrote nothing wrong, exits 0.
+func TestInboxPlainQuitCodeIsWhatThePersonDid(t *testing.T) {
+	f := newFake()
+	m := loaded(t, f, 80, 24, Options{})
+	m.c.Plain = true
+	m.away = away{what: "pack", number: 7}
+	m.onReturned(tui.ReturnedMsg{Code: tui.ExitRefused, Transcript: []string{"result: does not verify, 1 problem (exit 4)"}})
+	from := len(m.lines)
+	m.onLine("q")
+	got := strings.Join(m.lines[from:], "\n")
+	if !strings.Contains(got, "pack, Story #7: does not verify, 1 problem (exit 4)") || !strings.Contains(got, "  exit 0, the worst of what this session did") {
+		t.Errorf("looking at a tampered pack set the session's exit code:\n%s", got)
 	}
 }

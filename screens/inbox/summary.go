@@ -17,6 +17,9 @@ type tally struct {
 type openedScreen struct {
 	line string // "ship #4: shipped … (exit 0)"
 	code int
+	// looked: a screen that only shows (the pack viewer, verify): what
+	// it found is what the person looked at, and sets no exit code.
+	looked bool
 }
 
 // openedLine names a screen the inbox opened and says how it ended, from
@@ -40,7 +43,7 @@ func openedLine(a away, msg tui.ReturnedMsg) openedScreen {
 			break
 		}
 	}
-	return openedScreen{line: tui.SanitizeLine(name + ": " + how), code: msg.Code}
+	return openedScreen{line: tui.SanitizeLine(name + ": " + how), code: msg.Code, looked: a.what == "pack" || a.what == "verify"}
 }
 
 // sayQuitSummary is the plain q's last lines: what this session wrote,
@@ -55,10 +58,12 @@ func (m *Model) sayQuitSummary() {
 	m.say(fmt.Sprintf("  inbox: %s written, %s", describeCount(m.tally.done, "choice", "choices"), describeCount(m.tally.failed, "write failed", "writes failed")))
 	for _, o := range m.tally.opened {
 		m.say("  " + o.line)
-		code = tui.Worst(code, o.code)
+		if !o.looked {
+			code = tui.Worst(code, o.code)
+		}
 	}
 	if m.deps.ActionsLog != "" {
 		m.say("  the actions log keeps every write, one file a day, in " + tui.SanitizeLine(m.deps.ActionsLog))
 	}
-	m.say(fmt.Sprintf("  exit %d, the worst of these.", code))
+	m.say(fmt.Sprintf("  exit %d, the worst of what this session did (a pack or verify looked at sets none).", code))
 }
