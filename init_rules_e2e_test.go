@@ -43,7 +43,9 @@ func TestInitCreatesTheRulesetsOnlyTheGateCanSatisfy(t *testing.T) {
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home}
 	code, out := runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "init", "--yes")
-	if code != tui.ExitOK || !strings.Contains(out, "created the ruleset aayudha merge gate.") || !strings.Contains(out, "created the ruleset aayudha ledger.") {
+	// fresh's earlier set-up holds a ruleset named "aayudha merge gate" (the
+	// gate by name only); GitHub keeps names unique, so init's is "… 2".
+	if code != tui.ExitOK || !strings.Contains(out, "created the ruleset aayudha merge gate 2.") || !strings.Contains(out, "created the ruleset aayudha ledger.") {
 		t.Fatalf("init --yes exited %d:\n%s", code, out)
 	}
 	body := `  body: {"bypass_actors":[],"conditions":{"ref_name":{"exclude":[],"include":["refs/heads/ledger"]}},"enforcement":"active","name":"aayudha ledger","rules":[{"type":"non_fast_forward"},{"type":"deletion"}],"target":"branch"}`
@@ -67,7 +69,7 @@ func TestInitCreatesTheRulesetsOnlyTheGateCanSatisfy(t *testing.T) {
 			}
 			got[full.Name] = full
 		}
-		gate, ledger := got["aayudha merge gate"], got["aayudha ledger"]
+		gate, ledger := got["aayudha merge gate 2"], got["aayudha ledger"]
 		if gate == nil || ledger == nil {
 			t.Fatalf("the rulesets read back: %v", got)
 		}
@@ -90,7 +92,7 @@ func TestInitCreatesTheRulesetsOnlyTheGateCanSatisfy(t *testing.T) {
 	// The presence check's App, as init --identity names it (its device
 	// code is another test's).
 	onSandbox(t, home, func(gh *github.Client) {
-		if err := ghx.SetRepoVariable(context.Background(), gh, "acme", "fresh", ghx.DeviceClientVariable, "Ov23liSandboxFresh"); err != nil {
+		if err := ghx.SetRepoVariable(context.Background(), gh, "acme", "fresh", ghx.DeviceClientVariable, "Iv23liSandboxFresh"); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -67,9 +67,20 @@ type procAayu struct {
 
 func startProcess(t *testing.T, bin, home string, args ...string) *procAayu {
 	t.Helper()
+	return startProcessMarked(t, bin, home, "AMP_THREAD_ID=T-1", args...)
+}
+
+// startProcessMarked is startProcess with marker as the host's agent
+// marker ("" for none: a person's process without a terminal, which the
+// presence check serves; a marked one posts a batch for ship).
+func startProcessMarked(t *testing.T, bin, home, marker string, args ...string) *procAayu {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	// Only what the run needs: no agent marker of the test's own shell.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "AAYU_GITHUB_TOKEN=sandbox-founder", "AMP_THREAD_ID=T-1"}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "AAYU_GITHUB_TOKEN=sandbox-founder"}
+	if marker != "" {
+		cmd.Env = append(cmd.Env, marker)
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +285,9 @@ func TestCtrlCTwiceDuringDecisionWriteLeavesItHalfDoneForTheNextRun(t *testing.T
 // for the confirmation.
 func shipProcess(t *testing.T, bin, home, url string) *procAayu {
 	t.Helper()
-	p := startProcess(t, bin, home, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
+	// No agent's marker: a marked process without a terminal is a host
+	// agent's lane, whose ship posts a batch; this is the person's.
+	p := startProcessMarked(t, bin, home, "", "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
 		"--set", "identity.device_client_id=aayu-sandbox", "ship", "4", "--solo-bypass")
 	m := p.waitFor(deviceCodeLine)
 	approveOnSandbox(t, m[1], m[2], "founder")
@@ -345,7 +358,7 @@ func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
 	if !stopped {
 		t.Errorf("the actions log does not record the ship stopped after its merge: %+v", actionsLog(t, home))
 	}
-	again := startProcess(t, bin, home, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
+	again := startProcessMarked(t, bin, home, "", "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
 		"--set", "identity.device_client_id=aayu-sandbox", "ship", "4", "--solo-bypass")
 	again.waitFor(`Type y and Enter to write all of these`) // the writes left, with no new presence check
 	again.send("y")

@@ -106,7 +106,7 @@ func TestProofPushCLI(t *testing.T) {
 		{"refuses no pack", []string{"proof", "push", "9"}, tui.ExitRefused, "aayu verify 9 builds it"},
 		{"refuses media without a bucket", []string{"proof", "push", "5", "--media"}, tui.ExitRefused, "media refused"},
 		{"refuses dry run", []string{"proof", "push", "5", "--dry-run"}, tui.ExitUsage, "--dry-run is not built"},
-		{"usage without push", []string{"proof", "5"}, tui.ExitUsage, "the aayu proof commands are push"},
+		{"usage without push", []string{"proof", "5"}, tui.ExitUsage, "the aayu proof commands are comment, push, verify"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errOut := runAayuEnv(t, vars(), append([]string{"--sandbox"}, c.args...)...)
