@@ -18,23 +18,20 @@ import (
 // `aayu sandbox --faults …` does, until the test or the caller closes it.
 func sandboxAt(t *testing.T, stateDir string, faults sandbox.FaultSpec) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: stateDir, Faults: faults})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	return srv, url
+	return sandboxWith(t, sandbox.Options{StateDir: stateDir, Faults: faults})
 }
 
 // sandboxWithPlan is sandboxAt with a fault plan: a test's faults keyed on
 // the request, so each run meets the same ones.
 func sandboxWithPlan(t *testing.T, stateDir string, plan sandbox.FaultPlan) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: stateDir, FaultPlan: plan})
+	return sandboxWith(t, sandbox.Options{StateDir: stateDir, FaultPlan: plan})
+}
+
+// sandboxWith starts a sandbox with opts, stopped when the test ends.
+func sandboxWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	srv, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,16 +13,7 @@ import (
 // does, so a test can look inside it while aayu talks to it as to GitHub.
 func startSandboxServer(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	return srv, url
+	return sandboxWith(t, sandbox.Options{StateDir: t.TempDir(), Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
 }
 
 // TestPresenceClientIDFromRepositoryVariable: with no client ID configured
