@@ -2,16 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx/sandbox"
 )
@@ -24,37 +18,8 @@ import (
 // job is a check run on the base's tip.
 func TestGateReportsAFailingPullRequest(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds aayu and runs the gate's go test")
-	}
-	dir := t.TempDir()
-	bin := buildAayu(t)
-	var logs lockedBuffer
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(dir, "state"), Runner: &sandbox.RunnerOptions{Aayu: bin},
-		Logf: func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-
-	work := filepath.Join(dir, "work")
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "http.extraHeader=Authorization: Bearer sandbox-agent-bot"}, args...)...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_AUTHOR_NAME=agent", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=agent", "GIT_COMMITTER_EMAIL=a@example.com")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	_ = os.MkdirAll(work, 0o755)
-	git("clone", "-q", base+"/acme/benefits.git", ".")
+	r := startGateRig(t)
+	git, work, logs := r.git, r.work, r.logs
 	git("checkout", "-q", "-b", "story/3-breaks-a-test", "origin/story/3-remaining-deductible")
 	failing := "package deductible\n\nimport \"testing\"\n\nfunc TestTheAgentBrokeThis(t *testing.T) { t.Fatal(\"broken on purpose\") }\n"
 	if err := os.WriteFile(filepath.Join(work, "deductible", "broken_test.go"), []byte(failing), 0o644); err != nil {
@@ -65,45 +30,16 @@ func TestGateReportsAFailingPullRequest(t *testing.T) {
 	head := git("rev-parse", "HEAD")
 	git("push", "-q", "origin", "story/3-breaks-a-test")
 
-	gh := github.NewClient(nil).WithAuthToken("sandbox-founder")
-	gh.BaseURL, _ = url.Parse(base + "/")
-	agent := github.NewClient(nil).WithAuthToken("sandbox-agent-bot")
-	agent.BaseURL = gh.BaseURL
-	ctx := context.Background()
-	opened, _, err := agent.PullRequests.Create(ctx, "acme", "benefits", &github.NewPullRequest{
-		Title: github.String("Remaining deductible, broken"), Head: github.String("story/3-breaks-a-test"),
-		Base: github.String("dev"), Body: github.String("Refs #3")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var run *github.WorkflowRun
-	for deadline := time.Now().Add(90 * time.Second); run == nil && time.Now().Before(deadline); time.Sleep(time.Second) {
-		runs, _, err := gh.Actions.ListWorkflowRunsByFileName(ctx, "acme", "benefits", sandbox.GateFile, &github.ListWorkflowRunsOptions{Event: "pull_request_target"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range runs.WorkflowRuns {
-			if len(r.PullRequests) == 1 && r.PullRequests[0].GetHead().GetSHA() == head && r.GetStatus() == "completed" {
-				run = r
-			}
-		}
-	}
+	gh, ctx := r.person, context.Background()
+	pr := r.openPR("story/3-breaks-a-test", "Remaining deductible, broken")
+	run := r.completedRun(head)
 	if run == nil || run.GetConclusion() != "failure" {
 		t.Fatalf("no failed run for %s: %v\n%s", head, run, logs.String())
 	}
-	checks, _, err := gh.Checks.ListCheckRunsForRef(ctx, "acme", "benefits", run.GetHeadSHA(), &github.ListCheckRunsOptions{Filter: github.String("all")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	concluded := map[string]string{}
-	for _, c := range checks.CheckRuns {
-		if c.GetCheckSuite().GetID() == run.GetCheckSuiteID() {
-			concluded[c.GetName()] = c.GetConclusion()
-		}
-	}
+	concluded := r.jobConclusions(run)
 	// aayu comment ends with the gate's verdict, so its job fails too;
 	// what matters is that it ran and reported.
-	if fmt.Sprint(concluded) != "map[aayudha/comment:failure aayudha/pack:failure aayudha/tests:success]" {
+	if concluded != "map[aayudha/comment:failure aayudha/pack:failure aayudha/tests:success]" {
 		t.Errorf("the run's check runs: %v\n%s", concluded, logs.String())
 	}
 	statuses, _, err := gh.Repositories.ListStatuses(ctx, "acme", "benefits", head, nil)
@@ -114,7 +50,7 @@ func TestGateReportsAFailingPullRequest(t *testing.T) {
 		!strings.Contains(st.GetDescription(), "a floor does not hold") {
 		t.Errorf("the head's status: %s %s by %s: %s", st.GetContext(), st.GetState(), st.GetCreator().GetLogin(), st.GetDescription())
 	}
-	comments, _, err := gh.Issues.ListComments(ctx, "acme", "benefits", opened.GetNumber(), nil)
+	comments, _, err := gh.Issues.ListComments(ctx, "acme", "benefits", pr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
