@@ -108,32 +108,7 @@ func Lines(r core.Report) []string {
 	var out []string
 	out = append(out, section("Solo-mode bypasses", len(r.Bypasses)))
 	for _, b := range r.Bypasses {
-		l := fmt.Sprintf("  bypass: PR #%d", b.PR)
-		switch {
-		case b.PR == 0:
-			l = fmt.Sprintf("  bypass: Story #%d", b.Story) // a plan bypass no ship carried yet
-		case b.Story > 0:
-			l += fmt.Sprintf(" (Story #%d)", b.Story)
-		}
-		l += fmt.Sprintf(" by @%s through %s", tui.SanitizeLine(b.Login), b.Via)
-		if b.Head != "" {
-			l += " at head " + tui.SanitizeLine(gitsha.Short(b.Head))
-		}
-		if !b.MergedAt.IsZero() {
-			l += ", merged " + stamp(b.MergedAt)
-		}
-		switch {
-		case b.Comment == nil:
-			l += "; its Solo-mode bypass: comment is not on GitHub"
-		case b.Comment.URL != "":
-			l += "; comment " + tui.SanitizeLine(b.Comment.URL) + " at " + stamp(b.Comment.CreatedAt)
-		default:
-			l += "; comment at " + stamp(b.Comment.CreatedAt)
-		}
-		if b.Late {
-			l += " — recorded late"
-		}
-		out = append(out, l)
+		out = append(out, bypassLine(b))
 	}
 	out = append(out, section("Human-fallback writes", len(r.Fallbacks)))
 	for _, f := range r.Fallbacks {
@@ -166,6 +141,37 @@ func Lines(r core.Report) []string {
 	}
 	return append(out, fmt.Sprintf("result: %s, %s, %s recorded late",
 		count(len(r.Bypasses), "Solo-mode bypass", "Solo-mode bypasses"), count(len(r.Fallbacks), "human-fallback write", "human-fallback writes"), fmt.Sprint(len(r.Late))))
+}
+
+// bypassLine is one Solo-mode bypass: what it let through, by whom and
+// how, and where its comment is.
+func bypassLine(b core.Bypass) string {
+	l := fmt.Sprintf("  bypass: PR #%d", b.PR)
+	switch {
+	case b.PR == 0:
+		l = fmt.Sprintf("  bypass: Story #%d", b.Story) // a plan bypass no ship carried yet
+	case b.Story > 0:
+		l += fmt.Sprintf(" (Story #%d)", b.Story)
+	}
+	l += fmt.Sprintf(" by @%s through %s", tui.SanitizeLine(b.Login), b.Via)
+	if b.Head != "" {
+		l += " at head " + tui.SanitizeLine(gitsha.Short(b.Head))
+	}
+	if !b.MergedAt.IsZero() {
+		l += ", merged " + stamp(b.MergedAt)
+	}
+	switch {
+	case b.Comment == nil:
+		l += "; its Solo-mode bypass: comment is not on GitHub"
+	case b.Comment.URL != "":
+		l += "; comment " + tui.SanitizeLine(b.Comment.URL) + " at " + stamp(b.Comment.CreatedAt)
+	default:
+		l += "; comment at " + stamp(b.Comment.CreatedAt)
+	}
+	if b.Late {
+		l += " — recorded late"
+	}
+	return l
 }
 
 func section(title string, n int) string {

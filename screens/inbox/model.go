@@ -311,18 +311,26 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onQuitRequest(msg)
 	case frameMsg:
 		return m.onFrame()
-	case tui.LineMsg:
-		return m.onTypedLine(msg.Line)
-	case tui.HelpShownMsg:
-		if m.pend == nil && !m.quitAsk {
-			m.askCurrent(true) // the keys came between: the question again
-		}
+	case tui.LineMsg, tui.HelpShownMsg:
+		return m.onPlainInput(msg)
 	case tui.InputClosedMsg:
 		return m.onInputClosed()
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.PasteMsg:
 		m.onPaste(msg.Content)
+	}
+	return nil
+}
+
+// onPlainInput takes what plain input brings: a typed line, or word that
+// "?" printed the keys, after which the question is said again.
+func (m *Model) onPlainInput(msg tea.Msg) tea.Cmd {
+	if l, ok := msg.(tui.LineMsg); ok {
+		return m.onTypedLine(l.Line)
+	}
+	if m.pend == nil && !m.quitAsk {
+		m.askCurrent(true) // the keys came between: the question again
 	}
 	return nil
 }
