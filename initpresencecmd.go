@@ -5,8 +5,6 @@ import (
 	"runtime"
 
 	core "github.com/aayudha/aayu/actions/initrepo"
-	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -23,44 +21,15 @@ func presenceAppHere(inv tui.Invocation, getenv func(string) string) bool {
 // flow (core.CreatePresenceApp), and the repository variable naming it.
 // A person's step, as the bot App's: an agent lane and CI are refused.
 func (w wiring) runInitPresenceApp() int {
-	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
+	e, sess := w.e, w.sess
 	say := func(format string, args ...any) { fmt.Fprintf(e.stdout, format+"\n", args...) }
-	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub). Nothing was done.")
-		return tui.ExitUsage
+	bot, code, ok := w.manifestFlowOptions("aayu init --identity", "the presence App", func() string { return "" })
+	if !ok {
+		return code
 	}
-	if inv.Global.CI {
-		fmt.Fprintln(e.stderr, "aayu init --identity refuses --ci: creating the presence App needs a person at a browser. Nothing was created.")
-		return tui.ExitRefused
-	}
-	if lane, marker := identity.AgentLane(e.getenv); lane {
-		fmt.Fprintf(e.stderr, "aayu init --identity refuses an agent lane (%s is set): the presence App is a person's step. Nothing was created.\n", marker)
-		return tui.ExitRefused
-	}
-	tok, _, err := sess.resolve(ctx)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu init: %v\nNothing was created.\n", err)
-		return tui.ExitFailed
-	}
-	gh, err := sess.client(tok)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu init: %v\nNothing was created.\n", err)
-		return tui.ExitFailed
-	}
-	repo, _, err := gh.Repositories.Get(ctx, sess.owner, sess.repo)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu init: reading %s/%s: %v\nNothing was created.\n", sess.owner, sess.repo, err)
-		return tui.ExitFailed
-	}
-	openURL := login.OpenInBrowser(e.getenv)
-	res, err := core.CreatePresenceApp(ctx, core.PresenceAppOptions{
-		BotAppOptions: core.BotAppOptions{Client: gh, Web: sess.webURL(), Owner: sess.owner, Repo: sess.repo,
-			OwnerIsOrg: repo.GetOwner().GetType() == "Organization", Getenv: e.getenv,
-			Open: func(u string) error {
-				say("Opening %s in your browser: press the button there, then Create GitHub App on GitHub.", u)
-				return openURL(u)
-			}},
-		Say: func(s string) { say("%s", tui.SanitizeLine(s)) },
+	res, err := core.CreatePresenceApp(w.ctx, core.PresenceAppOptions{
+		BotAppOptions: bot,
+		Say:           func(s string) { say("%s", tui.SanitizeLine(s)) },
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu init --identity: %s\n", tui.SanitizeLine(err.Error()))
