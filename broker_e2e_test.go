@@ -173,9 +173,12 @@ func TestInitBotAppRefusesSSHAgentsAndCI(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"ssh", map[string]string{"SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "BROWSER": "x"}, nil, "SSH session"},
-		{"agent lane", map[string]string{"AAYU_AGENT": "1", "BROWSER": "x"}, nil, "agent lane"},
-		{"ci", map[string]string{"BROWSER": "x"}, []string{"--ci"}, "refuses --ci"},
+		{"ssh", map[string]string{"SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "BROWSER": "x"}, []string{"--bot-app"}, "SSH session"},
+		{"agent lane", map[string]string{"AAYU_AGENT": "1", "BROWSER": "x"}, []string{"--bot-app"}, "agent lane"},
+		{"ci", map[string]string{"BROWSER": "x"}, []string{"--bot-app", "--ci"}, "refuses --ci"},
+		// The presence App's command shares the refusals (manifestFlowOptions).
+		{"presence app, agent lane", map[string]string{"CLAUDECODE": "1", "BROWSER": "x"}, nil, "refuses an agent lane (CLAUDECODE is set): creating the presence App"},
+		{"presence app, ci", map[string]string{"BROWSER": "x"}, []string{"--ci"}, "aayu init --identity refuses --ci: creating the presence App"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb strings.Builder
@@ -183,7 +186,7 @@ func TestInitBotAppRefusesSSHAgentsAndCI(t *testing.T) {
 			for k, v := range c.env {
 				env[k] = v
 			}
-			args := append([]string{"--sandbox", "init", "--identity", "--bot-app"}, c.args...)
+			args := append([]string{"--sandbox", "init", "--identity"}, c.args...)
 			code := run(context.Background(), args, env2(env, &out, &errb))
 			if code != tui.ExitRefused || !strings.Contains(errb.String(), c.want) || !strings.Contains(errb.String(), "othing was created") {
 				t.Errorf("exit %d, stderr %q; want exit 4 naming %q", code, errb.String(), c.want)
