@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aayudha/aayu/actions"
+	core "github.com/aayudha/aayu/actions/decide"
+	"github.com/aayudha/aayu/ghx/inboxread"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/screens/decide"
+	"github.com/aayudha/aayu/screens/login"
+	"github.com/aayudha/aayu/tui"
+)
+
+// decideScreen wires `aayu decide N[,M…] --accept K[,L…] [--note TEXT]`,
+// the inbox's Decision step from the command line: the inbox's read, its
+// cards' choices and its executor. Accepting a Decision is the person's
+// act: an agent lane never reaches this screen (main.go sends it to
+// runDecideBatch: its picks become a batch for the person's approval),
+// and CI is refused; a process
+// without a terminal approves by the presence check once the reads found
+// something to write. --dry-run writes nothing, and any lane may run it.
+func (w wiring) decideScreen() (tui.Screen, error) {
+	ctx, inv, e, sess, common := w.ctx, w.inv, w.e, w.sess, w.common
+	picks, err := core.ParsePicks(inv.Args[0], inv.Flags["accept"])
+	if err != nil {
+		return nil, openErr(tui.ExitUsage, "%v. Nothing was done.", err)
+	}
+	if sess.owner == "" {
+		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+	}
+	command, dryRun := core.Command(picks), inv.Global.DryRun
+	tok, _, err := sess.resolve(ctx)
+	if err != nil {
+		return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
+	}
+	client, err := sess.client(tok)
+	if err != nil {
+		return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
+	}
+	reader := inboxread.New(client, sess.owner, sess.repo, inboxread.Options{})
+	read := func(ctx context.Context) (core.Plan, error) {
+		return core.Read(ctx, core.Options{Client: client, Reader: reader, Owner: sess.owner, Repo: sess.repo, Picks: picks, Note: inv.Flags["note"]})
+	}
+	if !dryRun {
+		d := identity.RequireHuman(identity.HumanCheck{Command: command, Env: e.getenv,
+			Terminal: e.personsTerminal(), CI: inv.Global.CI, Need: identity.AccessWrite})
+		switch d.Outcome {
+		case identity.Refused:
+			return nil, openErr(tui.ExitRefused, "refused: %s; accepting a Decision is the person's act.\nNothing was done. (%s --dry-run shows what it would write and writes nothing; any lane may run it.)", d.Reason, command)
+		case identity.NeedsPresence:
+			// As ready does: the reads come first, so a refusal never asks
+			// for a code; the presence check comes only before a write.
+			plan, err := read(ctx)
+			if err == nil {
+				if _, code, ok := w.presenceFor(login.Request{Command: command, Need: identity.AccessWrite,
+					Approving: []string{fmt.Sprintf("Accepts %d %s of %s/%s as you: for each, a comment, the label status:accepted and the issue closed.",
+						len(plan.Items), tui.Plural(len(plan.Items), "Decision", "Decisions"), sess.owner, sess.repo)},
+				}); !ok {
+					return nil, &openError{code: code} // the presence check said why
+				}
+			}
+			read = func(context.Context) (core.Plan, error) { return plan, err }
+		}
+	}
+	logDir, err := actions.DefaultLogDir(e.getenv)
+	if err != nil {
+		return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
+	}
+	return decide.New(ctx, common, decide.Deps{
+		Command: command, DryRun: dryRun, Read: read,
+		Apply: func(ctx context.Context, p core.Plan) []core.Result {
+			ex, err := actions.NewExecutor(actions.ExecutorConfig{
+				Client: client, Owner: sess.owner, Repo: sess.repo, Viewer: p.Viewer.Raw(),
+				Reread: core.Reread(reader, p.Snapshot()), Log: actions.OpenLog(logDir, nil),
+			})
+			if err != nil {
+				return failAll(p, err)
+			}
+			return core.Apply(ctx, ex, p)
+		},
+	}), nil
+}
+
+// failAll is every pick not done because the writes could not start.
+func failAll(p core.Plan, err error) []core.Result {
+	out := make([]core.Result, len(p.Items))
+	for i, it := range p.Items {
+		out[i] = core.Result{Item: it, Tried: i == 0}
+		if i == 0 {
+			out[i].Outcome.Failure = &actions.Failure{What: "Nothing was written: " + err.Error(),
+				Changed: "Nothing changed on GitHub.", Next: "Check your token with aayu auth, then run the same command again."}
+		}
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/tui"
+)
+
+// runSandbox is `aayu sandbox`: the sandbox GitHub alone, in the
+// foreground, one log line per request on standard error, until Ctrl-C.
+// With --reset it seeds the demo again and exits.
+func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
+	faults, err := sandbox.ParseFaults(inv.Flags["faults"])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: --faults: %v\n", err)
+		return tui.ExitUsage
+	}
+	scale := 0
+	if v := inv.Flags["scale"]; v != "" {
+		scale, _ = strconv.Atoi(v) // ParseArgs checked it
+	}
+	cache, err := userCacheDir(e.getenv)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
+		return tui.ExitFailed
+	}
+	srv, err := sandbox.New(sandbox.Options{
+		StateDir: filepath.Join(cache, "aayu", "sandbox"),
+		Faults:   faults,
+		Scale:    scale,
+		Logf:     func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
+		Runner:   gateRunner(),
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
+		return tui.ExitFailed
+	}
+	if inv.Flags["reset"] != "" {
+		if err := srv.Reset(); err != nil {
+			fmt.Fprintf(e.stderr, "aayu sandbox: resetting: %v\n", err)
+			return tui.ExitFailed
+		}
+		fmt.Fprintln(e.stdout, "the sandbox was reset to the demo repository acme/benefits")
+		// --reset is a chore, not a session: save the fresh seed and
+		// give the terminal back, as a person running it expects.
+		if err := srv.Close(); err != nil {
+			fmt.Fprintf(e.stderr, "aayu sandbox: saving state: %v\n", err)
+			return tui.ExitFailed
+		}
+		return tui.ExitOK
+	}
+	addr := inv.Flags["addr"]
+	if addr == "" {
+		addr = "127.0.0.1:8765"
+	}
+	url, err := srv.Start(addr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
+		return tui.ExitFailed
+	}
+	fmt.Fprintf(e.stdout, "sandbox GitHub serving acme/benefits at %s\n", url)
+	fmt.Fprintf(e.stdout, "use it with: aayu --api-url %s/ --oauth-url %s  (token sandbox-founder, -writer, -reader or -agent-bot)\n", url, url)
+	fmt.Fprintf(e.stdout, "state kept in %s; Ctrl-C stops it\n", filepath.Join(cache, "aayu", "sandbox"))
+	// ship checks the gate's attestation with the sandbox's own Sigstore
+	// root: found by itself on this machine, named here for anywhere else.
+	fmt.Fprintf(e.stdout, "its Sigstore root: %s (found by itself for a sandbox on this machine; elsewhere: --set proof.trusted_root=%s)\n",
+		filepath.Join(cache, "aayu", "sandbox", sandbox.TrustedRootFile), filepath.Join(cache, "aayu", "sandbox", sandbox.TrustedRootFile))
+	<-ctx.Done()
+	if err := srv.Close(); err != nil {
+		fmt.Fprintf(e.stderr, "aayu sandbox: saving state: %v\n", err)
+		return tui.ExitFailed
+	}
+	return tui.ExitOK
+}
+
+// gateRunner lets the standalone sandbox run the merge gate's aayu steps
+// with this very binary when an agent pushes; a test binary is not aayu.
+func gateRunner() *sandbox.RunnerOptions {
+	exe, err := os.Executable()
+	if err != nil || strings.HasSuffix(exe, ".test") {
+		return nil
+	}
+	return &sandbox.RunnerOptions{Aayu: exe}
+}

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"os"
+
+	"github.com/aayudha/aayu/proof/build"
+	"github.com/aayudha/aayu/screens/verify"
+	"github.com/aayudha/aayu/tui"
+)
+
+// verifyScreen wires `aayu verify STORY`: the floors run in the person's
+// checkout (or, with --sandbox, in a fresh clone of the demo repository).
+func (w wiring) verifyScreen() (tui.Screen, error) {
+	inv := w.inv
+	story, err := build.ParseStory(inv.Args[0])
+	if err != nil {
+		return nil, openErr(tui.ExitUsage, "%v", err)
+	}
+	return w.storyVerifyScreen(story)
+}
+
+// storyVerifyScreen builds a Story's pack from real go test runs: `aayu
+// verify STORY`, and v on an inbox card.
+func (w wiring) storyVerifyScreen(story int) (tui.Screen, error) {
+	ctx, inv, e, sess, common, src := w.ctx, w.inv, w.e, w.sess, w.common, w.src
+	cache, err := userCacheDir(e.getenv)
+	if err != nil {
+		return nil, err
+	}
+	opts := build.PrepareOptions{
+		Owner: sess.owner, Repo: sess.repo, Story: story, CI: inv.Global.CI, Getenv: e.getenv,
+		Config: src.sources, CacheDir: cache, FromRaw: inv.Flags["from-raw"],
+		PackOut: inv.Flags["pack-out"],
+	}
+	if sess.sandbox != nil {
+		opts.SandboxGitDir = sess.sandbox.GitDir()
+	} else {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		opts.Checkout = cwd
+		if opts.Owner == "" {
+			owner, repo, err := build.Tools{}.RepoFromCheckout(ctx, cwd)
+			if err != nil {
+				return nil, openErr(tui.ExitUsage, "which repository? %v", err)
+			}
+			opts.Owner, opts.Repo = owner, repo
+		}
+	}
+	return verify.New(ctx, common, verify.Deps{
+		Story: story,
+		Prepare: func(ctx context.Context) (build.Request, error) {
+			tok, _, err := sess.resolve(ctx)
+			if err != nil {
+				return build.Request{}, err
+			}
+			gh, err := sess.client(tok)
+			if err != nil {
+				return build.Request{}, err
+			}
+			return build.Prepare(ctx, build.Tools{}, gh, opts)
+		},
+	}), nil
+}

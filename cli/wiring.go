@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/screens/auth"
+	"github.com/aayudha/aayu/screens/login"
+	"github.com/aayudha/aayu/tui"
+)
+
+// wiring is the one small set of dependencies every screen of this run is
+// built from: the run's context, its command line and environment, the
+// layered settings, the GitHub session and what the shell shares with
+// every screen. Its screen builders return (tui.Screen, error); an
+// *openError carries the exit code the command line ends with. The inbox
+// calls the same builders to open ship, the pack viewer and verify on top
+// of it.
+type wiring struct {
+	ctx    context.Context
+	inv    tui.Invocation
+	e      env
+	cfg    *config.Config
+	sess   *session
+	common tui.Common
+	src    configSources
+	// newClientID is the OAuth App aayu init --client-id is about to name:
+	// the presence check asks it for the code when nothing names an App
+	// yet, since the App cannot be named before a person is present.
+	newClientID string
+}
+
+// screen builds the screen the command line names, the bottom of its
+// program's screen stack.
+func (w wiring) screen() (tui.Screen, error) {
+	switch w.inv.Command {
+	case "login":
+		s, err := w.loginScreen(login.Request{Command: "aayu login", Need: identity.AccessWrite}, w.here("aayu login"))
+		if err != nil {
+			return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
+		}
+		return s, nil
+	case "verify":
+		return w.verifyScreen()
+	case "auth":
+		return auth.New(w.ctx, w.common, auth.Deps{
+			Resolve: w.sess.resolve, Client: w.sess.client, APIURL: w.sess.apiURL,
+			Bot: w.botResolver().Choice(),
+		}), nil
+	case "pack":
+		return w.packScreen()
+	case "audit":
+		s, err := w.auditScreen()
+		if err != nil {
+			return nil, openErr(tui.ExitUsage, "%v\nNothing was done.", err)
+		}
+		return s, nil
+	case "doctor":
+		return w.doctorScreen()
+	case "init":
+		return w.initScreen()
+	case "ship":
+		return w.shipScreen()
+	case "ready":
+		return w.readyScreen()
+	case "decide":
+		return w.decideScreen()
+	case "approve":
+		return w.approveScreen()
+	case "plan":
+		return w.planScreen()
+	case "proof push":
+		return w.proofPushScreen()
+	}
+	return nil, openErr(tui.ExitUsage, "unknown screen. Nothing was done.")
+}
+
+// fallbackTrailers tag a ledger commit an agent lane makes under the
+// person's token (no bot App or machine user configured, no
+// AAYU_BOT_TOKEN): the seed's human-fallback trailer, which aayu audit
+// lists in its own section.
+func (w wiring) fallbackTrailers() []string {
+	if lane, _ := identity.AgentLane(w.e.getenv); !lane {
+		return nil
+	}
+	if c := w.botResolver().Choice(); c.Kind == ghx.BotHumanFallback {
+		return []string{c.Trailer}
+	}
+	return nil
+}
+
+// botResolver is the seed's Resolver.Bot wired to this run: the
+// environment, the [identity] table, the person's token (for the fallback
+// and the broker's dispatch), the broker, and the OS keyring.
+func (w wiring) botResolver() ghx.Resolver {
+	r := ghx.Resolver{Getenv: w.e.getenv, Identity: identityConfig(w.cfg), Secret: ghx.KeyringSecret(nil, 0)}
+	if w.sess != nil {
+		r.Human = func(ctx context.Context) (ghx.Token, error) {
+			tok, _, err := w.sess.resolve(ctx)
+			return tok, err
+		}
+		if w.sess.owner != "" {
+			// The broker is dispatched with the person's token, so the run
+			// is theirs in the workflow history; its token is the bot's.
+			r.Broker = func(ctx context.Context, human ghx.Token) (ghx.Token, error) {
+				gh, err := w.sess.client(human)
+				if err != nil {
+					return ghx.Token{}, err
+				}
+				return ghx.Broker{Client: gh, Owner: w.sess.owner, Repo: w.sess.repo, Workflow: r.Identity.Broker}.Mint(ctx)
+			}
+		}
+	}
+	return r
+}
+
+// writeToken is the token this run's writes go out with: an agent lane
+// writes under the bot (Resolver.Bot; the person's token only in solo
+// mode, tagged by fallbackTrailers), a person under their own token.
+func (w wiring) writeToken(ctx context.Context) (ghx.Token, error) {
+	if lane, _ := identity.AgentLane(w.e.getenv); lane {
+		tok, _, err := w.botResolver().Bot(ctx)
+		return tok, err
+	}
+	tok, _, err := w.sess.resolve(ctx)
+	return tok, err
+}
