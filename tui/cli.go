@@ -248,7 +248,7 @@ func rootLong(configPath string) string {
 	}
 	return "aayu is the person's side of aayudha: the inbox of every step waiting for a person, " +
 		"proof packs, and ship, where only a person gives the pass that lets a change ship.\n\n" +
-		"Configuration: " + where + " (your file), the repository's .aayudha/config.toml, " +
+		"Configuration: the repository's .aayudha/config.toml, then " + where + " (your file), " +
 		"AAYU_* variables and --set key=value, later ones winning; policy always comes from the base branch.\n\n" +
 		"Exit codes: 0 done, 1 failed, 2 usage, 3 a floor does not hold, " +
 		"4 the pack does not verify, nothing qualifies, or a refusal."
