@@ -14,13 +14,10 @@ import (
 	"github.com/aayudha/aayu/actions/approve"
 	core "github.com/aayudha/aayu/actions/decide"
 	doctorcore "github.com/aayudha/aayu/actions/doctor"
-	readycore "github.com/aayudha/aayu/actions/ready"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
-	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -95,56 +92,6 @@ func (p batchPolicy) person() string {
 		return p.approvers[0]
 	}
 	return p.approver
-}
-
-// runDecideBatch is `aayu decide` in an agent lane: accepting a Decision
-// is the person's act, so the agent's picks become one batch, posted as
-// the bot on the first Decision, its record on the ledger, and — unless
-// the repository can prove a reply — a device code the person approves
-// on any device, which this process waits for and then applies.
-func (w wiring) runDecideBatch() int {
-	picks, err := core.ParsePicks(w.inv.Args[0], w.inv.Flags["accept"])
-	if err != nil {
-		fmt.Fprintf(w.e.stderr, "aayu decide: %v. Nothing was done.\n", err)
-		return tui.ExitUsage
-	}
-	return w.runBatch("decide", core.Command(picks), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
-		plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, w.sess.owner, w.sess.repo, inboxread.Options{}),
-			Owner: w.sess.owner, Repo: w.sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
-		if err != nil {
-			return approve.Record{}, err
-		}
-		return approve.NewRecord(plan, person, "", "", time.Now())
-	})
-}
-
-// runReadyBatch is `aayu ready STORY [--again]` in an agent lane:
-// freezing a goal is the person's act, so the agent's command becomes a
-// batch of one step, read as the person's run reads it (a refusal, or a
-// goal frozen already, posts nothing), and applied on approval by
-// actions/ready itself, with the approver named on the ledger commit.
-func (w wiring) runReadyBatch() int {
-	story, err := build.ParseStory(w.inv.Args[0])
-	if err != nil {
-		fmt.Fprintf(w.e.stderr, "aayu ready: %v\n", err)
-		return tui.ExitUsage
-	}
-	again := w.inv.Flags["again"] == "true"
-	return w.runBatch("ready", readycore.Command(story, again), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
-		o, r := w.sess.owner, w.sess.repo
-		p, err := readycore.Read(ctx, readycore.Options{Client: gh, Owner: o, Repo: r, Story: story, Again: again})
-		if err != nil {
-			return approve.Record{}, err
-		}
-		if p.Same {
-			return approve.Record{}, errNothingToApprove{fmt.Sprintf("#%d is already frozen with completion_goal_hash %s; nothing to approve.", story, p.Hash[:12])}
-		}
-		is, _, err := gh.Issues.Get(ctx, o, r, story)
-		if err != nil {
-			return approve.Record{}, fmt.Errorf("reading #%d: %s", story, ghx.Describe(err))
-		}
-		return approve.NewRecordOf(o+"/"+r, []approve.Item{approve.NewReadyItem(p, again, is.GetTitle(), is.GetBody())}, person, "", "", time.Now())
-	})
 }
 
 // errNothingToApprove ends a batch command with exit 0 and nothing

@@ -1,8 +1,9 @@
 package cli
 
 import (
-	"github.com/charmbracelet/x/term"
 	"sync"
+
+	"github.com/charmbracelet/x/term"
 
 	"context"
 	"errors"
@@ -54,8 +55,17 @@ func (s *session) client(tok ghx.Token) (*github.Client, error) {
 // runs aayu --sandbox acts as unless AAYU_GITHUB_TOKEN names another.
 const sandboxToken = "sandbox-founder"
 
+// sessionOptions is what openSession takes from the command it opens for.
+type sessionOptions struct {
+	// allSources: the token lookup reports every source (aayu auth).
+	allSources bool
+	// noCheckout: the invocation reads only this machine, so the
+	// checkout's origin is not looked up (two runs of git).
+	noCheckout bool
+}
+
 // openSession decides the hosts, the repository and the token sources.
-func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, error) {
+func openSession(ctx context.Context, inv tui.Invocation, e env, o sessionOptions) (*session, error) {
 	s := &session{}
 	s.apiURL, s.oauthURL = tui.ResolveURLs(inv.Global, e.getenv)
 	cache, err := userCacheDir(e.getenv)
@@ -80,7 +90,7 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 	if repo == "" && inv.Global.Sandbox {
 		repo = sandbox.RepoOwner + "/" + sandbox.RepoName
 	}
-	if repo == "" && !inv.Global.Sandbox && !localPack(inv) {
+	if repo == "" && !inv.Global.Sandbox && !o.noCheckout {
 		// The repository defaults to the checkout's origin, as gh does.
 		if cwd, err := os.Getwd(); err == nil {
 			if owner, name, err := (build.Tools{}).RepoFromCheckout(ctx, cwd); err == nil {
@@ -117,7 +127,7 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 				[]ghx.SourceStatus{{Source: "sandbox", State: ghx.StateUsed, Detail: "the in-process sandbox GitHub; you act as @founder"}}, nil
 		}
 		env := resolveEnv
-		env.CheckAll = inv.Command == "auth"
+		env.CheckAll = o.allSources
 		return ghx.ResolveHumanToken(ctx, env)
 	}
 	s.resolveQuiet = func(ctx context.Context) (ghx.Token, error) {

@@ -21,8 +21,8 @@ const (
 
 // Invocation is a parsed command line.
 type Invocation struct {
-	// Command is the command to run, a Name from Commands(): inbox (the
-	// default), login, pack, verify, ready, ship, …
+	// Command is the command to run, a Name from the table Execute was
+	// given (its Default when none is named; Of for another name).
 	Command string
 	// Args are the command's positional arguments (STORY, DIR or PR).
 	Args []string

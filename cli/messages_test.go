@@ -1,4 +1,4 @@
-package tui
+package cli
 
 import (
 	"fmt"
@@ -32,8 +32,8 @@ var commandRef = regexp.MustCompile("(?:(?:\\b[Rr]un |`|\\()aayu ([a-z][a-z-]*)|
 // that is not there (as "aayu self-update" once did).
 func TestMessagesNameOnlyCommandsThatExist(t *testing.T) {
 	var known []string
-	for _, name := range commandNames() {
-		known = append(known, strings.Fields(name)[0]) // "proof push" is typed "aayu proof …"
+	for _, d := range commandDefs() {
+		known = append(known, strings.Fields(d.Name)[0]) // "proof push" is typed "aayu proof …"
 	}
 	known = append(known, notCommands...)
 	var bad []string

@@ -98,3 +98,26 @@ func sandboxBucketEnv(getenv func(string) string, endpoint string) func(string) 
 		return getenv(k)
 	}
 }
+
+// proofPushCommand is aayu proof push's table entry and run.
+func proofPushCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "proof push",
+			Group: "daily",
+			Arg:   "STORY",
+			Short: "land the local pack as an advisory pack (never with --ci)",
+			Long: "Land the local pack .aayudha/proof/STORY/ (as aayu verify STORY built it) on the ledger as an advisory pack, " +
+				"proof/STORY/HEAD/advisory/, with its own pull request comment; it never counts for ship and never replaces the gate's pack.\n" +
+				"--media copies the pack's media to the [proof] media bucket (s3://BUCKET/PREFIX) and names each object's key; " +
+				"without a bucket media are refused. Refused with --ci.",
+			Example: "aayu proof push 131\naayu proof push 131 --media",
+			Flags: []tui.FlagDef{
+				{Name: "media", Usage: "copy the pack's media to the [proof] media bucket"},
+			},
+		},
+		run: screenRun(wiring.proofPushScreen),
+		// proof push --ci is refused before any token is read.
+		token: func(inv tui.Invocation) bool { return !inv.Global.CI },
+	}
+}

@@ -30,3 +30,17 @@ func (w wiring) runNext() int {
 	fmt.Fprintln(e.stdout, model.Next(model.Derive(snap)))
 	return tui.ExitOK
 }
+
+// nextCommand is aayu next's table entry and run.
+func nextCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:    "next",
+			Group:   "daily",
+			Short:   "one line: the command to run now",
+			Long:    "One line naming the command to run now: the inbox when steps wait, with their count. Read-only; any lane may run it.",
+			Example: "aayu next",
+		},
+		run: wiring.runNext,
+	}
+}

@@ -282,3 +282,35 @@ func listComments(ctx context.Context, gh *github.Client, owner, repo string, is
 }
 
 func asComment(c *github.IssueComment) approve.Comment { return approve.AsComment(c) }
+
+// approveCommand is aayu approve's table entry and run.
+func approveCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "approve",
+			Group: "daily",
+			Arg:   "[BATCH]",
+			Short: "apply a batch of human-only steps an agent started, once its person approves",
+			Long: "Apply batch BATCH (the 12 hex digits in its comment) once the person it waits for approves a device code on any device; " +
+				"it is applied once: a second approve says it already was. With --ci (aayudha-approve.yml only) it reads the reply that started the run " +
+				"and applies nothing unless every check passes, answering a refusal on the thread.",
+			Example: "aayu approve 3f9c0a1b2d4e\naayu approve --ci   # in aayudha-approve.yml",
+		},
+		run: func(w wiring) int {
+			if w.approveAsScreen() {
+				return w.runScreen(w.approveScreen)
+			}
+			return w.runApprove()
+		},
+		humanOnly: true,
+		person: func(inv tui.Invocation) string {
+			if arg := firstArg(inv); arg != "" {
+				return "aayu approve " + strings.ToLower(strings.TrimSpace(arg))
+			}
+			return ""
+		},
+		// approve --ci writes with the App's token (AAYU_BOT_TOKEN) and an
+		// agent lane with the bot's: a prompt for the person's is wrong.
+		token: never,
+	}
+}
