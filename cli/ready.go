@@ -120,7 +120,7 @@ func (w wiring) runReadyBatch() int {
 		return tui.ExitUsage
 	}
 	again := w.inv.Flags["again"] == "true"
-	return w.runBatch("ready", core.Command(story, again), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
+	return w.runBatch(core.Command(story, again), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
 		o, r := w.sess.owner, w.sess.repo
 		p, err := core.Read(ctx, core.Options{Client: gh, Owner: o, Repo: r, Story: story, Again: again})
 		if err != nil {

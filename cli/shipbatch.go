@@ -47,7 +47,7 @@ func (w wiring) runShipBatch() int {
 	if bypass {
 		command += " --solo-bypass"
 	}
-	return w.runBatch("ship", command, func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error) {
+	return w.runBatch(command, func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error) {
 		res, err := w.shipRun(ctx, gh, poster, pr, bypass, &core.Approval{Login: person}, true)
 		if err != nil {
 			return approve.Record{}, err

@@ -87,7 +87,6 @@ func GlobalFlags() []FlagDef {
 	}
 }
 
-
 // CheckTable lists what makes defs a table the parser cannot build, in
 // words, or nothing. The root carries one hidden copy of each command flag
 // so cobra can find the command after it, which works only if a flag name
