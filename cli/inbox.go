@@ -228,7 +228,7 @@ func (w wiring) runInbox() int {
 	}
 	deps, err := w.inboxDeps(here, func() *identity.Session { return approval })
 	if err != nil {
-		return reportDeps(e, "inbox", err)
+		return reportDeps(e, w.inv.Command, err)
 	}
 	if presence != nil {
 		deps.Presence = presence

@@ -17,7 +17,7 @@ func (w wiring) runNext() int {
 	e := w.e
 	deps, err := w.inboxDeps(w.here("aayu inbox"), func() *identity.Session { return nil })
 	if err != nil {
-		return reportDeps(e, "next", err)
+		return reportDeps(e, w.inv.Command, err)
 	}
 	snap, err := deps.Read(w.ctx, nil, time.Time{})
 	if err != nil {
