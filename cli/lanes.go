@@ -26,7 +26,7 @@ func refuseAayuLane(c command, inv tui.Invocation, e env) (code int, done bool) 
 	if ci, _, _ := identity.CIRun(e.getenv); ci {
 		return 0, false
 	}
-	if !aayuLane(e.getenv) {
+	if !identity.OwnLane(e.getenv) {
 		return 0, false
 	}
 	command := personCommand(c, inv)
@@ -61,5 +61,5 @@ func firstArg(inv tui.Invocation) string {
 // with a terminal keeps the presence check, as seed 001's orb Terminal tab.
 func hostBatchLane(e env) bool {
 	lane, _ := identity.AgentLane(e.getenv)
-	return lane && !aayuLane(e.getenv) && !e.stdinIsTerminal
+	return lane && !identity.OwnLane(e.getenv) && !e.stdinIsTerminal
 }

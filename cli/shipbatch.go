@@ -17,17 +17,8 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/gitsha"
-	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/tui"
 )
-
-// aayuLane says this is aayu's own agent lane (AAYU_AGENT, any value but
-// "" and "0"), where a human-only step is refused at once and never
-// offered a code or a batch (refuseAayuLane).
-func aayuLane(getenv func(string) string) bool {
-	v := getenv(identity.AgentVariable)
-	return v != "" && v != "0"
-}
 
 // runShipBatch is `aayu ship PR [--solo-bypass]` in a host agent's lane: merging
 // is the person's act, so the agent's command becomes a batch of one step.
