@@ -20,9 +20,10 @@ import (
 // decideScreen wires `aayu decide N[,M…] --accept K[,L…] [--note TEXT]`,
 // the inbox's Decision step from the command line: the inbox's read, its
 // cards' choices and its executor. Accepting a Decision is the person's
-// act: an agent lane never reaches this screen (main.go sends it to
-// runDecideBatch: its picks become a batch for the person's approval),
-// and CI is refused; a process
+// act: a host agent's tool call never reaches this screen (agentBatch
+// sends it to runDecideBatch: its picks become a batch for the person's
+// approval), aayu's own lane and CI are refused, and a marked shell with a
+// terminal asks for the presence check, as ship does; a process
 // without a terminal approves by the presence check once the reads found
 // something to write. --dry-run writes nothing, and any lane may run it.
 func (w wiring) decideScreen() (tui.Screen, error) {

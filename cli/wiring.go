@@ -9,8 +9,9 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
-// wiring is the one small set of dependencies every screen of this run is
-// built from: the run's context, its command line and environment, the
+// wiring is the composition root (gh's Factory): the one small set of
+// dependencies every command's run and every screen of this run is built
+// from: the run's context, its command line and environment, the
 // layered settings, the GitHub session and what the shell shares with
 // every screen. Its screen builders return (tui.Screen, error); an
 // *openError carries the exit code the command line ends with. The inbox
