@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/go-github/v66/github"
+
 	"github.com/aayudha/aayu/actions/gatecomment"
 	"github.com/aayudha/aayu/tui"
 )
@@ -39,22 +41,9 @@ func (w wiring) runComment() int {
 		fmt.Fprintln(e.stderr, "aayu comment PR --ci --repo OWNER/NAME: the merge gate's step; it needs --ci, a repository and a pull request number. Nothing was done.")
 		return tui.ExitUsage
 	}
-	tok, refusal := ciCommentToken(inv, e.getenv)
-	if refusal != "" {
-		fmt.Fprintf(e.stderr, "%s\nNothing was sent to GitHub.\n", refusal)
-		return tui.ExitRefused
-	}
-	if inv.Global.DryRun {
-		var err error
-		if tok, _, err = sess.resolve(ctx); err != nil {
-			fmt.Fprintf(e.stderr, "aayu comment: %v\nNothing was done.\n", err)
-			return tui.ExitFailed
-		}
-	}
-	gh, err := sess.client(tok)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
-		return tui.ExitFailed
+	gh, code, ok := w.commentClient()
+	if !ok {
+		return code
 	}
 	if !inv.Global.DryRun {
 		refusal, err := ciRunRefusal(ctx, gh, sess.owner, sess.repo, e.getenv)
@@ -77,4 +66,30 @@ func (w wiring) runComment() int {
 		fmt.Fprintln(e.stderr, "aayu comment --dry-run: a preview; nothing was posted.")
 	}
 	return code
+}
+
+// commentClient is the client the gate's comment goes out with: the
+// workflow's token only (ciCommentToken), or with --dry-run the person's,
+// for a preview that posts nothing. ok is false when the run ends here,
+// with code.
+func (w wiring) commentClient() (gh *github.Client, code int, ok bool) {
+	e := w.e
+	tok, refusal := ciCommentToken(w.inv, e.getenv)
+	if refusal != "" {
+		fmt.Fprintf(e.stderr, "%s\nNothing was sent to GitHub.\n", refusal)
+		return nil, tui.ExitRefused, false
+	}
+	if w.inv.Global.DryRun {
+		var err error
+		if tok, _, err = w.sess.resolve(w.ctx); err != nil {
+			fmt.Fprintf(e.stderr, "aayu comment: %v\nNothing was done.\n", err)
+			return nil, tui.ExitFailed, false
+		}
+	}
+	gh, err := w.sess.client(tok)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
+		return nil, tui.ExitFailed, false
+	}
+	return gh, 0, true
 }

@@ -33,19 +33,9 @@ func (w wiring) proofPushScreen() (tui.Screen, error) {
 	if sess.owner == "" {
 		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was pushed.")
 	}
-	checkout, err := os.Getwd()
+	checkout, err := w.proofPushCheckout(story)
 	if err != nil {
-		return nil, fmt.Errorf("finding the checkout: %w", err)
-	}
-	if sess.sandbox != nil {
-		// The demo has no checkout on disk: aayu --sandbox verify builds its
-		// pack in a clone under the cache, so push from there unless the
-		// working directory holds one.
-		if _, err := os.Lstat(proofpush.Dir(checkout, story)); err != nil {
-			if cache, err := userCacheDir(e.getenv); err == nil {
-				checkout = build.SandboxCheckoutDir(cache, sess.owner+"/"+sess.repo, story)
-			}
-		}
+		return nil, err
 	}
 	var log *actions.Log
 	if d, err := actions.DefaultLogDir(e.getenv); err == nil {
@@ -53,17 +43,9 @@ func (w wiring) proofPushScreen() (tui.Screen, error) {
 	}
 	deps := screen.Deps{Story: story}
 	media, mediaURL := inv.Flags["media"] == "true", cfg.String("proof.media")
-	getenv := e.getenv
-	if sess.sandbox != nil && media && mediaURL != "" && e.getenv("AWS_ENDPOINT_URL_S3") == "" && e.getenv("AWS_ENDPOINT_URL") == "" {
-		// The demo's bucket is the sandbox's own S3-speaking server, reached
-		// by the same client and variables as a real one.
-		b, err := sandbox.StartBucket()
-		if err != nil {
-			return nil, err
-		}
-		deps.OnClose = func() { _ = b.Close() }
-		getenv = sandboxBucketEnv(e.getenv, b.Endpoint)
-		deps.Note = "(the sandbox's bucket at " + b.Endpoint + " lives only as long as this process)"
+	getenv, err := w.proofPushBucket(&deps, media && mediaURL != "")
+	if err != nil {
+		return nil, err
 	}
 	opts := proofpush.Options{Owner: sess.owner, Repo: sess.repo, Story: story, Checkout: checkout,
 		Media: media, MediaURL: mediaURL, RetentionDays: cfg.Int("proof.retention_days"),
@@ -79,6 +61,44 @@ func (w wiring) proofPushScreen() (tui.Screen, error) {
 		return proofpush.Push(ctx, opts)
 	}
 	return screen.New(ctx, common, deps), nil
+}
+
+// proofPushCheckout is the checkout whose local pack proof push lands: the
+// working directory, or in the demo, which has no checkout on disk, the
+// clone under the cache aayu --sandbox verify builds its pack in, unless
+// the working directory holds one.
+func (w wiring) proofPushCheckout(story int) (string, error) {
+	checkout, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding the checkout: %w", err)
+	}
+	if w.sess.sandbox == nil {
+		return checkout, nil
+	}
+	if _, err := os.Lstat(proofpush.Dir(checkout, story)); err != nil {
+		if cache, err := userCacheDir(w.e.getenv); err == nil {
+			checkout = build.SandboxCheckoutDir(cache, w.sess.owner+"/"+w.sess.repo, story)
+		}
+	}
+	return checkout, nil
+}
+
+// proofPushBucket is the environment proof push's media client reads: in
+// the demo, with media asked for and no endpoint named, the sandbox's own
+// S3-speaking server, reached by the same client and variables as a real
+// one (deps closes it); else the process's.
+func (w wiring) proofPushBucket(deps *screen.Deps, media bool) (func(string) string, error) {
+	getenv := w.e.getenv
+	if w.sess.sandbox == nil || !media || getenv("AWS_ENDPOINT_URL_S3") != "" || getenv("AWS_ENDPOINT_URL") != "" {
+		return getenv, nil
+	}
+	b, err := sandbox.StartBucket()
+	if err != nil {
+		return nil, err
+	}
+	deps.OnClose = func() { _ = b.Close() }
+	deps.Note = "(the sandbox's bucket at " + b.Endpoint + " lives only as long as this process)"
+	return sandboxBucketEnv(getenv, b.Endpoint), nil
 }
 
 // sandboxBucketEnv points the AWS variables at the sandbox's bucket server
