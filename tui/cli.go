@@ -593,29 +593,8 @@ func (p *parser) capture(d CommandDef, c *cobra.Command, args []string) error {
 	}
 	var err error
 	c.Flags().Visit(func(f *pflag.Flag) {
-		if err != nil || f.Name == "help" {
-			return
-		}
-		switch {
-		case f.Name == "set":
-			values, _ := c.Flags().GetStringArray("set") // defined as an array in addFlag
-			for _, v := range values {
-				if err = setFlag(&inv, "set", v); err != nil {
-					return
-				}
-			}
-		case !isGlobal(f.Name) && !slices.ContainsFunc(d.Flags, func(x FlagDef) bool { return x.Name == f.Name }):
-			err = p.belongsError(f.Name, d.Name)
-		case f.Value.Type() == "bool":
-			if f.Value.String() == "true" || isGlobal(f.Name) {
-				err = setFlag(&inv, f.Name, f.Value.String())
-			}
-		case f.Value.String() == "" || strings.HasPrefix(f.Value.String(), "--"):
-			// pflag takes the next word as the value even when it is
-			// another flag (--repo --plain); aayu never did.
-			err = missingValue(f.Name)
-		default:
-			err = setFlag(&inv, f.Name, f.Value.String())
+		if err == nil && f.Name != "help" {
+			err = p.captureFlag(&inv, d, c, f)
 		}
 	})
 	if err == nil && inv.Global.Sandbox && (inv.Global.APIURL != "" || inv.Global.OAuthURL != "") {
@@ -623,6 +602,32 @@ func (p *parser) capture(d CommandDef, c *cobra.Command, args []string) error {
 	}
 	p.inv, p.ran = inv, err == nil
 	return err
+}
+
+// captureFlag records one flag given on the command line for d.
+func (p *parser) captureFlag(inv *Invocation, d CommandDef, c *cobra.Command, f *pflag.Flag) error {
+	switch {
+	case f.Name == "set":
+		values, _ := c.Flags().GetStringArray("set") // defined as an array in addFlag
+		for _, v := range values {
+			if err := setFlag(inv, "set", v); err != nil {
+				return err
+			}
+		}
+		return nil
+	case !isGlobal(f.Name) && !slices.ContainsFunc(d.Flags, func(x FlagDef) bool { return x.Name == f.Name }):
+		return p.belongsError(f.Name, d.Name)
+	case f.Value.Type() == "bool":
+		if f.Value.String() == "true" || isGlobal(f.Name) {
+			return setFlag(inv, f.Name, f.Value.String())
+		}
+		return nil
+	case f.Value.String() == "" || strings.HasPrefix(f.Value.String(), "--"):
+		// pflag takes the next word as the value even when it is
+		// another flag (--repo --plain); aayu never did.
+		return missingValue(f.Name)
+	}
+	return setFlag(inv, f.Name, f.Value.String())
 }
 
 // argCountError checks the number of positional arguments d takes.

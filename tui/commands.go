@@ -110,15 +110,7 @@ func CheckTable(defs []CommandDef) []string {
 		if d.Short == "" || d.Example == "" || !slices.ContainsFunc(CommandGroups(), func(g [2]string) bool { return g[0] == d.Group }) {
 			out = append(out, fmt.Sprintf("aayu %s lacks its one line, an example or its group", d.Name))
 		}
-		for _, f := range d.Flags {
-			if isGlobal(f.Name) {
-				out = append(out, fmt.Sprintf("aayu %s --%s shadows the global flag", d.Name, f.Name))
-			}
-			if v, ok := takesValue[f.Name]; ok && v != (f.Value != "") && d.Of == "" {
-				out = append(out, fmt.Sprintf("--%s takes a value for one command and none for another", f.Name))
-			}
-			takesValue[f.Name] = f.Value != ""
-		}
+		out = append(out, checkFlags(d, takesValue)...)
 	}
 	for _, d := range defs {
 		if d.Of != "" && !names[d.Of] {
@@ -127,6 +119,23 @@ func CheckTable(defs []CommandDef) []string {
 	}
 	if defaults != 1 {
 		out = append(out, fmt.Sprintf("%d commands are the default; a table has exactly one", defaults))
+	}
+	return out
+}
+
+// checkFlags is CheckTable's rule for d's flags: none shadows a global
+// one, and each takes a value for every command or for none (takesValue,
+// the flags seen so far).
+func checkFlags(d CommandDef, takesValue map[string]bool) []string {
+	var out []string
+	for _, f := range d.Flags {
+		if isGlobal(f.Name) {
+			out = append(out, fmt.Sprintf("aayu %s --%s shadows the global flag", d.Name, f.Name))
+		}
+		if v, ok := takesValue[f.Name]; ok && v != (f.Value != "") && d.Of == "" {
+			out = append(out, fmt.Sprintf("--%s takes a value for one command and none for another", f.Name))
+		}
+		takesValue[f.Name] = f.Value != ""
 	}
 	return out
 }
