@@ -283,16 +283,24 @@ func gatherReply(ctx context.Context, gh *github.Client, owner, repo string, iss
 			break
 		}
 	}
+	err = gatherLedger(ctx, gh, owner, repo, hash, &f)
+	return f, f.Reply, err
+}
+
+// gatherLedger reads into f what the ledger holds of batch hash: its
+// record, each of its Decisions as it is now, and whether it was closed
+// (applied, rejected or superseded).
+func gatherLedger(ctx context.Context, gh *github.Client, owner, repo, hash string, f *approve.ReplyFacts) error {
 	ledger := approve.Ledger{Client: gh, Owner: owner, Repo: repo}
 	if st, found, err := ledger.Stored(ctx, hash); err != nil {
-		return f, f.Reply, err
+		return err
 	} else if found {
 		f.Stored = &st
 		f.Decisions = map[int]approve.DecisionNow{}
 		for _, it := range st.Record.Items {
 			is, _, err := gh.Issues.Get(ctx, owner, repo, it.Issue())
 			if err != nil && !ghx.IsNotFound(err) {
-				return f, f.Reply, fmt.Errorf("reading #%d: %s", it.Issue(), ghx.Describe(err))
+				return fmt.Errorf("reading #%d: %s", it.Issue(), ghx.Describe(err))
 			}
 			if err == nil {
 				f.Decisions[it.Issue()] = approve.DecisionNow{Number: it.Issue(), Title: is.GetTitle(), Body: is.GetBody(), Found: true}
@@ -300,11 +308,11 @@ func gatherReply(ctx context.Context, gh *github.Client, owner, repo string, iss
 		}
 	}
 	if c, found, err := ledger.ClosedAt(ctx, hash); err != nil {
-		return f, f.Reply, err
+		return err
 	} else if found {
 		f.Applied, f.Superseded = c.Applied, c.Superseded
 	}
-	return f, f.Reply, nil
+	return nil
 }
 
 func listComments(ctx context.Context, gh *github.Client, owner, repo string, issue int) ([]*github.IssueComment, error) {
