@@ -14,13 +14,10 @@ import (
 	"github.com/aayudha/aayu/actions/approve"
 	core "github.com/aayudha/aayu/actions/decide"
 	doctorcore "github.com/aayudha/aayu/actions/doctor"
-	readycore "github.com/aayudha/aayu/actions/ready"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
-	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -88,6 +85,12 @@ func readBatchPolicy(ctx context.Context, gh *github.Client, owner, repo string)
 	return p, nil
 }
 
+// reply is the policy's say on the reply path, which actions/approve
+// decides by (Way, CheckReply).
+func (p batchPolicy) reply() approve.ReplyPolicy {
+	return approve.ReplyPolicy{WorkflowOnDefault: p.workflowOn, AppLogin: p.appLogin, Approvers: p.approvers, DeviceFor: p.deviceFor}
+}
+
 // person is whom a batch waits for: the first of [approvals] approvers,
 // else the [autonomy] approver.
 func (p batchPolicy) person() string {
@@ -97,164 +100,158 @@ func (p batchPolicy) person() string {
 	return p.approver
 }
 
-// runDecideBatch is `aayu decide` in an agent lane: accepting a Decision
-// is the person's act, so the agent's picks become one batch, posted as
-// the bot on the first Decision, its record on the ledger, and — unless
-// the repository can prove a reply — a device code the person approves
-// on any device, which this process waits for and then applies.
-func (w wiring) runDecideBatch() int {
-	picks, err := core.ParsePicks(w.inv.Args[0], w.inv.Flags["accept"])
-	if err != nil {
-		fmt.Fprintf(w.e.stderr, "aayu decide: %v. Nothing was done.\n", err)
-		return tui.ExitUsage
-	}
-	return w.runBatch("decide", core.Command(picks), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
-		plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, w.sess.owner, w.sess.repo, inboxread.Options{}),
-			Owner: w.sess.owner, Repo: w.sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
-		if err != nil {
-			return approve.Record{}, err
-		}
-		return approve.NewRecord(plan, person, "", "", time.Now())
-	})
-}
-
-// runReadyBatch is `aayu ready STORY [--again]` in an agent lane:
-// freezing a goal is the person's act, so the agent's command becomes a
-// batch of one step, read as the person's run reads it (a refusal, or a
-// goal frozen already, posts nothing), and applied on approval by
-// actions/ready itself, with the approver named on the ledger commit.
-func (w wiring) runReadyBatch() int {
-	story, err := build.ParseStory(w.inv.Args[0])
-	if err != nil {
-		fmt.Fprintf(w.e.stderr, "aayu ready: %v\n", err)
-		return tui.ExitUsage
-	}
-	again := w.inv.Flags["again"] == "true"
-	return w.runBatch("ready", readycore.Command(story, again), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
-		o, r := w.sess.owner, w.sess.repo
-		p, err := readycore.Read(ctx, readycore.Options{Client: gh, Owner: o, Repo: r, Story: story, Again: again})
-		if err != nil {
-			return approve.Record{}, err
-		}
-		if p.Same {
-			return approve.Record{}, errNothingToApprove{fmt.Sprintf("#%d is already frozen with completion_goal_hash %s; nothing to approve.", story, p.Hash[:12])}
-		}
-		is, _, err := gh.Issues.Get(ctx, o, r, story)
-		if err != nil {
-			return approve.Record{}, fmt.Errorf("reading #%d: %s", story, ghx.Describe(err))
-		}
-		return approve.NewRecordOf(o+"/"+r, []approve.Item{approve.NewReadyItem(p, again, is.GetTitle(), is.GetBody())}, person, "", "", time.Now())
-	})
-}
-
 // errNothingToApprove ends a batch command with exit 0 and nothing
 // posted: the step is done already.
 type errNothingToApprove struct{ words string }
 
 func (e errNothingToApprove) Error() string { return e.words }
 
+// batchRead makes a batch's record as the command's own run reads it, with
+// the person as the authority checked: a refusal, or a step done already
+// (errNothingToApprove), posts nothing.
+type batchRead func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error)
+
+// batchRun is one batch command under way: what each step learns, for the
+// next.
+type batchRun struct {
+	w        wiring
+	command  string // the person's command line for the step
+	tok      ghx.Token
+	trailers []string // human-fallback: the person's token in solo mode
+	gh       *github.Client
+	poster   string
+	pol      batchPolicy
+	person   string
+	rec      approve.Record
+	ledger   approve.Ledger
+	open     approve.Stored // the session's batch still waiting, when joining
+	joining  bool
+	added    int // steps rec adds to the open batch
+}
+
 // runBatch is the part every batch command shares: the agent's token, the
-// default branch's policy and person, the record (made by read, with the
-// person as the authority checked), the way to approve, the ledger record
-// and the one comment, then waiting for the device code and applying.
-func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error)) int {
-	ctx, e, sess := w.ctx, w.e, w.sess
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(e.stderr, "aayu "+verb+": "+format+"\n", args...)
+// default branch's policy and person, the record (made by read), the way to
+// approve, the ledger record and the one comment, then waiting for the
+// device code and applying. The verb is the invocation's command.
+func (w wiring) runBatch(command string, read batchRead) int {
+	b := &batchRun{w: w, command: command}
+	if code, done := b.start(); done {
 		return code
 	}
+	if code, done := b.read(read); done {
+		return code
+	}
+	if code, done := b.join(); done {
+		return code
+	}
+	b.rec.Way = approve.Way(b.pol.reply(), b.poster, b.rec, len(b.trailers) > 0, func() bool {
+		return b.w.reachesNoApprover(b.w.ctx, b.tok, b.pol)
+	})
+	if b.joining {
+		if err := approve.Supersede(w.ctx, b.ledger, b.open.Hash, b.rec, time.Now()); err != nil {
+			return b.fail(tui.ExitFailed, "%s\nNothing was posted; batch %s still waits.", tui.SanitizeLine(err.Error()), b.open.Hash)
+		}
+	}
+	return b.post()
+}
+
+// fail says why the batch command stops, and ends it with code.
+func (b *batchRun) fail(code int, format string, args ...any) int {
+	fmt.Fprintf(b.w.e.stderr, "aayu "+b.w.inv.Command+": "+format+"\n", args...)
+	return code
+}
+
+// start finds who posts (the agent's token), the default branch's policy
+// and the person the batch waits for.
+func (b *batchRun) start() (int, bool) {
+	ctx, sess := b.w.ctx, b.w.sess
 	if sess.owner == "" {
-		return fail(tui.ExitUsage, "which repository? Give --repo OWNER/NAME. Nothing was done.")
+		return b.fail(tui.ExitUsage, "which repository? Give --repo OWNER/NAME. Nothing was done."), true
 	}
-	tok, trailers, err := w.agentToken(ctx)
+	var err error
+	if b.tok, b.trailers, err = b.w.agentToken(ctx); err != nil {
+		return b.fail(tui.ExitFailed, "%v\nNothing was done.", err), true
+	}
+	if b.gh, err = sess.client(b.tok); err != nil {
+		return b.fail(tui.ExitFailed, "%v\nNothing was done.", err), true
+	}
+	me, _, err := b.gh.Users.Get(ctx, "")
 	if err != nil {
-		return fail(tui.ExitFailed, "%v\nNothing was done.", err)
+		return b.fail(tui.ExitFailed, "reading who this token is: %s\nNothing was done.", ghx.Describe(err)), true
 	}
-	gh, err := sess.client(tok)
-	if err != nil {
-		return fail(tui.ExitFailed, "%v\nNothing was done.", err)
+	b.poster = me.GetLogin()
+	if b.pol, err = readBatchPolicy(ctx, b.gh, sess.owner, sess.repo); err != nil {
+		return b.fail(tui.ExitFailed, "reading the default branch's policy: %v\nNothing was done.", err), true
 	}
-	me, _, err := gh.Users.Get(ctx, "")
-	if err != nil {
-		return fail(tui.ExitFailed, "reading who this token is: %s\nNothing was done.", ghx.Describe(err))
+	if b.person = b.pol.person(); b.person == "" {
+		return b.fail(tui.ExitRefused, "refused: no person is named to approve a batch ([approvals] approvers or [autonomy] approver on the default branch).\nNothing was done. The person runs %s from their own terminal.", b.command), true
 	}
-	poster := me.GetLogin()
-	pol, err := readBatchPolicy(ctx, gh, sess.owner, sess.repo)
-	if err != nil {
-		return fail(tui.ExitFailed, "reading the default branch's policy: %v\nNothing was done.", err)
-	}
-	person := pol.person()
-	if person == "" {
-		return fail(tui.ExitRefused, "refused: no person is named to approve a batch ([approvals] approvers or [autonomy] approver on the default branch).\nNothing was done. The person runs %s from their own terminal.", command)
-	}
-	rec, err := read(ctx, gh, person, poster)
+	return 0, false
+}
+
+// read makes the record: a refusal or a step done already ends here.
+func (b *batchRun) read(read batchRead) (int, bool) {
+	rec, err := read(b.w.ctx, b.gh, b.person, b.poster)
 	var refusal *exitcode.Refusal
 	var done errNothingToApprove
 	switch {
 	case errors.As(err, &done):
-		fmt.Fprintln(e.stdout, tui.SanitizeLine(done.words))
-		return tui.ExitOK
+		fmt.Fprintln(b.w.e.stdout, tui.SanitizeLine(done.words))
+		return tui.ExitOK, true
 	case errors.As(err, &refusal):
-		return fail(tui.ExitRefused, "refused: %s.\nNothing was done.", tui.SanitizeLine(refusal.Reason))
+		return b.fail(tui.ExitRefused, "refused: %s.\nNothing was done.", tui.SanitizeLine(refusal.Reason)), true
 	case err != nil:
-		return fail(tui.ExitFailed, "%s\nNothing was done.", tui.SanitizeLine(err.Error()))
+		return b.fail(tui.ExitFailed, "%s\nNothing was done.", tui.SanitizeLine(err.Error())), true
 	}
-	rec.PostedBy, rec.Session = poster, approve.SessionOf(identity.AgentSessionKey(e.getenv))
-	ledger := approve.Ledger{Client: gh, Owner: sess.owner, Repo: sess.repo, Trailers: trailers}
-	// A step of an agent session whose batch still waits joins it: one
-	// batch, one approval for the session's steps (approve/session.go).
-	open, joining, err := ledger.OpenSessionBatch(ctx, rec.Session, rec.Repo, person, poster)
+	rec.PostedBy, rec.Session = b.poster, approve.SessionOf(identity.AgentSessionKey(b.w.e.getenv))
+	b.rec = rec
+	b.ledger = approve.Ledger{Client: b.gh, Owner: b.w.sess.owner, Repo: b.w.sess.repo, Trailers: b.trailers}
+	return 0, false
+}
+
+// join adds the step to this agent session's batch that still waits: one
+// batch, one approval for the session's steps (approve/session.go).
+func (b *batchRun) join() (int, bool) {
+	open, joining, err := b.ledger.OpenSessionBatch(b.w.ctx, b.rec.Session, b.rec.Repo, b.person, b.poster)
 	if err != nil {
-		return fail(tui.ExitFailed, "reading this agent session's open batch: %s\nNothing was done.", tui.SanitizeLine(err.Error()))
+		return b.fail(tui.ExitFailed, "reading this agent session's open batch: %s\nNothing was done.", tui.SanitizeLine(err.Error())), true
 	}
-	added := len(rec.Items)
-	if joining {
-		var jerr error
-		if rec, added, jerr = approve.Join(open.Record, rec); jerr != nil {
-			var r *approve.Refusal
-			if errors.As(jerr, &r) {
-				return fail(tui.ExitRefused, "refused: %s %s\nNothing was posted; batch %s still waits.", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next), open.Hash)
-			}
-			return fail(tui.ExitFailed, "%s\nNothing was posted.", tui.SanitizeLine(jerr.Error()))
-		} else if added == 0 {
-			fmt.Fprintf(e.stdout, "Batch %s of this agent session already holds %s; it waits for @%s. Nothing new was posted.\n", open.Hash, tui.SanitizeLine(command), tui.SanitizeLine(person))
-			return tui.ExitOK
-		}
+	b.open, b.joining, b.added = open, joining, len(b.rec.Items)
+	if !joining {
+		return 0, false
 	}
-	// The way to approve (seed 001): a reply only where the repository can
-	// prove it (the workflow, the App posting, approvers recorded) and
-	// this session reaches no approver's credential (doctor's approvals
-	// row, the same scan); else a device code. A lane holding only the
-	// bot's token cannot ask for a code that proves the person: its batch
-	// waits for aayu approve HASH at the person's own terminal.
-	solo := len(trailers) > 0
-	rec.Way = approve.WayDevice
-	if pol.workflowOn && pol.appLogin != "" && identity.SameLogin(poster, pol.appLogin) && len(pol.approvers) > 0 {
-		if keep, _ := approve.NeedsDevice(rec, pol.deviceFor); !keep && w.reachesNoApprover(ctx, tok, pol) {
-			rec.Way = approve.WayReply
-		}
+	rec, added, err := approve.Join(open.Record, b.rec)
+	var r *approve.Refusal
+	switch {
+	case errors.As(err, &r):
+		return b.fail(tui.ExitRefused, "refused: %s %s\nNothing was posted; batch %s still waits.", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next), open.Hash), true
+	case err != nil:
+		return b.fail(tui.ExitFailed, "%s\nNothing was posted.", tui.SanitizeLine(err.Error())), true
+	case added == 0:
+		fmt.Fprintf(b.w.e.stdout, "Batch %s of this agent session already holds %s; it waits for @%s. Nothing new was posted.\n", open.Hash, tui.SanitizeLine(b.command), tui.SanitizeLine(b.person))
+		return tui.ExitOK, true
 	}
-	if rec.Way == approve.WayDevice && !solo {
-		rec.Way = approve.WayTerminal
-	}
-	if joining {
-		if err := approve.Supersede(ctx, ledger, open.Hash, rec, time.Now()); err != nil {
-			return fail(tui.ExitFailed, "%s\nNothing was posted; batch %s still waits.", tui.SanitizeLine(err.Error()), open.Hash)
-		}
-	}
-	var (
-		flow approve.DeviceFlow
-		code approve.Code
-		askd bool
-		why  string
-	)
+	b.rec, b.added = rec, added
+	return 0, false
+}
+
+// post asks for the device code where the way is one, posts the batch
+// with it, says where it waits, and waits for the code.
+func (b *batchRun) post() int {
 	// A plan review is a comment in the person's own name, which neither
 	// the code nor this agent's token can make: a device-code batch with a
 	// plan step waits for aayu approve HASH at the person's terminal.
-	ownOnly := rec.Way != approve.WayReply && rec.HasPlan()
-	if rec.Way == approve.WayDevice && !ownOnly {
-		flow = w.deviceFlow(gh)
-		if code, err = flow.Ask(ctx, time.Now()); err == nil {
+	ownOnly := b.rec.Way != approve.WayReply && b.rec.HasPlan()
+	var (
+		flow approve.DeviceFlow
+		code approve.Code
+		why  string
+	)
+	askd := false
+	if b.rec.Way == approve.WayDevice && !ownOnly {
+		flow = b.w.deviceFlow(b.gh)
+		var err error
+		if code, err = flow.Ask(b.w.ctx, time.Now()); err == nil {
 			askd = true
 		} else {
 			why = err.Error()
@@ -264,45 +261,56 @@ func (w wiring) runBatch(verb, command string, read func(ctx context.Context, gh
 	if askd {
 		extra = approve.DeviceLines(code.UserCode, code.URI, code.Expires)
 	}
-	posted, err := approve.Post(ctx, ledger, rec, extra)
+	posted, err := approve.Post(b.w.ctx, b.ledger, b.rec, extra)
 	if err != nil {
-		return fail(tui.ExitFailed, "%s\nNothing was applied.", tui.SanitizeLine(err.Error()))
+		return b.fail(tui.ExitFailed, "%s\nNothing was applied.", tui.SanitizeLine(err.Error()))
 	}
 	hash := posted.Stored.Hash
-	out := e.stdout
-	if joining {
-		if err := approve.ReplySuperseded(ctx, ledger, open.Record, rec, added); err != nil {
-			fmt.Fprintf(e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), open.Hash)
-		}
-		if err := approve.MarkClosed(ctx, ledger, open.Record, fmt.Sprintf("superseded by batch %s (on #%d), which holds its steps and %d more; approve that one.", hash, rec.Issue, added)); err != nil {
-			fmt.Fprintf(e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), open.Hash)
-		}
-		fmt.Fprintf(out, "Batch %s of this agent session is superseded: its %d %s and this one are batch %s.\n", open.Hash,
-			len(open.Record.Items), tui.Plural(len(open.Record.Items), "step", "steps"), hash)
-	} else if err := approve.PointSession(ctx, ledger, rec); err != nil {
-		fmt.Fprintf(e.stderr, "aayu %s: %s (the next step of this session makes its own batch)\n", verb, tui.SanitizeLine(err.Error()))
-	}
-	fmt.Fprintf(out, "Batch %s: %d human-only %s for @%s, posted as @%s on #%d: %s\n", hash, len(rec.Items),
-		tui.Plural(len(rec.Items), "step", "steps"), tui.SanitizeLine(person), tui.SanitizeLine(poster), rec.Issue, posted.Comment.GetHTMLURL())
-	if rec.Way == approve.WayReply {
-		fmt.Fprintf(out, "It waits for @%s's reply \"Approve batch %s\"; aayudha-approve.yml applies it. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
-		return tui.ExitOK
-	}
-	if ownOnly {
-		fmt.Fprintf(out, "It waits for @%s to run aayu approve %s at their own terminal: a plan review is a comment in their own name, which this agent's token cannot make. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
-		return tui.ExitOK
-	}
-	if rec.Way == approve.WayTerminal {
-		fmt.Fprintf(out, "It waits for @%s to run aayu approve %s at their own terminal, where a device code proves them: this lane holds only the bot's token, which cannot ask for one. Nothing else is done here.\n", tui.SanitizeLine(person), hash)
-		return tui.ExitOK
-	}
-	if !askd {
-		fmt.Fprintf(out, "No device code could be asked for (%s). It waits for @%s to run aayu approve %s.\n", tui.SanitizeLine(why), tui.SanitizeLine(person), hash)
+	b.announce(hash, posted.Comment.GetHTMLURL())
+	if line := b.waitsFor(hash, ownOnly, askd, why); line != "" {
+		fmt.Fprintln(b.w.e.stdout, line)
 		return tui.ExitOK
 	}
 	// The code is in the comment, for the person; it is not printed here.
-	fmt.Fprintf(out, "Waiting for @%s to approve the device code in that comment (until %s UTC). Approve only steps you asked for.\n", tui.SanitizeLine(person), code.Expires.UTC().Format("15:04"))
-	return w.applyApproved(w.ctx, out, ledger, flow, code, hash, false, true)
+	fmt.Fprintf(b.w.e.stdout, "Waiting for @%s to approve the device code in that comment (until %s UTC). Approve only steps you asked for.\n", tui.SanitizeLine(b.person), code.Expires.UTC().Format("15:04"))
+	return b.w.applyApproved(b.w.ctx, b.w.e.stdout, b.ledger, flow, code, hash, false, true)
+}
+
+// announce closes the batch this one supersedes, or points the session at
+// this one, and says what was posted where.
+func (b *batchRun) announce(hash, url string) {
+	ctx, out, verb := b.w.ctx, b.w.e.stdout, b.w.inv.Command
+	if b.joining {
+		if err := approve.ReplySuperseded(ctx, b.ledger, b.open.Record, b.rec, b.added); err != nil {
+			fmt.Fprintf(b.w.e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), b.open.Hash)
+		}
+		if err := approve.MarkClosed(ctx, b.ledger, b.open.Record, fmt.Sprintf("superseded by batch %s (on #%d), which holds its steps and %d more; approve that one.", hash, b.rec.Issue, b.added)); err != nil {
+			fmt.Fprintf(b.w.e.stderr, "aayu %s: %s (batch %s is superseded on the ledger all the same)\n", verb, tui.SanitizeLine(err.Error()), b.open.Hash)
+		}
+		fmt.Fprintf(out, "Batch %s of this agent session is superseded: its %d %s and this one are batch %s.\n", b.open.Hash,
+			len(b.open.Record.Items), tui.Plural(len(b.open.Record.Items), "step", "steps"), hash)
+	} else if err := approve.PointSession(ctx, b.ledger, b.rec); err != nil {
+		fmt.Fprintf(b.w.e.stderr, "aayu %s: %s (the next step of this session makes its own batch)\n", verb, tui.SanitizeLine(err.Error()))
+	}
+	fmt.Fprintf(out, "Batch %s: %d human-only %s for @%s, posted as @%s on #%d: %s\n", hash, len(b.rec.Items),
+		tui.Plural(len(b.rec.Items), "step", "steps"), tui.SanitizeLine(b.person), tui.SanitizeLine(b.poster), b.rec.Issue, url)
+}
+
+// waitsFor is the line saying whom and what a batch this process does not
+// wait on waits for; "" when this process waits for its device code.
+func (b *batchRun) waitsFor(hash string, ownOnly, askd bool, why string) string {
+	person := tui.SanitizeLine(b.person)
+	switch {
+	case b.rec.Way == approve.WayReply:
+		return fmt.Sprintf("It waits for @%s's reply \"Approve batch %s\"; aayudha-approve.yml applies it. Nothing else is done here.", person, hash)
+	case ownOnly:
+		return fmt.Sprintf("It waits for @%s to run aayu approve %s at their own terminal: a plan review is a comment in their own name, which this agent's token cannot make. Nothing else is done here.", person, hash)
+	case b.rec.Way == approve.WayTerminal:
+		return fmt.Sprintf("It waits for @%s to run aayu approve %s at their own terminal, where a device code proves them: this lane holds only the bot's token, which cannot ask for one. Nothing else is done here.", person, hash)
+	case !askd:
+		return fmt.Sprintf("No device code could be asked for (%s). It waits for @%s to run aayu approve %s.", tui.SanitizeLine(why), person, hash)
+	}
+	return ""
 }
 
 // reachesNoApprover is doctor's approvals row for this session, with the

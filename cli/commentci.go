@@ -64,15 +64,14 @@ func ciCommentToken(inv tui.Invocation, getenv func(string) string) (tok ghx.Tok
 	return ghx.NewToken(value, "the workflow's GITHUB_TOKEN"), ""
 }
 
-// ciRunRefusal asks GitHub whether tok is this run's Actions token before
-// anything is written: GitHub's workflow token is an installation token,
-// which cannot read /user (403) — a person's or a bot account's token can,
-// and is refused with the account it acts as; it reads the run GITHUB_RUN_ID
-// names, which must exist in GITHUB_REPOSITORY (and --repo) and be in
-// progress, since a job's token ends with its job. refusal is "" when it
-// is, else the reason in words; err is for GitHub not answering.
-func ciRunRefusal(ctx context.Context, gh *github.Client, owner, repo string, getenv func(string) string) (refusal string, err error) {
-	const gate = "the merge gate's comment is written only by this run's own Actions token"
+// ciCommentGate is the rule every refusal of the comment's token names.
+const ciCommentGate = "the merge gate's comment is written only by this run's own Actions token"
+
+// actionsTokenUserRefusal is the first half of ciRunRefusal: an Actions
+// token cannot read /user (403), so a token that can is some account's,
+// and one GitHub does not accept (401) is no live token; "" with no error
+// when /user answers 403, as a run's own token does.
+func actionsTokenUserRefusal(ctx context.Context, gh *github.Client) (refusal string, err error) {
 	u, resp, uerr := gh.Users.Get(ctx, "")
 	switch {
 	case uerr == nil:
@@ -81,28 +80,42 @@ func ciRunRefusal(ctx context.Context, gh *github.Client, owner, repo string, ge
 			kind = "a person's account"
 		}
 		return fmt.Sprintf("aayu comment refuses GITHUB_TOKEN: it acts as @%s, %s, not this run's Actions token (which cannot read /user); %s.",
-			tui.SanitizeLine(u.GetLogin()), kind, gate), nil
+			tui.SanitizeLine(u.GetLogin()), kind, ciCommentGate), nil
 	case resp != nil && resp.StatusCode == http.StatusUnauthorized:
-		return "aayu comment refuses GITHUB_TOKEN: GitHub does not accept it (401), so it is not a live Actions token — a job's token ends with its job; " + gate + ".", nil
+		return "aayu comment refuses GITHUB_TOKEN: GitHub does not accept it (401), so it is not a live Actions token — a job's token ends with its job; " + ciCommentGate + ".", nil
 	case resp == nil || resp.StatusCode != http.StatusForbidden:
 		return "", fmt.Errorf("asking GitHub which account the token acts as: %s", ghx.Describe(uerr))
+	}
+	return "", nil
+}
+
+// ciRunRefusal asks GitHub whether tok is this run's Actions token before
+// anything is written: GitHub's workflow token is an installation token,
+// which cannot read /user (403) — a person's or a bot account's token can,
+// and is refused with the account it acts as; it reads the run GITHUB_RUN_ID
+// names, which must exist in GITHUB_REPOSITORY (and --repo) and be in
+// progress, since a job's token ends with its job. refusal is "" when it
+// is, else the reason in words; err is for GitHub not answering.
+func ciRunRefusal(ctx context.Context, gh *github.Client, owner, repo string, getenv func(string) string) (refusal string, err error) {
+	if refusal, err := actionsTokenUserRefusal(ctx, gh); refusal != "" || err != nil {
+		return refusal, err
 	}
 	id, _ := strconv.ParseInt(getenv("GITHUB_RUN_ID"), 10, 64)
 	run, resp, rerr := gh.Actions.GetWorkflowRunByID(ctx, owner, repo, id)
 	switch {
 	case rerr != nil && resp != nil && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusForbidden):
 		return fmt.Sprintf("aayu comment refuses GITHUB_TOKEN: with it GitHub shows no run %d in %s/%s (%d), so it is not this run's Actions token; %s.",
-			id, tui.SanitizeLine(owner), tui.SanitizeLine(repo), resp.StatusCode, gate), nil
+			id, tui.SanitizeLine(owner), tui.SanitizeLine(repo), resp.StatusCode, ciCommentGate), nil
 	case rerr != nil:
 		return "", fmt.Errorf("reading run %d: %s", id, ghx.Describe(rerr))
 	}
 	full := run.GetRepository().GetFullName()
 	if want := getenv("GITHUB_REPOSITORY"); !strings.EqualFold(full, owner+"/"+repo) || (want != "" && !strings.EqualFold(full, want)) {
 		return fmt.Sprintf("aayu comment refuses: run %d belongs to %s, not %s/%s; %s.", id, tui.SanitizeLine(full),
-			tui.SanitizeLine(owner), tui.SanitizeLine(repo), gate), nil
+			tui.SanitizeLine(owner), tui.SanitizeLine(repo), ciCommentGate), nil
 	}
 	if st := run.GetStatus(); st != "in_progress" {
-		return fmt.Sprintf("aayu comment refuses: run %d is %s, not in progress, so this is not its job's live token; %s.", id, tui.SanitizeLine(st), gate), nil
+		return fmt.Sprintf("aayu comment refuses: run %d is %s, not in progress, so this is not its job's live token; %s.", id, tui.SanitizeLine(st), ciCommentGate), nil
 	}
 	return "", nil
 }

@@ -1,8 +1,10 @@
 package cli
 
 import (
-	"github.com/charmbracelet/x/term"
+	"io"
 	"sync"
+
+	"github.com/charmbracelet/x/term"
 
 	"context"
 	"errors"
@@ -54,8 +56,70 @@ func (s *session) client(tok ghx.Token) (*github.Client, error) {
 // runs aayu --sandbox acts as unless AAYU_GITHUB_TOKEN names another.
 const sandboxToken = "sandbox-founder"
 
+// sessionRepo is the repository a session acts on, as OWNER/NAME: --repo,
+// else the sandbox's, else the checkout's origin as gh takes it (unless the
+// invocation reads only this machine); "" when none is found.
+func sessionRepo(ctx context.Context, g tui.Global, o sessionOptions) string {
+	switch {
+	case g.Repo != "":
+		return g.Repo
+	case g.Sandbox:
+		return sandbox.RepoOwner + "/" + sandbox.RepoName
+	case o.noCheckout:
+		return ""
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	if owner, name, err := (build.Tools{}).RepoFromCheckout(ctx, cwd); err == nil {
+		return owner + "/" + name
+	}
+	return ""
+}
+
+// startSandbox runs the in-process sandbox GitHub for this session, its
+// state and HTTP cache under cache.
+func (s *session) startSandbox(cache string) error {
+	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(cache, "aayu", "sandbox")})
+	if err != nil {
+		return fmt.Errorf("starting the sandbox GitHub: %w", err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("starting the sandbox GitHub: %w", err)
+	}
+	s.sandbox = srv
+	s.apiURL, s.oauthURL = url+"/", url
+	s.cacheDir = filepath.Join(cache, "aayu", "http-sandbox")
+	return nil
+}
+
+// tokenPrompt asks the person at the terminal in for a token, the input
+// hidden, the question on out.
+func tokenPrompt(in *os.File, out io.Writer) func(ctx context.Context) (string, error) {
+	return func(ctx context.Context) (string, error) {
+		fmt.Fprint(out, "No GitHub token was found (AAYU_GITHUB_TOKEN, gh auth token, the keyring).\nPaste a token for aayu (input hidden): ")
+		b, err := term.ReadPassword(in.Fd())
+		fmt.Fprintln(out)
+		if err != nil {
+			return "", fmt.Errorf("reading the token from the terminal: %w", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+}
+
+// sessionOptions is what openSession takes from the command it opens for.
+type sessionOptions struct {
+	// allSources: the token lookup reports every source (aayu auth).
+	allSources bool
+	// noCheckout: the invocation reads only this machine, so the
+	// checkout's origin is not looked up (two runs of git).
+	noCheckout bool
+}
+
 // openSession decides the hosts, the repository and the token sources.
-func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, error) {
+func openSession(ctx context.Context, inv tui.Invocation, e env, o sessionOptions) (*session, error) {
 	s := &session{}
 	s.apiURL, s.oauthURL = tui.ResolveURLs(inv.Global, e.getenv)
 	cache, err := userCacheDir(e.getenv)
@@ -64,31 +128,11 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 	}
 	s.cacheDir = filepath.Join(cache, "aayu", "http")
 	if inv.Global.Sandbox {
-		srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(cache, "aayu", "sandbox")})
-		if err != nil {
-			return nil, fmt.Errorf("starting the sandbox GitHub: %w", err)
-		}
-		url, err := srv.Start("127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("starting the sandbox GitHub: %w", err)
-		}
-		s.sandbox = srv
-		s.apiURL, s.oauthURL = url+"/", url
-		s.cacheDir = filepath.Join(cache, "aayu", "http-sandbox")
-	}
-	repo := inv.Global.Repo
-	if repo == "" && inv.Global.Sandbox {
-		repo = sandbox.RepoOwner + "/" + sandbox.RepoName
-	}
-	if repo == "" && !inv.Global.Sandbox && !localPack(inv) {
-		// The repository defaults to the checkout's origin, as gh does.
-		if cwd, err := os.Getwd(); err == nil {
-			if owner, name, err := (build.Tools{}).RepoFromCheckout(ctx, cwd); err == nil {
-				repo = owner + "/" + name
-			}
+		if err := s.startSandbox(cache); err != nil {
+			return nil, err
 		}
 	}
-	if repo != "" {
+	if repo := sessionRepo(ctx, inv.Global, o); repo != "" {
 		s.owner, s.repo, _ = strings.Cut(repo, "/")
 	}
 	resolveEnv := ghx.ResolveEnv{
@@ -99,16 +143,7 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 	}
 	if e.stdinIsTerminal && e.ttyIn != nil {
 		// The last source: ask the person, with the input hidden.
-		in, out := e.ttyIn, e.stderr
-		resolveEnv.Prompt = func(ctx context.Context) (string, error) {
-			fmt.Fprint(out, "No GitHub token was found (AAYU_GITHUB_TOKEN, gh auth token, the keyring).\nPaste a token for aayu (input hidden): ")
-			b, err := term.ReadPassword(in.Fd())
-			fmt.Fprintln(out)
-			if err != nil {
-				return "", fmt.Errorf("reading the token from the terminal: %w", err)
-			}
-			return strings.TrimSpace(string(b)), nil
-		}
+		resolveEnv.Prompt = tokenPrompt(e.ttyIn, e.stderr)
 	}
 	sandboxed := inv.Global.Sandbox
 	resolve := func(ctx context.Context) (ghx.Token, []ghx.SourceStatus, error) {
@@ -117,7 +152,7 @@ func openSession(ctx context.Context, inv tui.Invocation, e env) (*session, erro
 				[]ghx.SourceStatus{{Source: "sandbox", State: ghx.StateUsed, Detail: "the in-process sandbox GitHub; you act as @founder"}}, nil
 		}
 		env := resolveEnv
-		env.CheckAll = inv.Command == "auth"
+		env.CheckAll = o.allSources
 		return ghx.ResolveHumanToken(ctx, env)
 	}
 	s.resolveQuiet = func(ctx context.Context) (ghx.Token, error) {

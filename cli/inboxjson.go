@@ -22,7 +22,7 @@ func (w wiring) runInboxJSON() int {
 	e := w.e
 	deps, err := w.inboxDeps(w.here("aayu inbox"), func() *identity.Session { return nil })
 	if err != nil {
-		return reportDeps(e, "inbox", err)
+		return reportDeps(e, w.inv.Command, err)
 	}
 	snap, err := deps.Read(w.ctx, nil, time.Time{})
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 // TestLocalPackLooksUpNothing: `aayu pack DIR` checks a folder on this
 // machine, so openSession neither asks for a token nor runs git to find the
-// checkout's repository for it (localPack); `aayu pack STORY` and every
+// checkout's repository for it (localPack, pack's offline rule); `aayu pack STORY` and every
 // other command still do.
 func TestLocalPackLooksUpNothing(t *testing.T) {
 	t.Parallel()
@@ -23,11 +23,12 @@ func TestLocalPackLooksUpNothing(t *testing.T) {
 		{tui.Invocation{Command: "pack"}, false},
 		{tui.Invocation{Command: "inbox", Args: []string{dir}}, false},
 	} {
-		if got := localPack(c.inv); got != c.local {
-			t.Errorf("localPack(%s %q) = %v, want %v", c.inv.Command, c.inv.Args, got, c.local)
+		cmd, _ := commandFor(c.inv.Command)
+		if got := cmd.offline != nil && cmd.offline(c.inv); got != c.local {
+			t.Errorf("offline(%s %q) = %v, want %v", c.inv.Command, c.inv.Args, got, c.local)
 		}
-		if c.inv.Command == "pack" && len(c.inv.Args) > 0 && needsToken(c.inv) == c.local {
-			t.Errorf("needsToken(pack %q) = %v, want %v", c.inv.Args, needsToken(c.inv), !c.local)
+		if c.inv.Command == packCommand().def.Name && len(c.inv.Args) > 0 && cmd.needsToken(c.inv) == c.local {
+			t.Errorf("needsToken(pack %q) = %v, want %v", c.inv.Args, cmd.needsToken(c.inv), !c.local)
 		}
 	}
 }

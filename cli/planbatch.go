@@ -32,7 +32,7 @@ func (w wiring) runPlanBatch() int {
 	}
 	bypass := w.inv.Flags["solo-bypass"] == "true"
 	command := core.Command(story, bypass)
-	return w.runBatch("plan", command, func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
+	return w.runBatch(command, func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
 		need := identity.AccessWrite
 		if bypass {
 			need = identity.AccessAdmin

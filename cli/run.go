@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 
 	"github.com/aayudha/aayu/model/config"
-	"github.com/aayudha/aayu/model/identity"
 
 	"github.com/aayudha/aayu/tui"
 )
@@ -64,24 +63,66 @@ type env struct {
 // Whether the screen is full or plain is decided apart, from the output.
 func (e env) personsTerminal() bool { return e.stdinIsTerminal }
 
-// run is aayu from arguments to exit code.
+// run is aayu from arguments to exit code: the command line read through
+// the table (commands), the composition root built for the command it
+// names, and the command's run.
 func run(ctx context.Context, args []string, e env) int {
 	if e.lines == nil {
 		e.lines = tui.NewLineReader(e.stdin)
 	}
 	// Help pages, --version, completion scripts, the man page and usage
 	// errors are printed here and end the run.
-	inv, code, done := tui.Execute(ctx, args, tui.CLI{
+	inv, code, done := tui.Execute(ctx, args, commandDefs(), tui.CLI{
 		Stdout: e.stdout, Stderr: e.stderr, ConfigPath: userConfigPath(e.getenv),
 	})
 	if done {
 		return code
 	}
+	c, _ := commandFor(inv.Command) // the parser names only the table's commands
+	w, code, ok := openWiring(ctx, inv, e, c)
+	if !ok {
+		return code
+	}
+	if w.sess != nil {
+		defer w.sess.close()
+	}
+	return c.route(w)(w)
+}
+
+// openWiring builds the composition root for c's invocation: the layered
+// settings, what the shell shares with every screen, and (unless c is
+// local) the lane check and the GitHub session. ok is false when the run
+// ends here, with code.
+func openWiring(ctx context.Context, inv tui.Invocation, e env, c command) (w wiring, code int, ok bool) {
 	cfg, src, err := loadConfig(inv, e)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu: the configuration could not be read: %v\nNothing was done. Fix the file or flag named above and run aayu again.\n", err)
-		return tui.ExitUsage
+		return wiring{}, tui.ExitUsage, false
 	}
+	w = wiring{ctx: ctx, inv: inv, e: e, cfg: cfg, common: shellCommon(inv, e, cfg), src: src}
+	if c.local {
+		return w, 0, true
+	}
+	if code, done := refuseAayuLane(c, inv, e); done {
+		return wiring{}, code, false
+	}
+	w.sess, err = openSession(ctx, inv, e, sessionOptions{
+		allSources: c.allSources, noCheckout: c.offline != nil && c.offline(inv),
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
+		return wiring{}, tui.ExitFailed, false
+	}
+	if e.stdinIsTerminal && c.needsToken(inv) {
+		// A token prompt, when it comes to that, must read the terminal
+		// before a screen takes it over.
+		_, _, _ = w.sess.resolve(ctx)
+	}
+	return w, 0, true
+}
+
+// shellCommon is what the shell shares with every screen of this run.
+func shellCommon(inv tui.Invocation, e env, cfg *config.Config) tui.Common {
 	plain, _ := tui.DecidePlain(inv.Global.Plain || inv.Global.CI, cfg.Bool("ui.plain"), e.getenv, e.stdoutIsTerminal)
 	common := tui.Common{
 		Width: 80, Height: 24,
@@ -94,103 +135,7 @@ func run(ctx context.Context, args []string, e env) int {
 		// Plain mode copies nothing: it prints the link instead.
 		common.Clipboard = tui.Clipboard{Native: tui.NativeClipboard, InTmux: tui.InTmux(e.getenv)}
 	}
-
-	if inv.Command == "sandbox" {
-		return runSandbox(ctx, inv, e)
-	}
-	if code, done := refuseAayuLane(inv, e); done {
-		return code
-	}
-	sess, err := openSession(ctx, inv, e)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was done.\n", err)
-		return tui.ExitFailed
-	}
-	defer sess.close()
-	if e.stdinIsTerminal && needsToken(inv) {
-		// A token prompt, when it comes to that, must read the terminal
-		// before a screen takes it over.
-		_, _, _ = sess.resolve(ctx)
-	}
-
-	w := wiring{ctx: ctx, inv: inv, e: e, cfg: cfg, sess: sess, common: common, src: src}
-	switch inv.Command {
-	case "inbox":
-		if inv.Flags["json"] != "" {
-			return w.runInboxJSON()
-		}
-		return w.runInbox()
-	case "comment":
-		return w.runComment()
-	case "token seal":
-		return w.runTokenSeal()
-	case "init":
-		if inv.Flags["bot-app"] == "true" {
-			return w.runInitBotApp()
-		}
-		if presenceAppHere(inv, e.getenv) {
-			return w.runInitPresenceApp()
-		}
-	case "verify":
-		if inv.Flags["raw-out"] != "" {
-			return w.runVerifyRaw()
-		}
-	case "protected":
-		return w.runProtected()
-	case "pack":
-		if inv.Flags["statement"] == "true" {
-			return w.runPackStatement()
-		}
-	case "next":
-		return w.runNext()
-	case "decide":
-		if lane, _ := identity.AgentLane(e.getenv); lane && !inv.Global.DryRun {
-			return w.runDecideBatch()
-		}
-	case "ready":
-		// Freezing a goal is the person's act: an agent lane's command
-		// becomes a batch for the person's approval; CI stays refused.
-		lane, _ := identity.AgentLane(e.getenv)
-		if ci, _, _ := identity.CIRun(e.getenv); lane && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
-			return w.runReadyBatch()
-		}
-	case "ship":
-		// Merging is the person's act: a host agent's ship (a marker, no
-		// terminal) becomes a batch item, checked by ship's own read-only
-		// gates. A marked shell with a terminal keeps the presence check
-		// (an orb's Terminal tab: a person may be typing there); CI stays
-		// refused; aayu's own lane was refused above.
-		if ci, _, _ := identity.CIRun(e.getenv); hostBatchLane(e) && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
-			return w.runShipBatch()
-		}
-	case "plan":
-		// A plan review is the person's act: a host agent's plan (a
-		// marker, no terminal) becomes a batch item, applied only as the
-		// person's own comment (their reply, or aayu approve HASH at their
-		// terminal).
-		if ci, _, _ := identity.CIRun(e.getenv); hostBatchLane(e) && !ci && !inv.Global.DryRun && !inv.Global.CI && len(inv.Args) > 0 {
-			return w.runPlanBatch()
-		}
-	case "approve":
-		if !w.approveAsScreen() {
-			return w.runApprove()
-		}
-	}
-	screen, err := w.screen()
-	if err != nil {
-		return reportOpen(e, inv.Command, err)
-	}
-
-	// Every screen runs as the bottom of a screen stack (tui.Stack), so the
-	// ones it opens share its program; Close releases what it was built with.
-	if c, ok := screen.(tui.Closer); ok {
-		defer c.Close()
-	}
-	code, err = tui.Run(ctx, screen, runOptions(inv, e, common))
-	if err != nil && !errors.Is(err, tui.ErrInterrupted) {
-		fmt.Fprintf(e.stderr, "aayu: %v\n", err)
-	}
-	return code
+	return common
 }
 
 // configSources are the layers read for this run, kept so a screen that
@@ -222,38 +167,4 @@ func userConfigPath(getenv func(string) string) string {
 		return filepath.Join(h, ".config", "aayu", "config.toml")
 	}
 	return ""
-}
-
-// needsToken says whether the command talks to GitHub as the person.
-func needsToken(inv tui.Invocation) bool {
-	switch inv.Command {
-	case "verify":
-		// --raw-out runs the tests job's half: no GitHub, no token.
-		return inv.Flags["raw-out"] == ""
-	case "sandbox", "login", "comment", "token seal":
-		// comment --ci takes the workflow's token only (commentci.go).
-		return false
-	case "approve":
-		// approve --ci writes with the App's token (AAYU_BOT_TOKEN) and an
-		// agent lane with the bot's: a prompt for the person's is wrong.
-		return false
-	case "proof push":
-		// proof push --ci is refused before any token is read.
-		return !inv.Global.CI
-	case "pack":
-		return !localPack(inv)
-	}
-	return true
-}
-
-// localPack reports `aayu pack DIR`: a pack folder on this machine, checked
-// against the facts its flags give. It needs no GitHub, no token and no
-// repository, so nothing is looked up for it (not even the checkout's
-// origin, two runs of git before the first artifact is read).
-func localPack(inv tui.Invocation) bool {
-	if inv.Command != "pack" || len(inv.Args) == 0 {
-		return false
-	}
-	fi, err := os.Stat(inv.Args[0])
-	return err == nil && fi.IsDir()
 }

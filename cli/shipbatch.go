@@ -17,17 +17,8 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/gitsha"
-	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/tui"
 )
-
-// aayuLane says this is aayu's own agent lane (AAYU_AGENT, any value but
-// "" and "0"), where a human-only step is refused at once and never
-// offered a code or a batch (refuseAayuLane).
-func aayuLane(getenv func(string) string) bool {
-	v := getenv(identity.AgentVariable)
-	return v != "" && v != "0"
-}
 
 // runShipBatch is `aayu ship PR [--solo-bypass]` in a host agent's lane: merging
 // is the person's act, so the agent's command becomes a batch of one step.
@@ -47,7 +38,7 @@ func (w wiring) runShipBatch() int {
 	if bypass {
 		command += " --solo-bypass"
 	}
-	return w.runBatch("ship", command, func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error) {
+	return w.runBatch(command, func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error) {
 		res, err := w.shipRun(ctx, gh, poster, pr, bypass, &core.Approval{Login: person}, true)
 		if err != nil {
 			return approve.Record{}, err

@@ -6,13 +6,12 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/screens/auth"
-	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
 )
 
-// wiring is the one small set of dependencies every screen of this run is
-// built from: the run's context, its command line and environment, the
+// wiring is the composition root (gh's Factory): the one small set of
+// dependencies every command's run and every screen of this run is built
+// from: the run's context, its command line and environment, the
 // layered settings, the GitHub session and what the shell shares with
 // every screen. Its screen builders return (tui.Screen, error); an
 // *openError carries the exit code the command line ends with. The inbox
@@ -30,51 +29,6 @@ type wiring struct {
 	// the presence check asks it for the code when nothing names an App
 	// yet, since the App cannot be named before a person is present.
 	newClientID string
-}
-
-// screen builds the screen the command line names, the bottom of its
-// program's screen stack.
-func (w wiring) screen() (tui.Screen, error) {
-	switch w.inv.Command {
-	case "login":
-		s, err := w.loginScreen(login.Request{Command: "aayu login", Need: identity.AccessWrite}, w.here("aayu login"))
-		if err != nil {
-			return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
-		}
-		return s, nil
-	case "verify":
-		return w.verifyScreen()
-	case "auth":
-		return auth.New(w.ctx, w.common, auth.Deps{
-			Resolve: w.sess.resolve, Client: w.sess.client, APIURL: w.sess.apiURL,
-			Bot: w.botResolver().Choice(),
-		}), nil
-	case "pack":
-		return w.packScreen()
-	case "audit":
-		s, err := w.auditScreen()
-		if err != nil {
-			return nil, openErr(tui.ExitUsage, "%v\nNothing was done.", err)
-		}
-		return s, nil
-	case "doctor":
-		return w.doctorScreen()
-	case "init":
-		return w.initScreen()
-	case "ship":
-		return w.shipScreen()
-	case "ready":
-		return w.readyScreen()
-	case "decide":
-		return w.decideScreen()
-	case "approve":
-		return w.approveScreen()
-	case "plan":
-		return w.planScreen()
-	case "proof push":
-		return w.proofPushScreen()
-	}
-	return nil, openErr(tui.ExitUsage, "unknown screen. Nothing was done.")
 }
 
 // fallbackTrailers tag a ledger commit an agent lane makes under the

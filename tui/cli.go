@@ -36,8 +36,9 @@ type CLI struct {
 // completion script or the man page, Execute prints it and returns done
 // with ExitOK; a mistake is printed as one line (UsageLine) and returns
 // done with ExitUsage. Otherwise done is false and inv is the command to run.
-func Execute(ctx context.Context, args []string, c CLI) (inv Invocation, code int, done bool) {
-	p := &parser{defs: Commands()}
+// defs is the table of commands (CheckTable holds for it).
+func Execute(ctx context.Context, args []string, defs []CommandDef, c CLI) (inv Invocation, code int, done bool) {
+	p := &parser{defs: defs}
 	root := p.root(c.ConfigPath)
 	root.SetArgs(nonNil(args))
 	// Help pages are laid out in columns padded with spaces; written to a
@@ -83,8 +84,9 @@ func Execute(ctx context.Context, args []string, c CLI) (inv Invocation, code in
 // before or after the command name; a command's own flags may too, but
 // must belong to that command. "--" ends the flags. Every mistake is a
 // *UsageError whose message names the argument and what was expected.
-func ParseArgs(args []string) (Invocation, error) {
-	return (&parser{defs: Commands()}).parse(args)
+// defs is the table of commands, as Execute's.
+func ParseArgs(args []string, defs []CommandDef) (Invocation, error) {
+	return (&parser{defs: defs}).parse(args)
 }
 
 // parse is ParseArgs on the parser's own table.
@@ -117,14 +119,14 @@ func nonNil(args []string) []string {
 // command run left: the tree's RunE only records the Invocation, and main
 // runs the screen after Execute returns.
 type parser struct {
-	defs []CommandDef // the table the tree is built from: Commands()
+	defs []CommandDef // the table the tree is built from
 	inv  Invocation
 	ran  bool
 	help bool
 }
 
-// root builds the tree from Commands and GlobalFlags. The root command is
-// the inbox, so `aayu` and `aayu --list` run it; it also carries a hidden
+// root builds the tree from the table and GlobalFlags. The root command is
+// the table's default (aayu's inbox), so `aayu` and `aayu --list` run it; it also carries a hidden
 // copy of every other command's flags, so cobra can find the command name
 // after any of them (`aayu --ready FILE pack DIR`) and a flag given without
 // its command is refused by name, not as unknown.
@@ -163,14 +165,14 @@ func (p *parser) addHiddenFlags(c *cobra.Command) {
 // page describes.
 func (p *parser) tree(configPath string) *cobra.Command {
 	defs := p.defs
-	inboxDef := defs[slices.IndexFunc(defs, func(d CommandDef) bool { return d.Name == "inbox" })]
+	home := p.defaultDef()
 	root := &cobra.Command{
 		Use:                        "aayu",
 		Short:                      "the person's side of aayudha: inbox, proof packs, ship",
 		Long:                       rootLong(configPath),
 		Example:                    "aayu\naayu ship 148\naayu help ship\naayu completion bash > /etc/bash_completion.d/aayu",
 		Args:                       p.unknownCommand,
-		RunE:                       func(c *cobra.Command, args []string) error { return p.capture(inboxDef, c, args) },
+		RunE:                       func(c *cobra.Command, args []string) error { return p.capture(home, c, args) },
 		SuggestionsMinimumDistance: 2,
 		SilenceErrors:              true,
 		SilenceUsage:               true,
@@ -179,7 +181,7 @@ func (p *parser) tree(configPath string) *cobra.Command {
 	for _, f := range GlobalFlags() {
 		addFlag(root.PersistentFlags(), f)
 	}
-	for _, f := range inboxDef.Flags {
+	for _, f := range home.Flags {
 		addFlag(root.Flags(), f)
 	}
 	completeFlagValues(root)
@@ -190,6 +192,15 @@ func (p *parser) tree(configPath string) *cobra.Command {
 		p.parentOf(root, d).AddCommand(p.command(d))
 	}
 	return root
+}
+
+// defaultDef is the command run when none is named: the table's Default.
+func (p *parser) defaultDef() CommandDef {
+	i := slices.IndexFunc(p.defs, func(d CommandDef) bool { return d.Default })
+	if i < 0 {
+		panic("tui: the table of commands has no default (CheckTable)")
+	}
+	return p.defs[i]
 }
 
 // parentOf finds or makes the command a table entry with a name of more
@@ -491,7 +502,7 @@ func forCommand(c *cobra.Command, err error) error {
 func (p *parser) flagUsage(c *cobra.Command, err error) error {
 	cmd := strings.TrimPrefix(c.CommandPath(), "aayu ")
 	if !c.HasParent() {
-		cmd = "inbox"
+		cmd = p.defaultDef().Name
 	}
 	var (
 		notExist *pflag.NotExistError
@@ -582,29 +593,8 @@ func (p *parser) capture(d CommandDef, c *cobra.Command, args []string) error {
 	}
 	var err error
 	c.Flags().Visit(func(f *pflag.Flag) {
-		if err != nil || f.Name == "help" {
-			return
-		}
-		switch {
-		case f.Name == "set":
-			values, _ := c.Flags().GetStringArray("set") // defined as an array in addFlag
-			for _, v := range values {
-				if err = setFlag(&inv, "set", v); err != nil {
-					return
-				}
-			}
-		case !isGlobal(f.Name) && !slices.ContainsFunc(d.Flags, func(x FlagDef) bool { return x.Name == f.Name }):
-			err = p.belongsError(f.Name, d.Name)
-		case f.Value.Type() == "bool":
-			if f.Value.String() == "true" || isGlobal(f.Name) {
-				err = setFlag(&inv, f.Name, f.Value.String())
-			}
-		case f.Value.String() == "" || strings.HasPrefix(f.Value.String(), "--"):
-			// pflag takes the next word as the value even when it is
-			// another flag (--repo --plain); aayu never did.
-			err = missingValue(f.Name)
-		default:
-			err = setFlag(&inv, f.Name, f.Value.String())
+		if err == nil && f.Name != "help" {
+			err = p.captureFlag(&inv, d, c, f)
 		}
 	})
 	if err == nil && inv.Global.Sandbox && (inv.Global.APIURL != "" || inv.Global.OAuthURL != "") {
@@ -612,6 +602,32 @@ func (p *parser) capture(d CommandDef, c *cobra.Command, args []string) error {
 	}
 	p.inv, p.ran = inv, err == nil
 	return err
+}
+
+// captureFlag records one flag given on the command line for d.
+func (p *parser) captureFlag(inv *Invocation, d CommandDef, c *cobra.Command, f *pflag.Flag) error {
+	switch {
+	case f.Name == "set":
+		values, _ := c.Flags().GetStringArray("set") // defined as an array in addFlag
+		for _, v := range values {
+			if err := setFlag(inv, "set", v); err != nil {
+				return err
+			}
+		}
+		return nil
+	case !isGlobal(f.Name) && !slices.ContainsFunc(d.Flags, func(x FlagDef) bool { return x.Name == f.Name }):
+		return p.belongsError(f.Name, d.Name)
+	case f.Value.Type() == "bool":
+		if f.Value.String() == "true" || isGlobal(f.Name) {
+			return setFlag(inv, f.Name, f.Value.String())
+		}
+		return nil
+	case f.Value.String() == "" || strings.HasPrefix(f.Value.String(), "--"):
+		// pflag takes the next word as the value even when it is
+		// another flag (--repo --plain); aayu never did.
+		return missingValue(f.Name)
+	}
+	return setFlag(inv, f.Name, f.Value.String())
 }
 
 // argCountError checks the number of positional arguments d takes.

@@ -9,29 +9,24 @@ import (
 	"testing"
 )
 
-// TestCommandTableIsConsistent: the root carries one hidden copy of each
-// command flag so cobra can find the command after it, which works only if
-// a flag name shared by two commands takes a value in both or in neither,
-// and no command flag shadows a global one.
+// TestCommandTableIsConsistent: the test table is one the parser can
+// build, and CheckTable names each way a table can fail to be one.
 func TestCommandTableIsConsistent(t *testing.T) {
-	takesValue := map[string]bool{}
-	names := map[string]bool{}
-	for _, d := range Commands() {
-		if names[d.Name] {
-			t.Errorf("command %s is listed twice", d.Name)
-		}
-		names[d.Name] = true
-		if d.Short == "" || d.Example == "" || d.Group == "" {
-			t.Errorf("aayu %s lacks its one line, an example or its group", d.Name)
-		}
-		for _, f := range d.Flags {
-			if isGlobal(f.Name) {
-				t.Errorf("aayu %s --%s shadows the global flag", d.Name, f.Name)
-			}
-			if v, ok := takesValue[f.Name]; ok && v != (f.Value != "") {
-				t.Errorf("--%s takes a value for one command and none for another", f.Name)
-			}
-			takesValue[f.Name] = f.Value != ""
+	if problems := CheckTable(testDefs()); len(problems) > 0 {
+		t.Errorf("the test table: %q", problems)
+	}
+	bad := append(testDefs(),
+		CommandDef{Name: "ship", Group: "daily", Short: "again", Example: "aayu ship 1"},
+		CommandDef{Name: "tag", Group: "nowhere", Short: "x", Example: "aayu tag"},
+		CommandDef{Name: "mark", Group: "daily", Short: "x", Example: "aayu mark", Default: true,
+			Flags: []FlagDef{{Name: "repo", Usage: "shadows"}, {Name: "list", Value: "N", Usage: "a value here"}}},
+		CommandDef{Name: "other", Group: "daily", Short: "x", Example: "aayu other", Of: "missing"},
+	)
+	got := strings.Join(CheckTable(bad), "\n")
+	for _, want := range []string{"command ship is listed twice", "aayu tag lacks", "aayu mark --repo shadows", "--list takes a value for one command and none",
+		"aayu other is another name for missing", "2 commands are the default"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("CheckTable of a bad table does not say %q:\n%s", want, got)
 		}
 	}
 }
@@ -40,23 +35,23 @@ func TestCommandTableIsConsistent(t *testing.T) {
 // before the command name, and one given without its command is refused
 // by name.
 func TestParseArgsFindsTheCommandAfterItsOwnFlags(t *testing.T) {
-	inv, err := ParseArgs([]string{"--ready", "ready.md", "pack", "./out"})
+	inv, err := ParseArgs([]string{"--ready", "ready.md", "pack", "./out"}, testDefs())
 	if err != nil || inv.Command != "pack" || inv.Flags["ready"] != "ready.md" || len(inv.Args) != 1 {
 		t.Errorf("--ready FILE pack DIR = %+v, %v", inv, err)
 	}
-	inv, err = ParseArgs([]string{"--again", "ready", "7"})
+	inv, err = ParseArgs([]string{"--again", "ready", "7"}, testDefs())
 	if err != nil || inv.Command != "ready" || inv.Flags["again"] != "true" {
 		t.Errorf("--again ready 7 = %+v, %v", inv, err)
 	}
-	_, err = ParseArgs([]string{"--again"})
+	_, err = ParseArgs([]string{"--again"}, testDefs())
 	if err == nil || !strings.Contains(err.Error(), "--again belongs to aayu ready, not aayu inbox") {
 		t.Errorf("--again alone: %v", err)
 	}
-	inv, err = ParseArgs([]string{"--json", "number,title"})
+	inv, err = ParseArgs([]string{"--json", "number,title"}, testDefs())
 	if err != nil || inv.Command != "inbox" || inv.Flags["json"] != "number,title" || inv.Flags["list"] != "true" {
 		t.Errorf("--json number,title = %+v, %v; want the inbox's list as JSON", inv, err)
 	}
-	inv, err = ParseArgs([]string{"sandbox", "--reset=false"})
+	inv, err = ParseArgs([]string{"sandbox", "--reset=false"}, testDefs())
 	if err != nil || inv.Flags["reset"] != "" {
 		t.Errorf("sandbox --reset=false = %+v, %v; want no reset", inv, err)
 	}
@@ -66,7 +61,7 @@ func TestParseArgsFindsTheCommandAfterItsOwnFlags(t *testing.T) {
 // [--media]` is one entry; its parent word refuses a missing or mistyped
 // subcommand as a usage error with a suggestion.
 func TestTwoWordCommandIsOneTableEntry(t *testing.T) {
-	p := &parser{defs: Commands()}
+	p := &parser{defs: testDefs()}
 	inv, err := p.parse([]string{"--media", "proof", "push", "131", "--plain"})
 	if err != nil || inv.Command != "proof push" || !slices.Equal(inv.Args, []string{"131"}) || inv.Flags["media"] != "true" || !inv.Global.Plain {
 		t.Errorf("--media proof push 131 --plain = %+v, %v", inv, err)
@@ -91,12 +86,12 @@ func TestNoArgumentsIsTheInboxWhateverOsArgsHolds(t *testing.T) {
 	saved := os.Args
 	t.Cleanup(func() { os.Args = saved })
 	os.Args = []string{"aayu", "ship", "4"}
-	inv, err := ParseArgs(nil)
+	inv, err := ParseArgs(nil, testDefs())
 	if err != nil || inv.Command != "inbox" || inv.Args != nil {
 		t.Errorf("ParseArgs(nil) with os.Args %q = %+v, %v; want the inbox", os.Args, inv, err)
 	}
 	var out, errb bytes.Buffer
-	inv, _, done := Execute(context.Background(), nil, CLI{Stdout: &out, Stderr: &errb})
+	inv, _, done := Execute(context.Background(), nil, testDefs(), CLI{Stdout: &out, Stderr: &errb})
 	if done || inv.Command != "inbox" {
 		t.Errorf("Execute(nil) with os.Args %q = %+v, done %v, stderr %q; want the inbox", os.Args, inv, done, errb.String())
 	}
@@ -106,7 +101,7 @@ func TestNoArgumentsIsTheInboxWhateverOsArgsHolds(t *testing.T) {
 func execute(t *testing.T, args ...string) (stdout, stderr string, code int, inv Invocation, done bool) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	inv, code, done = Execute(context.Background(), args, CLI{Stdout: &out, Stderr: &errb, Version: "v9.9.9"})
+	inv, code, done = Execute(context.Background(), args, testDefs(), CLI{Stdout: &out, Stderr: &errb, Version: "v9.9.9"})
 	return out.String(), errb.String(), code, inv, done
 }
 

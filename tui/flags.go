@@ -21,8 +21,8 @@ const (
 
 // Invocation is a parsed command line.
 type Invocation struct {
-	// Command is the command to run, a Name from Commands(): inbox (the
-	// default), login, pack, verify, ready, ship, …
+	// Command is the command to run, a Name from the table Execute was
+	// given (its Default when none is named; Of for another name).
 	Command string
 	// Args are the command's positional arguments (STORY, DIR or PR).
 	Args []string
@@ -66,7 +66,20 @@ func usagef(format string, args ...any) error {
 
 // setFlag stores one flag's value after checking its form.
 func setFlag(inv *Invocation, name, value string) error {
+	if isGlobal(name) || name == "help" {
+		return setGlobal(inv, name, value)
+	}
+	return setCommandFlag(inv, name, value)
+}
+
+// setGlobal stores a global flag (or --help).
+func setGlobal(inv *Invocation, name, value string) error {
 	g := &inv.Global
+	bools := map[string]*bool{"plain": &g.Plain, "ci": &g.CI, "sandbox": &g.Sandbox, "dry-run": &g.DryRun, "help": &inv.Help}
+	if b, ok := bools[name]; ok {
+		*b = value == "true"
+		return nil
+	}
 	switch name {
 	case "repo":
 		owner, repo, ok := strings.Cut(value, "/")
@@ -74,62 +87,63 @@ func setFlag(inv *Invocation, name, value string) error {
 			return usagef("--repo wants OWNER/NAME, got %q", SanitizeLine(value))
 		}
 		g.Repo = value
-	case "plain":
-		g.Plain = value == "true"
-	case "ci":
-		g.CI = value == "true"
-	case "sandbox":
-		g.Sandbox = value == "true"
-	case "dry-run":
-		g.DryRun = value == "true"
-	case "help":
-		inv.Help = value == "true"
 	case "set":
 		key, _, ok := strings.Cut(value, "=")
 		if !ok || strings.TrimSpace(key) == "" {
 			return usagef("--set wants key=value, got %q", SanitizeLine(value))
 		}
 		g.Set = append(g.Set, value)
-	case "api-url":
+	case "api-url", "oauth-url":
 		if err := checkURL(name, value); err != nil {
 			return err
 		}
-		g.APIURL = value
-	case "oauth-url":
-		if err := checkURL(name, value); err != nil {
-			return err
+		if name == "api-url" {
+			g.APIURL = value
+		} else {
+			g.OAuthURL = value
 		}
-		g.OAuthURL = value
+	}
+	return nil
+}
+
+// setCommandFlag stores a command's own flag, checking the form of those
+// whose values have one.
+func setCommandFlag(inv *Invocation, name, value string) error {
+	switch name {
 	case "head":
 		if !isHexSHA(value) {
 			return usagef("--head wants a full commit SHA (40 hex digits), got %q", SanitizeLine(value))
 		}
-		inv.Flags[name] = strings.ToLower(value)
+		value = strings.ToLower(value)
 	case "addr":
 		if _, _, err := net.SplitHostPort(value); err != nil {
 			return usagef("--addr wants HOST:PORT, got %q", SanitizeLine(value))
 		}
-		inv.Flags[name] = value
 	case "scale":
 		if n, err := strconv.Atoi(value); err != nil || n < 1 {
 			return usagef("--scale wants a whole number of 1 or more, got %q", SanitizeLine(value))
 		}
-		inv.Flags[name] = value
 	case "json":
-		for _, field := range strings.Split(value, ",") {
-			if !slices.Contains(inbox.JSONFields(), field) {
-				return usagef("--json has no field %q; the fields are %s", SanitizeLine(field), strings.Join(inbox.JSONFields(), ", "))
-			}
+		if err := checkJSONFields(value); err != nil {
+			return err
 		}
-		inv.Flags[name] = value
 		inv.Flags["list"] = "true" // --json prints the list, as JSON
 	case "ready", "faults", "dir", "client-id", "accept":
 		if value == "" {
 			return usagef("flag --%s needs a value", name)
 		}
-		inv.Flags[name] = value
-	default: // list, reset, solo-bypass
-		inv.Flags[name] = value
+	}
+	// list, reset, solo-bypass and the others take their value as it is.
+	inv.Flags[name] = value
+	return nil
+}
+
+// checkJSONFields refuses a --json list naming a field the inbox has not.
+func checkJSONFields(value string) error {
+	for _, field := range strings.Split(value, ",") {
+		if !slices.Contains(inbox.JSONFields(), field) {
+			return usagef("--json has no field %q; the fields are %s", SanitizeLine(field), strings.Join(inbox.JSONFields(), ", "))
+		}
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ func TestUsageErrorsShowArgumentsAsOutsideText(t *testing.T) {
 		{"sandbox", "--scale", h},
 		{"--api-url", h, "inbox"},
 	} {
-		_, err := ParseArgs(args)
+		_, err := ParseArgs(args, testDefs())
 		if err == nil {
 			t.Errorf("%q was accepted", args)
 			continue

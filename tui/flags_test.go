@@ -88,7 +88,7 @@ func TestParseArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseArgs(tt.args)
+			got, err := ParseArgs(tt.args, testDefs())
 			if err != nil {
 				t.Fatalf("ParseArgs(%q) failed: %v", tt.args, err)
 			}
@@ -137,7 +137,7 @@ func TestParseArgsUsageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseArgs(tt.args)
+			_, err := ParseArgs(tt.args, testDefs())
 			var ue *UsageError
 			if !errors.As(err, &ue) {
 				t.Fatalf("ParseArgs(%q) error = %v, want a *UsageError", tt.args, err)
@@ -180,7 +180,7 @@ func TestResolveURLs(t *testing.T) {
 func TestHelpPagesNameEveryCommandAndFlag(t *testing.T) {
 	page := func(args ...string) string {
 		var out, errb bytes.Buffer
-		_, code, done := Execute(context.Background(), args, CLI{Stdout: &out, Stderr: &errb, ConfigPath: "/home/me/.config/aayu/config.toml"})
+		_, code, done := Execute(context.Background(), args, testDefs(), CLI{Stdout: &out, Stderr: &errb, ConfigPath: "/home/me/.config/aayu/config.toml"})
 		if !done || code != ExitOK || errb.Len() > 0 {
 			t.Fatalf("aayu %q: done %v, exit %d, stderr %q", args, done, code, errb.String())
 		}
@@ -193,7 +193,7 @@ func TestHelpPagesNameEveryCommandAndFlag(t *testing.T) {
 			t.Errorf("aayu --help does not mention %s", want)
 		}
 	}
-	for _, d := range Commands() {
+	for _, d := range testDefs() {
 		p := page(append(strings.Fields(d.Name), "--help")...)
 		for _, f := range append(d.Flags, GlobalFlags()...) {
 			if !strings.Contains(p, "--"+f.Name) {
@@ -211,7 +211,7 @@ func TestHelpPagesNameEveryCommandAndFlag(t *testing.T) {
 // commandNames lists the table's commands, in help's order.
 func commandNames() []string {
 	var names []string
-	for _, d := range Commands() {
+	for _, d := range testDefs() {
 		if d.Of == "" { // another name is listed on its parent's page
 			names = append(names, d.Name)
 		}

@@ -74,9 +74,9 @@ func Here(in HumanCheck) Decision {
 	if env == nil {
 		env = func(string) string { return "" }
 	}
-	if v := env(AgentVariable); v != "" && v != "0" {
+	if OwnLane(env) {
 		return Decision{Outcome: Refused, Marker: AgentVariable,
-			Reason: fmt.Sprintf("%s is a human-only step and this is aayu's own agent lane (%s), which never waits for an approval; run it yourself from a terminal", in.Command, shownVariable(AgentVariable, v))}
+			Reason: fmt.Sprintf("%s is a human-only step and this is aayu's own agent lane (%s), which never waits for an approval; run it yourself from a terminal", in.Command, shownVariable(AgentVariable, env(AgentVariable)))}
 	}
 	if in.CI {
 		return Decision{Outcome: Refused,

@@ -37,6 +37,11 @@ func TestAgentLane(t *testing.T) {
 			if lane != c.wantLane || marker != c.wantMarker {
 				t.Fatalf("AgentLane = (%v, %q), want (%v, %q)", lane, marker, c.wantLane, c.wantMarker)
 			}
+			// aayu's own lane is the one AAYU_AGENT names, whatever host
+			// marker is beside it.
+			if own := OwnLane(envOf(c.env)); own != (marker == AgentVariable) {
+				t.Fatalf("OwnLane = %v, want %v", own, marker == AgentVariable)
+			}
 		})
 	}
 }

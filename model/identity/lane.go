@@ -23,11 +23,18 @@ func HostMarkers() []string {
 	}
 }
 
+// OwnLane says env is aayu's own unattended lane: AAYU_AGENT with any
+// value but "" and "0", so a typo errs towards refusing.
+func OwnLane(env func(string) string) bool {
+	v := env(AgentVariable)
+	return v != "" && v != "0"
+}
+
 // AgentLane says whether env describes an agent lane and names the marker
-// that says so. AAYU_AGENT counts with any value but "" and "0", so a typo
-// errs towards refusing; a host marker counts with any non-empty value.
+// that says so: aayu's own (OwnLane), or a host marker with any non-empty
+// value.
 func AgentLane(env func(string) string) (lane bool, marker string) {
-	if v := env(AgentVariable); v != "" && v != "0" {
+	if OwnLane(env) {
 		return true, AgentVariable
 	}
 	for _, m := range HostMarkers() {

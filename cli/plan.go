@@ -103,3 +103,34 @@ func approving(r core.Review) []string {
 	}
 	return []string{what}
 }
+
+// planCommand is aayu plan's table entry and run.
+func planCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "plan",
+			Group: "daily",
+			Arg:   "STORY",
+			Short: "the plan-time review a never-layer change needs",
+			Long: "Show the Story's Plan and the never layers it (and its pull request) touches, and record your plan review " +
+				"as a person who is not the builder: a Plan reviewed: comment on the Story and specs/STORY/plan-review.json on the ledger, on your yes.\n" +
+				"In solo mode --solo-bypass records that no review happened instead (a Solo-mode bypass: comment and the record), " +
+				"with every refusal ship's bypass has.\n" +
+				"In a host agent's lane (a host's marker, no terminal) it posts a batch for the person instead: the review is their reply " +
+				"Approve batch HASH, or aayu approve HASH at their own terminal, never a comment by the bot.",
+			Example: "aayu plan 131\naayu plan 131 --solo-bypass\n# the plan, the layers and the writes; writes nothing\naayu plan 131 --dry-run",
+			Flags: []tui.FlagDef{
+				{Name: "solo-bypass", Usage: "in solo mode, record a Solo-mode bypass instead of a review"},
+			},
+		},
+		run:       screenRun(wiring.planScreen),
+		batch:     wiring.runPlanBatch,
+		humanOnly: true,
+		person: func(inv tui.Invocation) string {
+			if story, err := build.ParseStory(firstArg(inv)); err == nil {
+				return core.Command(story, inv.Flags["solo-bypass"] == "true")
+			}
+			return ""
+		},
+	}
+}

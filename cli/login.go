@@ -191,3 +191,28 @@ func (w wiring) presenceScreen(req login.Request, here identity.Decision) (*logi
 	}
 	return screen, tui.ExitOK, true
 }
+
+// loginCommand is aayu login's table entry and run.
+func loginCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:    "login",
+			Group:   "daily",
+			Short:   "presence check by GitHub device flow",
+			Long:    "The presence check: a device code you approve on GitHub from any device, proving a person is here.",
+			Example: "aayu login\naayu login --sandbox",
+		},
+		run:   screenRun(wiring.loginCommandScreen),
+		token: never,
+	}
+}
+
+// loginCommandScreen is aayu login's screen: the presence check, asking
+// for write access.
+func (w wiring) loginCommandScreen() (tui.Screen, error) {
+	s, err := w.loginScreen(login.Request{Command: "aayu login", Need: identity.AccessWrite}, w.here("aayu login"))
+	if err != nil {
+		return nil, openErr(tui.ExitFailed, "%v\nNothing was done.", err)
+	}
+	return s, nil
+}

@@ -41,3 +41,27 @@ func (w wiring) auditScreen() (tui.Screen, error) {
 		},
 	}), nil
 }
+
+// auditCommand is aayu audit's table entry and run.
+func auditCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:    "audit",
+			Group:   "setup",
+			Short:   "every Solo-mode bypass and human-fallback write, from the ledger",
+			Long:    "Every Solo-mode bypass, human-fallback write and bypass recorded late, read from the ledger (read-only).",
+			Example: "aayu audit",
+		},
+		run: screenRun(wiring.auditCommandScreen),
+	}
+}
+
+// auditCommandScreen is aayu audit's screen; a failure to open it is the
+// command line's (exit 2).
+func (w wiring) auditCommandScreen() (tui.Screen, error) {
+	s, err := w.auditScreen()
+	if err != nil {
+		return nil, openErr(tui.ExitUsage, "%v\nNothing was done.", err)
+	}
+	return s, nil
+}

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/actions"
-	"github.com/aayudha/aayu/actions/gatecomment"
-	"github.com/aayudha/aayu/actions/protected"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/proof/attest"
 	"github.com/aayudha/aayu/screens/pack"
@@ -93,81 +91,46 @@ func (w wiring) storyPackScreen(story int) (tui.Screen, error) {
 	return pack.NewStory(ctx, common, opts), nil
 }
 
-// runComment is `aayu comment PR --ci`: the merge gate's one comment on the
-// pull request. It writes nothing to the ledger, and refuses to run outside
-// CI so a person never posts the gate's comment under their own name.
-func (w wiring) runComment() int {
-	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
-	pr, err := strconv.Atoi(strings.TrimPrefix(inv.Args[0], "#"))
-	if err != nil || pr <= 0 || sess.owner == "" || !inv.Global.CI {
-		fmt.Fprintln(e.stderr, "aayu comment PR --ci --repo OWNER/NAME: the merge gate's step; it needs --ci, a repository and a pull request number. Nothing was done.")
-		return tui.ExitUsage
+// packCommand is aayu pack's table entry and run.
+func packCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "pack",
+			Group: "daily",
+			Arg:   "STORY or DIR",
+			Short: "best pack of a story on the ledger, or a local pack folder",
+			Long: "The pack viewer: the best proof pack of a Story on the ledger (its newest authoritative pack, " +
+				"else its newest advisory one), or a pack folder on disk, verified as ship verifies it.\n" +
+				"A folder's checks that need outside facts take them from --ready and --head.",
+			Example: "aayu pack 131\n" +
+				"aayu pack ./aayudha-pack --ready ready.md --head 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b\n" +
+				"# the pack as an in-toto Statement v1 (what the merge gate attests)\n" +
+				"aayu pack ./aayudha-pack --statement",
+			Flags: []tui.FlagDef{
+				{Name: "statement", Usage: "print a local pack folder's pack.json as an in-toto Statement v1 and exit"},
+				{Name: "ready", Value: "FILE", Usage: "the Ready snapshot FILE to check a local pack folder against"},
+				{Name: "head", Value: "SHA", Usage: "the pull request's current head SHA, for a local pack folder"},
+			},
+		},
+		run: func(w wiring) int {
+			if w.inv.Flags["statement"] == "true" {
+				return w.runPackStatement()
+			}
+			return w.runScreen(w.packScreen)
+		},
+		token:   func(inv tui.Invocation) bool { return !localPack(inv) },
+		offline: localPack,
 	}
-	tok, refusal := ciCommentToken(inv, e.getenv)
-	if refusal != "" {
-		fmt.Fprintf(e.stderr, "%s\nNothing was sent to GitHub.\n", refusal)
-		return tui.ExitRefused
-	}
-	if inv.Global.DryRun {
-		var err error
-		if tok, _, err = sess.resolve(ctx); err != nil {
-			fmt.Fprintf(e.stderr, "aayu comment: %v\nNothing was done.\n", err)
-			return tui.ExitFailed
-		}
-	}
-	gh, err := sess.client(tok)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
-		return tui.ExitFailed
-	}
-	if !inv.Global.DryRun {
-		refusal, err := ciRunRefusal(ctx, gh, sess.owner, sess.repo, e.getenv)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "aayu comment: %s\nNothing was written.\n", tui.SanitizeLine(err.Error()))
-			return tui.ExitFailed
-		}
-		if refusal != "" {
-			fmt.Fprintf(e.stderr, "%s\nNothing was written.\n", refusal)
-			return tui.ExitRefused
-		}
-	}
-	code, body, err := gatecomment.Run(ctx, gatecomment.Config{Client: gh, Owner: sess.owner, Repo: sess.repo, PR: pr, Dir: inv.Flags["dir"],
-		Getenv: e.getenv, Preview: inv.Global.DryRun, WorkflowOnly: true, SetStatus: !inv.Global.DryRun, TrustedRoot: w.trustedRoot})
-	fmt.Fprint(e.stdout, body)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu comment: %v\n", err)
-	}
-	if inv.Global.DryRun && err == nil {
-		fmt.Fprintln(e.stderr, "aayu comment --dry-run: a preview; nothing was posted.")
-	}
-	return code
 }
 
-// runProtected is `aayu protected PR --ci`: the protected-paths gate's step
-// in the workflow init proposes. Like comment, it is CI's, never a person's.
-func (w wiring) runProtected() int {
-	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
-	pr, err := strconv.Atoi(strings.TrimPrefix(inv.Args[0], "#"))
-	if err != nil || pr <= 0 || sess.owner == "" || !inv.Global.CI {
-		fmt.Fprintln(e.stderr, "aayu protected PR --ci --repo OWNER/NAME: the protected-paths gate's step; it needs --ci, a repository and a pull request number. Nothing was done.")
-		return tui.ExitUsage
+// localPack reports `aayu pack DIR`: a pack folder on this machine, checked
+// against the facts its flags give. It needs no GitHub, no token and no
+// repository, so nothing is looked up for it (not even the checkout's
+// origin, two runs of git before the first artifact is read).
+func localPack(inv tui.Invocation) bool {
+	if len(inv.Args) == 0 {
+		return false
 	}
-	tok, _, err := sess.resolve(ctx)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu protected: %v\n", err)
-		return tui.ExitFailed
-	}
-	gh, err := sess.client(tok)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu protected: %v\n", err)
-		return tui.ExitFailed
-	}
-	code, lines, err := protected.Check(ctx, gh, sess.owner, sess.repo, pr)
-	for _, l := range lines {
-		fmt.Fprintln(e.stdout, tui.SanitizeLine(l))
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu protected: %s\n", tui.SanitizeLine(err.Error()))
-	}
-	return code
+	fi, err := os.Stat(inv.Args[0])
+	return err == nil && fi.IsDir()
 }

@@ -88,3 +88,28 @@ func gateRunner() *sandbox.RunnerOptions {
 	}
 	return &sandbox.RunnerOptions{Aayu: exe}
 }
+
+// sandboxCommand is aayu sandbox's table entry and run.
+func sandboxCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "sandbox",
+			Group: "setup",
+			Short: "only the sandbox GitHub, in the foreground",
+			Long: "Serve only the sandbox GitHub, in the foreground, until Ctrl-C.\n" +
+				"--reset seeds the demo again, throwing away every change, and exits.",
+			Example: "aayu sandbox --addr 127.0.0.1:8765\n" +
+				"aayu sandbox --faults 5xx=0.1,latency=300ms\n" +
+				"aayu sandbox --reset --addr 127.0.0.1:8765",
+			Flags: []tui.FlagDef{
+				{Name: "addr", Value: "HOST:PORT", Usage: "where to listen, as HOST:PORT"},
+				{Name: "faults", Value: "SPEC", Usage: "inject faults by SPEC, e.g. 5xx=0.1,latency=300ms"},
+				{Name: "scale", Value: "N", Usage: "seed N times the demo's items"},
+				{Name: "reset", Usage: "seed the demo again, throwing away every change, and exit"},
+			},
+		},
+		run:   func(w wiring) int { return runSandbox(w.ctx, w.inv, w.e) },
+		local: true,
+		token: never,
+	}
+}

@@ -64,3 +64,35 @@ func (w wiring) storyVerifyScreen(story int) (tui.Screen, error) {
 		},
 	}), nil
 }
+
+// verifyCommand is aayu verify's table entry and run.
+func verifyCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "verify",
+			Group: "daily",
+			Arg:   "STORY",
+			Short: "run the floors, build the pack in .aayudha/proof/STORY/",
+			Long: "Run the Story's floors and tests and build its proof pack in .aayudha/proof/STORY/.\n" +
+				"The merge gate splits this in two: --raw-out runs the tests and keeps the raw outputs, " +
+				"--from-raw builds the pack from them, running none.",
+			Example: "aayu verify 131\n" +
+				"aayu verify 131 --ci --raw-out out/raw\n" +
+				"# the gate's pack job, in a bare repository of the pull request's commits\n" +
+				"aayu verify 131 --ci --from-raw out/raw --pack-out out/pack",
+			Flags: []tui.FlagDef{
+				{Name: "raw-out", Value: "DIR", Usage: "the merge gate's tests job: run the tests, keep raw outputs in DIR"},
+				{Name: "from-raw", Value: "DIR", Usage: "the gate's pack job: build the pack from DIR, running no test"},
+				{Name: "pack-out", Value: "DIR", Usage: "write the pack in DIR, not .aayudha/proof/STORY/ (the gate's pack job)"},
+			},
+		},
+		run: func(w wiring) int {
+			if w.inv.Flags["raw-out"] != "" {
+				return w.runVerifyRaw()
+			}
+			return w.runScreen(w.verifyScreen)
+		},
+		// --raw-out runs the tests job's half: no GitHub, no token.
+		token: func(inv tui.Invocation) bool { return inv.Flags["raw-out"] == "" },
+	}
+}

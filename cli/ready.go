@@ -3,10 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/actions/approve"
 	core "github.com/aayudha/aayu/actions/ready"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/screens/login"
@@ -76,4 +79,60 @@ func (w wiring) readyScreen() (tui.Screen, error) {
 			return core.Apply(ctx, gh, p, nil)
 		},
 	}), nil
+}
+
+// readyCommand is aayu ready's table entry and run.
+func readyCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "ready",
+			Group: "daily",
+			Arg:   "STORY",
+			Short: "freeze the Story's Completion Goal as its Ready snapshot",
+			Long: "Freeze the Story's Completion Goal as its Ready snapshot on the ledger, on your yes.\n" +
+				"--again freezes it anew after the goal changed.",
+			Example: "aayu ready 131\naayu ready 131 --again",
+			Flags: []tui.FlagDef{
+				{Name: "again", Usage: "freeze it again: the Completion Goal changed"},
+			},
+		},
+		run:       screenRun(wiring.readyScreen),
+		batch:     wiring.runReadyBatch,
+		humanOnly: true,
+		person: func(inv tui.Invocation) string {
+			if story, err := build.ParseStory(firstArg(inv)); err == nil {
+				return core.Command(story, inv.Flags["again"] == "true")
+			}
+			return ""
+		},
+	}
+}
+
+// runReadyBatch is `aayu ready STORY [--again]` in an agent lane:
+// freezing a goal is the person's act, so the agent's command becomes a
+// batch of one step, read as the person's run reads it (a refusal, or a
+// goal frozen already, posts nothing), and applied on approval by
+// actions/ready itself, with the approver named on the ledger commit.
+func (w wiring) runReadyBatch() int {
+	story, err := build.ParseStory(w.inv.Args[0])
+	if err != nil {
+		fmt.Fprintf(w.e.stderr, "aayu ready: %v\n", err)
+		return tui.ExitUsage
+	}
+	again := w.inv.Flags["again"] == "true"
+	return w.runBatch(core.Command(story, again), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
+		o, r := w.sess.owner, w.sess.repo
+		p, err := core.Read(ctx, core.Options{Client: gh, Owner: o, Repo: r, Story: story, Again: again})
+		if err != nil {
+			return approve.Record{}, err
+		}
+		if p.Same {
+			return approve.Record{}, errNothingToApprove{fmt.Sprintf("#%d is already frozen with completion_goal_hash %s; nothing to approve.", story, p.Hash[:12])}
+		}
+		is, _, err := gh.Issues.Get(ctx, o, r, story)
+		if err != nil {
+			return approve.Record{}, fmt.Errorf("reading #%d: %s", story, ghx.Describe(err))
+		}
+		return approve.NewRecordOf(o+"/"+r, []approve.Item{approve.NewReadyItem(p, again, is.GetTitle(), is.GetBody())}, person, "", "", time.Now())
+	})
 }

@@ -67,3 +67,16 @@ func (w wiring) credentials(own ghx.Token) core.Credentials {
 		return creds, viewer
 	}
 }
+
+// doctorCommand is aayu doctor's table entry and run.
+func doctorCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:    "doctor",
+			Group:   "setup",
+			Short:   "check the set-up against GitHub, one next step per row",
+			Example: "aayu doctor",
+		},
+		run: screenRun(wiring.doctorScreen),
+	}
+}

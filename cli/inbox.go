@@ -228,7 +228,7 @@ func (w wiring) runInbox() int {
 	}
 	deps, err := w.inboxDeps(here, func() *identity.Session { return approval })
 	if err != nil {
-		return reportDeps(e, "inbox", err)
+		return reportDeps(e, w.inv.Command, err)
 	}
 	if presence != nil {
 		deps.Presence = presence
@@ -268,4 +268,35 @@ func (w wiring) runInbox() int {
 		fmt.Fprintf(e.stderr, "aayu: %v\n", err)
 	}
 	return code
+}
+
+// inboxCommand is aayu inbox's table entry and run.
+func inboxCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:    "inbox",
+			Group:   "daily",
+			Default: true,
+			Short:   "every step waiting for you, one key each (the default command)",
+			Long: "The inbox: every step waiting for a person, as cards, each acted on with one key.\n" +
+				"--list prints the cards and writes nothing; it is allowed for agents. " +
+				"--json FIELDS prints them as a JSON array of objects with those fields (implies --list); " +
+				"--json with no fields names the fields.",
+			Example: "aayu\n" +
+				"aayu inbox --list\n" +
+				"aayu inbox --json number,kind,title,recommendation\n" +
+				"# the fields --json knows\n" +
+				"aayu inbox --json",
+			Flags: []tui.FlagDef{
+				{Name: "list", Usage: "print the cards and stop; read-only, allowed for agents"},
+				{Name: "json", Value: "FIELDS", Usage: "print the cards as JSON with these comma-separated FIELDS (implies --list)"},
+			},
+		},
+		run: func(w wiring) int {
+			if w.inv.Flags["json"] != "" {
+				return w.runInboxJSON()
+			}
+			return w.runInbox()
+		},
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sigstore/sigstore-go/pkg/root"
+
 	"github.com/aayudha/aayu/actions"
 	core "github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/ghx/sandbox"
@@ -20,7 +22,6 @@ import (
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/screens/ship"
 	"github.com/aayudha/aayu/tui"
-	"github.com/sigstore/sigstore-go/pkg/root"
 )
 
 // shipScreen wires `aayu ship PR [--solo-bypass]`: every gate that only
@@ -246,4 +247,43 @@ func (w wiring) trustedRoot() (root.TrustedMaterial, error) {
 		return tr, nil
 	}
 	return nil, nil
+}
+
+// shipCommand is aayu ship's table entry and run.
+func shipCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "ship",
+			Group: "daily",
+			Arg:   "PR",
+			Short: "the ship screen: read-only gates, presence, then your yes",
+			Long: "The ship screen: every gate that only reads (the pull request, policy, the gate's pack, the human pass), " +
+				"then the presence check, then one confirmation listing what will be written " +
+				"(the squash merge, the ledger record, the Story's update), written only on your yes.\n" +
+				"A Solo-mode bypass is taken only with --solo-bypass (or its worded choice on screen).\n" +
+				"In a host agent's lane (a host's marker, no terminal) it posts a batch for the person instead, pinned to the head ship read; " +
+				"its approval by device code stands in for the presence check, and every other gate is checked again on that head.",
+			Example: "aayu ship 148\n" +
+				"aayu ship 148 --solo-bypass\n" +
+				"# plain lines, the yes read from standard input\n" +
+				"aayu ship 148 --plain",
+			Flags: []tui.FlagDef{
+				{Name: "solo-bypass", Usage: "ship by the Solo-mode bypass when no human pass qualifies"},
+			},
+		},
+		run:       screenRun(wiring.shipScreen),
+		batch:     wiring.runShipBatch,
+		humanOnly: true,
+		person: func(inv tui.Invocation) string {
+			pr, err := strconv.Atoi(firstArg(inv))
+			if err != nil || pr <= 0 {
+				return ""
+			}
+			c := core.Command(pr)
+			if inv.Flags["solo-bypass"] == "true" {
+				c += " --solo-bypass"
+			}
+			return c
+		},
+	}
 }

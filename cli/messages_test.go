@@ -1,4 +1,4 @@
-package tui
+package cli
 
 import (
 	"fmt"
@@ -31,9 +31,10 @@ var commandRef = regexp.MustCompile("(?:(?:\\b[Rr]un |`|\\()aayu ([a-z][a-z-]*)|
 // WORD" names a command aayu has, so no message sends anyone to a command
 // that is not there (as "aayu self-update" once did).
 func TestMessagesNameOnlyCommandsThatExist(t *testing.T) {
+	t.Parallel()
 	var known []string
-	for _, name := range commandNames() {
-		known = append(known, strings.Fields(name)[0]) // "proof push" is typed "aayu proof …"
+	for _, d := range commandDefs() {
+		known = append(known, strings.Fields(d.Name)[0]) // "proof push" is typed "aayu proof …"
 	}
 	known = append(known, notCommands...)
 	var bad []string
@@ -86,6 +87,7 @@ func TestMessagesNameOnlyCommandsThatExist(t *testing.T) {
 
 // TestCommandRefTellsCommandsFromProse pins what the scan counts.
 func TestCommandRefTellsCommandsFromProse(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]string{
 		"run aayu self-update to fix it": "self-update",
 		"Freeze it with `aayu ready 3`":  "ready",

@@ -3,8 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/actions/approve"
 	core "github.com/aayudha/aayu/actions/decide"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/identity"
@@ -16,9 +20,10 @@ import (
 // decideScreen wires `aayu decide N[,M…] --accept K[,L…] [--note TEXT]`,
 // the inbox's Decision step from the command line: the inbox's read, its
 // cards' choices and its executor. Accepting a Decision is the person's
-// act: an agent lane never reaches this screen (main.go sends it to
-// runDecideBatch: its picks become a batch for the person's approval),
-// and CI is refused; a process
+// act: a host agent's tool call never reaches this screen (agentBatch
+// sends it to runDecideBatch: its picks become a batch for the person's
+// approval), aayu's own lane and CI are refused, and a marked shell with a
+// terminal asks for the presence check, as ship does; a process
 // without a terminal approves by the presence check once the reads found
 // something to write. --dry-run writes nothing, and any lane may run it.
 func (w wiring) decideScreen() (tui.Screen, error) {
@@ -94,4 +99,53 @@ func failAll(p core.Plan, err error) []core.Result {
 		}
 	}
 	return out
+}
+
+// decideCommand is aayu decide's table entry and run.
+func decideCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "decide",
+			Group: "daily",
+			Arg:   "DECISION[,DECISION…]",
+			Short: "accept Decision options, as the inbox does",
+			Long: "Accept option K of Decision N (each N with its K, in order), with the inbox's own writes. " +
+				"A pick that is not the recommendation, or any pick of a one-way door, asks first; --note is kept in the actions log.",
+			Example: "aayu decide 7 --accept 2\naayu decide 7,9 --accept 2,1 --note \"after the call\"",
+			Flags: []tui.FlagDef{
+				{Name: "accept", Value: "K[,L…]", Usage: "the option to accept for each Decision, in the same order"},
+				{Name: "note", Value: "TEXT", Usage: "a note kept beside each acceptance in the actions log"},
+			},
+		},
+		run:       screenRun(wiring.decideScreen),
+		batch:     wiring.runDecideBatch,
+		humanOnly: true,
+		person: func(inv tui.Invocation) string {
+			if picks, err := core.ParsePicks(firstArg(inv), inv.Flags["accept"]); err == nil {
+				return core.Command(picks)
+			}
+			return ""
+		},
+	}
+}
+
+// runDecideBatch is `aayu decide` in an agent lane: accepting a Decision
+// is the person's act, so the agent's picks become one batch, posted as
+// the bot on the first Decision, its record on the ledger, and — unless
+// the repository can prove a reply — a device code the person approves
+// on any device, which this process waits for and then applies.
+func (w wiring) runDecideBatch() int {
+	picks, err := core.ParsePicks(w.inv.Args[0], w.inv.Flags["accept"])
+	if err != nil {
+		fmt.Fprintf(w.e.stderr, "aayu decide: %v. Nothing was done.\n", err)
+		return tui.ExitUsage
+	}
+	return w.runBatch(core.Command(picks), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
+		plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, w.sess.owner, w.sess.repo, inboxread.Options{}),
+			Owner: w.sess.owner, Repo: w.sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
+		if err != nil {
+			return approve.Record{}, err
+		}
+		return approve.NewRecord(plan, person, "", "", time.Now())
+	})
 }

@@ -35,22 +35,8 @@ func (w wiring) runApprove() int {
 	}
 	hash := strings.ToLower(strings.TrimSpace(inv.Args[0]))
 	lane, marker := identity.AgentLane(e.getenv)
-	var (
-		tok      ghx.Token
-		trailers []string
-		err      error
-	)
 	own := !lane && e.getenv("AAYU_BOT_TOKEN") == ""
-	if !own {
-		tok, trailers, err = w.agentToken(ctx)
-	} else {
-		tok, _, err = sess.resolve(ctx)
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu approve: %v\nNothing was done.\n", err)
-		return tui.ExitFailed
-	}
-	gh, err := sess.client(tok)
+	gh, trailers, err := w.approveClient(own)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu approve: %v\nNothing was done.\n", err)
 		return tui.ExitFailed
@@ -72,18 +58,56 @@ func (w wiring) runApprove() int {
 		fmt.Fprintln(e.stdout, "--dry-run: no code was asked for and nothing was written.")
 		return tui.ExitOK
 	}
+	if why := approveNoCode(rec, hash, own, lane && len(trailers) == 0, marker); why != "" {
+		fmt.Fprint(e.stdout, why)
+		return tui.ExitRefused
+	}
+	return w.askAndApply(ledger, rec, hash, lane, own)
+}
+
+// approveClient is the client approve writes with: the person's own token
+// at their terminal (own), else the agent's (the bot's, or the person's in
+// solo mode, tagged by trailers).
+func (w wiring) approveClient(own bool) (*github.Client, []string, error) {
+	var (
+		tok      ghx.Token
+		trailers []string
+		err      error
+	)
+	if own {
+		tok, _, err = w.sess.resolve(w.ctx)
+	} else {
+		tok, trailers, err = w.agentToken(w.ctx)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	gh, err := w.sess.client(tok)
+	return gh, trailers, err
+}
+
+// approveNoCode says why no device code is asked for rec, as the lines
+// printed, or "": a plan step needs the person's own comment, which a code
+// approved outside their terminal cannot make; a host agent's lane with
+// only the bot's token (botOnly) cannot ask for a code that proves the
+// person (seed 001).
+func approveNoCode(rec approve.Record, hash string, own, botOnly bool, marker string) string {
 	if !own && rec.HasPlan() {
-		// A code approved here could not apply it: asked for nothing.
 		r := approve.NeedsOwnComment(rec.For, hash, rec.Issue)
-		fmt.Fprintf(e.stdout, "Not applied: %s %s No device code was asked for.\n", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next))
-		return tui.ExitRefused
+		return fmt.Sprintf("Not applied: %s %s No device code was asked for.\n", tui.SanitizeLine(r.Reason), tui.SanitizeLine(r.Next))
 	}
-	if lane && len(trailers) == 0 {
-		// A host agent's lane with only the bot's token cannot ask for a
-		// code that proves the person (seed 001): none is asked for.
-		fmt.Fprintf(e.stdout, "Not applied: this is a host agent's lane (%s) holding only the bot's token, which cannot ask for a device code that proves @%s. No device code was asked for.\nThe person runs, at their own terminal: aayu approve %s\n", marker, tui.SanitizeLine(rec.For), hash)
-		return tui.ExitRefused
+	if botOnly {
+		return fmt.Sprintf("Not applied: this is a host agent's lane (%s) holding only the bot's token, which cannot ask for a device code that proves @%s. No device code was asked for.\nThe person runs, at their own terminal: aayu approve %s\n", marker, tui.SanitizeLine(rec.For), hash)
 	}
+	return ""
+}
+
+// askAndApply asks for a device code for rec's person, shows it where the
+// person reads it (their terminal, or in an agent's lane the batch's
+// issue: an agent's output is no place for the person's code), waits for
+// its approval and applies the batch.
+func (w wiring) askAndApply(ledger approve.Ledger, rec approve.Record, hash string, lane, own bool) int {
+	ctx, e, sess, gh := w.ctx, w.e, w.sess, ledger.Client
 	flow := w.deviceFlow(gh)
 	code, err := flow.Ask(ctx, time.Now())
 	if err != nil {
@@ -91,8 +115,6 @@ func (w wiring) runApprove() int {
 		return tui.ExitFailed
 	}
 	if lane {
-		// An agent's output is no place for the person's code: it goes to
-		// the batch's issue, where the person reads the steps.
 		c, _, err := gh.Issues.CreateComment(ctx, sess.owner, sess.repo, rec.Issue, &github.IssueComment{Body: github.String(actions.Neutralize(
 			fmt.Sprintf("@%s a new device code for batch %s.%s", rec.For, hash, approve.DeviceLines(code.UserCode, code.URI, code.Expires))))})
 		if err != nil {
@@ -126,40 +148,13 @@ type commentEvent struct {
 // left alone, so the workflow's own answers never start a loop.
 func (w wiring) runApproveCI() int {
 	ctx, e, sess := w.ctx, w.e, w.sess
-	stop := func(code int, format string, args ...any) int {
-		fmt.Fprintf(e.stderr, "aayu approve --ci: "+format+"\n", args...)
+	ev, gh, code, ok := w.approveCIStart()
+	if !ok {
 		return code
-	}
-	if lane, marker := identity.AgentLane(e.getenv); lane {
-		return stop(tui.ExitRefused, "refused: an agent lane (%s) never applies a reply. Nothing was done.", marker)
-	}
-	if e.getenv("GITHUB_ACTIONS") != "true" || e.getenv("GITHUB_EVENT_NAME") != "issue_comment" {
-		return stop(tui.ExitRefused, "refused: it runs only in aayudha-approve.yml on an issue_comment event. Nothing was done.")
-	}
-	if sess.owner == "" {
-		if r := e.getenv("GITHUB_REPOSITORY"); r != "" {
-			sess.owner, sess.repo, _ = strings.Cut(r, "/")
-		}
-	}
-	raw, err := readCapped(e.getenv("GITHUB_EVENT_PATH"), 1<<20)
-	if err != nil {
-		return stop(tui.ExitFailed, "reading the event: %v. Nothing was done.", err)
-	}
-	var ev commentEvent
-	if err := json.Unmarshal(raw, &ev); err != nil || ev.Comment.ID == 0 || ev.Issue.Number == 0 {
-		return stop(tui.ExitFailed, "the event names no comment on an issue. Nothing was done.")
-	}
-	botTok := strings.TrimSpace(e.getenv("AAYU_BOT_TOKEN"))
-	if botTok == "" {
-		return stop(tui.ExitRefused, "refused: no App token in AAYU_BOT_TOKEN (the workflow mints it from AAYUDHA_APP_CLIENT_ID and AAYUDHA_APP_PRIVATE_KEY); no reply is applied without the App. Nothing was done.")
-	}
-	gh, err := sess.client(ghx.NewToken(botTok, "AAYU_BOT_TOKEN"))
-	if err != nil {
-		return stop(tui.ExitFailed, "%v", err)
 	}
 	facts, reply, err := gatherReply(ctx, gh, sess.owner, sess.repo, ev.Issue.Number, ev.Comment.ID)
 	if err != nil {
-		return stop(tui.ExitFailed, "%s. Nothing was applied.", tui.SanitizeLine(err.Error()))
+		return w.approveCIStop(tui.ExitFailed, "%s. Nothing was applied.", tui.SanitizeLine(err.Error()))
 	}
 	isApprove, hash, ok := approve.ParseReply(reply.Body)
 	if !ok {
@@ -180,18 +175,65 @@ func (w wiring) runApproveCI() int {
 	}
 	if !isApprove {
 		if err := approve.Reject(ctx, ledger, hash, reply.Author.Login, reply.URL, time.Now()); err != nil {
-			return stop(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
+			return w.approveCIStop(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
 		}
 		answer(fmt.Sprintf("Batch %s was rejected by @%s; nothing of it is applied.", hash, reply.Author.Login))
 		fmt.Fprintf(e.stdout, "Batch %s rejected by @%s.\n", hash, tui.SanitizeLine(reply.Author.Login))
 		return tui.ExitOK
 	}
-	pol, err := readBatchPolicy(ctx, gh, sess.owner, sess.repo)
-	if err != nil {
-		return stop(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
+	return w.applyReply(ledger, reply, hash, answer)
+}
+
+// approveCIStop says why approve --ci stops, and ends it with code.
+func (w wiring) approveCIStop(code int, format string, args ...any) int {
+	fmt.Fprintf(w.e.stderr, "aayu approve --ci: "+format+"\n", args...)
+	return code
+}
+
+// approveCIStart checks the run is the reply path's own (no agent lane,
+// aayudha-approve.yml on an issue_comment event, the App's token) and
+// reads the event: where the reply is, and the App's client.
+func (w wiring) approveCIStart() (ev commentEvent, gh *github.Client, code int, ok bool) {
+	e, sess, stop := w.e, w.sess, w.approveCIStop
+	if lane, marker := identity.AgentLane(e.getenv); lane {
+		return ev, nil, stop(tui.ExitRefused, "refused: an agent lane (%s) never applies a reply. Nothing was done.", marker), false
 	}
-	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: reply.Author, Approvers: pol.approvers,
-		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayReply, Comment: reply.URL, Ship: w.shipApplier(gh, e.stdout)})
+	if e.getenv("GITHUB_ACTIONS") != "true" || e.getenv("GITHUB_EVENT_NAME") != "issue_comment" {
+		return ev, nil, stop(tui.ExitRefused, "refused: it runs only in aayudha-approve.yml on an issue_comment event. Nothing was done."), false
+	}
+	if sess.owner == "" {
+		if r := e.getenv("GITHUB_REPOSITORY"); r != "" {
+			sess.owner, sess.repo, _ = strings.Cut(r, "/")
+		}
+	}
+	raw, err := readCapped(e.getenv("GITHUB_EVENT_PATH"), 1<<20)
+	if err != nil {
+		return ev, nil, stop(tui.ExitFailed, "reading the event: %v. Nothing was done.", err), false
+	}
+	if err := json.Unmarshal(raw, &ev); err != nil || ev.Comment.ID == 0 || ev.Issue.Number == 0 {
+		return ev, nil, stop(tui.ExitFailed, "the event names no comment on an issue. Nothing was done."), false
+	}
+	botTok := strings.TrimSpace(e.getenv("AAYU_BOT_TOKEN"))
+	if botTok == "" {
+		return ev, nil, stop(tui.ExitRefused, "refused: no App token in AAYU_BOT_TOKEN (the workflow mints it from AAYUDHA_APP_CLIENT_ID and AAYUDHA_APP_PRIVATE_KEY); no reply is applied without the App. Nothing was done."), false
+	}
+	gh, err = sess.client(ghx.NewToken(botTok, "AAYU_BOT_TOKEN"))
+	if err != nil {
+		return ev, nil, stop(tui.ExitFailed, "%v", err), false
+	}
+	return ev, gh, 0, true
+}
+
+// applyReply applies the batch a reply that passed every check approves,
+// and answers on the thread what became of it.
+func (w wiring) applyReply(ledger approve.Ledger, reply approve.Comment, hash string, answer func(string)) int {
+	e := w.e
+	pol, err := readBatchPolicy(w.ctx, ledger.Client, ledger.Owner, ledger.Repo)
+	if err != nil {
+		return w.approveCIStop(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
+	}
+	res, err := approve.Apply(w.ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: reply.Author, Approvers: pol.approvers,
+		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayReply, Comment: reply.URL, Ship: w.shipApplier(ledger.Client, e.stdout)})
 	code := reportApplied(e.stdout, e.stderr, hash, reply.Author.Login, res, err)
 	switch {
 	case res.Applied != nil:
@@ -241,16 +283,24 @@ func gatherReply(ctx context.Context, gh *github.Client, owner, repo string, iss
 			break
 		}
 	}
+	err = gatherLedger(ctx, gh, owner, repo, hash, &f)
+	return f, f.Reply, err
+}
+
+// gatherLedger reads into f what the ledger holds of batch hash: its
+// record, each of its Decisions as it is now, and whether it was closed
+// (applied, rejected or superseded).
+func gatherLedger(ctx context.Context, gh *github.Client, owner, repo, hash string, f *approve.ReplyFacts) error {
 	ledger := approve.Ledger{Client: gh, Owner: owner, Repo: repo}
 	if st, found, err := ledger.Stored(ctx, hash); err != nil {
-		return f, f.Reply, err
+		return err
 	} else if found {
 		f.Stored = &st
 		f.Decisions = map[int]approve.DecisionNow{}
 		for _, it := range st.Record.Items {
 			is, _, err := gh.Issues.Get(ctx, owner, repo, it.Issue())
 			if err != nil && !ghx.IsNotFound(err) {
-				return f, f.Reply, fmt.Errorf("reading #%d: %s", it.Issue(), ghx.Describe(err))
+				return fmt.Errorf("reading #%d: %s", it.Issue(), ghx.Describe(err))
 			}
 			if err == nil {
 				f.Decisions[it.Issue()] = approve.DecisionNow{Number: it.Issue(), Title: is.GetTitle(), Body: is.GetBody(), Found: true}
@@ -258,11 +308,11 @@ func gatherReply(ctx context.Context, gh *github.Client, owner, repo string, iss
 		}
 	}
 	if c, found, err := ledger.ClosedAt(ctx, hash); err != nil {
-		return f, f.Reply, err
+		return err
 	} else if found {
 		f.Applied, f.Superseded = c.Applied, c.Superseded
 	}
-	return f, f.Reply, nil
+	return nil
 }
 
 func listComments(ctx context.Context, gh *github.Client, owner, repo string, issue int) ([]*github.IssueComment, error) {
@@ -282,3 +332,35 @@ func listComments(ctx context.Context, gh *github.Client, owner, repo string, is
 }
 
 func asComment(c *github.IssueComment) approve.Comment { return approve.AsComment(c) }
+
+// approveCommand is aayu approve's table entry and run.
+func approveCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "approve",
+			Group: "daily",
+			Arg:   "[BATCH]",
+			Short: "apply a batch of human-only steps an agent started, once its person approves",
+			Long: "Apply batch BATCH (the 12 hex digits in its comment) once the person it waits for approves a device code on any device; " +
+				"it is applied once: a second approve says it already was. With --ci (aayudha-approve.yml only) it reads the reply that started the run " +
+				"and applies nothing unless every check passes, answering a refusal on the thread.",
+			Example: "aayu approve 3f9c0a1b2d4e\naayu approve --ci   # in aayudha-approve.yml",
+		},
+		run: func(w wiring) int {
+			if w.approveAsScreen() {
+				return w.runScreen(w.approveScreen)
+			}
+			return w.runApprove()
+		},
+		humanOnly: true,
+		person: func(inv tui.Invocation) string {
+			if arg := firstArg(inv); arg != "" {
+				return "aayu approve " + strings.ToLower(strings.TrimSpace(arg))
+			}
+			return ""
+		},
+		// approve --ci writes with the App's token (AAYU_BOT_TOKEN) and an
+		// agent lane with the bot's: a prompt for the person's is wrong.
+		token: never,
+	}
+}

@@ -17,7 +17,7 @@ func (w wiring) runNext() int {
 	e := w.e
 	deps, err := w.inboxDeps(w.here("aayu inbox"), func() *identity.Session { return nil })
 	if err != nil {
-		return reportDeps(e, "next", err)
+		return reportDeps(e, w.inv.Command, err)
 	}
 	snap, err := deps.Read(w.ctx, nil, time.Time{})
 	if err != nil {
@@ -29,4 +29,18 @@ func (w wiring) runNext() int {
 	}
 	fmt.Fprintln(e.stdout, model.Next(model.Derive(snap)))
 	return tui.ExitOK
+}
+
+// nextCommand is aayu next's table entry and run.
+func nextCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:    "next",
+			Group:   "daily",
+			Short:   "one line: the command to run now",
+			Long:    "One line naming the command to run now: the inbox when steps wait, with their count. Read-only; any lane may run it.",
+			Example: "aayu next",
+		},
+		run: wiring.runNext,
+	}
 }

@@ -95,3 +95,34 @@ func guide(inv tui.Invocation, sess *session) []string {
 	}
 	return g
 }
+
+// initCommand is aayu init's table entry and run.
+func initCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "init",
+			Group: "setup",
+			Short: "set up a repository, proposed as one pull request",
+			Long: "Set up a repository: the merge gate, the protected-paths gate, config, LAYERS.md and CODEOWNERS, " +
+				"proposed as one pull request, and the presence check's App (a GitHub App with no permissions) and its repository variable. " +
+				"--gates or --identity does only that half.",
+			Example: "aayu init\naayu init --yes\naayu init --identity --client-id Iv1.0123456789abcdef\naayu init --identity --bot-app",
+			Flags: []tui.FlagDef{
+				{Name: "yes", Usage: "take every proposed default without asking"},
+				{Name: "gates", Usage: "only the gates, config, LAYERS.md and CODEOWNERS"},
+				{Name: "identity", Usage: "only the presence check's App and its repository variable; with a browser here, creates the App (no permissions) through GitHub's App-manifest flow"},
+				{Name: "client-id", Value: "ID", Usage: "the presence App's client ID (Iv23…), for --identity, when you made the App by hand"},
+				{Name: "bot-app", Usage: "with --identity: create the bot GitHub App through GitHub's App-manifest flow (needs a browser here)"},
+			},
+		},
+		run: func(w wiring) int {
+			switch {
+			case w.inv.Flags["bot-app"] == "true":
+				return w.runInitBotApp()
+			case presenceAppHere(w.inv, w.e.getenv):
+				return w.runInitPresenceApp()
+			}
+			return w.runScreen(w.initScreen)
+		},
+	}
+}

@@ -124,3 +124,23 @@ func brokerRequesterRefusal(login string, named, bots []string) string {
 	}
 	return fmt.Sprintf("@%s dispatched the broker, but only a person the default branch names ([approvals] approvers or [autonomy] approver in .aayudha/config.toml) gets the bot's token; a writer's or an agent's dispatch gets none. Add them through a reviewed pull request if they should.", login)
 }
+
+// tokenSealCommand is aayu token seal's table entry and run.
+func tokenSealCommand() command {
+	return command{
+		def: tui.CommandDef{
+			Name:  "token seal",
+			Group: "ci",
+			Short: "the token broker's step: seal the bot App's token to the requester's key (CI)",
+			Long: "The token broker's one aayu step (aayudha-token.yml): encrypts the installation token the run just minted, " +
+				"with when GitHub says it expires, to the one-time age key of the aayu that dispatched the run. Run with --ci. " +
+				"It seals nothing for a requester the default branch does not name ([approvals] approvers, [autonomy] approver) or a bot.",
+			Example: "aayu token seal --ci --out \"$RUNNER_TEMP/aayudha-token/token.age\"",
+			Flags: []tui.FlagDef{
+				{Name: "out", Value: "FILE", Usage: "where the sealed token is written"},
+			},
+		},
+		run:   wiring.runTokenSeal,
+		token: never,
+	}
+}
