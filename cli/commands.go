@@ -68,6 +68,10 @@ func commandDefs() []tui.CommandDef {
 	)
 }
 
+// Commands is the same table for readers outside the command layer: the
+// docs' tests check that the README names every command and flag in it.
+func Commands() []tui.CommandDef { return commandDefs() }
+
 // commandFor is the table's command named name (an Invocation's Command,
 // which the parser took from the table); the zero command when none is.
 func commandFor(name string) (command, bool) {

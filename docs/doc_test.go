@@ -2,6 +2,7 @@ package docs
 
 import (
 	"bufio"
+	"github.com/aayudha/aayu/cli"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -190,7 +191,7 @@ func TestLinkCheckerSeesBrokenLinks(t *testing.T) {
 
 func TestReadmeNamesEveryCommandAndFlag(t *testing.T) {
 	readme := read(t, "README.md")
-	for _, c := range tui.Commands() {
+	for _, c := range cli.Commands() {
 		if !strings.Contains(readme, "aayu "+c.Name) {
 			t.Errorf("README.md never names the command aayu %s", c.Name)
 		}
