@@ -22,16 +22,7 @@ import (
 // App) on a sandbox a test can look inside.
 func startBotSandbox(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), BotIdentity: true, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	return srv, url
+	return sandboxWith(t, sandbox.Options{StateDir: t.TempDir(), BotIdentity: true, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
 }
 
 func clientAt(t *testing.T, url, login string) *github.Client {
@@ -74,9 +65,7 @@ var deviceInComment = regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/de
 func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
 	t.Parallel()
 	_, url := startBotSandbox(t)
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
-	a := startAayu(t, vars, append(at, "decide", "1,2", "--accept", "1,1")...)
+	a := startAayu(t, botAgent(t), append(agentAt(url), "decide", "1,2", "--accept", "1,1")...)
 	m := a.waitFor(`Batch ([0-9a-f]{12}): 2 human-only steps for @founder, posted as @agent-bot\[bot\] on #1`)
 	hash := m[1]
 	a.waitFor(`It waits for @founder to run aayu approve ` + hash + ` at their own terminal`)
@@ -86,20 +75,8 @@ func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
 
 	founder := clientAt(t, url, "founder")
 	ctx := context.Background()
-	cs, _, err := founder.Issues.ListComments(ctx, "acme", "benefits", 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var batch *github.IssueComment
-	for _, c := range cs {
-		if approve.MarkerIn(c.GetBody()) == hash {
-			if batch != nil {
-				t.Fatal("two batch comments for one command")
-			}
-			batch = c
-		}
-	}
-	if batch == nil || batch.GetUser().GetLogin() != sandbox.BotLogin {
+	batch := batchComment(t, founder, 1, hash)
+	if batch.GetUser().GetLogin() != sandbox.BotLogin {
 		t.Fatalf("no batch comment by the bot on #1: %+v", batch)
 	}
 	body := batch.GetBody()
@@ -153,13 +130,7 @@ func TestAgentDecideBatchApprovedByDeviceCode(t *testing.T) {
 		}
 	}
 
-	// Applied once: a second approve writes nothing and says so.
-	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(at, "approve", hash)...)
-	b.waitFor(`Batch ` + hash + ` was already applied by @founder`)
-	if code := b.exit(); code != tui.ExitOK {
-		t.Fatalf("a second approve exited %d:\n%s", code, b.out.String())
-	}
-
+	approvedAlready(t, url, hash) // applied once: a second approve writes nothing and says so
 }
 
 // approveReplyRun runs aayu approve --ci as aayudha-approve.yml's step does
@@ -198,13 +169,10 @@ func TestAgentDecideBatchApprovedByReply(t *testing.T) {
 	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
 	approveByReply(t, founder, "device_for = []")
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	code, out, errOut := runAayuEnv(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "decide", "1,2", "--accept", "1,1")
-	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 2 human-only steps for @founder, posted as @agent-bot\[bot\] on #1`).FindStringSubmatch(out)
-	if code != tui.ExitOK || m == nil || !strings.Contains(out, `It waits for @founder's reply "Approve batch `+m[1]+`"`) {
-		t.Fatalf("the agent's decide exited %d:\n%s%s", code, out, errOut)
+	hash, out := agentBatch(t, url, botAgent(t), `2 human-only steps for @founder, posted as @agent-bot\[bot\] on #1`, "decide", "1,2", "--accept", "1,1")
+	if !strings.Contains(out, `It waits for @founder's reply "Approve batch `+hash+`"`) {
+		t.Fatalf("the agent's decide does not say it waits for the reply:\n%s", out)
 	}
-	hash := m[1]
 	batch, err := approve.FindBatchComment(ctx, founder, "acme", "benefits", 1, hash, sandbox.BotLogin)
 	if err != nil || batch == nil {
 		t.Fatalf("no batch comment: %v", err)
@@ -215,7 +183,7 @@ func TestAgentDecideBatchApprovedByReply(t *testing.T) {
 
 	// A writer is no approver: refused on the thread, nothing applied.
 	w := reply(t, clientAt(t, url, "writer"), 1, "Approve batch "+hash)
-	code, out, errOut = approveReplyRun(t, url, 1, w.GetID())
+	code, out, errOut := approveReplyRun(t, url, 1, w.GetID())
 	if code != tui.ExitRefused || !strings.Contains(out, "not in [approvals] approvers") {
 		t.Fatalf("a writer's reply exited %d:\n%s%s", code, out, errOut)
 	}
@@ -278,13 +246,7 @@ func TestApproveWorkflowRunsOnTheFoundersReply(t *testing.T) {
 	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
 	approveByReply(t, founder, "device_for = []")
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	code, out, errOut := runAayuEnv(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "decide", "1,2", "--accept", "1,1")
-	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 2 human-only steps`).FindStringSubmatch(out)
-	if code != tui.ExitOK || m == nil {
-		t.Fatalf("the agent's decide exited %d:\n%s%s", code, out, errOut)
-	}
-	hash := m[1]
+	hash, _ := agentBatch(t, url, botAgent(t), `2 human-only steps`, "decide", "1,2", "--accept", "1,1")
 	reply(t, founder, 1, "Approve batch "+hash)
 	deadline := time.Now().Add(e2eWait)
 	for decidedState(t, founder, 2) != "closed/completed" {
@@ -336,13 +298,7 @@ func TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing(t *testing.T) {
 	t.Parallel()
 	_, url := startBotSandbox(t)
 	founder := clientAt(t, url, "founder")
-	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
-	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}, append(at, "decide", "1", "--accept", "1")...)
-	hm := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`).FindStringSubmatch(out)
-	if code != tui.ExitOK || hm == nil {
-		t.Fatalf("the agent's decide exited %d:\n%s%s", code, out, errOut)
-	}
-	hash := hm[1]
+	hash, _ := agentBatch(t, url, botAgent(t), `1 human-only step for @founder`, "decide", "1", "--accept", "1")
 	for _, wrong := range []string{"writer", "agent-bot"} {
 		a := approveAtTerminal(t, url, hash, wrong)
 		if code := a.exit(); code != tui.ExitRefused || !strings.Contains(a.out.String(), "Not applied") {
@@ -353,7 +309,7 @@ func TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing(t *testing.T) {
 		}
 	}
 	// The founder, later, at a terminal: a fresh code for the same batch.
-	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(at, "approve", hash)...)
+	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
 	m := b.waitFor(deviceCodeLine)
 	approveOnSandbox(t, m[1], m[2], "founder")
 	b.waitFor(`Batch ` + hash + ` applied\.|Not applied`)
@@ -370,12 +326,42 @@ func TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing(t *testing.T) {
 // it says the batch was applied already); the caller reads its end.
 func approveAtTerminal(t *testing.T, url, hash, login string) *liveAayu {
 	t.Helper()
-	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"},
-		"--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "approve", hash)
+	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
 	m := a.waitFor(deviceCodeLine + `|was already`)
 	if m[1] != "" {
 		approveOnSandbox(t, m[1], m[2], login)
 	}
 	a.waitFor(`Batch ` + hash + ` applied\.|Not applied|was already|result: exit`)
 	return a
+}
+
+// botAgent is a host agent's lane holding only the bot's token.
+func botAgent(t *testing.T) map[string]string {
+	return map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
+}
+
+// agentBatch runs an agent lane's human-only step against the sandbox at
+// url, which posts its batch and ends at once, exit 0, printing
+// "Batch HASH: " then line (a regular expression); it returns the hash
+// and what the agent printed.
+func agentBatch(t *testing.T, url string, vars map[string]string, line string, args ...string) (string, string) {
+	t.Helper()
+	code, out, errOut := runAayuEnv(t, vars, append(agentAt(url), args...)...)
+	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): ` + line).FindStringSubmatch(out)
+	if code != tui.ExitOK || m == nil {
+		t.Fatalf("the agent's aayu %v exited %d, want 0 and a batch %q:\n%s%s", args, code, line, out, errOut)
+	}
+	return m[1], out
+}
+
+// approvedAlready runs aayu approve HASH again with the founder's own
+// token: the batch was applied, so it says by whom, exit 0, and writes
+// nothing.
+func approvedAlready(t *testing.T, url, hash string) {
+	t.Helper()
+	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+	b.waitFor(`Batch ` + hash + ` was already applied by @founder`)
+	if code := b.exit(); code != tui.ExitOK {
+		t.Fatalf("a second approve exited %d:\n%s", code, b.out.String())
+	}
 }

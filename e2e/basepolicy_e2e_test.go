@@ -53,7 +53,7 @@ func TestUnparsableBasePolicyRefusesEverywhere(t *testing.T) {
 
 	// ship: approve the presence check if it comes first; the refusal follows.
 	a := startAayu(t, person(), append(api, "ship", "4")...)
-	device := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	device := regexp.MustCompile(deviceCodeLine)
 	approved := false
 	deadline := time.Now().Add(e2eWait)
 	for !regexp.MustCompile(`result: exit \d`).MatchString(a.out.String()) {

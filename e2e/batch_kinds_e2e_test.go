@@ -53,9 +53,7 @@ func TestAgentReadyIsABatchNotARefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	story := is.GetNumber()
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
-	a := startAayu(t, vars, append(at, "ready", itoa(story))...)
+	a := startAayu(t, botAgent(t), append(agentAt(url), "ready", itoa(story))...)
 	m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @agent-bot\[bot\] on #` + itoa(story) + `|result: exit`)
 	if len(m) < 2 || m[1] == "" {
 		t.Fatalf("no batch:\n%s", a.out.String())
@@ -98,9 +96,5 @@ func TestAgentReadyIsABatchNotARefusal(t *testing.T) {
 	if err != nil || !strings.Contains(string(applied), `"by": "founder"`) {
 		t.Fatalf("no applied record naming founder: %v %s", err, applied)
 	}
-	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(at, "approve", hash)...)
-	b.waitFor(`Batch ` + hash + ` was already applied by @founder`)
-	if code := b.exit(); code != tui.ExitOK {
-		t.Fatalf("a second approve exited %d:\n%s", code, b.out.String())
-	}
+	approvedAlready(t, url, hash)
 }

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -19,34 +18,34 @@ var agentAt = func(url string) []string {
 	return []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
 }
 
-// agentPlanBatch makes a Story whose plan touches the never layer L04 on
-// the bot-identity sandbox at url and runs an agent lane's aayu plan on
-// it (the bot's token only); it returns the Story, the batch's hash, the
-// batch comment and the agent's output.
-func agentPlanBatch(t *testing.T, url string) (int, string, *github.IssueComment, string) {
+// newPlanStory makes a Story whose plan touches the never layer L04 on
+// the sandbox at url and returns its number.
+func newPlanStory(t *testing.T, url string) int {
 	t.Helper()
-	founder := clientAt(t, url, "founder")
 	labels := []string{"type:story", "status:building"}
-	is, _, err := founder.Issues.Create(context.Background(), "acme", "benefits", &github.IssueRequest{Title: github.String("Story: dental cap"),
+	is, _, err := clientAt(t, url, "founder").Issues.Create(context.Background(), "acme", "benefits", &github.IssueRequest{Title: github.String("Story: dental cap"),
 		Body: github.String(policyPlanBody), Labels: &labels})
 	if err != nil {
 		t.Fatal(err)
 	}
-	story := is.GetNumber()
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	code, out, errOut := runAayuEnv(t, vars, append(agentAt(url), "plan", itoa(story))...)
-	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @agent-bot\[bot\] on #` + itoa(story)).FindStringSubmatch(out)
-	if code != tui.ExitOK || m == nil {
-		t.Fatalf("the agent's plan exited %d:\n%s%s", code, out, errOut)
-	}
-	batch, err := approve.FindBatchComment(context.Background(), founder, "acme", "benefits", story, m[1], sandbox.BotLogin)
+	return is.GetNumber()
+}
+
+// agentPlanBatch makes a plan Story on the bot-identity sandbox at url and
+// runs an agent lane's aayu plan on it (the bot's token only); it returns
+// the Story, the batch's hash, the batch comment and the agent's output.
+func agentPlanBatch(t *testing.T, url string) (int, string, *github.IssueComment, string) {
+	t.Helper()
+	story := newPlanStory(t, url)
+	hash, out := agentBatch(t, url, botAgent(t), `1 human-only step for @founder, posted as @agent-bot\[bot\] on #`+itoa(story), "plan", itoa(story))
+	batch, err := approve.FindBatchComment(context.Background(), clientAt(t, url, "founder"), "acme", "benefits", story, hash, sandbox.BotLogin)
 	if err != nil || batch == nil {
 		t.Fatalf("no batch comment by the bot: %v", err)
 	}
 	if !strings.Contains(batch.GetBody(), "1. `aayu plan "+itoa(story)+"`: Records your review of the plan of Story #"+itoa(story)+" (never layers L04) on the ledger") {
 		t.Errorf("the batch does not say what approving records:\n%s", batch.GetBody())
 	}
-	return story, m[1], batch, out
+	return story, hash, batch, out
 }
 
 // planRecordOf reads specs/N/plan-review.json, nil when there is none.
@@ -84,8 +83,7 @@ func TestAgentPlanBatchRefusedByDeviceCodeInAnAgentLane(t *testing.T) {
 	if !strings.Contains(out, "It waits for @founder to run aayu approve "+hash+" at their own terminal") {
 		t.Errorf("the agent's output does not say who applies it and how:\n%s", out)
 	}
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	code, out, errOut := runAayuEnv(t, vars, append(agentAt(url), "approve", hash)...)
+	code, out, errOut := runAayuEnv(t, botAgent(t), append(agentAt(url), "approve", hash)...)
 	if code != tui.ExitRefused {
 		t.Fatalf("exit %d, want %d:\n%s%s", code, tui.ExitRefused, out, errOut)
 	}
@@ -111,109 +109,118 @@ func TestAgentPlanBatchRefusedByDeviceCodeInAnAgentLane(t *testing.T) {
 	}
 }
 
-// TestAgentPlanBatchAppliedByAayuApproveAtTheFoundersTerminal: aayu
-// approve HASH run with the founder's own token posts the founder's usual
-// `Plan reviewed:` comment, naming the batch, and lands the record on it.
-func TestAgentPlanBatchAppliedByAayuApproveAtTheFoundersTerminal(t *testing.T) {
+// TestAgentPlanBatchApplied: an agent's aayu plan N is a batch that asks
+// no device code of its own; the founder applies it, and the record lands
+// on the ledger standing on a comment in the founder's own name.
+//
+//   - ByAayuApproveAtTheFoundersTerminal: aayu approve HASH run with the
+//     founder's own token posts the founder's usual `Plan reviewed:`
+//     comment, naming the batch, and lands the record on it.
+//   - ByTheFoundersReply: with replies on (the App, the workflow, founder an
+//     approver), the founder's reply `Approve batch HASH` is the review:
+//     approve --ci records specs/N/plan-review.json with comment_url = the
+//     reply, and posts no comment in the founder's name.
+//   - BypassAtTheFoundersTerminalInSoloMode: in the solo demo an agent's
+//     aayu plan N --solo-bypass is a batch (posted with the founder's
+//     token, tagged human-fallback); aayu approve HASH at the founder's
+//     terminal posts the founder's Solo-mode bypass: comment naming the
+//     batch and lands the bypass record with approved_by empty.
+func TestAgentPlanBatchApplied(t *testing.T) {
 	t.Parallel()
-	_, url := startBotSandbox(t)
-	story, hash, _, _ := agentPlanBatch(t, url)
-	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
-	m := a.waitFor(deviceCodeLine)
-	approveOnSandbox(t, m[1], m[2], "founder")
-	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
-	if c := a.exit(); c != tui.ExitOK {
-		t.Fatalf("exit %d, want 0:\n%s", c, a.out.String())
-	}
-	founder := clientAt(t, url, "founder")
-	rec := planRecordOf(t, founder, story)
-	if rec == nil || rec.Kind != pass.PlanKindReview || rec.Reviewer != "founder" || len(rec.Layers) != 1 || rec.Layers[0] != "L04" {
-		t.Fatalf("no review by founder of L04 on the ledger: %+v", rec)
-	}
-	cs, _, err := founder.Issues.ListComments(context.Background(), "acme", "benefits", story, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var reviewed *github.IssueComment
-	for _, c := range cs {
-		if c.GetHTMLURL() == rec.CommentURL {
-			reviewed = c
-		}
-	}
-	if reviewed == nil || reviewed.GetUser().GetLogin() != "founder" || !strings.HasPrefix(reviewed.GetBody(), pass.PlanReviewedPrefix) || !strings.Contains(reviewed.GetBody(), "approving batch "+hash) {
-		t.Fatalf("the record does not stand on the founder's own Plan reviewed: comment naming the batch: %+v", reviewed)
-	}
-}
-
-// TestAgentPlanBatchAppliedByTheFoundersReply: with replies on (the App,
-// the workflow, founder an approver), the founder's reply `Approve batch
-// HASH` is the review: approve --ci records specs/N/plan-review.json with
-// comment_url = the reply, and posts no comment in the founder's name.
-func TestAgentPlanBatchAppliedByTheFoundersReply(t *testing.T) {
-	t.Parallel()
-	_, url := startBotSandbox(t)
-	founder := clientAt(t, url, "founder")
-	approveByReply(t, founder)
-	story, hash, batch, out := agentPlanBatch(t, url)
-	if !strings.Contains(out, `It waits for @founder's reply "Approve batch `+hash+`"`) || !strings.Contains(batch.GetBody(), "Your reply is your review of the plan") {
-		t.Fatalf("a plan batch with replies on should ask for the reply:\n%s\n%s", out, batch.GetBody())
-	}
-	f := reply(t, founder, story, "Approve batch "+hash)
-	code, out, errOut := approveReplyRun(t, url, story, f.GetID())
-	if code != tui.ExitOK || !strings.Contains(out, "Batch "+hash+" applied.") {
-		t.Fatalf("the founder's reply exited %d:\n%s%s", code, out, errOut)
-	}
-	rec := planRecordOf(t, founder, story)
-	if rec == nil || rec.Kind != pass.PlanKindReview || rec.Reviewer != "founder" || rec.CommentURL != f.GetHTMLURL() {
-		t.Fatalf("the record does not stand on the founder's reply %s: %+v", f.GetHTMLURL(), rec)
-	}
-	for _, c := range decideComments(t, founder, story) {
-		if strings.Contains(c, ": "+pass.PlanReviewedPrefix) {
-			t.Errorf("a Plan reviewed: comment was posted on the reply path: %q", c)
-		}
-	}
-}
-
-// TestAgentPlanBypassBatchAppliedAtTheFoundersTerminalInSoloMode: in the
-// solo demo an agent's aayu plan N --solo-bypass is a batch (posted with
-// the founder's token, tagged human-fallback) that asks no code of its
-// own; aayu approve HASH at the founder's terminal posts the founder's
-// Solo-mode bypass: comment naming the batch and lands the bypass record
-// with approved_by empty.
-func TestAgentPlanBypassBatchAppliedAtTheFoundersTerminalInSoloMode(t *testing.T) {
-	t.Parallel()
-	_, url := startSandboxServer(t)
-	founder := clientAt(t, url, "founder")
-	labels := []string{"type:story", "status:building"}
-	is, _, err := founder.Issues.Create(context.Background(), "acme", "benefits", &github.IssueRequest{Title: github.String("Story: dental cap"),
-		Body: github.String(policyPlanBody), Labels: &labels})
-	if err != nil {
-		t.Fatal(err)
-	}
-	story := is.GetNumber()
-	agent := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
-	code, out, errOut := runAayuEnv(t, agent, append(agentAt(url), "plan", itoa(story), "--solo-bypass")...)
-	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @founder on #` + itoa(story)).FindStringSubmatch(out)
-	if code != tui.ExitOK || m == nil || !strings.Contains(out, "at their own terminal") {
-		t.Fatalf("the agent's plan --solo-bypass exited %d:\n%s%s", code, out, errOut)
-	}
-	hash := m[1]
-	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
-	d := a.waitFor(deviceCodeLine)
-	approveOnSandbox(t, d[1], d[2], "founder")
-	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
-	if c := a.exit(); c != tui.ExitOK {
-		t.Fatalf("exit %d, want 0:\n%s", c, a.out.String())
-	}
-	rec := planRecordOf(t, founder, story)
-	if rec == nil || rec.Kind != pass.KindSoloBypass || rec.ApprovedBy != "" || rec.RecordedBy != "founder" {
-		t.Fatalf("no solo-mode bypass recorded by founder: %+v", rec)
-	}
-	found := false
-	for _, c := range decideComments(t, founder, story) {
-		found = found || strings.HasPrefix(c, "@founder: Solo-mode bypass:") && strings.Contains(c, "approving batch "+hash)
-	}
-	if !found {
-		t.Errorf("no Solo-mode bypass: comment by the founder naming the batch: %q", decideComments(t, founder, story))
+	for _, c := range []struct {
+		name string
+		solo bool // the solo demo: no bot identity, the agent holds the founder's token
+		// byReply: replies are on and the founder replies; otherwise the
+		// founder runs aayu approve HASH at their terminal.
+		byReply bool
+		// check reads what landed: the record, and the comments on the Story.
+		check func(t *testing.T, rec *pass.PlanRecord, comments []*github.IssueComment, hash, replyURL string)
+	}{
+		{"ByAayuApproveAtTheFoundersTerminal", false, false, func(t *testing.T, rec *pass.PlanRecord, cs []*github.IssueComment, hash, _ string) {
+			if rec == nil || rec.Kind != pass.PlanKindReview || rec.Reviewer != "founder" || len(rec.Layers) != 1 || rec.Layers[0] != "L04" {
+				t.Fatalf("no review by founder of L04 on the ledger: %+v", rec)
+			}
+			var reviewed *github.IssueComment
+			for _, c := range cs {
+				if c.GetHTMLURL() == rec.CommentURL {
+					reviewed = c
+				}
+			}
+			if reviewed == nil || reviewed.GetUser().GetLogin() != "founder" || !strings.HasPrefix(reviewed.GetBody(), pass.PlanReviewedPrefix) || !strings.Contains(reviewed.GetBody(), "approving batch "+hash) {
+				t.Fatalf("the record does not stand on the founder's own Plan reviewed: comment naming the batch: %+v", reviewed)
+			}
+		}},
+		{"ByTheFoundersReply", false, true, func(t *testing.T, rec *pass.PlanRecord, cs []*github.IssueComment, _, replyURL string) {
+			if rec == nil || rec.Kind != pass.PlanKindReview || rec.Reviewer != "founder" || rec.CommentURL != replyURL {
+				t.Fatalf("the record does not stand on the founder's reply %s: %+v", replyURL, rec)
+			}
+			for _, c := range cs {
+				if strings.HasPrefix(c.GetBody(), pass.PlanReviewedPrefix) {
+					t.Errorf("a Plan reviewed: comment was posted on the reply path: %q", c.GetBody())
+				}
+			}
+		}},
+		{"BypassAtTheFoundersTerminalInSoloMode", true, false, func(t *testing.T, rec *pass.PlanRecord, cs []*github.IssueComment, hash, _ string) {
+			if rec == nil || rec.Kind != pass.KindSoloBypass || rec.ApprovedBy != "" || rec.RecordedBy != "founder" {
+				t.Fatalf("no solo-mode bypass recorded by founder: %+v", rec)
+			}
+			found := false
+			for _, c := range cs {
+				found = found || c.GetUser().GetLogin() == "founder" && strings.HasPrefix(c.GetBody(), "Solo-mode bypass:") && strings.Contains(c.GetBody(), "approving batch "+hash)
+			}
+			if !found {
+				t.Errorf("no Solo-mode bypass: comment by the founder naming the batch")
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var story int
+			var hash, replyURL string
+			var url string
+			switch {
+			case c.solo:
+				_, url = startSandboxServer(t)
+				story = newPlanStory(t, url)
+				var out string
+				hash, out = agentBatch(t, url, soloAgent(t), `1 human-only step for @founder, posted as @founder on #`+itoa(story), "plan", itoa(story), "--solo-bypass")
+				if !strings.Contains(out, "at their own terminal") {
+					t.Fatalf("the agent's plan --solo-bypass does not name the person's terminal:\n%s", out)
+				}
+			case c.byReply:
+				_, url = startBotSandbox(t)
+				approveByReply(t, clientAt(t, url, "founder"))
+				var batch *github.IssueComment
+				var out string
+				story, hash, batch, out = agentPlanBatch(t, url)
+				if !strings.Contains(out, `It waits for @founder's reply "Approve batch `+hash+`"`) || !strings.Contains(batch.GetBody(), "Your reply is your review of the plan") {
+					t.Fatalf("a plan batch with replies on should ask for the reply:\n%s\n%s", out, batch.GetBody())
+				}
+			default:
+				_, url = startBotSandbox(t)
+				story, hash, _, _ = agentPlanBatch(t, url)
+			}
+			founder := clientAt(t, url, "founder")
+			if c.byReply {
+				f := reply(t, founder, story, "Approve batch "+hash)
+				replyURL = f.GetHTMLURL()
+				if code, out, errOut := approveReplyRun(t, url, story, f.GetID()); code != tui.ExitOK || !strings.Contains(out, "Batch "+hash+" applied.") {
+					t.Fatalf("the founder's reply exited %d:\n%s%s", code, out, errOut)
+				}
+			} else {
+				a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+				m := a.waitFor(deviceCodeLine)
+				approveOnSandbox(t, m[1], m[2], "founder")
+				a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+				if code := a.exit(); code != tui.ExitOK {
+					t.Fatalf("exit %d, want 0:\n%s", code, a.out.String())
+				}
+			}
+			cs, _, err := founder.Issues.ListComments(context.Background(), "acme", "benefits", story, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, planRecordOf(t, founder, story), cs, hash, replyURL)
+		})
 	}
 }

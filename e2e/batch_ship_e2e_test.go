@@ -20,9 +20,7 @@ import (
 // once, and returns that process, the hash and the batch comment's body.
 func agentShipBatch(t *testing.T, url string) (*liveAayu, string, string) {
 	t.Helper()
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
-	a := startAayu(t, vars, append(at, "ship", "4")...)
+	a := startAayu(t, botAgent(t), append(agentAt(url), "ship", "4")...)
 	m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @agent-bot\[bot\] on #4|result: exit`)
 	if len(m) < 2 || m[1] == "" {
 		t.Fatalf("no batch:\n%s", a.out.String())
@@ -54,8 +52,9 @@ func approveHead(t *testing.T, srv *sandbox.Server, url string) string {
 // merged before the founder approves the code; then ship runs with the
 // approval in place of the presence check, merges the pinned head, and
 // ship.json records that the presence came from the batch, approved by
-// @founder by device code. The token and the code never reach the output
-// or the ledger.
+// @founder by device code and shipped by the founder. The token and the
+// code never reach the output or the ledger. A second aayu approve finds
+// the batch applied and writes nothing more.
 func TestAgentShipIsABatchMergedOnApproval(t *testing.T) {
 	t.Parallel()
 	srv, url := startBotSandbox(t)
@@ -76,6 +75,9 @@ func TestAgentShipIsABatchMergedOnApproval(t *testing.T) {
 	}
 	if strings.Contains(body, "Reply `Approve batch") {
 		t.Errorf("a merge, a one-way door, was offered to a reply:\n%s", body)
+	}
+	if deviceInComment.MatchString(body) {
+		t.Errorf("the bot's batch carries a device code:\n%s", body)
 	}
 	if merged, _ := prState(t, founder, 4); merged {
 		t.Fatal("#4 merged before anyone approved the batch")
@@ -98,14 +100,15 @@ func TestAgentShipIsABatchMergedOnApproval(t *testing.T) {
 	}
 	var rec struct {
 		PRHead    string                       `json:"pr_head_sha"`
+		ShippedBy string                       `json:"shipped_by"`
 		HumanPass struct{ Kind, Login string } `json:"human_pass"`
 		Presence  *struct{ Kind, Batch, Login, Method string }
 	}
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		t.Fatal(err)
 	}
-	if rec.PRHead != head || rec.HumanPass.Kind != "review" || rec.HumanPass.Login != "founder" {
-		t.Errorf("ship.json does not record the founder's review of the pinned head:\n%s", raw)
+	if rec.PRHead != head || rec.HumanPass.Kind != "review" || rec.HumanPass.Login != "founder" || rec.ShippedBy != "founder" {
+		t.Errorf("ship.json does not record the founder's review of the pinned head, shipped by the founder:\n%s", raw)
 	}
 	if p := rec.Presence; p == nil || p.Kind != "batch" || p.Batch != hash || p.Login != "founder" || p.Method != approve.WayDevice {
 		t.Errorf("ship.json does not say the presence came from batch %s approved by @founder by device code:\n%s", hash, raw)
@@ -140,6 +143,10 @@ func TestAgentShipIsABatchMergedOnApproval(t *testing.T) {
 				t.Errorf("%q reached the %s", secret, name)
 			}
 		}
+	}
+	approvedAlready(t, url, hash)
+	if merged, n := prState(t, founder, 4); !merged || n != 0 {
+		t.Fatalf("after a second approve #4 merged=%v with %d bypass comments", merged, n)
 	}
 }
 
@@ -191,8 +198,7 @@ func TestAgentShipRefusedNowPostsNoBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot"}
-	a := startAayu(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "ship", "4")
+	a := startAayu(t, botAgent(t), append(agentAt(url), "ship", "4")...)
 	code := a.exit()
 	if code != tui.ExitRefused || !strings.Contains(a.out.String(), "aayu ship 4 would be refused now, so no batch was posted") {
 		t.Fatalf("exit %d, want %d with the refusal:\n%s", code, tui.ExitRefused, a.out.String())
@@ -216,8 +222,7 @@ func TestAgentShipSoloBypassBatchInSoloMode(t *testing.T) {
 	t.Parallel()
 	srv, url := startSandboxServer(t)
 	head := srv.HeadSHA(4)
-	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
-	a := startAayu(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "ship", "4", "--solo-bypass")
+	a := startAayu(t, soloAgent(t), append(agentAt(url), "ship", "4", "--solo-bypass")...)
 	m := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder, posted as @founder on #4|result: exit`)
 	if len(m) < 2 || m[1] == "" {
 		t.Fatalf("no batch:\n%s", a.out.String())
@@ -246,38 +251,5 @@ func TestAgentShipSoloBypassBatchInSoloMode(t *testing.T) {
 	raw, err := ghx.ReadFile(context.Background(), founder, "acme", "benefits", "ledger", "proof/3/"+head+"/authoritative/ship.json")
 	if err != nil || !strings.Contains(string(raw), `"kind": "solo-bypass"`) || !strings.Contains(string(raw), `"batch": "`+hash+`"`) {
 		t.Fatalf("ship.json does not record the bypass and the batch: %v\n%s", err, raw)
-	}
-}
-
-// TestAgentShipBatchAppliedByAayuApproveAtTheFoundersTerminal: the agent's
-// ship batch may instead be applied by aayu approve HASH run with the
-// founder's own token: ship merges the pinned head as the founder, and
-// ship.json names the batch; a second approve finds it applied and
-// writes nothing more.
-func TestAgentShipBatchAppliedByAayuApproveAtTheFoundersTerminal(t *testing.T) {
-	t.Parallel()
-	srv, url := startBotSandbox(t)
-	head := approveHead(t, srv, url)
-	_, hash, body := agentShipBatch(t, url)
-	if deviceInComment.MatchString(body) {
-		t.Errorf("the bot's batch carries a device code:\n%s", body)
-	}
-	b := approveAtTerminal(t, url, hash, "founder")
-	if code := b.exit(); code != tui.ExitOK {
-		t.Fatalf("exit %d, want 0:\n%s", code, b.out.String())
-	}
-	founder := clientAt(t, url, "founder")
-	raw, err := ghx.ReadFile(context.Background(), founder, "acme", "benefits", "ledger", "proof/3/"+head+"/authoritative/ship.json")
-	if err != nil || !strings.Contains(string(raw), `"shipped_by": "founder"`) || !strings.Contains(string(raw), `"batch": "`+hash+`"`) {
-		t.Fatalf("ship.json does not say the founder shipped it on the batch: %v\n%s", err, raw)
-	}
-	// Approved again: already applied, nothing more written.
-	c := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
-	c.waitFor(`Batch ` + hash + ` was already applied by @founder|result: exit`)
-	if code := c.exit(); code != tui.ExitOK {
-		t.Fatalf("a second approve exited %d:\n%s", code, c.out.String())
-	}
-	if merged, n := prState(t, founder, 4); !merged || n != 0 {
-		t.Fatalf("#4 merged=%v with %d bypass comments", merged, n)
 	}
 }

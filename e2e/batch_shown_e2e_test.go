@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -30,87 +29,88 @@ func editComment(t *testing.T, c *github.Client, id int64, body string) {
 	}
 }
 
-// TestEditedBatchCommentAppliesNothing: the agent's batch accepts option 2
-// of Decision #1; the agent edits its own batch comment to show option 1,
-// the recommended one, keeping the code. The founder approves the code
-// the comment shows: nothing is applied, #1 stays open, and the refusal
-// names the edit. aayu approve HASH at the founder's terminal, with a
-// fresh code, is refused the same way: the comment is what was shown.
-func TestEditedBatchCommentAppliesNothing(t *testing.T) {
+// TestTamperedBatchCommentAppliesNothing: the agent's batch accepts
+// option 2 of Decision #1 and waits for its device code; the comment is
+// then changed under it. The founder approves the code the comment shows:
+// nothing is applied, exit 4, #1 stays open, no applied record lands, and
+// the refusal names what changed.
+//
+//   - EditedBatchCommentAppliesNothing: the agent edits its own comment to
+//     show option 1, the recommended one, keeping the code. aayu approve
+//     HASH at the founder's terminal, with a fresh code, is refused the same
+//     way: the comment is what was shown.
+//   - ReplacedBatchCommentAppliesNothing: the agent deletes the comment and
+//     posts it again, unedited, with the marker and the rendered text but
+//     its own code: the waiting aayu's code, approved elsewhere, applies
+//     nothing, as the comment no longer shows the code it polls for.
+func TestTamperedBatchCommentAppliesNothing(t *testing.T) {
 	t.Parallel()
-	_, url := startSandboxServer(t)
-	founder := clientAt(t, url, "founder")
-	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
-	a := startAayu(t, soloAgent(t), append(at, "decide", "1", "--accept", "2")...)
-	hash := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
-	a.waitFor(`Waiting for @founder to approve the device code`)
-	batch := batchComment(t, founder, 1, hash)
-	body := batch.GetBody()
-	if !strings.Contains(body, "Accepts option 2 (") {
-		t.Fatalf("the batch does not accept option 2:\n%s", body)
-	}
-	harmless := strings.Replace(strings.Replace(body, "Accepts option 2 (", "Accepts option 1 (", 1), " This is not the recommendation.", "", 1)
-	editComment(t, founder, batch.GetID(), harmless)
-	dm := deviceInComment.FindStringSubmatch(harmless)
-	if dm == nil {
-		t.Fatalf("no device code in the edited comment:\n%s", harmless)
-	}
-	approveOnSandbox(t, dm[1], dm[2], "founder")
-	a.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
-	if code := a.exit(); code != tui.ExitRefused {
-		t.Fatalf("an edited batch's code exited %d, want %d:\n%s", code, tui.ExitRefused, a.out.String())
-	}
-	if !strings.Contains(a.out.String(), "was edited after it was posted") {
-		t.Errorf("the refusal does not name the edit:\n%s", a.out.String())
-	}
-	if st := decidedState(t, founder, 1); st != "open/" {
-		t.Fatalf("#1 is %s after an edited batch's code was approved", st)
-	}
-	if _, err := ghx.ReadFile(context.Background(), founder, "acme", "benefits", "ledger", approve.AppliedPath(hash)); !ghx.IsNotFound(err) {
-		t.Fatalf("an applied record landed for an edited batch: %v", err)
-	}
-
-	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(at, "approve", hash)...)
-	m := b.waitFor(deviceCodeLine)
-	approveOnSandbox(t, m[1], m[2], "founder")
-	b.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
-	if code := b.exit(); code != tui.ExitRefused || !strings.Contains(b.out.String(), "was edited after it was posted") {
-		t.Fatalf("aayu approve of an edited batch exited %d:\n%s", code, b.out.String())
-	}
-	if st := decidedState(t, founder, 1); st != "open/" {
-		t.Fatalf("#1 is %s after aayu approve of an edited batch", st)
-	}
-}
-
-// TestReplacedBatchCommentAppliesNothing: the agent deletes its batch
-// comment and posts it again, unedited, with the marker and the rendered
-// text but its own code: the waiting aayu's code, approved elsewhere,
-// applies nothing, as the comment no longer shows the code it polls for.
-func TestReplacedBatchCommentAppliesNothing(t *testing.T) {
-	t.Parallel()
-	_, url := startSandboxServer(t)
-	founder := clientAt(t, url, "founder")
-	ctx := context.Background()
-	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}
-	a := startAayu(t, soloAgent(t), append(at, "decide", "1", "--accept", "2")...)
-	hash := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
-	a.waitFor(`Waiting for @founder to approve the device code`)
-	batch := batchComment(t, founder, 1, hash)
-	dm := deviceInComment.FindStringSubmatch(batch.GetBody())
-	if dm == nil {
-		t.Fatalf("no device code in the batch:\n%s", batch.GetBody())
-	}
-	if _, err := founder.Issues.DeleteComment(ctx, "acme", "benefits", batch.GetID()); err != nil {
-		t.Fatal(err)
-	}
-	reply(t, founder, 1, strings.Replace(batch.GetBody(), dm[2], "WXYZ-1234", 1))
-	approveOnSandbox(t, dm[1], dm[2], "founder")
-	a.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
-	if code := a.exit(); code != tui.ExitRefused || !strings.Contains(a.out.String(), "is not exactly what aayu renders") {
-		t.Fatalf("a replaced batch comment exited %d:\n%s", code, a.out.String())
-	}
-	if st := decidedState(t, founder, 1); st != "open/" {
-		t.Fatalf("#1 is %s after a replaced batch comment", st)
+	for _, c := range []struct {
+		name string
+		// tamper changes the batch comment and returns the device page and
+		// code the founder then approves.
+		tamper     func(t *testing.T, founder *github.Client, batch *github.IssueComment) (page, code string)
+		say        string
+		atTerminal bool // aayu approve HASH at the founder's terminal is refused too
+	}{
+		{"EditedBatchCommentAppliesNothing", func(t *testing.T, founder *github.Client, batch *github.IssueComment) (string, string) {
+			body := batch.GetBody()
+			if !strings.Contains(body, "Accepts option 2 (") {
+				t.Fatalf("the batch does not accept option 2:\n%s", body)
+			}
+			harmless := strings.Replace(strings.Replace(body, "Accepts option 2 (", "Accepts option 1 (", 1), " This is not the recommendation.", "", 1)
+			editComment(t, founder, batch.GetID(), harmless)
+			dm := deviceInComment.FindStringSubmatch(harmless)
+			if dm == nil {
+				t.Fatalf("no device code in the edited comment:\n%s", harmless)
+			}
+			return dm[1], dm[2]
+		}, "was edited after it was posted", true},
+		{"ReplacedBatchCommentAppliesNothing", func(t *testing.T, founder *github.Client, batch *github.IssueComment) (string, string) {
+			dm := deviceInComment.FindStringSubmatch(batch.GetBody())
+			if dm == nil {
+				t.Fatalf("no device code in the batch:\n%s", batch.GetBody())
+			}
+			if _, err := founder.Issues.DeleteComment(context.Background(), "acme", "benefits", batch.GetID()); err != nil {
+				t.Fatal(err)
+			}
+			reply(t, founder, 1, strings.Replace(batch.GetBody(), dm[2], "WXYZ-1234", 1))
+			return dm[1], dm[2]
+		}, "is not exactly what aayu renders", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, url := startSandboxServer(t)
+			founder := clientAt(t, url, "founder")
+			a := startAayu(t, soloAgent(t), append(agentAt(url), "decide", "1", "--accept", "2")...)
+			hash := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
+			a.waitFor(`Waiting for @founder to approve the device code`)
+			page, code := c.tamper(t, founder, batchComment(t, founder, 1, hash))
+			approveOnSandbox(t, page, code, "founder")
+			a.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
+			if code := a.exit(); code != tui.ExitRefused || !strings.Contains(a.out.String(), c.say) {
+				t.Fatalf("the tampered batch's code exited %d, want %d saying %q:\n%s", code, tui.ExitRefused, c.say, a.out.String())
+			}
+			if st := decidedState(t, founder, 1); st != "open/" {
+				t.Fatalf("#1 is %s after a tampered batch's code was approved", st)
+			}
+			if _, err := ghx.ReadFile(context.Background(), founder, "acme", "benefits", "ledger", approve.AppliedPath(hash)); !ghx.IsNotFound(err) {
+				t.Fatalf("an applied record landed for a tampered batch: %v", err)
+			}
+			if !c.atTerminal {
+				return
+			}
+			b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+			m := b.waitFor(deviceCodeLine)
+			approveOnSandbox(t, m[1], m[2], "founder")
+			b.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
+			if code := b.exit(); code != tui.ExitRefused || !strings.Contains(b.out.String(), c.say) {
+				t.Fatalf("aayu approve of a tampered batch exited %d:\n%s", code, b.out.String())
+			}
+			if st := decidedState(t, founder, 1); st != "open/" {
+				t.Fatalf("#1 is %s after aayu approve of a tampered batch", st)
+			}
+		})
 	}
 }
 
@@ -125,18 +125,10 @@ func TestOneOptionPerDecisionPerBatch(t *testing.T) {
 	founder := clientAt(t, url, "founder")
 	approveByReply(t, founder, "device_for = []")
 	home := t.TempDir()
-	agent := func(args ...string) (int, string, string) {
-		vars := map[string]string{"HOME": home, "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": "s-1"}
-		return runAayuEnv(t, vars, append([]string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}, args...)...)
-	}
-	code, out, errOut := agent("decide", "1", "--accept", "1")
-	m := regexp.MustCompile(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`).FindStringSubmatch(out)
-	if code != tui.ExitOK || m == nil {
-		t.Fatalf("the first step exited %d:\n%s%s", code, out, errOut)
-	}
-	first := m[1]
+	session := map[string]string{"HOME": home, "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": "s-1"}
+	first, _ := agentBatch(t, url, session, `1 human-only step for @founder`, "decide", "1", "--accept", "1")
 	before := len(decideComments(t, founder, 1))
-	code, out, errOut = agent("decide", "1", "--accept", "2")
+	code, out, errOut := runAayuEnv(t, session, append(agentAt(url), "decide", "1", "--accept", "2")...)
 	if code != tui.ExitRefused || !strings.Contains(out+errOut, "one batch holds one option per Decision") || !strings.Contains(out+errOut, "option 1 and option 2 of Decision #1") {
 		t.Fatalf("a second option of Decision #1 exited %d, want %d with the reason:\n%s%s", code, tui.ExitRefused, out, errOut)
 	}
@@ -164,17 +156,9 @@ func TestAppliedBatchCommentSaysSo(t *testing.T) {
 	_, url := startBotSandbox(t)
 	founder := clientAt(t, url, "founder")
 	home := t.TempDir()
-	agent := func(args ...string) string {
-		vars := map[string]string{"HOME": home, "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": "s-1"}
-		code, out, errOut := runAayuEnv(t, vars, append([]string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain"}, args...)...)
-		m := regexp.MustCompile(`Batch ([0-9a-f]{12}): \d human-only steps? for @founder`).FindStringSubmatch(out)
-		if code != tui.ExitOK || m == nil {
-			t.Fatalf("aayu %v exited %d:\n%s%s", args, code, out, errOut)
-		}
-		return m[1]
-	}
-	a := agent("decide", "1", "--accept", "1")
-	b := agent("decide", "2", "--accept", "1")
+	session := map[string]string{"HOME": home, "CLAUDECODE": "1", "AAYU_BOT_TOKEN": "sandbox-agent-bot", "AAYU_SESSION": "s-1"}
+	a, _ := agentBatch(t, url, session, `\d human-only steps? for @founder`, "decide", "1", "--accept", "1")
+	b, _ := agentBatch(t, url, session, `\d human-only steps? for @founder`, "decide", "2", "--accept", "1")
 	stale := func(body, hash string) {
 		t.Helper()
 		for _, live := range []string{"wait for your approval", "aayu approve " + hash + "`", "Device code:", "Approve batch " + hash} {
@@ -203,7 +187,7 @@ func TestAppliedBatchCommentSaysSo(t *testing.T) {
 
 	// Solo mode: the code in the comment is gone once applied elsewhere.
 	_, solo := startSandboxServer(t)
-	w := startAayu(t, soloAgent(t), "--api-url", solo+"/", "--oauth-url", solo, "--repo", "acme/benefits", "--plain", "decide", "1", "--accept", "1")
+	w := startAayu(t, soloAgent(t), append(agentAt(solo), "decide", "1", "--accept", "1")...)
 	hash := w.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
 	w.waitFor(`Waiting for @founder to approve the device code`)
 	sf := clientAt(t, solo, "founder")

@@ -96,7 +96,7 @@ func TestShipRefusesTypeConfusedBasePolicyThroughTheBinary(t *testing.T) {
 	before := len(sb.writes())
 	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"},
 		"--plain", "--set", "identity.device_client_id=aayu-sandbox", "--api-url", sb.url+"/", "--oauth-url", sb.url, "--repo", "acme/benefits", "ship", "4", "--solo-bypass")
-	device := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	device := regexp.MustCompile(deviceCodeLine)
 	approved := false
 	deadline := time.Now().Add(e2eWait)
 	for !regexp.MustCompile(`result: exit \d`).MatchString(a.out.String()) {

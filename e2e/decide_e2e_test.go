@@ -166,29 +166,6 @@ func TestDecideInAnAgentLaneBecomesABatch(t *testing.T) {
 	}
 }
 
-// TestDecideRefusesUnpairedLists: the lists pair up one to one, else a
-// usage mistake in words, exit 2.
-func TestDecideRefusesUnpairedLists(t *testing.T) {
-	t.Parallel()
-	for _, args := range [][]string{{"decide", "1,2", "--accept", "1"}, {"decide", "1"}, {"decide", "1,1", "--accept", "1,2"}} {
-		code, out, errOut := runAayuEnv(t, map[string]string{}, append([]string{"--sandbox"}, args...)...)
-		if code != tui.ExitUsage || !strings.Contains(errOut, "Nothing was done.") {
-			t.Errorf("%v: exit %d:\n%s%s", args, code, out, errOut)
-		}
-	}
-}
-
-// TestDecideRefusesReadAccess: the sandbox's read-only account has no
-// authority to accept a Decision; refused before any presence check.
-func TestDecideRefusesReadAccess(t *testing.T) {
-	t.Parallel()
-	home := t.TempDir()
-	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home, "AAYU_GITHUB_TOKEN": "sandbox-reader"}, "--sandbox", "--plain", "decide", "1", "--accept", "1")
-	if code != tui.ExitRefused || !strings.Contains(out, "refused: @reader has no write access to this repository") || strings.Contains(out, "/login/device") {
-		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
-	}
-}
-
 // TestNextNamesTheInbox: on the demo, aayu next prints one line naming the
 // inbox with the count inbox --list reads; --list names each card's
 // command.
@@ -227,43 +204,5 @@ func TestDecideWithoutYesWritesNothing(t *testing.T) {
 	}
 	if labels := labelsOf(t, c, 2); contains(labels, "status:accepted") {
 		t.Errorf("#2's labels after a no: %v", labels)
-	}
-}
-
-// TestDecideRefusesAnItemThatIsNoDecision: a Story and a pull request are
-// refused, each said for what it is, exit 4.
-func TestDecideRefusesAnItemThatIsNoDecision(t *testing.T) {
-	t.Parallel()
-	home := t.TempDir()
-	for n, say := range map[string]string{"3": "#3 is not a Decision: it is not labelled type:decision", "4": "#4 is a pull request, not a Decision"} {
-		code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "--dry-run", "decide", "1,"+n, "--accept", "1,1")
-		if code != tui.ExitRefused || !strings.Contains(out, "refused: "+say) || strings.Contains(out, "--dry-run: accepting") {
-			t.Errorf("#%s: exit %d:\n%s%s", n, code, out, errOut)
-		}
-	}
-}
-
-// TestDecideRefusesCI: --ci, or a CI system's marker, has no person to
-// accept a Decision; refused with the reason, nothing written.
-func TestDecideRefusesCI(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		vars map[string]string
-		args []string
-	}{
-		{map[string]string{}, []string{"--sandbox", "--ci", "decide", "1", "--accept", "1"}},
-		{map[string]string{"GITHUB_ACTIONS": "true"}, []string{"--sandbox", "decide", "1", "--accept", "1"}},
-	} {
-		home := t.TempDir()
-		c.vars["HOME"] = home
-		code, out, errOut := runAayuEnv(t, c.vars, c.args...)
-		if code != tui.ExitRefused || !strings.Contains(errOut, "refused: aayu decide 1 --accept 1 is a human-only step") || !strings.Contains(errOut, "accepting a Decision is the person's act") {
-			t.Errorf("%v %v: exit %d:\n%s%s", c.vars, c.args, code, out, errOut)
-		}
-		st := sandboxState(t, home)
-		if s := decidedState(t, st, 1); s != "open/" {
-			t.Errorf("#1 is %s after a refusal", s)
-		}
-		closeSandboxes(t)
 	}
 }

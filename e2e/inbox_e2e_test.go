@@ -128,7 +128,7 @@ func TestInboxLoginScreen(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 	a := startAayu(t, map[string]string{"HOME": home, "AMP_THREAD_ID": "T-123"}, "--sandbox", "--plain", "inbox")
-	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	m := a.waitFor(deviceCodeLine)
 	page, code := m[1], m[2]
 	approveOnSandbox(t, page, code, "founder")
 	a.waitFor(`Approved by @founder \(device-flow, admin access\)`)
@@ -168,7 +168,7 @@ func seedBotIdentityDemo(t *testing.T, stateDir string) {
 func approveHeadFromInbox(t *testing.T, home string) (string, string, string) {
 	t.Helper()
 	a := startAayu(t, map[string]string{"HOME": home, "CLAUDECODE": "1"}, "--sandbox", "--plain", "inbox")
-	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	m := a.waitFor(deviceCodeLine)
 	approveOnSandbox(t, m[1], m[2], "founder")
 	card := a.waitFor(`card (\d+): PR that needs your review #6 \(needs you\)`)[1]
 	head := a.waitFor(`(?s)PR that needs your review #6.*?head ([0-9a-f]{40})`)[1]
@@ -222,36 +222,49 @@ func foundersReviews(t *testing.T, home string) []string {
 	return out
 }
 
-// TestInboxApprovesHumanReviews: with a bot identity, from the inbox, under
-// the session's one approval, the approver approves a pull request's head:
-// a review of exactly that head on GitHub, and its record on the ledger.
-func TestInboxApprovesHumanReviews(t *testing.T) {
+// TestInboxApproveHead: from the inbox, under the session's one
+// approval, the founder approves #6's head; its record, naming the head
+// shown, lands on the ledger either way.
+//
+//   - ApprovesHumanReviews: with a bot identity, the approval is a review
+//     of exactly that head on GitHub.
+//   - InTheSoloDemoIsARecordNotAReview: in the solo demo the founder is
+//     #6's author (agents wrote it under their token), so "approve its
+//     head" says ship still needs the bypass, and writes only the ledger
+//     record and the Human review: reply inspect reads: no review on
+//     GitHub, which refuses an author's own.
+func TestInboxApproveHead(t *testing.T) {
 	t.Parallel()
-	home := t.TempDir()
-	seedBotIdentityDemo(t, filepath.Join(home, ".cache", "aayu", "sandbox"))
-	head, out, _ := approveHeadFromInbox(t, home)
-	if !strings.Contains(out, "approve pull request #6 at head "+head) {
-		t.Errorf("the approval did not name the head shown:\n%s", out)
-	}
-	if got := foundersReviews(t, home); len(got) != 1 || got[0] != "APPROVED "+head {
-		t.Errorf("the founder's reviews of #6: %q, want one approval of %s", got, head)
-	}
-}
-
-// TestInboxApproveHeadInTheSoloDemoIsARecordNotAReview: in the solo demo
-// the founder is #6's author (agents wrote it under their token), so
-// "approve its head" says ship still needs the bypass, and writes only the
-// ledger record and the Human review: reply inspect reads: no review on
-// GitHub, which refuses an author's own.
-func TestInboxApproveHeadInTheSoloDemoIsARecordNotAReview(t *testing.T) {
-	t.Parallel()
-	home := t.TempDir()
-	head, out, _ := approveHeadFromInbox(t, home)
-	if !strings.Contains(out, "you are its author, so ship still needs your Solo-mode bypass") || !strings.Contains(out, "Human review: @founder approved head "+head) {
-		t.Errorf("the choice did not say the record is no pass, or wrote no Human review: reply:\n%s", out)
-	}
-	if got := foundersReviews(t, home); len(got) != 0 {
-		t.Errorf("the author reviewed their own pull request: %q", got)
+	for _, c := range []struct {
+		name        string
+		botIdentity bool
+		says        []string // in the session's output; HEAD is the head shown
+		reviews     []string // the founder's reviews of #6 on GitHub afterwards
+	}{
+		{"ApprovesHumanReviews", true, []string{"approve pull request #6 at head HEAD"}, []string{"APPROVED HEAD"}},
+		{"InTheSoloDemoIsARecordNotAReview", false,
+			[]string{"you are its author, so ship still needs your Solo-mode bypass", "Human review: @founder approved head HEAD"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			if c.botIdentity {
+				seedBotIdentityDemo(t, filepath.Join(home, ".cache", "aayu", "sandbox"))
+			}
+			head, out, _ := approveHeadFromInbox(t, home)
+			for _, want := range c.says {
+				if want = strings.ReplaceAll(want, "HEAD", head); !strings.Contains(out, want) {
+					t.Errorf("the session does not say %q:\n%s", want, out)
+				}
+			}
+			var want []string
+			for _, r := range c.reviews {
+				want = append(want, strings.ReplaceAll(r, "HEAD", head))
+			}
+			if got := foundersReviews(t, home); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("the founder's reviews of #6: %q, want %q", got, want)
+			}
+		})
 	}
 }
 

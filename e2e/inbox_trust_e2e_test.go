@@ -50,7 +50,7 @@ func inboxAgainst(t *testing.T, home, url string, extra ...string) *liveAayu {
 	vars := map[string]string{"HOME": home, "AMP_THREAD_ID": "T-1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
 	args := append([]string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "--set", "identity.device_client_id=aayu-sandbox"}, extra...)
 	a := startAayu(t, vars, append(args, "inbox")...)
-	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	m := a.waitFor(deviceCodeLine)
 	approveOnSandbox(t, m[1], m[2], "founder")
 	return a
 }
@@ -280,7 +280,7 @@ func TestInboxPlainEveryLineTakesEffect(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 	a := startAayu(t, map[string]string{"HOME": home, "AMP_THREAD_ID": "T-9"}, "--sandbox", "--plain", "inbox")
-	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	m := a.waitFor(deviceCodeLine)
 	approveOnSandbox(t, m[1], m[2], "founder")
 	a.waitFor(`Approved by @founder`)
 	a.send("s") // typed ahead: the login screen has ended, the inbox has not read yet

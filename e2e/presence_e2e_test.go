@@ -26,7 +26,7 @@ func TestPresenceClientIDFromRepositoryVariable(t *testing.T) {
 	srv, url := startSandboxServer(t)
 	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
 	a := startAayu(t, vars, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "--plain", "login")
-	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	m := a.waitFor(deviceCodeLine)
 	if got := srv.DeviceClientIDsAsked(); !slices.Equal(got, []string{sandbox.DeviceClientID}) {
 		t.Fatalf("device codes were asked for %v, want only the variable's %s", got, sandbox.DeviceClientID)
 	}

@@ -160,7 +160,7 @@ func TestPresenceCheckWithTheAppClientAsksNoScopeAndReadsOnlyUser(t *testing.T) 
 	srv, base := startSandboxServer(t)
 	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": "sandbox-founder"}
 	a := startAayu(t, vars, "--api-url", base+"/", "--oauth-url", base, "--repo", "acme/benefits", "--plain", "login")
-	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	m := a.waitFor(deviceCodeLine)
 	approveOnSandbox(t, m[1], m[2], "founder")
 	a.waitFor(`Approved by @founder`)
 	if code := a.exit(); code != 0 {

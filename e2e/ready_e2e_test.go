@@ -261,35 +261,3 @@ func TestReadyAgainKeepsHistoryAndComments(t *testing.T) {
 		t.Fatalf("the Story's comment about the changed goal: %v, %+v", err, comments)
 	}
 }
-
-// TestReadyRefusesAgentLane: CI, and an agent lane inside CI, are refused
-// at once, with the reason and no device code, and nothing lands (an agent
-// lane elsewhere posts a batch: TestAgentReadyIsABatchNotARefusal);
-// --dry-run is allowed in an agent lane, shows the goal and writes nothing.
-func TestReadyRefusesAgentLane(t *testing.T) {
-	t.Parallel()
-	home := t.TempDir()
-	story := newStoryIssue(t, home, "Story: leave balance", readyGoalBody, "type:story")
-	for _, tc := range []struct {
-		vars map[string]string
-		args []string
-	}{
-		{map[string]string{"HOME": home, "AAYU_AGENT": "1", "GITHUB_ACTIONS": "true"}, nil},
-		{map[string]string{"HOME": home}, []string{"--ci"}},
-		{map[string]string{"HOME": home, "GITHUB_ACTIONS": "true"}, nil},
-	} {
-		code, out, errOut := runAayuEnv(t, tc.vars, append([]string{"--sandbox", "--plain", "ready", itoa(story)}, tc.args...)...)
-		all := out + errOut
-		if code != tui.ExitRefused || !strings.Contains(all, "human-only") || !strings.Contains(all, "the person's act") || strings.Contains(all, "/login/device") {
-			t.Errorf("%v %v: exit %d, want 4 with the reason and no code:\n%s", tc.vars, tc.args, code, all)
-		}
-	}
-	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home, "AAYU_AGENT": "1"}, "--sandbox", "--plain", "--dry-run", "ready", itoa(story))
-	if code != tui.ExitOK || !strings.Contains(out, "--dry-run: nothing was written.") || !hashLine.MatchString(out) {
-		t.Errorf("--dry-run in the agent lane: exit %d:\n%s%s", code, out, errOut)
-	}
-	c := sandboxState(t, home)
-	if ledgerSnapshot(t, c, "ledger", story) != nil || contains(labelsOf(t, c, story), "status:ready") {
-		t.Errorf("the agent lane wrote something")
-	}
-}

@@ -189,7 +189,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 		"--api-url", base+"/", "--oauth-url", base, "--repo", "acme/benefits", "--plain", "ship", fmt.Sprint(pr), "--solo-bypass")
 	// Every read-only gate first (the pack gate among them), then the
 	// presence check, then the person's yes to the writes listed.
-	m := a.waitFor(`open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	m := a.waitFor(deviceCodeLine)
 	approveOnSandbox(t, m[1], m[2], "founder")
 	a.waitFor(`Type y and Enter`)
 	a.send("y")

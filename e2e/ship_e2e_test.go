@@ -124,38 +124,15 @@ func prState(t *testing.T, c *github.Client, pr int) (merged bool, bypassComment
 }
 
 // TestShipMobileWaiverAndSoloBypass: on the sandbox, through the real
-// command, ship takes the bypass only when asked for; asks nothing for a
-// ship it will refuse; asks for the presence check, then a yes; writes
-// nothing on a no; and, on a yes, ships and completes the Story.
+// command, ship 4 --solo-bypass answered y ships and completes the Story:
+// ship.json records the bypass, dev holds one squash commit, the Story is
+// merged with the shipped comment, and the inbox tells the shipped merge
+// from one made without ship. (What it refuses and a no: TestShipOnTheDemo.)
 func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 
-	code, out := refusedWithoutAsking(t, home, "4")
-	if code != tui.ExitRefused || !strings.Contains(out, "run aayu ship 4 --solo-bypass") {
-		t.Fatalf("ship 4 without --solo-bypass exited %d and should name the flag:\n%s", code, out)
-	}
-
-	code, out = shipWithoutTerminal(t, home, "founder", "n", "4", "--solo-bypass")
-	if code != tui.ExitRefused || !strings.Contains(out, "you did not answer yes; nothing was written") ||
-		!strings.Contains(out, "cancelled: you did not answer yes, so nothing was merged") || strings.Contains(out, "refused: nothing was merged") {
-		t.Fatalf("ship 4 answered n exited %d, or called the no a refusal:\n%s", code, out)
-	}
-	for _, want := range []string{"Command: aayu ship 4 --solo-bypass", "posts your Solo-mode bypass: comment on #4", "squash-merges #4 into dev", "ship.json on the ledger", "updates Story #3"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the presence check or the confirmation does not say %q:\n%s", want, out)
-		}
-	}
-	if merged, n := prState(t, sandboxState(t, home), 4); merged || n != 0 {
-		t.Fatalf("a ship answered n left #4 merged=%v with %d bypass comments", merged, n)
-	}
-
-	code, out = shipWithoutTerminal(t, home, "founder", "", "4", "--solo-bypass")
-	if code != tui.ExitRefused || !strings.Contains(out, "Standard input has ended") && !strings.Contains(out, "nothing was written") {
-		t.Fatalf("ship 4 with its input ended exited %d:\n%s", code, out)
-	}
-
-	code, out = shipWithoutTerminal(t, home, "founder", "y", "4", "--solo-bypass")
+	code, out := shipWithoutTerminal(t, home, "founder", "y", "4", "--solo-bypass")
 	if code != tui.ExitOK {
 		t.Fatalf("ship 4 --solo-bypass answered y exited %d:\n%s", code, out)
 	}
@@ -243,42 +220,13 @@ func inboxList(t *testing.T, home string) string {
 	return list.String()
 }
 
-// TestShipRefusedAsksNobody: ship 6 (its coverage floor) and ship 8 (its
-// pack) are refused with their reasons, and no device code or question is
-// shown first.
-func TestShipRefusedAsksNobody(t *testing.T) {
-	t.Parallel()
-	home := t.TempDir()
-	for pr, why := range map[string]string{
-		"6": "5 of 7 changed executable lines covered",
-		"8": "the merge gate's pack for this head: refused",
-	} {
-		code, out := refusedWithoutAsking(t, home, pr, "--solo-bypass")
-		if code != tui.ExitRefused && code != tui.ExitFloor {
-			t.Errorf("ship %s exited %d, want 3 or 4:\n%s", pr, code, out)
-		}
-		if !strings.Contains(out, why) || !strings.Contains(out, "refused: nothing was merged and nothing landed") {
-			t.Errorf("ship %s does not say %q:\n%s", pr, why, out)
-		}
-	}
-}
-
 // TestPresenceCheckAccess: an approval by an account other than the one
-// whose token writes is refused at once and in words, in ship, the inbox
-// and login alike, and nothing is done.
+// whose token writes is refused at once and in words, in the inbox and
+// login as in ship, and nothing is done.
 func TestPresenceCheckAccess(t *testing.T) {
 	t.Parallel()
 	const refusal = "@writer approved the code, but this step must be approved by @founder."
-	t.Run("ship", func(t *testing.T) {
-		home := t.TempDir()
-		code, out := shipWithoutTerminal(t, home, "writer", "", "4", "--solo-bypass")
-		if code != tui.ExitRefused || !strings.Contains(out, refusal) || strings.Contains(out, "Type y and Enter") {
-			t.Fatalf("exit %d:\n%s", code, out)
-		}
-		if merged, n := prState(t, sandboxState(t, home), 4); merged || n != 0 {
-			t.Errorf("a refused approval left #4 merged=%v with %d bypass comments", merged, n)
-		}
-	})
+	// ship's own case is TestShipOnTheDemo/PresenceCheckAccess.
 	for _, args := range [][]string{{"inbox"}, {"login"}} {
 		t.Run(args[0], func(t *testing.T) {
 			a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AMP_THREAD_ID": "T-1"}, append([]string{"--sandbox", "--plain"}, args...)...)
@@ -334,73 +282,128 @@ func seedDemoAt(t *testing.T, home string, opts sandbox.Options, record, review 
 	return head
 }
 
-// TestShipRefusesTheAuthorsHeadApprovalInTheSoloDemo: the demo is solo, so
-// agents wrote #4 under the founder's token and the founder is its author.
-// Their "approve its head" record never counts for the author (seed 001):
-// ship refuses without asking anything, naming the bypass as the only
-// pass; asked for the bypass, ship takes it and records that no review
-// happened.
-func TestShipRefusesTheAuthorsHeadApprovalInTheSoloDemo(t *testing.T) {
+// TestShipOnTheDemo: ship on a seeded demo, one line each: what it asks
+// (nothing before a refusal it can see coming; else the presence check as
+// approver, then the confirmation, answered), its exit, its words, and
+// what GitHub and the ledger hold afterwards.
+//
+//   - MobileWaiver: ship 4 takes the bypass only when asked for; a no, or
+//     input that ends, writes nothing (TestShipMobileWaiverAndSoloBypass
+//     ships on a yes).
+//   - ShipRefusedAsksNobody: ship 6 (its coverage floor) and ship 8 (its
+//     pack) are refused with their reasons, and no device code or question
+//     is shown first.
+//   - PresenceCheckAccess: an approval by another account than the one
+//     whose token writes is refused in words, and nothing is done.
+//   - ShipRefusesTheAuthorsHeadApprovalInTheSoloDemo: the demo is solo, so
+//     agents wrote #4 under the founder's token and the founder is its
+//     author. Their "approve its head" record never counts for the author
+//     (seed 001): ship refuses without asking anything, naming the bypass
+//     as the only pass; asked for the bypass, ship takes it and records
+//     that no review happened.
+//   - TakesTheFoundersReviewWithABotIdentity: with a bot identity
+//     agent-bot[bot] authored #4, so the founder's review on GitHub is the
+//     human pass; the Solo-mode bypass is refused, without asking
+//     anything, as never on offer where a review can be given.
+func TestShipOnTheDemo(t *testing.T) {
 	t.Parallel()
-	home := t.TempDir()
-	head := seedDemoAt(t, home, sandbox.Options{}, true, false)
-	code, out := refusedWithoutAsking(t, home, "4")
-	if code != tui.ExitRefused {
-		t.Fatalf("ship 4 on the author's own head approval exited %d, want %d (refused):\n%s", code, tui.ExitRefused, out)
+	type prWant struct {
+		merged   bool
+		bypasses int // Solo-mode bypass: comments
 	}
-	if !strings.Contains(out, "who is the author; an author's review never counts") || !strings.Contains(out, "only your Solo-mode bypass could pass head "+head[:12]) ||
-		strings.Contains(out, "by the review record") {
-		t.Errorf("ship did not refuse the author's record and name the bypass as the only pass:\n%s", out)
-	}
-	if merged, n := prState(t, sandboxState(t, home), 4); merged || n != 0 {
-		t.Fatalf("a refused ship merged (%v) or left %d Solo-mode bypass: comments", merged, n)
-	}
-
-	code, out = shipWithoutTerminal(t, home, "founder", "y", "4", "--solo-bypass")
-	if code != tui.ExitOK {
-		t.Fatalf("ship 4 --solo-bypass exited %d:\n%s", code, out)
-	}
-	git := filepath.Join(home, ".cache", "aayu", "sandbox", "benefits.git")
-	shipJSON, err := runCmd("git", "--git-dir", git, "show", "ledger:proof/3/"+head+"/authoritative/ship.json")
-	if err != nil || !strings.Contains(shipJSON, `"kind": "solo-bypass"`) || strings.Contains(shipJSON, "review by record") {
-		t.Fatalf("ship.json does not record the bypass as the pass: %v\n%s", err, shipJSON)
-	}
-	if merged, n := prState(t, sandboxState(t, home), 4); !merged || n != 1 {
-		t.Errorf("after the bypass #4 merged %v with %d Solo-mode bypass: comments, want merged with 1", merged, n)
-	}
-}
-
-// TestShipTakesTheFoundersReviewWithABotIdentity: with a bot identity
-// agent-bot[bot] authored #4, so the founder's review on GitHub is the
-// human pass; the Solo-mode bypass is refused, without asking anything,
-// as never on offer where a review can be given.
-func TestShipTakesTheFoundersReviewWithABotIdentity(t *testing.T) {
-	t.Parallel()
-	home := t.TempDir()
-	seedDemoAt(t, home, sandbox.Options{BotIdentity: true}, false, false)
-	code, out := refusedWithoutAsking(t, home, "4", "--solo-bypass")
-	if code != tui.ExitRefused || !strings.Contains(out, "the solo-mode bypass is not available: this repository has a bot identity") {
-		t.Fatalf("ship 4 --solo-bypass with a bot identity exited %d, want the bypass refused:\n%s", code, out)
-	}
-	if merged, n := prState(t, sandboxState(t, home), 4); merged || n != 0 {
-		t.Fatalf("a refused bypass merged (%v) or left %d Solo-mode bypass: comments", merged, n)
-	}
-
-	home2 := t.TempDir()
-	head := seedDemoAt(t, home2, sandbox.Options{BotIdentity: true}, false, true)
-	code, out = shipWithoutTerminal(t, home2, "founder", "y", "4")
-	if code != tui.ExitOK {
-		t.Fatalf("ship 4 with the founder's review exited %d:\n%s", code, out)
-	}
-	if !strings.Contains(out, "approved by @founder on head "+head[:12]) || strings.Contains(out, "posts your Solo-mode bypass") {
-		t.Errorf("ship did not take the founder's review as the pass, or offered a bypass:\n%s", out)
-	}
-	git := filepath.Join(home2, ".cache", "aayu", "sandbox", "benefits.git")
-	shipJSON, err := runCmd("git", "--git-dir", git, "show", "ledger:proof/3/"+head+"/authoritative/ship.json")
-	if err != nil || !strings.Contains(shipJSON, `"kind": "review"`) || !strings.Contains(shipJSON, `"login": "founder"`) {
-		t.Fatalf("ship.json does not record the founder's review: %v\n%s", err, shipJSON)
-	}
-	if merged, n := prState(t, sandboxState(t, home2), 4); !merged || n != 0 {
-		t.Errorf("#4 merged %v with %d Solo-mode bypass: comments; a review needs none", merged, n)
+	bot := sandbox.Options{BotIdentity: true}
+	for _, c := range []struct {
+		name string
+		// the demo: a bot identity or not; the founder's "approve its
+		// head" record of #4 on the ledger; the founder's review of #4.
+		seed           sandbox.Options
+		record, review bool
+		args           string // after aayu --sandbox --plain ship
+		// approver approves the presence check; "" means ship must end
+		// without showing a code or a question.
+		approver string
+		answer   string // to the confirmation; "" closes standard input
+		code     int
+		says     []string // regular expressions; HEAD is #4's head, 12 digits
+		never    []string // regular expressions
+		pr       *prWant  // #4 afterwards
+		shipJSON []string // regular expressions ship.json of #4's head matches
+		jsonNot  []string
+	}{
+		{name: "MobileWaiver/without --solo-bypass names the flag", args: "4", code: tui.ExitRefused,
+			says: []string{`run aayu ship 4 --solo-bypass`}},
+		{name: "MobileWaiver/answered no writes nothing", args: "4 --solo-bypass", approver: "founder", answer: "n", code: tui.ExitRefused,
+			says: []string{`you did not answer yes; nothing was written`, `cancelled: you did not answer yes, so nothing was merged`,
+				`Command: aayu ship 4 --solo-bypass`, `posts your Solo-mode bypass: comment on #4`, `squash-merges #4 into dev`, `ship\.json on the ledger`, `updates Story #3`},
+			never: []string{`refused: nothing was merged`}, pr: &prWant{false, 0}},
+		{name: "MobileWaiver/input ended writes nothing", args: "4 --solo-bypass", approver: "founder", code: tui.ExitRefused,
+			says: []string{`Standard input has ended|nothing was written`}},
+		{name: "ShipRefusedAsksNobody/its coverage floor", args: "6 --solo-bypass", code: tui.ExitFloor,
+			says: []string{`5 of 7 changed executable lines covered`, `refused: nothing was merged and nothing landed`}},
+		{name: "ShipRefusedAsksNobody/its pack", args: "8 --solo-bypass", code: tui.ExitRefused,
+			says: []string{`the merge gate's pack for this head: refused`, `refused: nothing was merged and nothing landed`}},
+		{name: "PresenceCheckAccess/approved by another account", args: "4 --solo-bypass", approver: "writer", code: tui.ExitRefused,
+			says:  []string{regexp.QuoteMeta("@writer approved the code, but this step must be approved by @founder.")},
+			never: []string{`Type y and Enter`}, pr: &prWant{false, 0}},
+		{name: "ShipRefusesTheAuthorsHeadApprovalInTheSoloDemo", record: true, args: "4", code: tui.ExitRefused,
+			says:  []string{`who is the author; an author's review never counts`, `only your Solo-mode bypass could pass head HEAD`},
+			never: []string{`by the review record`}, pr: &prWant{false, 0}},
+		{name: "ShipRefusesTheAuthorsHeadApprovalInTheSoloDemo/the bypass is the pass", record: true, args: "4 --solo-bypass", approver: "founder", answer: "y", code: tui.ExitOK,
+			pr: &prWant{true, 1}, shipJSON: []string{`"kind": "solo-bypass"`}, jsonNot: []string{`review by record`}},
+		{name: "TakesTheFoundersReviewWithABotIdentity/the bypass refused", seed: bot, args: "4 --solo-bypass", code: tui.ExitRefused,
+			says: []string{`the solo-mode bypass is not available: this repository has a bot identity`}, pr: &prWant{false, 0}},
+		{name: "TakesTheFoundersReviewWithABotIdentity", seed: bot, review: true, args: "4", approver: "founder", answer: "y", code: tui.ExitOK,
+			says: []string{`approved by @founder on head HEAD`}, never: []string{`posts your Solo-mode bypass`},
+			pr: &prWant{true, 0}, shipJSON: []string{`"kind": "review"`, `"login": "founder"`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			head := seedDemoAt(t, home, c.seed, c.record, c.review)
+			args := strings.Fields(c.args)
+			var code int
+			var out string
+			if c.approver == "" {
+				code, out = refusedWithoutAsking(t, home, args...)
+			} else {
+				code, out = shipWithoutTerminal(t, home, c.approver, c.answer, args...)
+			}
+			if code != c.code {
+				t.Fatalf("ship %s exited %d, want %d:\n%s", c.args, code, c.code, out)
+			}
+			for _, re := range c.says {
+				if re = strings.ReplaceAll(re, "HEAD", head[:12]); !regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("ship %s does not say %s:\n%s", c.args, re, out)
+				}
+			}
+			for _, re := range c.never {
+				if regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("ship %s says %s:\n%s", c.args, re, out)
+				}
+			}
+			if c.pr != nil {
+				if merged, n := prState(t, sandboxState(t, home), 4); merged != c.pr.merged || n != c.pr.bypasses {
+					t.Errorf("after ship %s, #4 merged=%v with %d Solo-mode bypass: comments, want merged=%v with %d", c.args, merged, n, c.pr.merged, c.pr.bypasses)
+				}
+			}
+			if c.shipJSON == nil && c.jsonNot == nil {
+				return
+			}
+			git := filepath.Join(home, ".cache", "aayu", "sandbox", "benefits.git")
+			shipJSON, err := runCmd("git", "--git-dir", git, "show", "ledger:proof/3/"+head+"/authoritative/ship.json")
+			if err != nil {
+				t.Fatalf("no ship.json for #4's head: %v\n%s", err, shipJSON)
+			}
+			for _, re := range c.shipJSON {
+				if !regexp.MustCompile(re).MatchString(shipJSON) {
+					t.Errorf("ship.json does not hold %s:\n%s", re, shipJSON)
+				}
+			}
+			for _, re := range c.jsonNot {
+				if regexp.MustCompile(re).MatchString(shipJSON) {
+					t.Errorf("ship.json holds %s:\n%s", re, shipJSON)
+				}
+			}
+		})
 	}
 }

@@ -232,37 +232,68 @@ func TestTmuxVerifyOnSandbox(t *testing.T) {
 	s.waitFor("AAYU-EXIT=3")
 }
 
+// TestTmuxShipFromTheInbox: Enter on the ready card opens ship, which
+// merges on no key: it lists its writes and waits for an answer.
+//
+//   - AnsweredYes: y merges, the ship screen says how, and the inbox comes
+//     back without the shipped card.
+//   - AnsweredNo: n writes nothing, said as the person's own cancel, not a
+//     gate's refusal; the card is still in the inbox afterwards, and the
+//     run exits with ship's 4 (SPEC §3).
 func TestTmuxShipFromTheInbox(t *testing.T) {
 	t.Parallel()
-	bin := buildAayu(t)
-	home := t.TempDir()
-	s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
-	s.waitFor("Needs you (6)")
-	s.keys("Down")
-	s.keys("Down")
-	s.waitFor("Story PR ready to ship #4 (needs you)")
-	s.keys("Enter") // the card's recommendation: ship it by the bypass
-	// No pick merges on one key: ship lists its writes and waits for a yes.
-	scr := s.waitFor("no: write nothing")
-	for _, want := range []string{"Solo-mode bypass", "squash-merges #4 into dev", "yes: write all of these"} {
-		if !strings.Contains(strings.Join(strings.Fields(scr), " "), want) {
-			t.Errorf("the confirmation does not show %q:\n%s", want, scr)
-		}
+	for _, c := range []struct {
+		name, key string
+		says      string   // the ship screen after the answer
+		shows     []string // on that screen too
+		hides     []string // never on that screen
+		back      string   // the inbox after q
+		exit      string
+	}{
+		{"AnsweredYes", "y", "shipped: merged as",
+			[]string{"passed    the merge gate's pack for this head", "human pass", "solo-mode bypass by @founder", "squash merge"}, nil,
+			"Needs you (5)", "AAYU-EXIT=0"},
+		{"AnsweredNo", "n", "cancelled: you did not answer yes, so nothing was merged",
+			[]string{"you did not answer yes; nothing was written"}, []string{"refused: nothing was merged"},
+			"Needs you (6)", "AAYU-EXIT=4"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			bin := buildAayu(t)
+			home := t.TempDir()
+			s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
+			s.waitFor("Needs you (6)")
+			s.keys("Down")
+			s.keys("Down")
+			s.waitFor("Story PR ready to ship #4 (needs you)")
+			s.keys("Enter") // the card's recommendation: ship it by the bypass
+			scr := s.waitFor("no: write nothing")
+			for _, want := range []string{"Solo-mode bypass", "squash-merges #4 into dev", "yes: write all of these"} {
+				if !strings.Contains(strings.Join(strings.Fields(scr), " "), want) {
+					t.Errorf("the confirmation does not show %q:\n%s", want, scr)
+				}
+			}
+			if strings.Contains(scr, "shipped: merged as") {
+				t.Fatalf("ship merged before the answer:\n%s", scr)
+			}
+			s.keys(c.key)
+			scr = s.waitFor(c.says)
+			for _, want := range c.shows {
+				if !strings.Contains(scr, want) {
+					t.Errorf("the ship screen does not show %q:\n%s", want, scr)
+				}
+			}
+			for _, never := range c.hides {
+				if strings.Contains(scr, never) {
+					t.Errorf("the ship screen shows %q:\n%s", never, scr)
+				}
+			}
+			s.keys("q")
+			s.waitFor(c.back)
+			s.keys("q")
+			s.waitFor(c.exit)
+		})
 	}
-	if strings.Contains(scr, "shipped: merged as") {
-		t.Fatalf("ship merged before the yes:\n%s", scr)
-	}
-	s.keys("y")
-	scr = s.waitFor("shipped: merged as")
-	for _, want := range []string{"passed    the merge gate's pack for this head", "human pass", "solo-mode bypass by @founder", "squash merge"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("the ship screen does not show %q:\n%s", want, scr)
-		}
-	}
-	s.keys("q")
-	s.waitFor("Needs you (5)") // back in the inbox, without the shipped card
-	s.keys("q")
-	s.waitFor("AAYU-EXIT=0")
 }
 
 func TestTmuxLoginApprovedFromAnotherDevice(t *testing.T) {
@@ -304,32 +335,6 @@ func TestTmuxAuthPromptsForATokenOnATerminal(t *testing.T) {
 	if strings.Contains(scr, "sandbox-founder") {
 		t.Errorf("the typed token was echoed or printed:\n%s", scr)
 	}
-}
-
-// TestTmuxShipFromTheInboxAnsweredNo: n at ship's confirmation writes
-// nothing, and the card is still in the inbox afterwards.
-func TestTmuxShipFromTheInboxAnsweredNo(t *testing.T) {
-	t.Parallel()
-	bin := buildAayu(t)
-	home := t.TempDir()
-	s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
-	s.waitFor("Needs you (6)")
-	s.keys("Down")
-	s.keys("Down")
-	s.waitFor("Story PR ready to ship #4 (needs you)")
-	s.keys("Enter")
-	s.waitFor("no: write nothing")
-	s.keys("n")
-	// The person's own no is a cancel, not a gate's refusal.
-	scr := s.waitFor("cancelled: you did not answer yes, so nothing was merged")
-	if !strings.Contains(scr, "you did not answer yes; nothing was written") || strings.Contains(scr, "refused: nothing was merged") {
-		t.Errorf("the no is not said as a cancel in words:\n%s", scr)
-	}
-	s.keys("q")
-	s.waitFor("Needs you (6)") // back in the inbox, the card still there
-	s.keys("q")
-	// The no was ship's refusal: the run exits with its 4 (SPEC §3).
-	s.waitFor("AAYU-EXIT=4")
 }
 
 // TestTmuxShipPresenceThenConfirm: in a shell with an agent host's marker,
