@@ -309,10 +309,7 @@ func TestBatchDeviceCodeApprovedByTheWrongAccountAppliesNothing(t *testing.T) {
 		}
 	}
 	// The founder, later, at a terminal: a fresh code for the same batch.
-	b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
-	m := b.waitFor(deviceCodeLine)
-	approveOnSandbox(t, m[1], m[2], "founder")
-	b.waitFor(`Batch ` + hash + ` applied\.|Not applied`)
+	b := approveAtTerminal(t, url, hash, "founder")
 	if code := b.exit(); code != tui.ExitOK {
 		t.Fatalf("the founder's approve exited %d:\n%s", code, b.out.String())
 	}

@@ -208,10 +208,7 @@ func TestAgentPlanBatchApplied(t *testing.T) {
 					t.Fatalf("the founder's reply exited %d:\n%s%s", code, out, errOut)
 				}
 			} else {
-				a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
-				m := a.waitFor(deviceCodeLine)
-				approveOnSandbox(t, m[1], m[2], "founder")
-				a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+				a := approveAtTerminal(t, url, hash, "founder")
 				if code := a.exit(); code != tui.ExitOK {
 					t.Fatalf("exit %d, want 0:\n%s", code, a.out.String())
 				}

@@ -100,10 +100,7 @@ func TestTamperedBatchCommentAppliesNothing(t *testing.T) {
 			if !c.atTerminal {
 				return
 			}
-			b := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
-			m := b.waitFor(deviceCodeLine)
-			approveOnSandbox(t, m[1], m[2], "founder")
-			b.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
+			b := approveAtTerminal(t, url, hash, "founder")
 			if code := b.exit(); code != tui.ExitRefused || !strings.Contains(b.out.String(), c.say) {
 				t.Fatalf("aayu approve of a tampered batch exited %d:\n%s", code, b.out.String())
 			}

@@ -13,10 +13,8 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
-	"github.com/aayudha/aayu/cli"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
-	"github.com/aayudha/aayu/tui"
 )
 
 // brokerSandbox starts a sandbox with the bot App installed, its broker
@@ -159,39 +157,5 @@ func TestBrokerRoundTrip(t *testing.T) {
 	})
 	if n := srv.InstallationTokensMinted(); n < 2 {
 		t.Errorf("%d installation tokens minted; each Mint should mint one", n)
-	}
-}
-
-// TestInitBotAppRefusesSSHAgentsAndCI: aayu init --identity --bot-app
-// stops before anything is served or created over SSH, in an agent lane,
-// and under --ci, and says why.
-func TestInitBotAppRefusesSSHAgentsAndCI(t *testing.T) {
-	t.Parallel()
-	home := t.TempDir()
-	for _, c := range []struct {
-		name string
-		env  map[string]string
-		args []string
-		want string
-	}{
-		{"ssh", map[string]string{"SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "BROWSER": "x"}, []string{"--bot-app"}, "SSH session"},
-		{"agent lane", map[string]string{"AAYU_AGENT": "1", "BROWSER": "x"}, []string{"--bot-app"}, "agent lane"},
-		{"ci", map[string]string{"BROWSER": "x"}, []string{"--bot-app", "--ci"}, "refuses --ci"},
-		// The presence App's command shares the refusals (manifestFlowOptions).
-		{"presence app, agent lane", map[string]string{"CLAUDECODE": "1", "BROWSER": "x"}, nil, "refuses an agent lane (CLAUDECODE is set): creating the presence App"},
-		{"presence app, ci", map[string]string{"BROWSER": "x"}, []string{"--ci"}, "aayu init --identity refuses --ci: creating the presence App"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			var out, errb strings.Builder
-			env := map[string]string{"HOME": home}
-			for k, v := range c.env {
-				env[k] = v
-			}
-			args := append([]string{"--sandbox", "init", "--identity"}, c.args...)
-			code := runCLI(context.Background(), env, args, cli.Env{Stdout: &out, Stderr: &errb})
-			if code != tui.ExitRefused || !strings.Contains(errb.String(), c.want) || !strings.Contains(errb.String(), "othing was created") {
-				t.Errorf("exit %d, stderr %q; want exit 4 naming %q", code, errb.String(), c.want)
-			}
-		})
 	}
 }

@@ -146,6 +146,13 @@ func TestHumanOnlyStepsRefuseCI(t *testing.T) {
 //     authority to accept a Decision; refused before any presence check.
 //   - DecideRefusesAnItemThatIsNoDecision: a Story and a pull request are
 //     refused, each said for what it is.
+//   - InitRefusesAgentsAndSecrets: an agent lane may not run init, and a
+//     client secret given as the client ID is refused before anything is
+//     read.
+//   - InitBotAppRefusesSSHAgentsAndCI: aayu init --identity --bot-app stops
+//     before anything is served or created over SSH, in an agent lane, and
+//     under --ci, and says why; the presence App's command shares the
+//     refusals.
 func TestCommandLinesRefused(t *testing.T) {
 	t.Parallel()
 	reader := map[string]string{"AAYU_GITHUB_TOKEN": "sandbox-reader"}
@@ -170,6 +177,20 @@ func TestCommandLinesRefused(t *testing.T) {
 			nil, []string{"refused: #3 is not a Decision: it is not labelled type:decision"}, nil, []string{"--dry-run: accepting"}},
 		{"DecideRefusesAnItemThatIsNoDecision/a pull request", nil, "--sandbox --dry-run decide 1,4 --accept 1,1", tui.ExitRefused,
 			nil, []string{"refused: #4 is a pull request, not a Decision"}, nil, []string{"--dry-run: accepting"}},
+		{"InitRefusesAgentsAndSecrets/agent lane", map[string]string{"AAYU_AGENT": "1"}, "--sandbox --repo acme/fresh init --yes", tui.ExitRefused,
+			[]string{"refused"}, nil, nil, nil},
+		{"InitRefusesAgentsAndSecrets/a secret as client ID", nil, "--sandbox --repo acme/fresh init --client-id " + strings.Repeat("0f", 20), tui.ExitRefused,
+			[]string{"client secret"}, nil, nil, nil},
+		{"InitBotAppRefusesSSHAgentsAndCI/ssh", map[string]string{"SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "BROWSER": "x"}, "--sandbox init --identity --bot-app", tui.ExitRefused,
+			nil, nil, []string{"SSH session", "othing was created"}, nil},
+		{"InitBotAppRefusesSSHAgentsAndCI/agent lane", map[string]string{"AAYU_AGENT": "1", "BROWSER": "x"}, "--sandbox init --identity --bot-app", tui.ExitRefused,
+			nil, nil, []string{"agent lane", "othing was created"}, nil},
+		{"InitBotAppRefusesSSHAgentsAndCI/ci", map[string]string{"BROWSER": "x"}, "--sandbox init --identity --bot-app --ci", tui.ExitRefused,
+			nil, nil, []string{"refuses --ci", "othing was created"}, nil},
+		{"InitBotAppRefusesSSHAgentsAndCI/presence app, agent lane", map[string]string{"CLAUDECODE": "1", "BROWSER": "x"}, "--sandbox init --identity", tui.ExitRefused,
+			nil, nil, []string{"refuses an agent lane (CLAUDECODE is set): creating the presence App", "othing was created"}, nil},
+		{"InitBotAppRefusesSSHAgentsAndCI/presence app, ci", map[string]string{"BROWSER": "x"}, "--sandbox init --identity --ci", tui.ExitRefused,
+			nil, nil, []string{"aayu init --identity refuses --ci: creating the presence App", "othing was created"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -99,21 +99,6 @@ func TestInitAsksBeforeWriting(t *testing.T) {
 	}
 }
 
-// TestInitRefusesAgentsAndSecrets: an agent lane may not run init, and a
-// client secret given as the client ID is refused before anything is read.
-func TestInitRefusesAgentsAndSecrets(t *testing.T) {
-	t.Parallel()
-	home := t.TempDir()
-	code, out := runAs(map[string]string{"HOME": home, "AAYU_AGENT": "1"}, "", "--sandbox", "--repo", "acme/fresh", "init", "--yes")
-	if code != tui.ExitRefused || !strings.Contains(out, "refused") {
-		t.Errorf("an agent lane's init exited %d:\n%s", code, out)
-	}
-	code, out = runAs(map[string]string{"HOME": home}, "", "--sandbox", "--repo", "acme/fresh", "init", "--client-id", strings.Repeat("0f", 20))
-	if code != tui.ExitRefused || !strings.Contains(out, "client secret") {
-		t.Errorf("a secret as client ID exited %d:\n%s", code, out)
-	}
-}
-
 // mergeOnSandbox squash-merges a pull request on the sandbox's saved state
 // as the founder, as a person would on GitHub.
 func mergeOnSandbox(t *testing.T, home, repo string, pr int) {

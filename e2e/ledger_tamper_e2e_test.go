@@ -48,10 +48,7 @@ func TestLedgerWidenedPlanReviewIsNotTrusted(t *testing.T) {
 	t.Parallel()
 	_, url := startBotSandbox(t)
 	story, hash, _, _ := agentPlanBatch(t, url)
-	a := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
-	m := a.waitFor(deviceCodeLine)
-	approveOnSandbox(t, m[1], m[2], "founder")
-	a.waitFor(`Batch ` + hash + ` applied\.|result: exit|Not applied`)
+	a := approveAtTerminal(t, url, hash, "founder")
 	if c := a.exit(); c != tui.ExitOK {
 		t.Fatalf("exit %d, want 0:\n%s", c, a.out.String())
 	}
