@@ -231,18 +231,7 @@ func TestApproveWorkflowRunsOnTheFoundersReply(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds aayu and runs the approve workflow")
 	}
-	bin := buildAayu(t)
-	var logs lockedBuffer
-	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), BotIdentity: true, Runner: &sandbox.RunnerOptions{Aayu: bin},
-		Logf: func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	_, url, logs := runnerSandbox(t, sandbox.Options{BotIdentity: true})
 	ctx := context.Background()
 	founder := clientAt(t, url, "founder")
 	approveByReply(t, founder, "device_for = []")
@@ -260,6 +249,7 @@ func TestApproveWorkflowRunsOnTheFoundersReply(t *testing.T) {
 	}
 	// The run ends once its answer is posted; the answer starts no run.
 	var runs *github.WorkflowRuns
+	var err error
 	for {
 		runs, _, err = founder.Actions.ListRepositoryWorkflowRuns(ctx, "acme", "benefits", &github.ListWorkflowRunsOptions{Event: "issue_comment"})
 		if err != nil {

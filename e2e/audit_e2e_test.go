@@ -33,17 +33,10 @@ type auditSandbox struct {
 func newAuditSandbox(t *testing.T) *auditSandbox {
 	t.Helper()
 	a := &auditSandbox{t: t, now: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), home: t.TempDir(), ctx: context.Background()}
-	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Now: a.clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	a.srv, a.url, a.head4 = srv, url, srv.HeadSHA(sandbox.DemoPRReady)
-	a.gh, err = ghx.NewClient(ghx.ClientOptions{APIURL: url + "/", Token: ghx.NewToken("sandbox-founder", "the test"), CacheDir: t.TempDir()})
+	a.srv, a.url = sandboxWith(t, sandbox.Options{StateDir: t.TempDir(), Now: a.clock})
+	a.head4 = a.srv.HeadSHA(sandbox.DemoPRReady)
+	var err error
+	a.gh, err = ghx.NewClient(ghx.ClientOptions{APIURL: a.url + "/", Token: ghx.NewToken("sandbox-founder", "the test"), CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func armedSandbox(t *testing.T, latency time.Duration) (url string, arm func(pre
 	var mu sync.Mutex
 	var watch string
 	var seen chan struct{}
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), BotIdentity: true,
+	_, url = sandboxWith(t, sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), BotIdentity: true,
 		Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}, Faults: sandbox.FaultSpec{WriteLatency: latency},
 		Logf: func(format string, args ...any) {
 			line := fmt.Sprintf(format, args...)
@@ -40,14 +40,6 @@ func armedSandbox(t *testing.T, latency time.Duration) (url string, arm func(pre
 				}
 			}
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err = srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
 	return url, func(prefix string) <-chan struct{} {
 		mu.Lock()
 		defer mu.Unlock()

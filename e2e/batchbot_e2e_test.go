@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,18 +16,7 @@ import (
 // whose token only dispatched the broker.
 func TestBatchPostedWithTheBrokersTokenNotThePersons(t *testing.T) {
 	t.Parallel()
-	bin := buildAayu(t)
-	dir := t.TempDir()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(dir, "state"), Runner: &sandbox.RunnerOptions{Aayu: bin},
-		BotApp: true, BotIdentity: true, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	_, url, _ := runnerSandbox(t, sandbox.Options{BotApp: true, BotIdentity: true, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * 60e9}})
 	vars := map[string]string{"HOME": t.TempDir(), "CLAUDECODE": "1", "AAYU_GITHUB_TOKEN": sandbox.TokenPrefix + "founder"}
 	at := []string{"--api-url", url + "/", "--oauth-url", url, "--repo", "acme/benefits", "--plain",
 		"--set", "identity.app_slug=" + sandbox.BotAppSlug, "--set", "identity.broker=aayudha-token.yml"}

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,20 +20,8 @@ import (
 // workflow on main, and the runner running the real aayu binary.
 func brokerSandbox(t *testing.T, life time.Duration) (*sandbox.Server, string, string, *lockedBuffer) {
 	t.Helper()
-	bin := buildAayu(t)
 	dir := t.TempDir()
-	logs := &lockedBuffer{}
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(dir, "state"), Runner: &sandbox.RunnerOptions{Aayu: bin},
-		BotApp: true, InstallationTokenLife: life,
-		Logf: func(f string, a ...any) { fmt.Fprintf(logs, f+"\n", a...) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, base, logs := runnerSandbox(t, sandbox.Options{StateDir: filepath.Join(dir, "state"), BotApp: true, InstallationTokenLife: life})
 	return srv, base, dir, logs
 }
 

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -49,20 +48,8 @@ func startFreshLoop(t *testing.T) *freshLoop {
 	if testing.Short() {
 		t.Skip("builds aayu and runs the merge gate's go test")
 	}
-	bin := buildAayu(t)
 	dir := t.TempDir()
-	logs := &lockedBuffer{}
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(dir, "state"), Runner: &sandbox.RunnerOptions{Aayu: bin},
-		Logf:   func(f string, a ...any) { fmt.Fprintf(logs, f+"\n", a...) },
-		Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * time.Minute}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, base, logs := runnerSandbox(t, sandbox.Options{StateDir: filepath.Join(dir, "state"), Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * time.Minute}})
 	home := filepath.Join(dir, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)

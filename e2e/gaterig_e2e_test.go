@@ -35,10 +35,8 @@ func startGateRig(t *testing.T) *gateRig {
 		t.Skip("builds aayu and runs the gate's go test")
 	}
 	dir := t.TempDir()
-	bin := buildAayu(t)
-	r := &gateRig{t: t, work: filepath.Join(dir, "work"), logs: &lockedBuffer{}}
-	_, r.base = sandboxWith(t, sandbox.Options{StateDir: filepath.Join(dir, "state"), Runner: &sandbox.RunnerOptions{Aayu: bin},
-		Logf: func(f string, a ...any) { fmt.Fprintf(r.logs, f+"\n", a...) }})
+	r := &gateRig{t: t, work: filepath.Join(dir, "work")}
+	_, r.base, r.logs = runnerSandbox(t, sandbox.Options{StateDir: filepath.Join(dir, "state")})
 	r.person = github.NewClient(nil).WithAuthToken("sandbox-founder")
 	r.person.BaseURL, _ = url.Parse(r.base + "/")
 	r.agent = github.NewClient(nil).WithAuthToken("sandbox-agent-bot")

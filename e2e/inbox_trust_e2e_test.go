@@ -43,6 +43,22 @@ func sandboxWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
 	return srv, url
 }
 
+// runnerSandbox starts a sandbox whose runner runs the workflows with
+// the built aayu, as GitHub Actions would; opts says the rest (a fresh
+// state folder when it names none). It returns the server, its address
+// and its log of what it served and ran.
+func runnerSandbox(t *testing.T, opts sandbox.Options) (*sandbox.Server, string, *lockedBuffer) {
+	t.Helper()
+	logs := &lockedBuffer{}
+	opts.Runner = &sandbox.RunnerOptions{Aayu: buildAayu(t)}
+	if opts.StateDir == "" {
+		opts.StateDir = filepath.Join(t.TempDir(), "state")
+	}
+	opts.Logf = func(f string, a ...any) { fmt.Fprintf(logs, f+"\n", a...) }
+	srv, url := sandboxWith(t, opts)
+	return srv, url, logs
+}
+
 // inboxAgainst starts the plain inbox against a sandbox at url, as a person
 // in an agent host's shell (so the presence check runs) and approves it.
 func inboxAgainst(t *testing.T, home, url string, extra ...string) *liveAayu {

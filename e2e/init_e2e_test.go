@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/aayudha/aayu/actions/initrepo/templates"
 	"github.com/aayudha/aayu/cli"
-	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -103,18 +101,9 @@ func TestInitAsksBeforeWriting(t *testing.T) {
 // as the founder, as a person would on GitHub.
 func mergeOnSandbox(t *testing.T, home, repo string, pr int) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	gh := github.NewClient(nil).WithAuthToken("sandbox-founder")
-	gh.BaseURL, _ = url.Parse(base + "/")
-	if _, _, err := gh.PullRequests.Merge(context.Background(), "acme", repo, pr, "", &github.PullRequestOptions{MergeMethod: "squash"}); err != nil {
-		t.Fatalf("merging #%d: %v", pr, err)
-	}
+	onSandbox(t, home, func(gh *github.Client) {
+		if _, _, err := gh.PullRequests.Merge(context.Background(), "acme", repo, pr, "", &github.PullRequestOptions{MergeMethod: "squash"}); err != nil {
+			t.Fatalf("merging #%d: %v", pr, err)
+		}
+	})
 }

@@ -52,19 +52,11 @@ type countingSandbox struct {
 func startCountingSandbox(t *testing.T) *countingSandbox {
 	t.Helper()
 	c := &countingSandbox{}
-	srv, err := sandbox.New(sandbox.Options{Logf: func(format string, args ...any) {
+	srv, url := sandboxWith(t, sandbox.Options{Logf: func(format string, args ...any) {
 		c.mu.Lock()
 		c.reqs = append(c.reqs, fmt.Sprintf(format, args...))
 		c.mu.Unlock()
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
 	c.srv, c.url = srv, url
 	return c
 }

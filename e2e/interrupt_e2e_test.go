@@ -36,7 +36,7 @@ func slowSandbox(t *testing.T, latency time.Duration) (url string, commented <-c
 func watchedSandbox(t *testing.T, latency time.Duration, watch string) (url string, landed <-chan struct{}) {
 	t.Helper()
 	seen := make(chan struct{}, 1)
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), Faults: sandbox.FaultSpec{WriteLatency: latency},
+	_, url = sandboxWith(t, sandbox.Options{StateDir: filepath.Join(t.TempDir(), "sandbox"), Faults: sandbox.FaultSpec{WriteLatency: latency},
 		Logf: func(format string, args ...any) {
 			if strings.HasPrefix(fmt.Sprintf(format, args...), watch) {
 				select {
@@ -45,14 +45,6 @@ func watchedSandbox(t *testing.T, latency time.Duration, watch string) (url stri
 				}
 			}
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err = srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
 	return url, seen
 }
 

@@ -37,19 +37,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 		t.Skip("builds aayu and runs the gate's go test")
 	}
 	dir := t.TempDir()
-	bin := buildAayu(t)
-	var logs lockedBuffer
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(dir, "state"), Runner: &sandbox.RunnerOptions{Aayu: bin},
-		Logf:   func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) },
-		Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * time.Minute}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	_, base, logs := runnerSandbox(t, sandbox.Options{StateDir: filepath.Join(dir, "state"), Device: &sandbox.DeviceOptions{Interval: 0, Expiry: 5 * time.Minute}})
 
 	work := filepath.Join(dir, "work")
 	git := func(args ...string) string {

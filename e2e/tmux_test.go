@@ -309,15 +309,7 @@ func TestTmuxLoginApprovedFromAnotherDevice(t *testing.T) {
 func TestTmuxAuthPromptsForATokenOnATerminal(t *testing.T) {
 	t.Parallel()
 	bin := buildAayu(t)
-	srv, err := sandbox.New(sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	_, url := sandboxWith(t, sandbox.Options{})
 	home := t.TempDir()
 	// No token anywhere: no variables, no gh on PATH, no keyring service.
 	cmd := "env -u AAYU_GITHUB_TOKEN -u GITHUB_TOKEN -u GH_TOKEN" + strings.TrimPrefix(humanEnv(home), "env") +
