@@ -26,17 +26,6 @@ import (
 // the process's environment or working folder, which t.Setenv and
 // os.Chdir forbid with t.Parallel anyway) is listed here.
 var serialTests = map[string]string{
-	// A wall-clock bound (500 ms to refuse the file): beside 8 end-to-end
-	// tests under -race it took 690 ms. Serial tests run before the
-	// parallel ones start, so it is timed alone.
-	"TestHostileUserConfigRefusedFast": "times itself",
-	// Streams 600 MB over loopback until aayu's 32 MiB cap; under -race
-	// beside 8 other tests, GET /user ran past aayu's 2-minute timeout
-	// before the cap was reached.
-	"TestHugeAnswerRefusedThroughTheBinary": "streams 600 MB against a timeout",
-	// proof push reads the pack of the checkout it runs in, the process's
-	// working folder, which t.Chdir sets for the whole process.
-	"TestProofPushCLI": "changes the working folder",
 	// Runs where no checkout names a repository: the working folder.
 	"TestInboxWithoutRepositoryIsAUsageError": "changes the working folder",
 }
