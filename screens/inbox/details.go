@@ -39,8 +39,8 @@ func (p *pane) scrollsDetails(lines, h int, asking bool) bool {
 
 // detailsOverflow says whether the current card's details scroll now.
 func (m *Model) detailsOverflow() bool {
-	s, ok := m.current()
-	if !ok || m.noneListed() {
+	s, ok := m.list.current()
+	if !ok || m.list.noneListed() {
 		return false
 	}
 	w, h := m.cardSize()
@@ -84,7 +84,7 @@ func (m *Model) onDetailsScroll(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	// The key may come before any frame laid the viewport out.
-	st, _ := m.current()
+	st, _ := m.list.current()
 	w, h := m.cardSize()
 	m.pane.Update(msg, m.cardBody(st, w), w, h)
 	return true

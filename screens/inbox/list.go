@@ -81,16 +81,16 @@ func (l *cardList) selectedSteps() []model.Step {
 // failed, "Nothing waits for you" when nothing does, else the list's View.
 func (m *Model) listLines(w, h int) []string {
 	st := m.c.Styles
-	if m.snap == nil {
-		if m.readErr != nil {
-			return []string{st.Failed.Render("failed") + ": the inbox could not be read.", tui.SanitizeLine(m.readErr.Error()), "r tries again; q quits."}
+	if m.feed.snap == nil {
+		if m.feed.readErr != nil {
+			return []string{st.Failed.Render("failed") + ": the inbox could not be read.", tui.SanitizeLine(m.feed.readErr.Error()), "r tries again; q quits."}
 		}
 		return []string{"reading GitHub…"}
 	}
-	if len(m.steps) == 0 {
+	if len(m.list.steps) == 0 {
 		return []string{st.OK.Render("Nothing waits for you."), "Job well done."}
 	}
-	return m.cardList.View(st, w, h, m.statusWord)
+	return m.list.View(st, w, h, m.writes.statusWord)
 }
 
 // View is the grouped list, windowed around the cursor. Only the rows in

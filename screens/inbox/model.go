@@ -47,14 +47,14 @@ type Model struct {
 	ctx  context.Context
 	keys keyMap
 
-	feed       // the reads from GitHub and what they brought
-	cardList   // the cards, their layout, the cursor, the selection and the filter
-	pane       // the card under the cursor: details, its scroll, the confetti
-	writeQueue // the writes waiting and under way, and what they did
-	quitState  // a quit request and the end of input
+	feed   feed       // the reads from GitHub and what they brought
+	list   cardList   // the cards, their layout, the cursor, the selection and the filter
+	pane   pane       // the card under the cursor: details, its scroll, the confetti
+	writes writeQueue // the writes waiting and under way, and what they did
+	quit   quitState  // a quit request and the end of input
 
 	pend   *pending // a choice waiting for its second key or its note (note.go)
-	status          // the line under the list
+	status status   // the line under the list
 
 	humanRefusal string     // why this process may not write as the person, or ""
 	opening      tui.Screen // to open on top, for the stack to take (open.go)
@@ -155,9 +155,9 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	writeCtx, stopWrites := context.WithCancel(ctx)
 	m := &Model{
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
-		feed:     feed{spin: tui.NewSpin()},
-		cardList: cardList{selected: map[string]bool{}},
-		writeQueue: writeQueue{
+		feed: feed{spin: tui.NewSpin()},
+		list: cardList{selected: map[string]bool{}},
+		writes: writeQueue{
 			queue: actions.NewQueue(2), states: map[string]*cardState{},
 			bulkActive: map[string]bool{}, finished: map[string]bool{},
 			writeCtx: writeCtx, stopWrites: stopWrites, exec: deps.Execute,
@@ -218,7 +218,7 @@ func (m *Model) start() tea.Cmd {
 	} else if m.c.Plain {
 		m.say(legend)
 	}
-	m.reading = true
+	m.feed.reading = true
 	cmds := []tea.Cmd{m.readCmd(nil, time.Time{})}
 	if m.deps.Interrupted != nil && !m.opts.List {
 		load := m.deps.Interrupted
@@ -245,14 +245,14 @@ func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
 // (a read at a slow network's pace always moves); its ticks stop once no
 // read is under way (onSpin).
 func (m *Model) spinWhileReading() tea.Cmd {
-	m.readSince = m.deps.Now()
-	return m.spin.Start(!m.c.Plain && !m.opts.List)
+	m.feed.readSince = m.deps.Now()
+	return m.feed.spin.Start(!m.c.Plain && !m.opts.List)
 }
 
 // onSpin moves the spinner while a read is under way and drops the tick
 // after, which stops it. Another screen's spinner ticks carry another ID
 // and leave this one alone.
-func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd { return m.spin.Update(msg, m.reading) }
+func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd { return m.feed.spin.Update(msg, m.feed.reading) }
 
 func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 	ctx, read, now := m.ctx, m.deps.Read, m.deps.Now
@@ -280,7 +280,7 @@ func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 // Update routes messages; it never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if st, ok := m.current(); ok {
+	if st, ok := m.list.current(); ok {
 		// Another card under the cursor: a card too tall for its pane
 		// opens at its top.
 		m.pane.follow(st.ID())
@@ -329,7 +329,7 @@ func (m *Model) onPlainInput(msg tea.Msg) tea.Cmd {
 	if l, ok := msg.(tui.LineMsg); ok {
 		return m.onTypedLine(l.Line)
 	}
-	if m.pend == nil && !m.quitAsk {
+	if m.pend == nil && !m.quit.quitAsk {
 		m.askCurrent(true) // the keys came between: the question again
 	}
 	return nil
@@ -338,8 +338,8 @@ func (m *Model) onPlainInput(msg tea.Msg) tea.Cmd {
 // onTypedLine takes a plain line; one typed ahead (right after the presence
 // check, say) waits for the cards it is about instead of acting on none.
 func (m *Model) onTypedLine(line string) tea.Cmd {
-	if m.snap == nil && m.readErr == nil {
-		m.early = append(m.early, line)
+	if m.feed.snap == nil && m.feed.readErr == nil {
+		m.feed.early = append(m.feed.early, line)
 		return nil
 	}
 	return m.onLine(line)
@@ -351,9 +351,9 @@ func (m *Model) onTypedLine(line string) tea.Cmd {
 func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case cacheMsg:
-		if msg.ok && m.snap == nil {
+		if msg.ok && m.feed.snap == nil {
 			s := msg.snap
-			m.snap, m.readAt, m.cached = &s, msg.at, true
+			m.feed.snap, m.feed.readAt, m.feed.cached = &s, msg.at, true
 			m.setSteps(model.Derive(s))
 		}
 	case readMsg:
@@ -363,8 +363,8 @@ func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
 	case listKeptMsg:
 		return m.finish(), true
 	case interruptedMsg:
-		m.interrupted = msg
-		for _, st := range m.steps {
+		m.feed.interrupted = msg
+		for _, st := range m.list.steps {
 			m.showHalfDone(st)
 		}
 	case spinner.TickMsg:
@@ -377,9 +377,9 @@ func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
 
 // onFrame moves the confetti on by one frame, until it is over.
 func (m *Model) onFrame() tea.Cmd {
-	if m.confetti > 0 {
-		m.confetti--
-		if m.confetti > 0 {
+	if m.pane.confetti > 0 {
+		m.pane.confetti--
+		if m.pane.confetti > 0 {
 			return frameTick()
 		}
 	}
@@ -394,16 +394,16 @@ func (m *Model) onRead(msg readMsg) tea.Cmd {
 // applyRead takes a read in; it returns what to do next and the command
 // that keeps the read in the cache.
 func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
-	m.reading = false
-	asked := m.refreshAsked
-	m.refreshAsked = false
+	m.feed.reading = false
+	asked := m.feed.refreshAsked
+	m.feed.refreshAsked = false
 	if msg.err != nil {
 		return m.readFailed(msg.err), nil
 	}
-	m.readErr = nil
-	first := m.snap == nil || m.cached
+	m.feed.readErr = nil
+	first := m.feed.snap == nil || m.feed.cached
 	s := msg.snap
-	m.snap, m.readAt, m.cached, m.stale, m.partial = &s, msg.at, false, false, false
+	m.feed.snap, m.feed.readAt, m.feed.cached, m.feed.stale, m.feed.partial = &s, msg.at, false, false, false
 	if asked {
 		m.tell(fmt.Sprintf("Refreshed: the cards are as GitHub had them at %s.", clock(msg.at)))
 	}
@@ -414,7 +414,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 		save, at := m.deps.SaveCache, msg.at
 		saveCmd = func() tea.Msg { _ = save(s, at); return nil }
 	}
-	before := m.needsYouN
+	before := m.list.needsYouN
 	m.setSteps(m.notFinished(model.Derive(s)))
 	if m.opts.List {
 		m.sayList()
@@ -430,7 +430,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 			return cmd, saveCmd
 		}
 	}
-	if !first && before > 0 && m.needsYouN == 0 && m.noFailures() {
+	if !first && before > 0 && m.list.needsYouN == 0 && m.noFailures() {
 		return m.jobWellDone("Job well done: nothing waits for you now."), saveCmd
 	}
 	return nil, saveCmd
@@ -441,21 +441,21 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 // mode end).
 func (m *Model) readFailed(err error) tea.Cmd {
 	m.dropPartial()
-	m.readErr = err
+	m.feed.readErr = err
 	why := tui.SanitizeLine(err.Error())
-	if m.snap != nil && !m.cached && !m.opts.List {
+	if m.feed.snap != nil && !m.feed.cached && !m.opts.List {
 		// The last good cards stay, marked stale: a failed read says
 		// nothing about them, and each write re-reads its item anyway.
-		m.stale = true
-		m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.readAt)))
-		if m.c.Plain && m.inputClosed && m.running == 0 {
+		m.feed.stale = true
+		m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.feed.readAt)))
+		if m.c.Plain && m.quit.inputClosed && m.writes.running == 0 {
 			return m.finish()
 		}
 		return nil
 	}
-	m.message = "The read from GitHub failed: " + why
+	m.status.message = "The read from GitHub failed: " + why
 	m.say("failed: the inbox could not be read from GitHub: " + why)
-	if m.snap == nil || m.opts.List || m.c.Plain {
+	if m.feed.snap == nil || m.opts.List || m.c.Plain {
 		m.code = tui.ExitFailed
 		if m.opts.List || m.c.CI || m.c.Plain {
 			return m.finish()
@@ -473,8 +473,8 @@ func (m *Model) plainRead(first bool) (tea.Cmd, bool) {
 		m.sayList()
 	}
 	m.askCurrent(false) // only if the read moved the cursor to another card
-	if early := m.early; len(early) > 0 {
-		m.early = nil
+	if early := m.feed.early; len(early) > 0 {
+		m.feed.early = nil
 		var cmds []tea.Cmd
 		for _, l := range early {
 			if m.done {
@@ -482,15 +482,15 @@ func (m *Model) plainRead(first bool) (tea.Cmd, bool) {
 			}
 			cmds = append(cmds, m.onLine(l))
 		}
-		if !m.done && m.inputClosed {
-			m.quitting = true // finish once the writes the lines started end
-			if m.running == 0 {
+		if !m.done && m.quit.inputClosed {
+			m.quit.quitting = true // finish once the writes the lines started end
+			if m.writes.running == 0 {
 				cmds = append(cmds, m.finish())
 			}
 		}
 		return tea.Batch(cmds...), true
 	}
-	if m.inputClosed && m.running == 0 {
+	if m.quit.inputClosed && m.writes.running == 0 {
 		return m.finish(), true
 	}
 	return nil, false
@@ -502,15 +502,15 @@ func (m *Model) plainRead(first bool) (tea.Cmd, bool) {
 // added, the comment not), and Enter on it finishes them.
 func (m *Model) setSteps(steps []model.Step) {
 	var curID string
-	if m.cursor < len(m.steps) {
-		curID = m.steps[m.cursor].ID()
+	if m.list.cursor < len(m.list.steps) {
+		curID = m.list.steps[m.list.cursor].ID()
 	}
 	listed := map[string]bool{}
 	for _, st := range steps {
 		listed[st.ID()] = true
 	}
-	for _, old := range m.steps {
-		if cs := m.states[old.ID()]; cs != nil && (cs.failure != nil || cs.running) && !listed[old.ID()] {
+	for _, old := range m.list.steps {
+		if cs := m.writes.states[old.ID()]; cs != nil && (cs.failure != nil || cs.running) && !listed[old.ID()] {
 			steps = append(steps, old)
 		}
 	}
@@ -518,15 +518,15 @@ func (m *Model) setSteps(steps []model.Step) {
 	for _, st := range steps {
 		m.showHalfDone(st)
 	}
-	m.steps = steps
-	m.relayout()
+	m.list.steps = steps
+	m.list.relayout()
 	for i, st := range steps {
 		if st.ID() == curID {
-			m.cursor = i
+			m.list.cursor = i
 		}
 	}
-	if m.cursor >= len(steps) {
-		m.cursor = max(0, len(steps)-1)
+	if m.list.cursor >= len(steps) {
+		m.list.cursor = max(0, len(steps)-1)
 	}
 }
 
@@ -535,7 +535,7 @@ func (m *Model) setSteps(steps []model.Step) {
 // a Decision GitHub shows commented as accepted but still open, or a
 // request the actions log records as stopped part-way.
 func (m *Model) showHalfDone(st model.Step) {
-	cs := m.state(st.ID())
+	cs := m.writes.state(st.ID())
 	if cs.failure != nil || cs.running {
 		return
 	}
@@ -563,7 +563,7 @@ func (m *Model) showHalfDone(st model.Step) {
 		}
 		return
 	}
-	for _, r := range m.interrupted {
+	for _, r := range m.feed.interrupted {
 		for _, c := range st.Choices {
 			if r.Item != fmt.Sprintf("#%d", st.Item.Number) || r.Command != actions.InboxCommand(st, c) {
 				continue
@@ -596,7 +596,7 @@ func (m *Model) stoppedShip(st model.Step) (int, actions.Record, bool) {
 		return 0, actions.Record{}, false
 	}
 	for _, l := range st.Links {
-		for _, r := range m.interrupted {
+		for _, r := range m.feed.interrupted {
 			if l.IsPR && r.Item == fmt.Sprintf("#%d", l.Number) && r.Command == fmt.Sprintf("ship %d", l.Number) {
 				return l.Number, r, true
 			}
@@ -619,7 +619,7 @@ func capitalise(s string) string {
 func (m *Model) notFinished(steps []model.Step) []model.Step {
 	out := steps[:0:0]
 	for _, st := range steps {
-		if !m.finished[st.ID()] {
+		if !m.writes.finished[st.ID()] {
 			out = append(out, st)
 		}
 	}
@@ -631,8 +631,8 @@ func clock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
 
 // noFailures says whether no listed card shows a failure.
 func (m *Model) noFailures() bool {
-	for _, st := range m.steps {
-		if s := m.states[st.ID()]; s != nil && s.failure != nil {
+	for _, st := range m.list.steps {
+		if s := m.writes.states[st.ID()]; s != nil && s.failure != nil {
 			return false
 		}
 	}
@@ -642,27 +642,27 @@ func (m *Model) noFailures() bool {
 // finish ends the screen; the log of failures is printed on quit.
 func (m *Model) finish() tea.Cmd {
 	m.done = true
-	for _, l := range m.logLines {
+	for _, l := range m.writes.logLines {
 		m.say(l)
 	}
-	m.logLines = nil
-	if m.summaryOnQuit {
+	m.writes.logLines = nil
+	if m.quit.summaryOnQuit {
 		m.sayQuitSummary()
 	}
 	if l := m.stopLine(); l != "" {
 		m.say(l) // the last line says what the quit request found and did
-		m.history = append(m.history, l)
+		m.writes.history = append(m.writes.history, l)
 	}
-	m.stopWrites() // nothing runs any more; release the context
+	m.writes.stopWrites() // nothing runs any more; release the context
 	return tea.Quit
 }
 
 func (m *Model) jobWellDone(words string) tea.Cmd {
-	m.message = words
+	m.status.message = words
 	m.say(words)
 	if m.c.Motion && !m.c.Plain {
-		m.celebrate = m.deps.Now()
-		m.confetti = confettiFrames
+		m.pane.celebrate = m.deps.Now()
+		m.pane.confetti = confettiFrames
 		return frameTick()
 	}
 	return nil
@@ -680,15 +680,15 @@ func frameTick() tea.Cmd { return tea.Tick(frameEvery, func(time.Time) tea.Msg {
 // run wrote, what did not finish, and the details of each failure, under
 // the Headline that names the inbox in the quit summary.
 func (m *Model) Epilogue() []string {
-	if m.c.Plain || len(m.history) == 0 {
+	if m.c.Plain || len(m.writes.history) == 0 {
 		return nil
 	}
-	return append(append([]string(nil), m.history...), m.logLines...)
+	return append(append([]string(nil), m.writes.history...), m.writes.logLines...)
 }
 
 // Headline is how the inbox session ended, for the quit summary.
 func (m *Model) Headline() string {
-	if len(m.history) == 0 {
+	if len(m.writes.history) == 0 {
 		return fmt.Sprintf("no choice written from its cards (exit %d)", m.code)
 	}
 	return fmt.Sprintf("what this run did, each write below (exit %d):", m.code)
@@ -706,13 +706,13 @@ func (m *Model) say(l string) { m.lines = append(m.lines, l) }
 // now stays listed and says why.
 func (m *Model) Keys() []key.Binding {
 	k := m.keys
-	if m.quitAsk {
+	if m.quit.quitAsk {
 		return []key.Binding{k.WaitAll, k.WaitRunning, k.Back}
 	}
 	if m.pend != nil {
 		return m.pend.Keys(k)
 	}
-	if m.filtering {
+	if m.list.filtering {
 		return []key.Binding{k.FilterDone, k.ClearFilter}
 	}
 	act := k.Act
@@ -725,7 +725,7 @@ func (m *Model) Keys() []key.Binding {
 	if m.detailsOverflow() {
 		ks = append([]key.Binding{scrollDetails}, ks...)
 	}
-	if m.filter != "" {
+	if m.list.filter != "" {
 		ks = append(ks, k.ClearFilter)
 	}
 	return append(ks, k.Quit)
@@ -734,11 +734,11 @@ func (m *Model) Keys() []key.Binding {
 // writeBlocked says why nothing can be written now, or "".
 func (m *Model) writeBlocked() string {
 	switch {
-	case m.snap == nil:
+	case m.feed.snap == nil:
 		return "still reading GitHub"
-	case m.partial:
+	case m.feed.partial:
 		return "the read from GitHub is still arriving"
-	case m.cached:
+	case m.feed.cached:
 		return "these cards are from the last read; waiting for GitHub"
 	case !m.opts.DryRun:
 		return m.humanRefusal

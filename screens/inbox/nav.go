@@ -129,7 +129,7 @@ func (m *Model) pageSize() int {
 	if w < twoPaneMin {
 		bodyH = max(3, bodyH/3)
 	}
-	if m.filtering || m.filter != "" {
+	if m.list.filtering || m.list.filter != "" {
 		bodyH--
 	}
 	return max(1, bodyH-1)

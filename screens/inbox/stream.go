@@ -57,9 +57,9 @@ func waitPartial(ch <-chan model.Snapshot, now func() time.Time) tea.Cmd {
 }
 
 func (m *Model) onPartial(msg partialMsg) tea.Cmd {
-	if m.reading && (m.snap == nil || m.partial) {
+	if m.feed.reading && (m.feed.snap == nil || m.feed.partial) {
 		s := msg.snap
-		m.snap, m.readAt, m.cached, m.partial = &s, msg.at, true, true
+		m.feed.snap, m.feed.readAt, m.feed.cached, m.feed.partial = &s, msg.at, true, true
 		m.setSteps(model.Derive(s))
 	}
 	return waitPartial(msg.ch, m.deps.Now)
@@ -68,8 +68,8 @@ func (m *Model) onPartial(msg partialMsg) tea.Cmd {
 // dropPartial forgets a first read that failed before it was whole: the
 // screen then shows the failure as it would without partial cards.
 func (m *Model) dropPartial() {
-	if m.partial {
-		m.snap, m.cached, m.partial = nil, false, false
+	if m.feed.partial {
+		m.feed.snap, m.feed.cached, m.feed.partial = nil, false, false
 		m.setSteps(nil)
 	}
 }

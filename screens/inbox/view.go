@@ -63,9 +63,9 @@ func (m *Model) render() string {
 		body = append(body, "")
 	}
 	body = body[:bodyH]
-	msg := tui.SanitizeLine(m.message)
-	if m.link != "" && strings.Contains(msg, tui.SanitizeLine(m.link)) {
-		msg = strings.Replace(msg, tui.SanitizeLine(m.link), tui.Hyperlink(m.link, m.link), 1)
+	msg := tui.SanitizeLine(m.status.message)
+	if m.status.link != "" && strings.Contains(msg, tui.SanitizeLine(m.status.link)) {
+		msg = strings.Replace(msg, tui.SanitizeLine(m.status.link), tui.Hyperlink(m.status.link, m.status.link), 1)
 	}
 	out := append([]string{header}, body...)
 	help := tui.HelpLine(w, m.Keys(), st)
@@ -91,8 +91,8 @@ func pad(s string, w int) string {
 // confirmation or note, and confetti over it for a moment after a job well
 // done.
 func (m *Model) cardPane(w, h int) []string {
-	s, ok := m.current()
-	if !ok || m.noneListed() {
+	s, ok := m.list.current()
+	if !ok || m.list.noneListed() {
 		return nil
 	}
 	return m.pane.View(m.c.Styles, m.cardBody(s, w), m.pend.View(m.c.Styles, w), w, h)
@@ -228,24 +228,24 @@ func wrapHanging(l string, w int) []string {
 // come from was made, and whether a newer one is under way or failed.
 func (m *Model) freshness() string {
 	st := m.c.Styles
-	at := clock(m.readAt)
+	at := clock(m.feed.readAt)
 	refreshing, spin := "", ""
-	if m.reading {
+	if m.feed.reading {
 		refreshing = ", refreshing…" + m.readingFor()
-		spin = m.spin.View() + " "
+		spin = m.feed.spin.View() + " "
 	}
 	switch {
-	case m.snap == nil && m.readErr != nil:
+	case m.feed.snap == nil && m.feed.readErr != nil:
 		return st.Failed.Render("read failed")
-	case m.snap == nil:
+	case m.feed.snap == nil:
 		return spin + "reading GitHub…" + m.readingFor()
-	case m.partial:
-		return spin + st.Warning.Render("arriving") + fmt.Sprintf(": %d cards so far, reading GitHub…", len(m.steps)) + m.readingFor()
-	case m.cached && m.readErr != nil:
+	case m.feed.partial:
+		return spin + st.Warning.Render("arriving") + fmt.Sprintf(": %d cards so far, reading GitHub…", len(m.list.steps)) + m.readingFor()
+	case m.feed.cached && m.feed.readErr != nil:
 		return st.Warning.Render("cached") + " from " + at + "; the read failed"
-	case m.cached:
+	case m.feed.cached:
 		return spin + st.Warning.Render("cached") + " from " + at + refreshing
-	case m.stale:
+	case m.feed.stale:
 		return spin + st.Failed.Render("stale") + " from " + at + "; the read failed" + refreshing
 	}
 	return spin + "read at " + at + refreshing
@@ -254,10 +254,10 @@ func (m *Model) freshness() string {
 // readingFor is how long the read under way has taken, once it is a
 // second or more: " 3s".
 func (m *Model) readingFor() string {
-	if !m.reading || m.readSince.IsZero() {
+	if !m.feed.reading || m.feed.readSince.IsZero() {
 		return ""
 	}
-	d := m.deps.Now().Sub(m.readSince)
+	d := m.deps.Now().Sub(m.feed.readSince)
 	if d < time.Second {
 		return ""
 	}
