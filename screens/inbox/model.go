@@ -66,27 +66,6 @@ type Model struct {
 	code  int
 }
 
-// feed is the reads: the last snapshot, how fresh it is, and the read
-// under way with its spinner.
-type feed struct {
-	snap    *model.Snapshot
-	readAt  time.Time
-	cached  bool // the cards shown are the last read, not yet refreshed
-	partial bool // ... or the first read so far, still arriving (stream.go)
-	reading bool
-	readErr error
-	// stale: the last read failed, and the cards shown are the last good
-	// read's (readAt), kept on screen and marked so.
-	stale bool
-	// refreshAsked: the person pressed r, so the landing of this read is
-	// said in words, never left at "Refreshing from GitHub…".
-	refreshAsked bool
-	spin         tui.Spin         // beside "reading" while a read is under way
-	readSince    time.Time        // when the read under way began
-	early        []string         // plain: lines typed before the first read landed
-	interrupted  []actions.Record // requests an earlier run stopped part-way (the actions log)
-}
-
 // cardList is the list: the cards in order, their rows, the cursor, the
 // housekeeping selection and the filter (list.go, nav.go).
 type cardList struct {
@@ -238,21 +217,8 @@ func (m *Model) start() tea.Cmd {
 }
 
 func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
-	return tea.Batch(m.readOnly(prev, since), m.spinWhileReading())
+	return tea.Batch(m.readOnly(prev, since), m.feed.startSpin(m.deps.Now(), !m.c.Plain && !m.opts.List))
 }
-
-// spinWhileReading starts the spinner beside "reading" in the full screen
-// (a read at a slow network's pace always moves); its ticks stop once no
-// read is under way (onSpin).
-func (m *Model) spinWhileReading() tea.Cmd {
-	m.feed.readSince = m.deps.Now()
-	return m.feed.spin.Start(!m.c.Plain && !m.opts.List)
-}
-
-// onSpin moves the spinner while a read is under way and drops the tick
-// after, which stops it. Another screen's spinner ticks carry another ID
-// and leave this one alone.
-func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd { return m.feed.spin.Update(msg, m.feed.reading) }
 
 func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 	ctx, read, now := m.ctx, m.deps.Read, m.deps.Now
@@ -351,10 +317,8 @@ func (m *Model) onTypedLine(line string) tea.Cmd {
 func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case cacheMsg:
-		if msg.ok && m.feed.snap == nil {
-			s := msg.snap
-			m.feed.snap, m.feed.readAt, m.feed.cached = &s, msg.at, true
-			m.setSteps(model.Derive(s))
+		if m.feed.takeCache(msg) {
+			m.setSteps(model.Derive(msg.snap))
 		}
 	case readMsg:
 		return m.onRead(msg), true
@@ -368,7 +332,7 @@ func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
 			m.showHalfDone(st)
 		}
 	case spinner.TickMsg:
-		return m.onSpin(msg), true
+		return m.feed.Update(msg), true
 	default:
 		return nil, false
 	}
@@ -394,16 +358,12 @@ func (m *Model) onRead(msg readMsg) tea.Cmd {
 // applyRead takes a read in; it returns what to do next and the command
 // that keeps the read in the cache.
 func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
-	m.feed.reading = false
-	asked := m.feed.refreshAsked
-	m.feed.refreshAsked = false
 	if msg.err != nil {
+		m.feed.takeAsked()
 		return m.readFailed(msg.err), nil
 	}
-	m.feed.readErr = nil
-	first := m.feed.snap == nil || m.feed.cached
+	first, asked := m.feed.land(msg)
 	s := msg.snap
-	m.feed.snap, m.feed.readAt, m.feed.cached, m.feed.stale, m.feed.partial = &s, msg.at, false, false, false
 	if asked {
 		m.tell(fmt.Sprintf("Refreshed: the cards are as GitHub had them at %s.", clock(msg.at)))
 	}
@@ -440,7 +400,9 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 // stale; with none to show, the inbox says so (and --list, CI and plain
 // mode end).
 func (m *Model) readFailed(err error) tea.Cmd {
-	m.dropPartial()
+	if m.feed.dropPartial() {
+		m.setSteps(nil)
+	}
 	m.feed.readErr = err
 	why := tui.SanitizeLine(err.Error())
 	if m.feed.snap != nil && !m.feed.cached && !m.opts.List {
@@ -733,17 +695,10 @@ func (m *Model) Keys() []key.Binding {
 
 // writeBlocked says why nothing can be written now, or "".
 func (m *Model) writeBlocked() string {
-	switch {
-	case m.feed.snap == nil:
-		return "still reading GitHub"
-	case m.feed.partial:
-		return "the read from GitHub is still arriving"
-	case m.feed.cached:
-		return "these cards are from the last read; waiting for GitHub"
-	case !m.opts.DryRun:
-		return m.humanRefusal
+	if why := m.feed.notReady(); why != "" || m.opts.DryRun {
+		return why
 	}
-	return ""
+	return m.humanRefusal
 }
 
 func describeCount(n int, one, many string) string {

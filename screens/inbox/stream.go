@@ -56,20 +56,11 @@ func waitPartial(ch <-chan model.Snapshot, now func() time.Time) tea.Cmd {
 	}
 }
 
+// onPartial shows part of the first read as it arrives, and waits for
+// the next part.
 func (m *Model) onPartial(msg partialMsg) tea.Cmd {
-	if m.feed.reading && (m.feed.snap == nil || m.feed.partial) {
-		s := msg.snap
-		m.feed.snap, m.feed.readAt, m.feed.cached, m.feed.partial = &s, msg.at, true, true
-		m.setSteps(model.Derive(s))
+	if m.feed.takePartial(msg) {
+		m.setSteps(model.Derive(msg.snap))
 	}
 	return waitPartial(msg.ch, m.deps.Now)
-}
-
-// dropPartial forgets a first read that failed before it was whole: the
-// screen then shows the failure as it would without partial cards.
-func (m *Model) dropPartial() {
-	if m.feed.partial {
-		m.feed.snap, m.feed.cached, m.feed.partial = nil, false, false
-		m.setSteps(nil)
-	}
 }

@@ -1,9 +1,7 @@
 package inbox
 
 import (
-	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -27,7 +25,7 @@ const twoPaneMin = 80
 func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	st := m.c.Styles
-	header := tui.SanitizeLine(m.deps.Repo) + " · " + m.freshness()
+	header := tui.SanitizeLine(m.deps.Repo) + " · " + m.feed.View(m.c.Styles, m.deps.Now, len(m.list.steps))
 	if m.opts.DryRun {
 		header += " · " + st.Warning.Render("dry run")
 	}
@@ -222,44 +220,4 @@ func wrapHanging(l string, w int) []string {
 		out = append(out, pad+r)
 	}
 	return out
-}
-
-// freshness says how fresh the cards are, in words: when the read they
-// come from was made, and whether a newer one is under way or failed.
-func (m *Model) freshness() string {
-	st := m.c.Styles
-	at := clock(m.feed.readAt)
-	refreshing, spin := "", ""
-	if m.feed.reading {
-		refreshing = ", refreshing…" + m.readingFor()
-		spin = m.feed.spin.View() + " "
-	}
-	switch {
-	case m.feed.snap == nil && m.feed.readErr != nil:
-		return st.Failed.Render("read failed")
-	case m.feed.snap == nil:
-		return spin + "reading GitHub…" + m.readingFor()
-	case m.feed.partial:
-		return spin + st.Warning.Render("arriving") + fmt.Sprintf(": %d cards so far, reading GitHub…", len(m.list.steps)) + m.readingFor()
-	case m.feed.cached && m.feed.readErr != nil:
-		return st.Warning.Render("cached") + " from " + at + "; the read failed"
-	case m.feed.cached:
-		return spin + st.Warning.Render("cached") + " from " + at + refreshing
-	case m.feed.stale:
-		return spin + st.Failed.Render("stale") + " from " + at + "; the read failed" + refreshing
-	}
-	return spin + "read at " + at + refreshing
-}
-
-// readingFor is how long the read under way has taken, once it is a
-// second or more: " 3s".
-func (m *Model) readingFor() string {
-	if !m.feed.reading || m.feed.readSince.IsZero() {
-		return ""
-	}
-	d := m.deps.Now().Sub(m.feed.readSince)
-	if d < time.Second {
-		return ""
-	}
-	return " " + d.Truncate(time.Second).String()
 }
