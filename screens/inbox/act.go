@@ -15,9 +15,7 @@ import (
 // onKey handles a key in the full screen: a question waiting for its
 // answer takes it first, then the list's keys, then the card's.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.pane.confetti > 0 {
-		m.pane.confetti = 0 // any key carries on
-	}
+	m.pane.calm() // any key carries on
 	if cmd, asked := m.onAnswerKey(msg); asked {
 		return cmd
 	}
@@ -31,7 +29,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.onDetailsScroll(msg) {
 		return nil
 	}
-	if handled, moved := m.list.Update(msg, k.Up, k.Down, k.listKeys, m.pageSize()); handled {
+	if handled, moved := m.list.Update(msg, k.Up, k.Down, k.listKeys, m.list.pageSize(m.c.Width, m.c.Height)); handled {
 		if moved {
 			m.pane.details = false
 		}
@@ -394,7 +392,7 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	if st, ok := model.Find(m.list.steps, msg.id); ok {
 		label = fmt.Sprintf("%s #%d", st.Kind.Words(), st.Item.Number)
 	}
-	m.countStopped(o)
+	m.quit.count(o)
 	histFrom := len(m.lines)
 	defer func() { m.writes.history = append(m.writes.history, m.lines[histFrom:]...) }()
 	switch {
@@ -427,58 +425,37 @@ func (m *Model) jobChanged(cs *cardState, label string, o Outcome) {
 	}
 	m.tell(fmt.Sprintf("not done: %s — %s", label, cs.changed))
 	if o.Now != nil {
-		m.replaceStep(*o.Now)
+		m.list.replace(*o.Now)
 	}
 }
 
 // jobFailed: the card becomes a failure card, and the details go to the
 // log printed on quit.
 func (m *Model) jobFailed(cs *cardState, label string, f *Failure) {
-	m.writes.tally.failed++
-	cs.failure = f
-	if !f.Retryable {
-		cs.takenOff[cs.choice] = f.What
-	}
+	m.writes.failed(cs, label, f)
 	m.tell(fmt.Sprintf("not done: %s", label))
 	m.status.message = fmt.Sprintf("not done: %s — %s", label, tui.SanitizeLine(f.What))
 	m.say("  " + tui.SanitizeLine(f.What))
 	m.say("  " + tui.SanitizeLine(f.Changed))
 	m.say("  " + tui.SanitizeLine(f.Next))
-	// Details quote GitHub's own answer: untrusted, like any text from it.
-	details := make([]string, len(f.Details))
-	for i, d := range f.Details {
-		details[i] = tui.SanitizeLine(d)
-	}
-	m.writes.logLines = append(m.writes.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
 }
 
 // jobLanded: every write landed; the card leaves the list unless a step is
 // left to do by hand, and the last needs-you card leaving is a job well
 // done.
 func (m *Model) jobLanded(cs *cardState, id, label string, o Outcome, wasBulk bool) tea.Cmd {
-	m.writes.tally.done++
-	cs.done = o.Wrote
+	m.writes.landed(cs, id, o)
 	m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
 	if o.ByHand != "" {
-		cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
 		m.say("  still to do by hand: " + tui.SanitizeLine(o.ByHand))
 		return nil
 	}
 	needsYou := m.list.needsYouN
-	m.writes.finished[id] = true
 	m.list.removeStep(id)
 	if !wasBulk && needsYou > 0 && m.list.needsYouN == 0 && m.noFailures() {
 		return m.jobWellDone("Job well done: nothing waits for you now.")
 	}
 	return nil
-}
-
-func (m *Model) replaceStep(now model.Step) {
-	for i, st := range m.list.steps {
-		if st.ID() == now.ID() {
-			m.list.steps[i] = now
-		}
-	}
 }
 
 // skip leaves the card as it is and moves on.
@@ -494,9 +471,7 @@ func (m *Model) skip() {
 		m.advancePlain()
 		return
 	}
-	if m.list.cursor < len(m.list.steps)-1 {
-		m.list.cursor++
-	}
+	m.list.next()
 }
 
 func (m *Model) selectOne(i int) {
@@ -512,13 +487,10 @@ func (m *Model) selectOne(i int) {
 		m.tell(fmt.Sprintf("refused: aayu ship %d stopped part-way on this Story; finish it with Enter on the card, not in bulk.", pr))
 		return
 	}
-	id := st.ID()
-	if m.list.selected[id] {
-		delete(m.list.selected, id)
+	if !m.list.toggle(st.ID()) {
 		m.tell(fmt.Sprintf("Unselected %s #%d.", st.Kind.Words(), st.Item.Number))
 		return
 	}
-	m.list.selected[id] = true
 	m.tell(fmt.Sprintf("Selected %s #%d; enter does the recommendation of every selected card.", st.Kind.Words(), st.Item.Number))
 }
 
@@ -548,11 +520,7 @@ func (m *Model) clearHousekeeping() {
 
 func (m *Model) askBulk() tea.Cmd {
 	steps := m.list.selectedSteps()
-	viewer := ""
-	if m.feed.snap != nil {
-		viewer = m.feed.snap.Viewer
-	}
-	lines := model.BulkConfirm(steps, viewer)
+	lines := model.BulkConfirm(steps, m.feed.viewer())
 	if len(lines) == 0 {
 		m.list.selected = map[string]bool{}
 		return m.pick("enter")

@@ -1,6 +1,8 @@
 package inbox
 
 import (
+	"time"
+
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -105,3 +107,24 @@ func (p *pane) follow(id string) {
 		p.detailVP.GotoTop()
 	}
 }
+
+// tick moves the confetti on by one frame, until it is over.
+func (p *pane) tick() tea.Cmd {
+	if p.confetti > 0 {
+		p.confetti--
+		if p.confetti > 0 {
+			return frameTick()
+		}
+	}
+	return nil
+}
+
+// celebrate starts the confetti over the pane, from now.
+func (p *pane) celebrate(now time.Time) tea.Cmd {
+	p.celebratedAt = now
+	p.confetti = confettiFrames
+	return frameTick()
+}
+
+// calm stops the confetti: any key carries on.
+func (p *pane) calm() { p.confetti = 0 }

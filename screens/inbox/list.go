@@ -302,3 +302,30 @@ func layoutRows(steps []model.Step) (rows []listRow, rowOf []int) {
 	}
 	return rows, rowOf
 }
+
+// replace puts a card as it is now in place of the one with its ID.
+func (l *cardList) replace(now model.Step) {
+	for i, st := range l.steps {
+		if st.ID() == now.ID() {
+			l.steps[i] = now
+		}
+	}
+}
+
+// next moves the cursor to the next card, if there is one.
+func (l *cardList) next() {
+	if l.cursor < len(l.steps)-1 {
+		l.cursor++
+	}
+}
+
+// toggle selects the card with this ID, or unselects it, and reports
+// whether it is selected now.
+func (l *cardList) toggle(id string) bool {
+	if l.selected[id] {
+		delete(l.selected, id)
+		return false
+	}
+	l.selected[id] = true
+	return true
+}

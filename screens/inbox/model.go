@@ -81,41 +81,11 @@ type cardList struct {
 
 // pane is the pane that shows the card under the cursor.
 type pane struct {
-	details   bool
-	detailVP  viewport.Model // a card longer than the card pane (details.go)
-	detailFor string         // the card detailVP was laid out for
-	celebrate time.Time
-	confetti  int
-}
-
-// writeQueue is the writes: the queue that decides which may start, what
-// happened to each card, and what this run wrote for the epilogue.
-type writeQueue struct {
-	queue      *actions.Queue                         // the writes waiting and under way (writes.go)
-	exec       func(context.Context, Request) Outcome // runs one write (Deps.Execute)
-	running    int
-	states     map[string]*cardState
-	bulkActive map[string]bool
-	inBulk     bool            // submitBulk is handing cards to the queue
-	finished   map[string]bool // cards whose every write landed in this run
-	writeCtx   context.Context
-	stopWrites context.CancelFunc // cancels the writes under way: the second ctrl+c only
-	tally      tally              // what this session did, for the plain q's summary
-	logLines   []string
-	history    []string // what this run wrote or failed to write, for the epilogue
-}
-
-// quitState is a quit request being honoured, and the end of input.
-type quitState struct {
-	quitAsk  bool          // q while writes run: wait for all, or only those under way
-	quitting bool          // finish once the writes being waited for are done
-	stop     *interruption // ctrl+c or a quit signal being honoured (quit.go)
-	// summaryOnQuit: q in plain mode asked for the summary, said once the
-	// inbox finishes.
-	summaryOnQuit bool
-	shipStopped   string // how the ship a quit request closed ended, in one line
-	shipCode      int    // and its exit code
-	inputClosed   bool   // plain: standard input ended
+	details      bool
+	detailVP     viewport.Model // a card longer than the card pane (details.go)
+	detailFor    string         // the card detailVP was laid out for
+	celebratedAt time.Time      // when the last job well done began its confetti
+	confetti     int
 }
 
 // status is the one line under the list.
@@ -276,7 +246,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tui.QuitRequestMsg:
 		return m.onQuitRequest(msg)
 	case frameMsg:
-		return m.onFrame()
+		return m.pane.tick()
 	case tui.LineMsg, tui.HelpShownMsg:
 		return m.onPlainInput(msg)
 	case tui.InputClosedMsg:
@@ -339,17 +309,6 @@ func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// onFrame moves the confetti on by one frame, until it is over.
-func (m *Model) onFrame() tea.Cmd {
-	if m.pane.confetti > 0 {
-		m.pane.confetti--
-		if m.pane.confetti > 0 {
-			return frameTick()
-		}
-	}
-	return nil
-}
-
 func (m *Model) onRead(msg readMsg) tea.Cmd {
 	cmd, save := m.applyRead(msg)
 	return tea.Batch(save, cmd)
@@ -375,7 +334,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 		saveCmd = func() tea.Msg { _ = save(s, at); return nil }
 	}
 	before := m.list.needsYouN
-	m.setSteps(m.notFinished(model.Derive(s)))
+	m.setSteps(m.writes.notFinished(model.Derive(s)))
 	if m.opts.List {
 		m.sayList()
 		if saveCmd == nil {
@@ -574,44 +533,23 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// notFinished drops the cards this run finished: every write of theirs
-// landed, so no later read (one that started before the writes ended, or
-// a refresh that missed a change made within the same second as the last
-// read) brings a done card back. The next run reads them afresh.
-func (m *Model) notFinished(steps []model.Step) []model.Step {
-	out := steps[:0:0]
-	for _, st := range steps {
-		if !m.writes.finished[st.ID()] {
-			out = append(out, st)
-		}
-	}
-	return out
-}
-
 // clock is a read's time as the header and messages say it.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
 
 // noFailures says whether no listed card shows a failure.
-func (m *Model) noFailures() bool {
-	for _, st := range m.list.steps {
-		if s := m.writes.states[st.ID()]; s != nil && s.failure != nil {
-			return false
-		}
-	}
-	return true
-}
+func (m *Model) noFailures() bool { return m.writes.noFailures(m.list.steps) }
 
 // finish ends the screen; the log of failures is printed on quit.
 func (m *Model) finish() tea.Cmd {
 	m.done = true
-	for _, l := range m.writes.logLines {
+	for _, l := range m.writes.takeLog() {
 		m.say(l)
 	}
-	m.writes.logLines = nil
 	if m.quit.summaryOnQuit {
 		m.sayQuitSummary()
 	}
-	if l := m.stopLine(); l != "" {
+	if l, code := m.quit.line(m.code); l != "" {
+		m.code = code
 		m.say(l) // the last line says what the quit request found and did
 		m.writes.history = append(m.writes.history, l)
 	}
@@ -623,9 +561,7 @@ func (m *Model) jobWellDone(words string) tea.Cmd {
 	m.status.message = words
 	m.say(words)
 	if m.c.Motion && !m.c.Plain {
-		m.pane.celebrate = m.deps.Now()
-		m.pane.confetti = confettiFrames
-		return frameTick()
+		return m.pane.celebrate(m.deps.Now())
 	}
 	return nil
 }
@@ -642,10 +578,10 @@ func frameTick() tea.Cmd { return tea.Tick(frameEvery, func(time.Time) tea.Msg {
 // run wrote, what did not finish, and the details of each failure, under
 // the Headline that names the inbox in the quit summary.
 func (m *Model) Epilogue() []string {
-	if m.c.Plain || len(m.writes.history) == 0 {
+	if m.c.Plain {
 		return nil
 	}
-	return append(append([]string(nil), m.writes.history...), m.writes.logLines...)
+	return m.writes.epilogue()
 }
 
 // Headline is how the inbox session ended, for the quit summary.

@@ -99,7 +99,7 @@ func TestInboxPagesAndJumps(t *testing.T) {
 	for _, w := range []int{40, 120} {
 		m := loaded(t, f, w, 24, Options{})
 		last := len(m.list.steps) - 1
-		page := m.pageSize()
+		page := m.list.pageSize(m.c.Width, m.c.Height)
 		for _, c := range []struct {
 			keys []string
 			want int
