@@ -15,7 +15,8 @@ import (
 type ReadAskWrite[R, W any] struct {
 	// Name is the screen's name in the quit summary.
 	Name string
-	// Read reads what the screen asks about; it runs as a command.
+	// Read reads what the screen asks about; it runs as a command. Nil:
+	// the flow asks nothing and writes from the start (proof push).
 	Read func(ctx context.Context) (R, error)
 	// Ask takes the read: it says what was read, then asks (f.Ask) or ends
 	// the flow (f.Finish, f.Stopped) when there is nothing to ask.
@@ -26,6 +27,9 @@ type ReadAskWrite[R, W any] struct {
 	// Wrote takes the writes' outcome: it says what landed and ends the
 	// flow.
 	Wrote func(f *ConfirmFlow, r R, w W, err error) tea.Cmd
+	// Close, when set, releases what the screen was built with once it
+	// closes (Closer); it runs once.
+	Close func()
 }
 
 // ReadMsg is a ReadAskWrite's read landing.
@@ -57,7 +61,18 @@ type Flow[R, W any] struct {
 func NewFlow[R, W any](ctx context.Context, f ConfirmFlow, d ReadAskWrite[R, W]) *Flow[R, W] {
 	s := &Flow[R, W]{ConfirmFlow: f, ctx: ctx, desc: d}
 	s.ConfirmFlow.Write = s.write
+	if d.Read == nil {
+		s.Phase = FlowWriting
+	}
 	return s
+}
+
+// Close releases what the screen was built with, once (Closer).
+func (s *Flow[R, W]) Close() {
+	if s.desc.Close != nil {
+		s.desc.Close()
+		s.desc.Close = nil
+	}
 }
 
 // Name is the screen's name in the quit summary.
@@ -66,8 +81,12 @@ func (s *Flow[R, W]) Name() string { return s.desc.Name }
 // Read is what the read brought (the zero R before it landed).
 func (s *Flow[R, W]) Read() R { return s.read }
 
-// Init starts the read in the background.
+// Init starts the read in the background, or the writes when there is
+// nothing to read.
 func (s *Flow[R, W]) Init() tea.Cmd {
+	if s.desc.Read == nil {
+		return s.write()
+	}
 	ctx, read := s.ctx, s.desc.Read
 	return func() tea.Msg {
 		r, err := read(ctx)

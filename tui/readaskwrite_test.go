@@ -83,3 +83,27 @@ func TestFlowWritesNothingOnAFailedReadOrANo(t *testing.T) {
 		t.Errorf("writes %v, want none", writes)
 	}
 }
+
+// TestFlowWithoutAReadWritesFromTheStartAndClosesOnce: with no Read the
+// flow is writing before Init, Init starts the writes, and Close runs the
+// description's Close once however often the stack calls it.
+func TestFlowWithoutAReadWritesFromTheStartAndClosesOnce(t *testing.T) {
+	var writes []int
+	d := countFlow(0, nil, &writes)
+	d.Read = nil
+	closed := 0
+	d.Close = func() { closed++ }
+	s := NewFlow(context.Background(), NewConfirmFlow(Common{Plain: true}, "t", "intro"), d)
+	if s.Phase != FlowWriting {
+		t.Fatalf("phase %d before Init, want writing", s.Phase)
+	}
+	run(s, s.Init())
+	if !slices.Equal(writes, []int{0}) {
+		t.Errorf("writes %v, want [0]", writes)
+	}
+	s.Close()
+	s.Close()
+	if closed != 1 {
+		t.Errorf("Close ran %d times, want once", closed)
+	}
+}
