@@ -27,6 +27,10 @@ type ReadAskWrite[R, W any] struct {
 	// Wrote takes the writes' outcome: it says what landed and ends the
 	// flow.
 	Wrote func(f *ConfirmFlow, r R, w W, err error) tea.Cmd
+	// Other, when set, takes the screen's own messages and keys before
+	// the flow does (approve's device code while it waits for its
+	// approval); it reports whether it took msg.
+	Other func(f *ConfirmFlow, msg tea.Msg) (tea.Cmd, bool)
 	// Close, when set, releases what the screen was built with once it
 	// closes (Closer); it runs once.
 	Close func()
@@ -103,6 +107,11 @@ func (s *Flow[R, W]) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, s.desc.Ask(&s.ConfirmFlow, msg.Value, msg.Err)
 	case WroteMsg[W]:
 		return s, s.desc.Wrote(&s.ConfirmFlow, s.read, msg.Value, msg.Err)
+	}
+	if s.desc.Other != nil {
+		if cmd, ok := s.desc.Other(&s.ConfirmFlow, msg); ok {
+			return s, cmd
+		}
 	}
 	return s, s.ConfirmFlow.Update(msg)
 }
