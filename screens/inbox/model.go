@@ -34,12 +34,14 @@ type cardState struct {
 	takenOff map[string]string // choice key -> why it left the card
 }
 
-// Model is the inbox screen: a root that owns its components — the card
-// list (list.go), the card pane (details.go), the reads (feed), the write
-// queue (writes.go), the note or confirmation waiting for an answer
-// (note.go) and the quit request (quit.go) — and routes each message and
-// key to the one it is for. Each component keeps its own state; the root
-// keeps only what ties them together.
+// Model is the inbox screen: a root over its components — the reads
+// (feed.go), the card list (list.go, nav.go), the card pane (details.go),
+// the write queue (writes.go), the note or confirmation waiting for an
+// answer (note.go) and the quit request (quit.go) — each a named field
+// that keeps its own state behind its own methods (Update, View, its keys
+// where it has them). The root routes each message and key to the one it
+// is for, composes their views, and keeps only what ties them together:
+// what a read or a write's end means for the cards, and the transcript.
 type Model struct {
 	c    tui.Common
 	deps Deps
