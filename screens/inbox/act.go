@@ -226,7 +226,7 @@ func (m *Model) pick(k string) tea.Cmd {
 		m.tell("Nothing waits for you.")
 		return nil
 	}
-	if pr, _, stopped := m.stoppedShip(st); stopped {
+	if pr, _, stopped := m.feed.stoppedShip(st); stopped {
 		// A ship stopped after its merge: Enter finishes it with ship, and
 		// marking it merged without proof asks first.
 		if k == "enter" {
@@ -483,7 +483,7 @@ func (m *Model) selectOne(i int) {
 		m.tell("refused: " + why)
 		return
 	}
-	if pr, _, stopped := m.stoppedShip(st); stopped {
+	if pr, _, stopped := m.feed.stoppedShip(st); stopped {
 		m.tell(fmt.Sprintf("refused: aayu ship %d stopped part-way on this Story; finish it with Enter on the card, not in bulk.", pr))
 		return
 	}
@@ -497,7 +497,7 @@ func (m *Model) selectOne(i int) {
 func (m *Model) selectAll() {
 	var idx []int
 	for _, i := range model.SelectAll(m.list.steps) {
-		if _, _, stopped := m.stoppedShip(m.list.steps[i]); !stopped {
+		if _, _, stopped := m.feed.stoppedShip(m.list.steps[i]); !stopped {
 			idx = append(idx, i) // a stopped ship is finished on its card, never in bulk
 		}
 	}

@@ -8,6 +8,7 @@ package inbox
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -162,4 +163,73 @@ func (f *feed) readingFor(now func() time.Time) string {
 		return ""
 	}
 	return " " + d.Truncate(time.Second).String()
+}
+
+// halfDone is the failure card of a card an earlier run left half done,
+// so the next run does not pass it off as a fresh card: a Decision GitHub
+// shows commented as accepted but still open, or a request the actions log
+// records as stopped part-way; nil for any other card.
+func (f *feed) halfDone(st model.Step) *Failure {
+	if st.HalfDone != "" {
+		return &Failure{
+			What:      st.HalfDone,
+			Changed:   "The comment is on GitHub; the rest is not.",
+			Next:      "Press Enter to finish it: aayu makes only the writes still missing, each once.",
+			Details:   []string{"Found on GitHub at this read: the comment accepting the option is there and the item is still open (an earlier run was stopped, or failed, after its first write)."},
+			Retryable: true,
+		}
+	}
+	if pr, r, ok := f.stoppedShip(st); ok {
+		changed := "Nothing was merged; the bypass comment, if one was posted, stays for this head."
+		if r.Detail != "" {
+			changed = capitalise(r.Detail) + "."
+		}
+		return &Failure{
+			What:      fmt.Sprintf("Half done: aayu ship %d was stopped at %s after a write landed; the ship is not finished.", pr, clock(r.Time)),
+			Changed:   changed,
+			Next:      fmt.Sprintf("Press Enter to finish it with aayu ship %d: it never merges twice and writes only what is missing. 1 would mark it merged without proof instead.", pr),
+			Details:   []string{"From the actions log: ship " + fmt.Sprint(pr) + ", outcome interrupted."},
+			Retryable: true,
+		}
+	}
+	for _, r := range f.interrupted {
+		for _, c := range st.Choices {
+			if r.Item != fmt.Sprintf("#%d", st.Item.Number) || r.Command != actions.InboxCommand(st, c) {
+				continue
+			}
+			changed := "Nothing was recorded as landed; a write may have reached GitHub, and aayu checks each before writing it again."
+			if len(r.Writes) > 0 {
+				changed = "What landed: " + strings.Join(r.Writes, "; ") + ". The rest did not, or may not have."
+			}
+			next := fmt.Sprintf("Press %s to finish it (%s): aayu makes only the writes still missing, each once.", c.Key, c.Label)
+			if c.Key == st.Recommendation.Key {
+				next = "Press Enter to finish it: aayu makes only the writes still missing, each once."
+			}
+			return &Failure{
+				What:      fmt.Sprintf("Half done: an earlier run was stopped at %s while it wrote %s.", clock(r.Time), c.Label),
+				Changed:   changed,
+				Next:      next,
+				Details:   append([]string{"From the actions log: " + r.Command + ", outcome interrupted."}, strings.Split(r.Detail, " | ")...),
+				Retryable: true,
+			}
+		}
+	}
+	return nil
+}
+
+// stoppedShip finds, for a Story merged without a ship record, the ship of
+// one of its pull requests a quit request stopped part-way (the actions
+// log): the merge landed, the record did not, and aayu ship finishes it.
+func (f *feed) stoppedShip(st model.Step) (int, actions.Record, bool) {
+	if st.Kind != model.KindMergedWithoutShip {
+		return 0, actions.Record{}, false
+	}
+	for _, l := range st.Links {
+		for _, r := range f.interrupted {
+			if l.IsPR && r.Item == fmt.Sprintf("#%d", l.Number) && r.Command == fmt.Sprintf("ship %d", l.Number) {
+				return l.Number, r, true
+			}
+		}
+	}
+	return 0, actions.Record{}, false
 }
