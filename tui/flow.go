@@ -27,10 +27,12 @@ const (
 // without the question): its phases, its lines in both renderers, the
 // scroll window, the y/n keys, the early plain answer, the end of input as
 // a no, ctrl+c and the signals (a no at the question; the write under way
-// lands first), and the "result: exit N" that ends it. A screen embeds it,
-// handles its own read and write messages, and hands every other message
-// to Update; the embedded View, Transcript, Done, Epilogue, Keys and
-// QuitsSafely are the screen's.
+// lands first), and the "result: exit N" that ends it. A screen describes
+// its read and its writes (ReadAskWrite) and Flow runs them over it; a
+// screen not yet described that way embeds it, handles its own read and
+// write messages, and hands every other message to Update. Either way the
+// embedded View, Transcript, Done, Epilogue, Keys and QuitsSafely are the
+// screen's.
 //
 // Hand-written rather than a bubbles component: bubbles has no
 // confirmation model, and huh's Confirm is a form field that owns its own

@@ -118,7 +118,7 @@ func TestApproveScreenGolden(t *testing.T) {
 			f := &fake{st: stored(hostile)}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
 			var mdl tea.Model = m
-			mdl, _ = mdl.Update(loadedMsg{st: f.st})
+			mdl, _ = mdl.Update(tui.ReadMsg[core.Stored]{Value: f.st})
 			tuitest.AssertInert(t, "full screen", ansi.Strip(mdl.View().Content))
 			t.Run("asking", func(t *testing.T) { tuitest.GoldenView(t, mdl.View().Content, w, 24) })
 			_, cmd := mdl.Update(tuitest.Key("y"))
@@ -148,7 +148,7 @@ func TestApproveFullHelpGolden(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			f := &fake{st: stored("Deductible tables")}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
-			m.Update(loadedMsg{st: f.st})
+			m.Update(tui.ReadMsg[core.Stored]{Value: f.st})
 			_, cmd := m.Update(tuitest.Key("y"))
 			m.Update(cmd())
 			tuitest.GoldenFullHelp(t, m, w, 24)
@@ -160,7 +160,7 @@ func TestApproveFullHelpGolden(t *testing.T) {
 func TestApprovePlainHelpGolden(t *testing.T) {
 	f := &fake{st: stored("Deductible tables")}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(loadedMsg{st: f.st})
+	m.Update(tui.ReadMsg[core.Stored]{Value: f.st})
 	tuitest.GoldenPlainHelp(t, m)
 }
 
@@ -183,7 +183,7 @@ func TestApproveStopWhileTheCodeWaitsEndsTheWaitAndWritesNothing(t *testing.T) {
 			}
 			m := New(context.Background(), tuitest.Common(80, 24), d)
 			var mdl tea.Model = m
-			mdl, _ = mdl.Update(loadedMsg{st: f.st})
+			mdl, _ = mdl.Update(tui.ReadMsg[core.Stored]{Value: f.st})
 			_, cmd := mdl.Update(tuitest.Key("y"))
 			_, cmd = mdl.Update(cmd())
 			if !m.waiting() || cmd == nil {

@@ -2,7 +2,7 @@
 // steps as the ledger keeps them (what approving does, whether it can be
 // undone, the options and the recommendation), the device code the person
 // approves on any device, and what became of each step — in the full
-// screen and its plain twin, through tui.ConfirmFlow as decide is.
+// screen and its plain twin, run by tui.Flow as decide is.
 package approve
 
 import (
@@ -35,16 +35,6 @@ type Deps struct {
 	OpenBrowser func(url string) error
 }
 
-type loadedMsg struct {
-	st  core.Stored
-	err error
-}
-
-type codeMsg struct {
-	code core.Code
-	err  error
-}
-
 type doneMsg struct {
 	lines []string
 	code  int
@@ -52,13 +42,19 @@ type doneMsg struct {
 
 type browserMsg struct{ err error }
 
-// Model is the approve screen: read the batch → ask whether to ask for a
-// code → show the code while waiting → the result.
+// Model is the approve screen: the read → ask → write flow, described by
+// its read (the batch from the ledger), its question (whether to ask for a
+// device code) and its write (the code, then the wait for its approval,
+// which applies the batch), with the code's own keys while it waits.
 type Model struct {
-	tui.ConfirmFlow
+	*tui.Flow[core.Stored, core.Code]
+	code *codeWait
+}
+
+// codeWait is the device code while it waits for its approval.
+type codeWait struct {
 	ctx  context.Context
 	deps Deps
-	st   core.Stored
 	code core.Code
 	// stopWait ends the wait for the code's approval: q, esc or ctrl+c
 	// while a code waits stop it there, before anything is written.
@@ -67,17 +63,23 @@ type Model struct {
 
 // New returns the approve screen; Init starts reading the batch.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
-	m := &Model{ctx: ctx, deps: deps,
-		ConfirmFlow: tui.NewConfirmFlow(c, deps.Command,
-			deps.Command+": reads the batch from the ledger and shows its steps; y asks GitHub for a device code, and the batch is applied once the person it waits for approves that code on any device."),
-	}
-	m.Yes = tui.YesKey("yes, ask for a device code")
-	m.No = key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, apply nothing"))
-	m.Prompt = []string{"", "y            yes: ask for a device code", "n/esc/enter  no: apply nothing"}
-	m.StopWhileWriting = ": approve stops once the steps under way land, and says what landed; nothing is cut in the middle."
-	m.Write = m.ask
-	return m
+	f := tui.NewConfirmFlow(c, deps.Command,
+		deps.Command+": reads the batch from the ledger and shows its steps; y asks GitHub for a device code, and the batch is applied once the person it waits for approves that code on any device.")
+	f.Yes = tui.YesKey("yes, ask for a device code")
+	f.No = key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "no, apply nothing"))
+	f.Prompt = []string{"", "y            yes: ask for a device code", "n/esc/enter  no: apply nothing"}
+	f.StopWhileWriting = ": approve stops once the steps under way land, and says what landed; nothing is cut in the middle."
+	w := &codeWait{ctx: ctx, deps: deps}
+	ask := deps.Ask
+	return &Model{code: w, Flow: tui.NewFlow(ctx, f, tui.ReadAskWrite[core.Stored, core.Code]{
+		Read: deps.Load, Ask: w.loaded,
+		Write: func(ctx context.Context, _ core.Stored) (core.Code, error) { return ask(ctx) },
+		Wrote: w.asked, Other: w.update,
+	})}
 }
+
+// waiting is true while a code is shown and not yet approved.
+func (m *Model) waiting() bool { return m.code.waiting(&m.ConfirmFlow) }
 
 // copyKey and openKey work while a code waits for its approval.
 var (
@@ -86,66 +88,51 @@ var (
 	stopKey = key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "stop waiting"))
 )
 
-// Init reads the batch in the background.
-func (m *Model) Init() tea.Cmd {
-	ctx, load := m.ctx, m.deps.Load
-	return func() tea.Msg {
-		st, err := load(ctx)
-		return loadedMsg{st, err}
-	}
-}
-
-// Update reacts to what was read, the code and the result; the flow takes
-// the person's answer. It does no I/O.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// update takes the wait's end, the browser's answer and the keys that
+// work while the code waits; the flow takes everything else.
+func (w *codeWait) update(f *tui.ConfirmFlow, msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case loadedMsg:
-		return m, m.loaded(msg)
-	case codeMsg:
-		return m, m.asked(msg)
 	case doneMsg:
-		m.code, m.MoreKeys = core.Code{}, nil
-		m.Say(msg.lines...)
-		return m, m.Finish(msg.code)
+		w.code, f.MoreKeys = core.Code{}, nil
+		f.Say(msg.lines...)
+		return f.Finish(msg.code), true
 	case browserMsg:
 		if msg.err != nil {
-			m.Note = "The link did not open (" + untrusted.Line(msg.err.Error()) + "); open it on any device."
+			f.Note = "The link did not open (" + untrusted.Line(msg.err.Error()) + "); open it on any device."
 		}
-		return m, nil
+		return nil, true
 	case tea.KeyPressMsg:
-		if cmd, ok := m.onWaitingKey(msg); ok {
-			return m, cmd
-		}
+		return w.onWaitingKey(f, msg)
 	}
-	return m, m.ConfirmFlow.Update(msg)
+	return nil, false
 }
 
 // onWaitingKey takes the keys that work while a code waits for its
 // approval: stop, copy, open. ok is false for any other key.
-func (m *Model) onWaitingKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	if m.waiting() && m.stopWait != nil && key.Matches(msg, stopKey) {
+func (w *codeWait) onWaitingKey(f *tui.ConfirmFlow, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	if w.waiting(f) && w.stopWait != nil && key.Matches(msg, stopKey) {
 		// Nothing is written until the code is approved, so stopping
 		// the wait leaves nothing half done; Wait then says the batch
 		// stays open and how to ask for a new code.
-		m.stopWait()
-		m.Note = "Stopping the wait; nothing was applied."
+		w.stopWait()
+		f.Note = "Stopping the wait; nothing was applied."
 		return nil, true
 	}
-	if m.waiting() && !m.C.Plain {
-		m.Note = ""
+	if w.waiting(f) && !f.C.Plain {
+		f.Note = ""
 		switch {
 		case key.Matches(msg, copyKey):
-			cmd, err := m.C.Clipboard.Copy(m.code.UserCode, "the code")
+			cmd, err := f.C.Clipboard.Copy(w.code.UserCode, "the code")
 			if err != nil {
-				m.Note = "The code was not copied; type it as shown."
+				f.Note = "The code was not copied; type it as shown."
 			}
 			return cmd, true
 		case key.Matches(msg, openKey):
-			if m.deps.OpenBrowser == nil {
-				m.Note = "There is no browser on this machine. Open the link on any device."
+			if w.deps.OpenBrowser == nil {
+				f.Note = "There is no browser on this machine. Open the link on any device."
 				return nil, true
 			}
-			open, uri := m.deps.OpenBrowser, m.code.URI
+			open, uri := w.deps.OpenBrowser, w.code.URI
 			return func() tea.Msg { return browserMsg{open(uri)} }, true
 		}
 	}
@@ -153,59 +140,52 @@ func (m *Model) onWaitingKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 }
 
 // waiting is true while a code is shown and not yet approved.
-func (m *Model) waiting() bool { return m.code.UserCode != "" && m.Phase == tui.FlowWriting }
+func (w *codeWait) waiting(f *tui.ConfirmFlow) bool {
+	return w.code.UserCode != "" && f.Phase == tui.FlowWriting
+}
 
-func (m *Model) loaded(msg loadedMsg) tea.Cmd {
+// loaded says the batch as read and asks whether to ask for a code.
+func (w *codeWait) loaded(f *tui.ConfirmFlow, st core.Stored, err error) tea.Cmd {
 	var r *core.Refusal
-	if a, ok := core.IsAlreadyApplied(msg.err); ok {
-		m.Say(fmt.Sprintf("Batch %s was already %s by @%s; nothing more was written.", untrusted.Line(a.Applied.Hash), untrusted.Line(a.Applied.Outcome), untrusted.Line(a.Applied.By)))
-		return m.Finish(tui.ExitOK)
+	if a, ok := core.IsAlreadyApplied(err); ok {
+		f.Say(fmt.Sprintf("Batch %s was already %s by @%s; nothing more was written.", untrusted.Line(a.Applied.Hash), untrusted.Line(a.Applied.Outcome), untrusted.Line(a.Applied.By)))
+		return f.Finish(tui.ExitOK)
 	}
 	switch {
-	case errors.As(msg.err, &r):
-		m.Say("refused: "+tui.Sentence(untrusted.Line(r.Reason)), untrusted.Line(r.Next), "Nothing was applied.")
-		return m.Finish(tui.ExitRefused)
-	case msg.err != nil:
-		m.Say("failed: "+tui.Sentence(untrusted.Line(msg.err.Error())), "Nothing was applied. Next: check --repo, the batch's 12 hex digits and your token (aayu auth), then run "+m.deps.Command+" again.")
-		return m.Finish(tui.ExitFailed)
+	case errors.As(err, &r):
+		f.Say("refused: "+tui.Sentence(untrusted.Line(r.Reason)), untrusted.Line(r.Next), "Nothing was applied.")
+		return f.Finish(tui.ExitRefused)
+	case err != nil:
+		f.Say("failed: "+tui.Sentence(untrusted.Line(err.Error())), "Nothing was applied. Next: check --repo, the batch's 12 hex digits and your token (aayu auth), then run "+w.deps.Command+" again.")
+		return f.Finish(tui.ExitFailed)
 	}
-	m.st = msg.st
-	m.Say(BatchLines(m.deps.Repo, msg.st)...)
-	if m.deps.DryRun {
-		m.Say("--dry-run: no code was asked for and nothing was written.")
-		return m.Finish(tui.ExitOK)
+	f.Say(BatchLines(w.deps.Repo, st)...)
+	if w.deps.DryRun {
+		f.Say("--dry-run: no code was asked for and nothing was written.")
+		return f.Finish(tui.ExitOK)
 	}
-	return m.Ask([]string{fmt.Sprintf("Approving asks GitHub for a device code; the batch is applied only once @%s (or an approver) approves it, and only once. Approve only steps you asked for.", untrusted.Line(msg.st.Record.For))},
+	return f.Ask([]string{fmt.Sprintf("Approving asks GitHub for a device code; the batch is applied only once @%s (or an approver) approves it, and only once. Approve only steps you asked for.", untrusted.Line(st.Record.For))},
 		"Type y and Enter to ask for a code; any other answer, or the end of input, applies nothing.")
 }
 
-// ask asks for the device code, after the yes.
-func (m *Model) ask() tea.Cmd {
-	ctx, ask := m.ctx, m.deps.Ask
-	return func() tea.Msg {
-		c, err := ask(ctx)
-		return codeMsg{c, err}
-	}
-}
-
 // asked shows the code and waits for its approval.
-func (m *Model) asked(msg codeMsg) tea.Cmd {
-	if msg.err != nil {
-		m.Say("failed: no device code could be asked for: "+tui.Sentence(untrusted.Line(msg.err.Error())), "Nothing was applied.")
-		return m.Finish(tui.ExitFailed)
+func (w *codeWait) asked(f *tui.ConfirmFlow, _ core.Stored, code core.Code, err error) tea.Cmd {
+	if err != nil {
+		f.Say("failed: no device code could be asked for: "+tui.Sentence(untrusted.Line(err.Error())), "Nothing was applied.")
+		return f.Finish(tui.ExitFailed)
 	}
-	m.code = msg.code
-	if !m.C.Plain {
-		m.MoreKeys = []key.Binding{copyKey, openKey}
+	w.code = code
+	if !f.C.Plain {
+		f.MoreKeys = []key.Binding{copyKey, openKey}
 	}
-	m.Say(CodeLines(msg.code)...)
-	ctx, stop := context.WithCancel(m.ctx)
-	m.stopWait = stop
-	wait, c := m.deps.Wait, msg.code
+	f.Say(CodeLines(code)...)
+	ctx, stop := context.WithCancel(w.ctx)
+	w.stopWait = stop
+	wait := w.deps.Wait
 	return func() tea.Msg {
 		defer stop()
-		lines, code := wait(ctx, c)
-		return doneMsg{lines, code}
+		lines, exit := wait(ctx, code)
+		return doneMsg{lines, exit}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/aayudha/aayu/actions"
+	core "github.com/aayudha/aayu/actions/decide"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -20,7 +21,7 @@ import (
 func TestDecideCopyKeyWritesTheCommentsLinkByOSC52(t *testing.T) {
 	f := &fakeCore{plan: plan(t)}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 	if _, cmd := m.Update(tuitest.Key("c")); len(tuitest.OSC52Writes(tuitest.RunCmd(cmd))) != 0 {
 		t.Fatal("c copied before there was a result")
 	}
@@ -74,7 +75,7 @@ func TestDecideRefusesToShowALinkThatIsNotHTTP(t *testing.T) {
 		return actions.Outcome{Done: true, CommentURL: "javascript:alert(1)"}
 	}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 	_, cmd := m.Update(tuitest.Key("y"))
 	m.Update(cmd())
 	if strings.Contains(strings.Join(m.Transcript(), "\n"), "javascript:") {
@@ -93,7 +94,7 @@ func TestDecideResultGolden(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			f := &fakeCore{plan: plan(t)}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
-			m.Update(planMsg{plan: f.plan})
+			m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 			_, cmd := m.Update(tuitest.Key("y"))
 			m.Update(cmd())
 			tuitest.GoldenView(t, m.View().Content, w, 24)

@@ -199,7 +199,7 @@ func TestDecideScreenHostileTitle(t *testing.T) {
 	_, out := runPlain(t, f.deps(), "n\n")
 	tuitest.AssertInert(t, "plain", out)
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 	tuitest.AssertInert(t, "full screen", ansi.Strip(m.View().Content))
 }
 
@@ -212,14 +212,14 @@ func TestDecideScreenGolden(t *testing.T) {
 			f := &fakeCore{plan: plan(t)}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
 			var mdl tea.Model = m
-			mdl, _ = mdl.Update(planMsg{plan: f.plan})
+			mdl, _ = mdl.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 			tuitest.GoldenView(t, mdl.View().Content, w, 24)
 			_, cmd := mdl.Update(tuitest.Key("y"))
 			if f.applied != 0 || cmd == nil {
 				t.Fatalf("y: applied %d inside Update, command %v", f.applied, cmd)
 			}
 			msg := cmd()
-			if _, ok := msg.(appliedMsg); !ok || f.applied != 1 {
+			if _, ok := msg.(tui.WroteMsg[[]core.Result]); !ok || f.applied != 1 {
 				t.Fatalf("y's command did not write once (applied %d)", f.applied)
 			}
 			mdl.Update(msg)
@@ -235,7 +235,7 @@ func TestDecideScreenGolden(t *testing.T) {
 func TestDecideQuitAtTheQuestionIsANo(t *testing.T) {
 	f := &fakeCore{plan: plan(t)}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 	_, cmd := m.Update(tui.QuitRequestMsg{Why: "SIGTERM"})
 	if done, code := m.Done(); !done || code != tui.ExitRefused || f.applied != 0 || cmd == nil {
 		t.Fatalf("done %v, exit %d, applied %d", done, code, f.applied)
@@ -248,7 +248,7 @@ func TestDecideFullHelpGolden(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			f := &fakeCore{plan: plan(t)}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
-			m.Update(planMsg{plan: f.plan})
+			m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 			tuitest.GoldenFullHelp(t, m, w, 24)
 		})
 	}
@@ -258,6 +258,6 @@ func TestDecideFullHelpGolden(t *testing.T) {
 func TestDecidePlainHelpGolden(t *testing.T) {
 	f := &fakeCore{plan: plan(t)}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 	tuitest.GoldenPlainHelp(t, m)
 }

@@ -26,127 +26,100 @@ type Deps struct {
 	Apply  func(ctx context.Context, p core.Plan) []core.Result
 }
 
-type planMsg struct {
-	plan core.Plan
-	err  error
-}
-
-type appliedMsg []core.Result
-
-// Model is the decide screen: the read → ask → write flow, whose
-// question is asked only for a pick the inbox would ask about.
-type Model struct {
-	tui.ConfirmFlow
-	ctx  context.Context
-	deps Deps
-	plan core.Plan
-}
+// Model is the decide screen: the read → ask → write flow, described by
+// its read (each Decision as the inbox reads it), its question (asked only
+// for a pick the inbox would ask about) and its writes (the acceptances).
+type Model = tui.Flow[core.Plan, []core.Result]
 
 // New returns the decide screen; Init starts reading.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
-	m := &Model{ctx: ctx, deps: deps,
-		ConfirmFlow: tui.NewConfirmFlow(c, deps.Command,
-			deps.Command+": reads each Decision as the inbox does and accepts the option named, with the inbox's writes; a pick that is not the recommendation, or a one-way door, asks first and only y writes."),
-	}
-	m.Yes = tui.YesKey("yes, accept these")
-	m.Prompt = []string{"", "y            yes: accept, writing all of these", "n/esc/enter  no: write nothing"}
-	m.StopWhileWriting = ": decide stops once the writes under way land, and says what landed; nothing is cut in the middle."
-	m.Write = m.write
-	return m
+	f := tui.NewConfirmFlow(c, deps.Command,
+		deps.Command+": reads each Decision as the inbox does and accepts the option named, with the inbox's writes; a pick that is not the recommendation, or a one-way door, asks first and only y writes.")
+	f.Yes = tui.YesKey("yes, accept these")
+	f.Prompt = []string{"", "y            yes: accept, writing all of these", "n/esc/enter  no: write nothing"}
+	f.StopWhileWriting = ": decide stops once the writes under way land, and says what landed; nothing is cut in the middle."
+	s := screen{deps}
+	apply := deps.Apply
+	return tui.NewFlow(ctx, f, tui.ReadAskWrite[core.Plan, []core.Result]{
+		// The command as typed, which names every Decision and option
+		// ("decide 1,2 --accept 1,2").
+		Name: strings.TrimPrefix(deps.Command, "aayu "),
+		Read: deps.Read, Ask: s.planned,
+		// Each pick's failure is in its Result: the writes as a whole do
+		// not fail.
+		Write: func(ctx context.Context, p core.Plan) ([]core.Result, error) { return apply(ctx, p), nil },
+		Wrote: s.applied,
+	})
 }
 
-// Init reads the inbox in the background.
-func (m *Model) Init() tea.Cmd {
-	ctx, read := m.ctx, m.deps.Read
-	return func() tea.Msg {
-		p, err := read(ctx)
-		return planMsg{p, err}
-	}
-}
+// screen is what the decide screen's reads and writes say.
+type screen struct{ deps Deps }
 
-// Update reacts to what was read and written; the flow takes the person's
-// answer. It does no I/O.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case planMsg:
-		return m, m.planned(msg)
-	case appliedMsg:
-		return m, m.applied(msg)
+// planned says the picks as read; a pick the inbox would ask about is
+// asked, any other is written at once.
+func (s screen) planned(f *tui.ConfirmFlow, p core.Plan, err error) tea.Cmd {
+	if err != nil {
+		return f.Stopped(err, "Nothing was written.", "Nothing was written. Next: check --repo and your token (aayu auth), then run "+s.deps.Command+" again.")
 	}
-	return m, m.ConfirmFlow.Update(msg)
-}
-
-func (m *Model) planned(msg planMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.Stopped(msg.err, "Nothing was written.", "Nothing was written. Next: check --repo and your token (aayu auth), then run "+m.deps.Command+" again.")
-	}
-	p := msg.plan
-	m.plan = p
-	m.Say(DecisionLines(p)...)
+	f.Say(DecisionLines(p)...)
 	switch {
-	case m.deps.DryRun:
-		m.Say("--dry-run: accepting would write, in this order:")
-		m.Say(numbered(p.Writes())...)
-		m.Say("--dry-run: nothing was written.")
-		return m.Finish(tui.ExitOK)
+	case s.deps.DryRun:
+		f.Say("--dry-run: accepting would write, in this order:")
+		f.Say(numbered(p.Writes())...)
+		f.Say("--dry-run: nothing was written.")
+		return f.Finish(tui.ExitOK)
 	case !p.NeedsConfirm():
 		// As the inbox's Enter on a recommendation: no question.
-		m.Say(fmt.Sprintf("Writing, in this order, as @%s:", p.Viewer))
-		m.Say(numbered(p.Writes())...)
-		return m.StartWrite()
+		f.Say(fmt.Sprintf("Writing, in this order, as @%s:", p.Viewer))
+		f.Say(numbered(p.Writes())...)
+		return f.StartWrite()
 	}
-	return m.Ask(ConfirmLines(p), "Type y and Enter to accept; any other answer, or the end of input, writes nothing.")
-}
-
-// write accepts the picks, after the yes or without a question.
-func (m *Model) write() tea.Cmd {
-	ctx, apply, p := m.ctx, m.deps.Apply, m.plan
-	return func() tea.Msg { return appliedMsg(apply(ctx, p)) }
+	return f.Ask(ConfirmLines(p), "Type y and Enter to accept; any other answer, or the end of input, writes nothing.")
 }
 
 // applied says what became of each pick: done with what landed, not done
 // in the inbox's three plain lines, or not tried.
-func (m *Model) applied(res appliedMsg) tea.Cmd {
+func (s screen) applied(f *tui.ConfirmFlow, _ core.Plan, res []core.Result, _ error) tea.Cmd {
 	code := tui.ExitOK
 	for _, r := range res {
 		n := r.Item.Pick.Decision
 		o := r.Outcome
 		switch {
 		case !r.Tried:
-			m.Say(fmt.Sprintf("not tried: Decision #%d — an earlier pick was not done, so nothing was written for it.", n))
+			f.Say(fmt.Sprintf("not tried: Decision #%d — an earlier pick was not done, so nothing was written for it.", n))
 		case o.Done:
-			m.Say(fmt.Sprintf("done: Decision #%d, option %d accepted.", n, r.Item.Pick.Option))
+			f.Say(fmt.Sprintf("done: Decision #%d, option %d accepted.", n, r.Item.Pick.Option))
 			for _, w := range o.Wrote {
-				m.Say("  " + tui.Sentence(tui.SanitizeLine(w)))
+				f.Say("  " + tui.Sentence(tui.SanitizeLine(w)))
 			}
-			m.sayLink(n, o.CommentURL)
+			sayLink(f, n, o.CommentURL)
 		case o.Changed:
 			what := "it changed on GitHub since it was read"
 			if o.ChangedWhat != "" {
 				what = o.ChangedWhat
 			}
-			m.Say(fmt.Sprintf("not done: Decision #%d — %s.", n, strings.TrimSuffix(tui.SanitizeLine(what), ".")))
+			f.Say(fmt.Sprintf("not done: Decision #%d — %s.", n, strings.TrimSuffix(tui.SanitizeLine(what), ".")))
 			if code == tui.ExitOK {
 				code = tui.ExitRefused
 			}
 		case o.Failure != nil:
-			m.Say(fmt.Sprintf("not done: Decision #%d", n))
+			f.Say(fmt.Sprintf("not done: Decision #%d", n))
 			for _, l := range o.Failure.Lines() {
-				m.Say("  " + tui.SanitizeLine(l))
+				f.Say("  " + tui.SanitizeLine(l))
 			}
 			for _, w := range o.Wrote {
-				m.Say("  landed: " + tui.Sentence(tui.SanitizeLine(w)))
+				f.Say("  landed: " + tui.Sentence(tui.SanitizeLine(w)))
 			}
 			code = tui.ExitFailed
 		}
 		if o.LogError != "" {
-			m.Say("  " + tui.SanitizeLine(o.LogError))
+			f.Say("  " + tui.SanitizeLine(o.LogError))
 		}
 	}
 	if code != tui.ExitOK {
-		m.Say(fmt.Sprintf("Next: run %s again; what landed is checked on GitHub first and never written twice.", m.deps.Command))
+		f.Say(fmt.Sprintf("Next: run %s again; what landed is checked on GitHub first and never written twice.", s.deps.Command))
 	}
-	return m.Finish(code)
+	return f.Finish(code)
 }
 
 // sayLink shows the link to the acceptance comment on Decision n on a
@@ -154,13 +127,13 @@ func (m *Model) applied(res appliedMsg) tea.Cmd {
 // output may be a pipe or a log) and the person copies the line; the full
 // screen's c copies it (the last Decision's, when several were accepted).
 // A link that is not plain http(s) is neither shown nor offered.
-func (m *Model) sayLink(n int, u string) {
+func sayLink(f *tui.ConfirmFlow, n int, u string) {
 	if !tui.Linkable(u) {
 		return
 	}
 	what := fmt.Sprintf("the link to the comment on #%d", n)
-	m.Say(fmt.Sprintf("  The link to the comment on #%d:", n), u)
-	m.Link = tui.ResultLink{URL: u, What: what}
+	f.Say(fmt.Sprintf("  The link to the comment on #%d:", n), u)
+	f.Link = tui.ResultLink{URL: u, What: what}
 }
 
 // DecisionLines are the picks as read, in both renderers: each Decision,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	core "github.com/aayudha/aayu/actions/decide"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -14,7 +15,7 @@ import (
 func TestDecideSummaryBlockIsNamed(t *testing.T) {
 	f := &fakeCore{plan: plan(t)}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 	_, cmd := m.Update(tuitest.Key("y"))
 	m.Update(cmd())
 	left := strings.Join(tui.NewStack(m).Epilogue(), "\n")

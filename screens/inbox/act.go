@@ -15,25 +15,23 @@ import (
 // onKey handles a key in the full screen: a question waiting for its
 // answer takes it first, then the list's keys, then the card's.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.confetti > 0 {
-		m.confetti = 0 // any key carries on
-	}
+	m.pane.calm() // any key carries on
 	if cmd, asked := m.onAnswerKey(msg); asked {
 		return cmd
 	}
 	k := m.keys
 	// A re-read may have put the cursor on a card the filter hides.
-	m.keepCursorListed()
-	if m.noneListed() && !key.Matches(msg, k.Quit, k.Refresh, k.Filter, k.ClearFilter) {
-		m.message = "No card matches the filter; esc clears it."
+	m.list.keepCursorListed()
+	if m.list.noneListed() && !key.Matches(msg, k.Quit, k.Refresh, k.Filter, k.ClearFilter) {
+		m.status.message = "No card matches the filter; esc clears it."
 		return nil
 	}
 	if m.onDetailsScroll(msg) {
 		return nil
 	}
-	if handled, moved := m.cardList.Update(msg, k.Up, k.Down, k.listKeys, m.pageSize()); handled {
+	if handled, moved := m.list.Update(msg, k.Up, k.Down, k.listKeys, m.list.pageSize(m.c.Width, m.c.Height)); handled {
 		if moved {
-			m.details = false
+			m.pane.details = false
 		}
 		return nil
 	}
@@ -46,28 +44,28 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) onAnswerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
 	switch {
-	case m.quitAsk:
+	case m.quit.quitAsk:
 		switch {
 		case key.Matches(msg, k.WaitAll):
 			return m.quitWaiting(false), true
 		case key.Matches(msg, k.WaitRunning):
 			return m.quitWaiting(true), true
 		case key.Matches(msg, k.Back):
-			m.quitAsk = false
-			m.message = ""
+			m.quit.quitAsk = false
+			m.status.message = ""
 		}
 		return nil, true
 	case m.pend != nil && m.pend.note:
 		return m.onNoteKey(msg), true
-	case m.filtering:
-		if m.cardList.updateFilter(msg) {
-			m.details = false
+	case m.list.filtering:
+		if m.list.updateFilter(msg) {
+			m.pane.details = false
 		}
 		return nil, true
 	case m.pend != nil:
 		if key.Matches(msg, k.Confirm) {
 			if !m.confirmShown() {
-				m.message = tooShort
+				m.status.message = tooShort
 				return nil, true
 			}
 			return m.confirm(), true
@@ -83,23 +81,23 @@ func (m *Model) onCardKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m.quit()
+		return m.askQuit()
 	case key.Matches(msg, k.Act):
 		return m.bulkOrPick("enter")
 	case key.Matches(msg, k.Pick):
 		return m.pick(msg.String())
 	case key.Matches(msg, k.Skip):
 		m.skip()
-		m.keepCursorListed()
+		m.list.keepCursorListed()
 	case key.Matches(msg, k.SelectAll):
 		m.selectAll()
 	case key.Matches(msg, k.ClearHouse):
 		m.clearHousekeeping()
 	case key.Matches(msg, k.Select):
-		m.selectOne(m.cursor)
+		m.selectOne(m.list.cursor)
 	case key.Matches(msg, k.Details):
-		m.details = !m.details
-		m.detailVP.GotoTop()
+		m.pane.details = !m.pane.details
+		m.pane.detailVP.GotoTop()
 	case key.Matches(msg, k.Refresh):
 		return m.refresh()
 	case key.Matches(msg, k.Pack):
@@ -118,9 +116,9 @@ func (m *Model) onPaste(s string) {
 	switch {
 	case m.pend != nil && m.pend.note:
 		m.updateNote(tea.PasteMsg{Content: pasted(s)})
-	case m.filtering:
-		m.setFilter(m.filter + pasted(s))
-		m.details = false
+	case m.list.filtering:
+		m.list.setFilter(m.list.filter + pasted(s))
+		m.pane.details = false
 	}
 }
 
@@ -134,14 +132,14 @@ func (m *Model) onLine(line string) tea.Cmd {
 	}
 	switch {
 	case word == "q":
-		m.summaryOnQuit = true // said once the inbox finishes, after the writes it waits for
-		return m.quit()
+		m.quit.summaryOnQuit = true // said once the inbox finishes, after the writes it waits for
+		return m.askQuit()
 	case word == "" || word == "enter":
 		return m.bulkOrPick("enter")
 	case word == "s":
 		m.skip()
 	case word == "d":
-		m.details = true
+		m.pane.details = true
 		m.sayDetails()
 		m.askCurrent(true) // the question again, under what came between
 	case word == "r":
@@ -162,14 +160,14 @@ func (m *Model) onLine(line string) tea.Cmd {
 // quit question, the note or the confirmation. It reports whether one was.
 func (m *Model) onAnswerLine(line, word string) (tea.Cmd, bool) {
 	switch {
-	case m.quitAsk:
+	case m.quit.quitAsk:
 		switch word {
 		case "a":
 			return m.quitWaiting(false), true
 		case "w":
 			return m.quitWaiting(true), true
 		}
-		m.quitAsk = false
+		m.quit.quitAsk = false
 		m.say("not quitting.")
 		return nil, true
 	case m.pend != nil && m.pend.note:
@@ -208,7 +206,7 @@ func (m *Model) onListLine(line, word string) {
 }
 
 func (m *Model) tell(s string) {
-	m.message, m.link = s, ""
+	m.status.message, m.status.link = s, ""
 	m.say(s)
 }
 
@@ -216,19 +214,19 @@ func (m *Model) tell(s string) {
 // recommendation after one confirmation; otherwise it is the current
 // card's recommendation.
 func (m *Model) bulkOrPick(k string) tea.Cmd {
-	if len(m.selected) > 0 {
+	if len(m.list.selected) > 0 {
 		return m.askBulk()
 	}
 	return m.pick(k)
 }
 
 func (m *Model) pick(k string) tea.Cmd {
-	st, ok := m.current()
+	st, ok := m.list.current()
 	if !ok {
 		m.tell("Nothing waits for you.")
 		return nil
 	}
-	if pr, _, stopped := m.stoppedShip(st); stopped {
+	if pr, _, stopped := m.feed.stoppedShip(st); stopped {
 		// A ship stopped after its merge: Enter finishes it with ship, and
 		// marking it merged without proof asks first.
 		if k == "enter" {
@@ -236,7 +234,7 @@ func (m *Model) pick(k string) tea.Cmd {
 				m.tell(fmt.Sprintf("Finish it with: aayu ship %d", pr))
 				return nil
 			}
-			return m.openShip(pr, m.snap != nil && m.snap.SoloMode)
+			return m.openShip(pr, m.feed.snap != nil && m.feed.snap.SoloMode)
 		}
 		if c, refusal := model.Pick(st, k); refusal == "" && c.Key != model.SkipKey && !c.NeedsConfirm {
 			c.NeedsConfirm = true
@@ -250,7 +248,7 @@ func (m *Model) pick(k string) tea.Cmd {
 		m.tell("refused: " + refusal)
 		return nil
 	}
-	if why, gone := m.state(st.ID()).takenOff[c.Key]; gone {
+	if why, gone := m.writes.state(st.ID()).takenOff[c.Key]; gone {
 		m.tell("refused: this action failed in a way pressing Enter again cannot fix (" + why + ")")
 		return nil
 	}
@@ -276,7 +274,7 @@ func (m *Model) pick(k string) tea.Cmd {
 // the list. The plain twin reads the answer from the one input stream.
 func (m *Model) askConfirm(st model.Step, c model.Choice) tea.Cmd {
 	m.pend = &pending{stepID: st.ID(), choice: c, confirm: []string{c.Confirm}}
-	m.message = c.Confirm
+	m.status.message = c.Confirm
 	if m.c.Plain {
 		m.say(plainConfirm(c.Confirm))
 	}
@@ -296,7 +294,7 @@ func (m *Model) submitNote(note string) tea.Cmd {
 		m.tell("Write one line on what you checked, or esc to cancel.")
 		return nil
 	}
-	st, ok := model.Find(m.steps, p.stepID)
+	st, ok := model.Find(m.list.steps, p.stepID)
 	if !ok {
 		m.pend = nil
 		m.tell("That card is gone; nothing was written.")
@@ -305,7 +303,7 @@ func (m *Model) submitNote(note string) tea.Cmd {
 	p.note, p.noteBuf = false, note
 	if p.choice.NeedsConfirm {
 		p.confirm = []string{p.choice.Confirm}
-		m.message = p.choice.Confirm
+		m.status.message = p.choice.Confirm
 		if m.c.Plain {
 			m.say(plainConfirm(p.choice.Confirm))
 		}
@@ -321,7 +319,7 @@ func (m *Model) confirm() tea.Cmd {
 	if len(p.bulk) > 0 {
 		return m.submitBulk(p.bulk)
 	}
-	st, ok := model.Find(m.steps, p.stepID)
+	st, ok := model.Find(m.list.steps, p.stepID)
 	if !ok {
 		m.tell("That card is gone; nothing was written.")
 		return nil
@@ -361,11 +359,11 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 		m.tell("refused: " + why)
 		return nil
 	}
-	if m.quitting {
+	if m.quit.quitting {
 		m.tell("refused: the inbox is quitting once the writes under way finish; no new write starts.")
 		return nil
 	}
-	cs := m.state(st.ID())
+	cs := m.writes.state(st.ID())
 	if cs.running {
 		m.tell(fmt.Sprintf("A write on #%d is under way; wait for it.", st.Item.Number))
 		return nil
@@ -374,9 +372,9 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 	if m.deps.ItemKey != nil {
 		itemKey = m.deps.ItemKey(st)
 	}
-	start := m.writeQueue.submit(actions.Job{ID: st.ID(), Key: itemKey, Req: Request{Step: st, Choice: c, Note: note}}, c.Key)
+	start := m.writes.submit(actions.Job{ID: st.ID(), Key: itemKey, Req: Request{Step: st, Choice: c, Note: note}}, c.Key)
 	m.tell(fmt.Sprintf("%s #%d: writing in the background (%s).", st.Kind.Words(), st.Item.Number, c.Label))
-	if !m.inBulk {
+	if !m.writes.inBulk {
 		m.advancePlain()
 	}
 	return start
@@ -387,16 +385,16 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 // them.
 func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	// The finished write's slot and item are free: the next writes start.
-	next, cs, wasBulk := m.writeQueue.Update(msg)
+	next, cs, wasBulk := m.writes.Update(msg)
 	cmds := []tea.Cmd{next}
 	o := msg.outcome
 	label := msg.id
-	if st, ok := model.Find(m.steps, msg.id); ok {
+	if st, ok := model.Find(m.list.steps, msg.id); ok {
 		label = fmt.Sprintf("%s #%d", st.Kind.Words(), st.Item.Number)
 	}
-	m.countStopped(o)
+	m.quit.count(o)
 	histFrom := len(m.lines)
-	defer func() { m.history = append(m.history, m.lines[histFrom:]...) }()
+	defer func() { m.writes.history = append(m.writes.history, m.lines[histFrom:]...) }()
 	switch {
 	case o.Changed:
 		m.jobChanged(cs, label, o)
@@ -405,14 +403,14 @@ func (m *Model) onJobDone(msg jobDoneMsg) tea.Cmd {
 	case o.Done:
 		cmds = append(cmds, m.jobLanded(cs, msg.id, label, o, wasBulk))
 	}
-	if wasBulk && len(m.bulkActive) == 0 && m.noFailures() && !m.housekeepingLeft() {
+	if wasBulk && len(m.writes.bulkActive) == 0 && m.noFailures() && !m.list.housekeepingLeft() {
 		cmds = append(cmds, m.jobWellDone("Job well done: the housekeeping is clear."))
 	}
-	if m.snap != nil && !m.reading && m.stop == nil {
-		m.reading = true
-		cmds = append(cmds, m.readCmd(m.snap, m.readAt))
+	if m.feed.snap != nil && !m.feed.reading && m.quit.stop == nil {
+		m.feed.reading = true
+		cmds = append(cmds, m.readCmd(m.feed.snap, m.feed.readAt))
 	}
-	if m.quitting && m.running == 0 {
+	if m.quit.quitting && m.writes.running == 0 {
 		cmds = append(cmds, m.finish())
 	}
 	return tea.Batch(cmds...)
@@ -427,105 +425,79 @@ func (m *Model) jobChanged(cs *cardState, label string, o Outcome) {
 	}
 	m.tell(fmt.Sprintf("not done: %s — %s", label, cs.changed))
 	if o.Now != nil {
-		m.replaceStep(*o.Now)
+		m.list.replace(*o.Now)
 	}
 }
 
 // jobFailed: the card becomes a failure card, and the details go to the
 // log printed on quit.
 func (m *Model) jobFailed(cs *cardState, label string, f *Failure) {
-	m.tally.failed++
-	cs.failure = f
-	if !f.Retryable {
-		cs.takenOff[cs.choice] = f.What
-	}
+	m.writes.failed(cs, label, f)
 	m.tell(fmt.Sprintf("not done: %s", label))
-	m.message = fmt.Sprintf("not done: %s — %s", label, tui.SanitizeLine(f.What))
+	m.status.message = fmt.Sprintf("not done: %s — %s", label, tui.SanitizeLine(f.What))
 	m.say("  " + tui.SanitizeLine(f.What))
 	m.say("  " + tui.SanitizeLine(f.Changed))
 	m.say("  " + tui.SanitizeLine(f.Next))
-	// Details quote GitHub's own answer: untrusted, like any text from it.
-	details := make([]string, len(f.Details))
-	for i, d := range f.Details {
-		details[i] = tui.SanitizeLine(d)
-	}
-	m.logLines = append(m.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
 }
 
 // jobLanded: every write landed; the card leaves the list unless a step is
 // left to do by hand, and the last needs-you card leaving is a job well
 // done.
 func (m *Model) jobLanded(cs *cardState, id, label string, o Outcome, wasBulk bool) tea.Cmd {
-	m.tally.done++
-	cs.done = o.Wrote
+	m.writes.landed(cs, id, o)
 	m.tell(fmt.Sprintf("done: %s — %s", label, sentences(o.Wrote)))
 	if o.ByHand != "" {
-		cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
 		m.say("  still to do by hand: " + tui.SanitizeLine(o.ByHand))
 		return nil
 	}
-	needsYou := m.needsYouN
-	m.finished[id] = true
-	m.removeStep(id)
-	if !wasBulk && needsYou > 0 && m.needsYouN == 0 && m.noFailures() {
+	needsYou := m.list.needsYouN
+	m.list.removeStep(id)
+	if !wasBulk && needsYou > 0 && m.list.needsYouN == 0 && m.noFailures() {
 		return m.jobWellDone("Job well done: nothing waits for you now.")
 	}
 	return nil
 }
 
-func (m *Model) replaceStep(now model.Step) {
-	for i, st := range m.steps {
-		if st.ID() == now.ID() {
-			m.steps[i] = now
-		}
-	}
-}
-
 // skip leaves the card as it is and moves on.
 func (m *Model) skip() {
-	if st, ok := m.current(); ok {
-		m.state(st.ID()).skipped = true
-		m.message = fmt.Sprintf("Skipped %s #%d.", st.Kind.Words(), st.Item.Number)
+	if st, ok := m.list.current(); ok {
+		m.writes.state(st.ID()).skipped = true
+		m.status.message = fmt.Sprintf("Skipped %s #%d.", st.Kind.Words(), st.Item.Number)
 		if m.c.Plain {
-			m.say("skipped: " + m.message[len("Skipped "):])
+			m.say("skipped: " + m.status.message[len("Skipped "):])
 		}
 	}
 	if m.c.Plain {
 		m.advancePlain()
 		return
 	}
-	if m.cursor < len(m.steps)-1 {
-		m.cursor++
-	}
+	m.list.next()
 }
 
 func (m *Model) selectOne(i int) {
-	if i >= len(m.steps) {
+	if i >= len(m.list.steps) {
 		return
 	}
-	st := m.steps[i]
+	st := m.list.steps[i]
 	if ok, why := model.Selectable(st); !ok {
 		m.tell("refused: " + why)
 		return
 	}
-	if pr, _, stopped := m.stoppedShip(st); stopped {
+	if pr, _, stopped := m.feed.stoppedShip(st); stopped {
 		m.tell(fmt.Sprintf("refused: aayu ship %d stopped part-way on this Story; finish it with Enter on the card, not in bulk.", pr))
 		return
 	}
-	id := st.ID()
-	if m.selected[id] {
-		delete(m.selected, id)
+	if !m.list.toggle(st.ID()) {
 		m.tell(fmt.Sprintf("Unselected %s #%d.", st.Kind.Words(), st.Item.Number))
 		return
 	}
-	m.selected[id] = true
 	m.tell(fmt.Sprintf("Selected %s #%d; enter does the recommendation of every selected card.", st.Kind.Words(), st.Item.Number))
 }
 
 func (m *Model) selectAll() {
 	var idx []int
-	for _, i := range model.SelectAll(m.steps) {
-		if _, _, stopped := m.stoppedShip(m.steps[i]); !stopped {
+	for _, i := range model.SelectAll(m.list.steps) {
+		if _, _, stopped := m.feed.stoppedShip(m.list.steps[i]); !stopped {
 			idx = append(idx, i) // a stopped ship is finished on its card, never in bulk
 		}
 	}
@@ -534,27 +506,23 @@ func (m *Model) selectAll() {
 		return
 	}
 	for _, i := range idx {
-		m.selected[m.steps[i].ID()] = true
+		m.list.selected[m.list.steps[i].ID()] = true
 	}
 	m.tell(fmt.Sprintf("Selected all %s; enter does each one's recommendation.", describeCount(len(idx), "housekeeping card", "housekeeping cards")))
 }
 
 func (m *Model) clearHousekeeping() {
 	m.selectAll()
-	if len(m.selected) > 0 {
+	if len(m.list.selected) > 0 {
 		m.askBulk()
 	}
 }
 
 func (m *Model) askBulk() tea.Cmd {
-	steps := m.selectedSteps()
-	viewer := ""
-	if m.snap != nil {
-		viewer = m.snap.Viewer
-	}
-	lines := model.BulkConfirm(steps, viewer)
+	steps := m.list.selectedSteps()
+	lines := model.BulkConfirm(steps, m.feed.viewer())
 	if len(lines) == 0 {
-		m.selected = map[string]bool{}
+		m.list.selected = map[string]bool{}
 		return m.pick("enter")
 	}
 	if m.opts.DryRun {
@@ -573,7 +541,7 @@ func (m *Model) askBulk() tea.Cmd {
 		ids = append(ids, st.ID())
 	}
 	m.pend = &pending{confirm: lines, bulk: ids}
-	m.message = lines[0]
+	m.status.message = lines[0]
 	if m.c.Plain {
 		for _, l := range lines {
 			m.say(l)
@@ -587,18 +555,18 @@ func (m *Model) askBulk() tea.Cmd {
 // place stays where it was: a bulk write is not an answer to the card
 // being asked about, so no card is passed over.
 func (m *Model) submitBulk(ids []string) tea.Cmd {
-	m.selected = map[string]bool{}
+	m.list.selected = map[string]bool{}
 	var cmds []tea.Cmd
-	m.inBulk = true
+	m.writes.inBulk = true
 	for _, id := range ids {
-		st, ok := model.Find(m.steps, id)
+		st, ok := model.Find(m.list.steps, id)
 		if !ok || st.Recommendation.Key == "" {
 			continue
 		}
-		m.bulkActive[id] = true
+		m.writes.bulkActive[id] = true
 		cmds = append(cmds, m.submit(st, st.Recommendation, ""))
 	}
-	m.inBulk = false
+	m.writes.inBulk = false
 	if m.c.Plain {
 		m.askCurrent(true) // the bulk's lines came between
 	}
@@ -606,25 +574,25 @@ func (m *Model) submitBulk(ids []string) tea.Cmd {
 }
 
 func (m *Model) refresh() tea.Cmd {
-	if m.reading {
+	if m.feed.reading {
 		m.tell("Already reading GitHub.")
 		return nil
 	}
-	m.reading, m.refreshAsked = true, true
+	m.feed.reading, m.feed.refreshAsked = true, true
 	m.tell("Refreshing from GitHub…")
-	var since = m.readAt
-	if m.cached || m.snap == nil {
+	var since = m.feed.readAt
+	if m.feed.cached || m.feed.snap == nil {
 		return m.readCmd(nil, since)
 	}
-	return m.readCmd(m.snap, since)
+	return m.readCmd(m.feed.snap, since)
 }
 
-// quit leaves at once unless writes run; then it asks whether to wait for
+// askQuit leaves at once unless writes run; then it asks whether to wait for
 // all of them or only the ones under way, so no write stops half done.
-func (m *Model) quit() tea.Cmd {
-	if m.running > 0 {
-		m.quitAsk = true
-		running, waiting := m.queue.Counts()
+func (m *Model) askQuit() tea.Cmd {
+	if m.writes.running > 0 {
+		m.quit.quitAsk = true
+		running, waiting := m.writes.queue.Counts()
 		m.tell(fmt.Sprintf("%s under way and %d waiting. a: wait for all of them; w: wait only for those under way; esc: stay.", describeCount(running, "write is", "writes are"), waiting))
 		return nil
 	}
@@ -632,12 +600,12 @@ func (m *Model) quit() tea.Cmd {
 }
 
 func (m *Model) quitWaiting(onlyRunning bool) tea.Cmd {
-	m.quitAsk = false
+	m.quit.quitAsk = false
 	if onlyRunning {
 		m.dropWaiting()
 	}
-	m.quitting = true
-	if m.running == 0 {
+	m.quit.quitting = true
+	if m.writes.running == 0 {
 		return m.finish()
 	}
 	m.tell("Waiting for the writes under way…")
@@ -645,12 +613,12 @@ func (m *Model) quitWaiting(onlyRunning bool) tea.Cmd {
 }
 
 func (m *Model) onInputClosed() tea.Cmd {
-	m.inputClosed = true
-	if m.reading && m.snap == nil {
+	m.quit.inputClosed = true
+	if m.feed.reading && m.feed.snap == nil {
 		return nil // finish once the first read lands
 	}
-	m.quitting = true
-	if m.running == 0 {
+	m.quit.quitting = true
+	if m.writes.running == 0 {
 		return m.finish()
 	}
 	return nil
@@ -691,5 +659,5 @@ func (m *Model) showLink(n int, url string, err error) {
 	default:
 		m.tell(fmt.Sprintf("Open #%d on GitHub; no browser could be started here.", n))
 	}
-	m.link = url
+	m.status.link = url
 }

@@ -79,7 +79,7 @@ func benchKeypress(b *testing.B, n int) {
 	m := New(context.Background(), tui.Common{Width: 120, Height: 40, Styles: tui.NewStyles(true)}, Deps{Now: time.Now}, Options{})
 	m.Update(readMsg{snap: bigSnapshot(n), at: t0})
 	down, up := tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyUp}
-	m.cursor = n / 2
+	m.list.cursor = n / 2
 	b.ReportAllocs()
 	b.ResetTimer()
 	i := 0

@@ -29,7 +29,7 @@ func (m *Model) cardLines(st model.Step) []string {
 	} else if !st.Counsel.Empty() {
 		out = append(out, "counsel: "+st.Counsel.String())
 	}
-	cs := m.states[st.ID()]
+	cs := m.writes.states[st.ID()]
 	for _, c := range st.Choices {
 		line := fmt.Sprintf("  %s  %s", c.Key, tui.SanitizeLine(c.Label))
 		if c.Recommended {
@@ -58,7 +58,7 @@ func (m *Model) cardLines(st model.Step) []string {
 
 // statusLines say in words what happened to the card in this run.
 func (m *Model) statusLines(st model.Step) []string {
-	cs := m.states[st.ID()]
+	cs := m.writes.states[st.ID()]
 	if cs == nil {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (m *Model) statusLines(st model.Step) []string {
 		return []string{"status: writing…"}
 	case cs.failure != nil:
 		out := []string{"status: not done", tui.SanitizeLine(cs.failure.What), tui.SanitizeLine(cs.failure.Changed), tui.SanitizeLine(cs.failure.Next)}
-		if m.details {
+		if m.pane.details {
 			for _, d := range cs.failure.Details {
 				out = append(out, "details: "+tui.SanitizeLine(d))
 			}

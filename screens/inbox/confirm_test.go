@@ -38,7 +38,7 @@ func TestInboxConfirmationNeverCutOff(t *testing.T) {
 			}
 			m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
 			if applied := m.pend == nil; shown != applied {
-				t.Errorf("confirmation shown whole %v, but y applied it %v (message %q):\n%s", shown, applied, m.message, view)
+				t.Errorf("confirmation shown whole %v, but y applied it %v (message %q):\n%s", shown, applied, m.status.message, view)
 			}
 		})
 	}
@@ -74,7 +74,7 @@ func TestInboxEnterNeverAppliesAConfirmation(t *testing.T) {
 		t.Fatal("option 2 of the Decision did not ask first")
 	}
 	settle(m, press(m, "enter"))
-	if reqs := f.requests(); m.pend != nil || len(reqs) != 0 || !strings.Contains(m.message, "nothing was written") {
-		t.Errorf("Enter on the confirmation: pending %v, executed %v, message %q; want it cancelled, nothing written", m.pend != nil, reqs, m.message)
+	if reqs := f.requests(); m.pend != nil || len(reqs) != 0 || !strings.Contains(m.status.message, "nothing was written") {
+		t.Errorf("Enter on the confirmation: pending %v, executed %v, message %q; want it cancelled, nothing written", m.pend != nil, reqs, m.status.message)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // clipboard through tui.Clipboard: the URL alone, refused unless it is a
 // plain http(s) link.
 func (m *Model) copyLink() tea.Cmd {
-	st, ok := m.current()
+	st, ok := m.list.current()
 	if !ok {
 		return nil
 	}
@@ -37,18 +37,18 @@ func (m *Model) copyLink() tea.Cmd {
 // at best and is discarded anyway (tui.Run), so it prints the URL on a
 // line of its own for the person to copy.
 func (m *Model) sayLink(arg string) {
-	i := m.cursor
+	i := m.list.cursor
 	if arg = strings.TrimSpace(arg); arg != "" {
 		var ok bool
 		if i, ok = m.cardNumbered("copy", arg); !ok {
 			return
 		}
 	}
-	if i < 0 || i >= len(m.steps) {
+	if i < 0 || i >= len(m.list.steps) {
 		m.say("There is no card to copy the link of.")
 		return
 	}
-	n := m.steps[i].Item.Number
+	n := m.list.steps[i].Item.Number
 	u := m.itemURL(n)
 	if !tui.Linkable(u) {
 		m.say(fmt.Sprintf("The link to #%d is not known here, or not a plain http(s) link.", n))

@@ -38,7 +38,7 @@ func TestInboxCopyKeyWritesTheCardsLinkByOSC52(t *testing.T) {
 	var native []string
 	m := copyInbox(t, func(n int) string { return fmt.Sprintf("https://github.com/acme/benefits/issues/%d", n) }, &native)
 	m.Update(tuitest.Key("j"))
-	st, _ := m.current()
+	st, _ := m.list.current()
 	want := fmt.Sprintf("https://github.com/acme/benefits/issues/%d", st.Item.Number)
 	_, cmd := m.Update(tuitest.Key("c"))
 	msgs := tuitest.RunCmd(cmd)

@@ -1,6 +1,8 @@
 package inbox
 
 import (
+	"time"
+
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -39,8 +41,8 @@ func (p *pane) scrollsDetails(lines, h int, asking bool) bool {
 
 // detailsOverflow says whether the current card's details scroll now.
 func (m *Model) detailsOverflow() bool {
-	s, ok := m.current()
-	if !ok || m.noneListed() {
+	s, ok := m.list.current()
+	if !ok || m.list.noneListed() {
 		return false
 	}
 	w, h := m.cardSize()
@@ -84,7 +86,7 @@ func (m *Model) onDetailsScroll(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	// The key may come before any frame laid the viewport out.
-	st, _ := m.current()
+	st, _ := m.list.current()
 	w, h := m.cardSize()
 	m.pane.Update(msg, m.cardBody(st, w), w, h)
 	return true
@@ -105,3 +107,24 @@ func (p *pane) follow(id string) {
 		p.detailVP.GotoTop()
 	}
 }
+
+// tick moves the confetti on by one frame, until it is over.
+func (p *pane) tick() tea.Cmd {
+	if p.confetti > 0 {
+		p.confetti--
+		if p.confetti > 0 {
+			return frameTick()
+		}
+	}
+	return nil
+}
+
+// celebrate starts the confetti over the pane, from now.
+func (p *pane) celebrate(now time.Time) tea.Cmd {
+	p.celebratedAt = now
+	p.confetti = confettiFrames
+	return frameTick()
+}
+
+// calm stops the confetti: any key carries on.
+func (p *pane) calm() { p.confetti = 0 }

@@ -26,8 +26,8 @@ func failedWithLongDetails(t *testing.T, w, h int) *Model {
 		Next: "Press Enter to try again.", Details: details, Retryable: true}
 	m := loaded(t, f, w, h, Options{})
 	settle(m, press(m, "1"))
-	if st, _ := m.current(); st.ID() != "decision#1" || m.states["decision#1"].failure == nil {
-		t.Fatalf("the first card did not fail: %+v", m.states["decision#1"])
+	if st, _ := m.list.current(); st.ID() != "decision#1" || m.writes.states["decision#1"].failure == nil {
+		t.Fatalf("the first card did not fail: %+v", m.writes.states["decision#1"])
 	}
 	return m
 }
@@ -60,7 +60,7 @@ func TestInboxDetailsScroll(t *testing.T) {
 			t.Fatalf("%d cols: ctrl+u does not return to the top:\n%s", w, v)
 		}
 		press(m, "down")
-		if st, _ := m.current(); st.Item.Number != 2 || m.details {
+		if st, _ := m.list.current(); st.Item.Number != 2 || m.pane.details {
 			t.Fatalf("%d cols: ↓ with details open stayed on #%d", w, st.Item.Number)
 		}
 	}
@@ -86,7 +86,7 @@ func TestInboxCardCutWithoutMoreBelowAt40x24(t *testing.T) {
 	w, h := m.cardSize()
 	tall := -1
 	for i := 0; i < 12 && tall < 0; i++ {
-		if st, ok := m.current(); ok && len(m.cardBody(st, w)) > h {
+		if st, ok := m.list.current(); ok && len(m.cardBody(st, w)) > h {
 			tall = i
 			break
 		}
@@ -95,7 +95,7 @@ func TestInboxCardCutWithoutMoreBelowAt40x24(t *testing.T) {
 	if tall < 0 {
 		t.Fatal("no card is taller than the 40x24 pane; the fixture changed")
 	}
-	st, _ := m.current()
+	st, _ := m.list.current()
 	body := m.cardBody(st, w)
 	last := strings.TrimSpace(ansi.Strip(body[len(body)-1]))
 	v := ansi.Strip(m.View().Content)

@@ -4,13 +4,13 @@ import "charm.land/bubbles/v2/key"
 
 // Typing reports whether the note line has the keyboard, so the shell
 // leaves "?" to the note instead of opening the full help.
-func (m *Model) Typing() bool { return m.filtering || (m.pend != nil && m.pend.note) }
+func (m *Model) Typing() bool { return m.list.filtering || (m.pend != nil && m.pend.note) }
 
 // FullKeys is every key the inbox answers to now, for the full help (?):
 // the help line's keys and those it has no room for.
 func (m *Model) FullKeys() []key.Binding {
 	ks := m.Keys()
-	if m.pend != nil || m.quitAsk || m.filtering {
+	if m.pend != nil || m.quit.quitAsk || m.list.filtering {
 		return ks
 	}
 	k := m.keys

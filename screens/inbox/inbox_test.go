@@ -211,8 +211,8 @@ func TestInboxFailedChoiceLeaves(t *testing.T) {
 		t.Fatalf("the failed choice does not leave the card:\n%s", v)
 	}
 	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
-	if !strings.HasPrefix(m.message, "refused: this action failed in a way pressing Enter again cannot fix") {
-		t.Fatalf("the failed choice was offered again: %q", m.message)
+	if !strings.HasPrefix(m.status.message, "refused: this action failed in a way pressing Enter again cannot fix") {
+		t.Fatalf("the failed choice was offered again: %q", m.status.message)
 	}
 	if n := len(f.requests()); n != 1 {
 		t.Fatalf("%d executions, want 1", n)
@@ -319,8 +319,8 @@ func TestInboxCachedReadIsShownButNeverActedOn(t *testing.T) {
 		t.Fatalf("the cached read is not shown, marked cached:\n%s", v)
 	}
 	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
-	if len(f.requests()) != 0 || !strings.Contains(m.message, "from the last read") {
-		t.Fatalf("acted on the cache: %q", m.message)
+	if len(f.requests()) != 0 || !strings.Contains(m.status.message, "from the last read") {
+		t.Fatalf("acted on the cache: %q", m.status.message)
 	}
 }
 
@@ -330,7 +330,7 @@ func TestInboxQuitWhileWritingAsks(t *testing.T) {
 	m := loaded(t, f, 100, 24, Options{})
 	write := press(m, "1")
 	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	if !m.quitAsk || m.done {
+	if !m.quit.quitAsk || m.done {
 		t.Fatal("q while a write runs did not ask")
 	}
 	m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
@@ -354,14 +354,14 @@ func TestInboxJobWellDoneConfetti(t *testing.T) {
 		settle(m, press(m, "enter"))
 		snap, _ := f.deps().Read(context.Background(), nil, time.Time{})
 		m.Update(readMsg{snap: snap, at: t0})
-		if !strings.Contains(m.message, "Job well done") {
-			t.Fatalf("motion=%v: no job well done: %q", motion, m.message)
+		if !strings.Contains(m.status.message, "Job well done") {
+			t.Fatalf("motion=%v: no job well done: %q", motion, m.status.message)
 		}
-		if got := m.confetti > 0; got != motion {
-			t.Fatalf("motion=%v: confetti=%d", motion, m.confetti)
+		if got := m.pane.confetti > 0; got != motion {
+			t.Fatalf("motion=%v: confetti=%d", motion, m.pane.confetti)
 		}
-		if m.confetti*int(frameEvery) > int(1500*time.Millisecond) {
-			t.Fatalf("confetti lasts %d frames, more than 1.5 s", m.confetti)
+		if m.pane.confetti*int(frameEvery) > int(1500*time.Millisecond) {
+			t.Fatalf("confetti lasts %d frames, more than 1.5 s", m.pane.confetti)
 		}
 	}
 }

@@ -81,16 +81,16 @@ func (l *cardList) selectedSteps() []model.Step {
 // failed, "Nothing waits for you" when nothing does, else the list's View.
 func (m *Model) listLines(w, h int) []string {
 	st := m.c.Styles
-	if m.snap == nil {
-		if m.readErr != nil {
-			return []string{st.Failed.Render("failed") + ": the inbox could not be read.", tui.SanitizeLine(m.readErr.Error()), "r tries again; q quits."}
+	if m.feed.snap == nil {
+		if m.feed.readErr != nil {
+			return []string{st.Failed.Render("failed") + ": the inbox could not be read.", tui.SanitizeLine(m.feed.readErr.Error()), "r tries again; q quits."}
 		}
 		return []string{"reading GitHub…"}
 	}
-	if len(m.steps) == 0 {
+	if len(m.list.steps) == 0 {
 		return []string{st.OK.Render("Nothing waits for you."), "Job well done."}
 	}
-	return m.cardList.View(st, w, h, m.statusWord)
+	return m.list.View(st, w, h, m.writes.statusWord)
 }
 
 // View is the grouped list, windowed around the cursor. Only the rows in
@@ -301,4 +301,31 @@ func layoutRows(steps []model.Step) (rows []listRow, rowOf []int) {
 		rows = append(rows, listRow{step: i, group: s.Group})
 	}
 	return rows, rowOf
+}
+
+// replace puts a card as it is now in place of the one with its ID.
+func (l *cardList) replace(now model.Step) {
+	for i, st := range l.steps {
+		if st.ID() == now.ID() {
+			l.steps[i] = now
+		}
+	}
+}
+
+// next moves the cursor to the next card, if there is one.
+func (l *cardList) next() {
+	if l.cursor < len(l.steps)-1 {
+		l.cursor++
+	}
+}
+
+// toggle selects the card with this ID, or unselects it, and reports
+// whether it is selected now.
+func (l *cardList) toggle(id string) bool {
+	if l.selected[id] {
+		delete(l.selected, id)
+		return false
+	}
+	l.selected[id] = true
+	return true
 }

@@ -34,12 +34,14 @@ type cardState struct {
 	takenOff map[string]string // choice key -> why it left the card
 }
 
-// Model is the inbox screen: a root that owns its components — the card
-// list (list.go), the card pane (details.go), the reads (feed), the write
-// queue (writes.go), the note or confirmation waiting for an answer
-// (note.go) and the quit request (quit.go) — and routes each message and
-// key to the one it is for. Each component keeps its own state; the root
-// keeps only what ties them together.
+// Model is the inbox screen: a root over its components — the reads
+// (feed.go), the card list (list.go, nav.go), the card pane (details.go),
+// the write queue (writes.go), the note or confirmation waiting for an
+// answer (note.go) and the quit request (quit.go) — each a named field
+// that keeps its own state behind its own methods (Update, View, its keys
+// where it has them). The root routes each message and key to the one it
+// is for, composes their views, and keeps only what ties them together:
+// what a read or a write's end means for the cards, and the transcript.
 type Model struct {
 	c    tui.Common
 	deps Deps
@@ -47,14 +49,14 @@ type Model struct {
 	ctx  context.Context
 	keys keyMap
 
-	feed       // the reads from GitHub and what they brought
-	cardList   // the cards, their layout, the cursor, the selection and the filter
-	pane       // the card under the cursor: details, its scroll, the confetti
-	writeQueue // the writes waiting and under way, and what they did
-	quitState  // a quit request and the end of input
+	feed   feed       // the reads from GitHub and what they brought
+	list   cardList   // the cards, their layout, the cursor, the selection and the filter
+	pane   pane       // the card under the cursor: details, its scroll, the confetti
+	writes writeQueue // the writes waiting and under way, and what they did
+	quit   quitState  // a quit request and the end of input
 
 	pend   *pending // a choice waiting for its second key or its note (note.go)
-	status          // the line under the list
+	status status   // the line under the list
 
 	humanRefusal string     // why this process may not write as the person, or ""
 	opening      tui.Screen // to open on top, for the stack to take (open.go)
@@ -64,27 +66,6 @@ type Model struct {
 	plain plainPrompt // plain mode: the cards' numbers and the card being asked about
 	done  bool
 	code  int
-}
-
-// feed is the reads: the last snapshot, how fresh it is, and the read
-// under way with its spinner.
-type feed struct {
-	snap    *model.Snapshot
-	readAt  time.Time
-	cached  bool // the cards shown are the last read, not yet refreshed
-	partial bool // ... or the first read so far, still arriving (stream.go)
-	reading bool
-	readErr error
-	// stale: the last read failed, and the cards shown are the last good
-	// read's (readAt), kept on screen and marked so.
-	stale bool
-	// refreshAsked: the person pressed r, so the landing of this read is
-	// said in words, never left at "Refreshing from GitHub…".
-	refreshAsked bool
-	spin         tui.Spin         // beside "reading" while a read is under way
-	readSince    time.Time        // when the read under way began
-	early        []string         // plain: lines typed before the first read landed
-	interrupted  []actions.Record // requests an earlier run stopped part-way (the actions log)
 }
 
 // cardList is the list: the cards in order, their rows, the cursor, the
@@ -102,41 +83,11 @@ type cardList struct {
 
 // pane is the pane that shows the card under the cursor.
 type pane struct {
-	details   bool
-	detailVP  viewport.Model // a card longer than the card pane (details.go)
-	detailFor string         // the card detailVP was laid out for
-	celebrate time.Time
-	confetti  int
-}
-
-// writeQueue is the writes: the queue that decides which may start, what
-// happened to each card, and what this run wrote for the epilogue.
-type writeQueue struct {
-	queue      *actions.Queue                         // the writes waiting and under way (writes.go)
-	exec       func(context.Context, Request) Outcome // runs one write (Deps.Execute)
-	running    int
-	states     map[string]*cardState
-	bulkActive map[string]bool
-	inBulk     bool            // submitBulk is handing cards to the queue
-	finished   map[string]bool // cards whose every write landed in this run
-	writeCtx   context.Context
-	stopWrites context.CancelFunc // cancels the writes under way: the second ctrl+c only
-	tally      tally              // what this session did, for the plain q's summary
-	logLines   []string
-	history    []string // what this run wrote or failed to write, for the epilogue
-}
-
-// quitState is a quit request being honoured, and the end of input.
-type quitState struct {
-	quitAsk  bool          // q while writes run: wait for all, or only those under way
-	quitting bool          // finish once the writes being waited for are done
-	stop     *interruption // ctrl+c or a quit signal being honoured (quit.go)
-	// summaryOnQuit: q in plain mode asked for the summary, said once the
-	// inbox finishes.
-	summaryOnQuit bool
-	shipStopped   string // how the ship a quit request closed ended, in one line
-	shipCode      int    // and its exit code
-	inputClosed   bool   // plain: standard input ended
+	details      bool
+	detailVP     viewport.Model // a card longer than the card pane (details.go)
+	detailFor    string         // the card detailVP was laid out for
+	celebratedAt time.Time      // when the last job well done began its confetti
+	confetti     int
 }
 
 // status is the one line under the list.
@@ -155,9 +106,9 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 	writeCtx, stopWrites := context.WithCancel(ctx)
 	m := &Model{
 		c: c, deps: deps, opts: opts, ctx: ctx, keys: newKeys(),
-		feed:     feed{spin: tui.NewSpin()},
-		cardList: cardList{selected: map[string]bool{}},
-		writeQueue: writeQueue{
+		feed: feed{spin: tui.NewSpin()},
+		list: cardList{selected: map[string]bool{}},
+		writes: writeQueue{
 			queue: actions.NewQueue(2), states: map[string]*cardState{},
 			bulkActive: map[string]bool{}, finished: map[string]bool{},
 			writeCtx: writeCtx, stopWrites: stopWrites, exec: deps.Execute,
@@ -218,7 +169,7 @@ func (m *Model) start() tea.Cmd {
 	} else if m.c.Plain {
 		m.say(legend)
 	}
-	m.reading = true
+	m.feed.reading = true
 	cmds := []tea.Cmd{m.readCmd(nil, time.Time{})}
 	if m.deps.Interrupted != nil && !m.opts.List {
 		load := m.deps.Interrupted
@@ -238,21 +189,8 @@ func (m *Model) start() tea.Cmd {
 }
 
 func (m *Model) readCmd(prev *model.Snapshot, since time.Time) tea.Cmd {
-	return tea.Batch(m.readOnly(prev, since), m.spinWhileReading())
+	return tea.Batch(m.readOnly(prev, since), m.feed.startSpin(m.deps.Now(), !m.c.Plain && !m.opts.List))
 }
-
-// spinWhileReading starts the spinner beside "reading" in the full screen
-// (a read at a slow network's pace always moves); its ticks stop once no
-// read is under way (onSpin).
-func (m *Model) spinWhileReading() tea.Cmd {
-	m.readSince = m.deps.Now()
-	return m.spin.Start(!m.c.Plain && !m.opts.List)
-}
-
-// onSpin moves the spinner while a read is under way and drops the tick
-// after, which stops it. Another screen's spinner ticks carry another ID
-// and leave this one alone.
-func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd { return m.spin.Update(msg, m.reading) }
 
 func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 	ctx, read, now := m.ctx, m.deps.Read, m.deps.Now
@@ -280,7 +218,7 @@ func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 // Update routes messages; it never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if st, ok := m.current(); ok {
+	if st, ok := m.list.current(); ok {
 		// Another card under the cursor: a card too tall for its pane
 		// opens at its top.
 		m.pane.follow(st.ID())
@@ -310,7 +248,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tui.QuitRequestMsg:
 		return m.onQuitRequest(msg)
 	case frameMsg:
-		return m.onFrame()
+		return m.pane.tick()
 	case tui.LineMsg, tui.HelpShownMsg:
 		return m.onPlainInput(msg)
 	case tui.InputClosedMsg:
@@ -329,7 +267,7 @@ func (m *Model) onPlainInput(msg tea.Msg) tea.Cmd {
 	if l, ok := msg.(tui.LineMsg); ok {
 		return m.onTypedLine(l.Line)
 	}
-	if m.pend == nil && !m.quitAsk {
+	if m.pend == nil && !m.quit.quitAsk {
 		m.askCurrent(true) // the keys came between: the question again
 	}
 	return nil
@@ -338,8 +276,8 @@ func (m *Model) onPlainInput(msg tea.Msg) tea.Cmd {
 // onTypedLine takes a plain line; one typed ahead (right after the presence
 // check, say) waits for the cards it is about instead of acting on none.
 func (m *Model) onTypedLine(line string) tea.Cmd {
-	if m.snap == nil && m.readErr == nil {
-		m.early = append(m.early, line)
+	if m.feed.snap == nil && m.feed.readErr == nil {
+		m.feed.early = append(m.feed.early, line)
 		return nil
 	}
 	return m.onLine(line)
@@ -351,10 +289,8 @@ func (m *Model) onTypedLine(line string) tea.Cmd {
 func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case cacheMsg:
-		if msg.ok && m.snap == nil {
-			s := msg.snap
-			m.snap, m.readAt, m.cached = &s, msg.at, true
-			m.setSteps(model.Derive(s))
+		if m.feed.takeCache(msg) {
+			m.setSteps(model.Derive(msg.snap))
 		}
 	case readMsg:
 		return m.onRead(msg), true
@@ -363,27 +299,16 @@ func (m *Model) updateFeed(msg tea.Msg) (tea.Cmd, bool) {
 	case listKeptMsg:
 		return m.finish(), true
 	case interruptedMsg:
-		m.interrupted = msg
-		for _, st := range m.steps {
+		m.feed.interrupted = msg
+		for _, st := range m.list.steps {
 			m.showHalfDone(st)
 		}
 	case spinner.TickMsg:
-		return m.onSpin(msg), true
+		return m.feed.Update(msg), true
 	default:
 		return nil, false
 	}
 	return nil, true
-}
-
-// onFrame moves the confetti on by one frame, until it is over.
-func (m *Model) onFrame() tea.Cmd {
-	if m.confetti > 0 {
-		m.confetti--
-		if m.confetti > 0 {
-			return frameTick()
-		}
-	}
-	return nil
 }
 
 func (m *Model) onRead(msg readMsg) tea.Cmd {
@@ -394,16 +319,12 @@ func (m *Model) onRead(msg readMsg) tea.Cmd {
 // applyRead takes a read in; it returns what to do next and the command
 // that keeps the read in the cache.
 func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
-	m.reading = false
-	asked := m.refreshAsked
-	m.refreshAsked = false
 	if msg.err != nil {
+		m.feed.takeAsked()
 		return m.readFailed(msg.err), nil
 	}
-	m.readErr = nil
-	first := m.snap == nil || m.cached
+	first, asked := m.feed.land(msg)
 	s := msg.snap
-	m.snap, m.readAt, m.cached, m.stale, m.partial = &s, msg.at, false, false, false
 	if asked {
 		m.tell(fmt.Sprintf("Refreshed: the cards are as GitHub had them at %s.", clock(msg.at)))
 	}
@@ -414,8 +335,8 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 		save, at := m.deps.SaveCache, msg.at
 		saveCmd = func() tea.Msg { _ = save(s, at); return nil }
 	}
-	before := m.needsYouN
-	m.setSteps(m.notFinished(model.Derive(s)))
+	before := m.list.needsYouN
+	m.setSteps(m.writes.notFinished(model.Derive(s)))
 	if m.opts.List {
 		m.sayList()
 		if saveCmd == nil {
@@ -430,7 +351,7 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 			return cmd, saveCmd
 		}
 	}
-	if !first && before > 0 && m.needsYouN == 0 && m.noFailures() {
+	if !first && before > 0 && m.list.needsYouN == 0 && m.noFailures() {
 		return m.jobWellDone("Job well done: nothing waits for you now."), saveCmd
 	}
 	return nil, saveCmd
@@ -440,22 +361,24 @@ func (m *Model) applyRead(msg readMsg) (next tea.Cmd, save tea.Cmd) {
 // stale; with none to show, the inbox says so (and --list, CI and plain
 // mode end).
 func (m *Model) readFailed(err error) tea.Cmd {
-	m.dropPartial()
-	m.readErr = err
+	if m.feed.dropPartial() {
+		m.setSteps(nil)
+	}
+	m.feed.readErr = err
 	why := tui.SanitizeLine(err.Error())
-	if m.snap != nil && !m.cached && !m.opts.List {
+	if m.feed.snap != nil && !m.feed.cached && !m.opts.List {
 		// The last good cards stay, marked stale: a failed read says
 		// nothing about them, and each write re-reads its item anyway.
-		m.stale = true
-		m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.readAt)))
-		if m.c.Plain && m.inputClosed && m.running == 0 {
+		m.feed.stale = true
+		m.tell(fmt.Sprintf("The read from GitHub failed: %s. The cards shown are stale, from the read at %s; r tries again.", why, clock(m.feed.readAt)))
+		if m.c.Plain && m.quit.inputClosed && m.writes.running == 0 {
 			return m.finish()
 		}
 		return nil
 	}
-	m.message = "The read from GitHub failed: " + why
+	m.status.message = "The read from GitHub failed: " + why
 	m.say("failed: the inbox could not be read from GitHub: " + why)
-	if m.snap == nil || m.opts.List || m.c.Plain {
+	if m.feed.snap == nil || m.opts.List || m.c.Plain {
 		m.code = tui.ExitFailed
 		if m.opts.List || m.c.CI || m.c.Plain {
 			return m.finish()
@@ -473,8 +396,8 @@ func (m *Model) plainRead(first bool) (tea.Cmd, bool) {
 		m.sayList()
 	}
 	m.askCurrent(false) // only if the read moved the cursor to another card
-	if early := m.early; len(early) > 0 {
-		m.early = nil
+	if early := m.feed.early; len(early) > 0 {
+		m.feed.early = nil
 		var cmds []tea.Cmd
 		for _, l := range early {
 			if m.done {
@@ -482,15 +405,15 @@ func (m *Model) plainRead(first bool) (tea.Cmd, bool) {
 			}
 			cmds = append(cmds, m.onLine(l))
 		}
-		if !m.done && m.inputClosed {
-			m.quitting = true // finish once the writes the lines started end
-			if m.running == 0 {
+		if !m.done && m.quit.inputClosed {
+			m.quit.quitting = true // finish once the writes the lines started end
+			if m.writes.running == 0 {
 				cmds = append(cmds, m.finish())
 			}
 		}
 		return tea.Batch(cmds...), true
 	}
-	if m.inputClosed && m.running == 0 {
+	if m.quit.inputClosed && m.writes.running == 0 {
 		return m.finish(), true
 	}
 	return nil, false
@@ -502,15 +425,15 @@ func (m *Model) plainRead(first bool) (tea.Cmd, bool) {
 // added, the comment not), and Enter on it finishes them.
 func (m *Model) setSteps(steps []model.Step) {
 	var curID string
-	if m.cursor < len(m.steps) {
-		curID = m.steps[m.cursor].ID()
+	if m.list.cursor < len(m.list.steps) {
+		curID = m.list.steps[m.list.cursor].ID()
 	}
 	listed := map[string]bool{}
 	for _, st := range steps {
 		listed[st.ID()] = true
 	}
-	for _, old := range m.steps {
-		if cs := m.states[old.ID()]; cs != nil && (cs.failure != nil || cs.running) && !listed[old.ID()] {
+	for _, old := range m.list.steps {
+		if cs := m.writes.states[old.ID()]; cs != nil && (cs.failure != nil || cs.running) && !listed[old.ID()] {
 			steps = append(steps, old)
 		}
 	}
@@ -518,91 +441,29 @@ func (m *Model) setSteps(steps []model.Step) {
 	for _, st := range steps {
 		m.showHalfDone(st)
 	}
-	m.steps = steps
-	m.relayout()
+	m.list.steps = steps
+	m.list.relayout()
 	for i, st := range steps {
 		if st.ID() == curID {
-			m.cursor = i
+			m.list.cursor = i
 		}
 	}
-	if m.cursor >= len(steps) {
-		m.cursor = max(0, len(steps)-1)
+	if m.list.cursor >= len(steps) {
+		m.list.cursor = max(0, len(steps)-1)
 	}
 }
 
 // showHalfDone shows a card an earlier run left half done as the failure
-// card it was then, so the next run does not pass it off as a fresh card:
-// a Decision GitHub shows commented as accepted but still open, or a
-// request the actions log records as stopped part-way.
+// card it was then (feed.halfDone), unless it shows a failure or a write
+// of this run already.
 func (m *Model) showHalfDone(st model.Step) {
-	cs := m.state(st.ID())
+	cs := m.writes.state(st.ID())
 	if cs.failure != nil || cs.running {
 		return
 	}
-	if st.HalfDone != "" {
-		cs.failure = &Failure{
-			What:      st.HalfDone,
-			Changed:   "The comment is on GitHub; the rest is not.",
-			Next:      "Press Enter to finish it: aayu makes only the writes still missing, each once.",
-			Details:   []string{"Found on GitHub at this read: the comment accepting the option is there and the item is still open (an earlier run was stopped, or failed, after its first write)."},
-			Retryable: true,
-		}
-		return
+	if f := m.feed.halfDone(st); f != nil {
+		cs.failure = f
 	}
-	if pr, r, ok := m.stoppedShip(st); ok {
-		changed := "Nothing was merged; the bypass comment, if one was posted, stays for this head."
-		if r.Detail != "" {
-			changed = capitalise(r.Detail) + "."
-		}
-		cs.failure = &Failure{
-			What:      fmt.Sprintf("Half done: aayu ship %d was stopped at %s after a write landed; the ship is not finished.", pr, clock(r.Time)),
-			Changed:   changed,
-			Next:      fmt.Sprintf("Press Enter to finish it with aayu ship %d: it never merges twice and writes only what is missing. 1 would mark it merged without proof instead.", pr),
-			Details:   []string{"From the actions log: ship " + fmt.Sprint(pr) + ", outcome interrupted."},
-			Retryable: true,
-		}
-		return
-	}
-	for _, r := range m.interrupted {
-		for _, c := range st.Choices {
-			if r.Item != fmt.Sprintf("#%d", st.Item.Number) || r.Command != actions.InboxCommand(st, c) {
-				continue
-			}
-			changed := "Nothing was recorded as landed; a write may have reached GitHub, and aayu checks each before writing it again."
-			if len(r.Writes) > 0 {
-				changed = "What landed: " + strings.Join(r.Writes, "; ") + ". The rest did not, or may not have."
-			}
-			next := fmt.Sprintf("Press %s to finish it (%s): aayu makes only the writes still missing, each once.", c.Key, c.Label)
-			if c.Key == st.Recommendation.Key {
-				next = "Press Enter to finish it: aayu makes only the writes still missing, each once."
-			}
-			cs.failure = &Failure{
-				What:      fmt.Sprintf("Half done: an earlier run was stopped at %s while it wrote %s.", clock(r.Time), c.Label),
-				Changed:   changed,
-				Next:      next,
-				Details:   append([]string{"From the actions log: " + r.Command + ", outcome interrupted."}, strings.Split(r.Detail, " | ")...),
-				Retryable: true,
-			}
-			return
-		}
-	}
-}
-
-// stoppedShip finds, for a Story merged without a ship record, the ship of
-// one of its pull requests a quit request stopped part-way (the actions
-// log): the merge landed, the record did not, and aayu ship finishes it.
-func (m *Model) stoppedShip(st model.Step) (int, actions.Record, bool) {
-	if st.Kind != model.KindMergedWithoutShip {
-		return 0, actions.Record{}, false
-	}
-	for _, l := range st.Links {
-		for _, r := range m.interrupted {
-			if l.IsPR && r.Item == fmt.Sprintf("#%d", l.Number) && r.Command == fmt.Sprintf("ship %d", l.Number) {
-				return l.Number, r, true
-			}
-		}
-	}
-	return 0, actions.Record{}, false
 }
 
 func capitalise(s string) string {
@@ -612,58 +473,35 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// notFinished drops the cards this run finished: every write of theirs
-// landed, so no later read (one that started before the writes ended, or
-// a refresh that missed a change made within the same second as the last
-// read) brings a done card back. The next run reads them afresh.
-func (m *Model) notFinished(steps []model.Step) []model.Step {
-	out := steps[:0:0]
-	for _, st := range steps {
-		if !m.finished[st.ID()] {
-			out = append(out, st)
-		}
-	}
-	return out
-}
-
 // clock is a read's time as the header and messages say it.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
 
 // noFailures says whether no listed card shows a failure.
-func (m *Model) noFailures() bool {
-	for _, st := range m.steps {
-		if s := m.states[st.ID()]; s != nil && s.failure != nil {
-			return false
-		}
-	}
-	return true
-}
+func (m *Model) noFailures() bool { return m.writes.noFailures(m.list.steps) }
 
 // finish ends the screen; the log of failures is printed on quit.
 func (m *Model) finish() tea.Cmd {
 	m.done = true
-	for _, l := range m.logLines {
+	for _, l := range m.writes.takeLog() {
 		m.say(l)
 	}
-	m.logLines = nil
-	if m.summaryOnQuit {
+	if m.quit.summaryOnQuit {
 		m.sayQuitSummary()
 	}
-	if l := m.stopLine(); l != "" {
+	if l, code := m.quit.line(m.code); l != "" {
+		m.code = code
 		m.say(l) // the last line says what the quit request found and did
-		m.history = append(m.history, l)
+		m.writes.history = append(m.writes.history, l)
 	}
-	m.stopWrites() // nothing runs any more; release the context
+	m.writes.stopWrites() // nothing runs any more; release the context
 	return tea.Quit
 }
 
 func (m *Model) jobWellDone(words string) tea.Cmd {
-	m.message = words
+	m.status.message = words
 	m.say(words)
 	if m.c.Motion && !m.c.Plain {
-		m.celebrate = m.deps.Now()
-		m.confetti = confettiFrames
-		return frameTick()
+		return m.pane.celebrate(m.deps.Now())
 	}
 	return nil
 }
@@ -680,15 +518,15 @@ func frameTick() tea.Cmd { return tea.Tick(frameEvery, func(time.Time) tea.Msg {
 // run wrote, what did not finish, and the details of each failure, under
 // the Headline that names the inbox in the quit summary.
 func (m *Model) Epilogue() []string {
-	if m.c.Plain || len(m.history) == 0 {
+	if m.c.Plain {
 		return nil
 	}
-	return append(append([]string(nil), m.history...), m.logLines...)
+	return m.writes.epilogue()
 }
 
 // Headline is how the inbox session ended, for the quit summary.
 func (m *Model) Headline() string {
-	if len(m.history) == 0 {
+	if len(m.writes.history) == 0 {
 		return fmt.Sprintf("no choice written from its cards (exit %d)", m.code)
 	}
 	return fmt.Sprintf("what this run did, each write below (exit %d):", m.code)
@@ -706,13 +544,13 @@ func (m *Model) say(l string) { m.lines = append(m.lines, l) }
 // now stays listed and says why.
 func (m *Model) Keys() []key.Binding {
 	k := m.keys
-	if m.quitAsk {
+	if m.quit.quitAsk {
 		return []key.Binding{k.WaitAll, k.WaitRunning, k.Back}
 	}
 	if m.pend != nil {
 		return m.pend.Keys(k)
 	}
-	if m.filtering {
+	if m.list.filtering {
 		return []key.Binding{k.FilterDone, k.ClearFilter}
 	}
 	act := k.Act
@@ -725,7 +563,7 @@ func (m *Model) Keys() []key.Binding {
 	if m.detailsOverflow() {
 		ks = append([]key.Binding{scrollDetails}, ks...)
 	}
-	if m.filter != "" {
+	if m.list.filter != "" {
 		ks = append(ks, k.ClearFilter)
 	}
 	return append(ks, k.Quit)
@@ -733,17 +571,10 @@ func (m *Model) Keys() []key.Binding {
 
 // writeBlocked says why nothing can be written now, or "".
 func (m *Model) writeBlocked() string {
-	switch {
-	case m.snap == nil:
-		return "still reading GitHub"
-	case m.partial:
-		return "the read from GitHub is still arriving"
-	case m.cached:
-		return "these cards are from the last read; waiting for GitHub"
-	case !m.opts.DryRun:
-		return m.humanRefusal
+	if why := m.feed.notReady(); why != "" || m.opts.DryRun {
+		return why
 	}
-	return ""
+	return m.humanRefusal
 }
 
 func describeCount(n int, one, many string) string {

@@ -121,20 +121,6 @@ func (l *cardList) keepCursorListed() {
 	}
 }
 
-// pageSize is how many cards pgup/pgdown move: the list's height, less
-// one so the card at the edge stays in view.
-func (m *Model) pageSize() int {
-	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
-	bodyH := h - 3
-	if w < twoPaneMin {
-		bodyH = max(3, bodyH/3)
-	}
-	if m.filtering || m.filter != "" {
-		bodyH--
-	}
-	return max(1, bodyH-1)
-}
-
 // filterLine is the list's first line while a filter is typed or kept.
 func (l *cardList) filterLine() string {
 	cursor := ""
@@ -171,4 +157,18 @@ func (l *cardList) filteredRows() (rows []listRow, rowOf []int) {
 		rows = append(rows, listRow{step: i, group: s.Group})
 	}
 	return rows, rowOf
+}
+
+// pageSize is how many cards pgup/pgdown move in a screen of w×h: the
+// list's height, less one so the card at the edge stays in view.
+func (l *cardList) pageSize(w, h int) int {
+	w, h = max(w, 20), max(h, 8)
+	bodyH := h - 3
+	if w < twoPaneMin {
+		bodyH = max(3, bodyH/3)
+	}
+	if l.filtering || l.filter != "" {
+		bodyH--
+	}
+	return max(1, bodyH-1)
 }

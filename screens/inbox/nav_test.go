@@ -48,10 +48,10 @@ func press(m *Model, keys ...string) tea.Cmd {
 // noteChoice opens the note of the review card's "approve its head".
 func noteChoice(t *testing.T, m *Model) {
 	t.Helper()
-	for i, st := range m.steps {
+	for i, st := range m.list.steps {
 		for _, c := range st.Choices {
 			if c.NeedsNote != "" {
-				m.cursor = i
+				m.list.cursor = i
 				press(m, c.Key)
 				if !m.Typing() {
 					t.Fatalf("choice %s of %s did not ask for its note", c.Key, rowLabel(st))
@@ -86,8 +86,8 @@ func TestInboxPasteOutsideATextLineIsDropped(t *testing.T) {
 	f := newFake()
 	m := loaded(t, f, 100, 24, Options{})
 	m.Update(tea.PasteMsg{Content: "1\ny\n"})
-	if m.pend != nil || len(f.requests()) != 0 || m.cursor != 0 {
-		t.Fatalf("a paste on the list acted: pend=%v requests=%v cursor=%d", m.pend, f.requests(), m.cursor)
+	if m.pend != nil || len(f.requests()) != 0 || m.list.cursor != 0 {
+		t.Fatalf("a paste on the list acted: pend=%v requests=%v cursor=%d", m.pend, f.requests(), m.list.cursor)
 	}
 }
 
@@ -98,8 +98,8 @@ func TestInboxPagesAndJumps(t *testing.T) {
 	f.snap = bigSnapshot(90)
 	for _, w := range []int{40, 120} {
 		m := loaded(t, f, w, 24, Options{})
-		last := len(m.steps) - 1
-		page := m.pageSize()
+		last := len(m.list.steps) - 1
+		page := m.list.pageSize(m.c.Width, m.c.Height)
 		for _, c := range []struct {
 			keys []string
 			want int
@@ -109,13 +109,13 @@ func TestInboxPagesAndJumps(t *testing.T) {
 			{[]string{"pgup", "pgup"}, 0}, {[]string{"G", "pgdown"}, last}, {[]string{"pgup"}, last - page},
 		} {
 			press(m, c.keys...)
-			if m.cursor != c.want {
-				t.Fatalf("%d cols: %v left the cursor on %d, want %d", w, c.keys, m.cursor, c.want)
+			if m.list.cursor != c.want {
+				t.Fatalf("%d cols: %v left the cursor on %d, want %d", w, c.keys, m.list.cursor, c.want)
 			}
 			v := ansi.Strip(m.View().Content)
 			tuitest.AssertFits(t, m.View().Content, w, 24)
-			if !strings.Contains(v, fmt.Sprintf("#%d", m.steps[m.cursor].Item.Number)) {
-				t.Fatalf("%d cols: after %v the card #%d is not on screen:\n%s", w, c.keys, m.steps[m.cursor].Item.Number, v)
+			if !strings.Contains(v, fmt.Sprintf("#%d", m.list.steps[m.list.cursor].Item.Number)) {
+				t.Fatalf("%d cols: after %v the card #%d is not on screen:\n%s", w, c.keys, m.list.steps[m.list.cursor].Item.Number, v)
 			}
 		}
 	}
@@ -136,22 +136,22 @@ func TestInboxFilterByTitleOrNumber(t *testing.T) {
 		t.Fatalf("filtering by title:\n%s", v)
 	}
 	press(m, "enter")
-	if m.Typing() || m.filter != "vision" {
-		t.Fatalf("enter did not keep the filter: typing=%v filter=%q", m.Typing(), m.filter)
+	if m.Typing() || m.list.filter != "vision" {
+		t.Fatalf("enter did not keep the filter: typing=%v filter=%q", m.Typing(), m.list.filter)
 	}
-	if st, _ := m.current(); st.Item.Number != 9 {
+	if st, _ := m.list.current(); st.Item.Number != 9 {
 		t.Fatalf("the cursor is on #%d, a card the filter hides", st.Item.Number)
 	}
 	press(m, "esc")
-	if m.filter != "" || !strings.Contains(ansi.Strip(m.View().Content), "Production") {
+	if m.list.filter != "" || !strings.Contains(ansi.Strip(m.View().Content), "Production") {
 		t.Fatal("esc did not clear the filter")
 	}
 	press(m, "/", "#6")
-	if st, _ := m.current(); st.Item.Number != 6 || st.Kind != model.KindNeedsReview {
+	if st, _ := m.list.current(); st.Item.Number != 6 || st.Kind != model.KindNeedsReview {
 		t.Fatalf("filtering by number put the cursor on #%d", st.Item.Number)
 	}
 	press(m, "esc")
-	if m.Typing() || m.filter != "" {
+	if m.Typing() || m.list.filter != "" {
 		t.Fatal("esc while typing did not clear the filter")
 	}
 }
@@ -165,8 +165,8 @@ func TestInboxFilterMatchingNothingActsOnNothing(t *testing.T) {
 	if m.pend != nil || len(f.requests()) != 0 {
 		t.Fatalf("a hidden card was acted on: %v", f.requests())
 	}
-	if !strings.Contains(m.message, "No card matches the filter") {
-		t.Fatalf("the refusal is not in words: %q", m.message)
+	if !strings.Contains(m.status.message, "No card matches the filter") {
+		t.Fatalf("the refusal is not in words: %q", m.status.message)
 	}
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "No card matches") || strings.Contains(v, "Production") {
 		t.Fatalf("the view with nothing matching:\n%s", v)
@@ -203,31 +203,31 @@ func TestInboxFilterMatchesKindsAndGroups(t *testing.T) {
 		{"needs your review", []int{6}},
 		{"decision", []int{1, 2}},
 	} {
-		m.filter = c.filter
+		m.list.filter = c.filter
 		var got []int
-		for _, i := range m.visible() {
-			got = append(got, m.steps[i].Item.Number)
+		for _, i := range m.list.visible() {
+			got = append(got, m.list.steps[i].Item.Number)
 		}
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Fatalf("filter %q lists %v, want %v", c.filter, got, c.want)
 		}
 	}
-	m.filter = ""
+	m.list.filter = ""
 	press(m, "/", "housekeeping")
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "(2 of 5)") || strings.Contains(v, "Claims export") {
 		t.Fatalf("filtering by group:\n%s", v)
 	}
 	// A kind the fixture has no card of: the rule itself, on one step.
 	ready := model.Step{Kind: model.KindReadyToShip, Group: model.KindReadyToShip.Group(), Item: model.Item{Number: 4, Title: "Dental plan", IsPR: true}}
-	m.steps = []model.Step{ready}
+	m.list.steps = []model.Step{ready}
 	for _, filter := range []string{"ready to ship", "READY-TO-SHIP", "story pr ready", "ship #4", "dental"} {
-		m.filter = filter
-		if !m.matches(0) {
+		m.list.filter = filter
+		if !m.list.matches(0) {
 			t.Fatalf("filter %q does not match a ready-to-ship card", filter)
 		}
 	}
-	m.filter = "housekeeping"
-	if m.matches(0) {
+	m.list.filter = "housekeeping"
+	if m.list.matches(0) {
 		t.Fatal("a ready-to-ship card matched the housekeeping group")
 	}
 }

@@ -43,7 +43,7 @@ func TestInboxNoteIsALineEditor(t *testing.T) {
 	settle(m, press(m, "y")) // not the recommendation: it asks once; y applies
 	reqs := f.requests()
 	if len(reqs) != 1 || reqs[0].Note != strings.TrimSpace(want) || reqs[0].Choice.Key != "2" {
-		t.Fatalf("executed %+v, want the approval with note %q (message %q)", reqs, strings.TrimSpace(want), m.message)
+		t.Fatalf("executed %+v, want the approval with note %q (message %q)", reqs, strings.TrimSpace(want), m.status.message)
 	}
 }
 
@@ -59,8 +59,8 @@ func TestInboxNoteEscCancelsAndCtrlVReadsNoClipboard(t *testing.T) {
 		t.Errorf("ctrl+v in the note asked to run a command (a clipboard read)")
 	}
 	press(m, "esc")
-	if m.pend != nil || m.Typing() || m.message != "Cancelled; nothing was written." {
-		t.Fatalf("esc did not cancel the note: pend=%v message %q", m.pend, m.message)
+	if m.pend != nil || m.Typing() || m.status.message != "Cancelled; nothing was written." {
+		t.Fatalf("esc did not cancel the note: pend=%v message %q", m.pend, m.status.message)
 	}
 	if n := len(f.requests()); n != 0 {
 		t.Fatalf("a cancelled note wrote %d times", n)
@@ -74,8 +74,8 @@ func TestInboxNoteEmptyIsRefused(t *testing.T) {
 	m := loaded(t, f, 100, 24, Options{})
 	noteChoice(t, m)
 	press(m, "   ", "enter")
-	if !m.Typing() || !strings.HasPrefix(m.message, "Write one line on what you checked") || len(f.requests()) != 0 {
-		t.Fatalf("an empty note was sent: message %q, %d writes", m.message, len(f.requests()))
+	if !m.Typing() || !strings.HasPrefix(m.status.message, "Write one line on what you checked") || len(f.requests()) != 0 {
+		t.Fatalf("an empty note was sent: message %q, %d writes", m.status.message, len(f.requests()))
 	}
 }
 

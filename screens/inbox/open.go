@@ -24,7 +24,7 @@ func (m *Model) Opening() tui.Screen {
 // openShip opens the ship screen for pr. Ship asks for its own yes before
 // it writes; from here it carries the inbox session's presence approval.
 func (m *Model) openShip(pr int, solo bool) tea.Cmd {
-	if m.running > 0 {
+	if m.writes.running > 0 {
 		m.tell("Writes are under way; ship once they finish.")
 		return nil
 	}
@@ -42,7 +42,7 @@ func (m *Model) openShip(pr int, solo bool) tea.Cmd {
 // current card: the card's own item when it is a Story, else the Story its
 // pull request links.
 func (m *Model) openStory(what string) tea.Cmd {
-	st, ok := m.current()
+	st, ok := m.list.current()
 	if !ok {
 		return nil
 	}
@@ -50,7 +50,7 @@ func (m *Model) openStory(what string) tea.Cmd {
 	if what == "verify" {
 		build = m.deps.OpenVerify
 	}
-	story, found := storyOf(st, m.snap)
+	story, found := storyOf(st, m.feed.snap)
 	switch {
 	case build == nil:
 		m.tell(fmt.Sprintf("The %s screen does not open from here in this mode.", what))
@@ -125,18 +125,18 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 		m.tell(line) // plain mode: on the page, after the screen's own lines
 	}
 	if a.what != "" {
-		m.tally.opened = append(m.tally.opened, openedLine(a, msg))
+		m.writes.tally.opened = append(m.writes.tally.opened, openedLine(a, msg))
 	}
 	if msg.Quitting {
 		// The quit request that closed it comes here next: no refresh, and
 		// the last line says how the ship it stopped ended.
 		if a.what == "ship" {
-			m.shipStopped, m.shipCode = line, msg.Code
+			m.quit.shipStopped, m.quit.shipCode = line, msg.Code
 		}
 		return nil
 	}
-	if m.inputClosed || a.what != "ship" {
-		if m.c.Plain && !m.inputClosed {
+	if m.quit.inputClosed || a.what != "ship" {
+		if m.c.Plain && !m.quit.inputClosed {
 			m.askCurrent(true) // another screen's lines came between
 		}
 		return nil
@@ -145,7 +145,7 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 	// On the full screen the line on how the ship ended stays: this
 	// refresh was not asked for, so its landing changes the cards and the
 	// header's read time, not the message. The plain page says it landed.
-	m.message, m.refreshAsked = line, m.c.Plain
+	m.status.message, m.feed.refreshAsked = line, m.c.Plain
 	return cmd
 }
 

@@ -101,9 +101,9 @@ func TestInboxOpensShipOnTopAndComesBackAsItWas(t *testing.T) {
 	st.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	snap, _ := f.deps().Read(context.Background(), nil, t0)
 	st.Update(readMsg{snap: snap, at: t0})
-	m.message = ""
+	m.status.message = ""
 	ready := -1
-	for i, s := range m.steps {
+	for i, s := range m.list.steps {
 		if s.Kind == model.KindReadyToShip {
 			ready = i
 		}
@@ -111,7 +111,7 @@ func TestInboxOpensShipOnTopAndComesBackAsItWas(t *testing.T) {
 	if ready < 0 {
 		t.Fatal("the demo has no ready-to-ship card")
 	}
-	for m.cursor < ready {
+	for m.list.cursor < ready {
 		pressOn(st, "j")
 	}
 	pressOn(st, "enter")
@@ -129,13 +129,13 @@ func TestInboxOpensShipOnTopAndComesBackAsItWas(t *testing.T) {
 	if st.Depth() != 1 || !closed {
 		t.Fatalf("esc on a finished ship did not come back (depth %d) or did not release it (closed %v)", st.Depth(), closed)
 	}
-	if m.cursor != ready {
-		t.Errorf("back in the inbox the cursor is on card %d, want %d where it was", m.cursor, ready)
+	if m.list.cursor != ready {
+		t.Errorf("back in the inbox the cursor is on card %d, want %d where it was", m.list.cursor, ready)
 	}
 	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "aayu ship 4 did not ship: your confirmation: refused") {
 		t.Errorf("the inbox does not say how the ship ended:\n%s", view)
 	}
-	if !m.reading {
+	if !m.feed.reading {
 		t.Error("back from a ship, the inbox does not read GitHub again")
 	}
 }
@@ -158,13 +158,13 @@ func TestInboxOpensThePackOfTheCardsStory(t *testing.T) {
 	st.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	snap, _ := f.deps().Read(context.Background(), nil, t0)
 	st.Update(readMsg{snap: snap, at: t0})
-	for i, s := range m.steps {
-		m.cursor = i
-		story, ok := storyOf(s, m.snap)
+	for i, s := range m.list.steps {
+		m.list.cursor = i
+		story, ok := storyOf(s, m.feed.snap)
 		pressOn(st, "p")
 		switch {
 		case ok && st.Depth() != 2:
-			t.Errorf("p on %s #%d (Story #%d) opened nothing: %q", s.Kind, s.Item.Number, story, m.message)
+			t.Errorf("p on %s #%d (Story #%d) opened nothing: %q", s.Kind, s.Item.Number, story, m.status.message)
 		case ok:
 			if asked[len(asked)-1] != story {
 				t.Errorf("p on %s #%d opened Story #%d, want #%d", s.Kind, s.Item.Number, asked[len(asked)-1], story)
@@ -175,8 +175,8 @@ func TestInboxOpensThePackOfTheCardsStory(t *testing.T) {
 			}
 		case !ok && st.Depth() != 1:
 			t.Errorf("p on %s #%d, which names no Story, opened a screen", s.Kind, s.Item.Number)
-		case !ok && !strings.Contains(m.message, "names no Story"):
-			t.Errorf("p on %s #%d, which names no Story, says %q", s.Kind, s.Item.Number, m.message)
+		case !ok && !strings.Contains(m.status.message, "names no Story"):
+			t.Errorf("p on %s #%d, which names no Story, says %q", s.Kind, s.Item.Number, m.status.message)
 		}
 	}
 	if len(asked) == 0 {
@@ -205,7 +205,7 @@ func TestInboxAsksPresenceFirstInItsOwnProgram(t *testing.T) {
 		if st.Depth() != 2 || st.Top() != tui.Screen(login) {
 			t.Fatalf("approve=%v: the presence check is not on top at the start (depth %d)", approve, st.Depth())
 		}
-		if m.reading {
+		if m.feed.reading {
 			t.Fatalf("approve=%v: the inbox started reading before the presence check was answered", approve)
 		}
 		cmd := pressOn(st, "q") // the check ends
@@ -214,11 +214,11 @@ func TestInboxAsksPresenceFirstInItsOwnProgram(t *testing.T) {
 		}
 		done, code := m.Done()
 		switch {
-		case approve && (done || !m.reading || cmd == nil):
-			t.Errorf("approved: the inbox should read GitHub now (done %v, reading %v)", done, m.reading)
+		case approve && (done || !m.feed.reading || cmd == nil):
+			t.Errorf("approved: the inbox should read GitHub now (done %v, reading %v)", done, m.feed.reading)
 		case !approve && (!done || code != tui.ExitRefused):
 			t.Errorf("not approved: the inbox should end with exit %d; done %v code %d", tui.ExitRefused, done, code)
-		case !approve && m.reading:
+		case !approve && m.feed.reading:
 			t.Error("not approved: the inbox started reading GitHub")
 		}
 	}

@@ -55,22 +55,22 @@ func (p *plainPrompt) numberOf(id string) int {
 // keeps each card's number (a card that arrived since takes the next one),
 // so a number the person wrote down never comes to mean another card.
 func (m *Model) sayList() {
-	if len(m.steps) == 0 {
+	if len(m.list.steps) == 0 {
 		m.say("Nothing waits for you. Job well done.")
 		return
 	}
 	if m.plain.number == nil {
-		ids := make([]string, len(m.steps))
-		for i, st := range m.steps {
+		ids := make([]string, len(m.list.steps))
+		for i, st := range m.list.steps {
 			ids[i] = st.ID()
 		}
 		m.plain.renumber(ids)
 	}
-	needs := m.needsYouN
-	verb := map[bool]string{true: "waits", false: "wait"}[len(m.steps) == 1]
-	m.say(fmt.Sprintf("%s %s: %d %s you, %d housekeeping (as GitHub had them at %s%s).", describeCount(len(m.steps), "step", "steps"), verb, needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(m.steps)-needs,
-		clock(m.readAt), map[bool]string{true: "; stale: the last read failed", false: ""}[m.stale]))
-	for _, st := range m.steps {
+	needs := m.list.needsYouN
+	verb := map[bool]string{true: "waits", false: "wait"}[len(m.list.steps) == 1]
+	m.say(fmt.Sprintf("%s %s: %d %s you, %d housekeeping (as GitHub had them at %s%s).", describeCount(len(m.list.steps), "step", "steps"), verb, needs, map[bool]string{true: "needs", false: "need"}[needs == 1], len(m.list.steps)-needs,
+		clock(m.feed.readAt), map[bool]string{true: "; stale: the last read failed", false: ""}[m.feed.stale]))
+	for _, st := range m.list.steps {
 		lines := m.cardLines(st)
 		m.say(fmt.Sprintf("card %d: %s", m.plain.numberOf(st.ID()), lines[0]))
 		for _, l := range lines[1:] {
@@ -84,11 +84,11 @@ func (m *Model) sayList() {
 // asks even so, after other lines came between (a cancel, another screen,
 // the list printed anew).
 func (m *Model) askCurrent(again bool) {
-	st, ok := m.current()
+	st, ok := m.list.current()
 	if !ok || m.opts.List {
 		return
 	}
-	if m.plain.endAt >= len(m.steps) {
+	if m.plain.endAt >= len(m.list.steps) {
 		if again || m.plain.asked != askedEnd {
 			m.plain.asked = askedEnd
 			m.say("No more cards. r refreshes; q quits.")
@@ -99,7 +99,7 @@ func (m *Model) askCurrent(again bool) {
 		return
 	}
 	m.plain.asked = st.ID()
-	m.say(fmt.Sprintf("card %d of %d: %s #%d. Choose: a number, enter for the recommendation, s to skip.", m.plain.numberOf(st.ID()), max(m.plain.last, len(m.steps)), st.Kind.Words(), st.Item.Number))
+	m.say(fmt.Sprintf("card %d of %d: %s #%d. Choose: a number, enter for the recommendation, s to skip.", m.plain.numberOf(st.ID()), max(m.plain.last, len(m.list.steps)), st.Kind.Words(), st.Item.Number))
 }
 
 // advancePlain moves the plain twin to the next card.
@@ -107,12 +107,12 @@ func (m *Model) advancePlain() {
 	if !m.c.Plain {
 		return
 	}
-	if m.cursor < len(m.steps)-1 {
-		m.cursor++
+	if m.list.cursor < len(m.list.steps)-1 {
+		m.list.cursor++
 		m.askCurrent(false)
 		return
 	}
-	m.plain.endAt = len(m.steps)
+	m.plain.endAt = len(m.list.steps)
 	m.plain.asked = askedEnd
 	m.say("No more cards. r refreshes; q quits.")
 }
@@ -122,7 +122,7 @@ func (m *Model) advancePlain() {
 func (m *Model) cardNumbered(word, arg string) (int, bool) {
 	n, err := strconv.Atoi(strings.TrimSpace(arg))
 	if err == nil {
-		for i, st := range m.steps {
+		for i, st := range m.list.steps {
 			if m.plain.number[st.ID()] == n {
 				return i, true
 			}
@@ -130,7 +130,7 @@ func (m *Model) cardNumbered(word, arg string) (int, bool) {
 	}
 	var listed []string
 	gaps := false
-	for _, st := range m.steps {
+	for _, st := range m.list.steps {
 		if k, ok := m.plain.number[st.ID()]; ok {
 			listed = append(listed, strconv.Itoa(k))
 			gaps = gaps || k != len(listed)
@@ -149,11 +149,11 @@ func (m *Model) cardNumbered(word, arg string) (int, bool) {
 
 // sayDetails prints the details of the current card's failure.
 func (m *Model) sayDetails() {
-	st, ok := m.current()
+	st, ok := m.list.current()
 	if !ok {
 		return
 	}
-	cs := m.states[st.ID()]
+	cs := m.writes.states[st.ID()]
 	if cs == nil || cs.failure == nil {
 		m.say("This card has no failure to show details of.")
 		return

@@ -12,7 +12,7 @@ import (
 func (m *Model) PlainKeys() []key.Binding {
 	w := tui.PlainWord
 	switch {
-	case m.quitAsk:
+	case m.quit.quitAsk:
 		return []key.Binding{w("a", "quit now: drop the writes waiting, finish the ones under way"),
 			w("w", "wait for every write, then quit"), w("anything else", "do not quit")}
 	case m.pend != nil && m.pend.note:

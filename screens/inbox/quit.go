@@ -34,74 +34,83 @@ func (m *Model) onQuitRequest(q tui.QuitRequestMsg) tea.Cmd {
 		return nil
 	}
 	// A question left unanswered is a no: nothing is written for it.
-	m.pend, m.quitAsk, m.filtering = nil, false, false
-	if m.stop == nil {
-		m.stop = &interruption{why: q.Why, under: m.running}
-		m.stop.dropped = m.dropWaiting()
-		m.stop.under = m.running
+	m.pend, m.quit.quitAsk, m.list.filtering = nil, false, false
+	if m.quit.stop == nil {
+		m.quit.stop = &interruption{why: q.Why, under: m.writes.running}
+		m.quit.stop.dropped = m.dropWaiting()
+		m.quit.stop.under = m.writes.running
 	}
-	m.quitting = true
-	if m.running == 0 {
+	m.quit.quitting = true
+	if m.writes.running == 0 {
 		return m.finish()
 	}
 	if q.Force {
-		m.stop.forced = true
-		m.stopWrites()
+		m.quit.stop.forced = true
+		m.writes.stopWrites()
 		m.tell(fmt.Sprintf("%s again: stopping the %s now; each is recorded in the actions log as half done, with what landed…",
-			q.Why, describeCount(m.running, "write under way", "writes under way")))
+			q.Why, describeCount(m.writes.running, "write under way", "writes under way")))
 		return nil
 	}
 	m.tell(fmt.Sprintf("%s: finishing %s before quitting; no new write starts. %s again stops %s and records what landed as half done.",
-		q.Why, describeCount(m.running, "write under way", "writes under way"), q.Why, map[bool]string{true: "it", false: "them"}[m.running == 1]))
+		q.Why, describeCount(m.writes.running, "write under way", "writes under way"), q.Why, map[bool]string{true: "it", false: "them"}[m.writes.running == 1]))
 	return nil
 }
 
 // dropWaiting takes the writes that have not started off the queue, each
 // said in a line: nothing was written for them. It returns how many.
 func (m *Model) dropWaiting() int {
-	dropped := m.queue.DropWaiting()
-	for _, j := range dropped {
-		m.running--
-		m.state(j.ID).running = false
-		st := j.Req.Step
-		line := fmt.Sprintf("not done: %s #%d was not started; nothing was written for it.", st.Kind.Words(), st.Item.Number)
-		m.say(line)
-		m.history = append(m.history, line) // the full screen says it on closing
+	dropped := m.writes.dropWaiting()
+	for _, l := range dropped {
+		m.say(l)
 	}
 	return len(dropped)
 }
 
-// countStopped counts how a write under way at the quit request ended.
-func (m *Model) countStopped(o Outcome) {
-	if m.stop == nil {
+// quitState is a quit request being honoured, and the end of input.
+type quitState struct {
+	quitAsk  bool          // q while writes run: wait for all, or only those under way
+	quitting bool          // finish once the writes being waited for are done
+	stop     *interruption // ctrl+c or a quit signal being honoured (quit.go)
+	// summaryOnQuit: q in plain mode asked for the summary, said once the
+	// inbox finishes.
+	summaryOnQuit bool
+	shipStopped   string // how the ship a quit request closed ended, in one line
+	shipCode      int    // and its exit code
+	inputClosed   bool   // plain: standard input ended
+}
+
+// count counts how a write under way at the quit request ended.
+func (q *quitState) count(o Outcome) {
+	if q.stop == nil {
 		return
 	}
 	switch {
-	case o.Failure != nil && m.stop.forced:
-		m.stop.cut++
+	case o.Failure != nil && q.stop.forced:
+		q.stop.cut++
 	case o.Failure != nil || o.Changed:
-		m.stop.failed++
+		q.stop.failed++
 	default:
-		m.stop.finished++
+		q.stop.finished++
 	}
 }
 
-// stopLine is the last line of an interrupted run: what the request found
-// under way and what became of it. It sets the exit code: 1 when anything
-// was cut short or failed, else what q would have given.
-func (m *Model) stopLine() string {
-	s := m.stop
+// line is the last line of an interrupted run: what the request found
+// under way and what became of it, with the exit code the run ends with,
+// given code so far: 1 when anything was cut short or failed, else ship's
+// when the request closed a ship, else code.
+func (q *quitState) line(code int) (string, int) {
+	s := q.stop
 	if s == nil {
-		return ""
+		return "", code
 	}
 	line := fmt.Sprintf("stopped on %s", s.why)
 	switch {
-	case m.shipStopped != "":
+	case q.shipStopped != "":
 		// The request closed the ship screen first; ship itself waited for
 		// its write under way and said what landed.
-		line += ": " + m.shipStopped
-		if m.code == tui.ExitOK {
-			m.code = m.shipCode
+		line += ": " + q.shipStopped
+		if code == tui.ExitOK {
+			code = q.shipCode
 		}
 	case s.under == 0:
 		line += ": no write was under way, so nothing is half done"
@@ -117,8 +126,8 @@ func (m *Model) stopLine() string {
 	if s.dropped > 0 {
 		line += fmt.Sprintf("; %s not started", describeCount(s.dropped, "waiting write was", "waiting writes were"))
 	}
-	if (s.cut > 0 || s.failed > 0) && m.code == tui.ExitOK {
-		m.code = tui.ExitFailed
+	if (s.cut > 0 || s.failed > 0) && code == tui.ExitOK {
+		code = tui.ExitFailed
 	}
-	return line + fmt.Sprintf(" (exit %d).", m.code)
+	return line + fmt.Sprintf(" (exit %d).", code), code
 }

@@ -27,14 +27,14 @@ func TestCtrlCDuringDecisionWriteFinishesIt(t *testing.T) {
 	if m.done {
 		t.Fatal("ctrl+c ended the inbox while a write was under way")
 	}
-	if !strings.Contains(m.message, "finishing 1 write under way") {
-		t.Errorf("the screen does not say it is finishing the write: %q", m.message)
+	if !strings.Contains(m.status.message, "finishing 1 write under way") {
+		t.Errorf("the screen does not say it is finishing the write: %q", m.status.message)
 	}
-	m.cursor = 1
+	m.list.cursor = 1
 	r.run(press(m, "1", "y"))
 	g.wantStart(t, "a pick after ctrl+c")
-	if !strings.Contains(m.message, "no new write starts") {
-		t.Errorf("a pick after ctrl+c was not refused in words: %q", m.message)
+	if !strings.Contains(m.status.message, "no new write starts") {
+		t.Errorf("a pick after ctrl+c was not refused in words: %q", m.status.message)
 	}
 
 	close(g.gate("decision#1"))
@@ -92,7 +92,7 @@ func TestSecondCtrlCStopsTheWriteRecordedHalfDone(t *testing.T) {
 	if !done || code != tui.ExitFailed {
 		t.Fatalf("after the stopped write came back: done=%v code=%d; want finished, exit 1", done, code)
 	}
-	if cs := m.states["decision#1"]; cs == nil || cs.failure == nil {
+	if cs := m.writes.states["decision#1"]; cs == nil || cs.failure == nil {
 		t.Error("the stopped write does not show as a failure card")
 	}
 	last := m.lines[len(m.lines)-1]
@@ -111,7 +111,7 @@ func TestHalfDoneDecisionShowsAsAFailureCard(t *testing.T) {
 	snap := demoSnapshot()
 	snap.IssueComments[2] = append(snap.IssueComments[2], identityComment("founder", "Accepted option 2 (Drop it) by @founder"))
 	m.Update(readMsg{snap: snap, at: t0})
-	cs := m.states["decision#2"]
+	cs := m.writes.states["decision#2"]
 	if cs == nil || cs.failure == nil || !strings.Contains(cs.failure.What, "Half done: option 2 was accepted") {
 		t.Fatalf("the half-done Decision shows no failure card: %+v", cs)
 	}
@@ -127,7 +127,7 @@ func identityComment(login, body string) identity.Comment {
 
 func mustStep(t *testing.T, m *Model, id string) model.Step {
 	t.Helper()
-	st, ok := model.Find(m.steps, id)
+	st, ok := model.Find(m.list.steps, id)
 	if !ok {
 		t.Fatalf("no card %s", id)
 	}
@@ -171,9 +171,9 @@ func TestCtrlCOnShipOpenedFromTheInboxEndsWithTheShipsOutcome(t *testing.T) {
 	st.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	snap, _ := f.deps().Read(context.Background(), nil, t0)
 	st.Update(readMsg{snap: snap, at: t0})
-	for i, s := range m.steps {
+	for i, s := range m.list.steps {
 		if s.Kind == model.KindReadyToShip {
-			m.cursor = i
+			m.list.cursor = i
 		}
 	}
 	pressOn(st, "enter")
@@ -188,7 +188,7 @@ func TestCtrlCOnShipOpenedFromTheInboxEndsWithTheShipsOutcome(t *testing.T) {
 	if !done || code != tui.ExitFailed {
 		t.Fatalf("the inbox under the ship: done=%v code=%d; want it ended with the ship's exit 1", done, code)
 	}
-	if m.reading {
+	if m.feed.reading {
 		t.Error("the inbox started a read on its way out")
 	}
 	last := m.Epilogue()[len(m.Epilogue())-1]
@@ -218,7 +218,7 @@ func TestStopInTheActionsLogShowsAsAFailureCardNextRun(t *testing.T) {
 			m.Update(msg)
 		}
 	}
-	cs := m.states["needs-review#6"]
+	cs := m.writes.states["needs-review#6"]
 	if cs == nil || cs.failure == nil {
 		t.Fatalf("the stopped approval shows no failure card: %+v", cs)
 	}
@@ -227,7 +227,7 @@ func TestStopInTheActionsLogShowsAsAFailureCardNextRun(t *testing.T) {
 			t.Errorf("the failure card lacks %q: %q", want, cs.failure.Lines())
 		}
 	}
-	if cs := m.states["decision#1"]; cs != nil && cs.failure != nil {
+	if cs := m.writes.states["decision#1"]; cs != nil && cs.failure != nil {
 		t.Errorf("a card the log says nothing about shows a failure: %+v", cs.failure)
 	}
 }
@@ -266,19 +266,19 @@ func TestShipStoppedAfterItsMergeIsFinishedByShipNextRun(t *testing.T) {
 	m.Update(readMsg{snap: demoSnapshot(), at: t0})
 	m.Update(interruptedMsg{{Time: t0, Command: "ship 10", Repo: "acme/benefits", Item: "#10", Outcome: actions.OutcomeInterrupted,
 		Detail: "merged as 3543d4864c49, but the record did not reach the ledger; run aayu ship 10 again to finish it without merging twice"}})
-	cs := m.states["merged-without-ship#9"]
+	cs := m.writes.states["merged-without-ship#9"]
 	if cs == nil || cs.failure == nil || !strings.Contains(cs.failure.What, "Half done: aayu ship 10 was stopped") {
 		t.Fatalf("the Story of the stopped ship shows no half-done card: %+v", cs)
 	}
 	press(m, "C")
-	if m.selected["merged-without-ship#9"] {
+	if m.list.selected["merged-without-ship#9"] {
 		t.Error("the bulk housekeeping selected the stopped ship's Story, which it would mark merged without proof")
 	}
-	m.pend, m.selected = nil, map[string]bool{}
-	m.cursor = m.rowIndex(t, "merged-without-ship#9")
+	m.pend, m.list.selected = nil, map[string]bool{}
+	m.list.cursor = m.rowIndex(t, "merged-without-ship#9")
 	press(m, "1")
-	if m.pend == nil || !strings.Contains(m.message, "aayu ship 10 stopped part-way") {
-		t.Errorf("marking it merged without proof did not ask first: %q", m.message)
+	if m.pend == nil || !strings.Contains(m.status.message, "aayu ship 10 stopped part-way") {
+		t.Errorf("marking it merged without proof did not ask first: %q", m.status.message)
 	}
 	press(m, "esc")
 	press(m, "enter")
@@ -289,7 +289,7 @@ func TestShipStoppedAfterItsMergeIsFinishedByShipNextRun(t *testing.T) {
 
 func (m *Model) rowIndex(t *testing.T, id string) int {
 	t.Helper()
-	for i, st := range m.steps {
+	for i, st := range m.list.steps {
 		if st.ID() == id {
 			return i
 		}

@@ -47,8 +47,8 @@ func TestInboxFailureQuotingGitHubIsNeutralised(t *testing.T) {
 	m.Update(readMsg{snap: demoSnapshot(), at: t0})
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	settle(m, cmd)
-	m.details = true
-	st, ok := model.Find(m.steps, "decision#1")
+	m.pane.details = true
+	st, ok := model.Find(m.list.steps, "decision#1")
 	if !ok {
 		t.Fatal("Decision #1 left the inbox")
 	}
@@ -102,7 +102,7 @@ func TestInboxReadErrorQuotingGitHubIsNeutralised(t *testing.T) {
 // forgot to sanitise still cannot put a control on the screen.
 func TestInboxMessageLineIsSanitisedWhateverSetIt(t *testing.T) {
 	m := loaded(t, newFake(), 120, 30, Options{})
-	m.message = "refused: " + hostileAnswer
+	m.status.message = "refused: " + hostileAnswer
 	view := ansi.Strip(m.View().Content)
 	tuitest.AssertInert(t, "the view", view)
 	if !strings.Contains(view, "refused: 502^[[2J^[]52;c;") {
@@ -127,7 +127,7 @@ func TestInboxChangedAndByHandQuotingGitHubAreNeutralised(t *testing.T) {
 			m.Update(readMsg{snap: demoSnapshot(), at: t0})
 			_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 			settle(m, cmd)
-			st, _ := model.Find(m.steps, "decision#1")
+			st, _ := model.Find(m.list.steps, "decision#1")
 			all := strings.Join(append(m.Transcript(), m.cardLines(st)...), "\n")
 			tuitest.AssertInert(t, "the transcript and card", all)
 			if !strings.Contains(all, "502^[[2J^[]52;c;") {
@@ -151,7 +151,7 @@ func TestInboxProblemAndReasonQuotingGitHubAreNeutralised(t *testing.T) {
 	}
 	m := loaded(t, f, 120, 40, Options{})
 	for _, id := range []string{"decision#1", "needs-review#6", "merged-without-ship#9"} {
-		st, ok := model.Find(m.steps, id)
+		st, ok := model.Find(m.list.steps, id)
 		if !ok {
 			t.Fatalf("no card %s", id)
 		}

@@ -56,20 +56,11 @@ func waitPartial(ch <-chan model.Snapshot, now func() time.Time) tea.Cmd {
 	}
 }
 
+// onPartial shows part of the first read as it arrives, and waits for
+// the next part.
 func (m *Model) onPartial(msg partialMsg) tea.Cmd {
-	if m.reading && (m.snap == nil || m.partial) {
-		s := msg.snap
-		m.snap, m.readAt, m.cached, m.partial = &s, msg.at, true, true
-		m.setSteps(model.Derive(s))
+	if m.feed.takePartial(msg) {
+		m.setSteps(model.Derive(msg.snap))
 	}
 	return waitPartial(msg.ch, m.deps.Now)
-}
-
-// dropPartial forgets a first read that failed before it was whole: the
-// screen then shows the failure as it would without partial cards.
-func (m *Model) dropPartial() {
-	if m.partial {
-		m.snap, m.cached, m.partial = nil, false, false
-		m.setSteps(nil)
-	}
 }

@@ -58,7 +58,7 @@ func TestInboxShowsCardsAsTheyArrive(t *testing.T) {
 	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, deps, Options{})
 	msgs := make(chan tea.Msg, 8)
 	runCmd(m, m.readOnly(nil, time.Time{}), msgs)
-	m.reading = true
+	m.feed.reading = true
 
 	part := (<-msgs).(partialMsg)
 	next := m.onPartial(part)
@@ -68,8 +68,8 @@ func TestInboxShowsCardsAsTheyArrive(t *testing.T) {
 		t.Fatalf("the first part is not on screen, marked as arriving:\n%s", v)
 	}
 	m.Update(tea.KeyPressMsg{Code: '1', Text: "1"})
-	if len(f.requests()) != 0 || !strings.Contains(m.message, "still arriving") {
-		t.Fatalf("acted on a card still arriving: %q", m.message)
+	if len(f.requests()) != 0 || !strings.Contains(m.status.message, "still arriving") {
+		t.Fatalf("acted on a card still arriving: %q", m.status.message)
 	}
 
 	close(release)
@@ -82,7 +82,7 @@ func TestInboxShowsCardsAsTheyArrive(t *testing.T) {
 	m.Update(whole)
 	v = ansi.Strip(m.View().Content)
 	header, _, _ := strings.Cut(v, "\n")
-	if m.partial || m.cached || strings.Contains(header, "arriving") || !strings.Contains(v, "Review #6") {
+	if m.feed.partial || m.feed.cached || strings.Contains(header, "arriving") || !strings.Contains(v, "Review #6") {
 		t.Fatalf("the whole read did not replace the part:\n%s", v)
 	}
 }
@@ -91,12 +91,12 @@ func TestInboxKeepsACachedReadOverAPartialOne(t *testing.T) {
 	_, deps, release := streamingFake(t)
 	defer close(release)
 	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, deps, Options{})
-	m.reading = true
+	m.feed.reading = true
 	m.Update(cacheMsg{snap: demoSnapshot(), at: t0.Add(-time.Hour), ok: true})
 	part := demoSnapshot()
 	part.PullRequests = nil
 	m.Update(partialMsg{snap: part, at: t0, ch: make(chan model.Snapshot)})
-	if m.partial || len(m.snap.PullRequests) == 0 {
+	if m.feed.partial || len(m.feed.snap.PullRequests) == 0 {
 		t.Fatal("a partial read replaced the whole cached one")
 	}
 }
@@ -107,11 +107,11 @@ func TestInboxSpinsWhileReading(t *testing.T) {
 	f := newFake()
 	m := New(context.Background(), tui.Common{Width: 100, Height: 24, Styles: tui.NewStyles(true)}, f.deps(), Options{})
 	m.Init()
-	if !m.spin.Spinning() {
+	if !m.feed.spin.Spinning() {
 		t.Fatal("a read started and the spinner did not")
 	}
 	before := ansi.Strip(m.View().Content)
-	tick := m.spin.Tick().(spinner.TickMsg)
+	tick := m.feed.spin.Tick().(spinner.TickMsg)
 	_, cmd := m.Update(tick)
 	if cmd == nil {
 		t.Fatal("the spinner stopped while the read is under way")
@@ -121,7 +121,7 @@ func TestInboxSpinsWhileReading(t *testing.T) {
 	}
 	snap, _ := f.deps().Read(context.Background(), nil, t0)
 	m.Update(readMsg{snap: snap, at: t0})
-	if _, cmd := m.Update(m.spin.Tick().(spinner.TickMsg)); cmd != nil || m.spin.Spinning() {
+	if _, cmd := m.Update(m.feed.spin.Tick().(spinner.TickMsg)); cmd != nil || m.feed.spin.Spinning() {
 		t.Error("the spinner kept ticking after the read landed")
 	}
 }

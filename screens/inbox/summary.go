@@ -55,8 +55,8 @@ func (m *Model) sayQuitSummary() {
 	}
 	code := m.code
 	m.say("summary of this inbox session:")
-	m.say(fmt.Sprintf("  inbox: %s written, %s", describeCount(m.tally.done, "choice", "choices"), describeCount(m.tally.failed, "write failed", "writes failed")))
-	for _, o := range m.tally.opened {
+	m.say(fmt.Sprintf("  inbox: %s written, %s", describeCount(m.writes.tally.done, "choice", "choices"), describeCount(m.writes.tally.failed, "write failed", "writes failed")))
+	for _, o := range m.writes.tally.opened {
 		m.say("  " + o.line)
 		if !o.looked {
 			code = tui.Worst(code, o.code)

@@ -42,14 +42,14 @@ func TestInboxFailedReadKeepsStaleCards(t *testing.T) {
 			m.Update(readMsg{at: t0.Add(5 * time.Minute), err: fmt.Errorf("GitHub could not be reached: %w", errOffline)})
 			view := ansi.Strip(m.View().Content)
 			tuitest.AssertFits(t, m.View().Content, w, 24)
-			if len(m.steps) != 5 {
-				t.Fatalf("the failed read left %d cards, want the 5 of the last good read", len(m.steps))
+			if len(m.list.steps) != 5 {
+				t.Fatalf("the failed read left %d cards, want the 5 of the last good read", len(m.list.steps))
 			}
 			if w >= 80 && (!strings.Contains(view, "stale from 09:00:00 UTC; the read failed") || !strings.Contains(view, "Decision #1")) {
 				t.Errorf("the stale cards are not shown as stale:\n%s", view)
 			}
-			if !strings.HasPrefix(m.message, "The read from GitHub failed: GitHub could not be reached") {
-				t.Errorf("message %q does not give the failure", m.message)
+			if !strings.HasPrefix(m.status.message, "The read from GitHub failed: GitHub could not be reached") {
+				t.Errorf("message %q does not give the failure", m.status.message)
 			}
 			if strings.Contains(view, "Refreshing from GitHub") {
 				t.Errorf("the refresh ended but still says it is refreshing:\n%s", view)
@@ -59,8 +59,8 @@ func TestInboxFailedReadKeepsStaleCards(t *testing.T) {
 			// The next good read clears the mark and says when it landed.
 			m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
 			m.Update(readMsg{snap: demoSnapshot(), at: t0.Add(10 * time.Minute)})
-			if m.stale || !strings.Contains(m.message, "Refreshed: the cards are as GitHub had them at 09:10:00 UTC") {
-				t.Errorf("stale %v, message %q", m.stale, m.message)
+			if m.feed.stale || !strings.Contains(m.status.message, "Refreshed: the cards are as GitHub had them at 09:10:00 UTC") {
+				t.Errorf("stale %v, message %q", m.feed.stale, m.status.message)
 			}
 		})
 	}
@@ -127,13 +127,13 @@ func TestInboxPartialWriteStaysAsFailureCard(t *testing.T) {
 			for i := 0; i < 3; i++ {
 				m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
 			}
-			if st, _ := m.current(); st.ID() != "merged-without-ship#9" {
+			if st, _ := m.list.current(); st.ID() != "merged-without-ship#9" {
 				t.Fatalf("cursor on %s", st.ID())
 			}
 			settle(m, press(m, "enter"))
 			snap, _ := f.deps().Read(context.Background(), nil, time.Time{})
 			m.Update(readMsg{snap: snap, at: t0.Add(time.Minute)})
-			st, ok := model.Find(m.steps, "merged-without-ship#9")
+			st, ok := model.Find(m.list.steps, "merged-without-ship#9")
 			if !ok {
 				t.Fatal("the half-done Story left the inbox")
 			}
@@ -149,11 +149,11 @@ func TestInboxPartialWriteStaysAsFailureCard(t *testing.T) {
 					t.Errorf("the failure card does not say %q:\n%s", want, lines)
 				}
 			}
-			if st, _ := m.current(); st.ID() != "merged-without-ship#9" {
+			if st, _ := m.list.current(); st.ID() != "merged-without-ship#9" {
 				t.Fatalf("cursor moved to %s", st.ID())
 			}
 			settle(m, press(m, "enter"))
-			if _, ok := model.Find(m.steps, "merged-without-ship#9"); ok {
+			if _, ok := model.Find(m.list.steps, "merged-without-ship#9"); ok {
 				t.Error("the finished card is still listed")
 			}
 			if n := len(f.requests()); n != 2 {
@@ -171,8 +171,8 @@ func TestInboxCountsAndJobWellDoneMatchTheList(t *testing.T) {
 	f.changed["bug-fix-merged#11"] = true // the re-read of #11 finds it changed
 	m := loaded(t, f, 100, 24, Options{})
 	settle(m, press(m, "C", "y"))
-	if strings.Contains(m.message, "Job well done") {
-		t.Fatalf("job well done while #11 still waits: %q", m.message)
+	if strings.Contains(m.status.message, "Job well done") {
+		t.Fatalf("job well done while #11 still waits: %q", m.status.message)
 	}
 	view := ansi.Strip(m.View().Content)
 	if !strings.Contains(view, "Housekeeping (1)") || strings.Contains(view, "Merged #9") {
@@ -180,10 +180,10 @@ func TestInboxCountsAndJobWellDoneMatchTheList(t *testing.T) {
 	}
 	delete(f.changed, "bug-fix-merged#11")
 	settle(m, press(m, "C", "y"))
-	if m.message != "Job well done: the housekeeping is clear." {
-		t.Errorf("message %q after the last housekeeping", m.message)
+	if m.status.message != "Job well done: the housekeeping is clear." {
+		t.Errorf("message %q after the last housekeeping", m.status.message)
 	}
-	if m.housekeepingLeft() {
+	if m.list.housekeepingLeft() {
 		t.Error("housekeeping is still listed")
 	}
 }
@@ -207,14 +207,14 @@ func TestInboxOpenItShowsTheLink(t *testing.T) {
 			d.Open = func(int) error { return tc.err }
 			m := New(context.Background(), tui.Common{Width: 120, Height: 24, Styles: tui.NewStyles(true)}, d, Options{})
 			m.Update(readMsg{snap: demoSnapshot(), at: t0})
-			m.cursor = 2 // PR #6: open it and review it
+			m.list.cursor = 2 // PR #6: open it and review it
 			_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-			if strings.Contains(m.message, "in your browser") {
-				t.Fatalf("claimed a browser before one opened: %q", m.message)
+			if strings.Contains(m.status.message, "in your browser") {
+				t.Fatalf("claimed a browser before one opened: %q", m.status.message)
 			}
 			m.Update(cmd())
-			if m.message != tc.want {
-				t.Fatalf("message %q, want %q", m.message, tc.want)
+			if m.status.message != tc.want {
+				t.Fatalf("message %q, want %q", m.status.message, tc.want)
 			}
 			if v := m.View().Content; !strings.Contains(v, ansi.SetHyperlink(u)) {
 				t.Errorf("the link is not an OSC 8 hyperlink:\n%q", v)

@@ -1,9 +1,7 @@
 package inbox
 
 import (
-	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -27,7 +25,7 @@ const twoPaneMin = 80
 func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	st := m.c.Styles
-	header := tui.SanitizeLine(m.deps.Repo) + " · " + m.freshness()
+	header := tui.SanitizeLine(m.deps.Repo) + " · " + m.feed.View(m.c.Styles, m.deps.Now, len(m.list.steps))
 	if m.opts.DryRun {
 		header += " · " + st.Warning.Render("dry run")
 	}
@@ -63,9 +61,9 @@ func (m *Model) render() string {
 		body = append(body, "")
 	}
 	body = body[:bodyH]
-	msg := tui.SanitizeLine(m.message)
-	if m.link != "" && strings.Contains(msg, tui.SanitizeLine(m.link)) {
-		msg = strings.Replace(msg, tui.SanitizeLine(m.link), tui.Hyperlink(m.link, m.link), 1)
+	msg := tui.SanitizeLine(m.status.message)
+	if m.status.link != "" && strings.Contains(msg, tui.SanitizeLine(m.status.link)) {
+		msg = strings.Replace(msg, tui.SanitizeLine(m.status.link), tui.Hyperlink(m.status.link, m.status.link), 1)
 	}
 	out := append([]string{header}, body...)
 	help := tui.HelpLine(w, m.Keys(), st)
@@ -91,8 +89,8 @@ func pad(s string, w int) string {
 // confirmation or note, and confetti over it for a moment after a job well
 // done.
 func (m *Model) cardPane(w, h int) []string {
-	s, ok := m.current()
-	if !ok || m.noneListed() {
+	s, ok := m.list.current()
+	if !ok || m.list.noneListed() {
 		return nil
 	}
 	return m.pane.View(m.c.Styles, m.cardBody(s, w), m.pend.View(m.c.Styles, w), w, h)
@@ -222,44 +220,4 @@ func wrapHanging(l string, w int) []string {
 		out = append(out, pad+r)
 	}
 	return out
-}
-
-// freshness says how fresh the cards are, in words: when the read they
-// come from was made, and whether a newer one is under way or failed.
-func (m *Model) freshness() string {
-	st := m.c.Styles
-	at := clock(m.readAt)
-	refreshing, spin := "", ""
-	if m.reading {
-		refreshing = ", refreshing…" + m.readingFor()
-		spin = m.spin.View() + " "
-	}
-	switch {
-	case m.snap == nil && m.readErr != nil:
-		return st.Failed.Render("read failed")
-	case m.snap == nil:
-		return spin + "reading GitHub…" + m.readingFor()
-	case m.partial:
-		return spin + st.Warning.Render("arriving") + fmt.Sprintf(": %d cards so far, reading GitHub…", len(m.steps)) + m.readingFor()
-	case m.cached && m.readErr != nil:
-		return st.Warning.Render("cached") + " from " + at + "; the read failed"
-	case m.cached:
-		return spin + st.Warning.Render("cached") + " from " + at + refreshing
-	case m.stale:
-		return spin + st.Failed.Render("stale") + " from " + at + "; the read failed" + refreshing
-	}
-	return spin + "read at " + at + refreshing
-}
-
-// readingFor is how long the read under way has taken, once it is a
-// second or more: " 3s".
-func (m *Model) readingFor() string {
-	if !m.reading || m.readSince.IsZero() {
-		return ""
-	}
-	d := m.deps.Now().Sub(m.readSince)
-	if d < time.Second {
-		return ""
-	}
-	return " " + d.Truncate(time.Second).String()
 }

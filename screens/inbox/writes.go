@@ -6,10 +6,15 @@ package inbox
 // of a card.
 
 import (
+	"context"
+	"fmt"
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/aayudha/aayu/actions"
 	model "github.com/aayudha/aayu/model/inbox"
+	"github.com/aayudha/aayu/tui"
 )
 
 // startJobs runs each write the queue let start as its own command, whose
@@ -76,4 +81,104 @@ func (q *writeQueue) statusWord(st model.Step) string {
 		return "skipped"
 	}
 	return ""
+}
+
+// writeQueue is the writes: the queue that decides which may start, what
+// happened to each card, and what this run wrote for the epilogue.
+type writeQueue struct {
+	queue      *actions.Queue                         // the writes waiting and under way (writes.go)
+	exec       func(context.Context, Request) Outcome // runs one write (Deps.Execute)
+	running    int
+	states     map[string]*cardState
+	bulkActive map[string]bool
+	inBulk     bool            // submitBulk is handing cards to the queue
+	finished   map[string]bool // cards whose every write landed in this run
+	writeCtx   context.Context
+	stopWrites context.CancelFunc // cancels the writes under way: the second ctrl+c only
+	tally      tally              // what this session did, for the plain q's summary
+	logLines   []string
+	history    []string // what this run wrote or failed to write, for the epilogue
+}
+
+// notFinished drops the cards this run finished: every write of theirs
+// landed, so no later read (one that started before the writes ended, or
+// a refresh that missed a change made within the same second as the last
+// read) brings a done card back. The next run reads them afresh.
+func (q *writeQueue) notFinished(steps []model.Step) []model.Step {
+	out := steps[:0:0]
+	for _, st := range steps {
+		if !q.finished[st.ID()] {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// noFailures says whether none of steps shows a failure.
+func (q *writeQueue) noFailures(steps []model.Step) bool {
+	for _, st := range steps {
+		if s := q.states[st.ID()]; s != nil && s.failure != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// dropWaiting takes the writes that have not started off the queue and
+// returns a line for each: nothing was written for it. The lines are in
+// the history, so the full screen says them on closing.
+func (q *writeQueue) dropWaiting() []string {
+	var lines []string
+	for _, j := range q.queue.DropWaiting() {
+		q.running--
+		q.state(j.ID).running = false
+		st := j.Req.Step
+		lines = append(lines, fmt.Sprintf("not done: %s #%d was not started; nothing was written for it.", st.Kind.Words(), st.Item.Number))
+	}
+	q.history = append(q.history, lines...)
+	return lines
+}
+
+// failed records a write that failed: its card becomes a failure card,
+// a failure no retry can fix takes its choice off the card, and the
+// details (GitHub's own answer, untrusted) go to the log printed on quit.
+func (q *writeQueue) failed(cs *cardState, label string, f *Failure) {
+	q.tally.failed++
+	cs.failure = f
+	if !f.Retryable {
+		cs.takenOff[cs.choice] = f.What
+	}
+	details := make([]string, len(f.Details))
+	for i, d := range f.Details {
+		details[i] = tui.SanitizeLine(d)
+	}
+	q.logLines = append(q.logLines, fmt.Sprintf("log: %s failed: %s", label, strings.Join(details, "; ")))
+}
+
+// landed records a write whose every part landed; a card with a step left
+// by hand is not finished.
+func (q *writeQueue) landed(cs *cardState, id string, o Outcome) {
+	q.tally.done++
+	cs.done = o.Wrote
+	if o.ByHand != "" {
+		cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
+		return
+	}
+	q.finished[id] = true
+}
+
+// takeLog returns the failures' log lines, said once.
+func (q *writeQueue) takeLog() []string {
+	l := q.logLines
+	q.logLines = nil
+	return l
+}
+
+// epilogue is what this run wrote, what did not finish, and the details
+// of each failure; nil when it wrote nothing.
+func (q *writeQueue) epilogue() []string {
+	if len(q.history) == 0 {
+		return nil
+	}
+	return append(append([]string(nil), q.history...), q.logLines...)
 }

@@ -170,15 +170,15 @@ func fourWrites(t *testing.T, m *Model, g *gatedWrites, r cmdRunner) {
 	t.Helper()
 	r.run(press(m, "1"))
 	g.wantStart(t, "Decision #1", "decision#1")
-	m.cursor = 1
-	if st, _ := m.current(); st.ID() != "decision#2" {
+	m.list.cursor = 1
+	if st, _ := m.list.current(); st.ID() != "decision#2" {
 		t.Fatalf("cursor on %s, want decision#2", st.ID())
 	}
 	r.run(press(m, "1", "y")) // a one-way door asks once; y applies
 	g.wantStart(t, "Decision #2", "decision#2")
 	r.run(press(m, "C", "y"))
 	g.wantStart(t, "the housekeeping, with two writes under way")
-	if running, waiting := m.queue.Counts(); running != 2 || waiting != 2 {
+	if running, waiting := m.writes.queue.Counts(); running != 2 || waiting != 2 {
 		t.Fatalf("%d writes under way and %d waiting, want 2 and 2", running, waiting)
 	}
 }
@@ -204,11 +204,11 @@ func TestInboxWritesTwoAtATimeNeverTwoOnOneItem(t *testing.T) {
 	close(g.gate("merged-without-ship#9"))
 	r.run(m.updateCmd(r.nextDone(t)))
 	r.run(m.updateCmd(r.nextDone(t)))
-	if running, waiting := m.queue.Counts(); running != 0 || waiting != 0 || m.running != 0 {
-		t.Fatalf("after every write: %d under way, %d waiting, %d counted", running, waiting, m.running)
+	if running, waiting := m.writes.queue.Counts(); running != 0 || waiting != 0 || m.writes.running != 0 {
+		t.Fatalf("after every write: %d under way, %d waiting, %d counted", running, waiting, m.writes.running)
 	}
 	for _, id := range []string{"decision#1", "decision#2", "merged-without-ship#9", "bug-fix-merged#11"} {
-		if !m.finished[id] {
+		if !m.writes.finished[id] {
 			t.Errorf("%s is not reported done", id)
 		}
 	}
@@ -226,8 +226,8 @@ func TestInboxQuitWaitsOnlyForWritesUnderWay(t *testing.T) {
 	fourWrites(t, m, g, r)
 
 	press(m, "q")
-	if !m.quitAsk || !strings.Contains(m.message, "2 writes are under way and 2 waiting") {
-		t.Fatalf("q while writes run: quitAsk=%v message %q", m.quitAsk, m.message)
+	if !m.quit.quitAsk || !strings.Contains(m.status.message, "2 writes are under way and 2 waiting") {
+		t.Fatalf("q while writes run: quitAsk=%v message %q", m.quit.quitAsk, m.status.message)
 	}
 	press(m, "w")
 	if m.done {

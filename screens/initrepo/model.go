@@ -89,10 +89,9 @@ func (m *Model) Init() tea.Cmd {
 	}
 }
 
-// Update reacts to what was read and written and to the person's answer.
-// Its cyclomatic complexity (27) is one case per message the screen takes
-// (the read, the form, the write, the quit request, the keys), each a few
-// lines; the screen is not one of the two #21 split into components.
+// Update reacts to what was read and written and to the person's answer:
+// the read, the write, a typed line or the end of input, a key, and the
+// form's own messages each go to their handler.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -107,41 +106,49 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case appliedMsg:
 		return m.applied(msg)
 	case tui.LineMsg:
-		yes := plainAnswer(msg.Line)
-		if m.phase == asking {
-			return m.answer(yes)
-		}
-		if m.phase == reading && m.early == nil {
-			m.early = &yes // typed ahead; it answers the question once asked
-		}
+		return m.onAnswer(plainAnswer(msg.Line))
 	case tui.InputClosedMsg:
-		if m.phase == asking {
-			return m.answer(false)
-		}
-		if m.phase == reading && m.early == nil {
-			no := false
-			m.early = &no
-		}
+		return m.onAnswer(false)
 	case tea.KeyPressMsg:
-		if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
-			return m, nil
-		}
-		switch {
-		case m.phase == asking && (key.Matches(msg, m.keys.Quit) || msg.String() == "esc"):
-			return m.answer(false)
-		case m.phase == asking && m.form != nil:
-			return m.toForm(msg) // y, n, ←/→ and enter are the form's
-		case m.phase == finished && key.Matches(msg, m.keys.Quit, m.keys.Enter):
-			m.closed = true
-			return m, tea.Quit
-		case m.phase == reading && key.Matches(msg, m.keys.Quit):
-			m.say("Stopped before anything was written.")
-			return m.finish(tui.ExitRefused)
-		}
+		return m.onKey(msg)
 	default:
 		if m.phase == asking && m.form != nil {
 			return m.toForm(msg) // the form's own messages, from its commands
 		}
+	}
+	return m, nil
+}
+
+// onAnswer takes a typed line's answer (the end of input is a no): it
+// answers the question once asked, and one typed ahead while reading
+// waits for it.
+func (m *Model) onAnswer(yes bool) (tea.Model, tea.Cmd) {
+	if m.phase == asking {
+		return m.answer(yes)
+	}
+	if m.phase == reading && m.early == nil {
+		m.early = &yes
+	}
+	return m, nil
+}
+
+// onKey takes a key: the scroll keys scroll, the question's go to it or
+// its form, and q ends a finished screen or stops the read.
+func (m *Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.scroll.Key(msg, m.keys.Up, m.keys.Down, m.c, m.body(), m.Keys()) {
+		return m, nil
+	}
+	switch {
+	case m.phase == asking && (key.Matches(msg, m.keys.Quit) || msg.String() == "esc"):
+		return m.answer(false)
+	case m.phase == asking && m.form != nil:
+		return m.toForm(msg) // y, n, ←/→ and enter are the form's
+	case m.phase == finished && key.Matches(msg, m.keys.Quit, m.keys.Enter):
+		m.closed = true
+		return m, tea.Quit
+	case m.phase == reading && key.Matches(msg, m.keys.Quit):
+		m.say("Stopped before anything was written.")
+		return m.finish(tui.ExitRefused)
 	}
 	return m, nil
 }

@@ -132,7 +132,7 @@ type Model struct {
 	events chan tea.Msg       // the current run's messages
 	cancel context.CancelFunc // stops the current run
 
-	codeShown // the code to enter, where, and its countdown
+	codeShown codeShown // the code to enter, where, and its countdown
 
 	fail    *failure
 	session *identity.Session
@@ -193,7 +193,7 @@ func (m *Model) start() tea.Cmd {
 	var ctx context.Context
 	ctx, m.cancel = context.WithCancel(m.ctx)
 	m.gen++
-	m.phase, m.fail, m.notice, m.userCode, m.uri = phaseRequesting, nil, "", "", ""
+	m.phase, m.fail, m.notice, m.codeShown.userCode, m.codeShown.uri = phaseRequesting, nil, "", "", ""
 	// Room for every message of one run, so an abandoned run never blocks.
 	m.events = make(chan tea.Msg, 4)
 	in := flowInput{gen: m.gen, req: m.req, deps: m.deps}
@@ -208,37 +208,18 @@ func tick(gen int) tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
 }
 
-// Update handles the flow's messages, the countdown and keys. It does no
-// I/O: the clipboard and the browser are commands. Its cyclomatic
-// complexity (21) is one case per message of the device flow, each a few
-// lines.
+// Update handles the screen's messages, the countdown and keys: the
+// device flow's go to onFlow, the rest are a line each. It does no I/O:
+// the clipboard and the browser are commands.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.onFlow(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
-	case codeMsg:
-		if msg.gen != m.gen {
-			return m, nil
-		}
-		m.showCode(msg)
-		return m, tea.Batch(listen(m.events), tick(m.gen))
-	case checkingMsg:
-		if msg.gen == m.gen {
-			m.phase = phaseChecking
-			return m, listen(m.events)
-		}
-	case resultMsg:
-		if msg.gen == m.gen {
-			return m, m.finish(msg)
-		}
-	case tickMsg:
-		if msg.gen == m.gen && (m.phase == phaseWaiting || m.phase == phaseChecking) {
-			m.now = m.deps.Now()
-			m.narrateCountdown()
-			return m, tick(m.gen)
-		}
 	case heldMsg:
 		m.done = true
 	case tui.CopiedMsg:
@@ -262,12 +243,43 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// onFlow takes the device flow's messages (the code, the check under way,
+// the result, the countdown's tick) and reports whether msg was one. A
+// message of an earlier run (another gen) is dropped.
+func (m *Model) onFlow(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case codeMsg:
+		if msg.gen == m.gen {
+			m.showCode(msg)
+			return tea.Batch(listen(m.events), tick(m.gen)), true
+		}
+	case checkingMsg:
+		if msg.gen == m.gen {
+			m.phase = phaseChecking
+			return listen(m.events), true
+		}
+	case resultMsg:
+		if msg.gen == m.gen {
+			return m.finish(msg), true
+		}
+	case tickMsg:
+		if msg.gen == m.gen && (m.phase == phaseWaiting || m.phase == phaseChecking) {
+			m.codeShown.now = m.deps.Now()
+			m.narrateCountdown()
+			return tick(m.gen), true
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
 func (m *Model) showCode(msg codeMsg) {
 	m.phase = phaseWaiting
-	m.userCode, m.uri = tui.SanitizeLine(msg.userCode), msg.uri
-	m.now = m.deps.Now()
-	m.expiresAt = m.now.Add(msg.expiresIn)
-	m.spoken = msg.expiresIn
+	m.codeShown.userCode, m.codeShown.uri = tui.SanitizeLine(msg.userCode), msg.uri
+	m.codeShown.now = m.deps.Now()
+	m.codeShown.expiresAt = m.codeShown.now.Add(msg.expiresIn)
+	m.codeShown.spoken = msg.expiresIn
 	m.sayCode(msg.expiresIn)
 }
 
@@ -375,7 +387,7 @@ func (m *Model) enter() tea.Cmd {
 			m.note("There is no browser on this machine. Open the link on any device.")
 			return nil
 		}
-		open, uri := m.deps.OpenBrowser, m.uri
+		open, uri := m.deps.OpenBrowser, m.codeShown.uri
 		return func() tea.Msg { return browserMsg{err: open(uri)} }
 	case phaseFailed:
 		m.done = true
@@ -389,7 +401,7 @@ func (m *Model) copyCode() tea.Cmd {
 	if m.phase != phaseWaiting {
 		return nil
 	}
-	cmd, err := m.clipboard().Copy(m.userCode, "the code")
+	cmd, err := m.clipboard().Copy(m.codeShown.userCode, "the code")
 	if err != nil {
 		// The code comes from GitHub: one that could not be copied safely
 		// is read off the screen instead.

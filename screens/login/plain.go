@@ -43,12 +43,12 @@ func commandName(command string) string {
 
 // expiryWords is "expires in 15 minutes, at 22:41 UTC".
 func (m *Model) expiryWords(left time.Duration) string {
-	return fmt.Sprintf("expires in %s, at %s UTC", inWords(left), m.expiresAt.UTC().Format("15:04"))
+	return fmt.Sprintf("expires in %s, at %s UTC", inWords(left), m.codeShown.expiresAt.UTC().Format("15:04"))
 }
 
 // sayCode writes the plain lines for a new code, as the seed shows them.
 func (m *Model) sayCode(expiresIn time.Duration) {
-	m.say(fmt.Sprintf("  On any device, open %s and enter %s (%s).", tui.SanitizeLine(m.uri), m.userCode, m.expiryWords(expiresIn)))
+	m.say(fmt.Sprintf("  On any device, open %s and enter %s (%s).", tui.SanitizeLine(m.codeShown.uri), m.codeShown.userCode, m.expiryWords(expiresIn)))
 	m.say("  Approve only if you asked for this command. Waiting...")
 }
 
@@ -74,9 +74,9 @@ func countdownMarks(total time.Duration) []time.Duration {
 // ever redrawn. Only the lowest mark passed is said, so a late tick does not
 // say several at once.
 func (m *Model) narrateCountdown() {
-	left := m.expiresAt.Sub(m.now)
+	left := m.codeShown.expiresAt.Sub(m.codeShown.now)
 	var passed time.Duration = -1
-	for _, t := range countdownMarks(m.spoken) {
+	for _, t := range countdownMarks(m.codeShown.spoken) {
 		if left <= t {
 			passed = t
 		}
@@ -84,8 +84,8 @@ func (m *Model) narrateCountdown() {
 	if passed < 0 {
 		return
 	}
-	m.spoken = passed
-	m.say(fmt.Sprintf("  %s left to approve (the code expires at %s UTC).", inWords(passed), m.expiresAt.UTC().Format("15:04")))
+	m.codeShown.spoken = passed
+	m.say(fmt.Sprintf("  %s left to approve (the code expires at %s UTC).", inWords(passed), m.codeShown.expiresAt.UTC().Format("15:04")))
 }
 
 // approvedLine is the last line of a successful check.

@@ -87,10 +87,10 @@ func (m *Model) body(w int, fit int) []string {
 // most important first.
 func (m *Model) codeLines(w int, compact bool) []string {
 	st := m.c.Styles
-	left := m.expiresAt.Sub(m.now)
-	lines := []string{"On any device, open", "  " + st.Link.Render(tui.Hyperlink(m.uri, m.uri)), "and enter the code " + m.userCode + ":"}
-	lines = append(lines, bigCode(m.userCode, st, w, compact)...)
-	lines = append(lines, st.Warning.Render("expires in "+clock(left))+", at "+m.expiresAt.UTC().Format("15:04")+" UTC")
+	left := m.codeShown.expiresAt.Sub(m.codeShown.now)
+	lines := []string{"On any device, open", "  " + st.Link.Render(tui.Hyperlink(m.codeShown.uri, m.codeShown.uri)), "and enter the code " + m.codeShown.userCode + ":"}
+	lines = append(lines, bigCode(m.codeShown.userCode, st, w, compact)...)
+	lines = append(lines, st.Warning.Render("expires in "+clock(left))+", at "+m.codeShown.expiresAt.UTC().Format("15:04")+" UTC")
 	if m.phase == phaseChecking {
 		lines = append(lines, wrap(st.OK.Render("approved on GitHub")+"; checking the approving account…", w)...)
 	} else {

@@ -39,11 +39,28 @@ type LedgerConfig struct {
 	CoverageThreshold *float64
 }
 
-// StoryFromLedger builds the StoryOptions of `aayu pack STORY` on GitHub.
-// Nothing here runs until the screen's commands call it. Its cyclomatic
-// complexity (21) is the sum of the small closures it returns, which
-// gocyclo counts into the function that builds them.
+// StoryFromLedger builds the StoryOptions of `aayu pack STORY` on GitHub:
+// each read or write is a method of ledgerSource, and nothing here runs
+// until the screen's commands call it.
 func StoryFromLedger(cfg LedgerConfig) StoryOptions {
+	s := newLedgerSource(cfg)
+	o := StoryOptions{Story: cfg.Story, CI: cfg.CI, LocalDir: s.local, Ledger: s.ledger, Gate: s.gate, ShipRun: s.shipRun}
+	if s.local != "" {
+		o.Local, o.Push = s.localPack, s.push
+	}
+	return o
+}
+
+// ledgerSource is where `aayu pack STORY` reads its pack from: the ledger,
+// the checkout's own pack folder (local; "" when it has none) and the merge
+// gate's artifact.
+type ledgerSource struct {
+	cfg      LedgerConfig
+	checkout string
+	local    string
+}
+
+func newLedgerSource(cfg LedgerConfig) ledgerSource {
 	checkout := cfg.Checkout
 	if checkout == "" {
 		checkout = "."
@@ -52,106 +69,116 @@ func StoryFromLedger(cfg LedgerConfig) StoryOptions {
 	if fi, err := os.Lstat(filepath.Join(local, "pack.json")); err != nil || !fi.Mode().IsRegular() {
 		local = ""
 	}
-	o := StoryOptions{Story: cfg.Story, CI: cfg.CI, LocalDir: local}
-	workDir := func(name string) (string, error) {
-		d, err := os.MkdirTemp(cfg.WorkDir, name+"-*")
-		if err != nil {
-			return "", fmt.Errorf("preparing a folder for the %s: %w", name, err)
-		}
-		return filepath.Join(d, "pack"), nil
+	return ledgerSource{cfg: cfg, checkout: checkout, local: local}
+}
+
+// workDir is a fresh folder for one download, under the configured one.
+func (s ledgerSource) workDir(name string) (string, error) {
+	d, err := os.MkdirTemp(s.cfg.WorkDir, name+"-*")
+	if err != nil {
+		return "", fmt.Errorf("preparing a folder for the %s: %w", name, err)
 	}
-	o.Ledger = func(ctx context.Context) (Fetched, error) {
-		dir, err := workDir("ledger")
-		if err != nil {
-			return Fetched{}, err
-		}
-		l, err := ledgerpack.Load(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.Story, dir, ledgerpack.Caps{})
-		if err != nil {
-			return Fetched{}, err
-		}
-		f := Fetched{Dir: l.Dir, Label: l.Kind + " pack at " + l.Path, Ready: l.Ready, ReadyProblem: l.ReadyProblem,
-			Head: l.PRHead, HeadProblem: l.HeadProblem, PR: l.PR, RequiredFloors: cfg.RequiredFloors, CoverageThreshold: cfg.CoverageThreshold}
-		f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
-		if l.Problem != "" {
-			f.Notes = append(f.Notes, "this pack: "+l.Problem)
-		}
-		for _, c := range l.Others {
-			f.Notes = append(f.Notes, "also on the ledger: "+c.String())
-		}
+	return filepath.Join(d, "pack"), nil
+}
+
+// ledger reads the Story's best pack on the ledger.
+func (s ledgerSource) ledger(ctx context.Context) (Fetched, error) {
+	dir, err := s.workDir("ledger")
+	if err != nil {
+		return Fetched{}, err
+	}
+	l, err := ledgerpack.Load(ctx, s.cfg.Client, s.cfg.Owner, s.cfg.Repo, s.cfg.Story, dir, ledgerpack.Caps{})
+	if err != nil {
+		return Fetched{}, err
+	}
+	f := Fetched{Dir: l.Dir, Label: l.Kind + " pack at " + l.Path, Ready: l.Ready, ReadyProblem: l.ReadyProblem,
+		Head: l.PRHead, HeadProblem: l.HeadProblem, PR: l.PR, RequiredFloors: s.cfg.RequiredFloors, CoverageThreshold: s.cfg.CoverageThreshold}
+	f.EvidenceMap, f.ModulePath = checkoutEvidence(s.checkout, s.cfg.Story)
+	if l.Problem != "" {
+		f.Notes = append(f.Notes, "this pack: "+l.Problem)
+	}
+	for _, c := range l.Others {
+		f.Notes = append(f.Notes, "also on the ledger: "+c.String())
+	}
+	return f, nil
+}
+
+// localPack reads the checkout's own pack folder, which never counts for
+// ship, and the pull request it names.
+func (s ledgerSource) localPack(ctx context.Context) (Fetched, error) {
+	f := Fetched{Dir: s.local, Label: "local pack at " + filepath.ToSlash(s.local) + " (never counts for ship)", RequiredFloors: s.cfg.RequiredFloors, CoverageThreshold: s.cfg.CoverageThreshold}
+	f.EvidenceMap, f.ModulePath = checkoutEvidence(s.checkout, s.cfg.Story)
+	var err error
+	f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, s.cfg.Client, s.cfg.Owner, s.cfg.Repo, s.cfg.Story)
+	if err != nil {
+		return Fetched{}, err
+	}
+	p, _, err := proof.ReadPackDir(s.local, proof.Limits{})
+	if err != nil || p.PR == 0 {
+		f.HeadProblem = "The local pack names no pull request, so its head could not be compared with one."
 		return f, nil
 	}
-	if local != "" {
-		o.Local = func(ctx context.Context) (Fetched, error) {
-			f := Fetched{Dir: local, Label: "local pack at " + filepath.ToSlash(local) + " (never counts for ship)", RequiredFloors: cfg.RequiredFloors, CoverageThreshold: cfg.CoverageThreshold}
-			f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
-			var err error
-			f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.Story)
-			if err != nil {
-				return Fetched{}, err
-			}
-			p, _, err := proof.ReadPackDir(local, proof.Limits{})
-			if err != nil || p.PR == 0 {
-				f.HeadProblem = "The local pack names no pull request, so its head could not be compared with one."
-				return f, nil
-			}
-			f.PR = p.PR
-			pull, _, err := cfg.Client.PullRequests.Get(ctx, cfg.Owner, cfg.Repo, p.PR)
-			if err != nil {
-				return Fetched{}, fmt.Errorf("reading pull request #%d: %w", p.PR, err)
-			}
-			f.Head = pull.GetHead().GetSHA()
-			return f, nil
-		}
-		o.Push = func(ctx context.Context) (string, error) {
-			pushed, err := ledgerpack.PushAdvisory(ctx, cfg.Client, cfg.Owner, cfg.Repo, local,
-				ledgerpack.PushOptions{CI: cfg.CI, MediaBucket: cfg.MediaBucket, Login: cfg.Login, Log: cfg.Log, Trailers: cfg.Trailers})
-			if err != nil {
-				return "", err
-			}
-			said := fmt.Sprintf("pushed: %d files landed at %s on the ledger as advisory (pack.json sha256 %s)", pushed.Files, pushed.Path, pushed.PackSHA256)
-			if pushed.Unchanged {
-				said = fmt.Sprintf("already on the ledger: %s holds this pack (pack.json sha256 %s); nothing new was committed", pushed.Path, pushed.PackSHA256)
-			}
-			if pushed.CommentProblem != "" {
-				said += "; " + pushed.CommentProblem
-			}
-			return said + "; b reads the ledger's best again", nil
-		}
+	f.PR = p.PR
+	pull, _, err := s.cfg.Client.PullRequests.Get(ctx, s.cfg.Owner, s.cfg.Repo, p.PR)
+	if err != nil {
+		return Fetched{}, fmt.Errorf("reading pull request #%d: %w", p.PR, err)
 	}
-	o.Gate = func(ctx context.Context, pr int, head string) (Fetched, error) {
-		dir, err := workDir("gate")
-		if err != nil {
-			return Fetched{}, err
-		}
-		g, err := ledgerpack.GateArtifact(ctx, cfg.Client, cfg.Owner, cfg.Repo, pr, head, dir, ledgerpack.GateOptions{})
-		if err != nil {
-			return Fetched{}, err
-		}
-		f := Fetched{Dir: g.Dir, Label: fmt.Sprintf("aayudha-pack artifact of merge-gate run %d", g.RunID), Head: head, PR: pr, RunID: g.RunID,
-			RequiredFloors: cfg.RequiredFloors, CoverageThreshold: cfg.CoverageThreshold}
-		f.EvidenceMap, f.ModulePath = checkoutEvidence(checkout, cfg.Story)
-		f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.Story)
-		if err != nil {
-			return Fetched{}, err
-		}
-		if g.RunURL != "" {
-			f.Notes = append(f.Notes, "run: "+g.RunURL)
-		}
-		return f, nil
+	f.Head = pull.GetHead().GetSHA()
+	return f, nil
+}
+
+// push puts the checkout's pack on the ledger as advisory.
+func (s ledgerSource) push(ctx context.Context) (string, error) {
+	pushed, err := ledgerpack.PushAdvisory(ctx, s.cfg.Client, s.cfg.Owner, s.cfg.Repo, s.local,
+		ledgerpack.PushOptions{CI: s.cfg.CI, MediaBucket: s.cfg.MediaBucket, Login: s.cfg.Login, Log: s.cfg.Log, Trailers: s.cfg.Trailers})
+	if err != nil {
+		return "", err
 	}
-	o.ShipRun = func(ctx context.Context, pr int) (ShipChoice, error) {
-		dir, err := workDir("ship")
-		if err != nil {
-			return ShipChoice{}, err
-		}
-		// Ship's own rule, read-only: never a second copy of it here.
-		c, err := ship.SelectRun(ctx, ship.Config{Client: cfg.Client, Owner: cfg.Owner, Repo: cfg.Repo, WorkDir: dir}, pr)
-		if err != nil {
-			return ShipChoice{}, err
-		}
-		return ShipChoice{RunID: c.RunID, Attempt: c.Attempt, Head: c.Head, Verdict: c.Verdict, FloorsHold: c.FloorsHold}, nil
+	said := fmt.Sprintf("pushed: %d files landed at %s on the ledger as advisory (pack.json sha256 %s)", pushed.Files, pushed.Path, pushed.PackSHA256)
+	if pushed.Unchanged {
+		said = fmt.Sprintf("already on the ledger: %s holds this pack (pack.json sha256 %s); nothing new was committed", pushed.Path, pushed.PackSHA256)
 	}
-	return o
+	if pushed.CommentProblem != "" {
+		said += "; " + pushed.CommentProblem
+	}
+	return said + "; b reads the ledger's best again", nil
+}
+
+// gate reads the merge gate's pack artifact for the pull request's head.
+func (s ledgerSource) gate(ctx context.Context, pr int, head string) (Fetched, error) {
+	dir, err := s.workDir("gate")
+	if err != nil {
+		return Fetched{}, err
+	}
+	g, err := ledgerpack.GateArtifact(ctx, s.cfg.Client, s.cfg.Owner, s.cfg.Repo, pr, head, dir, ledgerpack.GateOptions{})
+	if err != nil {
+		return Fetched{}, err
+	}
+	f := Fetched{Dir: g.Dir, Label: fmt.Sprintf("aayudha-pack artifact of merge-gate run %d", g.RunID), Head: head, PR: pr, RunID: g.RunID,
+		RequiredFloors: s.cfg.RequiredFloors, CoverageThreshold: s.cfg.CoverageThreshold}
+	f.EvidenceMap, f.ModulePath = checkoutEvidence(s.checkout, s.cfg.Story)
+	f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, s.cfg.Client, s.cfg.Owner, s.cfg.Repo, s.cfg.Story)
+	if err != nil {
+		return Fetched{}, err
+	}
+	if g.RunURL != "" {
+		f.Notes = append(f.Notes, "run: "+g.RunURL)
+	}
+	return f, nil
+}
+
+// shipRun names the run ship would take, by ship's own rule.
+func (s ledgerSource) shipRun(ctx context.Context, pr int) (ShipChoice, error) {
+	dir, err := s.workDir("ship")
+	if err != nil {
+		return ShipChoice{}, err
+	}
+	// Ship's own rule, read-only: never a second copy of it here.
+	c, err := ship.SelectRun(ctx, ship.Config{Client: s.cfg.Client, Owner: s.cfg.Owner, Repo: s.cfg.Repo, WorkDir: dir}, pr)
+	if err != nil {
+		return ShipChoice{}, err
+	}
+	return ShipChoice{RunID: c.RunID, Attempt: c.Attempt, Head: c.Head, Verdict: c.Verdict, FloorsHold: c.FloorsHold}, nil
 }
 
 // checkoutEvidence reads the story's evidence map and go.mod's module path

@@ -110,7 +110,7 @@ type Model struct {
 	pushed  bool // opened on top of the inbox: esc at rest goes back
 	events  chan tea.Msg
 
-	verifying // the read and the verification, as they go
+	verifying verifying // the read and the verification, as they go
 
 	sec    section
 	cursor [sectionCount]int
@@ -158,9 +158,11 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // Update handles progress, the result, resizes and keys. It does no I/O.
-// Its cyclomatic complexity (19) is one case per message of the read and
-// the verification, each a few lines.
+// The verification's messages go to onVerify, the story's to onStory.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.onVerify(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tui.PushedMsg:
 		m.pushed = true
@@ -171,50 +173,70 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
-	case progressMsg:
-		m.progress = proof.Progress(msg)
-		m.narrateProgress()
-		return m, wait(m.events)
-	case verifiedMsg:
-		m.finish(msg)
-		if ask := m.askShip(); ask != nil {
-			// Plain mode ends once ship's run is said (gotShip).
-			return m, ask
-		}
-		if m.c.Plain || m.c.CI {
-			return m, m.quit()
-		}
-		return m, nil
 	case fetchedMsg:
 		return m, m.gotFetched(msg)
 	case shipMsg:
 		return m, m.gotShip(msg)
 	case pushedMsg:
-		m.story.pushing = false
-		// Either can quote GitHub's answer: sanitised once, for the
-		// transcript and the header alike.
-		if msg.err != nil {
-			m.story.notice = "push failed: " + tui.SanitizeLine(msg.err.Error())
-		} else {
-			m.story.notice = tui.SanitizeLine(msg.said)
-		}
-		m.say(m.story.notice)
+		m.onPushed(msg)
 	case artifactMsg:
-		if m.view != nil && m.view.path == msg.path {
-			m.view.err = msg.err
-			if msg.err == nil {
-				m.view.vp = viewport.New()
-				m.view.lines = renderArtifact(msg.path, msg.data)
-				m.view.fit(m.c.Width, m.c.Height)
-				m.view.loaded = true
-			}
-		}
+		m.onArtifact(msg)
 	case tui.LineMsg, tui.InputClosedMsg:
 		// Plain mode asks nothing of the person on this screen.
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	}
 	return m, nil
+}
+
+// onVerify takes the verification's progress and result, reporting
+// whether msg was one of them.
+func (m *Model) onVerify(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case progressMsg:
+		m.verifying.progress = proof.Progress(msg)
+		m.narrateProgress()
+		return wait(m.events), true
+	case verifiedMsg:
+		m.finish(msg)
+		if ask := m.askShip(); ask != nil {
+			// Plain mode ends once ship's run is said (gotShip).
+			return ask, true
+		}
+		if m.c.Plain || m.c.CI {
+			return m.quit(), true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// onPushed says how the story's push ended.
+func (m *Model) onPushed(msg pushedMsg) {
+	m.story.pushing = false
+	// Either can quote GitHub's answer: sanitised once, for the
+	// transcript and the header alike.
+	if msg.err != nil {
+		m.story.notice = "push failed: " + tui.SanitizeLine(msg.err.Error())
+	} else {
+		m.story.notice = tui.SanitizeLine(msg.said)
+	}
+	m.say(m.story.notice)
+}
+
+// onArtifact shows an artifact read for the viewer, if the viewer still
+// waits for it.
+func (m *Model) onArtifact(msg artifactMsg) {
+	if m.view == nil || m.view.path != msg.path {
+		return
+	}
+	m.view.err = msg.err
+	if msg.err == nil {
+		m.view.vp = viewport.New()
+		m.view.lines = renderArtifact(msg.path, msg.data)
+		m.view.fit(m.c.Width, m.c.Height)
+		m.view.loaded = true
+	}
 }
 
 // quit ends the screen. Quitting before verification ends is a failure:
@@ -230,8 +252,7 @@ func (m *Model) quit() tea.Cmd {
 }
 
 // handleKey takes a key in the file viewer, the story's sources or the
-// sections. Its cyclomatic complexity (19) is one case per key of those
-// three views.
+// sections (handleSectionKey).
 func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	if m.view != nil {
@@ -249,9 +270,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	}
-	switch {
-	case m.phase != phaseDone:
+	if m.verifying.phase != phaseDone {
 		return m, nil
+	}
+	return m, m.handleSectionKey(msg)
+}
+
+// handleSectionKey moves between the sections and their rows once the
+// verification is done, and opens the row under the cursor.
+func (m *Model) handleSectionKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
 	case key.Matches(msg, k.Next), key.Matches(msg, k.Right):
 		m.sec = (m.sec + 1) % sectionCount
 	case key.Matches(msg, k.Prev), key.Matches(msg, k.Left):
@@ -265,7 +294,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.cursor[m.sec]++
 		}
 	case key.Matches(msg, k.Open):
-		return m, m.openSelected()
+		return m.openSelected()
 	default:
 		for i, b := range k.Section {
 			if key.Matches(msg, b) {
@@ -273,7 +302,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 	}
-	return m, nil
+	return nil
 }
 
 func (m *Model) handleViewerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -295,7 +324,7 @@ func (m *Model) handleViewerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // openSelected opens the artifact under the cursor (or the first evidence
 // file of the selected criterion).
 func (m *Model) openSelected() tea.Cmd {
-	r := m.report
+	r := m.verifying.report
 	if r == nil || r.Pack == nil {
 		return nil
 	}
@@ -318,7 +347,7 @@ func (m *Model) openSelected() tea.Cmd {
 }
 
 func (m *Model) rowCount(s section) int {
-	r := m.report
+	r := m.verifying.report
 	if r == nil {
 		return 0
 	}
@@ -342,12 +371,12 @@ func (m *Model) rowCount(s section) int {
 func (m *Model) finish(msg verifiedMsg) {
 	m.finished = true
 	if msg.err != nil {
-		m.phase, m.err, m.exitCode = phaseFailed, msg.err, tui.ExitFailed
+		m.verifying.phase, m.verifying.err, m.exitCode = phaseFailed, msg.err, tui.ExitFailed
 		m.say("failed: the pack folder could not be read: " + tui.SanitizeLine(msg.err.Error()))
 		m.say("result: failed, nothing was verified (exit 1)")
 		return
 	}
-	m.phase, m.report = phaseDone, msg.report
+	m.verifying.phase, m.verifying.report = phaseDone, msg.report
 	m.exitCode = ExitCode(msg.report)
 	if len(msg.report.Problems) > 0 {
 		m.sec = secProblems
@@ -388,7 +417,7 @@ func (m *Model) Keys() []key.Binding {
 		return m.storyBindings()
 	}
 	open := k.Open
-	if m.phase != phaseDone {
+	if m.verifying.phase != phaseDone {
 		open = tui.Disable(open, "still verifying")
 	} else if m.sec != secArtifacts && m.sec != secCriteria {
 		open = tui.Disable(open, "choose an artifact")
@@ -417,7 +446,7 @@ func (m *Model) dir() string {
 // narrateProgress adds a plain line at each quarter of the bytes hashed, so a
 // screen reader hears progress on a large pack without a flood of lines.
 func (m *Model) narrateProgress() {
-	p := m.progress
+	p := m.verifying.progress
 	if p.TotalBytes < 64<<20 || p.TotalBytes == 0 {
 		return
 	}

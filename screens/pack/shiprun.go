@@ -35,7 +35,7 @@ type shipMsg struct {
 // which run. Nil when there is nothing to ask.
 func (m *Model) askShip() tea.Cmd {
 	st := m.story
-	if st == nil || st.opts.ShipRun == nil || m.report == nil || m.report.Verified() || st.pr == 0 {
+	if st == nil || st.opts.ShipRun == nil || m.verifying.report == nil || m.verifying.report.Verified() || st.pr == 0 {
 		return nil
 	}
 	st.shipAsking, st.ship, st.shipErr = true, nil, nil
@@ -74,8 +74,8 @@ func (m *Model) shownRun() int64 {
 	if id := m.story.current.RunID; id != 0 {
 		return id
 	}
-	if m.report != nil && m.report.Pack != nil {
-		return m.report.Pack.Authority.RunID
+	if m.verifying.report != nil && m.verifying.report.Pack != nil {
+		return m.verifying.report.Pack.Authority.RunID
 	}
 	return 0
 }

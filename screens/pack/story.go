@@ -157,8 +157,8 @@ func (m *Model) fetch(src Source) tea.Cmd {
 	st.loading, st.failed, st.confirm = src, false, false
 	st.seq++
 	st.shipAsking, st.ship, st.shipErr = false, nil, nil
-	m.phase, m.report, m.err, m.finished, m.view = phaseVerifying, nil, nil, false, nil
-	m.progress = proof.Progress{}
+	m.verifying.phase, m.verifying.report, m.verifying.err, m.finished, m.view = phaseVerifying, nil, nil, false, nil
+	m.verifying.progress = proof.Progress{}
 	ctx, o, pr, head := m.ctx, st.opts, st.pr, st.head
 	return func() tea.Msg {
 		var f Fetched
@@ -182,7 +182,7 @@ func (m *Model) gotFetched(msg fetchedMsg) tea.Cmd {
 	st := m.story
 	if msg.err != nil {
 		st.failed = true
-		m.finished, m.phase, m.err = true, phaseFailed, msg.err
+		m.finished, m.verifying.phase, m.verifying.err = true, phaseFailed, msg.err
 		m.exitCode = tui.ExitFailed
 		if msg.src == SourceLedger && isNoPack(msg.err) {
 			m.exitCode = tui.ExitRefused // nothing qualifies
@@ -263,7 +263,7 @@ func (m *Model) handleStoryKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		st.notice = "push cancelled; nothing was written"
 		return nil, true
 	}
-	busy := m.phase == phaseVerifying || st.pushing
+	busy := m.verifying.phase == phaseVerifying || st.pushing
 	switch {
 	case key.Matches(msg, k.Local):
 		if !busy && m.localWhy() == "" {
@@ -329,7 +329,7 @@ func (m *Model) storyBindings() []key.Binding {
 	switch {
 	case st.pushing:
 		busy = "pushing"
-	case m.phase == phaseVerifying:
+	case m.verifying.phase == phaseVerifying:
 		busy = "still reading"
 	}
 	gate := func(b key.Binding, why string) key.Binding {

@@ -26,20 +26,20 @@ func (m *Model) render() string {
 	switch {
 	case m.view != nil:
 		body = m.viewerLines(w, h-2)
-	case m.phase == phaseVerifying:
+	case m.verifying.phase == phaseVerifying:
 		body = m.verifyingLines(w)
-	case m.phase == phaseFailed && m.story != nil:
+	case m.verifying.phase == phaseFailed && m.story != nil:
 		body = m.storyFailedLines(w)
-	case m.phase == phaseFailed:
+	case m.verifying.phase == phaseFailed:
 		body = []string{
 			m.c.Styles.Failed.Render("failed") + ": the pack folder could not be read.",
-			tui.SanitizeLine(m.err.Error()),
+			tui.SanitizeLine(m.verifying.err.Error()),
 			"Nothing was verified. Check the path and run aayu pack again.",
 		}
 	default:
 		body = m.resultLines(w, h-1)
 	}
-	if m.view == nil && m.phase == phaseFailed {
+	if m.view == nil && m.verifying.phase == phaseFailed {
 		// Why a read failed ("the artifact expired") is read whole, never
 		// cut with "…" at 40 or even 120 columns.
 		var wrapped []string
@@ -52,7 +52,7 @@ func (m *Model) render() string {
 }
 
 func (m *Model) verifyingLines(w int) []string {
-	p := m.progress
+	p := m.verifying.progress
 	lines := []string{
 		m.c.Styles.Title.Render("aayu pack") + " " + m.c.Styles.Subtle.Render(tui.SanitizeLine(m.opts.Dir)),
 		"",
@@ -79,7 +79,7 @@ func bar(width int, done, total int64) string {
 // selected section and a detail box for the row under the cursor.
 func (m *Model) resultLines(w, h int) []string {
 	st := m.c.Styles
-	r := m.report
+	r := m.verifying.report
 	var head []string
 	if p := r.Pack; p != nil {
 		head = append(head,
@@ -149,7 +149,7 @@ func runSuffix(a proof.Authority) string {
 
 func (m *Model) verdictLine() string {
 	st := m.c.Styles
-	r := m.report
+	r := m.verifying.report
 	n := len(r.Problems)
 	switch {
 	case !r.Verified():
@@ -187,7 +187,7 @@ func (m *Model) tabs(w int) string {
 
 // rows formats the rows start..end of the current section.
 func (m *Model) rows(w, start, end int) []string {
-	r := m.report
+	r := m.verifying.report
 	var rows []string
 	switch m.sec {
 	case secCriteria:
@@ -230,7 +230,7 @@ func (m *Model) verdictWord(v proof.ArtifactVerdict) string {
 // tool.
 func (m *Model) checkRows(w int) []string {
 	var rows []string
-	for _, c := range m.report.Pack.Checks {
+	for _, c := range m.verifying.report.Pack.Checks {
 		val, thr := "-", "-"
 		if c.Value != nil {
 			val = number(*c.Value)
@@ -253,7 +253,7 @@ func (m *Model) checkRows(w int) []string {
 // detail wraps the full facts of the row under the cursor into a few lines.
 func (m *Model) detail(w int) []string {
 	var text string
-	r := m.report
+	r := m.verifying.report
 	i := m.cursor[m.sec]
 	switch m.sec {
 	case secCriteria:

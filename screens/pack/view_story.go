@@ -53,7 +53,7 @@ func (m *Model) storyVerifyingLines() []string {
 		"",
 		st.Warning.Render(what) + " and verifying it…",
 	}
-	if p := m.progress; p.TotalFiles > 0 {
+	if p := m.verifying.progress; p.TotalFiles > 0 {
 		lines = append(lines, progressLine(p), bar(max(m.c.Width, 20)-2, p.DoneBytes, p.TotalBytes))
 	}
 	return lines
@@ -67,7 +67,7 @@ func (m *Model) storyFailedLines(w int) []string {
 		st.Title.Render(fmt.Sprintf("aayu pack story %d", s.opts.Story)),
 		"",
 		st.Failed.Render("failed") + fmt.Sprintf(": the %s could not be read.", sourceTitle(s.loading)),
-		tui.SanitizeLine(m.err.Error()),
+		tui.SanitizeLine(m.verifying.err.Error()),
 		"Nothing was verified. b reads the ledger's best again; l the local pack; g the gate's run artifact.",
 	}
 }

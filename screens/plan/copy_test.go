@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	core "github.com/aayudha/aayu/actions/plan"
+	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
@@ -15,7 +17,7 @@ import (
 func TestPlanCopyKeyWritesTheCommentsLinkByOSC52(t *testing.T) {
 	f := &fakeCore{plan: review(true)}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Review]{Value: f.plan})
 	if _, cmd := m.Update(tuitest.Key("c")); len(tuitest.OSC52Writes(tuitest.RunCmd(cmd))) != 0 {
 		t.Fatal("c copied before there was a result")
 	}

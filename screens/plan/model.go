@@ -22,80 +22,50 @@ type Deps struct {
 	Apply  func(ctx context.Context, r core.Review) (core.Result, error)
 }
 
-type planMsg struct {
-	plan core.Review
-	err  error
-}
-
-type appliedMsg struct {
-	res core.Result
-	err error
-}
-
-// Model is the plan screen: the read → ask → write flow with the plan's
-// never layers as its question.
-type Model struct {
-	tui.ConfirmFlow
-	ctx  context.Context
-	deps Deps
-	plan core.Review
-}
+// Model is the plan screen: the read → ask → write flow, described by
+// its read (the Story and the never layers), its question (the plan's
+// never layers) and its write (the review's comment and record).
+type Model = tui.Flow[core.Review, core.Result]
 
 // New returns the plan screen; Init starts reading the Story.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
-	m := &Model{ctx: ctx, deps: deps,
-		ConfirmFlow: tui.NewConfirmFlow(c, core.Command(deps.Story, deps.SoloBypass),
-			fmt.Sprintf("%s: reads the Story's Plan and the never layers it touches; nothing is written until you answer y to the writes it lists. Any other answer writes nothing.", core.Command(deps.Story, deps.SoloBypass))),
-	}
-	m.StopWhileWriting = ": plan stops once the write under way lands, and says what landed; nothing is cut in the middle."
-	m.Write = m.write
-	return m
+	command := core.Command(deps.Story, deps.SoloBypass)
+	f := tui.NewConfirmFlow(c, command,
+		fmt.Sprintf("%s: reads the Story's Plan and the never layers it touches; nothing is written until you answer y to the writes it lists. Any other answer writes nothing.", command))
+	f.StopWhileWriting = ": plan stops once the write under way lands, and says what landed; nothing is cut in the middle."
+	s := screen{deps}
+	return tui.NewFlow(ctx, f, tui.ReadAskWrite[core.Review, core.Result]{
+		Name: fmt.Sprintf("plan, Story #%d", deps.Story),
+		Read: deps.Read, Ask: s.planned, Write: deps.Apply, Wrote: s.applied,
+	})
 }
 
-// Init reads the Story and the ledger in the background.
-func (m *Model) Init() tea.Cmd {
-	ctx, read := m.ctx, m.deps.Read
-	return func() tea.Msg {
-		p, err := read(ctx)
-		return planMsg{p, err}
-	}
-}
+// screen is what the plan screen's reads and writes say.
+type screen struct{ deps Deps }
 
-// Update reacts to what was read and written; the flow takes the person's
-// answer. It does no I/O.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case planMsg:
-		return m, m.planned(msg)
-	case appliedMsg:
-		return m, m.applied(msg)
+// planned says the plan as read and asks for the writes, unless there is
+// nothing to write.
+func (s screen) planned(f *tui.ConfirmFlow, r core.Review, err error) tea.Cmd {
+	again := core.Command(s.deps.Story, s.deps.SoloBypass)
+	if err != nil {
+		return f.Stopped(err, "Nothing was written.", "Nothing was written. Next: check --repo and your token (aayu auth), then run "+again+" again.")
 	}
-	return m, m.ConfirmFlow.Update(msg)
-}
-
-func (m *Model) planned(msg planMsg) tea.Cmd {
-	again := core.Command(m.deps.Story, m.deps.SoloBypass)
-	if msg.err != nil {
-		return m.Stopped(msg.err, "Nothing was written.", "Nothing was written. Next: check --repo and your token (aayu auth), then run "+again+" again.")
-	}
-	r := msg.plan
-	m.plan = r
-	m.Say(PlanLines(r)...)
+	f.Say(PlanLines(r)...)
 	switch {
 	case r.NotNeeded != "":
-		m.Say("No plan review needed: "+tui.Sentence(tui.SanitizeLine(r.NotNeeded)), "Nothing was written.")
-		return m.Finish(tui.ExitOK)
+		f.Say("No plan review needed: "+tui.Sentence(tui.SanitizeLine(r.NotNeeded)), "Nothing was written.")
+		return f.Finish(tui.ExitOK)
 	case r.Same:
-		m.Say(fmt.Sprintf("Already recorded: %s on the ledger holds a %s (reviewer %s) for %s, so nothing was written.",
+		f.Say(fmt.Sprintf("Already recorded: %s on the ledger holds a %s (reviewer %s) for %s, so nothing was written.",
 			pass.PlanRecordPath(r.Story), r.Record.Kind, tui.SanitizeLine(r.Record.Reviewer), strings.Join(r.Record.Layers, ", ")), next(r))
-		return m.Finish(tui.ExitOK)
-	case m.deps.DryRun:
-		m.Say("--dry-run: answering yes would write, in this order:")
-		m.Say(numbered(r.Writes())...)
-		m.Say("--dry-run: nothing was written.")
-		return m.Finish(tui.ExitOK)
+		return f.Finish(tui.ExitOK)
+	case s.deps.DryRun:
+		f.Say("--dry-run: answering yes would write, in this order:")
+		f.Say(numbered(r.Writes())...)
+		f.Say("--dry-run: nothing was written.")
+		return f.Finish(tui.ExitOK)
 	}
-	return m.Ask(ConfirmLines(r), "Type y and Enter to write all of these; any other answer, or the end of input, writes nothing.")
+	return f.Ask(ConfirmLines(r), "Type y and Enter to write all of these; any other answer, or the end of input, writes nothing.")
 }
 
 // next is the step after the record: ship finds it.
@@ -106,37 +76,28 @@ func next(r core.Review) string {
 	return "Next: an agent builds the plan; aayu ship finds this record and copies it into its ship record."
 }
 
-// write records the plan review once the person has said yes.
-func (m *Model) write() tea.Cmd {
-	ctx, apply, p := m.ctx, m.deps.Apply, m.plan
-	return func() tea.Msg {
-		res, err := apply(ctx, p)
-		return appliedMsg{res, err}
-	}
-}
-
-func (m *Model) applied(msg appliedMsg) tea.Cmd {
-	res, r := msg.res, m.plan
+// applied says what the writes did and ends the flow.
+func (s screen) applied(f *tui.ConfirmFlow, r core.Review, res core.Result, err error) tea.Cmd {
 	if res.CommentURL != "" {
 		verb := "posted"
 		if !res.Posted {
 			verb = "reused"
 		}
-		m.Say(fmt.Sprintf("%s your comment on #%d: %s", verb, r.Story, tui.SanitizeLine(res.CommentURL)))
-		m.Link = tui.ResultLink{URL: res.CommentURL, What: "the link to your comment"}
+		f.Say(fmt.Sprintf("%s your comment on #%d: %s", verb, r.Story, tui.SanitizeLine(res.CommentURL)))
+		f.Link = tui.ResultLink{URL: res.CommentURL, What: "the link to your comment"}
 	}
 	if res.Commit != "" {
-		m.Say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", pass.PlanRecordPath(r.Story), core.LedgerBranch, short(res.Commit)))
+		f.Say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", pass.PlanRecordPath(r.Story), core.LedgerBranch, short(res.Commit)))
 	}
-	if msg.err != nil {
-		return m.Stopped(msg.err, "Nothing was written to the ledger.", "Next: fix the cause above and run "+core.Command(r.Story, m.deps.SoloBypass)+" again; what landed is not written twice.")
+	if err != nil {
+		return f.Stopped(err, "Nothing was written to the ledger.", "Next: fix the cause above and run "+core.Command(r.Story, s.deps.SoloBypass)+" again; what landed is not written twice.")
 	}
 	what := fmt.Sprintf("reviewed: the plan of #%d is reviewed by @%s for %s.", r.Story, tui.SanitizeLine(r.Record.Reviewer), strings.Join(r.LayerIDs(), ", "))
 	if r.Bypass() {
 		what = fmt.Sprintf("bypassed: the plan of #%d went through your solo-mode bypass for %s; no review happened, and the record says so.", r.Story, strings.Join(r.LayerIDs(), ", "))
 	}
-	m.Say(what, next(r))
-	return m.Finish(tui.ExitOK)
+	f.Say(what, next(r))
+	return f.Finish(tui.ExitOK)
 }
 
 // PlanLines are the plan as read, in both renderers: the Story, its Plan

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	core "github.com/aayudha/aayu/actions/plan"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -14,7 +15,7 @@ import (
 func TestPlanSummaryBlockIsNamed(t *testing.T) {
 	f := &fakeCore{plan: review(true)}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Review]{Value: f.plan})
 	_, cmd := m.Update(tuitest.Key("y"))
 	m.Update(cmd())
 	left := strings.Join(tui.NewStack(m).Epilogue(), "\n")

@@ -172,7 +172,7 @@ func TestPlanScreenHostileText(t *testing.T) {
 		}
 	}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: p})
+	m.Update(tui.ReadMsg[core.Review]{Value: p})
 	tuitest.AssertInert(t, "full screen", ansi.Strip(m.View().Content))
 }
 
@@ -185,14 +185,14 @@ func TestPlanScreenGolden(t *testing.T) {
 			f := &fakeCore{plan: review(true)}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
 			var model tea.Model = m
-			model, _ = model.Update(planMsg{plan: f.plan})
+			model, _ = model.Update(tui.ReadMsg[core.Review]{Value: f.plan})
 			tuitest.GoldenView(t, model.View().Content, w, 24)
 			_, cmd := model.Update(tuitest.Key("y"))
 			if f.applied != 0 || cmd == nil {
 				t.Fatalf("y: applied %d inside Update, command %v", f.applied, cmd)
 			}
 			msg := cmd()
-			if _, ok := msg.(appliedMsg); !ok || f.applied != 1 {
+			if _, ok := msg.(tui.WroteMsg[core.Result]); !ok || f.applied != 1 {
 				t.Fatalf("y's command did not write the record once (applied %d)", f.applied)
 			}
 			model.Update(msg)
@@ -208,7 +208,7 @@ func TestPlanScreenGolden(t *testing.T) {
 func TestPlanQuitAtTheQuestionIsANo(t *testing.T) {
 	f := &fakeCore{plan: review(false)}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Review]{Value: f.plan})
 	_, cmd := m.Update(tui.QuitRequestMsg{Why: "SIGTERM"})
 	if done, code := m.Done(); !done || code != tui.ExitRefused || f.applied != 0 || cmd == nil {
 		t.Fatalf("done %v, exit %d, applied %d", done, code, f.applied)
@@ -221,7 +221,7 @@ func TestPlanFullHelpGolden(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			f := &fakeCore{plan: review(false)}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
-			m.Update(planMsg{plan: f.plan})
+			m.Update(tui.ReadMsg[core.Review]{Value: f.plan})
 			tuitest.GoldenFullHelp(t, m, w, 24)
 		})
 	}
@@ -231,6 +231,6 @@ func TestPlanFullHelpGolden(t *testing.T) {
 func TestPlanPlainHelpGolden(t *testing.T) {
 	f := &fakeCore{plan: review(false)}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Review]{Value: f.plan})
 	tuitest.GoldenPlainHelp(t, m)
 }

@@ -23,71 +23,51 @@ type Deps struct {
 	OnClose func()
 }
 
-type pushedMsg struct {
-	res *core.Result
-	err error
-}
-
-// Model is the proof push screen: the flow of tui.ConfirmFlow without its
-// question, writing from the start.
-type Model struct {
-	tui.ConfirmFlow
-	ctx  context.Context
-	deps Deps
-}
+// Model is the proof push screen: the flow of tui.Flow without its read or
+// its question, writing from the start.
+type Model = tui.Flow[struct{}, *core.Result]
 
 // New returns the screen; Init starts the push.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
-	m := &Model{ctx: ctx, deps: deps,
-		ConfirmFlow: tui.NewConfirmFlow(c, fmt.Sprintf("aayu proof push #%d", deps.Story),
-			fmt.Sprintf("aayu proof push #%d: lands .aayudha/proof/%d/ on the ledger as an advisory pack, with its own comment on the pull request. It asks nothing: an advisory pack is a preview and never counts for ship.", deps.Story, deps.Story)),
-	}
-	m.Say("pushing…")
+	f := tui.NewConfirmFlow(c, fmt.Sprintf("aayu proof push #%d", deps.Story),
+		fmt.Sprintf("aayu proof push #%d: lands .aayudha/proof/%d/ on the ledger as an advisory pack, with its own comment on the pull request. It asks nothing: an advisory pack is a preview and never counts for ship.", deps.Story, deps.Story))
+	f.Say("pushing…")
 	// The full screen drops "pushing…" once the push has answered.
-	m.HideWhenDone = 1
-	m.Phase = tui.FlowWriting
-	m.StopWhileWriting = ": proof push stops once the push under way lands, and says what landed; nothing is cut in the middle."
-	return m
+	f.HideWhenDone = 1
+	f.StopWhileWriting = ": proof push stops once the push under way lands, and says what landed; nothing is cut in the middle."
+	push := deps.Push
+	return tui.NewFlow(ctx, f, tui.ReadAskWrite[struct{}, *core.Result]{
+		Name:  fmt.Sprintf("proof push, Story #%d", deps.Story),
+		Write: func(ctx context.Context, _ struct{}) (*core.Result, error) { return push(ctx) },
+		Wrote: screen{deps}.pushed,
+		Close: deps.OnClose,
+	})
 }
 
-// Init starts the push in the background.
-func (m *Model) Init() tea.Cmd {
-	ctx, push := m.ctx, m.deps.Push
-	return func() tea.Msg {
-		r, err := push(ctx)
-		return pushedMsg{r, err}
-	}
-}
+// screen is what the proof push screen's write says.
+type screen struct{ deps Deps }
 
-// Update reacts to the push's outcome; the flow takes keys and quit
-// requests. It does no I/O.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if msg, ok := msg.(pushedMsg); ok {
-		return m, m.pushed(msg)
-	}
-	return m, m.ConfirmFlow.Update(msg)
-}
-
-func (m *Model) pushed(msg pushedMsg) tea.Cmd {
+// pushed says how the push ended.
+func (s screen) pushed(f *tui.ConfirmFlow, _ struct{}, res *core.Result, err error) tea.Cmd {
 	switch {
-	case msg.err != nil && core.IsRefusal(msg.err):
-		m.Say("refused: " + tui.Sentence(tui.SanitizeLine(msg.err.Error())))
-		return m.Finish(tui.ExitRefused)
-	case msg.err != nil:
-		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())),
-			fmt.Sprintf("Next: check --repo and your token (aayu auth), then run aayu proof push %d again; a pack already landed is not committed twice.", m.deps.Story))
-		return m.Finish(tui.ExitFailed)
+	case err != nil && core.IsRefusal(err):
+		f.Say("refused: " + tui.Sentence(tui.SanitizeLine(err.Error())))
+		return f.Finish(tui.ExitRefused)
+	case err != nil:
+		f.Say("failed: "+tui.Sentence(tui.SanitizeLine(err.Error())),
+			fmt.Sprintf("Next: check --repo and your token (aayu auth), then run aayu proof push %d again; a pack already landed is not committed twice.", s.deps.Story))
+		return f.Finish(tui.ExitFailed)
 	}
-	for _, l := range Lines(m.deps.Story, msg.res) {
-		m.Say(tui.SanitizeLine(l))
+	for _, l := range Lines(s.deps.Story, res) {
+		f.Say(tui.SanitizeLine(l))
 	}
-	if m.deps.Note != "" {
-		m.Say(tui.SanitizeLine(m.deps.Note))
+	if s.deps.Note != "" {
+		f.Say(tui.SanitizeLine(s.deps.Note))
 	}
-	if msg.res != nil && msg.res.CommentProblem == "" {
-		m.Link = tui.ResultLink{URL: msg.res.Comment.URL, What: "the link to the advisory comment"}
+	if res != nil && res.CommentProblem == "" {
+		f.Link = tui.ResultLink{URL: res.Comment.URL, What: "the link to the advisory comment"}
 	}
-	return m.Finish(tui.ExitOK)
+	return f.Finish(tui.ExitOK)
 }
 
 // Lines is the confirmation of a push that landed: where, the pack's hash,
@@ -148,12 +128,4 @@ func short(sha string) string {
 		return sha[:12]
 	}
 	return sha
-}
-
-// Close releases what the screen was built with (the sandbox's bucket).
-func (m *Model) Close() {
-	if m.deps.OnClose != nil {
-		m.deps.OnClose()
-		m.deps.OnClose = nil
-	}
 }

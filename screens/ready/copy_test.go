@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/aayudha/aayu/actions/ready"
+	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
@@ -20,7 +21,7 @@ func TestReadyCopyKeyWritesTheCommentsLinkByOSC52(t *testing.T) {
 		return core.Result{Commit: "9f1c2e3d4b5a69788796a5b4c3d2e1f009182736", CommentURL: u}, nil
 	}
 	m := New(context.Background(), tuitest.Common(80, 24), d)
-	m.Update(planMsg{plan: storyPlan()})
+	m.Update(tui.ReadMsg[core.Plan]{Value: storyPlan()})
 	_, cmd := m.Update(tuitest.Key("y"))
 	m.Update(cmd())
 	_, cmd = m.Update(tuitest.Key("c"))

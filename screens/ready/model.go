@@ -22,103 +22,63 @@ type Deps struct {
 	Apply  func(ctx context.Context, p core.Plan) (core.Result, error)
 }
 
-type planMsg struct {
-	plan core.Plan
-	err  error
-}
-
-type appliedMsg struct {
-	res core.Result
-	err error
-}
-
-// Model is the ready screen: the read → ask → write flow with the Story's
-// goal as its question.
-type Model struct {
-	tui.ConfirmFlow
-	ctx  context.Context
-	deps Deps
-	plan core.Plan
-}
+// Model is the ready screen: the read → ask → write flow, described by
+// its read (the Story's Completion Goal), its question (the goal with its
+// hash) and its write (the snapshot on the ledger).
+type Model = tui.Flow[core.Plan, core.Result]
 
 // New returns the ready screen; Init starts reading the Story.
 func New(ctx context.Context, c tui.Common, deps Deps) *Model {
-	m := &Model{ctx: ctx, deps: deps,
-		ConfirmFlow: tui.NewConfirmFlow(c, fmt.Sprintf("aayu ready #%d", deps.Story),
-			fmt.Sprintf("aayu ready #%d: reads the Story's Completion Goal and shows it with its hash; nothing is written until you answer y to the writes it lists. Any other answer writes nothing.", deps.Story)),
-	}
-	m.StopWhileWriting = ": ready stops once the write under way lands, and says what landed; nothing is cut in the middle."
-	m.Write = m.write
-	return m
+	f := tui.NewConfirmFlow(c, fmt.Sprintf("aayu ready #%d", deps.Story),
+		fmt.Sprintf("aayu ready #%d: reads the Story's Completion Goal and shows it with its hash; nothing is written until you answer y to the writes it lists. Any other answer writes nothing.", deps.Story))
+	f.StopWhileWriting = ": ready stops once the write under way lands, and says what landed; nothing is cut in the middle."
+	s := screen{deps}
+	return tui.NewFlow(ctx, f, tui.ReadAskWrite[core.Plan, core.Result]{
+		Name: fmt.Sprintf("ready, Story #%d", deps.Story),
+		Read: deps.Read, Ask: s.planned, Write: deps.Apply, Wrote: s.applied,
+	})
 }
 
-// Init reads the Story and the ledger in the background.
-func (m *Model) Init() tea.Cmd {
-	ctx, read := m.ctx, m.deps.Read
-	return func() tea.Msg {
-		p, err := read(ctx)
-		return planMsg{p, err}
-	}
-}
+// screen is what the ready screen's reads and writes say.
+type screen struct{ deps Deps }
 
-// Update reacts to what was read and written; the flow takes the person's
-// answer. It does no I/O.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case planMsg:
-		return m, m.planned(msg)
-	case appliedMsg:
-		return m, m.applied(msg)
+// planned says the goal as read and asks for the writes, unless the
+// ledger holds it already or this is a dry run.
+func (s screen) planned(f *tui.ConfirmFlow, p core.Plan, err error) tea.Cmd {
+	if err != nil {
+		return f.Stopped(err, "Nothing was written.", "Nothing was written. Next: check --repo and your token (aayu auth), then run aayu ready again.")
 	}
-	return m, m.ConfirmFlow.Update(msg)
-}
-
-func (m *Model) planned(msg planMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.Stopped(msg.err, "Nothing was written.", "Nothing was written. Next: check --repo and your token (aayu auth), then run aayu ready again.")
-	}
-	p := msg.plan
-	m.plan = p
-	m.Say(GoalLines(p)...)
+	f.Say(GoalLines(p)...)
 	switch {
 	case p.Same:
-		m.Say(fmt.Sprintf("Already frozen: %s on the ledger has this hash, so nothing was written.", core.Path(p.Story)),
+		f.Say(fmt.Sprintf("Already frozen: %s on the ledger has this hash, so nothing was written.", core.Path(p.Story)),
 			fmt.Sprintf("Next: an agent builds against this goal; aayu verify %d builds its pack.", p.Story))
-		return m.Finish(tui.ExitOK)
-	case m.deps.DryRun:
-		m.Say("--dry-run: answering yes would write, in this order:")
-		m.Say(numbered(p.Writes())...)
-		m.Say("--dry-run: nothing was written.")
-		return m.Finish(tui.ExitOK)
+		return f.Finish(tui.ExitOK)
+	case s.deps.DryRun:
+		f.Say("--dry-run: answering yes would write, in this order:")
+		f.Say(numbered(p.Writes())...)
+		f.Say("--dry-run: nothing was written.")
+		return f.Finish(tui.ExitOK)
 	}
-	return m.Ask(ConfirmLines(p), "Type y and Enter to write all of these; any other answer, or the end of input, writes nothing.")
+	return f.Ask(ConfirmLines(p), "Type y and Enter to write all of these; any other answer, or the end of input, writes nothing.")
 }
 
-// write applies the plan once the person has said yes.
-func (m *Model) write() tea.Cmd {
-	ctx, apply, p := m.ctx, m.deps.Apply, m.plan
-	return func() tea.Msg {
-		res, err := apply(ctx, p)
-		return appliedMsg{res, err}
-	}
-}
-
-func (m *Model) applied(msg appliedMsg) tea.Cmd {
-	r, p := msg.res, m.plan
+// applied says what the writes did and ends the flow.
+func (s screen) applied(f *tui.ConfirmFlow, p core.Plan, r core.Result, err error) tea.Cmd {
 	if r.Commit != "" {
-		m.Say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", core.Path(p.Story), core.LedgerBranch, gitsha.Short(r.Commit)))
+		f.Say(fmt.Sprintf("wrote %s on the %s branch (commit %s).", core.Path(p.Story), core.LedgerBranch, gitsha.Short(r.Commit)))
 	}
 	if r.CommentURL != "" {
-		m.Say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + tui.SanitizeLine(r.CommentURL))
-		m.Link = tui.ResultLink{URL: r.CommentURL, What: "the link to the comment"}
+		f.Say("commented on #" + fmt.Sprint(p.Story) + " that its goal changed: " + tui.SanitizeLine(r.CommentURL))
+		f.Link = tui.ResultLink{URL: r.CommentURL, What: "the link to the comment"}
 	}
-	if msg.err != nil {
-		m.Say("failed: "+tui.Sentence(tui.SanitizeLine(msg.err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
-		return m.Finish(tui.ExitFailed)
+	if err != nil {
+		f.Say("failed: "+tui.Sentence(tui.SanitizeLine(err.Error())), "Next: fix the cause above and run aayu ready again; what landed is not written twice.")
+		return f.Finish(tui.ExitFailed)
 	}
-	m.Say(fmt.Sprintf("frozen: #%d is %s with completion_goal_hash %s.", p.Story, core.StatusReady, p.Hash),
+	f.Say(fmt.Sprintf("frozen: #%d is %s with completion_goal_hash %s.", p.Story, core.StatusReady, p.Hash),
 		fmt.Sprintf("Next: an agent builds against this goal; aayu verify %d builds its pack, and the merge gate finds the snapshot.", p.Story))
-	return m.Finish(tui.ExitOK)
+	return f.Finish(tui.ExitOK)
 }
 
 // GoalLines are the goal as read, in both renderers: the Story, the hash,

@@ -131,7 +131,7 @@ func TestReadyScreenHostileTitleAndCriteria(t *testing.T) {
 	_, out := runPlain(t, f.deps(), "n\n")
 	tuitest.AssertInert(t, "plain", out)
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: p})
+	m.Update(tui.ReadMsg[core.Plan]{Value: p})
 	tuitest.AssertInert(t, "full screen", ansi.Strip(m.View().Content))
 }
 
@@ -144,14 +144,14 @@ func TestReadyScreenGolden(t *testing.T) {
 			f := &fakeCore{plan: storyPlan()}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
 			var model tea.Model = m
-			model, _ = model.Update(planMsg{plan: f.plan})
+			model, _ = model.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 			tuitest.GoldenView(t, model.View().Content, w, 24)
 			_, cmd := model.Update(tuitest.Key("y"))
 			if f.applied != 0 || cmd == nil {
 				t.Fatalf("y: applied %d inside Update, command %v", f.applied, cmd)
 			}
 			msg := cmd()
-			if _, ok := msg.(appliedMsg); !ok || f.applied != 1 {
+			if _, ok := msg.(tui.WroteMsg[core.Result]); !ok || f.applied != 1 {
 				t.Fatalf("y's command did not write the plan once (applied %d)", f.applied)
 			}
 			model.Update(msg)
@@ -167,7 +167,7 @@ func TestReadyScreenGolden(t *testing.T) {
 func TestReadyQuitAtTheQuestionIsANo(t *testing.T) {
 	f := &fakeCore{plan: storyPlan()}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 	_, cmd := m.Update(tui.QuitRequestMsg{Why: "SIGTERM"})
 	if done, code := m.Done(); !done || code != tui.ExitRefused || f.applied != 0 || cmd == nil {
 		t.Fatalf("done %v, exit %d, applied %d", done, code, f.applied)
@@ -180,7 +180,7 @@ func TestReadyFullHelpGolden(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			f := &fakeCore{plan: storyPlan()}
 			m := New(context.Background(), tuitest.Common(w, 24), f.deps())
-			m.Update(planMsg{plan: f.plan})
+			m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 			tuitest.GoldenFullHelp(t, m, w, 24)
 		})
 	}
@@ -190,6 +190,6 @@ func TestReadyFullHelpGolden(t *testing.T) {
 func TestReadyPlainHelpGolden(t *testing.T) {
 	f := &fakeCore{plan: storyPlan()}
 	m := New(context.Background(), tuitest.Common(80, 24), f.deps())
-	m.Update(planMsg{plan: f.plan})
+	m.Update(tui.ReadMsg[core.Plan]{Value: f.plan})
 	tuitest.GoldenPlainHelp(t, m)
 }

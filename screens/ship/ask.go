@@ -51,7 +51,7 @@ var errNoPresence = errors.New("the presence check cannot be shown here")
 
 // ask returns the Ask that hands each question to this screen's Update.
 func (m *Model) ask() Ask {
-	asks, events, stop := m.asks, m.events, m.stopAfter
+	asks, events, stop := m.run.asks, m.run.events, m.run.stopAfter
 	send := func(ctx context.Context, msg tea.Msg) error {
 		// The marker goes through the gates' channel first, so the question
 		// is shown only after every gate line reported before it.
@@ -101,11 +101,11 @@ const askMarker core.GateID = -1
 
 // onAsk holds a question until the gate events before it are shown.
 func (m *Model) onAsk(msg tea.Msg) tea.Cmd {
-	if !m.markerSeen {
-		m.held = msg
+	if !m.question.markerSeen {
+		m.question.held = msg
 		return nil
 	}
-	m.markerSeen = false
+	m.question.markerSeen = false
 	switch q := msg.(type) {
 	case askPresenceMsg:
 		return m.startPresence(q)
@@ -117,9 +117,9 @@ func (m *Model) onAsk(msg tea.Msg) tea.Cmd {
 
 // onMarker notes that the gate events before a question are shown.
 func (m *Model) onMarker() tea.Cmd {
-	m.markerSeen = true
-	if q := m.held; q != nil {
-		m.held = nil
+	m.question.markerSeen = true
+	if q := m.question.held; q != nil {
+		m.question.held = nil
 		return m.onAsk(q)
 	}
 	return nil
@@ -127,7 +127,7 @@ func (m *Model) onMarker() tea.Cmd {
 
 // nextAsk waits for the run's next question; nil once the run has ended.
 func (m *Model) nextAsk() tea.Cmd {
-	asks := m.asks
+	asks := m.run.asks
 	return func() tea.Msg {
 		msg, ok := <-asks
 		if !ok {
@@ -148,53 +148,53 @@ func (m *Model) startPresence(msg askPresenceMsg) tea.Cmd {
 		msg.reply <- presenceReply{err: err}
 		return m.nextAsk()
 	}
-	m.sub, m.subReply, m.subPrinted = sub, msg.reply, 0
-	m.sub.Update(tea.WindowSizeMsg{Width: m.c.Width, Height: m.c.Height})
+	m.presence.sub, m.presence.subReply, m.presence.subPrinted = sub, msg.reply, 0
+	m.presence.sub.Update(tea.WindowSizeMsg{Width: m.c.Width, Height: m.c.Height})
 	m.copySub()
-	return tea.Batch(m.sub.Init(), m.nextAsk())
+	return tea.Batch(m.presence.sub.Init(), m.nextAsk())
 }
 
 // updateSub hands a message to the presence check. Its own quit is
 // dropped: when it is done, ship goes on.
 func (m *Model) updateSub(msg tea.Msg) tea.Cmd {
-	_, cmd := m.sub.Update(msg)
+	_, cmd := m.presence.sub.Update(msg)
 	m.copySub()
-	if done, _ := m.sub.Done(); !done {
+	if done, _ := m.presence.sub.Done(); !done {
 		return cmd
 	}
-	s, ok := m.sub.Session()
+	s, ok := m.presence.sub.Session()
 	if !ok {
 		s = nil
 		// The check's own words say why (another account, the access, an
 		// expired code); the full screen keeps them under the gate's line.
-		if t := m.sub.Transcript(); len(t) > 0 {
-			m.presenceWhy = t[max(0, len(t)-2):]
+		if t := m.presence.sub.Transcript(); len(t) > 0 {
+			m.presence.presenceWhy = t[max(0, len(t)-2):]
 		}
 	}
-	m.subReply <- presenceReply{s: s}
-	m.sub, m.subReply = nil, nil
+	m.presence.subReply <- presenceReply{s: s}
+	m.presence.sub, m.presence.subReply = nil, nil
 	return nil
 }
 
 // copySub keeps the presence check's plain lines in ship's transcript.
 func (m *Model) copySub() {
-	lines := m.sub.Transcript()
-	for _, l := range lines[min(m.subPrinted, len(lines)):] {
+	lines := m.presence.sub.Transcript()
+	for _, l := range lines[min(m.presence.subPrinted, len(lines)):] {
 		m.say(l)
 	}
-	m.subPrinted = len(lines)
+	m.presence.subPrinted = len(lines)
 }
 
 // startConfirm shows what will be written and waits for the answer.
 func (m *Model) startConfirm(msg askConfirmMsg) tea.Cmd {
-	m.confirm, m.confirmReply = &msg.plan, msg.reply
+	m.question.confirm, m.question.confirmReply = &msg.plan, msg.reply
 	for _, l := range confirmLines(msg.plan) {
 		m.say(l)
 	}
 	if m.c.Plain {
 		m.say("Type y and Enter to write all of these; any other answer, or the end of input, writes nothing.")
 	}
-	if m.inputClosed {
+	if m.question.inputClosed {
 		m.say("Standard input has ended, so no yes can come.")
 		m.answer(false)
 	}
@@ -203,17 +203,17 @@ func (m *Model) startConfirm(msg askConfirmMsg) tea.Cmd {
 
 // answer gives the confirmation's answer to the run, once.
 func (m *Model) answer(yes bool) {
-	if m.confirmReply == nil {
+	if m.question.confirmReply == nil {
 		return
 	}
-	m.confirmed = yes
+	m.question.confirmed = yes
 	if yes {
 		m.say("answer: yes")
 	} else {
 		m.say("answer: no; nothing will be written")
 	}
-	m.confirmReply <- yes
-	m.confirm, m.confirmReply = nil, nil
+	m.question.confirmReply <- yes
+	m.question.confirm, m.question.confirmReply = nil, nil
 }
 
 // confirmLines is the confirmation in words, shared by both renderers.

@@ -78,7 +78,7 @@ func untilAsked(t *testing.T, c tui.Common, run Runner) (*Model, func(tea.Msg)) 
 	}
 	runCmds(m.Init())
 	deadline := time.After(10 * time.Second)
-	for m.confirm == nil {
+	for m.question.confirm == nil {
 		select {
 		case msg := <-msgs:
 			_, next := m.Update(msg)
@@ -91,7 +91,7 @@ func untilAsked(t *testing.T, c tui.Common, run Runner) (*Model, func(tea.Msg)) 
 		_, next := m.Update(msg)
 		runCmds(next)
 		end := time.After(10 * time.Second)
-		for m.result == nil {
+		for m.run.result == nil {
 			select {
 			case msg := <-msgs:
 				_, next := m.Update(msg)
@@ -141,7 +141,7 @@ func TestShipConfirmationKeys(t *testing.T) {
 			m, send := untilAsked(t, tui.Common{Width: 80, Height: 30, Styles: tui.NewStyles(true)}, asking(answers))
 			for _, k := range tc.keys[:len(tc.keys)-1] {
 				m.Update(k)
-				if m.confirm == nil {
+				if m.question.confirm == nil {
 					t.Fatalf("%q was taken as an answer", k.Text)
 				}
 			}
@@ -149,8 +149,8 @@ func TestShipConfirmationKeys(t *testing.T) {
 			if got := <-answers; got != tc.yes {
 				t.Errorf("answered %v, want %v", got, tc.yes)
 			}
-			if tc.yes != m.result.Shipped {
-				t.Errorf("shipped %v after the answer %v", m.result.Shipped, tc.yes)
+			if tc.yes != m.run.result.Shipped {
+				t.Errorf("shipped %v after the answer %v", m.run.result.Shipped, tc.yes)
 			}
 		})
 	}
@@ -248,11 +248,11 @@ func TestShipConfirmationTooShort(t *testing.T) {
 				m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
 				m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"}) // back up: the end is out of view again
 			}
-			if m.confirm == nil {
+			if m.question.confirm == nil {
 				t.Fatal("y was taken while writes were hidden")
 			}
 			m.Update(tc.reveal)
-			if m.confirm == nil {
+			if m.question.confirm == nil {
 				t.Fatal("the y that showed the end was taken as a yes")
 			}
 			send(tea.KeyPressMsg{Code: 'y', Text: "y"})

@@ -10,7 +10,7 @@ import (
 // has ended (its result is what the link is wanted for) and the link is
 // known.
 func (m *Model) canCopy() bool {
-	return m.result != nil && m.opts.URL != "" && !m.showPack && m.confirmReply == nil
+	return m.run.result != nil && m.opts.URL != "" && !m.packView.showPack && m.question.confirmReply == nil
 }
 
 // copyLink copies the pull request's link, and nothing else, through

@@ -49,7 +49,7 @@ func (m *Model) Name() string { return fmt.Sprintf("ship #%d", m.opts.PR) }
 // Headline is how the ship ended, in one line, for the quit summary: what
 // was merged where, or the first reason it was refused or failed.
 func (m *Model) Headline() string {
-	res := m.result
+	res := m.run.result
 	if res == nil {
 		return "" // stopped before an outcome: its "result: " line says how
 	}
@@ -59,8 +59,8 @@ func (m *Model) Headline() string {
 	}
 	var h string
 	switch {
-	case m.err != nil:
-		h = "failed: " + tui.SanitizeLine(m.err.Error())
+	case m.run.err != nil:
+		h = "failed: " + tui.SanitizeLine(m.run.err.Error())
 	case res.Shipped:
 		h = fmt.Sprintf("merged%s as %s", into, shortCommit(res.MergeCommit))
 	case res.Merged:
@@ -87,13 +87,13 @@ func shortCommit(sha string) string {
 // only the answer to its one question; before it, nothing.
 func (m *Model) PlainKeys() []key.Binding {
 	w := tui.PlainWord
-	if m.sub != nil {
-		if pk, ok := m.sub.(tui.PlainKeyer); ok {
+	if m.presence.sub != nil {
+		if pk, ok := m.presence.sub.(tui.PlainKeyer); ok {
 			return pk.PlainKeys()
 		}
 		return nil
 	}
-	if m.confirmReply != nil {
+	if m.question.confirmReply != nil {
 		return []key.Binding{w("y", "yes: write every write listed above"), w("anything else", "no: write nothing")}
 	}
 	return []key.Binding{w("nothing yet", "ship asks one question once every gate that only reads has passed; a line typed before it is not taken")}

@@ -66,10 +66,10 @@ type Model struct {
 	pushed bool // opened on top of the inbox: esc at rest goes back
 	keys   keyMap
 
-	run      // the run: its gates, its result, a quit request
-	presence // the presence check while it is shown (ask.go)
-	question // the confirmation while it waits for an answer (ask.go)
-	packView // the pack, once the run verified one (view.go)
+	run      run      // the run: its gates, its result, a quit request
+	presence presence // the presence check while it is shown (ask.go)
+	question question // the confirmation while it waits for an answer (ask.go)
+	packView packView // the pack, once the run verified one (view.go)
 
 	scroll tui.ScrollBody // the body under its title (scroll.go)
 	spin   tui.Spin       // beside a gate that waits on GitHub (motion.go)
@@ -160,7 +160,7 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 		m.now = time.Now
 	}
 	for _, g := range core.Gates() {
-		m.gates[g] = &gateLine{state: core.Waiting}
+		m.run.gates[g] = &gateLine{state: core.Waiting}
 	}
 	m.say(fmt.Sprintf("aayu ship #%d: every gate that only reads is checked first; only when all pass does ship ask for the presence check (where needed) and then your yes to the writes it lists. Answer y to write them; any other answer writes nothing.", opts.PR))
 	return m
@@ -168,7 +168,7 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 
 // Init starts the run in the background.
 func (m *Model) Init() tea.Cmd {
-	ctx, pr, run, events, asks, ask := m.ctx, m.opts.PR, m.opts.Run, m.events, m.asks, m.ask()
+	ctx, pr, run, events, asks, ask := m.ctx, m.opts.PR, m.opts.Run, m.run.events, m.run.asks, m.ask()
 	start := func() tea.Msg {
 		res, err := run(ctx, pr, events, ask)
 		close(asks) // the run asks nothing more
@@ -182,7 +182,7 @@ func (m *Model) Init() tea.Cmd {
 
 // next delivers the next gate event.
 func (m *Model) next() tea.Cmd {
-	events := m.events
+	events := m.run.events
 	return func() tea.Msg { return eventMsg(<-events) }
 }
 
@@ -191,7 +191,7 @@ func (m *Model) next() tea.Cmd {
 // shows, every other message but the run's is its own.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(tui.InputClosedMsg); ok {
-		m.inputClosed = true
+		m.question.inputClosed = true
 	}
 	if t, ok := msg.(spinner.TickMsg); ok && t.ID == m.spin.ID() {
 		return m, m.onSpin(t)
@@ -207,7 +207,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case eventMsg:
 		return m, m.onEventMsg(msg)
 	case resultMsg:
-		m.pending = &msg
+		m.run.pending = &msg
 		return m, m.finishIfReady()
 	case tui.LineMsg:
 		m.onLine(msg.Line)
@@ -239,7 +239,7 @@ func (m *Model) routeFirst(msg tea.Msg) (tea.Cmd, bool) {
 	case eventMsg, resultMsg:
 		return nil, false
 	}
-	if m.sub == nil {
+	if m.presence.sub == nil {
 		return nil, false
 	}
 	if sz, ok := msg.(tea.WindowSizeMsg); ok {
@@ -255,7 +255,7 @@ func (m *Model) onEventMsg(msg eventMsg) tea.Cmd {
 	case askMarker:
 		return tea.Batch(m.onMarker(), m.next())
 	case endOfRun:
-		m.drained = true
+		m.run.drained = true
 		return m.finishIfReady()
 	}
 	m.onEvent(core.Event(msg))
@@ -266,16 +266,16 @@ func (m *Model) onEventMsg(msg eventMsg) tea.Cmd {
 // it, a line that is not taken as one.
 func (m *Model) onLine(line string) {
 	switch {
-	case m.confirmReply != nil:
+	case m.question.confirmReply != nil:
 		m.answer(tui.YesLine(line))
-	case line != "" && m.result == nil:
+	case line != "" && m.run.result == nil:
 		// A yes typed before the writes are listed is not a yes to them.
 		m.say(fmt.Sprintf("not taken: %q — ship asks nothing yet; the question comes once every gate that only reads has passed", tui.SanitizeLine(line)))
 	}
 }
 
 func (m *Model) onEvent(e core.Event) {
-	g, ok := m.gates[e.Gate]
+	g, ok := m.run.gates[e.Gate]
 	if !ok {
 		return
 	}
@@ -283,16 +283,16 @@ func (m *Model) onEvent(e core.Event) {
 		g.since = m.now()
 	}
 	g.state, g.words, g.detail = e.State, e.Words, e.Detail
-	if e.Gate == core.GatePresence && e.State == core.Refused && len(m.presenceWhy) > 0 {
-		g.detail = append(append([]string(nil), e.Detail...), m.presenceWhy...)
+	if e.Gate == core.GatePresence && e.State == core.Refused && len(m.presence.presenceWhy) > 0 {
+		g.detail = append(append([]string(nil), e.Detail...), m.presence.presenceWhy...)
 	}
 	if e.State == core.Running || e.State == core.Waiting {
 		return
 	}
-	if m.said[e.Gate] == e.State {
+	if m.run.said[e.Gate] == e.State {
 		return
 	}
-	m.said[e.Gate] = e.State
+	m.run.said[e.Gate] = e.State
 	m.say(fmt.Sprintf("%s: %s%s", e.Gate.Title(), stateWord(e.State), optional(" — ", e.Words)))
 	for _, d := range e.Detail {
 		m.say("  " + tui.SanitizeLine(d))
@@ -305,17 +305,17 @@ const endOfRun core.GateID = 0
 // finishIfReady writes the outcome once both the result and every gate
 // event have arrived, in whichever order they came.
 func (m *Model) finishIfReady() tea.Cmd {
-	if m.pending == nil || !m.drained || m.result != nil {
+	if m.run.pending == nil || !m.run.drained || m.run.result != nil {
 		return nil
 	}
-	return m.onResult(*m.pending)
+	return m.onResult(*m.run.pending)
 }
 
 func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	res := msg.res
-	m.result, m.err = &res, msg.err
+	m.run.result, m.run.err = &res, msg.err
 	if m.opts.Summary != nil {
-		m.packSummary = m.opts.Summary(res)
+		m.packView.packSummary = m.opts.Summary(res)
 	}
 	m.code = res.ExitCode
 	if m.c.Plain && tui.Linkable(m.opts.URL) {
@@ -350,7 +350,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		// The reason leads the body: show it from the top.
 		m.scroll.ToTop()
 	}
-	if m.c.Plain || m.c.CI || m.stopWhy != "" {
+	if m.c.Plain || m.c.CI || m.run.stopWhy != "" {
 		m.done = true
 		return tea.Quit
 	}
@@ -362,21 +362,21 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.onScroll(msg) {
 		return nil
 	}
-	if m.confirmReply != nil {
+	if m.question.confirmReply != nil {
 		m.onConfirmKey(msg)
 		return nil
 	}
 	switch {
-	case m.showPack && key.Matches(msg, k.Back):
-		m.showPack = false
-	case m.pushed && m.result != nil && key.Matches(msg, k.Back):
+	case m.packView.showPack && key.Matches(msg, k.Back):
+		m.packView.showPack = false
+	case m.pushed && m.run.result != nil && key.Matches(msg, k.Back):
 		m.done = true // back to the inbox; the verdict is on its page
 		return nil
 	case m.canCopy() && key.Matches(msg, k.Copy):
 		return m.copyLink()
 	case key.Matches(msg, k.Pack):
 		if m.packReady() == "" {
-			m.showPack = !m.showPack
+			m.packView.showPack = !m.packView.showPack
 		}
 	case key.Matches(msg, k.Quit):
 		return m.quit()
@@ -388,7 +388,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // has been in view) or n.
 func (m *Model) onConfirmKey(msg tea.KeyPressMsg) {
 	k := m.keys
-	if m.confirm != nil && !m.c.Plain {
+	if m.question.confirm != nil && !m.c.Plain {
 		// Lay the frame out at the current size first, so a yes is to
 		// what the terminal shows now, not at the last frame drawn.
 		_ = m.render()
@@ -409,8 +409,8 @@ func (m *Model) onConfirmKey(msg tea.KeyPressMsg) {
 // quit ends the screen. Quitting cancels a run not yet finished; the core
 // never stops a write half done, and a later run finishes the record.
 func (m *Model) quit() tea.Cmd {
-	if m.result == nil {
-		m.cancel()
+	if m.run.result == nil {
+		m.run.cancel()
 		m.code = tui.ExitFailed
 		m.say("stopped before ship finished; run aayu ship again to see where it stands (exit 1)")
 	}
@@ -421,9 +421,9 @@ func (m *Model) quit() tea.Cmd {
 // packReady says why the pack cannot be shown yet, or "".
 func (m *Model) packReady() string {
 	switch {
-	case m.result == nil:
+	case m.run.result == nil:
 		return "the gate pack is still being checked"
-	case m.result.Pack == nil:
+	case m.run.result.Pack == nil:
 		return "no merge-gate run qualified, so there is no pack to show"
 	}
 	return ""
@@ -432,10 +432,10 @@ func (m *Model) packReady() string {
 // Keys lists the bindings; the pack key stays visible with why it is not
 // available yet.
 func (m *Model) Keys() []key.Binding {
-	if m.sub != nil {
-		return m.sub.Keys()
+	if m.presence.sub != nil {
+		return m.presence.sub.Keys()
 	}
-	if m.confirmReply != nil && m.c.Width < 80 {
+	if m.question.confirmReply != nil && m.c.Width < 80 {
 		return m.narrowConfirmKeys()
 	}
 	return m.FullKeys()
@@ -444,16 +444,16 @@ func (m *Model) Keys() []key.Binding {
 // FullKeys are every key in full words, for the ? screen.
 func (m *Model) FullKeys() []key.Binding {
 	k := m.keys
-	if m.sub != nil {
-		return m.sub.Keys()
+	if m.presence.sub != nil {
+		return m.presence.sub.Keys()
 	}
-	if m.confirmReply != nil {
+	if m.question.confirmReply != nil {
 		if m.writesHidden() {
 			return m.withScrollKeys([]key.Binding{key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, "end, then yes")), k.No}, false)
 		}
 		return m.withScrollKeys([]key.Binding{k.Yes, k.No}, false)
 	}
-	if m.showPack {
+	if m.packView.showPack {
 		return m.withScrollKeys([]key.Binding{k.Back, k.Quit}, false)
 	}
 	pack := k.Pack
@@ -464,7 +464,7 @@ func (m *Model) FullKeys() []key.Binding {
 	if m.canCopy() {
 		keys = append(keys, k.Copy)
 	}
-	if m.pushed && m.result != nil {
+	if m.pushed && m.run.result != nil {
 		// Opened from the inbox: esc goes back to it.
 		return m.withScrollKeys(append(keys, tui.BackKey(), k.Quit), true)
 	}
@@ -507,7 +507,7 @@ func optional(prefix, s string) string {
 // Close stops the run if it is still going and releases the screen's work
 // folder; the screen stack calls it when the screen leaves the stack.
 func (m *Model) Close() {
-	m.cancel()
+	m.run.cancel()
 	if m.opts.OnClose != nil {
 		m.opts.OnClose()
 	}

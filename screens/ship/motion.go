@@ -15,7 +15,7 @@ import (
 // ledger: the presence check and the confirmation wait on the person, and
 // their own screens show that.
 func (m *Model) running() bool {
-	for g, l := range m.gates {
+	for g, l := range m.run.gates {
 		if l.state == core.Running && spins(g) {
 			return true
 		}
@@ -29,13 +29,13 @@ func spins(g core.GateID) bool { return g != core.GatePresence && g != core.Gate
 // startSpin starts the spinner when a gate began waiting and it is not
 // already moving; the full screen only.
 func (m *Model) startSpin() tea.Cmd {
-	return m.spin.Start(!m.c.Plain && !m.c.CI && m.result == nil && m.running())
+	return m.spin.Start(!m.c.Plain && !m.c.CI && m.run.result == nil && m.running())
 }
 
 // onSpin moves the spinner while a gate waits and drops the tick after,
 // which stops it.
 func (m *Model) onSpin(msg spinner.TickMsg) tea.Cmd {
-	return m.spin.Update(msg, m.result == nil && m.running())
+	return m.spin.Update(msg, m.run.result == nil && m.running())
 }
 
 // waited is the spinner and how long the gate has waited: "/ 12s".

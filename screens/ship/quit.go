@@ -24,30 +24,30 @@ func (m *Model) onQuitRequest(q tui.QuitRequestMsg) tea.Cmd {
 	switch {
 	case m.done:
 		return nil
-	case m.result != nil:
+	case m.run.result != nil:
 		m.done = true // the verdict is on the page already
 		return tea.Quit
-	case m.stopWhy != "" && q.Force:
+	case m.run.stopWhy != "" && q.Force:
 		m.say(fmt.Sprintf("%s again: still waiting for the write under way to land; ship never cuts a merge or a record in the middle. A third %s leaves at once; aayu ship %d then finds where it stands.", q.Why, q.Why, m.opts.PR))
 		return nil
-	case m.stopWhy != "":
+	case m.run.stopWhy != "":
 		return nil
 	}
-	m.stopWhy = q.Why
+	m.run.stopWhy = q.Why
 	switch {
-	case m.confirmReply != nil:
+	case m.question.confirmReply != nil:
 		m.say(fmt.Sprintf("%s at the confirmation is a no.", q.Why))
 		m.answer(false) // the run ends refused: nothing written, exit 4
 		return nil
-	case m.confirmed:
-		m.stopAfter.Store(true)
+	case m.question.confirmed:
+		m.run.stopAfter.Store(true)
 		m.say(fmt.Sprintf("%s: ship stops once the write under way lands, and says what landed; nothing is cut in the middle.", q.Why))
 		return nil
 	}
 	// Only reads are under way (or the presence check): nothing to finish.
-	m.cancel()
-	if m.sub != nil {
-		m.sub = nil // the check's reply is never awaited: the run is cancelled
+	m.run.cancel()
+	if m.presence.sub != nil {
+		m.presence.sub = nil // the check's reply is never awaited: the run is cancelled
 	}
 	m.code = tui.ExitFailed
 	m.say(fmt.Sprintf("result: exit %d — stopped on %s before the confirmation: nothing was written; run aayu ship %d again to ship it.", m.code, q.Why, m.opts.PR))
@@ -57,17 +57,17 @@ func (m *Model) onQuitRequest(q tui.QuitRequestMsg) tea.Cmd {
 
 // stopSuffix is the result line's account of a quit request, or "".
 func (m *Model) stopSuffix() string {
-	if m.stopWhy == "" || m.result == nil {
+	if m.run.stopWhy == "" || m.run.result == nil {
 		return ""
 	}
-	res := m.result
+	res := m.run.result
 	switch {
-	case !m.confirmed:
-		return fmt.Sprintf(" — %s at the confirmation: nothing was written", m.stopWhy)
+	case !m.question.confirmed:
+		return fmt.Sprintf(" — %s at the confirmation: nothing was written", m.run.stopWhy)
 	case res.Shipped:
-		return fmt.Sprintf(" — %s came as the last write landed: shipped in full", m.stopWhy)
+		return fmt.Sprintf(" — %s came as the last write landed: shipped in full", m.run.stopWhy)
 	case res.Merged:
-		return fmt.Sprintf(" — stopped on %s after the write under way landed: merged, the record not finished; aayu ship %d finishes it without merging twice", m.stopWhy, m.opts.PR)
+		return fmt.Sprintf(" — stopped on %s after the write under way landed: merged, the record not finished; aayu ship %d finishes it without merging twice", m.run.stopWhy, m.opts.PR)
 	}
-	return fmt.Sprintf(" — stopped on %s after the write under way landed: nothing was merged; aayu ship %d starts again from the gates", m.stopWhy, m.opts.PR)
+	return fmt.Sprintf(" — stopped on %s after the write under way landed: nothing was merged; aayu ship %d starts again from the gates", m.run.stopWhy, m.opts.PR)
 }

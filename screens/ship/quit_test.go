@@ -73,7 +73,7 @@ func lastLine(m *Model) string { return m.lines[len(m.lines)-1] }
 func TestCtrlCAtShipConfirmationIsANo(t *testing.T) {
 	answers := make(chan bool, 1)
 	p := newPump(t, tui.Common{Width: 80, Height: 30, Styles: tui.NewStyles(true)}, asking(answers))
-	p.until("the confirmation", func() bool { return p.m.confirm != nil })
+	p.until("the confirmation", func() bool { return p.m.question.confirm != nil })
 	p.send(tui.QuitRequestMsg{Why: "ctrl+c"})
 	if yes := <-answers; yes {
 		t.Fatal("ctrl+c at the confirmation was taken as a yes")
@@ -126,7 +126,7 @@ func stoppingRun(merging chan<- struct{}, release <-chan struct{}) Runner {
 func TestCtrlCDuringShipWritesStopsAfterTheMergeLands(t *testing.T) {
 	merging, release := make(chan struct{}, 1), make(chan struct{})
 	p := newPump(t, tui.Common{Width: 80, Height: 30, Styles: tui.NewStyles(true)}, stoppingRun(merging, release))
-	p.until("the confirmation", func() bool { return p.m.confirm != nil })
+	p.until("the confirmation", func() bool { return p.m.question.confirm != nil })
 	p.send(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	<-merging
 	p.send(tui.QuitRequestMsg{Why: "ctrl+c"})
@@ -136,8 +136,8 @@ func TestCtrlCDuringShipWritesStopsAfterTheMergeLands(t *testing.T) {
 	}
 	close(release)
 	p.until("the end", func() bool { done, _ := p.m.Done(); return done })
-	if p.m.result == nil || !p.m.result.Merged {
-		t.Fatalf("the merge under way did not land: %+v", p.m.result)
+	if p.m.run.result == nil || !p.m.run.result.Merged {
+		t.Fatalf("the merge under way did not land: %+v", p.m.run.result)
 	}
 	if _, code := p.m.Done(); code != tui.ExitFailed {
 		t.Errorf("exit %d, want %d", code, tui.ExitFailed)

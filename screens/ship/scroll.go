@@ -18,9 +18,9 @@ import (
 
 func (m *Model) bodyMode() string {
 	switch {
-	case m.confirm != nil:
+	case m.question.confirm != nil:
 		return "confirm"
-	case m.showPack:
+	case m.packView.showPack:
 		return "pack"
 	}
 	return "gates"

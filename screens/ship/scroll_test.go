@@ -86,7 +86,7 @@ func TestShipLongConfirmationScrolls(t *testing.T) {
 	m := New(context.Background(), tui.Common{Width: 80, Height: 24, Styles: tui.NewStyles(true)}, Options{PR: 4})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	reply := make(chan bool, 1)
-	m.confirm, m.confirmReply = &plan, reply
+	m.question.confirm, m.question.confirmReply = &plan, reply
 	v := ansi.Strip(m.View().Content)
 	tuitest.AssertFits(t, m.View().Content, 80, 24)
 	if !strings.Contains(v, "write number 1 of") || strings.Contains(v, "write number 30 of") {

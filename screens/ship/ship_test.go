@@ -83,7 +83,7 @@ func finished(t *testing.T, c tui.Common, run Runner) *Model {
 	}
 	runCmds(cmd)
 	deadline := time.After(10 * time.Second)
-	for m.result == nil {
+	for m.run.result == nil {
 		select {
 		case msg := <-msgs:
 			_, next := m.Update(msg)
@@ -139,15 +139,15 @@ func TestShipScreenPackIsOneKeyAway(t *testing.T) {
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "unavailable: no merge-gate run qualified") {
 		t.Fatalf("the disabled pack key does not say why:\n%s", v)
 	}
-	m.result.Pack = nil
+	m.run.result.Pack = nil
 	m.opts.Summary = func(core.Result) []string { return []string{"criterion 1: proven"} }
-	m.result.Pack = &proofReport
+	m.run.result.Pack = &proofReport
 	m.Update(tea.KeyPressMsg{Code: 'p', Text: "p"})
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "criterion 1: proven") {
 		t.Fatalf("p did not show the pack:\n%s", v)
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if m.showPack {
+	if m.packView.showPack {
 		t.Fatal("esc did not go back to the gates")
 	}
 }

@@ -98,10 +98,10 @@ func TestShipPackViewGolden(t *testing.T) {
 	for _, w := range []int{40, 80, 120} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			m := finished(t, tui.Common{Width: w, Height: 24, Styles: tui.NewStyles(true)}, shipped)
-			m.result.Pack = &proofReport
+			m.run.result.Pack = &proofReport
 			m.Update(tea.KeyPressMsg{Code: 'p', Text: "p"})
 			view := m.View().Content
-			if !m.showPack || !strings.Contains(ansi.Strip(view), "criterion 1: proven") {
+			if !m.packView.showPack || !strings.Contains(ansi.Strip(view), "criterion 1: proven") {
 				t.Fatalf("p did not show the pack:\n%s", ansi.Strip(view))
 			}
 			tuitest.GoldenView(t, view, w, 24)

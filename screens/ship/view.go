@@ -15,8 +15,8 @@ import (
 // View draws one line per gate, filled in as the run reports, the runs
 // passed over under the pack gate, and the outcome.
 func (m *Model) View() tea.View {
-	if m.sub != nil {
-		return m.sub.View()
+	if m.presence.sub != nil {
+		return m.presence.sub.View()
 	}
 	v := tea.NewView(m.render())
 	v.AltScreen = true
@@ -29,9 +29,9 @@ func (m *Model) render() string {
 	var body []string
 	body = append(body, st.Title.Render(fmt.Sprintf("aayu ship #%d", m.opts.PR)))
 	switch {
-	case m.confirm != nil:
+	case m.question.confirm != nil:
 		body = append(body, m.confirmView(w)...)
-	case m.showPack:
+	case m.packView.showPack:
 		body = append(body, m.packLines(w)...)
 	default:
 		if m.refusedOutright() {
@@ -57,7 +57,7 @@ func (m *Model) gateLines(w int) []string {
 	gates := core.Gates()
 	for i := 0; i < len(gates); i++ {
 		g := gates[i]
-		line := m.gates[g]
+		line := m.run.gates[g]
 		// The state word leads, in a fixed column, so the eye runs down
 		// one column to see what passed.
 		word := fmt.Sprintf("%-9s", stateWord(line.state))
@@ -96,13 +96,13 @@ func (m *Model) gateLines(w int) []string {
 // notReached counts the run of gates at the start of gates that were
 // skipped for the same "not reached" reason, with their titles.
 func (m *Model) notReached(gates []core.GateID) ([]string, int) {
-	first := m.gates[gates[0]]
+	first := m.run.gates[gates[0]]
 	if first.state != core.Skipped || !strings.HasPrefix(first.words, "not reached") {
 		return nil, 0
 	}
 	var titles []string
 	for _, g := range gates {
-		l := m.gates[g]
+		l := m.run.gates[g]
 		if l.state != core.Skipped || !strings.HasPrefix(l.words, "not reached") || len(l.detail) > 0 {
 			break
 		}
@@ -114,14 +114,14 @@ func (m *Model) notReached(gates []core.GateID) ([]string, int) {
 // refusedOutright says the run ended in a refusal: nothing merged, nothing
 // failed.
 func (m *Model) refusedOutright() bool {
-	r := m.result
-	return r != nil && m.err == nil && !r.Shipped && !r.Merged
+	r := m.run.result
+	return r != nil && m.run.err == nil && !r.Shipped && !r.Merged
 }
 
 // refusal is the first gate that refused, in words, or "".
 func (m *Model) refusal() string {
 	for _, g := range core.Gates() {
-		if l := m.gates[g]; l.state == core.Refused {
+		if l := m.run.gates[g]; l.state == core.Refused {
 			return g.Title() + optional(" — ", l.words)
 		}
 	}
@@ -130,17 +130,17 @@ func (m *Model) refusal() string {
 
 func (m *Model) outcomeLines(w int) []string {
 	st := m.c.Styles
-	r := m.result
+	r := m.run.result
 	var s string
 	switch {
 	case r == nil:
 		s = "checking every gate…"
-	case m.err != nil && r.Merged:
-		s = st.Warning.Render("merged, not finished") + ": " + tui.SanitizeLine(m.err.Error()) + ". Run aayu ship again; it will not merge twice."
-	case m.err != nil && errors.Is(m.err, core.ErrMergeUnknown):
-		s = st.Failed.Render("failed") + ": " + tui.Sentence(tui.SanitizeLine(m.err.Error())) + fmt.Sprintf(" It may have merged: run aayu ship %d again to find out.", m.opts.PR)
-	case m.err != nil:
-		s = st.Failed.Render("failed") + ": " + tui.Sentence(tui.SanitizeLine(m.err.Error())) + " Nothing was merged."
+	case m.run.err != nil && r.Merged:
+		s = st.Warning.Render("merged, not finished") + ": " + tui.SanitizeLine(m.run.err.Error()) + ". Run aayu ship again; it will not merge twice."
+	case m.run.err != nil && errors.Is(m.run.err, core.ErrMergeUnknown):
+		s = st.Failed.Render("failed") + ": " + tui.Sentence(tui.SanitizeLine(m.run.err.Error())) + fmt.Sprintf(" It may have merged: run aayu ship %d again to find out.", m.opts.PR)
+	case m.run.err != nil:
+		s = st.Failed.Render("failed") + ": " + tui.Sentence(tui.SanitizeLine(m.run.err.Error())) + " Nothing was merged."
 	case r.Shipped:
 		s = st.OK.Render("shipped") + fmt.Sprintf(": merged as %s; the record is on the ledger at %s.", tui.SanitizeLine(r.MergeCommit), tui.SanitizeLine(r.LedgerDir))
 	case r.Merged:
@@ -157,14 +157,14 @@ func (m *Model) outcomeLines(w int) []string {
 }
 
 func (m *Model) packLines(w int) []string {
-	if m.packWidth != w {
+	if m.packView.packWidth != w {
 		// Wrapped once per width, not once per frame.
-		m.packWrapped, m.packWidth = []string{"the merge gate's pack, as verified:"}, w
-		for _, l := range m.packSummary {
-			m.packWrapped = append(m.packWrapped, strings.Split(ansi.Wrap(tui.SanitizeLine(l), w, " /"), "\n")...)
+		m.packView.packWrapped, m.packView.packWidth = []string{"the merge gate's pack, as verified:"}, w
+		for _, l := range m.packView.packSummary {
+			m.packView.packWrapped = append(m.packView.packWrapped, strings.Split(ansi.Wrap(tui.SanitizeLine(l), w, " /"), "\n")...)
 		}
 	}
-	return m.packWrapped
+	return m.packView.packWrapped
 }
 
 // hang wraps text after a lead (the state word's column) and indents the
@@ -190,7 +190,7 @@ func hang(lead, text string, w int) []string {
 // listed, and the two answers worded so neither can be mistaken.
 func (m *Model) confirmView(w int) (body []string) {
 	st := m.c.Styles
-	p := *m.confirm
+	p := *m.question.confirm
 	lines := confirmLines(p)
 	wrap := func(s string) []string { return wrapLinks(s, w) }
 	intro := wrap(lines[0])
@@ -223,7 +223,7 @@ func (m *Model) confirmView(w int) (body []string) {
 // writesHidden says the last write of the confirmation has not yet been
 // in view: a yes must be to writes the person could see.
 func (m *Model) writesHidden() bool {
-	if m.confirm == nil || m.c.Plain {
+	if m.question.confirm == nil || m.c.Plain {
 		return false
 	}
 	return !m.scroll.SeenEnd()

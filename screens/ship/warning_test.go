@@ -22,7 +22,7 @@ func TestShipConfirmationShowsTestFramingWarning(t *testing.T) {
 		t.Errorf("the plain confirmation lacks the warning:\n%s", plain)
 	}
 	m := &Model{c: tui.Common{Width: 80, Height: 30, Styles: tui.NewStyles(true)}}
-	m.confirm = &plan
+	m.question.confirm = &plan
 	view := ansi.Strip(strings.Join(m.confirmView(80), "\n"))
 	if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
 		t.Errorf("the confirmation lacks the warning:\n%s", view)

@@ -82,8 +82,8 @@ type Model struct {
 
 	pkgs []pkgRow // the packages of the go test steps, as they come
 
-	ticking    // the spinner and the clock (progress.go)
-	outputView // the live output viewer (o)
+	ticking    ticking    // the spinner and the clock (progress.go)
+	outputView outputView // the live output viewer (o)
 
 	lines    []string // the plain transcript so far
 	exitCode int
@@ -131,8 +131,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pushed = true
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
-		m.out.SetWidth(max(msg.Width, 20))
-		m.out.SetHeight(max(1, max(msg.Height, 8)-2))
+		m.outputView.out.SetWidth(max(msg.Width, 20))
+		m.outputView.out.SetHeight(max(1, max(msg.Height, 8)-2))
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case preparedMsg:
@@ -224,7 +224,7 @@ func (m *Model) finish(msg finishedMsg) tea.Cmd {
 		return m.quit()
 	}
 	m.syncOutput()
-	return m.clock.Stop()
+	return m.ticking.clock.Stop()
 }
 
 // quit ends the screen. Quitting before the run ends is a failure: no pack
@@ -241,17 +241,17 @@ func (m *Model) quit() tea.Cmd {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	if m.showOutput {
+	if m.outputView.showOutput {
 		switch {
 		case key.Matches(msg, k.Back), msg.String() == "q", msg.String() == "o":
-			m.showOutput = false
+			m.outputView.showOutput = false
 		case key.Matches(msg, k.Quit):
 			return m, m.quit()
 		default:
 			// The viewport scrolls: ↑/k ↓/j, pgup/b pgdn/f/space, u/d.
 			m.syncOutput()
 			var cmd tea.Cmd
-			m.out, cmd = m.out.Update(msg)
+			m.outputView.out, cmd = m.outputView.out.Update(msg)
 			return m, cmd
 		}
 		return m, nil
@@ -260,8 +260,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit), m.pushed && key.Matches(msg, k.Back):
 		return m, m.quit()
 	case key.Matches(msg, k.Output):
-		m.showOutput, m.outDirty = true, true
-		m.out.SetContentLines(nil)
+		m.outputView.showOutput, m.outputView.outDirty = true, true
+		m.outputView.out.SetContentLines(nil)
 		m.syncOutput() // opens at the newest line, following the run
 	}
 	return m, nil
@@ -276,7 +276,7 @@ func (m *Model) Done() (bool, int) { return m.done, m.exitCode }
 // Keys lists the bindings for the help line.
 func (m *Model) Keys() []key.Binding {
 	k := m.keys
-	if m.showOutput {
+	if m.outputView.showOutput {
 		return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDn, k.Back}
 	}
 	out := k.Output

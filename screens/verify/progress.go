@@ -46,7 +46,7 @@ func (m *Model) startMotion() tea.Cmd {
 	if !m.motion() {
 		return nil
 	}
-	return tea.Batch(m.spin.Tick, m.clock.Start())
+	return tea.Batch(m.ticking.spin.Tick, m.ticking.clock.Start())
 }
 
 // updateMotion feeds the spinner and the clock their ticks. A tick after
@@ -58,13 +58,13 @@ func (m *Model) updateMotion(msg tea.Msg) (tea.Cmd, bool) {
 		if m.finished {
 			return nil, true
 		}
-		m.spin, cmd = m.spin.Update(msg)
+		m.ticking.spin, cmd = m.ticking.spin.Update(msg)
 		// The live output follows at the spinner's pace, not once per
 		// line: a large module prints thousands.
 		m.syncOutput()
 		return cmd, true
 	case stopwatch.TickMsg, stopwatch.StartStopMsg, stopwatch.ResetMsg:
-		m.clock, cmd = m.clock.Update(msg)
+		m.ticking.clock, cmd = m.ticking.clock.Update(msg)
 		return cmd, true
 	}
 	return nil, false
@@ -147,7 +147,7 @@ func (m *Model) progressLines(room int) []string {
 			running++
 		}
 	}
-	status := st.Warning.Render(m.spin.View()) + " " + elapsed(m.clock.Elapsed())
+	status := st.Warning.Render(m.ticking.spin.View()) + " " + elapsed(m.ticking.clock.Elapsed())
 	if step != "" && len(rows) > 0 {
 		status += fmt.Sprintf(" · %d %s passed", passed, tui.Plural(passed, "test", "tests"))
 		if failed > 0 {
@@ -220,19 +220,19 @@ func (m *Model) addOutput(line string) {
 	if over := len(m.output) - maxOutputLines; over > 0 {
 		m.output = m.output[over:]
 	}
-	m.outDirty = true
+	m.outputView.outDirty = true
 }
 
 // syncOutput hands the viewer the lines that came since, keeping it at the
 // bottom when it was there (following the run).
 func (m *Model) syncOutput() {
-	if !m.outDirty || !m.showOutput {
+	if !m.outputView.outDirty || !m.outputView.showOutput {
 		return
 	}
-	follow := m.out.AtBottom() || m.out.TotalLineCount() == 0
-	m.out.SetContentLines(slices.Clone(m.output))
+	follow := m.outputView.out.AtBottom() || m.outputView.out.TotalLineCount() == 0
+	m.outputView.out.SetContentLines(slices.Clone(m.output))
 	if follow {
-		m.out.GotoBottom()
+		m.outputView.out.GotoBottom()
 	}
-	m.outDirty = false
+	m.outputView.outDirty = false
 }

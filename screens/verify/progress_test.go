@@ -194,7 +194,7 @@ func TestVerifyScreenMovesWhilePreparing(t *testing.T) {
 	if !strings.Contains(before, "preparing the checkout") || !strings.Contains(before, "| 0s") {
 		t.Fatalf("preparing shows no spinner or clock:\n%s", before)
 	}
-	if _, cmd := m.Update(m.spin.Tick()); cmd == nil {
+	if _, cmd := m.Update(m.ticking.spin.Tick()); cmd == nil {
 		t.Error("the spinner asked for no next tick")
 	}
 	if after := ansi.Strip(m.View().Content); !strings.Contains(after, "/ 0s") {

@@ -76,11 +76,11 @@ func TestVerifyScreenOutputView(t *testing.T) {
 		t.Errorf("up did not scroll the output:\n%s", v2)
 	}
 	press(m, "esc")
-	if m.showOutput {
+	if m.outputView.showOutput {
 		t.Fatal("esc did not leave the output view")
 	}
 	press(m, "enter")
-	if !m.showOutput {
+	if !m.outputView.showOutput {
 		t.Fatal("enter did not open the output view")
 	}
 	press(m, "esc")

@@ -21,7 +21,7 @@ func (m *Model) View() tea.View {
 func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	var body []string
-	if m.showOutput {
+	if m.outputView.showOutput {
 		body = m.outputLines(w, h-1)
 	} else {
 		body = m.mainLines(w)
@@ -144,19 +144,19 @@ func (m *Model) outputLines(w, h int) []string {
 	st := m.c.Styles
 	n := len(m.output)
 	title := st.Title.Render("test output") + fmt.Sprintf(" %d %s", n, tui.Plural(n, "line", "lines"))
-	if page := m.out.VisibleLineCount(); n > page {
-		from := m.out.YOffset() + 1
+	if page := m.outputView.out.VisibleLineCount(); n > page {
+		from := m.outputView.out.YOffset() + 1
 		title += st.Subtle.Render(fmt.Sprintf(" · %d–%d", from, min(n, from+page-1)))
 	}
 	if m.phase != phaseDone && m.motion() {
-		title += " " + st.Warning.Render(m.spin.View()) + " " + elapsed(m.clock.Elapsed())
+		title += " " + st.Warning.Render(m.ticking.spin.View()) + " " + elapsed(m.ticking.clock.Elapsed())
 	}
 	out := []string{title}
 	if n == 0 {
 		return append(out, st.Subtle.Render("(no output yet)"))
 	}
 	_, _ = w, h
-	for _, l := range strings.Split(m.out.View(), "\n") {
+	for _, l := range strings.Split(m.outputView.out.View(), "\n") {
 		out = append(out, strings.TrimRight(l, " "))
 	}
 	return out

@@ -1,6 +1,0 @@
-package proofpush
-
-import "fmt"
-
-// Name is the screen's name in the quit summary.
-func (m *Model) Name() string { return fmt.Sprintf("proof push, Story #%d", m.deps.Story) }

@@ -1,6 +1,0 @@
-package ready
-
-import "fmt"
-
-// Name is the screen's name in the quit summary.
-func (m *Model) Name() string { return fmt.Sprintf("ready, Story #%d", m.deps.Story) }
