@@ -20,11 +20,6 @@ import (
 // (forged_test, inbox_plain_golden_test, main_test, parallel_test), copied
 // so neither package reaches into the other.
 
-// builtAayu was the binary this package's end-to-end tests shared; they
-// moved to package e2e, which builds its own. TestMain still removes the
-// folder named here, which no test of this package now sets.
-var builtAayu struct{ dir string }
-
 // deviceCodeLine is how the plain presence check names its page and code.
 const deviceCodeLine = `open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`
 

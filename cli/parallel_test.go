@@ -54,11 +54,7 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
-	code := m.Run()
-	if builtAayu.dir != "" {
-		_ = os.RemoveAll(builtAayu.dir)
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // TestEveryRootTestCallsParallel fails when a Test function in this
