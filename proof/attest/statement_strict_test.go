@@ -2,6 +2,7 @@ package attest
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,4 +82,17 @@ func TestVerifyRefusesAPredicateWithAFieldAPackDoesNotHave(t *testing.T) {
 	refused(t, signStatement(t, func(b []byte) []byte {
 		return bytes.Replace(b, []byte(`"predicate":{`), []byte(`"predicate":{"approved_by":"mallory",`), 1)
 	}), `not a well-formed in-toto Statement: json: unknown field "approved_by"`)
+}
+
+// TestVerifyRefusesAStatementWhoseSubjectIsAnotherPackJSON: the predicate
+// is this pack.json, but the subject the signature speaks for names
+// another file's digest. checkStatement holds the subjects to pack.json's
+// digest (sigstore-go is asked for the signature, not the subjects), so
+// this is refused in words, before the predicate is compared.
+func TestVerifyRefusesAStatementWhoseSubjectIsAnotherPackJSON(t *testing.T) {
+	s := sign(t, nil, nil)
+	other := strings.Repeat("0", 64)
+	refused(t, signStatement(t, func(b []byte) []byte {
+		return bytes.Replace(b, []byte(s.sum), []byte(other), 1)
+	}), "signs another pack.json (sha256 "+other[:7])
 }

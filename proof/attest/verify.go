@@ -144,7 +144,14 @@ func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identi
 	if err != nil {
 		return Identity{}, fmt.Errorf("pack.json's sha256 %q is not hex", exp.PackSHA256)
 	}
-	res, err := v.Verify(&b, verify.NewPolicy(verify.WithArtifactDigest("sha256", digest), verify.WithoutIdentitiesUnsafe()))
+	// The envelope's signature, the certificate chain and the log are
+	// sigstore-go's to verify; the Statement's subjects are held to
+	// pack.json's digest by checkStatement, in the one strict read of the
+	// signed payload it makes anyway. Asking sigstore-go for the digest as
+	// well (verify.WithArtifactDigest) read the whole payload, pack.json
+	// and all, one more time: a tenth of this check on a pack of 1,000
+	// artifacts.
+	res, err := v.Verify(&b, verify.NewPolicy(verify.WithoutArtifactUnsafe(), verify.WithoutIdentitiesUnsafe()))
 	if err != nil {
 		if subjects := unverifiedSubjects(&b); len(subjects) > 0 && !slices.Contains(subjects, exp.PackSHA256) {
 			return Identity{}, refuse("the attestation signs another pack.json (sha256 %s), not this pack's (sha256 %s)",
@@ -159,7 +166,7 @@ func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identi
 	if err := checkCertificate(res, exp); err != nil {
 		return id, err
 	}
-	if err := checkStatement(res, b.GetDsseEnvelope().GetPayload(), exp); err != nil {
+	if err := checkStatement(res, b.GetDsseEnvelope().GetPayload(), digest, exp); err != nil {
 		return id, err
 	}
 	return id, nil
@@ -212,7 +219,7 @@ func workflowOf(san, repoURI string) string {
 // already decoded strictly and verified, so the predicate is only compared
 // with it, never validated again: that keeps the check one signature and
 // one plain decode, whatever the pack's size.
-func checkStatement(res *verify.VerificationResult, payload []byte, exp Expect) error {
+func checkStatement(res *verify.VerificationResult, payload, packDigest []byte, exp Expect) error {
 	st := res.Statement
 	if st == nil {
 		return refuse("the attestation carries no in-toto Statement")
@@ -223,6 +230,10 @@ func checkStatement(res *verify.VerificationResult, payload []byte, exp Expect) 
 	signed, err := strictStatement(payload)
 	if err != nil {
 		return refuse("the attestation's Statement is not a well-formed in-toto Statement: %v", err)
+	}
+	if subjects := signed.digests("sha256"); !signsDigest(subjects, packDigest) {
+		return refuse("the attestation signs another pack.json (sha256 %s), not this pack's (sha256 %s)",
+			strings.Join(shortAll(subjects), ", "), gitsha.Short(exp.PackSHA256))
 	}
 	p := &signed.Predicate
 	back, err := proof.Encode(p)
@@ -238,6 +249,28 @@ func checkStatement(res *verify.VerificationResult, payload []byte, exp Expect) 
 		}
 	}
 	return nil
+}
+
+// digests lists the digests the Statement's subjects give for algorithm alg.
+func (st *statementShape) digests(alg string) []string {
+	var out []string
+	for _, s := range st.Subject {
+		if d := s.Digest[alg]; d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// signsDigest reports whether one of subjects (hex) is digest, compared as
+// bytes, as sigstore-go compares an artifact's digest with a subject's.
+func signsDigest(subjects []string, digest []byte) bool {
+	for _, s := range subjects {
+		if d, err := hex.DecodeString(s); err == nil && bytes.Equal(d, digest) {
+			return true
+		}
+	}
+	return false
 }
 
 // unverifiedSubjects reads the sha256 subjects of a bundle's Statement
