@@ -19,6 +19,7 @@ import (
 	"github.com/cyberphone/json-canonicalization/go/src/webpki.org/jsoncanonicalizer"
 	"github.com/go-openapi/runtime"
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
+	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
 	protorekor "github.com/sigstore/protobuf-specs/gen/pb-go/rekor/v1"
 	"github.com/sigstore/rekor/pkg/generated/models"
 	"github.com/sigstore/rekor/pkg/types"
@@ -121,24 +122,22 @@ func (l *vlog) entry(leaf *x509.Certificate, env *dsse.Envelope, sig []byte, int
 	if err != nil {
 		return nil, fmt.Errorf("the log's promise: %w", err)
 	}
-	proof, err := l.inclusionProof(body)
+	proof, err := l.inclusionProof(body, logIndex)
 	if err != nil {
 		return nil, err
 	}
-	e, err := tlog.NewEntry(body, integratedTime, logIndex, l.rawID, set, proof) //nolint:staticcheck // the Rekor v1 entry sigstore-go still reads
-	if err != nil {
-		return nil, fmt.Errorf("the log's entry: %w", err)
-	}
-	tle := e.TransparencyLogEntry()
-	tle.KindVersion = &protorekor.KindVersion{Kind: rekordsse.KIND, Version: "0.0.1"}
-	tle.InclusionPromise = &protorekor.InclusionPromise{SignedEntryTimestamp: set}
-	return tle, nil
+	return &protorekor.TransparencyLogEntry{
+		LogIndex: logIndex, LogId: &protocommon.LogId{KeyId: l.rawID},
+		KindVersion:    &protorekor.KindVersion{Kind: rekordsse.KIND, Version: "0.0.1"},
+		IntegratedTime: integratedTime, InclusionPromise: &protorekor.InclusionPromise{SignedEntryTimestamp: set},
+		InclusionProof: proof, CanonicalizedBody: body,
+	}, nil
 }
 
 // inclusionProof proves body is the one leaf of the tree: the root is the
 // leaf's RFC 6962 hash, the path is empty, and the checkpoint signs that
 // root.
-func (l *vlog) inclusionProof(body []byte) (*models.InclusionProof, error) {
+func (l *vlog) inclusionProof(body []byte, logIndex int64) (*protorekor.InclusionProof, error) {
 	leaf := sha256.Sum256(append([]byte{0}, body...))
 	s, err := l.sign()
 	if err != nil {
@@ -148,8 +147,8 @@ func (l *vlog) inclusionProof(body []byte) (*models.InclusionProof, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the log's checkpoint: %w", err)
 	}
-	rootHash, size, index, cp := hex.EncodeToString(leaf[:]), int64(1), int64(0), string(checkpoint)
-	return &models.InclusionProof{TreeSize: &size, RootHash: &rootHash, LogIndex: &index, Hashes: nil, Checkpoint: &cp}, nil
+	return &protorekor.InclusionProof{LogIndex: logIndex, RootHash: leaf[:], TreeSize: 1,
+		Checkpoint: &protorekor.Checkpoint{Envelope: string(checkpoint)}}, nil
 }
 
 // dsseBody is the canonical body Rekor stores for a DSSE envelope signed by
