@@ -54,3 +54,23 @@ func TestTopLevelStringReadsTheKeyOfTheOuterObjectOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitPredicateCutsOutTheOneTopLevelPredicate(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		payload, rest, pred string
+		ok                  bool
+	}{
+		{`{"_type":"t","predicate":{"a":[1,2]},"predicateType":"p"}`, `{"_type":"t","predicate":{},"predicateType":"p"}`, `{"a":[1,2]}`, true},
+		{"{\"predicate\" :\n {\"a\":1} }\n", "{\"predicate\" :\n {} }\n", `{"a":1}`, true},
+		{`{"predicate":{"a":1},"predicate":{"a":1}}`, "", "", false}, // named twice
+		{`{"subject":[{"predicate":{"a":1}}]}`, "", "", false},       // only nested
+		{`[{"predicate":{"a":1}}]`, "", "", false},                   // not an object
+		{`{"predicate":{"a":1}`, "", "", false},                      // cut short
+	} {
+		rest, pred, ok := splitPredicate([]byte(c.payload))
+		if ok != c.ok || string(rest) != c.rest || string(pred) != c.pred {
+			t.Errorf("splitPredicate(%s) = %s, %s, %v; want %s, %s, %v", c.payload, rest, pred, ok, c.rest, c.pred, c.ok)
+		}
+	}
+}

@@ -96,3 +96,21 @@ func TestVerifyRefusesAStatementWhoseSubjectIsAnotherPackJSON(t *testing.T) {
 		return bytes.Replace(b, []byte(s.sum), []byte(other), 1)
 	}), "signs another pack.json (sha256 "+other[:7])
 }
+
+// TestVerifyRefusesAStatementThatNamesItsPredicateTwice: one of the two is
+// this pack.json; Go's decoder would keep the second, another reader the
+// first, so the Statement is refused whichever this pack is.
+func TestVerifyRefusesAStatementThatNamesItsPredicateTwice(t *testing.T) {
+	for _, pack := range []string{"first", "second"} {
+		t.Run(pack, func(t *testing.T) {
+			refused(t, signStatement(t, func(b []byte) []byte {
+				i := bytes.Index(b, []byte(`"predicate":`))
+				other := `"predicate":{"schema_version":1},`
+				if pack == "first" {
+					return append(b[:len(b)-1:len(b)-1], []byte(`,"predicate":{"schema_version":1}}`)...)
+				}
+				return append(append(b[:i:i], other...), b[i:]...)
+			}), `the Statement repeats the key "predicate"`)
+		})
+	}
+}

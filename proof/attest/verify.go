@@ -265,14 +265,16 @@ func statementIsPack(payload, packJSON []byte) (subjects []string, head string, 
 	if !utf8.Valid(payload) {
 		return nil, "", false, refuse("the attestation's Statement is not a well-formed in-toto Statement: it is not valid UTF-8")
 	}
+	if rest, pred, ok := splitPredicate(payload); ok && sameJSON(pred, packJSON) {
+		var st statementWithRawPredicate
+		if proof.CheckJSON(rest, "the Statement") == nil && decodeStatement(rest, &st, &st.statementHead) == nil {
+			if head, ok := topLevelString(packJSON, "pr_head_sha"); ok {
+				return st.digests("sha256"), head, true, nil
+			}
+		}
+	}
 	if err := proof.CheckJSON(payload, "the Statement"); err != nil {
 		return nil, "", false, refuse("the attestation's Statement is not a well-formed in-toto Statement: %v", err)
-	}
-	var st statementWithRawPredicate
-	if decodeStatement(payload, &st, &st.statementHead) == nil && sameJSON(st.Predicate, packJSON) {
-		if head, ok := topLevelString(packJSON, "pr_head_sha"); ok {
-			return st.digests("sha256"), head, true, nil
-		}
 	}
 	signed, err := strictStatement(payload)
 	if err != nil {
@@ -281,6 +283,40 @@ func statementIsPack(payload, packJSON []byte) (subjects []string, head string, 
 	p := &signed.Predicate
 	back, err := proof.Encode(p)
 	return signed.digests("sha256"), p.PRHeadSHA, err == nil && bytes.Equal(back, packJSON), nil
+}
+
+// splitPredicate finds the value of the Statement's top-level "predicate"
+// key in one pass: it returns the payload with that value replaced by {}
+// (the rest, which the strict reads then cover at its own size) and the
+// value's bytes. ok is false when the payload is not one JSON object or
+// names predicate other than once.
+func splitPredicate(payload []byte) (rest, pred []byte, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, false
+	}
+	start, end := -1, -1
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, false
+		}
+		if k == "predicate" {
+			if start >= 0 {
+				return nil, nil, false
+			}
+			end = int(dec.InputOffset())
+			start, pred = end-len(v), v
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') || start < 0 || !bytes.Equal(payload[start:end], pred) {
+		return nil, nil, false
+	}
+	return slices.Concat(payload[:start], []byte("{}"), payload[end:]), pred, true
 }
 
 // sameJSON reports whether a and b, both well-formed JSON, are the same
