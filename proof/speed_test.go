@@ -28,7 +28,10 @@ import (
 //
 // AAYU_SPEED_FILES (default 1000), AAYU_SPEED_MIB (default 256) and
 // AAYU_SPEED_ROUNDS (default 5) change the shape and the number of
-// alternating rounds.
+// alternating rounds. AAYU_SPEED_BIN runs that aayu binary instead of one
+// built from this tree, and AAYU_SPEED_VS_BIN adds a second binary to
+// every round, so two builds (before and after a change) are measured
+// side by side against the same bare hash.
 func TestSpeedAgainstTwoCoreSha256sum(t *testing.T) {
 	if os.Getenv("AAYU_SPEED") != "1" {
 		t.Skip("set AAYU_SPEED=1 to measure verify against a two-core sha256sum")
@@ -55,16 +58,22 @@ func TestSpeedAgainstTwoCoreSha256sum(t *testing.T) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "-o", bin, "github.com/aayudha/aayu")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building aayu: %v\n%s", err, out)
+	if given := os.Getenv("AAYU_SPEED_BIN"); given != "" {
+		bin = given
+	} else {
+		build := exec.Command("go", "build", "-o", bin, "github.com/aayudha/aayu")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("building aayu: %v\n%s", err, out)
+		}
 	}
+	vsBin := os.Getenv("AAYU_SPEED_VS_BIN")
 	// Half as many files per sha256sum as there are, in small batches, so
 	// the two processes share the work evenly whatever the sizes.
 	sums := exec.Command("sh", "-c", `cd "$1/artifacts" && find . -type f -print0 | xargs -0 -P2 -n 32 sha256sum >/dev/null`, "sh", pack.dir)
-	verify := func() *exec.Cmd {
+	verifyWith := func(bin string) *exec.Cmd {
 		return exec.Command(bin, "pack", pack.dir, "--plain", "--ready", pack.dir+".ready.md", "--head", benchHead)
 	}
+	verify := func() *exec.Cmd { return verifyWith(bin) }
 	// The bare limit in Go: the test binary itself, re-run to do nothing
 	// but hash every file on two goroutines with the same SHA-256 code.
 	self, err := os.Executable()
@@ -76,8 +85,8 @@ func TestSpeedAgainstTwoCoreSha256sum(t *testing.T) {
 		c.Env = append(os.Environ(), "AAYU_BARE_SHA256_DIR="+filepath.Join(pack.dir, artifactsDir))
 		return c
 	}
-	var bare, goBare, aayu []time.Duration
-	var goBareCPU, aayuCPU []time.Duration
+	var bare, goBare, aayu, vs []time.Duration
+	var goBareCPU, aayuCPU, vsCPU []time.Duration
 	var rss []int64
 	var lastCPU time.Duration // the last run's user + system CPU time
 	run := func(c *exec.Cmd) (time.Duration, int64) {
@@ -99,7 +108,15 @@ func TestSpeedAgainstTwoCoreSha256sum(t *testing.T) {
 	run(exec.Command(sums.Args[0], sums.Args[1:]...))
 	run(goHash())
 	run(verify())
+	if vsBin != "" {
+		run(verifyWith(vsBin))
+	}
 	for range rounds {
+		if vsBin != "" {
+			d, _ := run(verifyWith(vsBin))
+			vs = append(vs, d)
+			vsCPU = append(vsCPU, lastCPU)
+		}
 		d, _ := run(exec.Command(sums.Args[0], sums.Args[1:]...))
 		bare = append(bare, d)
 		d, _ = run(goHash())
@@ -137,6 +154,17 @@ func TestSpeedAgainstTwoCoreSha256sum(t *testing.T) {
 	t.Logf("CPU time (user+sys): Go SHA-256 %v (median %v); aayu %v (median %v)", goBareCPU, median(goBareCPU), aayuCPU, median(aayuCPU))
 	t.Logf("aayu / Go two-goroutine SHA-256 CPU time per round, sorted: %.2f (median %.2f)", c2, c2[rounds/2])
 	t.Logf("aayu peak RSS: %v KiB (max %.1f MiB)", rss, float64(slices.Max(rss))/1024)
+	if vsBin != "" {
+		w, c := make([]float64, rounds), make([]float64, rounds)
+		for i := range w {
+			w[i] = float64(vs[i]) / float64(goBare[i])
+			c[i] = float64(vsCPU[i]) / float64(goBareCPU[i])
+		}
+		slices.Sort(w)
+		slices.Sort(c)
+		t.Logf("%s pack DIR --plain: %v (median %v); CPU %v (median %v)", vsBin, vs, median(vs), vsCPU, median(vsCPU))
+		t.Logf("%s / Go two-goroutine SHA-256 per round, sorted: wall %.2f (median %.2f), CPU %.2f (median %.2f)", vsBin, w, w[rounds/2], c, c[rounds/2])
+	}
 }
 
 // TestHelperBareSha256 is not a test: re-run by the speed comparison with

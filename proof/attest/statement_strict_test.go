@@ -2,6 +2,7 @@ package attest
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,4 +82,35 @@ func TestVerifyRefusesAPredicateWithAFieldAPackDoesNotHave(t *testing.T) {
 	refused(t, signStatement(t, func(b []byte) []byte {
 		return bytes.Replace(b, []byte(`"predicate":{`), []byte(`"predicate":{"approved_by":"mallory",`), 1)
 	}), `not a well-formed in-toto Statement: json: unknown field "approved_by"`)
+}
+
+// TestVerifyRefusesAStatementWhoseSubjectIsAnotherPackJSON: the predicate
+// is this pack.json, but the subject the signature speaks for names
+// another file's digest. checkStatement holds the subjects to pack.json's
+// digest (sigstore-go is asked for the signature, not the subjects), so
+// this is refused in words, before the predicate is compared.
+func TestVerifyRefusesAStatementWhoseSubjectIsAnotherPackJSON(t *testing.T) {
+	s := sign(t, nil, nil)
+	other := strings.Repeat("0", 64)
+	refused(t, signStatement(t, func(b []byte) []byte {
+		return bytes.Replace(b, []byte(s.sum), []byte(other), 1)
+	}), "signs another pack.json (sha256 "+other[:7])
+}
+
+// TestVerifyRefusesAStatementThatNamesItsPredicateTwice: one of the two is
+// this pack.json; Go's decoder would keep the second, another reader the
+// first, so the Statement is refused whichever this pack is.
+func TestVerifyRefusesAStatementThatNamesItsPredicateTwice(t *testing.T) {
+	for _, pack := range []string{"first", "second"} {
+		t.Run(pack, func(t *testing.T) {
+			refused(t, signStatement(t, func(b []byte) []byte {
+				i := bytes.Index(b, []byte(`"predicate":`))
+				other := `"predicate":{"schema_version":1},`
+				if pack == "first" {
+					return append(b[:len(b)-1:len(b)-1], []byte(`,"predicate":{"schema_version":1}}`)...)
+				}
+				return append(append(b[:i:i], other...), b[i:]...)
+			}), `the Statement repeats the key "predicate"`)
+		})
+	}
 }

@@ -1,8 +1,8 @@
 // Package vsigstore is the sandbox's Sigstore: a certificate authority that
 // issues certificates carrying GitHub Actions' OIDC claims, as Fulcio does
-// for a workflow run, and a transparency log, both virtual (sigstore-go's
-// pkg/testing/ca), so a gate run on the sandbox attests its pack the way
-// actions/attest does on GitHub and aayu verifies it with the same code.
+// for a workflow run, and a transparency log (tlog.go), both virtual, so a
+// gate run on the sandbox attests its pack the way actions/attest does on
+// GitHub and aayu verifies it with the same code.
 //
 // Its keys live only in memory: a restarted sandbox signs with a new root,
 // and bundles made before the restart no longer verify against it. Only
@@ -20,7 +20,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"math/big"
 	"net/url"
@@ -35,8 +34,6 @@ import (
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/fulcio/certificate"
 	"github.com/sigstore/sigstore-go/pkg/root"
-	"github.com/sigstore/sigstore-go/pkg/testing/ca"
-	"github.com/sigstore/sigstore-go/pkg/tlog"
 	"github.com/sigstore/sigstore/pkg/signature"
 	sigdsse "github.com/sigstore/sigstore/pkg/signature/dsse"
 )
@@ -114,7 +111,7 @@ func ownerOf(repo string) string {
 
 // Sigstore is one virtual Sigstore: its CA, its log, and what verifies them.
 type Sigstore struct {
-	vs        *ca.VirtualSigstore // the transparency log
+	log       *vlog // the transparency log
 	root      *x509.Certificate
 	interm    *x509.Certificate
 	intermKey *ecdsa.PrivateKey
@@ -131,11 +128,11 @@ func New(now func() time.Time) (*Sigstore, error) {
 	if now == nil {
 		now = time.Now
 	}
-	vs, err := ca.NewVirtualSigstore()
+	log, err := newVlog()
 	if err != nil {
 		return nil, fmt.Errorf("starting the virtual Sigstore: %w", err)
 	}
-	s := &Sigstore{vs: vs, now: now}
+	s := &Sigstore{log: log, now: now}
 	start, end := now().Add(-24*time.Hour), now().AddDate(10, 0, 0)
 	rootKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -157,19 +154,9 @@ func New(now func() time.Time) (*Sigstore, error) {
 	}
 	fulcio := &root.FulcioCertificateAuthority{Root: s.root, Intermediates: []*x509.Certificate{s.interm},
 		ValidityPeriodStart: start, ValidityPeriodEnd: end, URI: "https://fulcio.sandbox.invalid"}
-	// The virtual log's ID is kept as its hex spelling's bytes; a
-	// trusted_root.json holds the raw key ID, so it is written that way,
-	// and the root reads back the same from the file as in memory.
-	logs := map[string]*root.TransparencyLog{}
-	for id, l := range vs.RekorLogs() {
-		raw, err := hex.DecodeString(id)
-		if err != nil {
-			return nil, fmt.Errorf("the virtual log's ID %q: %w", id, err)
-		}
-		l.ID = raw
-		l.ValidityPeriodStart, l.ValidityPeriodEnd = start, end
-		logs[id] = l
-	}
+	// A trusted_root.json holds the log's raw key ID; the map is keyed by
+	// its hex spelling, as sigstore-go looks a log up.
+	logs := map[string]*root.TransparencyLog{log.id: log.transparencyLog(start, end)}
 	s.trusted, err = root.NewTrustedRoot(root.TrustedRootMediaType01, []root.CertificateAuthority{fulcio}, nil, nil, logs)
 	if err != nil {
 		return nil, fmt.Errorf("the virtual Sigstore's trusted root: %w", err)
@@ -214,24 +201,10 @@ func (s *Sigstore) Attest(statement []byte, c Claims) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	entry, err := s.vs.GenerateTlogEntry(leaf, env, sig, now.Unix(), true)
+	tle, err := s.log.entry(leaf, env, sig, now.Unix())
 	if err != nil {
 		return nil, fmt.Errorf("logging the signature: %w", err)
 	}
-	tle := entry.TransparencyLogEntry()
-	tle.KindVersion = &protorekor.KindVersion{Kind: "dsse", Version: "0.0.1"}
-	// The log's promise (its signed entry timestamp) is what makes the
-	// entry's integrated time a verified timestamp.
-	logID, err := s.vs.RekorLogID()
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.vs.RekorSignPayload(tlog.RekorPayload{LogID: logID, IntegratedTime: tle.IntegratedTime, LogIndex: tle.LogIndex,
-		Body: base64.StdEncoding.EncodeToString(tle.CanonicalizedBody)})
-	if err != nil {
-		return nil, fmt.Errorf("the log's promise: %w", err)
-	}
-	tle.InclusionPromise = &protorekor.InclusionPromise{SignedEntryTimestamp: set}
 	pb := &protobundle.Bundle{
 		MediaType: "application/vnd.dev.sigstore.bundle.v0.3+json",
 		VerificationMaterial: &protobundle.VerificationMaterial{
