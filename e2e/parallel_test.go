@@ -26,6 +26,9 @@ import (
 // the process's environment or working folder, which t.Setenv and
 // os.Chdir forbid with t.Parallel anyway) is listed here.
 var serialTests = map[string]string{
+	// Times whole processes (only with AAYU_SPEED=1): beside other tests
+	// its figures would measure the neighbours.
+	"TestSpeedOfStartup": "times whole processes",
 	// A wall-clock bound (500 ms to refuse the file): beside 8 end-to-end
 	// tests under -race it took 690 ms. Serial tests run before the
 	// parallel ones start, so it is timed alone.

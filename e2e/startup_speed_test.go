@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ import (
 // held by TestAayuLinksNoneOfTheStartupHeavyPackages and
 // TestAayuStartupAllocatesUnderItsBound).
 //
-//	AAYU_SPEED=1 go test -count=1 -run TestSpeedOfStartup -v ./cli/
+//	AAYU_SPEED=1 go test -count=1 -run TestSpeedOfStartup -v ./e2e/
 //
 // AAYU_SPEED_ROUNDS (default 50) sets the rounds; AAYU_SPEED_BIN measures
 // that binary instead of one built from this tree, and AAYU_SPEED_VS_BIN
