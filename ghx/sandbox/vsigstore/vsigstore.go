@@ -11,6 +11,7 @@
 package vsigstore
 
 import (
+	"cmp"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -62,6 +63,10 @@ type Claims struct {
 	RunID        int64
 	RunAttempt   int
 	Visibility   string // public or private
+	// Issuer is the OIDC issuer Fulcio writes; "" is GitHub Actions'. A
+	// test sets another to stand for a certificate some other identity
+	// provider's token got.
+	Issuer string
 }
 
 func (c Claims) server() string {
@@ -81,7 +86,7 @@ func (c Claims) WorkflowURI() string {
 func (c Claims) Extensions() certificate.Extensions {
 	repoURI := c.server() + "/" + c.Repository
 	return certificate.Extensions{
-		Issuer:                              ActionsIssuer,
+		Issuer:                              cmp.Or(c.Issuer, ActionsIssuer),
 		GithubWorkflowTrigger:               c.Event,
 		GithubWorkflowSHA:                   c.SHA,
 		GithubWorkflowRepository:            c.Repository,
