@@ -114,6 +114,18 @@ func TestReplyRefusedABatchNotPostedByTheBot(t *testing.T) {
 	refusedAs(t, f, CheckNotBot)
 }
 
+// TestReplyRefusedABatchWhoseRecordNamesAnotherPoster: the comment is the
+// App's, but the ledger's record of the batch says a person posted it: a
+// reply does not apply it, and the refusal names the record's poster.
+func TestReplyRefusedABatchWhoseRecordNamesAnotherPoster(t *testing.T) {
+	f := valid()
+	f.Stored.Record.PostedBy = "founder"
+	r := refusedAs(t, f, CheckNotBot)
+	if !strings.Contains(r.Reason, "record of batch "+f.Stored.Hash+" names @founder as its poster, not the aayudha App @"+app) {
+		t.Errorf("the refusal does not name the record's poster: %s", r.Reason)
+	}
+}
+
 func TestReplyRefusedABatchWhoseTextIsNotWhatAayuRenders(t *testing.T) {
 	f := valid()
 	f.Batch.Body = strings.Replace(f.Batch.Body, "Accepts option 2 (Drop it)", "Accepts option 1 (Keep it)", 1)
