@@ -60,6 +60,9 @@ func TestBasePolicyIsOneReadOnlyValue(t *testing.T) {
 	gh, offTip := repoWith(t, map[string]string{
 		".aayudha/config.toml": "[autonomy]\nnever = [\"L04\"]\napprover = \"@ana\"\n[identity]\nbot_logins = [\"machine\"]\n",
 		"CODEOWNERS":           "/.github/ @ana\n",
+		// GitHub uses the first CODEOWNERS of its paths that exists; a later
+		// one is never read as the rules, however it differs.
+		"docs/CODEOWNERS": "* @mallory\n",
 	})
 	p, err := basepolicy.Read(context.Background(), gh, "acme", "p", "main")
 	if err != nil || len(p.Refusals()) != 0 || p.Tip() != "tip1" || !p.ConfigRead() {
@@ -68,7 +71,7 @@ func TestBasePolicyIsOneReadOnlyValue(t *testing.T) {
 	if n := offTip.Load(); n != 0 {
 		t.Errorf("%d files were read at another ref than the tip", n)
 	}
-	if path, text := p.CodeownersText(); path != "CODEOWNERS" || text == "" || p.Codeowners() == nil {
+	if path, text := p.CodeownersText(); path != "CODEOWNERS" || text != "/.github/ @ana\n" || p.Codeowners() == nil {
 		t.Errorf("CODEOWNERS: %q %q", path, text)
 	}
 	pass, id := p.Pass(), p.Identity()
@@ -86,6 +89,7 @@ func TestBasePolicyRefusalsAreWorded(t *testing.T) {
 	gh, _ := repoWith(t, map[string]string{
 		".aayudha/config.toml": "[identity]\nbot_logins = \"machine\"\n",
 		".github/CODEOWNERS":   "/src/[a-z/ @ana\n",
+		"LAYERS.md":            "# Layers\n\nno table here\n",
 	})
 	p, err := basepolicy.Read(context.Background(), gh, "acme", "p", "main")
 	if err != nil {
@@ -93,7 +97,8 @@ func TestBasePolicyRefusalsAreWorded(t *testing.T) {
 	}
 	got := strings.Join(p.Refusals(), "\n")
 	for _, want := range []string{"the base branch's policy cannot be read: the base branch's .aayudha/config.toml: identity.bot_logins", "so this fails closed",
-		"the base branch's .github/CODEOWNERS has a rule aayu cannot evaluate"} {
+		"the base branch's .github/CODEOWNERS has a rule aayu cannot evaluate",
+		"the base branch's LAYERS.md cannot be read (LAYERS.md has no layer rows", "so the footprint cannot be computed"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("refusals lack %q:\n%s", want, got)
 		}

@@ -149,6 +149,22 @@ func TestVerifyRefusesAnAttestationMadeInAnotherRepository(t *testing.T) {
 	refused(t, sign(t, func(c *vsigstore.Claims) { c.Repository = "mallory/benefits" }, nil), "made in another repository (https://github.com/mallory/benefits)")
 }
 
+// TestVerifyRefusesTheGateCalledFromAnotherRepository: mallory's run
+// calling acme's gate as a reusable workflow has a certificate naming
+// acme's gate at main; the source repository says it was mallory's run.
+func TestVerifyRefusesTheGateCalledFromAnotherRepository(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.Repository, c.WorkflowRepository = "mallory/benefits", "acme/benefits" }, nil),
+		"made in another repository (https://github.com/mallory/benefits), not acme/benefits")
+}
+
+// TestVerifyRefusesAWorkflowOfAnotherRepository: acme's own run, but
+// signed by a workflow file of another repository (a reusable workflow
+// named like the gate), does not speak for acme's gate.
+func TestVerifyRefusesAWorkflowOfAnotherRepository(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.WorkflowRepository = "mallory/benefits" }, nil),
+		"signed by a workflow of another repository (https://github.com/mallory/benefits/.github/workflows/aayudha-merge-gate.yml@refs/heads/main), not acme/benefits's merge gate")
+}
+
 func TestVerifyRefusesAnAttestationSignedByAnotherWorkflow(t *testing.T) {
 	refused(t, sign(t, func(c *vsigstore.Claims) { c.WorkflowPath = ".github/workflows/release.yml" }, nil), "signed by another workflow (.github/workflows/release.yml)")
 }
