@@ -159,6 +159,11 @@ func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
 			t.Errorf("%s: from the gate's run = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+	// With no run to bind to, nothing is the gate's: not even the
+	// github-actions[bot] status that has no target either.
+	if fromGateRun(checks.FromStatus(InspectContext, "success", actionsBot, ""), "") {
+		t.Error("a status with no target counted as the gate's when no run path is known")
+	}
 }
 
 // TestOnProofRefusesARedStatus: merge on proof needs the pack's floors

@@ -87,6 +87,7 @@ func TestJudgeRefusesAnyFailingCheckAndEveryRequiredOneNotGreen(t *testing.T) {
 		{"a name both green and failing counts by its worst", []Check{green("gate"), failing("gate")}, []Required{ruleset("gate")}, []string{"gate"}, nil, nil},
 		{"failing before green: still the worst", []Check{failing("gate"), green("gate")}, []Required{ruleset("gate")}, []string{"gate"}, nil, nil},
 		{"pending beside green is pending", []Check{green("gate"), pending("gate")}, []Required{ruleset("gate")}, nil, nil, []string{"gate"}},
+		{"failing after pending is failing, not pending", []Check{pending("gate"), failing("gate")}, []Required{ruleset("gate")}, []string{"gate"}, nil, nil},
 		{"green after pending is still pending", []Check{pending("gate"), green("gate")}, []Required{ruleset("gate")}, nil, nil, []string{"gate"}},
 		{"a requirement named twice is judged once", nil, []Required{ruleset("gate"), {Name: "gate", By: "branch protection"}}, nil, []string{"gate"}, nil},
 		{"failing checks listed by name", []Check{failing("zeta"), failing("alpha")}, nil, []string{"alpha", "zeta"}, nil, nil},

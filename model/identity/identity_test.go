@@ -286,6 +286,10 @@ func TestSoloBypassRefusals(t *testing.T) {
 			in.Person.Permission = "write"
 			in.Comments[0].Author.Permission = "write"
 		}, []string{"admin access"}},
+		{"maintain access only", func(in *SoloBypassInput) {
+			in.Person.Permission = "maintain"
+			in.Comments[0].Author.Permission = "maintain"
+		}, []string{"needs a person with admin access: " + ErrAccessTooLow.Error() + ": @founder has maintain access"}},
 		{"missing comment", func(in *SoloBypassInput) { in.Comments = nil }, []string{"Solo-mode bypass:"}},
 		{"everything wrong", func(in *SoloBypassInput) {
 			in.Env = envOf(map[string]string{"CLAUDECODE": "1"})
