@@ -97,9 +97,12 @@ func TestReplyRefusedANonApproverReplying(t *testing.T) {
 }
 
 func TestReplyRefusedAnApproverWithoutWriteAccess(t *testing.T) {
-	f := valid()
-	f.Reply.Author.Permission = "read"
-	refusedAs(t, f, CheckNoWrite)
+	// triage is the level just below write; read and none are below it.
+	for _, permission := range []string{"triage", "read", ""} {
+		f := valid()
+		f.Reply.Author.Permission = permission
+		refusedAs(t, f, CheckNoWrite)
+	}
 }
 
 func TestReplyRefusedAnEditedBatch(t *testing.T) {
