@@ -71,6 +71,10 @@ func TestReplyRefusedReplyBeforeTheBatch(t *testing.T) {
 	f := valid()
 	f.Reply.ID, f.Reply.CreatedAt, f.Reply.UpdatedAt = 9, t0.Add(-time.Minute), t0.Add(-time.Minute)
 	refusedAs(t, f, CheckReplyBefore)
+	// Either fact alone refuses: an earlier time whatever the id says.
+	f = valid()
+	f.Reply.CreatedAt, f.Reply.UpdatedAt = t0.Add(-time.Minute), t0.Add(-time.Minute)
+	refusedAs(t, f, CheckReplyBefore)
 }
 
 func TestReplyRefusedABotReplying(t *testing.T) {
@@ -114,7 +118,9 @@ func TestReplyRefusedAnEditedBatch(t *testing.T) {
 func TestReplyRefusedABatchNotPostedByTheBot(t *testing.T) {
 	f := valid()
 	f.Batch.Author = identity.Account{Login: "founder"}
-	refusedAs(t, f, CheckNotBot)
+	if r := refusedAs(t, f, CheckNotBot); !strings.Contains(r.Reason, "was posted by @founder, not by the aayudha App @"+app) {
+		t.Errorf("the refusal does not name the comment's poster and the App: %s", r.Reason)
+	}
 }
 
 // TestReplyRefusedABatchWhoseRecordNamesAnotherPoster: the comment is the
