@@ -89,6 +89,14 @@ func TestFloorsRecomputed(t *testing.T) {
 			c[2].Threshold = fnum(1<<53 - 1)
 			return c
 		}, holds: true},
+		{name: "coverage rounded up past its report", edit: func(c []Check) []Check {
+			c[1].Value = fnum(93)
+			return c
+		}, floor: "coverage", words: "it claims 93 but its coverage report counts 13 of 14", measured: func(m *Measured) { m.Covered, m.Changed = 13, 14 }},
+		{name: "vet with a negative count claiming pass", edit: func(c []Check) []Check {
+			c[2].Value = fnum(-1)
+			return c
+		}, floor: "vet", words: "its value -1 is not a count of findings"},
 		{name: "vet with findings claiming pass", edit: func(c []Check) []Check {
 			c[2].Value = fnum(3)
 			return c
