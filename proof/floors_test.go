@@ -97,6 +97,12 @@ func TestFloorsRecomputed(t *testing.T) {
 			c[2].Value = fnum(-1)
 			return c
 		}, floor: "vet", words: "its value -1 is not a count of findings"},
+		{name: "vet without a threshold", edit: func(c []Check) []Check {
+			c[2].Threshold = nil
+			return c
+		}, floor: "vet", words: "it has no threshold; a vet floor without one was not written by aayu verify"},
+		{name: "tests without hashed events", edit: func(c []Check) []Check { return c },
+			floor: "tests", words: "the pack holds no test events whose bytes were hashed here", measured: func(m *Measured) { m.TestsKnown, m.TestsPassed = false, 0 }},
 		{name: "vet with findings claiming pass", edit: func(c []Check) []Check {
 			c[2].Value = fnum(3)
 			return c
