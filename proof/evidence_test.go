@@ -366,4 +366,10 @@ func TestEventsWithoutModulePathProveOnlyTheNamedTestInTheNamedPackage(t *testin
 			t.Errorf("passes(%s) = %v, want %v", ref, got, want)
 		}
 	}
+	// A pass with no run of the test before it is no go test stream: the
+	// reader refuses it, so passes never meets a pass without its run.
+	noRun := strings.Replace(greenEvents, `{"Action":"run","Package":"example.com/m/api","Test":"TestA"}`+"\n", "", 1)
+	if why := newEventTally().read([]byte(noRun)); !strings.Contains(why, "records a pass for TestA in example.com/m/api with no run of it before") {
+		t.Errorf("a pass with no run was read: %q", why)
+	}
 }
