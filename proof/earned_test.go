@@ -124,6 +124,12 @@ func TestVerifyRefusesEvidenceNotHashedHere(t *testing.T) {
 				p.Criteria[i].Evidence = []string{"screens/1.png"}
 			}
 		}, "media never prove a criterion alone"},
+		{"criteria proven by media whose bytes were hashed", func(p *Pack, _ map[string][]byte) {
+			// Under the 0.2 rules only pre-0.2 packs may stand on media.
+			for i := range p.Criteria {
+				p.Criteria[i].Evidence = []string{"screens/1.png"}
+			}
+		}, "cites no go test events"},
 		{"criteria citing only a report", func(p *Pack, _ map[string][]byte) {
 			for i := range p.Criteria {
 				p.Criteria[i].Evidence = []string{"reports/coverage.txt"}

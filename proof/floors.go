@@ -313,6 +313,12 @@ func thresholdFor(floor string, policy FloorPolicy) *float64 {
 	return nil
 }
 
+// Threshold is the threshold p judges floor's value by: the base
+// branch's coverage_threshold for coverage, VetThreshold for vet; nil for
+// a floor whose numbers aayu does not judge. A pack's own threshold is
+// never it, so a refusal naming a threshold names this one.
+func (p FloorPolicy) Threshold(floor string) *float64 { return thresholdFor(floor, p) }
+
 // meetsThreshold compares a check's value with the policy's threshold, for
 // the floors whose numbers aayu knows: coverage must reach it (a
 // percentage), vet stay within it (a count of findings).

@@ -52,6 +52,9 @@ func TestFloorsRecomputed(t *testing.T) {
 		floor    string // the floor that must be named, when it does not hold
 		words    string
 		measured func(*Measured)
+		// threshold is the base's [verify] coverage_threshold as config
+		// holds it; "" is the built-in default.
+		threshold string
 	}{
 		{name: "all required floors pass", edit: func(c []Check) []Check { return c }, holds: true},
 		{name: "coverage below threshold claiming pass", edit: func(c []Check) []Check {
@@ -70,6 +73,36 @@ func TestFloorsRecomputed(t *testing.T) {
 			c[1].Result = ResultFail
 			return c
 		}, floor: "coverage", words: "disagrees with its own numbers"},
+		{name: "coverage 0 under a threshold of 0", edit: func(c []Check) []Check {
+			c[1].Value = fnum(0)
+			return c
+		}, holds: true, measured: func(m *Measured) { m.Covered = 0 }, threshold: "0"},
+		{name: "coverage between the default and the base's threshold", edit: func(c []Check) []Check {
+			c[1].Value = fnum(92.8)
+			return c
+		}, floor: "coverage", words: "92.8 does not meet the threshold 95", measured: func(m *Measured) { m.Covered, m.Changed = 13, 14 }, threshold: "95"},
+		{name: "vet threshold past the counts a float holds exactly", edit: func(c []Check) []Check {
+			c[2].Threshold = fnum(1 << 53)
+			return c
+		}, floor: "vet", words: "its threshold 9007199254740992 is not a count of findings"},
+		{name: "vet threshold at the last exact count", edit: func(c []Check) []Check {
+			c[2].Threshold = fnum(1<<53 - 1)
+			return c
+		}, holds: true},
+		{name: "coverage rounded up past its report", edit: func(c []Check) []Check {
+			c[1].Value = fnum(93)
+			return c
+		}, floor: "coverage", words: "it claims 93 but its coverage report counts 13 of 14", measured: func(m *Measured) { m.Covered, m.Changed = 13, 14 }},
+		{name: "vet with a negative count claiming pass", edit: func(c []Check) []Check {
+			c[2].Value = fnum(-1)
+			return c
+		}, floor: "vet", words: "its value -1 is not a count of findings"},
+		{name: "vet without a threshold", edit: func(c []Check) []Check {
+			c[2].Threshold = nil
+			return c
+		}, floor: "vet", words: "it has no threshold; a vet floor without one was not written by aayu verify"},
+		{name: "tests without hashed events", edit: func(c []Check) []Check { return c },
+			floor: "tests", words: "the pack holds no test events whose bytes were hashed here", measured: func(m *Measured) { m.TestsKnown, m.TestsPassed = false, 0 }},
 		{name: "vet with findings claiming pass", edit: func(c []Check) []Check {
 			c[2].Value = fnum(3)
 			return c
@@ -118,7 +151,11 @@ func TestFloorsRecomputed(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			holds, failed := holdFor(tc.edit(goodChecks()), tc.required, tc.measured)
+			measured := goodMeasured()
+			if tc.measured != nil {
+				tc.measured(&measured)
+			}
+			holds, failed := JudgeFloors(tc.edit(goodChecks()), FloorPolicy{Required: tc.required, CoverageThreshold: CoverageThresholdSetting(tc.threshold)}, measured)
 			if holds != tc.holds {
 				t.Fatalf("holds = %v, want %v (failed %+v)", holds, tc.holds, failed)
 			}
@@ -169,6 +206,16 @@ func TestFloorsFollowRequiredFloorsPolicy(t *testing.T) {
 	}
 	if ok, failed := holdFor(checks, RequiredFloorsSetting([]string{"coverage", "vet"}), nil); !ok {
 		t.Errorf("a policy not requiring tests still failed: %+v", failed)
+	}
+	// coverage_threshold: unset is the default; 0 and 100 are the range's
+	// own edges; anything outside it (config refuses one) is the strictest.
+	for v, want := range map[string]float64{"0": 0, "100": 100, "87.5": 87.5, " 95 ": 95, "-0.1": 100, "100.1": 100, "NaN": 100, "ninety": 100} {
+		if got := CoverageThresholdSetting(v); got == nil || *got != want {
+			t.Errorf("CoverageThresholdSetting(%q) = %v, want %v", v, got, want)
+		}
+	}
+	if got := CoverageThresholdSetting(""); got != nil {
+		t.Errorf("CoverageThresholdSetting(\"\") = %v, want nil (the default)", *got)
 	}
 	if got := RequiredFloorsSetting(nil); got == nil || len(got) != 0 {
 		t.Errorf("RequiredFloorsSetting(nil) = %#v, want an empty list that is not the defaults", got)

@@ -166,8 +166,15 @@ func CheckReply(f ReplyFacts) *Refusal {
 			"Reply again, below the batch comment."}
 	}
 	rec := f.Stored.Record
-	if !identity.SameLogin(f.Batch.Author.Login, f.AppLogin) || !identity.SameLogin(rec.PostedBy, f.AppLogin) {
+	if !identity.SameLogin(f.Batch.Author.Login, f.AppLogin) {
 		return &Refusal{CheckNotBot, fmt.Sprintf("Batch %s was posted by @%s, not by the aayudha App @%s.", hash, f.Batch.Author.Login, f.AppLogin),
+			"Ask the agent to start the steps again as the App. " + deviceNext}
+	}
+	// The record on the ledger names its poster too; a reply applies only a
+	// batch the App posted by both accounts, and the sentence names the
+	// one that differs.
+	if !identity.SameLogin(rec.PostedBy, f.AppLogin) {
+		return &Refusal{CheckNotBot, fmt.Sprintf("The ledger's record of batch %s names @%s as its poster, not the aayudha App @%s.", hash, rec.PostedBy, f.AppLogin),
 			"Ask the agent to start the steps again as the App. " + deviceNext}
 	}
 	if f.Applied != nil {

@@ -71,6 +71,10 @@ func TestReplyRefusedReplyBeforeTheBatch(t *testing.T) {
 	f := valid()
 	f.Reply.ID, f.Reply.CreatedAt, f.Reply.UpdatedAt = 9, t0.Add(-time.Minute), t0.Add(-time.Minute)
 	refusedAs(t, f, CheckReplyBefore)
+	// Either fact alone refuses: an earlier time whatever the id says.
+	f = valid()
+	f.Reply.CreatedAt, f.Reply.UpdatedAt = t0.Add(-time.Minute), t0.Add(-time.Minute)
+	refusedAs(t, f, CheckReplyBefore)
 }
 
 func TestReplyRefusedABotReplying(t *testing.T) {
@@ -97,9 +101,12 @@ func TestReplyRefusedANonApproverReplying(t *testing.T) {
 }
 
 func TestReplyRefusedAnApproverWithoutWriteAccess(t *testing.T) {
-	f := valid()
-	f.Reply.Author.Permission = "read"
-	refusedAs(t, f, CheckNoWrite)
+	// triage is the level just below write; read and none are below it.
+	for _, permission := range []string{"triage", "read", ""} {
+		f := valid()
+		f.Reply.Author.Permission = permission
+		refusedAs(t, f, CheckNoWrite)
+	}
 }
 
 func TestReplyRefusedAnEditedBatch(t *testing.T) {
@@ -111,7 +118,21 @@ func TestReplyRefusedAnEditedBatch(t *testing.T) {
 func TestReplyRefusedABatchNotPostedByTheBot(t *testing.T) {
 	f := valid()
 	f.Batch.Author = identity.Account{Login: "founder"}
-	refusedAs(t, f, CheckNotBot)
+	if r := refusedAs(t, f, CheckNotBot); !strings.Contains(r.Reason, "was posted by @founder, not by the aayudha App @"+app) {
+		t.Errorf("the refusal does not name the comment's poster and the App: %s", r.Reason)
+	}
+}
+
+// TestReplyRefusedABatchWhoseRecordNamesAnotherPoster: the comment is the
+// App's, but the ledger's record of the batch says a person posted it: a
+// reply does not apply it, and the refusal names the record's poster.
+func TestReplyRefusedABatchWhoseRecordNamesAnotherPoster(t *testing.T) {
+	f := valid()
+	f.Stored.Record.PostedBy = "founder"
+	r := refusedAs(t, f, CheckNotBot)
+	if !strings.Contains(r.Reason, "record of batch "+f.Stored.Hash+" names @founder as its poster, not the aayudha App @"+app) {
+		t.Errorf("the refusal does not name the record's poster: %s", r.Reason)
+	}
 }
 
 func TestReplyRefusedABatchWhoseTextIsNotWhatAayuRenders(t *testing.T) {

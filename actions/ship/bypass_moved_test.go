@@ -108,3 +108,42 @@ func bodies(cs []*github.IssueComment) []string {
 	}
 	return out
 }
+
+// TestShipRefusesABypassCommentThatIsNoLongerTheOldest: between the
+// bypass gate and the merge the comment ship stands on is deleted and the
+// person's new one posted; the re-read just before the merge finds it is
+// no longer the oldest for the head, and nothing merges.
+func TestShipRefusesABypassCommentThatIsNoLongerTheOldest(t *testing.T) {
+	f := newFixture(t)
+	f.solo()
+	pr := sandbox.DemoPRReady
+	head := f.srv.HeadSHA(pr)
+	cfg := f.config("founder")
+	cfg.SoloBypass = true
+	gh := f.client("founder")
+	cfg.AfterStep = func(g GateID) error {
+		if g != GateBypass {
+			return nil
+		}
+		for _, c := range f.founderComments(pr) {
+			if strings.HasPrefix(c.GetBody(), identity.SoloBypassPrefix) {
+				if _, err := gh.Issues.DeleteComment(context.Background(), owner, repo, c.GetID()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		body := identity.SoloBypassComment(head, "posted again by hand")
+		if _, _, err := gh.Issues.CreateComment(context.Background(), owner, repo, pr, &github.IssueComment{Body: github.String(body)}); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	}
+	dev := f.srv.BranchSHA("dev")
+	res, _, err := f.ship(cfg, pr)
+	if err != nil || res.ExitCode != ExitRefused || res.Merged || !hasWords(res.Refusals, "is no longer the one for head") {
+		t.Fatalf("err %v, exit %d, merged %v, refusals %q", err, res.ExitCode, res.Merged, res.Refusals)
+	}
+	if f.srv.BranchSHA("dev") != dev {
+		t.Error("ship merged on a bypass comment that was no longer there")
+	}
+}

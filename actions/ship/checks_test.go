@@ -159,40 +159,62 @@ func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
 			t.Errorf("%s: from the gate's run = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+	// With no run to bind to, nothing is the gate's: not even the
+	// github-actions[bot] status that has no target either.
+	if fromGateRun(checks.FromStatus(InspectContext, "success", actionsBot, ""), "") {
+		t.Error("a status with no target counted as the gate's when no run path is known")
+	}
 }
 
-// TestOnProofRefusesARedStatus: with the gate's own inspect at an allowed
-// rung, one red status on the head still refuses merge on proof.
+// TestOnProofRefusesARedStatus: merge on proof needs the pack's floors
+// holding, every check on the head green (a red or a still-running one
+// refuses), and the gate's own inspect at a rung in proof_rungs, the rung
+// read as a whole word ("rung A:" or "rung A ", never "rung AB").
 func TestOnProofRefusesARedStatus(t *testing.T) {
-	for _, red := range []bool{false, true} {
-		var srvURL string
-		gh := func(w http.ResponseWriter, r *http.Request) {
-			statuses := `{"state":"success","sha":"h","total_count":2,"statuses":[` +
-				`{"context":"aayudha/inspect","state":"success","description":"rung A: converged","target_url":"https://github.com/acme/benefits/actions/runs/77","creator":{"login":"github-actions[bot]"}}`
-			if red {
-				statuses += `,{"context":"lint","state":"failure","creator":{"login":"writer"}}`
+	const inspectA = `{"context":"aayudha/inspect","state":"success","description":"rung A: converged","target_url":"https://github.com/acme/benefits/actions/runs/77","creator":{"login":"github-actions[bot]"}}`
+	inspectAs := func(summary string) string { return strings.Replace(inspectA, "rung A: converged", summary, 1) }
+	for _, tc := range []struct {
+		name       string
+		statuses   []string
+		floorsHold bool
+		rungs      []string
+		want       bool
+		off        bool // [autonomy] proof = false
+	}{
+		{"the gate's inspect at an allowed rung", []string{inspectA}, true, []string{"A"}, true, false},
+		{"a rung followed by a space", []string{inspectAs("rung A converged")}, true, []string{"A"}, true, false},
+		{"one red status", []string{inspectA, `{"context":"lint","state":"failure","creator":{"login":"writer"}}`}, true, []string{"A"}, false, false},
+		{"one status still running", []string{inspectA, `{"context":"lint","state":"pending","creator":{"login":"writer"}}`}, true, []string{"A"}, false, false},
+		{"the floors do not hold", []string{inspectA}, false, []string{"A"}, false, false},
+		{"inspect at a rung not allowed", []string{inspectA}, true, []string{"B"}, false, false},
+		{"a rung only sharing the allowed one's first letter", []string{inspectAs("rung AB: converged")}, true, []string{"A"}, false, false},
+		{"a rung word without its colon or space", []string{inspectAs("rung A")}, true, []string{"A"}, false, false},
+		{"inspect not green", []string{strings.Replace(inspectA, `"state":"success"`, `"state":"failure"`, 1)}, true, []string{"A"}, false, false},
+		{"merge on proof turned off", []string{inspectA}, true, []string{"A"}, false, true},
+		{"no inspect at all", []string{`{"context":"lint","state":"success","creator":{"login":"writer"}}`}, true, []string{"A"}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gh := func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case strings.HasSuffix(r.URL.Path, "/status"):
+					fmt.Fprintf(w, `{"state":"success","sha":"h","total_count":%d,"statuses":[%s]}`, len(tc.statuses), strings.Join(tc.statuses, ","))
+				case strings.HasSuffix(r.URL.Path, "/check-runs"):
+					fmt.Fprint(w, `{"total_count":0,"check_runs":[]}`)
+				default:
+					http.NotFound(w, r)
+				}
 			}
-			statuses += `]}`
-			switch {
-			case strings.HasSuffix(r.URL.Path, "/status"):
-				fmt.Fprint(w, statuses)
-			case strings.HasSuffix(r.URL.Path, "/check-runs"):
-				fmt.Fprint(w, `{"total_count":0,"check_runs":[]}`)
-			default:
-				http.NotFound(w, r)
+			c := github.NewClient(nil)
+			c.BaseURL = mustURL(t, startFake(t, http.HandlerFunc(gh))+"/")
+			r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, head: "h", baseRef: "dev",
+				base: &basePolicy{policy: pass.Policy{Proof: !tc.off, ProofRungs: tc.rungs}},
+				pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
+					report: &proof.Report{FloorsHold: tc.floorsHold}}}
+			ok, err := r.onProof()
+			if err != nil || ok != tc.want {
+				t.Errorf("on proof %v (%v), want %v", ok, err, tc.want)
 			}
-		}
-		srvURL = startFake(t, http.HandlerFunc(gh))
-		c := github.NewClient(nil)
-		c.BaseURL = mustURL(t, srvURL+"/")
-		r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, head: "h", baseRef: "dev",
-			base: &basePolicy{policy: pass.Policy{Proof: true, ProofRungs: []string{"A"}}},
-			pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
-				report: &proof.Report{FloorsHold: true}}}
-		ok, err := r.onProof()
-		if err != nil || ok == red {
-			t.Errorf("red status %v: on proof %v (%v), want %v", red, ok, err, !red)
-		}
+		})
 	}
 }
 

@@ -77,8 +77,9 @@ func (r *run) checkPack() (gateOutcome, error) {
 	}
 	if !gp.report.FloorsHold {
 		var floors []string
+		policy := proof.FloorPolicy{CoverageThreshold: r.packRules().coverageThreshold}
 		for _, c := range gp.report.FailedFloors {
-			floors = append(floors, floorWords(c))
+			floors = append(floors, floorWords(c, policy))
 		}
 		if len(floors) == 0 {
 			floors = []string{"the pack lists no checks"}
@@ -426,13 +427,14 @@ func verifyReason(problems []proof.Problem) string {
 	return "its pack does not verify: " + strings.Join(other, "; ")
 }
 
-// floorWords says why one floor does not hold: its result, value against
-// threshold, and the tool's own detail.
-func floorWords(c proof.Check) string {
+// floorWords says why one floor does not hold: its result, its value
+// against the threshold it was judged by (the base branch's, never the
+// threshold the pack carries), and the tool's own detail.
+func floorWords(c proof.Check, policy proof.FloorPolicy) string {
 	s := fmt.Sprintf("floor %s: %s", c.Floor, c.Result)
-	if c.Value != nil && c.Threshold != nil {
-		s += fmt.Sprintf(", %s against a threshold of %s",
-			strconv.FormatFloat(*c.Value, 'f', -1, 64), strconv.FormatFloat(*c.Threshold, 'f', -1, 64))
+	if t := policy.Threshold(c.Floor); c.Value != nil && t != nil {
+		s += fmt.Sprintf(", %s against the base branch's threshold of %s",
+			strconv.FormatFloat(*c.Value, 'f', -1, 64), strconv.FormatFloat(*t, 'f', -1, 64))
 	}
 	if c.Detail != "" {
 		s += ": " + c.Detail

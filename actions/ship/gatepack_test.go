@@ -180,6 +180,18 @@ func TestShipRefusesGatePacksThatProveNothing(t *testing.T) {
 			}
 			return nil
 		}, nil, ExitFloor, "10 does not meet the threshold 90"},
+		{"coverage between the default and the base's threshold", func(_ *testing.T, p *proof.Pack, files map[string][]byte) []byte {
+			// 13 of 14 lines (92.8 %) clears the built-in 90 but not the
+			// base branch's 95, which is the one ship judges by.
+			files[proof.CoverageReportPath] = []byte("api/api.go: 13 of 14 changed executable lines covered\n")
+			for i, c := range p.Checks {
+				if c.Floor == "coverage" {
+					v := 92.8
+					p.Checks[i].Value, p.Checks[i].Detail = &v, "13 of 14 changed executable lines covered (go coverprofile)"
+				}
+			}
+			return nil
+		}, []string{"coverage_threshold = 90", "coverage_threshold = 95"}, ExitFloor, "floor coverage: pass, 92.8 against the base branch's threshold of 95: recorded as pass although 92.8 does not meet the threshold 95"},
 		{"every check skipped", func(_ *testing.T, p *proof.Pack, _ map[string][]byte) []byte {
 			for i := range p.Checks {
 				p.Checks[i].Result = proof.ResultSkipped

@@ -1,10 +1,16 @@
 package ship
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/identity"
 )
@@ -116,4 +122,70 @@ func TestShipRefusesWithTheOneAnswerInEveryGate(t *testing.T) {
 			f.assertUnchanged(before, pr)
 		})
 	}
+}
+
+// permRewriter answers the founder's permission read with body, as GitHub
+// answers for an account with that role (a maintainer reads as
+// permission "write", role_name "maintain").
+type permRewriter struct {
+	base http.RoundTripper
+	body string
+}
+
+func (p permRewriter) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, "/collaborators/founder/permission") {
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(bytes.NewReader([]byte(p.body))), ContentLength: int64(len(p.body)), Request: req}, nil
+	}
+	return p.base.RoundTrip(req)
+}
+
+// asRole is the founder shipping while GitHub reports their role as role.
+func (f *fixture) asRole(t *testing.T, permission, role string) Config {
+	body := `{"permission":"` + permission + `","role_name":"` + role + `","user":{"login":"founder","id":1001,"type":"User"}}`
+	c, err := ghx.NewClient(ghx.ClientOptions{
+		APIURL: f.base + "/", Token: ghx.NewToken(sandbox.TokenPrefix+"founder", "test"),
+		Retry: ghx.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
+		Base:  permRewriter{base: http.DefaultTransport, body: body},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Client: c, Owner: owner, Repo: repo, Viewer: "founder", Log: actions.OpenLog(f.logDir, nil),
+		WorkDir: t.TempDir(), Terminal: true, Env: envOf(nil), Confirm: yes}
+}
+
+// TestShipRefusesAMaintainerTheBypassThatNeedsAdmin: maintain is below
+// admin, so a maintainer's --solo-bypass is refused and nothing written.
+func TestShipRefusesAMaintainerTheBypassThatNeedsAdmin(t *testing.T) {
+	f := newFixture(t)
+	f.solo()
+	pr := sandbox.DemoPRReady
+	cfg := f.asRole(t, "write", "maintain")
+	cfg.SoloBypass = true
+	before := f.snapshot(pr)
+	res, events, err := f.ship(cfg, pr)
+	if err != nil || res.ExitCode != ExitRefused || res.Merged || !mentions(res, events, "needs a person with admin access") {
+		t.Fatalf("a maintainer's bypass: err %v, exit %d, merged %v, refusals %q", err, res.ExitCode, res.Merged, res.Refusals)
+	}
+	f.assertUnchanged(before, pr)
+	if n := f.bypassComments(pr, before.head); n != 0 {
+		t.Errorf("a refused bypass posted %d comments", n)
+	}
+}
+
+// TestShipRefusesToMergeWithoutWriteAccess: ship's own check of the
+// person's access. The founder's review passes the human pass, but GitHub
+// now reports them as triage: ship refuses before anything is written.
+func TestShipRefusesToMergeWithoutWriteAccess(t *testing.T) {
+	f := newFixture(t)
+	pr := sandbox.DemoPRReady
+	f.baseConfig(`approver = "founder"`, `approver = "writer"`)
+	f.review("writer", pr, "APPROVE", "")
+	before := f.snapshot(pr)
+	res, events, err := f.ship(f.asRole(t, "read", "triage"), pr)
+	if err != nil || res.ExitCode != ExitRefused || res.Merged || !mentions(res, events, "@founder has triage access to acme/benefits; merging needs write access") {
+		t.Fatalf("a triage account: err %v, exit %d, merged %v, refusals %q", err, res.ExitCode, res.Merged, res.Refusals)
+	}
+	f.assertUnchanged(before, pr)
 }

@@ -141,3 +141,24 @@ func TestShipRefusesAPlanBypassOutsideSoloMode(t *testing.T) {
 		t.Fatalf("a plan bypass counted outside solo mode: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
 	}
 }
+
+// TestShipRefusesThePRAuthorsOwnPlanReview: a never layer needs a plan
+// review by someone who is not the pull request's author; the author's own
+// "Plan reviewed:" comment on the story does not count, another person's
+// does.
+func TestShipRefusesThePRAuthorsOwnPlanReview(t *testing.T) {
+	f := newFixture(t)
+	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
+	const missing = "needs a plan-time review"
+	comment := func(login string) { f.planReviewed(login, 3, "L04") }
+	comment("writer") // the pull request's author
+	res, events, err := f.ship(f.config("founder"), pr)
+	if err != nil || res.Merged || !mentions(res, events, missing) {
+		t.Fatalf("the author's own plan review counted: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
+	}
+	comment("founder") // a person who is not the author
+	res, events, err = f.ship(f.config("founder"), pr)
+	if err != nil || res.Merged || mentions(res, events, missing) {
+		t.Fatalf("another person's plan review did not count: err %v, merged %v, refusals %q", err, res.Merged, res.Refusals)
+	}
+}

@@ -155,6 +155,14 @@ func TestSessionCovers(t *testing.T) {
 			t.Errorf("Covers(%q, %v) = %v, want %v", c.cmd, c.need, got, c.want)
 		}
 	}
+	// A maintainer's approval covers a maintain or write step, never an
+	// admin one (a solo-mode bypass).
+	m := &Session{Command: "aayu ship 4", Login: "ana", Access: AccessMaintain, Method: "device-flow"}
+	for need, want := range map[Access]bool{AccessWrite: true, AccessMaintain: true, AccessAdmin: false} {
+		if got := m.Covers("aayu ship 4", need); got != want {
+			t.Errorf("a maintain approval Covers(%v) = %v, want %v", need, got, want)
+		}
+	}
 	var none *Session
 	if none.Covers("aayu inbox", AccessWrite) {
 		t.Error("a nil session covers nothing")
@@ -188,6 +196,16 @@ const head = "b046d1a1d113339eb80e130c9dc0008fa223e76f"
 func TestFindSoloBypassComment(t *testing.T) {
 	t0 := time.Date(2026, 10, 12, 9, 0, 0, 0, time.UTC)
 	founder := Account{Login: "founder", Permission: "admin"}
+	moved := strings.Repeat("b", 40)
+	unused := UnusedSoloBypassComment(head, moved, SoloBypassComment(head, "solo mode, no second person"))
+	// The rewritten comment keeps the record: why (both heads), then the
+	// original quoted line by line.
+	if !strings.HasPrefix(unused, UnusedSoloBypassPrefix+" head "+head+" moved to "+moved) {
+		t.Errorf("the unused comment does not start with its prefix and both heads:\n%s", unused)
+	}
+	if want := "\n\nAs first posted:\n\n> Solo-mode bypass: solo mode, no second person\n> \n> Head: " + head; !strings.HasSuffix(unused, want) {
+		t.Errorf("the unused comment does not end with the original quoted line by line:\n%s\nwant suffix:\n%s", unused, want)
+	}
 	cases := []struct {
 		name     string
 		comments []Comment
@@ -206,6 +224,11 @@ func TestFindSoloBypassComment(t *testing.T) {
 			{ID: 2, Author: founder, Body: untrusted.Text(SoloBypassComment(head, "second")), CreatedAt: t0.Add(time.Minute)},
 		}, head, 2},
 		{"plan bypass has no head", []Comment{{ID: 3, Author: founder, Body: "Solo-mode bypass: no second person to review the plan"}}, "", 3},
+		// ship rewrites a bypass comment no merge used (UnusedSoloBypassComment):
+		// it keeps the record but passes no head again.
+		{"unused, for its own head", []Comment{{ID: 4, Author: founder, Body: untrusted.Text(unused)}}, head, 0},
+		{"unused, for the head it moved to", []Comment{{ID: 4, Author: founder, Body: untrusted.Text(unused)}}, moved, 0},
+		{"unused, as a plan bypass", []Comment{{ID: 4, Author: founder, Body: untrusted.Text(unused)}}, "", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -254,6 +277,10 @@ func TestSoloBypassRefusals(t *testing.T) {
 			in.Env = envOf(map[string]string{"AMP_THREAD_ID": "T"})
 			in.Session = &Session{Command: cmd, Login: "founder", Access: AccessWrite, Method: "device-flow"}
 		}, []string{"presence check as an admin"}},
+		{"host marker approved with maintain only", func(in *SoloBypassInput) {
+			in.Env = envOf(map[string]string{"AMP_THREAD_ID": "T"})
+			in.Session = &Session{Command: cmd, Login: "founder", Access: AccessMaintain, Method: "device-flow"}
+		}, []string{"presence check as an admin"}},
 		{"no marker no terminal", func(in *SoloBypassInput) { in.Terminal = false }, []string{"neither an agent marker nor a terminal"}},
 		{"no marker no terminal approved", func(in *SoloBypassInput) { in.Terminal = false; in.Session = adminApproval }, nil},
 		{"CI", func(in *SoloBypassInput) { in.CI = true }, []string{"CI"}},
@@ -264,6 +291,10 @@ func TestSoloBypassRefusals(t *testing.T) {
 			in.Person.Permission = "write"
 			in.Comments[0].Author.Permission = "write"
 		}, []string{"admin access"}},
+		{"maintain access only", func(in *SoloBypassInput) {
+			in.Person.Permission = "maintain"
+			in.Comments[0].Author.Permission = "maintain"
+		}, []string{"needs a person with admin access: " + ErrAccessTooLow.Error() + ": @founder has maintain access"}},
 		{"missing comment", func(in *SoloBypassInput) { in.Comments = nil }, []string{"Solo-mode bypass:"}},
 		{"everything wrong", func(in *SoloBypassInput) {
 			in.Env = envOf(map[string]string{"CLAUDECODE": "1"})

@@ -54,6 +54,10 @@ func TestParseCodeownersFailsClosed(t *testing.T) {
 		{"escape", "\\#file @a\n", "not supported"},
 		{"bad owner", "docs/ founder\n", "not @user"},
 		{"** inside element", "docs/a**.md @a\n", "whole element"},
+		// A "/" pattern owns nothing; the refusal names the line a person
+		// must fix (1-based, comments counted), not the one before it.
+		{"a pattern naming no path", "/ @founder\n", "line 1:"},
+		{"a pattern naming no path, after a comment", "# gates\n* @founder\n/ @founder\n", "line 3:"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

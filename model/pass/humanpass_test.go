@@ -108,6 +108,14 @@ func TestHumanPass(t *testing.T) {
 			in.Policy.Proof, in.OnProof = true, true
 			in.Changed = []ChangedFile{{Path: ".github/dependabot.yml"}}
 		}, "", "", "no human"},
+		{"a never layer beats proof", func(in *PassInput) {
+			in.Policy.Proof, in.OnProof = true, true
+			in.Changed = policyFile
+		}, "", "", "no human"},
+		{"a never layer beats a streak", func(in *PassInput) {
+			in.Changed = policyFile
+			in.Streaks = map[string]int{"L04": 99}
+		}, "", "", "no human"},
 		{"caller flags a credential workflow", func(in *PassInput) {
 			in.Policy.Proof, in.OnProof = true, true
 			in.NeedsPerson = []string{"workflow release.yml holds a credential"}

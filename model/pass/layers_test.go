@@ -67,3 +67,25 @@ func TestFootprint(t *testing.T) {
 		})
 	}
 }
+
+// TestLayerBuiltByHandMatchesItsGlobs: a Layer made in code rather than
+// parsed from LAYERS.md compiles its globs when asked, so a footprint (and
+// autonomy's never layers) cannot come out empty for it; a bad glob among
+// them matches nothing rather than everything.
+func TestLayerBuiltByHandMatchesItsGlobs(t *testing.T) {
+	l := Layer{ID: "L04", Name: "policy", Globs: []string{"bad[glob", ".aayudha/**", "LAYERS.md"}}
+	for p, want := range map[string]bool{
+		".aayudha/config.toml": true,
+		"LAYERS.md":            true,
+		"docs/LAYERS.md":       false,
+		"main.go":              false,
+		"bad[glob":             false,
+	} {
+		if got := l.Matches(p); got != want {
+			t.Errorf("Matches(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if got := Footprint([]ChangedFile{{Path: "main.go"}, {Path: ".aayudha/config.toml"}}, []Layer{l}); len(got) != 1 || got[0] != "L04" {
+		t.Errorf("Footprint = %v, want [L04]", got)
+	}
+}

@@ -49,6 +49,52 @@ func TestTextRendersOnlySanitised(t *testing.T) {
 	}
 }
 
+// TestSanitizeShowsEscapesAndDropsOnlyColour: a colour sequence is dropped
+// only when every parameter byte is a digit 0–9, ';' or ':' and it ends in
+// 'm'; anything else keeps its escape visible (the hostile table above
+// only checks that "red" survives, which a sanitiser showing "^[[31m" also
+// does). The C1 range's edges, U+0080 and U+009F, are shown as the 7-bit
+// escape they stand for like the rest of it, and the runes just outside it
+// are not.
+func TestSanitizeShowsEscapesAndDropsOnlyColour(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		// colour (SGR) sequences
+		{"\x1b[0mx", "x"},
+		{"\x1b[9mx", "x"},
+		{"\x1b[31mred\x1b[0m", "red"},
+		{"\x1b[1;31mx", "x"},
+		{"\x1b[38:5:196mx", "x"},
+		{"\x1b[mx", "x"},
+		{"\x1b[/mx", "^[[/mx"},
+		{"\x1b[<mx", "^[[<mx"},
+		{"\x1b[?25l", "^[[?25l"},
+		{"\x1b[31", "^[[31"},
+		{"\x1b[", "^[["},
+		{"\x1bm", "^[m"},
+		// the C1 range and its neighbours
+		{"\u0080", "^[@"},
+		{"\u009b", "^[["},
+		{"\u009f", "^[_"},
+		{"\x80", "^[@"},
+		{"\x9f", "^[_"},
+		{"\xa0", `\xA0`},
+		{"\u00a0", " "},
+		{"\x7f", "^?"},
+	} {
+		if got := Sanitize(c.in); got != c.want {
+			t.Errorf("Sanitize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestTextEmptyOnlyForNoText: a title of one space is text, shown; only
+// no text at all is empty.
+func TestTextEmptyOnlyForNoText(t *testing.T) {
+	if !Text("").Empty() || Text(" ").Empty() || Text("\x1b").Empty() {
+		t.Error("Empty must be true for \"\" alone")
+	}
+}
+
 func TestTextBlockKeepsLineBreaks(t *testing.T) {
 	got := Text("line one\x1b[2J\r\nline two\u202e").Block()
 	if got != "line one^[[2J\nline two<U+202E>" {

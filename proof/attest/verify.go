@@ -191,8 +191,14 @@ func checkCertificate(res *verify.VerificationResult, exp Expect) error {
 	switch {
 	case c.Issuer != ActionsIssuer:
 		return refuse("the attestation was not signed by GitHub Actions: its certificate's issuer is %q, not %s", c.Issuer, ActionsIssuer)
-	case !strings.EqualFold(c.SourceRepositoryURI, wantRepo) || !strings.HasPrefix(strings.ToLower(c.SubjectAlternativeName), strings.ToLower(exp.server()+"/"+exp.Repo+"/")):
+	case !strings.EqualFold(c.SourceRepositoryURI, wantRepo):
+		// A run of another repository calling this repository's gate as a
+		// reusable workflow has this gate's SAN; only the source
+		// repository says whose run it was.
 		return refuse("the attestation was made in another repository (%s), not %s", c.SourceRepositoryURI, exp.Repo)
+	case !strings.HasPrefix(strings.ToLower(c.SubjectAlternativeName), strings.ToLower(wantRepo+"/")):
+		// A run of this repository calling another repository's workflow.
+		return refuse("the attestation was signed by a workflow of another repository (%s), not %s's merge gate", c.SubjectAlternativeName, exp.Repo)
 	case !strings.HasPrefix(c.SubjectAlternativeName, gatePrefix):
 		return refuse("the attestation was signed by another workflow (%s), not %s", workflowOf(c.SubjectAlternativeName, wantRepo), gaterun.WorkflowPath)
 	case c.SubjectAlternativeName != exp.WorkflowURI():

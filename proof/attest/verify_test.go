@@ -1,6 +1,7 @@
 package attest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -80,8 +81,88 @@ func TestVerifyRefusesAnAttestationOfAnotherPackJSON(t *testing.T) {
 	refused(t, sign(t, nil, other), "signs another pack.json")
 }
 
+// TestVerifyRefusesAnAttestationNotSignedByGitHubActions: a certificate
+// whose every other claim is the merge gate's, but issued for another
+// identity provider's token, does not speak for a workflow run.
+func TestVerifyRefusesAnAttestationNotSignedByGitHubActions(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.Issuer = "https://accounts.example.com" }, nil),
+		`not signed by GitHub Actions: its certificate's issuer is "https://accounts.example.com"`)
+}
+
+// signAs signs a Statement made of subject (pack.json's bytes, as its
+// sha256 subject), predicateType and predicate, with edit applied to its
+// bytes, as the merge gate at main: everything about the signature is
+// right, so only the Statement can be refused.
+func signAs(t *testing.T, predicateType string, predicate []byte, edit func([]byte) []byte) signed {
+	t.Helper()
+	s := sign(t, nil, nil)
+	if predicate == nil {
+		predicate = s.pack
+	}
+	st, err := vsigstore.ActionsStatement("pack.json", s.pack, predicateType, predicate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		st = edit(st)
+	}
+	if s.bundle, err = s.ss.Attest(st, gateClaims()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestVerifyRefusesAnAttestationOfAnotherPredicateType: the gate's own
+// signature over this pack.json, but as another kind of predicate (SLSA
+// provenance, say), does not say the pack proves the story.
+func TestVerifyRefusesAnAttestationOfAnotherPredicateType(t *testing.T) {
+	refused(t, signAs(t, "https://slsa.dev/provenance/v1", nil, nil),
+		`predicate type is "https://slsa.dev/provenance/v1", not aayudha's proof pack`)
+}
+
+// TestVerifyRefusesAPredicateThatIsAnotherPack: the subject is this
+// pack.json's sha256, but the predicate signed beside it is another pack:
+// what was attested is the predicate, so it must be this pack byte for
+// byte.
+func TestVerifyRefusesAPredicateThatIsAnotherPack(t *testing.T) {
+	other := []byte(strings.Replace(string(demoPack(t)), `"story": 131`, `"story": 132`, 1))
+	refused(t, signAs(t, PredicateType, other, nil), "the attestation's predicate is another pack than this pack.json")
+}
+
+// TestVerifyHoldsACommitSubjectToTheHead: a gitCommit subject must be the
+// pull request's head (in either case); another commit is refused.
+func TestVerifyHoldsACommitSubjectToTheHead(t *testing.T) {
+	withCommit := func(sha string) func([]byte) []byte {
+		return func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`"subject":[`), []byte(`"subject":[{"name":"head","digest":{"gitCommit":"`+sha+`"}},`), 1)
+		}
+	}
+	s := signAs(t, PredicateType, nil, withCommit(strings.ToUpper("b046d1a1d113339eb80e130c9dc0008fa223e76f")))
+	if _, err := Verify(s.ss.TrustedRoot(), s.bundle, s.expects); err != nil {
+		t.Fatalf("the head as a commit subject is refused: %v", err)
+	}
+	refused(t, signAs(t, PredicateType, nil, withCommit(strings.Repeat("c", 40))),
+		"names commit cccccccccccc as a subject, not the pull request's head b046d1a1d113")
+}
+
 func TestVerifyRefusesAnAttestationMadeInAnotherRepository(t *testing.T) {
 	refused(t, sign(t, func(c *vsigstore.Claims) { c.Repository = "mallory/benefits" }, nil), "made in another repository (https://github.com/mallory/benefits)")
+}
+
+// TestVerifyRefusesTheGateCalledFromAnotherRepository: mallory's run
+// calling acme's gate as a reusable workflow has a certificate naming
+// acme's gate at main; the source repository says it was mallory's run.
+func TestVerifyRefusesTheGateCalledFromAnotherRepository(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.Repository, c.WorkflowRepository = "mallory/benefits", "acme/benefits" }, nil),
+		"made in another repository (https://github.com/mallory/benefits), not acme/benefits")
+}
+
+// TestVerifyRefusesAWorkflowOfAnotherRepository: acme's own run, but
+// signed by a workflow file of another repository (a reusable workflow
+// named like the gate), does not speak for acme's gate.
+func TestVerifyRefusesAWorkflowOfAnotherRepository(t *testing.T) {
+	refused(t, sign(t, func(c *vsigstore.Claims) { c.WorkflowRepository = "mallory/benefits" }, nil),
+		"signed by a workflow of another repository (https://github.com/mallory/benefits/.github/workflows/aayudha-merge-gate.yml@refs/heads/main), not acme/benefits's merge gate")
 }
 
 func TestVerifyRefusesAnAttestationSignedByAnotherWorkflow(t *testing.T) {

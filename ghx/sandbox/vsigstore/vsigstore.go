@@ -11,6 +11,7 @@
 package vsigstore
 
 import (
+	"cmp"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -48,17 +49,26 @@ const InTotoPayloadType = "application/vnd.in-toto+json"
 // Claims are the facts of one workflow run that GitHub's OIDC token carries
 // and Fulcio copies into the certificate.
 type Claims struct {
-	ServerURL    string // https://github.com
-	Repository   string // OWNER/REPO
-	RepositoryID int64
-	OwnerID      int64
-	WorkflowPath string // .github/workflows/aayudha-merge-gate.yml
-	Ref          string // the ref the workflow file was read at: refs/heads/BASE for pull_request_target
-	SHA          string // the commit the workflow file was read at
-	Event        string // pull_request_target
-	RunID        int64
-	RunAttempt   int
-	Visibility   string // public or private
+	ServerURL  string // https://github.com
+	Repository string // OWNER/REPO
+	// WorkflowRepository is the repository holding the workflow file when
+	// the run called a reusable workflow of another repository; "" is
+	// Repository. Fulcio's SAN names the workflow file, the source
+	// repository names Repository.
+	WorkflowRepository string
+	RepositoryID       int64
+	OwnerID            int64
+	WorkflowPath       string // .github/workflows/aayudha-merge-gate.yml
+	Ref                string // the ref the workflow file was read at: refs/heads/BASE for pull_request_target
+	SHA                string // the commit the workflow file was read at
+	Event              string // pull_request_target
+	RunID              int64
+	RunAttempt         int
+	Visibility         string // public or private
+	// Issuer is the OIDC issuer Fulcio writes; "" is GitHub Actions'. A
+	// test sets another to stand for a certificate some other identity
+	// provider's token got.
+	Issuer string
 }
 
 func (c Claims) server() string {
@@ -71,14 +81,14 @@ func (c Claims) server() string {
 // WorkflowURI is the certificate's SAN for a workflow: Fulcio's build
 // signer URI, https://github.com/OWNER/REPO/PATH@REF.
 func (c Claims) WorkflowURI() string {
-	return fmt.Sprintf("%s/%s/%s@%s", c.server(), c.Repository, c.WorkflowPath, c.Ref)
+	return fmt.Sprintf("%s/%s/%s@%s", c.server(), cmp.Or(c.WorkflowRepository, c.Repository), c.WorkflowPath, c.Ref)
 }
 
 // Extensions are the Fulcio extensions GitHub Actions' certificates carry.
 func (c Claims) Extensions() certificate.Extensions {
 	repoURI := c.server() + "/" + c.Repository
 	return certificate.Extensions{
-		Issuer:                              ActionsIssuer,
+		Issuer:                              cmp.Or(c.Issuer, ActionsIssuer),
 		GithubWorkflowTrigger:               c.Event,
 		GithubWorkflowSHA:                   c.SHA,
 		GithubWorkflowRepository:            c.Repository,
