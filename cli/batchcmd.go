@@ -16,7 +16,6 @@ import (
 	doctorcore "github.com/aayudha/aayu/actions/doctor"
 	readycore "github.com/aayudha/aayu/actions/ready"
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
@@ -67,7 +66,7 @@ func readBatchPolicy(ctx context.Context, gh *github.Client, owner, repo string)
 		return batchPolicy{}, fmt.Errorf("reading %s/%s: %s", owner, repo, ghx.Describe(err))
 	}
 	p := batchPolicy{defaultBranch: r.GetDefaultBranch()}
-	pol, err := basepolicy.Read(ctx, gh, owner, repo, p.defaultBranch)
+	pol, err := ghx.ReadBasePolicy(ctx, gh, owner, repo, p.defaultBranch)
 	if err != nil {
 		return p, err
 	}
