@@ -120,8 +120,9 @@ func (r *run) mergeRefusedWords(message string) string {
 }
 
 // onProof says whether [autonomy] proof may merge this pull request with no
-// review: the pack verified with its floors holding, every check on the
-// head green, and inspect's judgement at a rung in proof_rungs — taken only
+// review: the pack verified with its floors holding, the head green by the
+// one rule (checks.Rule: no check fails, every required one passed), and
+// inspect's judgement at a rung in proof_rungs — taken only
 // from the merge gate's own run for this pull request into its base (the
 // run the pack came from): its check run, or a status github-actions[bot]
 // posted with that run as its target. Any other inspect judgement grants
@@ -135,12 +136,15 @@ func (r *run) onProof() (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.head), ghx.Describe(err))
 	}
+	req, err := r.readRequired(r.baseRef)
+	if err != nil {
+		return false, fmt.Errorf("reading the checks %s requires: %s", r.baseRef, ghx.Describe(err))
+	}
+	// The one green rule (checks.Rule), as ship's first gate judges it.
+	green := checks.Judge(list, req.required).Green()
 	runPath := r.gateRunPath()
-	rungOK, green := false, true
+	rungOK := false
 	for _, c := range list {
-		if c.State != checks.Green {
-			green = false
-		}
 		if c.Name != InspectContext {
 			continue
 		}

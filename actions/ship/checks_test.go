@@ -162,37 +162,55 @@ func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
 }
 
 // TestOnProofRefusesARedStatus: with the gate's own inspect at an allowed
-// rung, one red status on the head still refuses merge on proof.
+// rung, merge on proof holds the head to the one green rule (checks.Rule)
+// as ship's first gate does: one red status refuses, so does a required
+// check still running or never reported; a check nobody requires may still
+// be running, and a skipped required one counts as green.
 func TestOnProofRefusesARedStatus(t *testing.T) {
-	for _, red := range []bool{false, true} {
-		var srvURL string
-		gh := func(w http.ResponseWriter, r *http.Request) {
-			statuses := `{"state":"success","sha":"h","total_count":2,"statuses":[` +
-				`{"context":"aayudha/inspect","state":"success","description":"rung A: converged","target_url":"https://github.com/acme/benefits/actions/runs/77","creator":{"login":"github-actions[bot]"}}`
-			if red {
-				statuses += `,{"context":"lint","state":"failure","creator":{"login":"writer"}}`
+	for _, tc := range []struct {
+		name     string
+		extra    string // statuses beside inspect's
+		required string // the context dev's ruleset requires, "" for none
+		proof    bool
+	}{
+		{name: "inspect alone", proof: true},
+		{name: "a red status", extra: `,{"context":"lint","state":"failure","creator":{"login":"writer"}}`},
+		{name: "an errored status", extra: `,{"context":"lint","state":"error","creator":{"login":"writer"}}`},
+		{name: "a check nobody requires still running", extra: `,{"context":"lint","state":"pending","creator":{"login":"writer"}}`, proof: true},
+		{name: "a required check still running", extra: `,{"context":"lint","state":"pending","creator":{"login":"writer"}}`, required: "lint"},
+		{name: "a required check never reported", required: "lint"},
+		{name: "a required check green", extra: `,{"context":"lint","state":"success","creator":{"login":"writer"}}`, required: "lint", proof: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gh := func(w http.ResponseWriter, r *http.Request) {
+				statuses := `{"state":"success","sha":"h","total_count":2,"statuses":[` +
+					`{"context":"aayudha/inspect","state":"success","description":"rung A: converged","target_url":"https://github.com/acme/benefits/actions/runs/77","creator":{"login":"github-actions[bot]"}}` +
+					tc.extra + `]}`
+				switch {
+				case strings.HasSuffix(r.URL.Path, "/status"):
+					fmt.Fprint(w, statuses)
+				case strings.HasSuffix(r.URL.Path, "/check-runs"):
+					fmt.Fprint(w, `{"total_count":0,"check_runs":[]}`)
+				case strings.HasSuffix(r.URL.Path, "/rules/branches/dev") && tc.required != "":
+					fmt.Fprintf(w, `[{"type":"required_status_checks","parameters":{"required_status_checks":[{"context":%q}]}}]`, tc.required)
+				case strings.HasSuffix(r.URL.Path, "/rules/branches/dev"):
+					fmt.Fprint(w, `[]`)
+				default:
+					http.NotFound(w, r)
+				}
 			}
-			statuses += `]}`
-			switch {
-			case strings.HasSuffix(r.URL.Path, "/status"):
-				fmt.Fprint(w, statuses)
-			case strings.HasSuffix(r.URL.Path, "/check-runs"):
-				fmt.Fprint(w, `{"total_count":0,"check_runs":[]}`)
-			default:
-				http.NotFound(w, r)
+			srvURL := startFake(t, http.HandlerFunc(gh))
+			c := github.NewClient(nil)
+			c.BaseURL = mustURL(t, srvURL+"/")
+			r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, head: "h", baseRef: "dev",
+				base: &basePolicy{policy: pass.Policy{Proof: true, ProofRungs: []string{"A"}}},
+				pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
+					report: &proof.Report{FloorsHold: true}}}
+			ok, err := r.onProof()
+			if err != nil || ok != tc.proof {
+				t.Errorf("on proof %v (%v), want %v", ok, err, tc.proof)
 			}
-		}
-		srvURL = startFake(t, http.HandlerFunc(gh))
-		c := github.NewClient(nil)
-		c.BaseURL = mustURL(t, srvURL+"/")
-		r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, head: "h", baseRef: "dev",
-			base: &basePolicy{policy: pass.Policy{Proof: true, ProofRungs: []string{"A"}}},
-			pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
-				report: &proof.Report{FloorsHold: true}}}
-		ok, err := r.onProof()
-		if err != nil || ok == red {
-			t.Errorf("red status %v: on proof %v (%v), want %v", red, ok, err, !red)
-		}
+		})
 	}
 }
 
