@@ -155,7 +155,7 @@ func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
 		{"another app's check run", checks.FromCheckRun(InspectContext, "completed", "success", "some-app", "https://github.com/acme/benefits/actions/runs/4242/job/7"), false},
 		{"no target", checks.FromStatus(InspectContext, "success", actionsBot, ""), false},
 	} {
-		if got := fromGateRun(tc.c, runPath); got != tc.want {
+		if got := checks.InspectFromGate(tc.c, runPath); got != tc.want {
 			t.Errorf("%s: from the gate's run = %v, want %v", tc.name, got, tc.want)
 		}
 	}

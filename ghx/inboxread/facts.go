@@ -209,7 +209,7 @@ func (s *session) pullFacts(open map[int]inbox.Issue, pr inbox.PullRequest) (fac
 	inspectPending := false
 	var list []checks.Check
 	for _, st := range combined.Statuses {
-		status := statusFrom(st)
+		status := statusFrom(st, checks.RunsPath(s.r.owner, s.r.repo))
 		facts.Statuses = append(facts.Statuses, status)
 		inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
 		list = append(list, checks.FromStatus(st.GetContext(), st.GetState(), st.GetCreator().GetLogin(), st.GetTargetURL()))

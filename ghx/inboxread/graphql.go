@@ -257,10 +257,12 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 			continue
 		}
 		for _, st := range c.Commit.Status.Contexts {
-			status := inbox.Status{Context: untrusted.Context(st.Context), State: strings.ToLower(st.State), Description: untrusted.Text(st.Description)}
+			c := checks.FromStatus(st.Context, strings.ToLower(st.State), st.Creator.account().Login, st.TargetURL)
+			status := inbox.Status{Context: untrusted.Context(st.Context), State: c.Detail, Description: untrusted.Text(st.Description),
+				FromGate: checks.InspectFromGate(c, checks.RunsPath(s.r.owner, s.r.repo))}
 			facts.Statuses = append(facts.Statuses, status)
 			inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
-			list = append(list, checks.FromStatus(st.Context, status.State, st.Creator.account().Login, st.TargetURL))
+			list = append(list, c)
 		}
 		if c.Commit.StatusCheckRollup == nil {
 			continue

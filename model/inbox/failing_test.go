@@ -57,3 +57,40 @@ func TestFailingCheckCardSaysShipsOneRule(t *testing.T) {
 		})
 	}
 }
+
+// TestInboxIgnoresAnInspectTheGateDidNotPost: only the merge gate's own
+// inspect status (FromGate, decided by checks.InspectFromGate) makes a
+// "needs your review" or "review stopped" card, or puts a head at the
+// human rung; anyone else's makes none.
+func TestInboxIgnoresAnInspectTheGateDidNotPost(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  Status
+		kind    Kind // "" for no card
+		atHuman bool
+	}{
+		{name: "the gate's human rung", status: Status{Context: InspectContext, State: "pending", Description: "human rung: no reviewer", FromGate: true}, kind: KindNeedsReview, atHuman: true},
+		{name: "a forged human rung", status: Status{Context: InspectContext, State: "pending", Description: "human rung: no reviewer"}},
+		{name: "the gate's stopped review", status: Status{Context: InspectContext, State: "failure", Description: "stopped after 3 rounds", FromGate: true}, kind: KindReviewStopped},
+		{name: "a forged stopped review", status: Status{Context: InspectContext, State: "failure", Description: "stopped after 3 rounds"}},
+		{name: "the gate's status of another name", status: Status{Context: "aayudha/merge-gate", State: "pending", Description: "human rung: no reviewer", FromGate: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := base()
+			s.PullRequests = append(s.PullRequests, PullRequest{Number: 150, Title: "Claims export", HeadRef: "story/140-export", HeadSHA: headB, BaseRef: "dev", State: "open", Author: agent})
+			s.PRFacts[150] = PRFacts{Statuses: []Status{tc.status}}
+			var got Kind
+			for _, st := range Derive(s) {
+				if st.Item.Number == 150 {
+					got = st.Kind
+				}
+			}
+			if got != tc.kind {
+				t.Errorf("card %q, want %q", got, tc.kind)
+			}
+			if AtHumanRung(s.PRFacts[150]) != tc.atHuman {
+				t.Errorf("AtHumanRung = %v, want %v", !tc.atHuman, tc.atHuman)
+			}
+		})
+	}
+}
