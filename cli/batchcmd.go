@@ -15,7 +15,6 @@ import (
 	core "github.com/aayudha/aayu/actions/decide"
 	doctorcore "github.com/aayudha/aayu/actions/doctor"
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/tui"
@@ -64,7 +63,7 @@ func readBatchPolicy(ctx context.Context, gh *github.Client, owner, repo string)
 		return batchPolicy{}, fmt.Errorf("reading %s/%s: %s", owner, repo, ghx.Describe(err))
 	}
 	p := batchPolicy{defaultBranch: r.GetDefaultBranch()}
-	pol, err := basepolicy.Read(ctx, gh, owner, repo, p.defaultBranch)
+	pol, err := ghx.ReadBasePolicy(ctx, gh, owner, repo, p.defaultBranch)
 	if err != nil {
 		return p, err
 	}

@@ -22,9 +22,9 @@ func (w wiring) packScreen() (tui.Screen, error) {
 	ctx, inv, cfg, common := w.ctx, w.inv, w.cfg, w.common
 	arg := inv.Args[0]
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+		floors := proof.FloorsFrom(cfg)
 		return pack.New(ctx, common, pack.Options{Dir: arg, ReadyFile: inv.Flags["ready"], Head: inv.Flags["head"],
-			RequiredFloors:    proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors")),
-			CoverageThreshold: proof.CoverageThresholdSetting(cfg.String("verify.coverage_threshold"))}), nil
+			RequiredFloors: floors.Required, CoverageThreshold: floors.CoverageThreshold}), nil
 	}
 	story, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
 	if err != nil || story <= 0 {
@@ -80,11 +80,12 @@ func (w wiring) storyPackScreen(story int) (tui.Screen, error) {
 	if d, err := actions.DefaultLogDir(e.getenv); err == nil {
 		log = actions.OpenLog(d, nil)
 	}
+	floors := proof.FloorsFrom(cfg)
 	opts := pack.StoryFromLedger(pack.LedgerConfig{
 		Client: gh, Owner: sess.owner, Repo: sess.repo, Story: story, WorkDir: work,
 		CI: inv.Global.CI, MediaBucket: cfg.String("proof.media"), Log: log,
-		RequiredFloors:    proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors")),
-		CoverageThreshold: proof.CoverageThresholdSetting(cfg.String("verify.coverage_threshold")),
+		RequiredFloors:    floors.Required,
+		CoverageThreshold: floors.CoverageThreshold,
 		Trailers:          w.fallbackTrailers(),
 	})
 	opts.OnClose = func() { _ = os.RemoveAll(work) }

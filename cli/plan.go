@@ -33,10 +33,7 @@ func (w wiring) planScreen() (tui.Screen, error) {
 	bypass, dryRun := inv.Flags["solo-bypass"] == "true", inv.Global.DryRun
 	command := core.Command(story, bypass)
 	terminal := e.personsTerminal()
-	need := identity.AccessWrite
-	if bypass {
-		need = identity.AccessAdmin
-	}
+	need := identity.NeedFor(bypass)
 	client := func(ctx context.Context) (*github.Client, error) {
 		tok, _, err := sess.resolve(ctx)
 		if err != nil {

@@ -33,10 +33,7 @@ func (w wiring) runPlanBatch() int {
 	bypass := w.inv.Flags["solo-bypass"] == "true"
 	command := core.Command(story, bypass)
 	return w.runBatch(command, func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
-		need := identity.AccessWrite
-		if bypass {
-			need = identity.AccessAdmin
-		}
+		need := identity.NeedFor(bypass)
 		here := identity.Decision{Outcome: identity.NeedsPresence, Reason: command + " was started in an agent lane; only its batch's approval shows the person asked for it"}
 		r, err := core.Read(ctx, core.Options{Client: gh, Owner: w.sess.owner, Repo: w.sess.repo, Story: story, Viewer: person, SoloBypass: bypass,
 			Env: w.e.getenv, Here: &here, Session: &identity.Session{Command: command, Login: person, Access: need, Method: "the batch's approval, asked next"}})

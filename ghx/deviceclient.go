@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
-	"github.com/aayudha/aayu/model/config"
+	"github.com/aayudha/aayu/model/basepolicy"
 )
 
 // DeviceClientVariable is the repository variable that names the presence App
@@ -42,11 +42,11 @@ func FindDeviceClient(ctx context.Context, l DeviceClientLookup) DeviceClient {
 		return DeviceClient{l.Local, "[identity] device_client_id in your configuration"}
 	}
 	if l.Client != nil && l.Owner != "" {
-		if b, err := ReadFile(ctx, l.Client, l.Owner, l.Repo, "", ".aayudha/config.toml"); err == nil {
-			if cfg, err := config.Load(config.Sources{Repo: b}); err == nil {
-				if id := cfg.String("identity.device_client_id"); id != "" {
-					return DeviceClient{id, "[identity] device_client_id in " + l.Owner + "/" + l.Repo + "'s .aayudha/config.toml"}
-				}
+		// The one reader of the policy file: a file it cannot read or
+		// parse names no App here, and the lookup falls through.
+		if p, err := ReadBaseConfig(ctx, l.Client, l.Owner, l.Repo, ""); err == nil && p.ConfigRead() {
+			if id := p.Identity().DeviceClientID; id != "" {
+				return DeviceClient{id, "[identity] device_client_id in " + l.Owner + "/" + l.Repo + "'s " + basepolicy.ConfigPath}
 			}
 		}
 		if id, err := RepoVariable(ctx, l.Client, l.Owner, l.Repo, DeviceClientVariable); err == nil && id != "" {

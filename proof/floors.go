@@ -49,6 +49,23 @@ func CoverageThresholdSetting(v string) *float64 {
 	return &f
 }
 
+// Settings reads configuration values; *config.Config satisfies it.
+type Settings interface {
+	String(key string) string
+	Strings(key string) []string
+}
+
+// FloorsFrom is the one mapping of [verify] required_floors and
+// coverage_threshold to what the floors are judged by: the base policy's
+// Floors, the gate's comment and the pack viewer all read them here, so a
+// setting cannot mean one thing in one place and another elsewhere.
+func FloorsFrom(c Settings) FloorPolicy {
+	return FloorPolicy{
+		Required:          RequiredFloorsSetting(c.Strings("verify.required_floors")),
+		CoverageThreshold: CoverageThresholdSetting(c.String("verify.coverage_threshold")),
+	}
+}
+
 // FloorPolicy is what the floors are judged by: the base branch's [verify]
 // settings, never the pack's own thresholds.
 type FloorPolicy struct {

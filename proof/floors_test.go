@@ -221,3 +221,40 @@ func TestFloorsFollowRequiredFloorsPolicy(t *testing.T) {
 		t.Errorf("RequiredFloorsSetting(nil) = %#v, want an empty list that is not the defaults", got)
 	}
 }
+
+// settingsMap is configuration as FloorsFrom reads it: an absent key reads
+// as "" or nil, as config.Config reads a key no layer sets.
+type settingsMap map[string]any
+
+func (m settingsMap) String(k string) string    { s, _ := m[k].(string); return s }
+func (m settingsMap) Strings(k string) []string { s, _ := m[k].([]string); return s }
+
+// TestFloorsFromMapsTheVerifySettings: the one mapping of [verify] to the
+// floor policy: required_floors as set (an empty list requires nothing, an
+// unset one is the defaults' empty list, never nil), coverage_threshold as
+// a number, unset as the default, and out of range as the strictest.
+func TestFloorsFromMapsTheVerifySettings(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		set       settingsMap
+		required  []string
+		threshold float64
+	}{
+		{name: "both set", set: settingsMap{"verify.required_floors": []string{"tests", "red-on-base"}, "verify.coverage_threshold": "75"},
+			required: []string{"tests", "red-on-base"}, threshold: 75},
+		{name: "neither set", set: settingsMap{}, required: []string{}, threshold: DefaultCoverageThreshold},
+		{name: "a threshold out of range", set: settingsMap{"verify.coverage_threshold": "101"}, required: []string{}, threshold: 100},
+		{name: "a threshold that is no number", set: settingsMap{"verify.coverage_threshold": "lots"}, required: []string{}, threshold: 100},
+		{name: "a threshold of zero", set: settingsMap{"verify.coverage_threshold": "0"}, required: []string{}, threshold: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := FloorsFrom(tc.set)
+			if f.Required == nil || strings.Join(f.Required, ",") != strings.Join(tc.required, ",") {
+				t.Errorf("Required = %#v, want %#v", f.Required, tc.required)
+			}
+			if got := f.coverageThreshold(); got != tc.threshold {
+				t.Errorf("coverage threshold = %v, want %v", got, tc.threshold)
+			}
+		})
+	}
+}

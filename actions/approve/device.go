@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -83,34 +81,8 @@ func scrub(s string, c Code) string {
 	return s
 }
 
-func (d DeviceFlow) poster(ctx context.Context) poster {
-	hc := d.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second, CheckRedirect: ghx.SameHostRedirect}
-	}
-	return poster{ctx: ctx, client: hc}
-}
-
-// poster carries ctx into each device-flow request (cli/oauth honours it
-// only between polls) and bounds each answer.
-type poster struct {
-	ctx    context.Context
-	client *http.Client
-}
-
-func (p poster) PostForm(u string, v url.Values) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(p.ctx, http.MethodPost, u, strings.NewReader(v.Encode()))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := p.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.LimitReader(resp.Body, 64<<10), resp.Body}
-	return resp, nil
+// poster is the one device-flow client (ghx.DevicePoster): it fails an
+// oversized answer instead of cutting it short.
+func (d DeviceFlow) poster(ctx context.Context) ghx.DevicePoster {
+	return ghx.DevicePoster{Ctx: ctx, Client: d.HTTPClient}
 }

@@ -107,10 +107,7 @@ func applyPlan(ctx context.Context, o ApplyOptions, it Item, a identity.Account,
 	default:
 		return "", NeedsOwnComment(a.Login, o.Hash, it.Story)
 	}
-	need := identity.AccessWrite
-	if it.Bypass {
-		need = identity.AccessAdmin
-	}
+	need := identity.NeedFor(it.Bypass)
 	here := identity.Decision{Outcome: identity.NeedsPresence, Reason: fmt.Sprintf("%s was started in an agent lane and approved as batch %s", it.Command, o.Hash)}
 	r, err := plan.Read(ctx, plan.Options{Client: gh, Owner: owner, Repo: repo, Story: it.Story, Viewer: a.Login, SoloBypass: it.Bypass, Batch: o.Hash, Now: o.Now,
 		Here: &here, Session: &identity.Session{Command: it.Command, Login: a.Login, Access: need, Method: "batch " + o.Hash + " (" + o.Method + ")"}})

@@ -17,7 +17,7 @@ import (
 	"github.com/aayudha/aayu/actions/initrepo"
 	"github.com/aayudha/aayu/actions/initrepo/templates"
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/model/basepolicy"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/pass"
 )
@@ -85,7 +85,7 @@ func CheckWith(ctx context.Context, gh *github.Client, owner, repo string, reach
 	// The default branch's policy through the one reader ship and the
 	// protected-paths gate use: what it cannot read, doctor says in the
 	// same words, rather than quietly falling back to the defaults.
-	pol, polErr := basepolicy.Read(ctx, gh, owner, repo, def)
+	pol, polErr := ghx.ReadBasePolicy(ctx, gh, owner, repo, def)
 	rep.Rows = append(rep.Rows, policyRow(def, pol, polErr))
 	// The rules init sets, judged by the one rule init plans by.
 	guard := initrepo.ReadGuard(ctx, gh, owner, repo, def)

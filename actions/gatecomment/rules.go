@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -28,7 +27,7 @@ func readGateRules(ctx context.Context, client *github.Client, owner, repo strin
 	base := pull.GetBase().GetRef()
 	// The base policy through the one reader ship, the protected-paths
 	// gate and doctor use, failing closed in their words.
-	pol, err := basepolicy.Read(ctx, client, owner, repo, base)
+	pol, err := ghx.ReadBasePolicy(ctx, client, owner, repo, base)
 	if err != nil {
 		return g, fmt.Errorf("%s Nothing was written", err)
 	}
@@ -38,9 +37,8 @@ func readGateRules(ctx context.Context, client *github.Client, owner, repo strin
 	if g.refusal, err = localPackRefusal(ctx, client, owner, repo, pull); err != nil || g.refusal != "" {
 		return g, err
 	}
-	cfg := pol.Config()
-	g.opts.RequiredFloors = proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))
-	g.opts.CoverageThreshold = proof.CoverageThresholdSetting(cfg.String("verify.coverage_threshold"))
+	floors := pol.Floors()
+	g.opts.RequiredFloors, g.opts.CoverageThreshold = floors.Required, floors.CoverageThreshold
 	if story <= 0 {
 		return g, nil
 	}

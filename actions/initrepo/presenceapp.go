@@ -103,10 +103,7 @@ func CreatePresenceApp(ctx context.Context, o PresenceAppOptions) (PresenceAppRe
 // ID until it stops answering device_flow_disabled (the code is never
 // shown and expires unused), telling the person once what to tick.
 func waitForDeviceFlow(ctx context.Context, o PresenceAppOptions, clientID, settings string) error {
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second, CheckRedirect: ghx.SameHostRedirect}
-	}
+	hc := ghx.DevicePoster{Ctx: ctx, Client: o.HTTPClient}
 	poll := o.Poll
 	if poll <= 0 {
 		poll = 5 * time.Second

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
-	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
 )
 
@@ -27,7 +27,7 @@ type Guard struct {
 // that cannot be read is the defaults (doctor's policy row says why).
 func ReadGuard(ctx context.Context, gh *github.Client, owner, repo, def string) Guard {
 	g := Guard{Integration: "dev"}
-	if pol, err := basepolicy.ReadConfig(ctx, gh, owner, repo, def); err == nil && pol.ConfigRead() {
+	if pol, err := ghx.ReadBaseConfig(ctx, gh, owner, repo, def); err == nil && pol.ConfigRead() {
 		if ib := pol.Config().String("autonomy.integration_branch"); ib != "" {
 			g.Integration = ib
 		}

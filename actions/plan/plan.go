@@ -24,7 +24,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/model/basepolicy"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
@@ -213,7 +213,7 @@ func Read(ctx context.Context, o Options) (Review, error) {
 		}
 		r.Base = untrusted.Ref(repo.GetDefaultBranch())
 	}
-	policy, err := basepolicy.Read(ctx, gh, o.Owner, o.Repo, r.Base.Raw())
+	policy, err := ghx.ReadBasePolicy(ctx, gh, o.Owner, o.Repo, r.Base.Raw())
 	if err != nil {
 		return r, err
 	}

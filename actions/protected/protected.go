@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
@@ -39,7 +38,7 @@ func Check(ctx context.Context, gh *github.Client, owner, repo string, pr int) (
 	// The base policy through the one reader ship uses, failing closed the
 	// same way: a config, LAYERS.md or CODEOWNERS it cannot read refuses
 	// here in ship's words, never drops bot_logins to nothing.
-	pol, err := basepolicy.Read(ctx, gh, owner, repo, base)
+	pol, err := ghx.ReadBasePolicy(ctx, gh, owner, repo, base)
 	if err != nil {
 		return ExitFailed, nil, err
 	}

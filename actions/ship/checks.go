@@ -12,13 +12,13 @@ import (
 )
 
 // InspectContext is the check by which inspect states its judgement.
-const InspectContext = "aayudha/inspect"
+const InspectContext = checks.InspectContext
 
 // actionsBot is the account a workflow's GITHUB_TOKEN posts as, and
 // actionsApp the app behind every check run an Actions job creates.
 const (
-	actionsBot = "github-actions[bot]"
-	actionsApp = "github-actions"
+	actionsBot = checks.ActionsBot
+	actionsApp = checks.ActionsApp
 )
 
 // checkPRAndChecks is gate 1 with what GitHub itself will hold the merge
@@ -120,8 +120,9 @@ func (r *run) mergeRefusedWords(message string) string {
 }
 
 // onProof says whether [autonomy] proof may merge this pull request with no
-// review: the pack verified with its floors holding, every check on the
-// head green, and inspect's judgement at a rung in proof_rungs — taken only
+// review: the pack verified with its floors holding, the head green by the
+// one rule (checks.Rule: no check fails, every required one passed), and
+// inspect's judgement at a rung in proof_rungs — taken only
 // from the merge gate's own run for this pull request into its base (the
 // run the pack came from): its check run, or a status github-actions[bot]
 // posted with that run as its target. Any other inspect judgement grants
@@ -135,16 +136,19 @@ func (r *run) onProof() (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.head), ghx.Describe(err))
 	}
+	req, err := r.readRequired(r.baseRef)
+	if err != nil {
+		return false, fmt.Errorf("reading the checks %s requires: %s", r.baseRef, ghx.Describe(err))
+	}
+	// The one green rule (checks.Rule), as ship's first gate judges it.
+	green := checks.Judge(list, req.required).Green()
 	runPath := r.gateRunPath()
-	rungOK, green := false, true
+	rungOK := false
 	for _, c := range list {
-		if c.State != checks.Green {
-			green = false
-		}
 		if c.Name != InspectContext {
 			continue
 		}
-		if !fromGateRun(c, runPath) {
+		if !checks.InspectFromGate(c, runPath) {
 			r.proofNotes = append(r.proofNotes, fmt.Sprintf("%s grants nothing: merge on proof takes inspect's judgement only from the merge gate's own run %d for #%d into %s (its check run, or a status %s posted for that run)",
 				c.Describe(), r.pack.run.GetID(), r.pr, r.baseRef, actionsBot))
 			continue
@@ -168,25 +172,6 @@ func (r *run) gateRunPath() string {
 		return strings.TrimSuffix(u.Path, "/")
 	}
 	return fmt.Sprintf("/%s/%s/actions/runs/%d", r.cfg.Owner, r.cfg.Repo, r.pack.run.GetID())
-}
-
-// fromGateRun says a check was reported by the merge gate's run at
-// runPath: a check run of GitHub Actions whose details are that run's job,
-// or a status github-actions[bot] posted with that run as its target.
-func fromGateRun(c checks.Check, runPath string) bool {
-	u, err := url.Parse(c.URL)
-	if err != nil || runPath == "" {
-		return false
-	}
-	p := strings.TrimSuffix(u.Path, "/")
-	inRun := p == runPath || strings.HasPrefix(p, runPath+"/")
-	switch c.Kind {
-	case "status":
-		return strings.EqualFold(c.By, actionsBot) && inRun
-	case "check run":
-		return c.By == actionsApp && inRun
-	}
-	return false
 }
 
 // described words an error as ghx.Describe does and keeps it in the chain,

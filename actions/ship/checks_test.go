@@ -155,43 +155,51 @@ func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
 		{"another app's check run", checks.FromCheckRun(InspectContext, "completed", "success", "some-app", "https://github.com/acme/benefits/actions/runs/4242/job/7"), false},
 		{"no target", checks.FromStatus(InspectContext, "success", actionsBot, ""), false},
 	} {
-		if got := fromGateRun(tc.c, runPath); got != tc.want {
+		if got := checks.InspectFromGate(tc.c, runPath); got != tc.want {
 			t.Errorf("%s: from the gate's run = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 	// With no run to bind to, nothing is the gate's: not even the
 	// github-actions[bot] status that has no target either.
-	if fromGateRun(checks.FromStatus(InspectContext, "success", actionsBot, ""), "") {
+	if checks.InspectFromGate(checks.FromStatus(InspectContext, "success", actionsBot, ""), "") {
 		t.Error("a status with no target counted as the gate's when no run path is known")
 	}
 }
 
 // TestOnProofRefusesARedStatus: merge on proof needs the pack's floors
-// holding, every check on the head green (a red or a still-running one
-// refuses), and the gate's own inspect at a rung in proof_rungs, the rung
+// holding, the head held to the one green rule (checks.Rule) as ship's
+// first gate holds it (one red status refuses, so does a required check
+// still running or never reported; a check nobody requires may still be
+// running), and the gate's own inspect at a rung in proof_rungs, the rung
 // read as a whole word ("rung A:" or "rung A ", never "rung AB").
 func TestOnProofRefusesARedStatus(t *testing.T) {
 	const inspectA = `{"context":"aayudha/inspect","state":"success","description":"rung A: converged","target_url":"https://github.com/acme/benefits/actions/runs/77","creator":{"login":"github-actions[bot]"}}`
 	inspectAs := func(summary string) string { return strings.Replace(inspectA, "rung A: converged", summary, 1) }
+	const lint = `{"context":"lint","state":"%s","creator":{"login":"writer"}}`
 	for _, tc := range []struct {
 		name       string
 		statuses   []string
+		required   string // the context dev's ruleset requires, "" for none
 		floorsHold bool
 		rungs      []string
 		want       bool
 		off        bool // [autonomy] proof = false
 	}{
-		{"the gate's inspect at an allowed rung", []string{inspectA}, true, []string{"A"}, true, false},
-		{"a rung followed by a space", []string{inspectAs("rung A converged")}, true, []string{"A"}, true, false},
-		{"one red status", []string{inspectA, `{"context":"lint","state":"failure","creator":{"login":"writer"}}`}, true, []string{"A"}, false, false},
-		{"one status still running", []string{inspectA, `{"context":"lint","state":"pending","creator":{"login":"writer"}}`}, true, []string{"A"}, false, false},
-		{"the floors do not hold", []string{inspectA}, false, []string{"A"}, false, false},
-		{"inspect at a rung not allowed", []string{inspectA}, true, []string{"B"}, false, false},
-		{"a rung only sharing the allowed one's first letter", []string{inspectAs("rung AB: converged")}, true, []string{"A"}, false, false},
-		{"a rung word without its colon or space", []string{inspectAs("rung A")}, true, []string{"A"}, false, false},
-		{"inspect not green", []string{strings.Replace(inspectA, `"state":"success"`, `"state":"failure"`, 1)}, true, []string{"A"}, false, false},
-		{"merge on proof turned off", []string{inspectA}, true, []string{"A"}, false, true},
-		{"no inspect at all", []string{`{"context":"lint","state":"success","creator":{"login":"writer"}}`}, true, []string{"A"}, false, false},
+		{"the gate's inspect at an allowed rung", []string{inspectA}, "", true, []string{"A"}, true, false},
+		{"a rung followed by a space", []string{inspectAs("rung A converged")}, "", true, []string{"A"}, true, false},
+		{"one red status", []string{inspectA, fmt.Sprintf(lint, "failure")}, "", true, []string{"A"}, false, false},
+		{"an errored status", []string{inspectA, fmt.Sprintf(lint, "error")}, "", true, []string{"A"}, false, false},
+		{"a check nobody requires still running", []string{inspectA, fmt.Sprintf(lint, "pending")}, "", true, []string{"A"}, true, false},
+		{"a required check still running", []string{inspectA, fmt.Sprintf(lint, "pending")}, "lint", true, []string{"A"}, false, false},
+		{"a required check never reported", []string{inspectA}, "lint", true, []string{"A"}, false, false},
+		{"a required check green", []string{inspectA, fmt.Sprintf(lint, "success")}, "lint", true, []string{"A"}, true, false},
+		{"the floors do not hold", []string{inspectA}, "", false, []string{"A"}, false, false},
+		{"inspect at a rung not allowed", []string{inspectA}, "", true, []string{"B"}, false, false},
+		{"a rung only sharing the allowed one's first letter", []string{inspectAs("rung AB: converged")}, "", true, []string{"A"}, false, false},
+		{"a rung word without its colon or space", []string{inspectAs("rung A")}, "", true, []string{"A"}, false, false},
+		{"inspect not green", []string{strings.Replace(inspectA, `"state":"success"`, `"state":"failure"`, 1)}, "", true, []string{"A"}, false, false},
+		{"merge on proof turned off", []string{inspectA}, "", true, []string{"A"}, false, true},
+		{"no inspect at all", []string{fmt.Sprintf(lint, "success")}, "", true, []string{"A"}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gh := func(w http.ResponseWriter, r *http.Request) {
@@ -200,6 +208,10 @@ func TestOnProofRefusesARedStatus(t *testing.T) {
 					fmt.Fprintf(w, `{"state":"success","sha":"h","total_count":%d,"statuses":[%s]}`, len(tc.statuses), strings.Join(tc.statuses, ","))
 				case strings.HasSuffix(r.URL.Path, "/check-runs"):
 					fmt.Fprint(w, `{"total_count":0,"check_runs":[]}`)
+				case strings.HasSuffix(r.URL.Path, "/rules/branches/dev") && tc.required != "":
+					fmt.Fprintf(w, `[{"type":"required_status_checks","parameters":{"required_status_checks":[{"context":%q}]}}]`, tc.required)
+				case strings.HasSuffix(r.URL.Path, "/rules/branches/dev"):
+					fmt.Fprint(w, `[]`)
 				default:
 					http.NotFound(w, r)
 				}

@@ -77,7 +77,7 @@ func (r *run) checkPack() (gateOutcome, error) {
 	}
 	if !gp.report.FloorsHold {
 		var floors []string
-		policy := proof.FloorPolicy{CoverageThreshold: r.packRules().coverageThreshold}
+		policy := r.packRules().floors
 		for _, c := range gp.report.FailedFloors {
 			floors = append(floors, floorWords(c, policy))
 		}
@@ -103,11 +103,10 @@ func (r *run) checkPack() (gateOutcome, error) {
 // path the head commits, which name the tests each criterion's events must
 // show passing. The map is read once per story.
 type packRules struct {
-	requiredFloors []string
-	// coverageThreshold is the base's [verify] coverage_threshold; nil:
-	// proof's default. The pack's own threshold is never used.
-	coverageThreshold *float64
-	maps              map[int]headEvidence
+	// floors are the base's [verify] floor settings (basepolicy's
+	// Floors); the pack's own threshold is never used.
+	floors proof.FloorPolicy
+	maps   map[int]headEvidence
 }
 
 type headEvidence struct {
@@ -119,8 +118,7 @@ type headEvidence struct {
 func (r *run) packRules() *packRules {
 	rules := &packRules{maps: map[int]headEvidence{}}
 	if r.base != nil {
-		rules.requiredFloors = proof.RequiredFloorsSetting(r.base.cfg.Strings("verify.required_floors"))
-		rules.coverageThreshold = proof.CoverageThresholdSetting(r.base.cfg.String("verify.coverage_threshold"))
+		rules.floors = r.base.floors
 	}
 	return rules
 }
@@ -342,8 +340,8 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 		return nil, he.refusal, nil
 	}
 	rep, err := proof.VerifyDir(r.ctx, gp.dir, proof.Options{Ready: ready, HeadSHA: r.head, Story: p.Story, PR: r.pr,
-		EvidenceMap: he.evidence, ModulePath: he.modulePath, RequiredFloors: rules.requiredFloors,
-		CoverageThreshold: rules.coverageThreshold})
+		EvidenceMap: he.evidence, ModulePath: he.modulePath, RequiredFloors: rules.floors.Required,
+		CoverageThreshold: rules.floors.CoverageThreshold})
 	if err != nil {
 		return nil, "", fmt.Errorf("verifying the pack of run %d: %w", gp.run.GetID(), err)
 	}

@@ -83,13 +83,13 @@ const noBypassHere = "the solo-mode bypass is not available: this repository has
 // checkPresence then holds the real one to. aayu's own lane and CI are
 // never given one.
 func (r *run) plannedSession() *identity.Session {
-	cmd := Command(r.pr)
-	if r.cfg.Presence.Covers(cmd, identity.AccessAdmin) {
+	cmd, need := Command(r.pr), identity.NeedFor(true)
+	if r.cfg.Presence.Covers(cmd, need) {
 		return r.cfg.Presence
 	}
-	d := r.human(identity.AccessAdmin)
+	d := r.human(need)
 	if d.Outcome == identity.NeedsPresence && r.cfg.AskPresence != nil {
-		return &identity.Session{Command: cmd, Login: r.cfg.Viewer, Access: identity.AccessAdmin, Method: "the presence check, asked next"}
+		return &identity.Session{Command: cmd, Login: r.cfg.Viewer, Access: need, Method: "the presence check, asked next"}
 	}
 	return r.cfg.Presence
 }

@@ -122,10 +122,7 @@ func (r *run) confirm(p Plan) (gateOutcome, error) {
 
 // needFor is the access the presence check needs: admin for a bypass.
 func (r *run) needFor() identity.Access {
-	if r.pass.Kind == pass.KindSoloBypass {
-		return identity.AccessAdmin
-	}
-	return identity.AccessWrite
+	return identity.NeedFor(r.pass.Kind == pass.KindSoloBypass)
 }
 
 // askedNothing is why the gates after a refusal were not reached.

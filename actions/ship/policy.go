@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/model/basepolicy"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/proof"
 )
 
 // basePolicy is everything ship judges by, read from the base branch's tip
@@ -21,6 +22,7 @@ type basePolicy struct {
 	layers     []pass.Layer
 	codeowners *pass.Codeowners
 	identity   identity.IdentitySettings
+	floors     proof.FloorPolicy
 	private    bool
 }
 
@@ -44,7 +46,7 @@ func (r *run) checkPolicy() (gateOutcome, error) {
 		return gateOutcome{refusals: refusals}, nil
 	}
 	raw := pol.Raw()
-	b := &basePolicy{tip: pol.Tip(), cfg: pol.Config(), policy: pol.Pass(), layers: pol.Layers(), codeowners: pol.Codeowners(), identity: pol.Identity()}
+	b := &basePolicy{tip: pol.Tip(), cfg: pol.Config(), policy: pol.Pass(), layers: pol.Layers(), codeowners: pol.Codeowners(), identity: pol.Identity(), floors: pol.Floors()}
 	repo, err := r.readRepo()
 	if err != nil {
 		return gateOutcome{}, fmt.Errorf("reading the repository: %s", ghx.Describe(err))

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/aayudha/aayu/ghx"
-	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/model/basepolicy"
 	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/google/go-github/v66/github"
@@ -157,7 +157,7 @@ func (r *run) readHeadChecks(head string) ([]checks.Check, error) {
 
 func (r *run) readBasePolicy(baseRef string) (*basepolicy.Policy, error) {
 	return readAs(r.round(), "policy\x00"+baseRef, func(ctx context.Context) (*basepolicy.Policy, error) {
-		return basepolicy.Read(ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, baseRef)
+		return ghx.ReadBasePolicy(ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, baseRef)
 	})
 }
 

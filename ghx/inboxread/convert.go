@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
@@ -92,6 +93,10 @@ func reviewFrom(r *github.PullRequestReview) pass.Review {
 	}
 }
 
-func statusFrom(s *github.RepoStatus) inbox.Status {
-	return inbox.Status{Context: untrusted.Context(s.GetContext()), State: s.GetState(), Description: untrusted.Text(s.GetDescription())}
+// statusFrom reads a commit status; runsPath is the repository's
+// (checks.RunsPath), under which the merge gate's own inspect is posted.
+func statusFrom(s *github.RepoStatus, runsPath string) inbox.Status {
+	c := checks.FromStatus(s.GetContext(), s.GetState(), s.GetCreator().GetLogin(), s.GetTargetURL())
+	return inbox.Status{Context: untrusted.Context(s.GetContext()), State: s.GetState(), Description: untrusted.Text(s.GetDescription()),
+		FromGate: checks.InspectFromGate(c, runsPath)}
 }

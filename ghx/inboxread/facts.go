@@ -207,13 +207,12 @@ func (s *session) pullFacts(open map[int]inbox.Issue, pr inbox.PullRequest) (fac
 		return facts, false, fmt.Errorf("reading the commit statuses of #%d's head: %w", pr.Number, err)
 	}
 	inspectPending := false
+	var list []checks.Check
 	for _, st := range combined.Statuses {
-		status := statusFrom(st)
+		status := statusFrom(st, checks.RunsPath(s.r.owner, s.r.repo))
 		facts.Statuses = append(facts.Statuses, status)
 		inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
-		if c := checks.FromStatus(st.GetContext(), st.GetState(), st.GetCreator().GetLogin(), st.GetTargetURL()); failingCheck(c) {
-			facts.Failing = append(facts.Failing, c)
-		}
+		list = append(list, checks.FromStatus(st.GetContext(), st.GetState(), st.GetCreator().GetLogin(), st.GetTargetURL()))
 	}
 	runs, _, err := s.r.gh.Checks.ListCheckRunsForRef(s.ctx, s.r.owner, s.r.repo, pr.HeadSHA, &github.ListCheckRunsOptions{
 		Filter: github.String("latest"), ListOptions: github.ListOptions{PerPage: 100}})
@@ -221,10 +220,9 @@ func (s *session) pullFacts(open map[int]inbox.Issue, pr inbox.PullRequest) (fac
 		return facts, false, fmt.Errorf("reading the check runs of #%d's head: %w", pr.Number, err)
 	}
 	for _, cr := range runs.CheckRuns {
-		if c := checks.FromCheckRun(cr.GetName(), cr.GetStatus(), cr.GetConclusion(), cr.GetApp().GetSlug(), cr.GetDetailsURL()); failingCheck(c) {
-			facts.Failing = append(facts.Failing, c)
-		}
+		list = append(list, checks.FromCheckRun(cr.GetName(), cr.GetStatus(), cr.GetConclusion(), cr.GetApp().GetSlug(), cr.GetDetailsURL()))
 	}
+	facts.Failing = failingChecks(list)
 	if !pr.Draft && linksOpen(open, pr, inbox.LabelStory) {
 		if facts.Comments, err = s.commentsOf(pr.Number); err != nil {
 			return facts, false, err
@@ -383,11 +381,18 @@ func linksOpen(open map[int]inbox.Issue, pr inbox.PullRequest, labels ...string)
 	return false
 }
 
-// failingCheck says a check on a head fails and is not aayudha's own:
-// inspect's failure is its own card ("review stopped"), and the merge
-// gate's decides whether a card is ready to ship at all.
-func failingCheck(c checks.Check) bool {
-	return c.State == checks.Failing && c.Name != inbox.InspectContext && c.Name != mergeGateCheck
+// failingChecks are the checks on a head that fail by the one green rule
+// (checks.Judge, as ship judges them), less aayudha's own: inspect's
+// failure is its own card ("review stopped"), and the merge gate's decides
+// whether a card is ready to ship at all.
+func failingChecks(list []checks.Check) []checks.Check {
+	var out []checks.Check
+	for _, c := range checks.Judge(list, nil).Failing {
+		if c.Name != inbox.InspectContext && c.Name != mergeGateCheck {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // mergeGateCheck is the commit status the merge gate's comment job posts.

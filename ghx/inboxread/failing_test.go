@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/inbox"
 )
 
@@ -31,7 +32,8 @@ func TestInboxFlagsAFailingCheckRunOfAnotherWorkflow(t *testing.T) {
 	if card == nil {
 		t.Fatal("PR 4 has no card")
 	}
-	if !strings.Contains(card.Counsel.String(), `A check failed on head`) || !strings.Contains(card.Counsel.String(), `"go test ./..." of github-actions (failure)`) {
+	if !strings.Contains(card.Counsel.String(), `A check failed on head`) || !strings.Contains(card.Counsel.String(), `"go test ./..." of github-actions (failure)`) ||
+		!strings.Contains(card.Counsel.String(), checks.Rule) {
 		t.Errorf("the card does not flag the failing check: %s", card.Counsel)
 	}
 	for _, c := range card.Choices {

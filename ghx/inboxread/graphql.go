@@ -251,17 +251,18 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 		return facts, false, false, nil
 	}
 	inspectPending := false
+	var list []checks.Check
 	for _, c := range g.Commits.Nodes {
 		if c.Commit.Oid != pr.HeadSHA || c.Commit.Status == nil {
 			continue
 		}
 		for _, st := range c.Commit.Status.Contexts {
-			status := inbox.Status{Context: untrusted.Context(st.Context), State: strings.ToLower(st.State), Description: untrusted.Text(st.Description)}
+			c := checks.FromStatus(st.Context, strings.ToLower(st.State), st.Creator.account().Login, st.TargetURL)
+			status := inbox.Status{Context: untrusted.Context(st.Context), State: c.Detail, Description: untrusted.Text(st.Description),
+				FromGate: checks.InspectFromGate(c, checks.RunsPath(s.r.owner, s.r.repo))}
 			facts.Statuses = append(facts.Statuses, status)
 			inspectPending = inspectPending || (status.Context == inbox.InspectContext && status.State == "pending")
-			if ch := checks.FromStatus(st.Context, status.State, st.Creator.account().Login, st.TargetURL); failingCheck(ch) {
-				facts.Failing = append(facts.Failing, ch)
-			}
+			list = append(list, c)
 		}
 		if c.Commit.StatusCheckRollup == nil {
 			continue
@@ -278,11 +279,10 @@ func (s *session) factsFrom(open map[int]inbox.Issue, pr inbox.PullRequest, g gq
 			if n.CheckSuite != nil && n.CheckSuite.App != nil {
 				app = n.CheckSuite.App.Slug
 			}
-			if ch := checks.FromCheckRun(n.Name, n.Status, n.Conclusion, app, n.DetailsURL); failingCheck(ch) {
-				facts.Failing = append(facts.Failing, ch)
-			}
+			list = append(list, checks.FromCheckRun(n.Name, n.Status, n.Conclusion, app, n.DetailsURL))
 		}
 	}
+	facts.Failing = failingChecks(list)
 	if !pr.Draft && linksOpen(open, pr, inbox.LabelStory) {
 		for _, c := range g.Comments.Nodes {
 			cm := identity.Comment{ID: c.DatabaseID, Author: c.Author.account(), Body: untrusted.Text(c.Body), CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(), URL: c.URL}

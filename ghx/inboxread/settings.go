@@ -1,7 +1,8 @@
 package inboxread
 
 import (
-	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/basepolicy"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 )
@@ -37,7 +38,7 @@ func settingsFrom(c *config.Config) Settings {
 // settingsOf reads ref's config through the one base-policy reader
 // (ghx/basepolicy), failing closed in ship's words.
 func (s *session) settingsOf(ref string) (Settings, error) {
-	pol, err := basepolicy.ReadConfig(s.ctx, s.r.gh, s.r.owner, s.r.repo, ref)
+	pol, err := ghx.ReadBaseConfig(s.ctx, s.r.gh, s.r.owner, s.r.repo, ref)
 	if err != nil {
 		return Settings{}, err
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -159,6 +160,16 @@ func (sd *seeder) status(sha plumbing.Hash, context, state, desc string, at time
 	if context == "aayudha/inspect" || context == "aayudha/merge-gate" {
 		st.Creator = sd.agent
 	}
+}
+
+// gateStatus is inspect's judgement on head as a merge gate's run posts it
+// on GitHub: by github-actions[bot], with the run as its target (a run id
+// of its own; the scaled items carry no run records), so the inbox counts
+// it as the gate's own (checks.InspectFromGate).
+func (sd *seeder) gateStatus(head plumbing.Hash, state, desc string, at time.Time) {
+	st := sd.s.addStatus(head.String(), "aayudha/inspect", state, desc, "", "founder")
+	st.CreatedAt, st.Creator = at, ActionsBotLogin
+	st.TargetURL = fmt.Sprintf("https://github.com/%s/%s/actions/runs/%d", RepoOwner, RepoName, 9000000000+sd.s.st.newID())
 }
 
 func (sd *seeder) merge(is *issueRec, by string, at time.Time) plumbing.Hash {

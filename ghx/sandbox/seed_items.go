@@ -243,13 +243,28 @@ func (sd *seeder) seedRuns(pr4, pr6, pr8 *issueRec, old4, head4, head6, head8, r
 
 	// PR 6's pack verifies but its coverage floor does not hold: Copay's
 	// specialist case never runs (5 of 7 changed lines), as verify finds.
-	sd.gateRun(RunReviewPR, target(55, dev, head6, 6, pr6.PR.Head, "completed", "success"), func(id int64) *packFolder {
+	review := sd.gateRun(RunReviewPR, target(55, dev, head6, 6, pr6.PR.Head, "completed", "success"), func(id int64) *packFolder {
 		f := buildPack(packSpec{Story: story5, PR: 6, Head: head6.String(), Base: dev.String(), Identity: "ci",
 			Authority: proof.Authority{Kind: "authoritative", Workflow: gatePath, RunID: id}, Created: sd.ago(54.9), Uncovered: 2, Changed: 7})
 		return &f
 	}, 30)
-	sd.gateRun(RunUnverifiedPR, target(35, dev, head8, 8, pr8.PR.Head, "completed", "success"),
+	unverified := sd.gateRun(RunUnverifiedPR, target(35, dev, head8, 8, pr8.PR.Head, "completed", "success"),
 		pack(story7, 8, head8, dev, map[int]bool{2: true}, 34.9), 30)
+	// Inspect's judgements on PRs 6 and 8 are their gate runs' own, as on
+	// GitHub: the inbox and ship count inspect from nobody else.
+	sd.inspectPostedByRun(head6, review)
+	sd.inspectPostedByRun(head8, unverified)
+}
+
+// inspectPostedByRun makes inspect's status on head the one that merge-gate
+// run posted (as postedByRun does), leaving the gate's own status as it was.
+func (sd *seeder) inspectPostedByRun(head plumbing.Hash, run *runRec) {
+	for _, st := range sd.s.st.Statuses {
+		if st.SHA == head.String() && st.Context == "aayudha/inspect" {
+			st.Creator = ActionsBotLogin
+			st.TargetURL = fmt.Sprintf("https://github.com/%s/%s/actions/runs/%d", RepoOwner, RepoName, run.ID)
+		}
+	}
 }
 
 // postedByRun makes the gate's statuses on head the ones that merge-gate

@@ -44,10 +44,10 @@ func (sd *seeder) seedScale(n int) {
 			sd.comment(pr, "founder", fmt.Sprintf("Ready to ship: %s\n\n<!-- aayu:ready-to-ship head=%s -->", head, head), sd.ago(at-2))
 		case 2:
 			_, _, head := storyAndPR([]string{"status:building"})
-			sd.status(head, "aayudha/inspect", "pending", "human rung: no reviewer could review this head", sd.ago(at-2))
+			sd.gateStatus(head, "pending", "human rung: no reviewer could review this head", sd.ago(at-2))
 		case 3:
 			_, _, head := storyAndPR([]string{"status:building"})
-			sd.status(head, "aayudha/inspect", "failure", "stopped after 3 rounds on distinct heads without converging", sd.ago(at-2))
+			sd.gateStatus(head, "failure", "stopped after 3 rounds on distinct heads without converging", sd.ago(at-2))
 		case 4:
 			_, pr, _ := storyAndPR([]string{"status:building", "aayu:lease"})
 			sd.merge(pr, "writer", sd.ago(at-2))

@@ -75,6 +75,11 @@ type Required struct {
 	By   string // "a ruleset" or "branch protection"
 }
 
+// Rule is the one "green" rule in the seed's words, as ship, merge on
+// proof and the inbox's card hold a head to it (Judge decides it): a check
+// nobody requires may still be running, but none may fail.
+const Rule = "every required check of the base branch must be green, and no check may fail; a skipped or neutral required check counts as green, as GitHub counts it"
+
 // Verdict is the head's checks judged against the base's requirements.
 type Verdict struct {
 	Failing []Check    // every failing check, required or not
@@ -84,7 +89,7 @@ type Verdict struct {
 	Required []Required
 }
 
-// Green says nothing fails and every required check passed.
+// Green says nothing fails and every required check passed: Rule.
 func (v Verdict) Green() bool {
 	return len(v.Failing) == 0 && len(v.Missing) == 0 && len(v.Pending) == 0
 }
@@ -147,7 +152,7 @@ func (c Check) Describe() string {
 func (v Verdict) Refusals(head, base string) []string {
 	var out []string
 	for _, c := range v.Failing {
-		out = append(out, fmt.Sprintf("%s failed on head %s; every check must be green before ship merges — fix it or re-run it", c.Describe(), head))
+		out = append(out, fmt.Sprintf("%s failed on head %s; ship merges only when %s — fix it or re-run it", c.Describe(), head, Rule))
 	}
 	for _, r := range v.Missing {
 		out = append(out, fmt.Sprintf("the check %q, required on %s by %s, has not reported on head %s", untrusted.Line(r.Name), base, r.By, head))

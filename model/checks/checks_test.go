@@ -83,6 +83,7 @@ func TestJudgeRefusesAnyFailingCheckAndEveryRequiredOneNotGreen(t *testing.T) {
 		{"nothing required, nothing reported", nil, nil, nil, nil, nil},
 		{"a required check never reported", []Check{green("lint")}, []Required{ruleset("gate")}, nil, []string{"gate"}, nil},
 		{"a required check still running", []Check{pending("gate")}, []Required{ruleset("gate")}, nil, nil, []string{"gate"}},
+		{"a check nobody requires still running does not refuse", []Check{green("gate"), pending("extra")}, []Required{ruleset("gate")}, nil, nil, nil},
 		{"a failing check nobody requires still refuses", []Check{green("gate"), failing("extra")}, []Required{ruleset("gate")}, []string{"extra"}, nil, nil},
 		{"a name both green and failing counts by its worst", []Check{green("gate"), failing("gate")}, []Required{ruleset("gate")}, []string{"gate"}, nil, nil},
 		{"failing before green: still the worst", []Check{failing("gate"), green("gate")}, []Required{ruleset("gate")}, []string{"gate"}, nil, nil},

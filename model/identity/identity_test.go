@@ -328,3 +328,24 @@ func TestParseAccess(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedForIsAdminOnlyForTheSoloBypass: the bypass stands in for a
+// review, so its approval must carry admin; anything else needs write. A
+// maintain approval never covers the bypass.
+func TestNeedForIsAdminOnlyForTheSoloBypass(t *testing.T) {
+	for _, tc := range []struct {
+		bypass bool
+		want   Access
+	}{
+		{bypass: true, want: AccessAdmin},
+		{bypass: false, want: AccessWrite},
+	} {
+		if got := NeedFor(tc.bypass); got != tc.want {
+			t.Errorf("NeedFor(%v) = %v, want %v", tc.bypass, got, tc.want)
+		}
+		maintain := &Session{Command: "aayu ship 7", Login: "ana", Access: AccessMaintain}
+		if covers := maintain.Covers("aayu ship 7", NeedFor(tc.bypass)); covers == tc.bypass {
+			t.Errorf("a maintain approval covers NeedFor(%v) = %v, want %v", tc.bypass, covers, !tc.bypass)
+		}
+	}
+}

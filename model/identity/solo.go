@@ -27,6 +27,17 @@ func SoloMode(cfg IdentitySettings) bool {
 		cfg.MachineUserSecret == "" && len(cfg.BotLogins) == 0
 }
 
+// NeedFor is the access a command's approval must carry: admin when the
+// person asked for the solo-mode bypass (it stands in for a review no one
+// else could give, so only an admin may take it), write otherwise. Ship,
+// plan and a batch's plan item all ask here, so they cannot disagree.
+func NeedFor(soloBypass bool) Access {
+	if soloBypass {
+		return AccessAdmin
+	}
+	return AccessWrite
+}
+
 // SoloBypassPrefix starts the comment by which the person records that no
 // review happened.
 const SoloBypassPrefix = "Solo-mode bypass:"
@@ -133,7 +144,7 @@ func SoloBypassRefusals(in SoloBypassInput) []string {
 		d := Here(HumanCheck{Command: in.Command, Env: in.Env, Terminal: in.Terminal, CI: in.CI})
 		here = &d
 	}
-	presence := in.Session.Covers(in.Command, AccessAdmin)
+	presence := in.Session.Covers(in.Command, NeedFor(true))
 	// The same order as Here's: AAYU_AGENT, --ci, a CI marker, then a
 	// host's marker or no terminal, which an admin approval lifts.
 	switch {
@@ -161,7 +172,7 @@ func SoloBypassRefusals(in SoloBypassInput) []string {
 			out = append(out, fmt.Sprintf("a second human, @%s, holds the %s seat, so a review can be given; ask them to review", strings.TrimPrefix(login, "@"), seat))
 		}
 	}
-	if err := CheckApprover(in.Person, AccessAdmin, "", in.Identity.BotLogins); err != nil {
+	if err := CheckApprover(in.Person, NeedFor(true), "", in.Identity.BotLogins); err != nil {
 		out = append(out, "the bypass needs a person with admin access: "+err.Error())
 	}
 	if _, ok := FindSoloBypassComment(in.Comments, in.Person.Login, in.Head, in.Identity.BotLogins); !ok {

@@ -161,7 +161,7 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 				}}, true
 		}
 	}
-	inspect, ok := statusOf(facts.Statuses, InspectContext)
+	inspect, ok := inspectOf(facts)
 	if !ok {
 		return Step{}, false
 	}
@@ -210,7 +210,7 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 // state in which the card offers "approve its head", so the only one in
 // which the reader needs the head's review record on the ledger.
 func AtHumanRung(facts PRFacts) bool {
-	inspect, ok := statusOf(facts.Statuses, InspectContext)
+	inspect, ok := inspectOf(facts)
 	return ok && inspect.State == "pending" &&
 		strings.HasPrefix(strings.ToLower(strings.TrimSpace(inspect.Description.Raw())), "human rung")
 }
@@ -245,9 +245,13 @@ func ReadyToShipComment(comments []identity.Comment, head string, botLogins []st
 	return found, ok
 }
 
-func statusOf(statuses []Status, context string) (Status, bool) {
-	for _, st := range statuses {
-		if st.Context.Raw() == context {
+// inspectOf is inspect's judgement on the head as ship takes it: the
+// aayudha/inspect status the merge gate's own run posted (FromGate, decided
+// by checks.InspectFromGate). One any other account posted is ignored: it
+// neither makes a card nor says what a card says.
+func inspectOf(facts PRFacts) (Status, bool) {
+	for _, st := range facts.Statuses {
+		if st.Context.Raw() == InspectContext && st.FromGate {
 			return st, true
 		}
 	}

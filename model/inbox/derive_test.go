@@ -202,7 +202,7 @@ func TestDeriveSkips(t *testing.T) {
 		{"story closed", func(s *Snapshot) { withReadyToShip(s); s.Issues[0].State = "closed" }, "ready-to-ship#148"},
 		{"inspect passed", func(s *Snapshot) {
 			withNeedsReview(s)
-			s.PRFacts[150] = PRFacts{Statuses: []Status{{Context: InspectContext, State: "success", Description: "human rung done"}}}
+			s.PRFacts[150] = PRFacts{Statuses: []Status{{Context: InspectContext, State: "success", Description: "human rung done", FromGate: true}}}
 		}, "needs-review#150"},
 		{"another context", func(s *Snapshot) {
 			withNeedsReview(s)

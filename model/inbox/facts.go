@@ -64,6 +64,10 @@ type Status struct {
 	Context     untrusted.Context // e.g. aayudha/inspect
 	State       string            // pending, success, failure, error
 	Description untrusted.Text
+	// FromGate says the merge gate's own run posted it, by the one rule
+	// ship takes inspect's judgement by (checks.InspectFromGate): an
+	// aayudha/inspect status without it is anyone's and counts for nothing.
+	FromGate bool
 }
 
 // PRFacts is what was read about one pull request besides itself.
@@ -150,7 +154,7 @@ const (
 	LabelLease      = "aayu:lease"
 	LabelAudit      = "aayu:audit"
 	LabelCorrection = "aayu:correction"
-	InspectContext  = "aayudha/inspect"
+	InspectContext  = checks.InspectContext
 )
 
 func hasLabel(labels []untrusted.Label, want string) bool {

@@ -11,8 +11,9 @@ import (
 
 // flagFailingChecks marks a pull request's card whose head has a failing
 // check — another workflow's check run, say the project's own tests: the
-// counsel names each, and "ship it" stays visible but cannot be taken,
-// since ship refuses a head with any check red. Opening it is recommended.
+// counsel names each and says ship's one rule in the seed's words
+// (checks.Rule), and "ship it" stays visible but cannot be taken, since
+// ship refuses a head with any check red. Opening it is recommended.
 func flagFailingChecks(st *Step, failing []checks.Check) {
 	if len(failing) == 0 {
 		return
@@ -21,7 +22,7 @@ func flagFailingChecks(st *Step, failing []checks.Check) {
 	for _, c := range failing {
 		names = append(names, c.Describe())
 	}
-	flag := fmt.Sprintf("A check failed on head %s: %s. Ship refuses it until every check is green.", gitsha.Short(st.Head), strings.Join(names, "; "))
+	flag := fmt.Sprintf("A check failed on head %s: %s. Ship refuses it: %s.", gitsha.Short(st.Head), strings.Join(names, "; "), checks.Rule)
 	st.Counsel = untrusted.Text(flag + " " + st.Counsel.Raw())
 	for i := range st.Choices {
 		c := &st.Choices[i]

@@ -48,13 +48,13 @@ func withReadyToShip(s *Snapshot) {
 
 func withNeedsReview(s *Snapshot) {
 	s.PullRequests = append(s.PullRequests, PullRequest{Number: 150, Title: "Claims export", HeadRef: "story/140-export", HeadSHA: headB, BaseRef: "dev", State: "open", Author: agent})
-	s.PRFacts[150] = PRFacts{Statuses: []Status{{Context: InspectContext, State: "pending", Description: "human rung: no reviewer could review it"}},
+	s.PRFacts[150] = PRFacts{Statuses: []Status{{Context: InspectContext, State: "pending", Description: "human rung: no reviewer could review it", FromGate: true}},
 		Reviews: []pass.Review{{ID: 1, Author: founder, State: "COMMENTED", CommitID: headB}}}
 }
 
 func withReviewStopped(s *Snapshot) {
 	s.PullRequests = append(s.PullRequests, PullRequest{Number: 151, Title: "Refactor eligibility", HeadRef: "story/141-elig", HeadSHA: headC, BaseRef: "dev", State: "open", Author: agent})
-	s.PRFacts[151] = PRFacts{Statuses: []Status{{Context: InspectContext, State: "failure", Description: "stopped after 3 rounds"}}}
+	s.PRFacts[151] = PRFacts{Statuses: []Status{{Context: InspectContext, State: "failure", Description: "stopped after 3 rounds", FromGate: true}}}
 }
 
 func withMergedWithoutShip(s *Snapshot) {

@@ -37,7 +37,7 @@ func TestReread(t *testing.T) {
 		}, "counsel changed"},
 		{"head moved", withNeedsReview, "needs-review#150", func(s *Snapshot) {
 			s.PullRequests[0].HeadSHA = headC
-			s.PRFacts[150] = PRFacts{Statuses: []Status{{Context: InspectContext, State: "pending", Description: "human rung"}}}
+			s.PRFacts[150] = PRFacts{Statuses: []Status{{Context: InspectContext, State: "pending", Description: "human rung", FromGate: true}}}
 		}, "head moved from " + headB[:12] + " to " + headC[:12]},
 		{"ready comment gone with a push", withReadyToShip, "ready-to-ship#148", func(s *Snapshot) { s.PullRequests[0].HeadSHA = headC }, "no longer waits"},
 		{"another PR merged for the story", withMergedWithoutShip, "merged-without-ship#120", func(s *Snapshot) {

@@ -90,7 +90,7 @@ func loadSettings(src config.Sources, baseConfig []byte) (settings, error) {
 		return settings{}, err
 	}
 	s := settings{coverageThreshold: 90, retentionDays: cfg.Int("proof.retention_days"),
-		requiredFloors: proof.RequiredFloorsSetting(cfg.Strings("verify.required_floors"))}
+		requiredFloors: proof.FloorsFrom(cfg).Required}
 	if v := strings.TrimSpace(cfg.String("verify.coverage_threshold")); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f < 0 || f > 100 {

@@ -49,7 +49,7 @@ func demoSnapshot() model.Snapshot {
 		model.PullRequest{Number: 10, Title: "Vision benefit", HeadRef: "story/9-vision", BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0, Author: agent},
 		model.PullRequest{Number: 12, Title: "Match service names in any case", HeadRef: "fix/case", Body: "Fixes #11", BaseRef: "dev", State: "closed", Merged: true, MergedAt: t0, Author: agent},
 	)
-	s.PRFacts[6] = model.PRFacts{Statuses: []model.Status{{Context: model.InspectContext, State: "pending", Description: "human rung: no reviewer could review it"}}}
+	s.PRFacts[6] = model.PRFacts{Statuses: []model.Status{{Context: model.InspectContext, State: "pending", Description: "human rung: no reviewer could review it", FromGate: true}}}
 	return s
 }
 

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -71,7 +68,7 @@ func runFlow(ctx context.Context, in flowInput, events chan<- tea.Msg) tea.Cmd {
 func flow(ctx context.Context, in flowInput, events chan<- tea.Msg) resultMsg {
 	d := in.deps
 	var codeStatus int // the HTTP status of the answer to the code request
-	post := ctxPoster{ctx: ctx, client: d.HTTPClient, status: &codeStatus}
+	post := ghx.DevicePoster{Ctx: ctx, Client: d.HTTPClient, Status: &codeStatus}
 	host := strings.TrimRight(d.OAuthHost, "/")
 	if d.ClientID == "" {
 		return resultMsg{gen: in.gen, fail: &failure{kind: failUnsupported, code: exitFailed,
@@ -85,7 +82,7 @@ func flow(ctx context.Context, in flowInput, events chan<- tea.Msg) resultMsg {
 		}
 		return resultMsg{gen: in.gen, fail: codeFailure(ctx, host, d.ClientID, err)}
 	}
-	post.status = nil
+	post.Status = nil
 	events <- codeMsg{gen: in.gen, userCode: code.UserCode, uri: code.VerificationURI,
 		expiresIn: time.Duration(code.ExpiresIn) * time.Second}
 	tok, err := device.Wait(ctx, post, host+tokenPath, device.WaitOptions{ClientID: d.ClientID, DeviceCode: code})
@@ -171,66 +168,4 @@ func permission(ctx context.Context, d Deps, login, repo string) (string, error)
 		return "none", nil
 	}
 	return d.Permission(ctx, login)
-}
-
-// ctxPoster is the HTTP client cli/oauth posts through, carrying ctx into
-// every request: cli/oauth's Wait honours ctx between polls, but not inside
-// a request, so without this a cancelled screen would wait out a slow poll.
-type ctxPoster struct {
-	ctx    context.Context
-	client *http.Client
-	status *int // when set, receives each answer's HTTP status
-}
-
-func (p ctxPoster) PostForm(u string, v url.Values) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(p.ctx, http.MethodPost, u, strings.NewReader(v.Encode()))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	c := p.client
-	if c == nil {
-		c = &http.Client{Timeout: 30 * time.Second, CheckRedirect: ghx.SameHostRedirect}
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	if p.status != nil {
-		*p.status = resp.StatusCode
-	}
-	// cli/oauth reads the whole answer; a hostile or broken server must not
-	// make that unbounded.
-	resp.Body = &cappedBody{ReadCloser: resp.Body, left: maxDeviceAnswer}
-	return resp, nil
-}
-
-// maxDeviceAnswer bounds a device-flow answer: GitHub's are a few hundred
-// bytes.
-const maxDeviceAnswer = 64 << 10
-
-// errDeviceAnswerTooLarge says why a device-flow answer was not read whole.
-var errDeviceAnswerTooLarge = errors.New("the device-flow answer is larger than 64 KiB; aayu stopped reading it")
-
-// cappedBody fails a read past its limit instead of truncating silently, so
-// a cut answer is never parsed as a whole one.
-type cappedBody struct {
-	io.ReadCloser
-	left int64
-}
-
-func (b *cappedBody) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		var one [1]byte
-		if n, _ := b.ReadCloser.Read(one[:]); n > 0 {
-			return 0, errDeviceAnswerTooLarge
-		}
-		return 0, io.EOF
-	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.ReadCloser.Read(p)
-	b.left -= int64(n)
-	return n, err
 }

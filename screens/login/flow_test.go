@@ -3,11 +3,6 @@ package login
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -366,39 +361,6 @@ func TestPresenceCheckWithoutClientID(t *testing.T) {
 	out := r.out.String()
 	if code != tui.ExitFailed || !strings.Contains(out, "No OAuth App is named for the presence check") || sg.asked(codePath) {
 		t.Fatalf("exit %d, asked for a code: %v\n%s", code, sg.asked(codePath), out)
-	}
-}
-
-// TestDeviceFlowRefusesAnOversizedAnswer: a device-flow answer larger than
-// any GitHub sends is not read to the end (memory stays bounded) and is
-// never parsed as if whole.
-func TestDeviceFlowRefusesAnOversizedAnswer(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"device_code":"` + strings.Repeat("a", 1<<20) + `"}`))
-	}))
-	defer srv.Close()
-	resp, err := ctxPoster{ctx: context.Background()}.PostForm(srv.URL, url.Values{"client_id": {"x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	_, err = io.ReadAll(resp.Body)
-	if !errors.Is(err, errDeviceAnswerTooLarge) {
-		t.Fatalf("reading a 1 MiB answer gave %v; want it refused as too large", err)
-	}
-	small := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = w.Write([]byte(`{"device_code":"abc"}`))
-	}))
-	defer small.Close()
-	resp, err = ctxPoster{ctx: context.Background()}.PostForm(small.URL, url.Values{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil || string(b) != `{"device_code":"abc"}` {
-		t.Errorf("a normal answer read as %q, %v", b, err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package basepolicy_test
+package ghx_test
 
 import (
 	"context"
@@ -7,20 +7,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-github/v66/github"
 
-	"github.com/aayudha/aayu/ghx/basepolicy"
+	"github.com/aayudha/aayu/ghx"
 )
 
 // repoWith serves main at tip "tip1" holding files (path → text); any
-// other file is missing. A text of the form "HTTP 503" is answered with
-// that status instead, as GitHub answers a read it cannot serve. It counts
-// the reads made at a ref other than the tip.
+// other file is missing. It counts the reads made at a ref other than the
+// tip.
 func repoWith(t *testing.T, files map[string]string) (*github.Client, *atomic.Int32) {
 	t.Helper()
 	var offTip atomic.Int32
@@ -33,12 +31,6 @@ func repoWith(t *testing.T, files map[string]string) (*github.Client, *atomic.In
 		path, ok := strings.CutPrefix(r.URL.Path, "/repos/acme/p/contents/")
 		if ok && r.URL.Query().Get("ref") != "tip1" {
 			offTip.Add(1)
-		}
-		if text, found := files[path]; ok && found && strings.HasPrefix(text, "HTTP ") {
-			status, _ := strconv.Atoi(strings.TrimPrefix(text, "HTTP "))
-			w.WriteHeader(status)
-			_, _ = w.Write([]byte(`{"message":"` + http.StatusText(status) + `"}`))
-			return
 		}
 		if text, found := files[path]; ok && found {
 			_ = json.NewEncoder(w).Encode(map[string]any{"type": "file", "encoding": "base64", "path": path,
@@ -64,7 +56,7 @@ func TestBasePolicyIsOneReadOnlyValue(t *testing.T) {
 		// one is never read as the rules, however it differs.
 		"docs/CODEOWNERS": "* @mallory\n",
 	})
-	p, err := basepolicy.Read(context.Background(), gh, "acme", "p", "main")
+	p, err := ghx.ReadBasePolicy(context.Background(), gh, "acme", "p", "main")
 	if err != nil || len(p.Refusals()) != 0 || p.Tip() != "tip1" || !p.ConfigRead() {
 		t.Fatalf("read: %v, refusals %q, tip %q", err, p.Refusals(), p.Tip())
 	}
@@ -91,7 +83,7 @@ func TestBasePolicyRefusalsAreWorded(t *testing.T) {
 		".github/CODEOWNERS":   "/src/[a-z/ @ana\n",
 		"LAYERS.md":            "# Layers\n\nno table here\n",
 	})
-	p, err := basepolicy.Read(context.Background(), gh, "acme", "p", "main")
+	p, err := ghx.ReadBasePolicy(context.Background(), gh, "acme", "p", "main")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,45 +103,76 @@ func TestBasePolicyRefusalsAreWorded(t *testing.T) {
 	}
 
 	empty, _ := repoWith(t, nil)
-	if p, err := basepolicy.Read(context.Background(), empty, "acme", "p", "main"); err != nil || len(p.Refusals()) != 0 || !p.ConfigRead() {
+	if p, err := ghx.ReadBasePolicy(context.Background(), empty, "acme", "p", "main"); err != nil || len(p.Refusals()) != 0 || !p.ConfigRead() {
 		t.Errorf("no policy files: %v %q", err, p.Refusals())
 	}
 }
 
-// TestBasePolicyFailsOnAReadGitHubDidNotAnswer: only GitHub's 404 means a
-// policy file is absent (the defaults); any other failed read of any of
-// them is an error naming the file, never a missing file, so a base policy
-// GitHub could not serve is not judged as no policy at all. ReadConfig, the
-// inbox's reader, holds the same line.
-func TestBasePolicyFailsOnAReadGitHubDidNotAnswer(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		files map[string]string
-		want  string // in Read's error; "" when Read succeeds
+// TestBasePolicyOnlyA404IsAMissingFile: a policy file GitHub answered 404
+// for is absent (the defaults), but any other failed read — no access, a
+// server error, a folder where the file should be — refuses with an error:
+// read as "missing", it would judge by the looser defaults (fail open).
+func TestBasePolicyOnlyA404IsAMissingFile(t *testing.T) {
+	const config = "[autonomy]\nnever = [\"L04\"]\n"
+	for _, tc := range []struct {
+		name    string
+		path    string
+		status  int  // the answer for path; 0 serves a folder
+		missing bool // the read succeeds, with path absent
 	}{
-		{"every file absent is the defaults", nil, ""},
-		{"the config answered 500", map[string]string{".aayudha/config.toml": "HTTP 500"}, "reading .aayudha/config.toml on main"},
-		{"the config answered 403", map[string]string{".aayudha/config.toml": "HTTP 403"}, "reading .aayudha/config.toml on main"},
-		{"LAYERS.md answered 502", map[string]string{"LAYERS.md": "HTTP 502"}, "reading LAYERS.md on main"},
-		{"the first CODEOWNERS answered 500", map[string]string{".github/CODEOWNERS": "HTTP 500", "CODEOWNERS": "* @ana\n"}, "reading .github/CODEOWNERS on main"},
-		{"the last CODEOWNERS answered 503", map[string]string{"docs/CODEOWNERS": "HTTP 503"}, "reading docs/CODEOWNERS on main"},
+		{name: "config 404", path: ".aayudha/config.toml", status: http.StatusNotFound, missing: true},
+		{name: "config 403", path: ".aayudha/config.toml", status: http.StatusForbidden},
+		{name: "config 500", path: ".aayudha/config.toml", status: http.StatusInternalServerError},
+		{name: "config a folder", path: ".aayudha/config.toml"},
+		{name: "LAYERS.md 401", path: "LAYERS.md", status: http.StatusUnauthorized},
+		{name: "LAYERS.md 404", path: "LAYERS.md", status: http.StatusNotFound, missing: true},
+		{name: "CODEOWNERS 502", path: "docs/CODEOWNERS", status: http.StatusBadGateway},
+		{name: "CODEOWNERS 404", path: "docs/CODEOWNERS", status: http.StatusNotFound, missing: true},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			gh, _ := repoWith(t, c.files)
-			p, err := basepolicy.Read(context.Background(), gh, "acme", "p", "main")
-			if c.want == "" {
-				if err != nil || len(p.Refusals()) != 0 || !p.ConfigRead() {
-					t.Fatalf("Read = %v, refusals %q; want the defaults", err, p.Refusals())
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				if r.URL.Path == "/repos/acme/p/git/ref/heads/main" {
+					_ = json.NewEncoder(w).Encode(map[string]any{"ref": "refs/heads/main", "object": map[string]any{"sha": "tip1"}})
+					return
 				}
+				path, _ := strings.CutPrefix(r.URL.Path, "/repos/acme/p/contents/")
+				switch {
+				case path == tc.path && tc.status == 0:
+					_ = json.NewEncoder(w).Encode([]map[string]any{{"type": "file", "name": "x", "path": path + "/x"}})
+				case path == tc.path:
+					w.WriteHeader(tc.status)
+					_, _ = w.Write([]byte(`{"message":"no"}`))
+				case path == ".aayudha/config.toml":
+					_ = json.NewEncoder(w).Encode(map[string]any{"type": "file", "encoding": "base64", "path": path,
+						"content": base64.StdEncoding.EncodeToString([]byte(config))})
+				default:
+					w.WriteHeader(http.StatusNotFound)
+					_, _ = w.Write([]byte(`{"message":"Not Found"}`))
+				}
+			}))
+			t.Cleanup(srv.Close)
+			gh := github.NewClient(nil)
+			gh.BaseURL, _ = url.Parse(srv.URL + "/")
+			ctx := context.Background()
+
+			p, err := ghx.ReadBasePolicy(ctx, gh, "acme", "p", "main")
+			if tc.missing {
+				if err != nil || len(p.Refusals()) != 0 || !p.ConfigRead() {
+					t.Fatalf("a 404 for %s is a missing file, the defaults: err %v, refusals %q", tc.path, err, p.Refusals())
+				}
+			} else if err == nil || !strings.Contains(err.Error(), tc.path) {
+				t.Fatalf("a failed read of %s (status %d) was taken as a policy: err %v, policy %+v", tc.path, tc.status, err, p)
+			}
+			if tc.path != ".aayudha/config.toml" {
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("Read = %v (policy %+v); want an error saying %q", err, p, c.want)
+			c, err := ghx.ReadBaseConfig(ctx, gh, "acme", "p", "main")
+			if tc.missing != (err == nil) {
+				t.Fatalf("ReadBaseConfig with %s answered %d: err %v, want missing %v", tc.path, tc.status, err, tc.missing)
 			}
-			if status := c.files[".aayudha/config.toml"]; status != "" {
-				if _, err := basepolicy.ReadConfig(context.Background(), gh, "acme", "p", "main"); err == nil || !strings.Contains(err.Error(), "reading .aayudha/config.toml on main of acme/p") {
-					t.Errorf("ReadConfig = %v; want an error naming the file", err)
-				}
+			if tc.missing && (!c.ConfigRead() || c.Raw() != nil || len(c.Refusals()) != 0) {
+				t.Errorf("a missing config is not the defaults: raw %q, refusals %q", c.Raw(), c.Refusals())
 			}
 		})
 	}

@@ -1,26 +1,23 @@
-// Package basepolicy is the one reader of a base branch's policy: its
-// .aayudha/config.toml, LAYERS.md and CODEOWNERS, read at one commit into
-// one value that ship, the protected-paths gate and doctor all judge by
-// (issue 21: one decision path per trust rule). A policy it cannot read
-// fails closed the same way, in the same words, for every consumer: the
-// value then carries refusals, never a zero policy that would be looser
-// (an unparsable config once dropped bot_logins in the gate, so a machine
-// user counted as a CODEOWNER's approval).
+// Package basepolicy is the one judge of a base branch's policy: its
+// .aayudha/config.toml, LAYERS.md and CODEOWNERS, read at one commit
+// (ghx.ReadBasePolicy reads them) into one value that ship, the
+// protected-paths gate, doctor, the inbox and the presence check's App
+// lookup all judge by. It is pure: it parses bytes and does no I/O. A
+// policy it cannot parse fails closed the same way, in the same words, for
+// every consumer: the value then carries refusals, never a zero policy that
+// would be looser (an unparsable config once dropped bot_logins in the
+// gate, so a machine user counted as a CODEOWNER's approval).
 package basepolicy
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
-	"github.com/google/go-github/v66/github"
-
-	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/proof"
 )
 
 // The files the policy is made of, at the base branch's tip.
@@ -55,95 +52,50 @@ type Policy struct {
 	configErr      *ConfigError
 }
 
-// Read reads ref's tip and then the policy files at exactly that commit.
-// An error is one GitHub could not answer (the caller fails as it fails on
-// any read); a file that exists but cannot be parsed is not an error but a
-// refusal on the value (Refusals), worded once here for every consumer.
-func Read(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Policy, error) {
-	tip, _, err := gh.Git.GetRef(ctx, owner, repo, "heads/"+ref)
-	if err != nil {
-		return nil, fmt.Errorf("reading the tip of %s: %s", ref, ghx.Describe(err))
-	}
-	p := &Policy{tip: tip.GetObject().GetSHA()}
-	read := func(path string) ([]byte, error) {
-		data, err := ghx.ReadFile(ctx, gh, owner, repo, p.tip, path)
-		if ghx.IsNotFound(err) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading %s on %s: %s", path, ref, ghx.Describe(err))
-		}
-		return data, nil
-	}
-	// The files are read side by side at the one tip (one round trip, not
-	// one per file) and judged in the order they always were: the first
-	// error in that order is the one returned, and the first CODEOWNERS
-	// found is the one taken, whatever a later path held.
-	paths := append([]string{ConfigPath, LayersPath}, CodeownersPaths()...)
-	texts, errs := make([][]byte, len(paths)), make([]error, len(paths))
-	var wg sync.WaitGroup
-	for i, path := range paths {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			texts[i], errs[i] = read(path)
-		}()
-	}
-	wg.Wait()
-	if p.raw, err = texts[0], errs[0]; err != nil {
-		return nil, err
-	}
+// Files are the policy files as read at one commit: nil for a file that
+// does not exist there. Only a file GitHub answered 404 for is absent; any
+// other failed read is the reader's error, never a nil here.
+type Files struct {
+	Config []byte
+	Layers []byte
+	// CodeownersPath is the first of CodeownersPaths that exists ("" for
+	// none), and Codeowners its text: the one GitHub uses.
+	CodeownersPath string
+	Codeowners     []byte
+}
+
+// Parse judges the policy files read at tip. A file that exists but cannot
+// be parsed is not an error but a refusal on the value (Refusals), worded
+// once here for every consumer.
+func Parse(tip string, f Files) *Policy {
+	p := &Policy{tip: tip, raw: f.Config}
 	p.loadConfig()
-	layers, err := texts[1], errs[1]
-	if err != nil {
-		return nil, err
-	}
-	if layers != nil {
-		if p.layers, err = pass.ParseLayers(string(layers)); err != nil {
+	if f.Layers != nil {
+		var err error
+		if p.layers, err = pass.ParseLayers(string(f.Layers)); err != nil {
 			p.refusals = append(p.refusals, fmt.Sprintf("the base branch's %s cannot be read (%v), so the footprint cannot be computed", LayersPath, err))
 		}
 	}
-	for i, path := range CodeownersPaths() {
-		text, err := texts[2+i], errs[2+i]
+	if f.Codeowners != nil {
+		p.codeownersPath, p.codeownersText = f.CodeownersPath, string(f.Codeowners)
+		co, err := pass.ParseCodeowners(string(f.Codeowners))
 		if err != nil {
-			return nil, err
-		}
-		if text == nil {
-			continue
-		}
-		p.codeownersPath, p.codeownersText = path, string(text)
-		co, err := pass.ParseCodeowners(string(text))
-		if err != nil {
-			p.refusals = append(p.refusals, fmt.Sprintf("the base branch's %s has a rule aayu cannot evaluate (%v), so it fails closed", path, err))
+			p.refusals = append(p.refusals, fmt.Sprintf("the base branch's %s has a rule aayu cannot evaluate (%v), so it fails closed", f.CodeownersPath, err))
 		} else {
 			p.codeowners = &co
 		}
-		break
 	}
-	return p, nil
+	return p
 }
 
-// ReadConfig reads only the config file, at ref as given (a branch, or ""
-// for the default branch), for a consumer that judges by nothing else and
-// reads many bases (the inbox): the same parse, the same refusal and the
-// same words as Read. An error wraps GitHub's, so the caller can tell a
-// missing token from a network failure.
-func ReadConfig(ctx context.Context, gh *github.Client, owner, repo, ref string) (*Policy, error) {
-	p := &Policy{}
-	raw, err := ghx.ReadFile(ctx, gh, owner, repo, ref, ConfigPath)
-	switch {
-	case ghx.IsNotFound(err):
-	case err != nil:
-		where := "the default branch"
-		if ref != "" {
-			where = ref
-		}
-		return nil, fmt.Errorf("reading %s on %s of %s/%s: %w", ConfigPath, where, owner, repo, err)
-	default:
-		p.raw = raw
-	}
+// ParseConfig judges the config file alone (nil when it does not exist),
+// for a consumer that judges by nothing else (the inbox, the presence
+// check's App): the same parse, the same refusal and the same words as
+// Parse.
+func ParseConfig(raw []byte) *Policy {
+	p := &Policy{raw: raw}
 	p.loadConfig()
-	return p, nil
+	return p
 }
 
 // loadConfig parses p.raw. Fail closed: a policy value that cannot be read
@@ -238,6 +190,16 @@ func (p *Policy) Pass() pass.Policy {
 	out.Never, out.ProofRungs, out.AlwaysPerson = slices.Clone(out.Never), slices.Clone(out.ProofRungs), slices.Clone(out.AlwaysPerson)
 	out.Approvers, out.DeviceFor, out.BotLogins = slices.Clone(out.Approvers), slices.Clone(out.DeviceFor), slices.Clone(out.BotLogins)
 	return out
+}
+
+// Floors are the base's [verify] floor settings, what a pack's floors are
+// judged by (never the pack's own thresholds). Zero (the defaults) when the
+// config was not read; a caller refuses on Refusals before it judges.
+func (p *Policy) Floors() proof.FloorPolicy {
+	if p.cfg == nil {
+		return proof.FloorPolicy{}
+	}
+	return proof.FloorsFrom(p.cfg)
 }
 
 // Identity is the [identity] table.
