@@ -14,13 +14,13 @@ import (
 	"github.com/aayudha/aayu/actions/approve"
 	core "github.com/aayudha/aayu/actions/decide"
 	doctorcore "github.com/aayudha/aayu/actions/doctor"
+	build "github.com/aayudha/aayu/actions/packbuild"
 	readycore "github.com/aayudha/aayu/actions/ready"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/basepolicy"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 

@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	decidecore "github.com/aayudha/aayu/actions/decide"
+	build "github.com/aayudha/aayu/actions/packbuild"
 	plancore "github.com/aayudha/aayu/actions/plan"
 	readycore "github.com/aayudha/aayu/actions/ready"
 	shipcore "github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
