@@ -22,6 +22,7 @@ import (
 // tests, another workflow's check run on the head, failed; ship names it
 // and asks nobody, though no ruleset requires it.
 func TestShipRefusesAFailingCheckRunOfAnotherWorkflow(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := sandbox.DemoPRReady
 	if _, err := f.srv.ReportCheckRun(f.srv.HeadSHA(pr), "go test ./...", "failure"); err != nil {
@@ -52,6 +53,7 @@ func TestShipRefusesAFailingCheckRunOfAnotherWorkflow(t *testing.T) {
 // merge gate; a head it never reported on is refused before anyone is
 // asked, naming the rule.
 func TestShipRefusesAMissingRequiredCheck(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-no-gate", map[string]string{"NOTE.md": "a note\n"})
 	res, _, err := f.ship(f.config("founder"), pr)
@@ -67,6 +69,7 @@ func TestShipRefusesAMissingRequiredCheck(t *testing.T) {
 // ship checked it (a re-run failed); GitHub's 405 "Repository rule
 // violations found" is shown in words naming the rule, nothing merged.
 func TestShipSaysWhichRuleRefusedTheMerge(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	pr := sandbox.DemoPRReady
 	head := f.srv.HeadSHA(pr)
@@ -99,6 +102,7 @@ func TestShipSaysWhichRuleRefusedTheMerge(t *testing.T) {
 // squash; a repository that turned squash off is refused before anyone is
 // asked, with the setting to change.
 func TestShipRefusesARepositoryWithoutSquashMerges(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if _, _, err := f.client("founder").Repositories.Edit(context.Background(), owner, repo,
 		&github.Repository{AllowMergeCommit: github.Bool(true), AllowSquashMerge: github.Bool(false)}); err != nil {
@@ -119,6 +123,7 @@ func TestShipRefusesARepositoryWithoutSquashMerges(t *testing.T) {
 // success posted by sandbox-writer replaces the gate's as the newest; merge
 // on proof then grants nothing and names the status.
 func TestOnProofInspectNotFromTheGateGrantsNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := sandbox.DemoPRReady
 	f.baseConfig(`proof = false`, `proof = true`)
@@ -141,6 +146,7 @@ func TestOnProofInspectNotFromTheGateGrantsNothing(t *testing.T) {
 // only from GitHub Actions in that run. Another workflow's run, or the
 // gate's run for another pull request (another run id), grants nothing.
 func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
+	t.Parallel()
 	const runPath = "/acme/benefits/actions/runs/4242"
 	for _, tc := range []struct {
 		name string
@@ -164,6 +170,7 @@ func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
 // TestOnProofRefusesARedStatus: with the gate's own inspect at an allowed
 // rung, one red status on the head still refuses merge on proof.
 func TestOnProofRefusesARedStatus(t *testing.T) {
+	t.Parallel()
 	for _, red := range []bool{false, true} {
 		var srvURL string
 		gh := func(w http.ResponseWriter, r *http.Request) {
@@ -216,6 +223,7 @@ func mustURL(t *testing.T, s string) *url.URL {
 // holds writer (no bypass), and ship merges PR 4, whose gate is green,
 // through it.
 func TestShipPassesTheRulesetAsAWriter(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	pr := sandbox.DemoPRReady
 	f.review("founder", pr, "APPROVE", "")

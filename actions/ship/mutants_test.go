@@ -53,6 +53,7 @@ func (f *fixture) asRole(t *testing.T, permission, role string) Config {
 // TestShipRefusesAMaintainerTheBypassThatNeedsAdmin: maintain is below
 // admin, so a maintainer's --solo-bypass is refused and nothing written.
 func TestShipRefusesAMaintainerTheBypassThatNeedsAdmin(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -73,6 +74,7 @@ func TestShipRefusesAMaintainerTheBypassThatNeedsAdmin(t *testing.T) {
 // person's access. The founder's review passes the human pass, but GitHub
 // now reports them as triage: ship refuses before anything is written.
 func TestShipRefusesToMergeWithoutWriteAccess(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := sandbox.DemoPRReady
 	f.baseConfig(`approver = "founder"`, `approver = "writer"`)
@@ -90,6 +92,7 @@ func TestShipRefusesToMergeWithoutWriteAccess(t *testing.T) {
 // person's new one posted; the re-read just before the merge finds it is
 // no longer the oldest for the head, and nothing merges.
 func TestShipRefusesABypassCommentThatIsNoLongerTheOldest(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -129,6 +132,7 @@ func TestShipRefusesABypassCommentThatIsNoLongerTheOldest(t *testing.T) {
 // "Plan reviewed:" comment on the story does not count, another person's
 // does.
 func TestShipRefusesThePRAuthorsOwnPlanReview(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	const missing = "needs a plan-time review"

@@ -39,6 +39,7 @@ func (f *fixture) planRecord(login string, story int, kind, body string, layers 
 // is not a plan review; ship wants the record aayu plan lands, and says
 // which command records it (in solo mode, the bypass).
 func TestShipRefusesWithoutAPlanReviewRecord(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
@@ -56,6 +57,7 @@ func TestShipRefusesWithoutAPlanReviewRecord(t *testing.T) {
 // TestShipRefusesAPlanReviewOfFewerLayers: a record that covers L04 does
 // not cover a pull request that also touches L07.
 func TestShipRefusesAPlanReviewOfFewerLayers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n", ".github/CODEOWNERS": "* @founder\n"})
 	f.planReviewed("founder", 3, "L04")
@@ -69,6 +71,7 @@ func TestShipRefusesAPlanReviewOfFewerLayers(t *testing.T) {
 // TestShipRefusesAPlanReviewWhoseCommentIsGone: the record stands on its
 // comment; a deleted comment leaves no review.
 func TestShipRefusesAPlanReviewWhoseCommentIsGone(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	url := f.planReviewed("founder", 3, "L04")
@@ -95,6 +98,7 @@ func TestShipRefusesAPlanReviewWhoseCommentIsGone(t *testing.T) {
 // aayu plan landed it: a review with its reviewer, a bypass in the seed's
 // shape with reviewer "none (solo mode)".
 func TestShipCopiesThePlanReviewIntoShipJSON(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	url := f.planReviewed("founder", 3, "L04")
@@ -127,6 +131,7 @@ func TestShipCopiesThePlanReviewIntoShipJSON(t *testing.T) {
 // (by a person who is not the builder), never the bypass, and a plan
 // bypass recorded earlier no longer counts.
 func TestShipRefusesAPlanBypassOutsideSoloMode(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.baseConfig(soloLine, "[identity]\nbot_logins = [\"agent-bot[bot]\"]")
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})

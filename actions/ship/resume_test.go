@@ -43,8 +43,10 @@ func (f *fixture) plainConfig(p *presenceCounter) Config {
 // record) is finished by the next run with no second presence check, and
 // says so in words.
 func TestResumeAfterMergedThenFailedNeedsNoSecondApproval(t *testing.T) {
+	t.Parallel()
 	for _, step := range []GateID{GateMerge, GateLedger} {
 		t.Run(step.Title(), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			f.solo()
 			pr := sandbox.DemoPRReady
@@ -88,6 +90,7 @@ func TestResumeAfterMergedThenFailedNeedsNoSecondApproval(t *testing.T) {
 // TestResumeOutsideTheWindowAsksAgain: past ResumeWindow since the merge,
 // the finishing run asks for a new approval; refused, it writes nothing.
 func TestResumeOutsideTheWindowAsksAgain(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -133,6 +136,7 @@ func TestResumeOutsideTheWindowAsksAgain(t *testing.T) {
 // approval only for this person's own merge by ship of this head, within
 // the window; anything else asks again.
 func TestEarlierApprovalRefusesWhatItCannotProve(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC)
 	good := func() *run {
 		return &run{cfg: Config{Viewer: "founder", Now: func() time.Time { return now }}, head: "abc",

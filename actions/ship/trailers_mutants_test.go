@@ -11,6 +11,7 @@ import (
 // not a SHA-256 does not. Three mutants of the range check lived against
 // the trailer tests (testdata/mutation.md).
 func TestParseTrailersReadsBackEveryMessageShipWrites(t *testing.T) {
+	t.Parallel()
 	h := strings.Repeat("a", 40)
 	for _, tr := range []mergeTrailers{
 		{Head: h, Story: 3, RunID: 42, PassKind: "review", PassBy: "founder"},

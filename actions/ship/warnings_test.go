@@ -11,6 +11,7 @@ import (
 // adds is in the gate pack's warnings; the confirmation's plan carries it,
 // so the person sees it before the yes.
 func TestPlanCarriesThePacksTestFramingWarning(t *testing.T) {
+	t.Parallel()
 	w := proof.Warning{Name: proof.WarningTestFraming, Detail: "TestMain in deductible/main_test.go (added)\x1b[2J"}
 	r := &run{pr: 4, head: strings.Repeat("d", 40), baseRef: "dev",
 		pack: &gatePack{report: &proof.Report{Pack: &proof.Pack{Warnings: []proof.Warning{w}}}}}
