@@ -239,7 +239,7 @@ func TestShipUnderHeavyFaultsEndsWithItsRecord(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			srv, _, base := conformance.StartSandbox(t, sandbox.Options{StateDir: t.TempDir(),
+			srv, _, base := conformance.StartSandbox(t, sandbox.Options{StateDir: seededCopy(t, false),
 				FaultPlan: keyedFaults(tc.match, tc.fault, tc.times)})
 			f := &fixture{t: t, srv: srv, base: base, clients: map[string]*github.Client{}, logDir: t.TempDir()}
 			head := srv.HeadSHA(sandbox.DemoPRReady)

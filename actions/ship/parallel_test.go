@@ -1,6 +1,7 @@
 package ship
 
 import (
+	"os"
 	"testing"
 
 	"github.com/aayudha/aayu/internal/paralleltest"
@@ -18,4 +19,13 @@ var serialTests = map[string]string{}
 func TestEveryTestCallsParallel(t *testing.T) {
 	t.Parallel()
 	paralleltest.Check(t, serialTests)
+}
+
+// TestMain runs the tests and removes the seeded demos they copied from.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if root, err := seededRoot(); err == nil {
+		_ = os.RemoveAll(root)
+	}
+	os.Exit(code)
 }
