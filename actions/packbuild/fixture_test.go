@@ -2,10 +2,13 @@ package packbuild
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,45 +42,180 @@ func needTools(t *testing.T) {
 	}
 }
 
+// shared holds what this package's tests build once and only read: the
+// demo repository, and the go runs more than one test reads. TestMain
+// removes it.
+var shared struct {
+	once sync.Once
+	root string
+	err  error
+	demo *demoRepo // nil until a test asks for it
+}
+
+func sharedRoot() (string, error) {
+	shared.once.Do(func() { shared.root, shared.err = os.MkdirTemp("", "aayu-packbuild-") })
+	return shared.root, shared.err
+}
+
+// theDemo is the demo seeded once for every test: the tests only clone it
+// and read its SHAs and ledger, never write to it.
+var theDemo = sync.OnceValues(func() (*demoRepo, error) {
+	root, err := sharedRoot()
+	if err != nil {
+		return nil, err
+	}
+	s, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(root, "sandbox"), Now: func() time.Time { return demoNow }})
+	if err != nil {
+		return nil, err
+	}
+	shared.demo = &demoRepo{srv: s}
+	return shared.demo, nil
+})
+
+// TestMain runs the tests, then stops the shared demo and removes what
+// was built once.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.demo != nil {
+		_ = shared.demo.srv.Close()
+	}
+	if shared.root != "" {
+		_ = os.RemoveAll(shared.root)
+	}
+	os.Exit(code)
+}
+
 func newDemo(t *testing.T) *demoRepo {
 	t.Helper()
 	needTools(t)
-	s, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Now: func() time.Time { return demoNow }})
+	d, err := theDemo()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Close() })
-	return &demoRepo{srv: s}
+	return d
 }
 
 // checkout clones the demo and checks out the head of story's pull request.
 func (d *demoRepo) checkout(t *testing.T, story int) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "benefits")
-	if err := (Tools{}).CloneCheckout(context.Background(), d.srv.GitDir(), dir, d.srv.HeadSHA(demoStoryPRs[story])); err != nil {
+	if err := d.checkoutTo(dir, story); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
 
+func (d *demoRepo) checkoutTo(dir string, story int) error {
+	return (Tools{}).CloneCheckout(context.Background(), d.srv.GitDir(), dir, d.srv.HeadSHA(demoStoryPRs[story]))
+}
+
 func (d *demoRepo) ready(t *testing.T, story int) []byte {
 	t.Helper()
+	b, err := d.readyOf(story)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func (d *demoRepo) readyOf(story int) ([]byte, error) {
 	out, err := exec.Command("git", "--git-dir", d.srv.GitDir(), "show", "ledger:specs/"+strconv.Itoa(story)+"/ready.md").Output()
 	if err != nil {
-		t.Fatalf("reading the Ready snapshot of %d: %v", story, err)
+		return nil, fmt.Errorf("reading the Ready snapshot of %d: %w", story, err)
 	}
-	return out
+	return out, nil
 }
 
 // request is a verify run of story on a fresh checkout.
 func (d *demoRepo) request(t *testing.T, story int, now time.Time) Request {
 	t.Helper()
+	req, err := d.requestIn(filepath.Join(t.TempDir(), "benefits"), story, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+func (d *demoRepo) requestIn(dir string, story int, now time.Time) (Request, error) {
+	if err := d.checkoutTo(dir, story); err != nil {
+		return Request{}, err
+	}
+	ready, err := d.readyOf(story)
+	if err != nil {
+		return Request{}, err
+	}
 	return Request{
-		Dir: d.checkout(t, story), Repo: "acme/benefits", Story: story, PR: demoStoryPRs[story],
-		BaseRef: "origin/dev", Ready: d.ready(t, story),
+		Dir: dir, Repo: "acme/benefits", Story: story, PR: demoStoryPRs[story],
+		BaseRef: "origin/dev", Ready: ready,
 		Bug:    story == sandbox.DemoBug || story == sandbox.DemoBugGreenOnBase,
 		Config: config.Sources{}, Now: func() time.Time { return now },
+	}, nil
+}
+
+// sharedRun is one verify run, made once for every test that reads it.
+type sharedRun struct {
+	once sync.Once
+	req  Request
+	out  *Outcome
+	ev   *events
+	err  error
+}
+
+var sharedRuns sync.Map // "story@clock" → *sharedRun
+
+// directRun is the verify run of story, unchanged, at now, on a checkout
+// of its own: the same go test, go vet and red-on-base runs for every test
+// that asks, made once. Its callers only read it (the outcome, the pack
+// folder, the checkout's git state); a test that changes the checkout or
+// runs again on it takes d.request and run instead.
+func (d *demoRepo) directRun(t *testing.T, story int, now time.Time) (Request, *Outcome, *events) {
+	t.Helper()
+	key := fmt.Sprintf("%d@%s", story, now.Format(time.RFC3339))
+	v, _ := sharedRuns.LoadOrStore(key, &sharedRun{})
+	s := v.(*sharedRun)
+	s.once.Do(func() {
+		root, err := sharedRoot()
+		if err != nil {
+			s.err = err
+			return
+		}
+		dir := filepath.Join(root, "run-"+strings.NewReplacer(":", "", "@", "-").Replace(key), "benefits")
+		if s.req, s.err = d.requestIn(dir, story, now); s.err != nil {
+			return
+		}
+		s.ev = &events{}
+		s.out, s.err = Run(context.Background(), Tools{}, s.req, s.ev.add)
+	})
+	if s.err != nil {
+		t.Fatalf("the shared run of story %d: %v", story, s.err)
 	}
+	return s.req, s.out, s.ev
+}
+
+// rawRun is RunRaw's outputs for story's unchanged head, made once.
+var rawRuns sync.Map // story → *sharedRun (req.FromRaw holds the folder)
+
+func (d *demoRepo) rawRun(t *testing.T, story int) string {
+	t.Helper()
+	v, _ := rawRuns.LoadOrStore(story, &sharedRun{})
+	s := v.(*sharedRun)
+	s.once.Do(func() {
+		root, err := sharedRoot()
+		if err != nil {
+			s.err = err
+			return
+		}
+		dir := filepath.Join(root, fmt.Sprintf("raw-%d", story))
+		if s.err = d.checkoutTo(filepath.Join(dir, "benefits"), story); s.err != nil {
+			return
+		}
+		s.req.FromRaw = filepath.Join(dir, "raw")
+		s.err = RunRaw(context.Background(), Tools{}, RawRequest{Dir: filepath.Join(dir, "benefits"), Story: story, BaseBranch: "dev", Out: s.req.FromRaw}, nil)
+	})
+	if s.err != nil {
+		t.Fatalf("the shared raw outputs of story %d: %v", story, s.err)
+	}
+	return s.req.FromRaw
 }
 
 // events records what a run emitted.
