@@ -192,10 +192,10 @@ func TestOnProofRefusesARedStatus(t *testing.T) {
 		srvURL = startFake(t, http.HandlerFunc(gh))
 		c := github.NewClient(nil)
 		c.BaseURL = mustURL(t, srvURL+"/")
-		r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, head: "h", baseRef: "dev",
-			base: &basePolicy{policy: pass.Policy{Proof: true, ProofRungs: []string{"A"}}},
-			pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
-				report: &proof.Report{FloorsHold: true}}}
+		r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, target: targetFacts{head: "h", baseRef: "dev"},
+			evidence: evidenceFacts{base: &basePolicy{policy: pass.Policy{Proof: true, ProofRungs: []string{"A"}}},
+				pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
+					report: &proof.Report{FloorsHold: true}}}}
 		ok, err := r.onProof()
 		if err != nil || ok == red {
 			t.Errorf("red status %v: on proof %v (%v), want %v", red, ok, err, !red)

@@ -107,17 +107,17 @@ func TestShipCopiesThePlanReviewIntoShipJSON(t *testing.T) {
 	if e := lastEvent(events)[GateHumanPass]; err != nil || e.State != Passed {
 		t.Fatalf("human pass %s: %v %s %q", e.State, err, e.Words, e.Detail)
 	}
-	r := &run{story: 3, cfg: Config{Viewer: "founder"},
+	r := &run{target: targetFacts{story: 3}, cfg: Config{Viewer: "founder"}, passing: passFacts{
 		pass: pass.PassResult{Plan: pass.PlanResult{Required: true, Layers: []string{"L04"}, By: "founder"}},
 		plan: pass.PlanReview{Reviewed: true, By: "founder", CommentURL: url, Record: &pass.PlanRecord{Story: 3, Layers: []string{"L04"}, Kind: "review",
-			Reviewer: "founder", ApprovedBy: "founder", RecordedBy: "founder", RecordedAt: "2026-10-12T07:30:32Z", CommentURL: url, Note: "n"}}}
+			Reviewer: "founder", ApprovedBy: "founder", RecordedBy: "founder", RecordedAt: "2026-10-12T07:30:32Z", CommentURL: url, Note: "n"}}}}
 	b, _ := json.Marshal(r.planRecord())
 	want := `{"required":true,"layers":["L04"],"reviewer":"founder","record":"specs/3/plan-review.json","review":{"reviewer":"founder","layers":["L04"],"recorded_by":"founder","recorded_at":"2026-10-12T07:30:32Z","comment_url":"` + url + `","note":"n"}}`
 	if string(b) != want {
 		t.Errorf("plan_review of a review:\n%s\nwant\n%s", b, want)
 	}
-	r.pass.Plan = pass.PlanResult{Required: true, Layers: []string{"L04"}, Bypass: true}
-	r.plan = pass.PlanReview{Bypass: true, CommentURL: url, Record: &pass.PlanRecord{Story: 3, Layers: []string{"L04"}, Kind: "solo-bypass",
+	r.passing.pass.Plan = pass.PlanResult{Required: true, Layers: []string{"L04"}, Bypass: true}
+	r.passing.plan = pass.PlanReview{Bypass: true, CommentURL: url, Record: &pass.PlanRecord{Story: 3, Layers: []string{"L04"}, Kind: "solo-bypass",
 		Reviewer: pass.NoPlanReviewer, RecordedBy: "founder", RecordedAt: "2026-10-12T07:30:32Z", CommentURL: url, Note: pass.PlanBypassNote}}
 	b, _ = json.Marshal(r.planRecord())
 	want = `{"required":true,"layers":["L04"],"record":"specs/3/plan-review.json","bypass":{"as":"solo-bypass","reviewer":"none (solo mode)","layers":["L04"],"recorded_by":"founder","recorded_at":"2026-10-12T07:30:32Z","comment_url":"` + url + `","note":"` + pass.PlanBypassNote + `"}}`
