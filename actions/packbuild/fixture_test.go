@@ -109,15 +109,6 @@ func (d *demoRepo) checkoutTo(dir string, story int) error {
 	return (Tools{}).CloneCheckout(context.Background(), d.srv.GitDir(), dir, d.srv.HeadSHA(demoStoryPRs[story]))
 }
 
-func (d *demoRepo) ready(t *testing.T, story int) []byte {
-	t.Helper()
-	b, err := d.readyOf(story)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func (d *demoRepo) readyOf(story int) ([]byte, error) {
 	out, err := exec.Command("git", "--git-dir", d.srv.GitDir(), "show", "ledger:specs/"+strconv.Itoa(story)+"/ready.md").Output()
 	if err != nil {
