@@ -15,6 +15,7 @@ import (
 )
 
 func TestInboxAuditCorrection(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	st := f.step(inbox.KindAudit, sandbox.DemoPRAudit)
 	out := f.exec.Execute(context.Background(), request(t, st, "2", ""))
@@ -97,6 +98,7 @@ func (f *fixture) blob(rev string) string {
 }
 
 func TestInboxCorrectionRetryReusesSampleAndPR(t *testing.T) {
+	t.Parallel()
 	fault := &faultOn{match: methodPath(http.MethodDelete, "/issues/15/labels/aayu:audit")}
 	f := newFixture(t, func(next http.RoundTripper) http.RoundTripper { fault.next = next; return fault })
 	ctx := context.Background()
@@ -126,6 +128,7 @@ func TestInboxCorrectionRetryReusesSampleAndPR(t *testing.T) {
 }
 
 func TestInboxCorrectionAfterCleanSampleMarksIt(t *testing.T) {
+	t.Parallel()
 	// A looks-right that stopped after its sample (the ledger commit
 	// removing the audit entry failed), then a correction: the same sample
 	// is marked as a correction, never a second line.
@@ -153,6 +156,7 @@ func TestInboxCorrectionAfterCleanSampleMarksIt(t *testing.T) {
 }
 
 func TestInboxRevertPRThatMayHaveLandedIsFound(t *testing.T) {
+	t.Parallel()
 	fault := &faultOn{match: methodPath(http.MethodPost, "/repos/acme/benefits/pulls"), forward: true}
 	f := newFixture(t, func(next http.RoundTripper) http.RoundTripper { fault.next = next; return fault })
 	st := f.step(inbox.KindAudit, sandbox.DemoPRAudit)
@@ -164,6 +168,7 @@ func TestInboxRevertPRThatMayHaveLandedIsFound(t *testing.T) {
 }
 
 func TestInboxRevertByHandWhenALaterCommitTouchedIt(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	ctx := context.Background()
 	st := f.step(inbox.KindAudit, sandbox.DemoPRAudit)

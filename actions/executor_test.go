@@ -13,6 +13,7 @@ import (
 )
 
 func TestInboxAcceptDecisionOption(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	ctx := context.Background()
 	st := f.step(inbox.KindDecision, sandbox.DemoDecision)
@@ -54,6 +55,7 @@ func TestInboxAcceptDecisionOption(t *testing.T) {
 }
 
 func TestInboxAcceptHousekeeping(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		kind      inbox.Kind
@@ -92,6 +94,7 @@ func TestInboxAcceptHousekeeping(t *testing.T) {
 }
 
 func TestInboxAuditLooksRight(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	st := f.step(inbox.KindAudit, sandbox.DemoPRAudit)
 	out := f.exec.Execute(context.Background(), request(t, st, "1", ""))
@@ -118,6 +121,7 @@ func TestInboxAuditLooksRight(t *testing.T) {
 // of #6, so "approve its head" is GitHub's review of the head and its
 // record on the ledger.
 func TestInboxApproveHead(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	ctx := context.Background()
 	st := f.step(inbox.KindNeedsReview, sandbox.DemoPRReview)
@@ -169,6 +173,7 @@ func TestInboxApproveHead(t *testing.T) {
 // "Human review:" reply inspect reads: no review, which ship could never
 // count for the author anyway.
 func TestInboxApproveHeadInTheSoloDemoWritesNoReview(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	ctx := context.Background()
 	st := f.step(inbox.KindNeedsReview, sandbox.DemoPRReview)
@@ -207,6 +212,7 @@ func TestInboxApproveHeadInTheSoloDemoWritesNoReview(t *testing.T) {
 }
 
 func TestInboxRereadRefusesChangedItem(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	ctx := context.Background()
 	st := f.step(inbox.KindDecision, sandbox.DemoDecision)
@@ -231,6 +237,7 @@ func TestInboxRereadRefusesChangedItem(t *testing.T) {
 }
 
 func TestInboxDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	st := f.step(inbox.KindReplaced, sandbox.DemoReplaced)
 	e, err := NewExecutor(ExecutorConfig{Client: f.gh, Owner: owner, Repo: repo, Viewer: "founder", Log: OpenLog(f.logDir, nil),

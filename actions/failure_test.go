@@ -21,6 +21,7 @@ import (
 )
 
 func TestInbox502OnAWrite(t *testing.T) {
+	t.Parallel()
 	accepted := "Accepted option 1 (Keep them in Go code, reviewed like any change) by @founder"
 	cases := []struct {
 		name        string
@@ -116,6 +117,7 @@ func wordsOK(t *testing.T, f *Failure) {
 }
 
 func TestInboxFailureWords(t *testing.T) {
+	t.Parallel()
 	const head = "b046d1a1d113339eb80e130c9dc0008fa223e76f"
 	req, _ := http.NewRequest(http.MethodPost, "https://api.github.com/repos/acme/benefits/issues/12/comments", nil)
 	resp := func(status int, msg string, errs ...github.Error) error {
@@ -178,6 +180,7 @@ func TestInboxFailureWords(t *testing.T) {
 }
 
 func TestInboxFailedChoiceLeaves(t *testing.T) {
+	t.Parallel()
 	t.Run("GitHub refuses a write", func(t *testing.T) {
 		f := newFixture(t, nil)
 		gh := newClient(t, f.base, "reader", nil)

@@ -41,6 +41,7 @@ func (s *stopAfterFirstWrite) RoundTrip(req *http.Request) (*http.Response, erro
 // accepted option and refusing the others; Enter then finishes it without a
 // second comment.
 func TestStoppedDecisionWriteIsLoggedInterruptedAndFinishedNextRun(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := &stopAfterFirstWrite{cancel: cancel}

@@ -21,6 +21,7 @@ const module = "github.com/aayudha/aayu"
 // package (tui, screens/…), not even through another of the module's
 // packages. The sanitiser they share lives in model/untrusted.
 func TestActionsImportNoScreen(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)

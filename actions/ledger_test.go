@@ -28,6 +28,7 @@ func (h *hookOn) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func TestInboxSampleAppendSurvivesAMovingLedger(t *testing.T) {
+	t.Parallel()
 	// Another writer appends a sample between aayu's read of samples.jsonl
 	// and its move of the ledger: the move is refused as not a fast
 	// forward, aayu reads again and appends to their version.
@@ -52,6 +53,7 @@ func TestInboxSampleAppendSurvivesAMovingLedger(t *testing.T) {
 }
 
 func TestRemovingAMissingLabelCountsAsRemoved(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	_, err := f.gh.Issues.RemoveLabelForIssue(context.Background(), owner, repo, 1, "status:never-there")
 	if !labelMissing(err) {

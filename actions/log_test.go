@@ -10,6 +10,7 @@ import (
 )
 
 func TestLogAppendsWholeLinesPerDay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	day := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	l := OpenLog(dir, func() time.Time { return day })
@@ -50,6 +51,7 @@ func TestLogAppendsWholeLinesPerDay(t *testing.T) {
 }
 
 func TestDefaultLogDirIsOutsideTheRepository(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"HOME": "/home/founder"}
 	got, err := DefaultLogDir(func(k string) string { return env[k] })
 	if err != nil || got != "/home/founder/.local/state/aayu/actions" {
@@ -68,6 +70,7 @@ func TestDefaultLogDirIsOutsideTheRepository(t *testing.T) {
 // record is interrupted is listed for its repository; one a later run
 // finished, and another repository's, are not.
 func TestLogInterruptedListsOnlyStopsNoRunFinished(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 2, 0, 30, 0, 0, time.UTC)
 	l := OpenLog(t.TempDir(), nil)
 	for _, r := range []Record{

@@ -36,6 +36,7 @@ func liveBytes(s string) []string {
 // and a bidi override; accepting it posts the comment under the person's
 // name, and the sandbox stores that comment with none of them live.
 func TestHostileOptionTitleReachesGitHubNeutralised(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	ctx := context.Background()
 	hostile := "Keep them \x1b]52;c;cm0gLXJmIH4=\x07in Go code\u009b2J \u202egnp.exe\u202c \x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\"
@@ -70,6 +71,7 @@ func TestHostileOptionTitleReachesGitHubNeutralised(t *testing.T) {
 }
 
 func TestNeutralizeKeepsLinesAndIsIdempotent(t *testing.T) {
+	t.Parallel()
 	in := "line one\nline\ttwo \u0085 \u2067x\u2069\r\nthree"
 	once := Neutralize(in)
 	if once != Neutralize(once) || strings.Count(once, "\n") != 2 || len(liveBytes(once)) != 0 {

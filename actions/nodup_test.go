@@ -54,6 +54,7 @@ func answer(req *http.Request, status int, body string) *http.Response {
 // re-read after the failure both failed). Enter again finds the comment
 // before posting and finishes the rest: one comment, every write once.
 func TestInboxCommentNeverPostedTwice(t *testing.T) {
+	t.Parallel()
 	lost := &lostAnswer{match: methodPath(http.MethodPost, "/comments")}
 	f := newFixture(t, func(next http.RoundTripper) http.RoundTripper { lost.next = next; return lost })
 	req := request(t, f.step(inbox.KindDecision, sandbox.DemoDecision), "1", "")
@@ -75,6 +76,7 @@ func TestInboxCommentNeverPostedTwice(t *testing.T) {
 // writes had changed. Enter again does not mistake our own change for
 // someone else's: it finishes the step, each write once.
 func TestInboxHalfDoneStepFinishedAfterBlindFailure(t *testing.T) {
+	t.Parallel()
 	lost := &lostAnswer{match: func(r *http.Request) bool {
 		return r.Method == http.MethodDelete && strings.Contains(r.URL.Path, "/labels/")
 	}}

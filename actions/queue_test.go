@@ -28,6 +28,7 @@ func wantStarted(t *testing.T, step string, got []Job, want ...string) {
 // write waits for a slot, a write on an item under way waits for that item
 // although a slot is free, and each finished write starts the next.
 func TestQueueTwoAtATimeNeverTwoOnOneItem(t *testing.T) {
+	t.Parallel()
 	q := NewQueue(2)
 	wantStarted(t, "a on #1", q.Submit(Job{ID: "a", Key: "#1"}), "a")
 	wantStarted(t, "b on #1", q.Submit(Job{ID: "b", Key: "#1"}))
@@ -51,6 +52,7 @@ func TestQueueTwoAtATimeNeverTwoOnOneItem(t *testing.T) {
 // queue, finishing the oldest running one each time, and checks the limit,
 // the per-item exclusion and the per-item order at every step.
 func TestQueueKeepsEachItemsOrder(t *testing.T) {
+	t.Parallel()
 	const jobs, keys = 60, 5
 	q := NewQueue(2)
 	var running []Job
@@ -97,6 +99,7 @@ func TestQueueKeepsEachItemsOrder(t *testing.T) {
 // TestQueueDropWaitingKeepsRunningOnes: quitting while only the writes under
 // way are waited for drops the rest, and a dropped write never starts.
 func TestQueueDropWaitingKeepsRunningOnes(t *testing.T) {
+	t.Parallel()
 	q := NewQueue(2)
 	for i := range 5 {
 		q.Submit(Job{ID: fmt.Sprint(i), Key: fmt.Sprintf("k%d", i)})
@@ -113,6 +116,7 @@ func TestQueueDropWaitingKeepsRunningOnes(t *testing.T) {
 // TestQueueOneIDOneWriteUnderWay: a job waits while another with its ID
 // runs, so each finished ID frees exactly one write.
 func TestQueueOneIDOneWriteUnderWay(t *testing.T) {
+	t.Parallel()
 	q := NewQueue(2)
 	wantStarted(t, "x on #1", q.Submit(Job{ID: "x", Key: "#1"}), "x")
 	wantStarted(t, "x on #2", q.Submit(Job{ID: "x", Key: "#2"}))

@@ -15,6 +15,7 @@ import (
 // through the Queue, two at a time, with every card pressed twice, and
 // records how many run at once per item (run it with -race).
 func TestQueueNeverTwoWritesOnOneItemAgainstSandbox(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	type press struct {
 		kind  inbox.Kind

@@ -10,6 +10,7 @@ import (
 // names "approve its head" by the seed's command whether the approval is a
 // GitHub review or, in solo mode, the review record on the ledger.
 func TestInboxCommandNamesEitherHeadApprovalAsInspectApprove(t *testing.T) {
+	t.Parallel()
 	st := inbox.Step{Kind: inbox.KindNeedsReview, Item: inbox.Item{Number: 6}}
 	byReview := inbox.Choice{Key: "2", Writes: []inbox.Write{
 		{Kind: inbox.WriteReview, Number: 6, CommitID: "abc"},

@@ -15,10 +15,10 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	build "github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/config"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 

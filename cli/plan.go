@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	build "github.com/aayudha/aayu/actions/packbuild"
 	core "github.com/aayudha/aayu/actions/plan"
 	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/screens/plan"
 	"github.com/aayudha/aayu/tui"

@@ -6,9 +6,9 @@ import (
 	"os"
 
 	"github.com/aayudha/aayu/actions"
+	build "github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/actions/proofpush"
 	"github.com/aayudha/aayu/ghx/sandbox"
-	"github.com/aayudha/aayu/proof/build"
 	screen "github.com/aayudha/aayu/screens/proofpush"
 	"github.com/aayudha/aayu/tui"
 )

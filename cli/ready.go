@@ -8,10 +8,10 @@ import (
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/actions/approve"
+	build "github.com/aayudha/aayu/actions/packbuild"
 	core "github.com/aayudha/aayu/actions/ready"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/identity"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/screens/ready"
 	"github.com/aayudha/aayu/tui"

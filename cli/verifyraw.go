@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/aayudha/aayu/proof/build"
+	build "github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/tui"
 )
 

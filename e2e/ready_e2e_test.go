@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	build "github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 

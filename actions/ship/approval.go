@@ -83,16 +83,16 @@ func (r *run) loadApproval() error {
 // showed the person. A head that moved since is not the change approved.
 func (r *run) pinned(out gateOutcome) gateOutcome {
 	a := r.cfg.Approval
-	if a == nil || a.Head == "" || r.head == "" || r.resume != nil {
+	if a == nil || a.Head == "" || r.target.head == "" || r.target.resume != nil {
 		return out
 	}
-	if r.head != a.Head {
+	if r.target.head != a.Head {
 		out.refusals = append(out.refusals, fmt.Sprintf("the head of #%d moved from %s to %s since batch %s, so the approval was for another change and is void; ask the agent to run aayu ship %d again for a new batch",
-			r.pr, gitsha.Short(a.Head), gitsha.Short(r.head), a.Batch, r.pr))
+			r.pr, gitsha.Short(a.Head), gitsha.Short(r.target.head), a.Batch, r.pr))
 	}
-	if a.Base != "" && r.baseRef != a.Base {
+	if a.Base != "" && r.target.baseRef != a.Base {
 		out.refusals = append(out.refusals, fmt.Sprintf("#%d now merges into %s, not the %s batch %s showed, so the approval is void; ask the agent for a new batch",
-			r.pr, r.baseRef, a.Base, a.Batch))
+			r.pr, r.target.baseRef, a.Base, a.Batch))
 	}
 	return out
 }
@@ -107,8 +107,8 @@ func (r *run) checkApproval(need identity.Access) (gateOutcome, error) {
 		return gateOutcome{refusals: []string{fmt.Sprintf("%s waits for its batch's approval; nothing was written", Command(r.pr))}}, nil
 	}
 	var bots []string
-	if r.base != nil {
-		bots = r.base.identity.BotLogins
+	if r.evidence.base != nil {
+		bots = r.evidence.base.identity.BotLogins
 	}
 	if identity.IsBot(identity.Account{Login: a.Login}, bots) {
 		return gateOutcome{refusals: []string{fmt.Sprintf("batch %s was approved by @%s, a bot, and a bot never stands in for a person", a.Batch, a.Login)}}, nil
@@ -116,7 +116,7 @@ func (r *run) checkApproval(need identity.Access) (gateOutcome, error) {
 	if s.Access < need {
 		return gateOutcome{refusals: []string{fmt.Sprintf("@%s approved batch %s with %s access to %s, and this ship needs %s; nothing was written", a.Login, a.Batch, s.Access, r.repoName(), need)}}, nil
 	}
-	if r.pass.Kind == pass.KindSoloBypass && !identity.SameLogin(a.Login, r.cfg.Viewer) {
+	if r.passing.pass.Kind == pass.KindSoloBypass && !identity.SameLogin(a.Login, r.cfg.Viewer) {
 		return gateOutcome{refusals: []string{fmt.Sprintf("the Solo-mode bypass comment would be written as @%s, and batch %s was approved by @%s; only your own approval bypasses your review", r.cfg.Viewer, a.Batch, a.Login)}}, nil
 	}
 	return gateOutcome{words: a.words()}, nil

@@ -30,6 +30,7 @@ func (f *fixture) commentCount(n int) int {
 // approver holds now, read from GitHub: a reader's approval merges
 // nothing.
 func TestShipBatchApprovalRefusesAnApproverWithoutWriteAccess(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	head := f.srv.HeadSHA(4)
 	f.review("founder", 4, "APPROVE", "")
@@ -42,6 +43,7 @@ func TestShipBatchApprovalRefusesAnApproverWithoutWriteAccess(t *testing.T) {
 // TestShipBatchApprovalRefusesABotApprover: a bot never stands in for a
 // person, whatever access it has.
 func TestShipBatchApprovalRefusesABotApprover(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	head := f.srv.HeadSHA(4)
 	f.review("founder", 4, "APPROVE", "")
@@ -54,6 +56,7 @@ func TestShipBatchApprovalRefusesABotApprover(t *testing.T) {
 // TestShipBatchApprovalRefusesABaseThatMoved: the batch pinned the base
 // ref too; a pull request retargeted since is not the merge approved.
 func TestShipBatchApprovalRefusesABaseThatMoved(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	head := f.srv.HeadSHA(4)
 	f.review("founder", 4, "APPROVE", "")
@@ -67,6 +70,7 @@ func TestShipBatchApprovalRefusesABaseThatMoved(t *testing.T) {
 // gate and stops with the plan: nothing merged, no comment (not even
 // Ready to ship), and a refused one leaves no comment either.
 func TestShipCheckOnlyWritesNothing(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	before := f.commentCount(4)
 	cfg := f.batchConfig(&Approval{Login: "founder"})

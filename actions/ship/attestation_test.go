@@ -58,16 +58,19 @@ func shipRefused(t *testing.T, f *fixture, cfg Config, want string) {
 // Without the attestation check this ship merges (the pack, the run and
 // the pass are all in order).
 func TestShipRefusesTheGateOfAnotherBaseBranchT4(t *testing.T) {
+	t.Parallel()
 	f, cfg := attested(t, true, func(c *vsigstore.Claims) { c.Ref = "refs/heads/evil-base" }, true)
 	shipRefused(t, f, cfg, "names the merge gate at refs/heads/evil-base, not at the pull request's base branch dev")
 }
 
 func TestShipRefusesAnUnattestedPackWhenTheBaseRequiresOne(t *testing.T) {
+	t.Parallel()
 	f, cfg := attested(t, true, nil, false)
 	shipRefused(t, f, cfg, "no attestation signs its pack.json")
 }
 
 func TestShipRefusesWhenNoTrustedRootCanCheckTheAttestation(t *testing.T) {
+	t.Parallel()
 	f, cfg := attested(t, true, nil, true)
 	cfg.TrustedRoot = nil
 	res, _, err := f.ship(cfg, sandbox.DemoPRReady)
@@ -77,6 +80,7 @@ func TestShipRefusesWhenNoTrustedRootCanCheckTheAttestation(t *testing.T) {
 }
 
 func TestShipRefusesARequireAttestationTurnedOffBySet(t *testing.T) {
+	t.Parallel()
 	f, cfg := attested(t, true, nil, false)
 	cfg.Local.Set = []string{"proof.require_attestation=false"}
 	shipRefused(t, f, cfg, "sets proof.require_attestation")
@@ -86,6 +90,7 @@ func TestShipRefusesARequireAttestationTurnedOffBySet(t *testing.T) {
 // attestation can fail to be the base branch gate's, each named after its
 // refusal.
 func TestShipRefusesAnAttestationThatDoesNotNameTheGate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		edit func(*vsigstore.Claims)
@@ -97,6 +102,7 @@ func TestShipRefusesAnAttestationThatDoesNotNameTheGate(t *testing.T) {
 		{"made by a pull_request run", func(c *vsigstore.Claims) { c.Event = "pull_request" }, `made by a "pull_request" run, not pull_request_target`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f, cfg := attested(t, true, tc.edit, true)
 			shipRefused(t, f, cfg, tc.want)
 		})
@@ -107,6 +113,7 @@ func TestShipRefusesAnAttestationThatDoesNotNameTheGate(t *testing.T) {
 // ship merges, its pack gate names the signer, and ship.json carries the
 // certificate's SAN and the log index.
 func TestShipRecordsWhoSignedThePack(t *testing.T) {
+	t.Parallel()
 	f, cfg := attested(t, true, nil, true)
 	res, events, err := f.ship(cfg, sandbox.DemoPRReady)
 	if err != nil || res.ExitCode != ExitShipped || !res.Merged {
@@ -128,6 +135,7 @@ func TestShipRecordsWhoSignedThePack(t *testing.T) {
 // TestShipSaysAPackIsUnattestedWhenNotRequired: off, an unattested pack
 // still ships, and ship says so.
 func TestShipSaysAPackIsUnattestedWhenNotRequired(t *testing.T) {
+	t.Parallel()
 	f, cfg := attested(t, false, nil, false)
 	res, events, err := f.ship(cfg, sandbox.DemoPRReady)
 	if err != nil || !res.Merged {

@@ -47,6 +47,7 @@ func (f *fixture) recordHead(pr int, head, login string) {
 // approval is then an author's review, which never counts, so only the
 // recorded bypass can pass it.
 func TestShipRefusesAHeadRecordByThePRsAuthor(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr, head := f.founderPR("story/3-founder-token", map[string]string{"deductible/extra.go": "package deductible\n"})
@@ -66,6 +67,7 @@ func TestShipRefusesAHeadRecordByThePRsAuthor(t *testing.T) {
 // a bot identity configured, agents write as the bot, so the founder's
 // review of the head is the pass and the bypass is never on offer.
 func TestShipWithABotIdentityTakesTheFoundersReviewAndRefusesTheBypass(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	pr := sandbox.DemoPRReady
 	cfg := f.config("founder")

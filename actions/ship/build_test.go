@@ -16,6 +16,7 @@ import (
 // head: it merges once, and the ledger holds the gate's pack, its data
 // artifacts, ship.json and the actions log segment.
 func TestBuildAndShip(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	head := f.srv.HeadSHA(sandbox.DemoPRReady)
 	f.review("founder", sandbox.DemoPRReady, "APPROVE", head)

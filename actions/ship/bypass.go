@@ -27,13 +27,13 @@ type bypassClaim struct {
 // for this head, oldest first. GitHub's comment IDs only grow, so every run
 // sees the same oldest one.
 func (r *run) bypassComments() ([]identity.Comment, error) {
-	r.comments = nil
+	r.passing.comments = nil
 	if err := r.loadComments(); err != nil {
 		return nil, err
 	}
 	var out []identity.Comment
-	for _, c := range r.comments {
-		if _, ok := identity.FindSoloBypassComment([]identity.Comment{c}, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
+	for _, c := range r.passing.comments {
+		if _, ok := identity.FindSoloBypassComment([]identity.Comment{c}, r.cfg.Viewer, r.target.head, r.evidence.base.identity.BotLogins); ok {
 			out = append(out, c)
 		}
 	}
@@ -64,10 +64,10 @@ func (r *run) claimBypass() (gateOutcome, error) {
 		return gateOutcome{}, err
 	}
 	if len(list) > 0 {
-		r.pass.CommentURL, r.bypass.used = list[0].URL, list[0]
+		r.passing.pass.CommentURL, r.bypass.used = list[0].URL, list[0]
 		return gateOutcome{words: "your comment for this head is already there: " + list[0].URL}, nil
 	}
-	if r.resume != nil {
+	if r.target.resume != nil {
 		return gateOutcome{skipped: true, words: "merged earlier; no bypass comment for this head was found"}, nil
 	}
 	// The comment names a head: it is posted only for the head the pull
@@ -75,11 +75,11 @@ func (r *run) claimBypass() (gateOutcome, error) {
 	if err := nowErr; err != nil {
 		return gateOutcome{}, fmt.Errorf("%w; no Solo-mode bypass: comment was posted and nothing was merged", err)
 	}
-	if now != r.head {
+	if now != r.target.head {
 		return gateOutcome{refusals: []string{fmt.Sprintf("the head moved from %s to %s since ship checked it; no Solo-mode bypass: comment was posted and nothing was merged — run ship again to check the new head",
-			gitsha.Short(r.head), gitsha.Short(now))}}, nil
+			gitsha.Short(r.target.head), gitsha.Short(now))}}, nil
 	}
-	body := actions.Neutralize(identity.SoloBypassComment(r.head, r.bypassWhy()))
+	body := actions.Neutralize(identity.SoloBypassComment(r.target.head, r.bypassWhy()))
 	var (
 		made    *github.IssueComment
 		postErr error
@@ -99,7 +99,7 @@ func (r *run) claimBypass() (gateOutcome, error) {
 		}
 		if made != nil {
 			r.bypass.posted = made.GetHTMLURL()
-			r.record("done", []string{fmt.Sprintf("posted the Solo-mode bypass: comment for head %s (%s)", r.head, made.GetHTMLURL())}, "")
+			r.record("done", []string{fmt.Sprintf("posted the Solo-mode bypass: comment for head %s (%s)", r.target.head, made.GetHTMLURL())}, "")
 		}
 		var err error
 		if list, err = r.readBackBypass(); err != nil {
@@ -122,9 +122,9 @@ func (r *run) claimBypass() (gateOutcome, error) {
 		return gateOutcome{}, fmt.Errorf("the Solo-mode bypass: comment ship posted (%s) is not on the pull request when read back; nothing was merged", r.bypass.posted)
 	}
 	first := list[0]
-	r.pass.CommentURL, r.bypass.used = first.URL, first
+	r.passing.pass.CommentURL, r.bypass.used = first.URL, first
 	if made == nil || made.GetID() == first.ID {
-		return gateOutcome{words: "posted for head " + gitsha.Short(r.head) + ": " + first.URL}, nil
+		return gateOutcome{words: "posted for head " + gitsha.Short(r.target.head) + ": " + first.URL}, nil
 	}
 	// Another run of ship posted first: this run's comment is the duplicate.
 	_, derr := r.cfg.Client.Issues.DeleteComment(r.ctx, r.cfg.Owner, r.cfg.Repo, made.GetID())
@@ -134,7 +134,7 @@ func (r *run) claimBypass() (gateOutcome, error) {
 			first.URL, made.GetHTMLURL(), ghx.Describe(derr))
 	}
 	r.bypass.deleted = true
-	r.record("done", []string{fmt.Sprintf("deleted its duplicate Solo-mode bypass: comment %s; the first, %s, stands for head %s", made.GetHTMLURL(), first.URL, r.head)}, "")
+	r.record("done", []string{fmt.Sprintf("deleted its duplicate Solo-mode bypass: comment %s; the first, %s, stands for head %s", made.GetHTMLURL(), first.URL, r.target.head)}, "")
 	return gateOutcome{words: fmt.Sprintf("another run of ship posted first (%s), so this run uses that comment and deleted the one it posted", first.URL)}, nil
 }
 
@@ -159,9 +159,9 @@ func (r *run) confirmBypass() (gateOutcome, error) {
 	if err != nil {
 		return gateOutcome{}, fmt.Errorf("%w; nothing was merged%s", err, r.postedNote())
 	}
-	if len(list) == 0 || list[0].URL != r.pass.CommentURL {
+	if len(list) == 0 || list[0].URL != r.passing.pass.CommentURL {
 		return gateOutcome{refusals: []string{fmt.Sprintf("the Solo-mode bypass: comment this ship stands on (%s) is no longer the one for head %s on the pull request (deleted or edited); nothing was merged%s",
-			r.pass.CommentURL, gitsha.Short(r.head), r.postedNote())}}, nil
+			r.passing.pass.CommentURL, gitsha.Short(r.target.head), r.postedNote())}}, nil
 	}
 	return gateOutcome{}, nil
 }
@@ -192,8 +192,8 @@ func (r *run) headNow() (string, error) {
 // merged nothing: it is edited to say so (identity.UnusedSoloBypassComment),
 // which takes it out of every later pass, and aayu audit lists it.
 func (r *run) refuseMovedHead() (gateOutcome, error) {
-	words := fmt.Sprintf("the head moved since ship checked %s; nothing was merged — run ship again to check the new head", gitsha.Short(r.head))
-	if r.pass.Kind != pass.KindSoloBypass || r.bypass.used.ID == 0 {
+	words := fmt.Sprintf("the head moved since ship checked %s; nothing was merged — run ship again to check the new head", gitsha.Short(r.target.head))
+	if r.passing.pass.Kind != pass.KindSoloBypass || r.bypass.used.ID == 0 {
 		return gateOutcome{refusals: []string{words}}, nil
 	}
 	return gateOutcome{refusals: []string{words + r.markBypassUnused()}}, nil
@@ -204,15 +204,15 @@ func (r *run) refuseMovedHead() (gateOutcome, error) {
 func (r *run) markBypassUnused() string {
 	c := r.bypass.used
 	movedTo := "a new head"
-	if now, err := r.headNow(); err == nil && now != "" && now != r.head {
+	if now, err := r.headNow(); err == nil && now != "" && now != r.target.head {
 		movedTo = now
 	}
-	body := actions.Neutralize(identity.UnusedSoloBypassComment(r.head, movedTo, c.Body.Raw()))
+	body := actions.Neutralize(identity.UnusedSoloBypassComment(r.target.head, movedTo, c.Body.Raw()))
 	if _, _, err := r.cfg.Client.Issues.EditComment(r.ctx, r.cfg.Owner, r.cfg.Repo, c.ID, &github.IssueComment{Body: github.String(body)}); err != nil {
-		r.record("failed", []string{fmt.Sprintf("marking the Solo-mode bypass: comment %s for head %s as not used", c.URL, r.head)}, ghx.Describe(err))
+		r.record("failed", []string{fmt.Sprintf("marking the Solo-mode bypass: comment %s for head %s as not used", c.URL, r.target.head)}, ghx.Describe(err))
 		return fmt.Sprintf("; the Solo-mode bypass: comment %s could not be marked as not used (%s), so it still reads as the bypass for head %s — edit it on GitHub",
-			c.URL, ghx.Describe(err), gitsha.Short(r.head))
+			c.URL, ghx.Describe(err), gitsha.Short(r.target.head))
 	}
-	r.record("done", []string{fmt.Sprintf("marked the Solo-mode bypass: comment %s unused: head %s moved before the merge", c.URL, r.head)}, "")
+	r.record("done", []string{fmt.Sprintf("marked the Solo-mode bypass: comment %s unused: head %s moved before the merge", c.URL, r.target.head)}, "")
 	return fmt.Sprintf("; your Solo-mode bypass: comment %s now says it was not used, and aayu audit lists it", c.URL)
 }

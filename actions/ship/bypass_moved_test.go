@@ -32,6 +32,7 @@ func (f *fixture) founderComments(pr int) []*github.IssueComment {
 // the person's yes and the bypass gate; ship reads it again before
 // posting, so no Solo-mode bypass: comment names a head that is gone.
 func TestShipRefusesToPostABypassForAHeadThatMoved(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -63,6 +64,7 @@ func TestShipRefusesToPostABypassForAHeadThatMoved(t *testing.T) {
 // comment to say it was not used, so it grants nothing later, and aayu
 // audit lists it.
 func TestShipMarksTheBypassUnusedWhenTheMergeIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -114,6 +116,7 @@ func bodies(cs []*github.IssueComment) []string {
 // person's new one posted; the re-read just before the merge finds it is
 // no longer the oldest for the head, and nothing merges.
 func TestShipRefusesABypassCommentThatIsNoLongerTheOldest(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady

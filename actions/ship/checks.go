@@ -28,7 +28,7 @@ const (
 // method the repository allows.
 func (r *run) checkPRAndChecks() (gateOutcome, error) {
 	out, err := r.checkPR()
-	if err != nil || len(out.refusals) > 0 || r.resume != nil || r.res.Shipped || r.head == "" {
+	if err != nil || len(out.refusals) > 0 || r.target.resume != nil || r.res.Shipped || r.target.head == "" {
 		return out, err
 	}
 	refusals, words, err := r.requiredChecks()
@@ -51,18 +51,18 @@ func (r *run) checkPRAndChecks() (gateOutcome, error) {
 
 // requiredChecks judges the head's checks against the base's requirements.
 func (r *run) requiredChecks() (refusals []string, words string, err error) {
-	req, err := r.readRequired(r.baseRef)
+	req, err := r.readRequired(r.target.baseRef)
 	required, unread := req.required, req.unread
 	if err != nil {
-		return nil, "", fmt.Errorf("reading the checks %s requires: %s", r.baseRef, ghx.Describe(err))
+		return nil, "", fmt.Errorf("reading the checks %s requires: %s", r.target.baseRef, ghx.Describe(err))
 	}
-	list, err := r.readHeadChecks(r.head)
+	list, err := r.readHeadChecks(r.target.head)
 	if err != nil {
-		return nil, "", fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.head), ghx.Describe(err))
+		return nil, "", fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.target.head), ghx.Describe(err))
 	}
 	v := checks.Judge(list, required)
 	if !v.Green() {
-		return v.Refusals(gitsha.Short(r.head), r.baseRef), "", nil
+		return v.Refusals(gitsha.Short(r.target.head), r.target.baseRef), "", nil
 	}
 	var names []string
 	for _, q := range v.Required {
@@ -70,7 +70,7 @@ func (r *run) requiredChecks() (refusals []string, words string, err error) {
 	}
 	words = fmt.Sprintf("every check on it is green (%d)", len(list))
 	if len(names) > 0 {
-		words = fmt.Sprintf("every check on it is green, including what %s requires: %s", r.baseRef, strings.Join(names, ", "))
+		words = fmt.Sprintf("every check on it is green, including what %s requires: %s", r.target.baseRef, strings.Join(names, ", "))
 	}
 	if unread {
 		words += " (your token may not read branch protection, so a check required only there is not seen; GitHub still enforces it)"
@@ -114,7 +114,7 @@ func (r *run) mergeRefusedWords(message string) string {
 			}
 		}
 		return fmt.Sprintf("GitHub refused the merge: a ruleset on %s requires what head %s does not have — %s; nothing was merged",
-			r.baseRef, gitsha.Short(r.head), strings.Join(rules, " "))
+			r.target.baseRef, gitsha.Short(r.target.head), strings.Join(rules, " "))
 	}
 	return fmt.Sprintf("GitHub refused the merge (%s); nothing was merged", untrusted.Line(msg))
 }
@@ -126,19 +126,19 @@ func (r *run) mergeRefusedWords(message string) string {
 // from the merge gate's own run for this pull request into its base (the
 // run the pack came from): its check run, or a status github-actions[bot]
 // posted with that run as its target. Any other inspect judgement grants
-// nothing and is named in r.proofNotes.
+// nothing and is named in r.evidence.proofNotes.
 func (r *run) onProof() (bool, error) {
-	p := r.base.policy
-	if !p.Proof || r.pack == nil || !r.pack.report.FloorsHold {
+	p := r.evidence.base.policy
+	if !p.Proof || r.evidence.pack == nil || !r.evidence.pack.report.FloorsHold {
 		return false, nil
 	}
-	list, err := r.readHeadChecks(r.head)
+	list, err := r.readHeadChecks(r.target.head)
 	if err != nil {
-		return false, fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.head), ghx.Describe(err))
+		return false, fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.target.head), ghx.Describe(err))
 	}
-	req, err := r.readRequired(r.baseRef)
+	req, err := r.readRequired(r.target.baseRef)
 	if err != nil {
-		return false, fmt.Errorf("reading the checks %s requires: %s", r.baseRef, ghx.Describe(err))
+		return false, fmt.Errorf("reading the checks %s requires: %s", r.target.baseRef, ghx.Describe(err))
 	}
 	// The one green rule (checks.Rule), as ship's first gate judges it.
 	green := checks.Judge(list, req.required).Green()
@@ -149,8 +149,8 @@ func (r *run) onProof() (bool, error) {
 			continue
 		}
 		if !checks.InspectFromGate(c, runPath) {
-			r.proofNotes = append(r.proofNotes, fmt.Sprintf("%s grants nothing: merge on proof takes inspect's judgement only from the merge gate's own run %d for #%d into %s (its check run, or a status %s posted for that run)",
-				c.Describe(), r.pack.run.GetID(), r.pr, r.baseRef, actionsBot))
+			r.evidence.proofNotes = append(r.evidence.proofNotes, fmt.Sprintf("%s grants nothing: merge on proof takes inspect's judgement only from the merge gate's own run %d for #%d into %s (its check run, or a status %s posted for that run)",
+				c.Describe(), r.evidence.pack.run.GetID(), r.pr, r.target.baseRef, actionsBot))
 			continue
 		}
 		if c.State != checks.Green {
@@ -168,10 +168,10 @@ func (r *run) onProof() (bool, error) {
 // gateRunPath is the web path of the merge gate's run the pack came from,
 // /OWNER/REPO/actions/runs/ID.
 func (r *run) gateRunPath() string {
-	if u, err := url.Parse(r.pack.run.GetHTMLURL()); err == nil && u.Path != "" {
+	if u, err := url.Parse(r.evidence.pack.run.GetHTMLURL()); err == nil && u.Path != "" {
 		return strings.TrimSuffix(u.Path, "/")
 	}
-	return fmt.Sprintf("/%s/%s/actions/runs/%d", r.cfg.Owner, r.cfg.Repo, r.pack.run.GetID())
+	return fmt.Sprintf("/%s/%s/actions/runs/%d", r.cfg.Owner, r.cfg.Repo, r.evidence.pack.run.GetID())
 }
 
 // described words an error as ghx.Describe does and keeps it in the chain,

@@ -22,6 +22,7 @@ import (
 // tests, another workflow's check run on the head, failed; ship names it
 // and asks nobody, though no ruleset requires it.
 func TestShipRefusesAFailingCheckRunOfAnotherWorkflow(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := sandbox.DemoPRReady
 	if _, err := f.srv.ReportCheckRun(f.srv.HeadSHA(pr), "go test ./...", "failure"); err != nil {
@@ -52,6 +53,7 @@ func TestShipRefusesAFailingCheckRunOfAnotherWorkflow(t *testing.T) {
 // merge gate; a head it never reported on is refused before anyone is
 // asked, naming the rule.
 func TestShipRefusesAMissingRequiredCheck(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-no-gate", map[string]string{"NOTE.md": "a note\n"})
 	res, _, err := f.ship(f.config("founder"), pr)
@@ -67,6 +69,7 @@ func TestShipRefusesAMissingRequiredCheck(t *testing.T) {
 // ship checked it (a re-run failed); GitHub's 405 "Repository rule
 // violations found" is shown in words naming the rule, nothing merged.
 func TestShipSaysWhichRuleRefusedTheMerge(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	pr := sandbox.DemoPRReady
 	head := f.srv.HeadSHA(pr)
@@ -99,6 +102,7 @@ func TestShipSaysWhichRuleRefusedTheMerge(t *testing.T) {
 // squash; a repository that turned squash off is refused before anyone is
 // asked, with the setting to change.
 func TestShipRefusesARepositoryWithoutSquashMerges(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if _, _, err := f.client("founder").Repositories.Edit(context.Background(), owner, repo,
 		&github.Repository{AllowMergeCommit: github.Bool(true), AllowSquashMerge: github.Bool(false)}); err != nil {
@@ -119,6 +123,7 @@ func TestShipRefusesARepositoryWithoutSquashMerges(t *testing.T) {
 // success posted by sandbox-writer replaces the gate's as the newest; merge
 // on proof then grants nothing and names the status.
 func TestOnProofInspectNotFromTheGateGrantsNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := sandbox.DemoPRReady
 	f.baseConfig(`proof = false`, `proof = true`)
@@ -141,6 +146,7 @@ func TestOnProofInspectNotFromTheGateGrantsNothing(t *testing.T) {
 // only from GitHub Actions in that run. Another workflow's run, or the
 // gate's run for another pull request (another run id), grants nothing.
 func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
+	t.Parallel()
 	const runPath = "/acme/benefits/actions/runs/4242"
 	for _, tc := range []struct {
 		name string
@@ -173,6 +179,7 @@ func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
 // running), and the gate's own inspect at a rung in proof_rungs, the rung
 // read as a whole word ("rung A:" or "rung A ", never "rung AB").
 func TestOnProofRefusesARedStatus(t *testing.T) {
+	t.Parallel()
 	const inspectA = `{"context":"aayudha/inspect","state":"success","description":"rung A: converged","target_url":"https://github.com/acme/benefits/actions/runs/77","creator":{"login":"github-actions[bot]"}}`
 	inspectAs := func(summary string) string { return strings.Replace(inspectA, "rung A: converged", summary, 1) }
 	const lint = `{"context":"lint","state":"%s","creator":{"login":"writer"}}`
@@ -218,10 +225,10 @@ func TestOnProofRefusesARedStatus(t *testing.T) {
 			}
 			c := github.NewClient(nil)
 			c.BaseURL = mustURL(t, startFake(t, http.HandlerFunc(gh))+"/")
-			r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, head: "h", baseRef: "dev",
-				base: &basePolicy{policy: pass.Policy{Proof: !tc.off, ProofRungs: tc.rungs}},
-				pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
-					report: &proof.Report{FloorsHold: tc.floorsHold}}}
+			r := &run{ctx: context.Background(), cfg: Config{Client: c, Owner: owner, Repo: repo}, pr: 4, target: targetFacts{head: "h", baseRef: "dev"},
+				evidence: evidenceFacts{base: &basePolicy{policy: pass.Policy{Proof: !tc.off, ProofRungs: tc.rungs}},
+					pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
+						report: &proof.Report{FloorsHold: tc.floorsHold}}}}
 			ok, err := r.onProof()
 			if err != nil || ok != tc.want {
 				t.Errorf("on proof %v (%v), want %v", ok, err, tc.want)
@@ -250,6 +257,7 @@ func mustURL(t *testing.T, s string) *url.URL {
 // holds writer (no bypass), and ship merges PR 4, whose gate is green,
 // through it.
 func TestShipPassesTheRulesetAsAWriter(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	pr := sandbox.DemoPRReady
 	f.review("founder", pr, "APPROVE", "")

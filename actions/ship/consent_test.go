@@ -20,7 +20,9 @@ import (
 // presence check or the confirmation; a ship that will pass asks for the
 // presence check first, then the confirmation, listing every write.
 func TestShipAsksOnlyAfterEveryReadOnlyGate(t *testing.T) {
+	t.Parallel()
 	t.Run("a doomed ship asks nobody", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.solo()
 		cfg := f.config("founder")
@@ -43,6 +45,7 @@ func TestShipAsksOnlyAfterEveryReadOnlyGate(t *testing.T) {
 	})
 
 	t.Run("presence, then the confirmation", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.solo()
 		pr := sandbox.DemoPRReady
@@ -82,6 +85,7 @@ func TestShipAsksOnlyAfterEveryReadOnlyGate(t *testing.T) {
 // TestShipAnsweredNoWritesNothing: any answer but yes at the confirmation
 // leaves GitHub and the ledger as they were, with exit 4.
 func TestShipAnsweredNoWritesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -115,6 +119,7 @@ func TestShipAnsweredNoWritesNothing(t *testing.T) {
 // loses its lease and carries one comment naming the pack, the record and
 // the human pass; the inbox then files nothing as merged without ship.
 func TestShipCompletesTheStory(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr, story := sandbox.DemoPRReady, 3
@@ -187,6 +192,7 @@ func (f *fixture) srvComments(n int) ([]string, error) {
 // record of another head nor one of this head passes it (seed 001), and
 // only the recorded bypass ships it, recorded as no review.
 func TestShipNeverCountsTheAuthorsReviewRecordInTheSoloDemo(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -235,6 +241,7 @@ func TestShipNeverCountsTheAuthorsReviewRecordInTheSoloDemo(t *testing.T) {
 // leaves the Story without its update; the next run asks for a yes and
 // finishes only the Story, each write once.
 func TestShipFinishesAStoryLeftUnfinished(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr, story := sandbox.DemoPRReady, 3
@@ -280,6 +287,7 @@ func TestShipFinishesAStoryLeftUnfinished(t *testing.T) {
 // "writer approved this head"; ship counts a record only for the person
 // running it, never for the login the file names.
 func TestShipRefusesAForgedReviewRecordNamingSomeoneElse(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	// With no [autonomy] approver, any human who is not the author is the

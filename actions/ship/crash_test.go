@@ -12,8 +12,10 @@ import (
 // comment, the merge, the ledger commit); a second ship completes what is
 // left, merging once, posting the comment once and landing ship.json once.
 func TestShipCrashResume(t *testing.T) {
+	t.Parallel()
 	for _, step := range []GateID{GateBypass, GateMerge, GateLedger} {
 		t.Run(step.Title(), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			f.solo()
 			pr := sandbox.DemoPRReady
@@ -77,8 +79,10 @@ func TestShipCrashResume(t *testing.T) {
 // there and only the Story is left; stopped after the Story's update, the
 // last write, nothing is left to stop and the ship is complete.
 func TestShipStoppedAfterAWriteSaysWhatLanded(t *testing.T) {
+	t.Parallel()
 	for _, step := range []GateID{GateLedger, GateStory} {
 		t.Run(step.Title(), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			f.solo()
 			pr := sandbox.DemoPRReady

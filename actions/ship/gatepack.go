@@ -64,16 +64,16 @@ func (r *run) checkPack() (gateOutcome, error) {
 	if gp == nil {
 		r.floorOnly = false
 		return gateOutcome{
-			words: fmt.Sprintf("nothing qualifies: no successful pull_request_target run of %s proves head %s with a pack that verifies", GateWorkflowFile, gitsha.Short(r.head)),
+			words: fmt.Sprintf("nothing qualifies: no successful pull_request_target run of %s proves head %s with a pack that verifies", GateWorkflowFile, gitsha.Short(r.target.head)),
 			refusals: []string{fmt.Sprintf("nothing qualifies: no successful pull_request_target run of %s proves head %s with a pack that verifies (%d runs passed over)",
-				GateWorkflowFile, gitsha.Short(r.head), len(r.res.Passed))},
+				GateWorkflowFile, gitsha.Short(r.target.head), len(r.res.Passed))},
 			detail: detail,
 		}, nil
 	}
-	r.pack = gp
+	r.evidence.pack = gp
 	r.res.PackDir, r.res.Pack = gp.dir, gp.report
-	if r.story == 0 {
-		r.story = gp.pack.Story
+	if r.target.story == 0 {
+		r.target.story = gp.pack.Story
 	}
 	if !gp.report.FloorsHold {
 		var floors []string
@@ -88,7 +88,7 @@ func (r *run) checkPack() (gateOutcome, error) {
 			detail: detail}, nil
 	}
 	words := fmt.Sprintf("run %d on head %s: the pack verifies (%s; pack.json sha256 %s) and every floor holds",
-		gp.run.GetID(), gitsha.Short(r.head), gp.report.HashedWords(), gitsha.Short(gp.report.PackSHA256))
+		gp.run.GetID(), gitsha.Short(r.target.head), gp.report.HashedWords(), gitsha.Short(gp.report.PackSHA256))
 	switch {
 	case gp.attestation != nil:
 		words += "; attested, " + gp.attestation.Words()
@@ -117,8 +117,8 @@ type headEvidence struct {
 
 func (r *run) packRules() *packRules {
 	rules := &packRules{maps: map[int]headEvidence{}}
-	if r.base != nil {
-		rules.floors = r.base.floors
+	if r.evidence.base != nil {
+		rules.floors = r.evidence.base.floors
 	}
 	return rules
 }
@@ -133,17 +133,17 @@ func (r *run) evidenceAt(rules *packRules, story int) (headEvidence, error) {
 	}
 	var he headEvidence
 	mapPath := evidencePath(story)
-	raw, err := r.readFile(r.head, mapPath)
+	raw, err := r.readFile(r.target.head, mapPath)
 	switch {
 	case ghx.IsNotFound(err):
 	case err != nil:
-		return he, fmt.Errorf("reading %s at head %s: %s", mapPath, gitsha.Short(r.head), ghx.Describe(err))
+		return he, fmt.Errorf("reading %s at head %s: %s", mapPath, gitsha.Short(r.target.head), ghx.Describe(err))
 	default:
 		if he.evidence, err = proof.LoadEvidenceMap(raw); err != nil {
 			he.refusal = fmt.Sprintf("the head's %s cannot be read (%v), so no criterion's tests can be checked", mapPath, err)
 			break
 		}
-		if gomod, err := r.readFile(r.head, "go.mod"); err == nil {
+		if gomod, err := r.readFile(r.target.head, "go.mod"); err == nil {
 			he.modulePath = proof.ModulePathOf(gomod)
 		}
 	}
@@ -153,7 +153,7 @@ func (r *run) evidenceAt(rules *packRules, story int) (headEvidence, error) {
 
 // listGateRuns lists the merge gate's runs since the pull request opened.
 func (r *run) listGateRuns() ([]*github.WorkflowRun, error) {
-	runs, err := r.readGateRuns(gateRunsSince(r.pull))
+	runs, err := r.readGateRuns(gateRunsSince(r.target.pull))
 	if ghx.IsNotFound(err) {
 		return nil, nil
 	}
@@ -167,7 +167,7 @@ func (r *run) listGateRuns() ([]*github.WorkflowRun, error) {
 // request it passes over before that goes into r.res.Passed with its reason.
 func (r *run) selectRun(runs []*github.WorkflowRun) (*gatePack, error) {
 	rules := r.packRules()
-	target := gateTarget(r.pr, r.pull)
+	target := gateTarget(r.pr, r.target.pull)
 	for _, run := range runs {
 		ours, reason := gaterun.Judge(ghx.GateRunFacts(run), target)
 		if !ours {
@@ -220,8 +220,8 @@ func evidencePath(story int) string { return fmt.Sprintf(".aayudha/evidence/%d.t
 // notResumed passes over, when ship resumes a merge it recorded, every run
 // but the one that merge took; which runs qualify is model/gaterun's rule.
 func (r *run) notResumed(run *github.WorkflowRun) string {
-	if r.resume != nil && r.resume.RunID != 0 && run.GetID() != r.resume.RunID {
-		return fmt.Sprintf("not the run the merge recorded (run %d)", r.resume.RunID)
+	if r.target.resume != nil && r.target.resume.RunID != 0 && run.GetID() != r.target.resume.RunID {
+		return fmt.Sprintf("not the run the merge recorded (run %d)", r.target.resume.RunID)
 	}
 	return ""
 }
@@ -313,10 +313,10 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 	switch {
 	case p.PR != 0 && p.PR != r.pr:
 		return nil, fmt.Sprintf("its pack names pull request #%d", p.PR), nil
-	case p.PRHeadSHA != r.head:
+	case p.PRHeadSHA != r.target.head:
 		return nil, "proves another commit " + gitsha.Short(p.PRHeadSHA), nil
-	case r.story != 0 && p.Story != r.story:
-		return nil, fmt.Sprintf("its pack names story %d; the pull request links story %d", p.Story, r.story), nil
+	case r.target.story != 0 && p.Story != r.target.story:
+		return nil, fmt.Sprintf("its pack names story %d; the pull request links story %d", p.Story, r.target.story), nil
 	case p.Authority.RunID != 0 && p.Authority.RunID != gp.run.GetID():
 		return nil, fmt.Sprintf("its pack says run %d built it", p.Authority.RunID), nil
 	}
@@ -339,7 +339,7 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 	if he.refusal != "" {
 		return nil, he.refusal, nil
 	}
-	rep, err := proof.VerifyDir(r.ctx, gp.dir, proof.Options{Ready: ready, HeadSHA: r.head, Story: p.Story, PR: r.pr,
+	rep, err := proof.VerifyDir(r.ctx, gp.dir, proof.Options{Ready: ready, HeadSHA: r.target.head, Story: p.Story, PR: r.pr,
 		EvidenceMap: he.evidence, ModulePath: he.modulePath, RequiredFloors: rules.floors.Required,
 		CoverageThreshold: rules.floors.CoverageThreshold})
 	if err != nil {
@@ -362,7 +362,7 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 // require_attestation is on, a pack without one is passed over with the
 // reason; off, the pack is taken and said to be unattested.
 func (r *run) checkAttestation(gp *gatePack) (string, error) {
-	required := r.base != nil && r.base.cfg.Bool("proof.require_attestation")
+	required := r.evidence.base != nil && r.evidence.base.cfg.Bool("proof.require_attestation")
 	unattested := func(why string) (string, error) {
 		if required {
 			return why, nil
@@ -395,7 +395,7 @@ func (r *run) checkAttestation(gp *gatePack) (string, error) {
 		}
 		return unattested("no Sigstore trusted root is known for this host to check its attestation")
 	}
-	exp := attest.Expect{Repo: r.cfg.Owner + "/" + r.cfg.Repo, BaseRef: r.pull.GetBase().GetRef(), PackSHA256: gp.report.PackSHA256, PackJSON: gp.raw, Head: r.head}
+	exp := attest.Expect{Repo: r.cfg.Owner + "/" + r.cfg.Repo, BaseRef: r.target.pull.GetBase().GetRef(), PackSHA256: gp.report.PackSHA256, PackJSON: gp.raw, Head: r.target.head}
 	id, err := attest.VerifyAny(trusted, bundles, exp)
 	switch {
 	case err == nil:

@@ -128,6 +128,7 @@ func evidencePaths(p *proof.Pack) []string {
 // whose events fail or lack the test the head's evidence map names, floors
 // taken at their word, a zip of unlisted files — and says why in words.
 func TestShipRefusesGatePacksThatProveNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		edit  func(t *testing.T, p *proof.Pack, files map[string][]byte) []byte
@@ -204,6 +205,7 @@ func TestShipRefusesGatePacksThatProveNothing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newBotFixture(t)
 			if tc.base != nil {
 				f.baseConfig(tc.base...)
@@ -230,6 +232,7 @@ func TestShipRefusesGatePacksThatProveNothing(t *testing.T) {
 // TestShipGateSaysWhatWasHashed: the pack gate's line carries the number
 // behind "verifies".
 func TestShipGateSaysWhatWasHashed(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	f.review("founder", sandbox.DemoPRReady, "APPROVE", "")
 	res, events, err := f.ship(f.config("founder"), sandbox.DemoPRReady)

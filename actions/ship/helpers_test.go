@@ -2,9 +2,13 @@ package ship
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,7 +36,7 @@ type fixture struct {
 // founder's Solo-mode bypass can pass them (seed 001).
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	return startFixture(t, sandbox.Options{StateDir: t.TempDir()})
+	return startFixture(t, sandbox.Options{StateDir: seededCopy(t, false)})
 }
 
 // newBotFixture is the demo seeded with a bot identity (seed 001's other
@@ -41,7 +45,51 @@ func newFixture(t *testing.T) *fixture {
 // run here.
 func newBotFixture(t *testing.T) *fixture {
 	t.Helper()
-	return startFixture(t, sandbox.Options{StateDir: t.TempDir(), BotIdentity: true})
+	return startFixture(t, sandbox.Options{StateDir: seededCopy(t, true), BotIdentity: true})
+}
+
+// seeded are the demo's two seedings (solo, and with a bot identity), each
+// made once per test binary in its own state folder: seeding writes some
+// thousand git objects one file at a time, a quarter of this package's
+// time when every test seeded its own. A test starts from a copy, so what
+// it writes stays its own; the sandbox reloads a state folder as it finds
+// it, and signs the demo's attestations again with its own keys.
+var seeded = [2]func() (string, error){sync.OnceValues(func() (string, error) { return seedOnce(false) }),
+	sync.OnceValues(func() (string, error) { return seedOnce(true) })}
+
+// seededRoot holds the seedings; TestMain removes it.
+var seededRoot = sync.OnceValues(func() (string, error) { return os.MkdirTemp("", "aayu-ship-seeded-") })
+
+func seedOnce(bot bool) (string, error) {
+	root, err := seededRoot()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, fmt.Sprintf("bot-%v", bot))
+	srv, err := sandbox.New(sandbox.Options{StateDir: dir, BotIdentity: bot})
+	if err != nil {
+		return "", fmt.Errorf("seeding the demo: %w", err)
+	}
+	return dir, srv.Close()
+}
+
+// seededCopy is a new state folder holding the demo as seeded (with a bot
+// identity when bot is true), for this test alone.
+func seededCopy(t *testing.T, bot bool) string {
+	t.Helper()
+	i := 0
+	if bot {
+		i = 1
+	}
+	src, err := seeded[i]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "sandbox")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatalf("copying the seeded demo: %v", err)
+	}
+	return dst
 }
 
 func startFixture(t *testing.T, opts sandbox.Options) *fixture {

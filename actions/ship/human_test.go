@@ -28,7 +28,9 @@ func countingHuman(n *int, decide func(identity.HumanCheck) identity.Decision) f
 // its gate and the readiness comment all read one answer per run (issue
 // #21: ship used to ask RequireHuman at four places).
 func TestShipDecidesWhetherAPersonIsHereOnce(t *testing.T) {
+	t.Parallel()
 	t.Run("a bypass approved by the presence check", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.solo()
 		cfg := f.config("founder")
@@ -50,6 +52,7 @@ func TestShipDecidesWhetherAPersonIsHereOnce(t *testing.T) {
 		}
 	})
 	t.Run("refused for the human pass, with the readiness comment", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.solo()
 		cfg := f.config("founder")
@@ -71,6 +74,7 @@ func TestShipDecidesWhetherAPersonIsHereOnce(t *testing.T) {
 // agent host's marker is set, or that this is CI, the bypass, the presence
 // check and its gate all act on that answer.
 func TestShipRefusesWithTheOneAnswerInEveryGate(t *testing.T) {
+	t.Parallel()
 	lane := identity.Decision{Outcome: identity.NeedsPresence, Marker: "CLAUDECODE", Reason: "the one answer"}
 	ci := identity.Decision{Outcome: identity.Refused, Reason: "the one answer"}
 	for _, c := range []struct {
@@ -85,6 +89,7 @@ func TestShipRefusesWithTheOneAnswerInEveryGate(t *testing.T) {
 		{"CI", ci, true, "CI (--ci) can never bypass the human pass", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			f.solo()
 			cfg := f.config("founder")
@@ -158,6 +163,7 @@ func (f *fixture) asRole(t *testing.T, permission, role string) Config {
 // TestShipRefusesAMaintainerTheBypassThatNeedsAdmin: maintain is below
 // admin, so a maintainer's --solo-bypass is refused and nothing written.
 func TestShipRefusesAMaintainerTheBypassThatNeedsAdmin(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -178,6 +184,7 @@ func TestShipRefusesAMaintainerTheBypassThatNeedsAdmin(t *testing.T) {
 // person's access. The founder's review passes the human pass, but GitHub
 // now reports them as triage: ship refuses before anything is written.
 func TestShipRefusesToMergeWithoutWriteAccess(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := sandbox.DemoPRReady
 	f.baseConfig(`approver = "founder"`, `approver = "writer"`)

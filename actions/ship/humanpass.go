@@ -25,7 +25,7 @@ const PlanReviewedPrefix = pass.PlanReviewedPrefix
 // checkHumanPass is gate 4: the facts from GitHub and the ledger, judged by
 // pass.HumanPass under the base branch's policy.
 func (r *run) checkHumanPass() (gateOutcome, error) {
-	if r.base == nil {
+	if r.evidence.base == nil {
 		return gateOutcome{refusals: []string{"the human pass cannot be judged without the base branch's policy"}}, nil
 	}
 	in, err := r.passInput()
@@ -33,13 +33,13 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 		return gateOutcome{}, err
 	}
 	res := pass.HumanPass(in)
-	if !res.Passed && r.resume != nil {
+	if !res.Passed && r.target.resume != nil {
 		res = r.passFromTrailers(res)
 	}
-	if res.Passed && res.Kind == pass.KindReview && r.byRecord != "" && res.ReviewURL == r.byRecord {
+	if res.Passed && res.Kind == pass.KindReview && r.passing.byRecord != "" && res.ReviewURL == r.passing.byRecord {
 		res.Note = recordNote
 	}
-	r.pass = res
+	r.passing.pass = res
 	var detail []string
 	for _, why := range pass.AlwaysPerson(in.Changed, in.Policy.AlwaysPerson) {
 		detail = append(detail, "needs a person: "+why)
@@ -47,27 +47,27 @@ func (r *run) checkHumanPass() (gateOutcome, error) {
 	for _, why := range in.NeedsPerson {
 		detail = append(detail, "needs a person: "+why)
 	}
-	detail = append(detail, r.teamNotes...)
-	detail = append(detail, r.proofNotes...)
-	if res.Passed && res.Kind == pass.KindSoloBypass && !r.cfg.SoloBypass && r.resume == nil {
+	detail = append(detail, r.passing.teamNotes...)
+	detail = append(detail, r.evidence.proofNotes...)
+	if res.Passed && res.Kind == pass.KindSoloBypass && !r.cfg.SoloBypass && r.target.resume == nil {
 		// The bypass is judged as it would stand, so the person learns it is
 		// the only pass; it is taken only when they ask for it.
-		r.bypassNotAsked = true
+		r.passing.bypassNotAsked = true
 		noBypass := in
 		noBypass.SoloBypass = nil
 		refusals := append(pass.HumanPass(noBypass).Refusals, fmt.Sprintf(
 			"only your Solo-mode bypass could pass head %s (in solo mode nobody else can review it), and ship takes a bypass only when you ask for it: run aayu ship %d --solo-bypass (its comment and the ship record say no review happened)",
-			gitsha.Short(r.head), r.pr))
-		r.passOutcome = gateOutcome{refusals: refusals, detail: detail}
-		return r.passOutcome, nil
+			gitsha.Short(r.target.head), r.pr))
+		r.passing.passOutcome = gateOutcome{refusals: refusals, detail: detail}
+		return r.passing.passOutcome, nil
 	}
 	if !res.Passed {
 		refusals := res.Refusals
-		if r.cfg.SoloBypass && !identity.SoloMode(r.base.identity) {
+		if r.cfg.SoloBypass && !identity.SoloMode(r.evidence.base.identity) {
 			refusals = append(append([]string(nil), refusals...), noBypassHere)
 		}
-		r.passOutcome = gateOutcome{refusals: refusals, detail: detail}
-		return r.passOutcome, nil
+		r.passing.passOutcome = gateOutcome{refusals: refusals, detail: detail}
+		return r.passing.passOutcome, nil
 	}
 	return gateOutcome{words: passWords(res), detail: detail}, nil
 }
@@ -110,8 +110,8 @@ func passWords(res pass.PassResult) string {
 // passFromTrailers is the pass an earlier run merged with, when the facts
 // no longer read the same after the merge (a dismissed review, say).
 func (r *run) passFromTrailers(now pass.PassResult) pass.PassResult {
-	t := r.resume
-	res := pass.PassResult{Passed: true, Kind: t.PassKind, Login: t.PassBy, Commit: r.head, Footprint: now.Footprint, Plan: now.Plan,
+	t := r.target.resume
+	res := pass.PassResult{Passed: true, Kind: t.PassKind, Login: t.PassBy, Commit: r.target.head, Footprint: now.Footprint, Plan: now.Plan,
 		Note: "recorded in the merge commit by the aayu ship run that merged it; read again now it does not pass: " + strings.Join(now.Refusals, "; ")}
 	if t.PassKind == pass.KindSoloBypass {
 		res.CommentURL = t.PassURL
@@ -122,8 +122,8 @@ func (r *run) passFromTrailers(now pass.PassResult) pass.PassResult {
 }
 
 func (r *run) passInput() (pass.PassInput, error) {
-	b := r.base
-	in := pass.PassInput{Author: r.author, Head: r.head, BaseRef: r.baseRef, Policy: b.policy, Layers: b.layers, Codeowners: b.codeowners}
+	b := r.evidence.base
+	in := pass.PassInput{Author: r.target.author, Head: r.target.head, BaseRef: r.target.baseRef, Policy: b.policy, Layers: b.layers, Codeowners: b.codeowners}
 	var err error
 	if in.Reviews, err = r.reviews(); err != nil {
 		return in, err
@@ -138,12 +138,12 @@ func (r *run) passInput() (pass.PassInput, error) {
 		// write with the person's token, so the person is the author of
 		// their pull requests and only the recorded bypass can pass them.
 		in.Reviews = append(in.Reviews, rec)
-		r.byRecord = rec.URL
+		r.passing.byRecord = rec.URL
 	}
 	if in.Changed, in.NeedsPerson, err = r.changedFiles(); err != nil {
 		return in, err
 	}
-	if in.Teams, r.teamNotes, err = r.teams(in); err != nil {
+	if in.Teams, r.passing.teamNotes, err = r.teams(in); err != nil {
 		return in, err
 	}
 	if in.Streaks, err = r.streaks(); err != nil {
@@ -154,7 +154,7 @@ func (r *run) passInput() (pass.PassInput, error) {
 		if in.PlanReview, err = r.planReview(never); err != nil {
 			return in, err
 		}
-		r.plan = in.PlanReview
+		r.passing.plan = in.PlanReview
 	}
 	if in.OnProof, err = r.onProof(); err != nil {
 		return in, err
@@ -171,8 +171,8 @@ func (r *run) passInput() (pass.PassInput, error) {
 		}
 		here := r.process()
 		in.SoloBypass = &identity.SoloBypassInput{Command: Command(r.pr), Here: &here,
-			Session: r.plannedSession(), Identity: b.identity, Person: r.person,
-			Seats: map[string]string{"Engineering Manager": b.policy.EngineeringManager}, Comments: r.plannedComments(), Head: r.head}
+			Session: r.plannedSession(), Identity: b.identity, Person: r.passing.person,
+			Seats: map[string]string{"Engineering Manager": b.policy.EngineeringManager}, Comments: r.plannedComments(), Head: r.target.head}
 	}
 	return in, nil
 }
@@ -182,12 +182,12 @@ func (r *run) passInput() (pass.PassInput, error) {
 // check has passed: the bypass is judged as it will stand, and the comment
 // is never posted for a ship that is refused.
 func (r *run) plannedComments() []identity.Comment {
-	if _, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
-		return r.comments
+	if _, ok := identity.FindSoloBypassComment(r.passing.comments, r.cfg.Viewer, r.target.head, r.evidence.base.identity.BotLogins); ok {
+		return r.passing.comments
 	}
-	planned := identity.Comment{Author: identity.Account{Login: r.cfg.Viewer, Permission: r.person.Permission},
-		Body: untrusted.Text(identity.SoloBypassComment(r.head, r.bypassWhy())), CreatedAt: r.cfg.Now()}
-	return append(append([]identity.Comment(nil), r.comments...), planned)
+	planned := identity.Comment{Author: identity.Account{Login: r.cfg.Viewer, Permission: r.passing.person.Permission},
+		Body: untrusted.Text(identity.SoloBypassComment(r.target.head, r.bypassWhy())), CreatedAt: r.cfg.Now()}
+	return append(append([]identity.Comment(nil), r.passing.comments...), planned)
 }
 
 func (r *run) bypassWhy() string {
@@ -218,7 +218,7 @@ func (r *run) changedFiles() ([]pass.ChangedFile, []string, error) {
 		return nil, nil, fmt.Errorf("reading the files of #%d: %s", r.pr, ghx.Describe(err))
 	}
 	var needs []string
-	if why := pass.UnlistedFiles(len(list), r.pull.GetChangedFiles()); why != "" {
+	if why := pass.UnlistedFiles(len(list), r.target.pull.GetChangedFiles()); why != "" {
 		needs = append(needs, why)
 	}
 	out := make([]pass.ChangedFile, 0, len(list))
@@ -228,9 +228,9 @@ func (r *run) changedFiles() ([]pass.ChangedFile, []string, error) {
 			if !isWorkflow(p) {
 				continue
 			}
-			ref := r.head
+			ref := r.target.head
 			if f.GetStatus() == "removed" || p == f.GetPreviousFilename() {
-				ref = r.base.tip
+				ref = r.evidence.base.tip
 			}
 			text, err := r.readFile(ref, p)
 			if err != nil && !ghx.IsNotFound(err) {
@@ -245,28 +245,28 @@ func (r *run) changedFiles() ([]pass.ChangedFile, []string, error) {
 }
 
 func (r *run) loadPerson() error {
-	if r.person.Login != "" {
+	if r.passing.person.Login != "" {
 		return nil
 	}
 	perm, err := ghx.Access(r.readPermission())
 	if err != nil {
 		return fmt.Errorf("reading your access to %s: %s", r.repoName(), ghx.Describe(err))
 	}
-	r.person = identity.Account{Login: r.cfg.Viewer, Permission: perm}
+	r.passing.person = identity.Account{Login: r.cfg.Viewer, Permission: perm}
 	return nil
 }
 
 func (r *run) loadComments() error {
-	if r.comments != nil {
+	if r.passing.comments != nil {
 		return nil
 	}
 	var list []identity.Comment
 	var err error
-	if !r.commentsTaken {
+	if !r.passing.commentsTaken {
 		// The first load is the human pass's, from the read-only round;
 		// every later one (the bypass's compare-and-set, a Ready to ship
 		// comment read back) asks GitHub again.
-		r.commentsTaken = true
+		r.passing.commentsTaken = true
 		raw, rerr := r.readComments(r.pr)
 		list, err = commentsOf(r.pr, raw, rerr)
 	} else {
@@ -275,9 +275,9 @@ func (r *run) loadComments() error {
 	if err != nil {
 		return err
 	}
-	r.comments = list
-	if r.comments == nil {
-		r.comments = []identity.Comment{}
+	r.passing.comments = list
+	if r.passing.comments == nil {
+		r.passing.comments = []identity.Comment{}
 	}
 	return nil
 }
@@ -309,14 +309,14 @@ func commentsOf(n int, list []*github.IssueComment, err error) ([]identity.Comme
 // comment is there by the person who recorded it. Anything else is missing
 // in words that name the command that records one.
 func (r *run) planReview(never []string) (pass.PlanReview, error) {
-	if r.story == 0 {
+	if r.target.story == 0 {
 		return pass.PlanReview{Missing: "the pull request links no Story, so no plan review can be found; link it by a story/N-… or fix/N-… branch or Refs #N in its body"}, nil
 	}
 	next := "next: " + r.planCommand()
-	path := pass.PlanRecordPath(r.story)
+	path := pass.PlanRecordPath(r.target.story)
 	b, err := r.readFile(LedgerBranch, path)
 	if ghx.IsNotFound(err) {
-		return pass.PlanReview{Missing: fmt.Sprintf("Story #%d has none recorded (%s on the ledger); %s", r.story, path, next)}, nil
+		return pass.PlanReview{Missing: fmt.Sprintf("Story #%d has none recorded (%s on the ledger); %s", r.target.story, path, next)}, nil
 	}
 	if err != nil {
 		return pass.PlanReview{}, fmt.Errorf("reading %s on the ledger: %s", path, ghx.Describe(err))
@@ -324,19 +324,19 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 	if f, err := ghx.RecordTampered(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, path); err != nil {
 		return pass.PlanReview{}, fmt.Errorf("checking the ledger's history of %s: %s", path, ghx.Describe(err))
 	} else if f != nil {
-		return pass.PlanReview{Missing: fmt.Sprintf("%s, so the plan review of Story #%d is not trusted; %s", f.Line(), r.story, next)}, nil
+		return pass.PlanReview{Missing: fmt.Sprintf("%s, so the plan review of Story #%d is not trusted; %s", f.Line(), r.target.story, next)}, nil
 	}
 	rec, err := pass.ParsePlanRecord(b)
 	switch {
 	case err != nil:
 		return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger does not read (%s); %s", path, untrusted.RecordLine(err.Error()), next)}, nil
-	case rec.Story != r.story:
-		return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger is for #%d, not Story #%d; %s", path, rec.Story, r.story, next)}, nil
+	case rec.Story != r.target.story:
+		return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger is for #%d, not Story #%d; %s", path, rec.Story, r.target.story, next)}, nil
 	case !rec.Covers(never):
 		return pass.PlanReview{Missing: fmt.Sprintf("the plan review of Story #%d covers %s, and this pull request touches %s; %s",
-			r.story, orNone(rec.Layers), strings.Join(never, ", "), next)}, nil
+			r.target.story, orNone(rec.Layers), strings.Join(never, ", "), next)}, nil
 	}
-	comments, err := r.issueComments(r.story)
+	comments, err := r.issueComments(r.target.story)
 	if err != nil {
 		return pass.PlanReview{}, err
 	}
@@ -347,9 +347,9 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 		}
 	}
 	if c == nil {
-		return pass.PlanReview{Missing: fmt.Sprintf("the comment the plan review of Story #%d stands on (%s) is not on the Story (deleted?); %s", r.story, untrusted.RecordLine(rec.CommentURL), next)}, nil
+		return pass.PlanReview{Missing: fmt.Sprintf("the comment the plan review of Story #%d stands on (%s) is not on the Story (deleted?); %s", r.target.story, untrusted.RecordLine(rec.CommentURL), next)}, nil
 	}
-	bots := r.base.policy.BotLogins
+	bots := r.evidence.base.policy.BotLogins
 	switch rec.Kind {
 	case pass.PlanKindReview:
 		if isApprove, hash, ok := approve.ParseReply(c.Body.Raw()); ok && isApprove {
@@ -360,20 +360,20 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 			}
 		} else if !strings.HasPrefix(strings.TrimSpace(c.Body.Raw()), PlanReviewedPrefix) || !identity.SameLogin(c.Author.Login, rec.Reviewer) || identity.IsBot(c.Author, bots) {
 			return pass.PlanReview{Missing: fmt.Sprintf("the plan review of Story #%d names @%s, and its comment %s is not a %q comment by that person; %s",
-				r.story, untrusted.RecordLine(rec.Reviewer), c.URL, PlanReviewedPrefix, next)}, nil
+				r.target.story, untrusted.RecordLine(rec.Reviewer), c.URL, PlanReviewedPrefix, next)}, nil
 		}
-		if identity.SameLogin(c.Author.Login, r.author) {
+		if identity.SameLogin(c.Author.Login, r.target.author) {
 			return pass.PlanReview{Missing: fmt.Sprintf("the plan review of Story #%d is by @%s, the pull request's author, and an author's own plan review never counts; %s",
-				r.story, c.Author.Login, next)}, nil
+				r.target.story, c.Author.Login, next)}, nil
 		}
 		return pass.PlanReview{Reviewed: true, By: c.Author.Login, CommentURL: c.URL, Record: &rec}, nil
 	case pass.KindSoloBypass:
-		if !identity.SoloMode(r.base.identity) {
-			return pass.PlanReview{Missing: fmt.Sprintf("the plan of Story #%d went through a solo-mode bypass, and this repository has a bot identity, so it needs a review; next: aayu plan %d by a person who is not the builder", r.story, r.story)}, nil
+		if !identity.SoloMode(r.evidence.base.identity) {
+			return pass.PlanReview{Missing: fmt.Sprintf("the plan of Story #%d went through a solo-mode bypass, and this repository has a bot identity, so it needs a review; next: aayu plan %d by a person who is not the builder", r.target.story, r.target.story)}, nil
 		}
 		if _, ok := identity.FindSoloBypassComment([]identity.Comment{*c}, rec.RecordedBy, "", bots); !ok {
 			return pass.PlanReview{Missing: fmt.Sprintf("the plan bypass of Story #%d stands on %s, which is not a %q comment by @%s; %s",
-				r.story, c.URL, identity.SoloBypassPrefix, untrusted.RecordLine(rec.RecordedBy), next)}, nil
+				r.target.story, c.URL, identity.SoloBypassPrefix, untrusted.RecordLine(rec.RecordedBy), next)}, nil
 		}
 		return pass.PlanReview{Bypass: true, CommentURL: c.URL, Record: &rec}, nil
 	}
@@ -390,30 +390,30 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 // person was shown. "" means it counts; otherwise the reason in words.
 func (r *run) batchPlanReview(c identity.Comment, hash string, rec pass.PlanRecord, never []string, comments []identity.Comment, bots []string) string {
 	if identity.IsBot(c.Author, bots) {
-		return fmt.Sprintf("the plan review of Story #%d stands on an `Approve batch %s` comment by @%s, a bot, and a bot's comment is never a plan review", r.story, hash, c.Author.Login)
+		return fmt.Sprintf("the plan review of Story #%d stands on an `Approve batch %s` comment by @%s, a bot, and a bot's comment is never a plan review", r.target.story, hash, c.Author.Login)
 	}
 	if !identity.SameLogin(c.Author.Login, rec.Reviewer) {
-		return fmt.Sprintf("the plan review of Story #%d names @%s, and its `Approve batch %s` comment is by @%s", r.story, untrusted.RecordLine(rec.Reviewer), hash, c.Author.Login)
+		return fmt.Sprintf("the plan review of Story #%d names @%s, and its `Approve batch %s` comment is by @%s", r.target.story, untrusted.RecordLine(rec.Reviewer), hash, c.Author.Login)
 	}
 	if c.Edited() {
-		return fmt.Sprintf("the `Approve batch %s` reply the plan review of Story #%d stands on was edited after it was posted, so it could have said something else when it was read", hash, r.story)
+		return fmt.Sprintf("the `Approve batch %s` reply the plan review of Story #%d stands on was edited after it was posted, so it could have said something else when it was read", hash, r.target.story)
 	}
 	st, found, err := approve.Ledger{Client: r.cfg.Client, Owner: r.cfg.Owner, Repo: r.cfg.Repo, Branch: LedgerBranch}.Stored(r.ctx, hash)
 	switch {
 	case err != nil:
-		return fmt.Sprintf("batch %s, which the plan review of Story #%d stands on, could not be read (%s)", hash, r.story, untrusted.RecordLine(err.Error()))
+		return fmt.Sprintf("batch %s, which the plan review of Story #%d stands on, could not be read (%s)", hash, r.target.story, untrusted.RecordLine(err.Error()))
 	case !found:
-		return fmt.Sprintf("the plan review of Story #%d stands on a reply to batch %s, and the ledger has no record of that batch (%s)", r.story, hash, approve.Path(hash))
+		return fmt.Sprintf("the plan review of Story #%d stands on a reply to batch %s, and the ledger has no record of that batch (%s)", r.target.story, hash, approve.Path(hash))
 	case st.Hash != hash || st.Record.Hash() != hash:
 		return fmt.Sprintf("the ledger's record of batch %s does not hash to its name, so it is not the batch the reply approved", hash)
 	}
-	if _, ok := st.Record.PlanItemFor(r.story, never); !ok {
+	if _, ok := st.Record.PlanItemFor(r.target.story, never); !ok {
 		for _, it := range st.Record.Items {
-			if it.Kind == approve.KindPlan && it.Story == r.story && !it.Bypass {
-				return fmt.Sprintf("batch %s's plan step for Story #%d covers %s, and this pull request touches %s", hash, r.story, orNone(it.Layers), strings.Join(never, ", "))
+			if it.Kind == approve.KindPlan && it.Story == r.target.story && !it.Bypass {
+				return fmt.Sprintf("batch %s's plan step for Story #%d covers %s, and this pull request touches %s", hash, r.target.story, orNone(it.Layers), strings.Join(never, ", "))
 			}
 		}
-		return fmt.Sprintf("batch %s, which the reply approved, holds no plan review step for Story #%d, so the reply is no review of its plan", hash, r.story)
+		return fmt.Sprintf("batch %s, which the reply approved, holds no plan review step for Story #%d, so the reply is no review of its plan", hash, r.target.story)
 	}
 	var batch *identity.Comment
 	for i := range comments {
@@ -424,13 +424,13 @@ func (r *run) batchPlanReview(c identity.Comment, hash string, rec pass.PlanReco
 	}
 	switch {
 	case batch == nil:
-		return fmt.Sprintf("no comment of batch %s is on Story #%d, so nothing shows what the reply approved", hash, r.story)
+		return fmt.Sprintf("no comment of batch %s is on Story #%d, so nothing shows what the reply approved", hash, r.target.story)
 	case batch.ID >= c.ID:
-		return fmt.Sprintf("the reply approving batch %s came before the batch's comment on Story #%d", hash, r.story)
+		return fmt.Sprintf("the reply approving batch %s came before the batch's comment on Story #%d", hash, r.target.story)
 	case strings.TrimSpace(batch.Body.Raw()) != strings.TrimSpace(approve.Render(st.Record)):
-		return fmt.Sprintf("the comment of batch %s on Story #%d is not what aayu renders from its record, so the reply may have approved other steps", hash, r.story)
+		return fmt.Sprintf("the comment of batch %s on Story #%d is not what aayu renders from its record, so the reply may have approved other steps", hash, r.target.story)
 	case batch.Edited():
-		return fmt.Sprintf("the comment of batch %s on Story #%d was edited after it was posted, so its steps may not be the ones the reply approved", hash, r.story)
+		return fmt.Sprintf("the comment of batch %s on Story #%d was edited after it was posted, so its steps may not be the ones the reply approved", hash, r.target.story)
 	}
 	return ""
 }
@@ -439,10 +439,10 @@ func (r *run) batchPlanReview(c identity.Comment, hash string, rec pass.PlanReco
 // request's Story needs: in solo mode nobody else can review it, so the
 // bypass.
 func (r *run) planCommand() string {
-	if identity.SoloMode(r.base.identity) {
-		return fmt.Sprintf("aayu plan %d --solo-bypass", r.story)
+	if identity.SoloMode(r.evidence.base.identity) {
+		return fmt.Sprintf("aayu plan %d --solo-bypass", r.target.story)
 	}
-	return fmt.Sprintf("aayu plan %d (by a person who is not the builder)", r.story)
+	return fmt.Sprintf("aayu plan %d (by a person who is not the builder)", r.target.story)
 }
 
 func orNone(list []string) string {

@@ -14,8 +14,10 @@ import (
 // reviewer's latest decisive review, a comment replacing nothing, the
 // autonomous streak from the ledger's samples, and merge on proof.
 func TestHumanPass(t *testing.T) {
+	t.Parallel()
 	pr := sandbox.DemoPRReady
 	t.Run("latest decisive review per reviewer", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.baseConfig(`approver = "founder"`, `approver = "writer"`)
 		f.review("writer", pr, "APPROVE", "")
@@ -32,6 +34,7 @@ func TestHumanPass(t *testing.T) {
 		}
 	})
 	t.Run("an autonomous streak", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.baseConfig(`streak = 10`, `streak = 2`)
 		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"]}` + "\n" +
@@ -49,6 +52,7 @@ func TestHumanPass(t *testing.T) {
 		f.assertAudited(t, res, pass.KindAutonomous)
 	})
 	t.Run("merge on proof", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.baseConfig(`proof = false`, `proof = true`, `proof_rungs = ["A", "B", "C"]`, `proof_rungs = ["A"]`)
 		res, _, err := f.ship(f.config("founder"), pr)
@@ -95,6 +99,7 @@ func (f *fixture) assertAudited(t *testing.T, res Result, kind string) {
 // of the head from one of its CODEOWNERS (and a plan review), and a
 // CODEOWNERS rule ship cannot evaluate fails closed.
 func TestProtectedPathsGate(t *testing.T) {
+	t.Parallel()
 	pr := sandbox.DemoPRReady
 	passLine := func(t *testing.T, f *fixture) Event {
 		t.Helper()
@@ -110,6 +115,7 @@ func TestProtectedPathsGate(t *testing.T) {
 		f.planReviewed("writer", sandbox.DemoStoryReady, "L04")
 	}
 	t.Run("a CODEOWNER's approval passes it", func(t *testing.T) {
+		t.Parallel()
 		f := newBotFixture(t)
 		stage(f, "founder")
 		f.review("founder", pr, "APPROVE", "")
@@ -118,6 +124,7 @@ func TestProtectedPathsGate(t *testing.T) {
 		}
 	})
 	t.Run("another approver's does not", func(t *testing.T) {
+		t.Parallel()
 		f := newBotFixture(t)
 		stage(f, "writer")
 		f.review("writer", pr, "APPROVE", "")
@@ -127,6 +134,7 @@ func TestProtectedPathsGate(t *testing.T) {
 		}
 	})
 	t.Run("an unknown CODEOWNERS pattern fails closed", func(t *testing.T) {
+		t.Parallel()
 		f := newBotFixture(t)
 		f.commit("dev", map[string]string{"CODEOWNERS": "* @founder\n/policy/[a-z]*.go @founder\n"})
 		f.review("founder", pr, "APPROVE", "")

@@ -13,6 +13,7 @@ import (
 // commit (same comment); ship does not count it, and names the commit,
 // its author and the path.
 func TestShipDoesNotTrustAPlanReviewTheLedgerShowsWidened(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n", ".github/CODEOWNERS": "* @founder\n"})
 	f.planReviewed("founder", 3, "L04")

@@ -7,6 +7,7 @@ import "testing"
 // looks for the pack and the Ready snapshot of the same item the gate
 // built them for.
 func TestShipFindsTheBugOfAFixBranch(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		branch, body string
 		want         int

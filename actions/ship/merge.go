@@ -46,8 +46,8 @@ func (r *run) checkPresence() (gateOutcome, error) {
 	if err := r.loadPerson(); err != nil {
 		return gateOutcome{}, err
 	}
-	if r.person.Access() < identity.AccessWrite {
-		return gateOutcome{refusals: []string{fmt.Sprintf("@%s has %s access to %s; merging needs write access", r.cfg.Viewer, r.person.Access(), r.repoName())}}, nil
+	if r.passing.person.Access() < identity.AccessWrite {
+		return gateOutcome{refusals: []string{fmt.Sprintf("@%s has %s access to %s; merging needs write access", r.cfg.Viewer, r.passing.person.Access(), r.repoName())}}, nil
 	}
 	if earlier != "" {
 		return gateOutcome{words: earlier}, nil
@@ -64,8 +64,8 @@ func (r *run) checkPresence() (gateOutcome, error) {
 // posted as a compare-and-set (bypass.go), so two ships of one pull request
 // end with one comment, the earliest, which both use.
 func (r *run) postBypass() (gateOutcome, error) {
-	if r.pass.Kind != pass.KindSoloBypass {
-		return gateOutcome{skipped: true, words: "no bypass: the pass is " + r.pass.Kind}, nil
+	if r.passing.pass.Kind != pass.KindSoloBypass {
+		return gateOutcome{skipped: true, words: "no bypass: the pass is " + r.passing.pass.Kind}, nil
 	}
 	return r.claimBypass()
 }
@@ -73,26 +73,26 @@ func (r *run) postBypass() (gateOutcome, error) {
 // merge is gate 7: a squash merge pinned to the head, so a head that moved
 // since the checks is refused by GitHub (409) and nothing merges.
 func (r *run) merge() (gateOutcome, error) {
-	if r.resume != nil {
+	if r.target.resume != nil {
 		return gateOutcome{skipped: true, words: "merged earlier as " + gitsha.Short(r.res.MergeCommit)}, nil
 	}
-	if k := r.pass.Kind; k == pass.KindAutonomous || k == pass.KindProof {
+	if k := r.passing.pass.Kind; k == pass.KindAutonomous || k == pass.KindProof {
 		if _, _, err := r.cfg.Client.Issues.AddLabelsToIssue(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, []string{AuditLabel}); err != nil {
 			return gateOutcome{}, fmt.Errorf("adding the %s label before merging with no review: %s; nothing was merged", AuditLabel, ghx.Describe(err))
 		}
 		r.record("done", []string{fmt.Sprintf("added the %s label", AuditLabel)}, "")
 	}
-	if r.pass.Kind == pass.KindSoloBypass {
+	if r.passing.pass.Kind == pass.KindSoloBypass {
 		if out, err := r.confirmBypass(); err != nil || len(out.refusals) > 0 {
 			return out, err
 		}
 	}
-	tr := mergeTrailers{Head: r.head, Story: r.story, RunID: r.pack.run.GetID(), PackSHA: r.pack.report.PackSHA256,
-		PassKind: r.pass.Kind, PassBy: r.pass.Login, PassURL: firstNonEmpty(r.pass.ReviewURL, r.pass.CommentURL)}
+	tr := mergeTrailers{Head: r.target.head, Story: r.target.story, RunID: r.evidence.pack.run.GetID(), PackSHA: r.evidence.pack.report.PackSHA256,
+		PassKind: r.passing.pass.Kind, PassBy: r.passing.pass.Login, PassURL: firstNonEmpty(r.passing.pass.ReviewURL, r.passing.pass.CommentURL)}
 	if tr.PassBy == "" {
 		tr.PassBy = r.cfg.Viewer
 	}
-	out, err := r.squashMerge(mergeMessage(r.story, r.cfg.Viewer, tr), commitTitle(r.pull.GetTitle(), r.pr))
+	out, err := r.squashMerge(mergeMessage(r.target.story, r.cfg.Viewer, tr), commitTitle(r.target.pull.GetTitle(), r.pr))
 	var ge *github.ErrorResponse
 	switch {
 	case errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusConflict:
@@ -102,7 +102,7 @@ func (r *run) merge() (gateOutcome, error) {
 		// ago: its merge commit then carries this head's trailers.
 		if sha, rerr := r.mergedAfterAll(); rerr == nil && sha != "" {
 			r.res.Merged, r.res.MergeCommit = true, sha
-			return gateOutcome{words: fmt.Sprintf("already squash-merged into %s for this head as %s, by another run of aayu ship", r.baseRef, gitsha.Short(sha))}, nil
+			return gateOutcome{words: fmt.Sprintf("already squash-merged into %s for this head as %s, by another run of aayu ship", r.target.baseRef, gitsha.Short(sha))}, nil
 		}
 		return gateOutcome{refusals: []string{r.mergeRefusedWords(ge.Message) + r.postedNote()}}, nil
 	case errors.Is(err, ghx.ErrMayHaveLanded):
@@ -111,15 +111,15 @@ func (r *run) merge() (gateOutcome, error) {
 		case rerr != nil:
 			return gateOutcome{}, fmt.Errorf("merging: %s; %w, so run it again: it merges only once", strings.TrimSuffix(ghx.Describe(err), "."), ErrMergeUnknown)
 		case sha == "":
-			return gateOutcome{}, fmt.Errorf("merging: %s; GitHub shows no merge of head %s by aayu ship, so nothing was merged", strings.TrimSuffix(ghx.Describe(err), "."), gitsha.Short(r.head))
+			return gateOutcome{}, fmt.Errorf("merging: %s; GitHub shows no merge of head %s by aayu ship, so nothing was merged", strings.TrimSuffix(ghx.Describe(err), "."), gitsha.Short(r.target.head))
 		}
 		out, err = &github.PullRequestMergeResult{SHA: github.String(sha)}, nil
 	case err != nil:
 		return gateOutcome{}, fmt.Errorf("merging: %s", ghx.Describe(err))
 	}
 	r.res.Merged, r.res.MergeCommit = true, out.GetSHA()
-	r.record("done", []string{fmt.Sprintf("squash-merged #%d at head %s as %s", r.pr, r.head, out.GetSHA())}, "")
-	return gateOutcome{words: fmt.Sprintf("squash-merged into %s as %s", r.baseRef, gitsha.Short(out.GetSHA()))}, nil
+	r.record("done", []string{fmt.Sprintf("squash-merged #%d at head %s as %s", r.pr, r.target.head, out.GetSHA())}, "")
+	return gateOutcome{words: fmt.Sprintf("squash-merged into %s as %s", r.target.baseRef, gitsha.Short(out.GetSHA()))}, nil
 }
 
 // ErrMergeUnknown says a merge's answer was lost and GitHub could not be
@@ -137,11 +137,11 @@ func (r *run) squashMerge(msg, title string) (*github.PullRequestMergeResult, er
 	// the caller's re-read decides.
 	landed := func() (bool, error) {
 		pr, _, err := r.cfg.Client.PullRequests.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr)
-		return err == nil && (pr.GetMerged() || pr.GetState() != "open" || pr.GetHead().GetSHA() != r.head), err
+		return err == nil && (pr.GetMerged() || pr.GetState() != "open" || pr.GetHead().GetSHA() != r.target.head), err
 	}
 	err := ghx.Steps{Attempts: 4}.Retry(r.ctx, func(err error) bool { return ghx.WriteAgain(err, landed) }, func() (err error) {
 		out, _, err = r.cfg.Client.PullRequests.Merge(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, msg,
-			&github.PullRequestOptions{MergeMethod: "squash", SHA: r.head, CommitTitle: title})
+			&github.PullRequestOptions{MergeMethod: "squash", SHA: r.target.head, CommitTitle: title})
 		return err
 	})
 	return out, err
@@ -151,11 +151,11 @@ func (r *run) squashMerge(msg, title string) (*github.PullRequestMergeResult, er
 // lost: merged by ship for this head gives the merge commit.
 func (r *run) mergedAfterAll() (string, error) {
 	pr, _, err := r.cfg.Client.PullRequests.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr)
-	if err != nil || !pr.GetMerged() || pr.GetHead().GetSHA() != r.head {
+	if err != nil || !pr.GetMerged() || pr.GetHead().GetSHA() != r.target.head {
 		return "", err
 	}
 	tr, err := r.readMergeTrailers(pr.GetMergeCommitSHA())
-	if err != nil || tr == nil || tr.Head != r.head {
+	if err != nil || tr == nil || tr.Head != r.target.head {
 		return "", err
 	}
 	return pr.GetMergeCommitSHA(), nil

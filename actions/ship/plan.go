@@ -43,37 +43,37 @@ type PresenceRequest struct {
 
 // writesPlan lists this run's writes, after every read-only gate passed.
 func (r *run) writesPlan() Plan {
-	p := Plan{PR: r.pr, Title: untrusted.Text(r.pull.GetTitle()), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
-		PassKind: r.pass.Kind, PassBy: firstNonEmpty(r.pass.Login, r.cfg.Viewer), Bypass: r.pass.Kind == pass.KindSoloBypass,
-		CommitTitle: commitTitle(r.pull.GetTitle(), r.pr)}
-	if r.pack != nil && r.pack.report != nil && r.pack.report.Pack != nil {
-		for _, w := range r.pack.report.Pack.Warnings {
+	p := Plan{PR: r.pr, Title: untrusted.Text(r.target.pull.GetTitle()), Head: r.target.head, Base: r.target.baseRef, Story: r.target.story, Viewer: r.cfg.Viewer,
+		PassKind: r.passing.pass.Kind, PassBy: firstNonEmpty(r.passing.pass.Login, r.cfg.Viewer), Bypass: r.passing.pass.Kind == pass.KindSoloBypass,
+		CommitTitle: commitTitle(r.target.pull.GetTitle(), r.pr)}
+	if r.evidence.pack != nil && r.evidence.pack.report != nil && r.evidence.pack.report.Pack != nil {
+		for _, w := range r.evidence.pack.report.Pack.Warnings {
 			p.Warnings = append(p.Warnings, untrusted.Text(w.Name+": "+w.Detail))
 		}
 	}
-	if p.Bypass && r.resume == nil {
-		if c, ok := identity.FindSoloBypassComment(r.comments, r.cfg.Viewer, r.head, r.base.identity.BotLogins); ok {
-			p.Writes = append(p.Writes, fmt.Sprintf("reuses your Solo-mode bypass: comment already on #%d for head %s (%s)", r.pr, gitsha.Short(r.head), c.URL))
+	if p.Bypass && r.target.resume == nil {
+		if c, ok := identity.FindSoloBypassComment(r.passing.comments, r.cfg.Viewer, r.target.head, r.evidence.base.identity.BotLogins); ok {
+			p.Writes = append(p.Writes, fmt.Sprintf("reuses your Solo-mode bypass: comment already on #%d for head %s (%s)", r.pr, gitsha.Short(r.target.head), c.URL))
 		} else {
-			p.Writes = append(p.Writes, fmt.Sprintf("posts your Solo-mode bypass: comment on #%d for head %s", r.pr, gitsha.Short(r.head)))
+			p.Writes = append(p.Writes, fmt.Sprintf("posts your Solo-mode bypass: comment on #%d for head %s", r.pr, gitsha.Short(r.target.head)))
 		}
 	}
-	if k := r.pass.Kind; (k == pass.KindAutonomous || k == pass.KindProof) && r.resume == nil {
+	if k := r.passing.pass.Kind; (k == pass.KindAutonomous || k == pass.KindProof) && r.target.resume == nil {
 		p.Writes = append(p.Writes, fmt.Sprintf("adds the %s label to #%d: no person reviewed it, so the inbox audits it", AuditLabel, r.pr))
 	}
-	if r.resume == nil {
-		line := fmt.Sprintf("squash-merges #%d into %s at head %s", r.pr, r.baseRef, gitsha.Short(r.head))
-		if raw := fmt.Sprintf("%s (#%d)", r.pull.GetTitle(), r.pr); p.CommitTitle != raw {
+	if r.target.resume == nil {
+		line := fmt.Sprintf("squash-merges #%d into %s at head %s", r.pr, r.target.baseRef, gitsha.Short(r.target.head))
+		if raw := fmt.Sprintf("%s (#%d)", r.target.pull.GetTitle(), r.pr); p.CommitTitle != raw {
 			// The title carries a line break, a control or bidi character, or
 			// is too long: the person sees the line history will hold.
 			line += ", its title written as one neutral line: " + p.CommitTitle
 		}
 		p.Writes = append(p.Writes, line)
 	}
-	p.Writes = append(p.Writes, fmt.Sprintf("lands the pack and ship.json on the ledger (%s)", ledgerDir(r.story, r.head)))
-	if r.story != 0 {
+	p.Writes = append(p.Writes, fmt.Sprintf("lands the pack and ship.json on the ledger (%s)", ledgerDir(r.target.story, r.target.head)))
+	if r.target.story != 0 {
 		p.Writes = append(p.Writes, fmt.Sprintf("updates Story #%d: %s, a comment naming the pack, the ship record and the pass, %s removed",
-			r.story, inbox.LabelMerged, inbox.LabelLease))
+			r.target.story, inbox.LabelMerged, inbox.LabelLease))
 	}
 	return p
 }
@@ -122,7 +122,7 @@ func (r *run) confirm(p Plan) (gateOutcome, error) {
 
 // needFor is the access the presence check needs: admin for a bypass.
 func (r *run) needFor() identity.Access {
-	return identity.NeedFor(r.pass.Kind == pass.KindSoloBypass)
+	return identity.NeedFor(r.passing.pass.Kind == pass.KindSoloBypass)
 }
 
 // askedNothing is why the gates after a refusal were not reached.

@@ -51,6 +51,7 @@ func planStep(layers ...string) approve.Item {
 // step for Story 3 covering L04 and whose comment is what aayu renders,
 // is the plan review ship counts: the human pass passes on it.
 func TestShipTakesThePersonsApproveBatchReplyAsThePlanReview(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	f.planBatchReply("agent-bot", "founder", []approve.Item{planStep("L04")}, "L04")
@@ -64,6 +65,7 @@ func TestShipTakesThePersonsApproveBatchReplyAsThePlanReview(t *testing.T) {
 // TestShipRefusesABotsApproveBatchCommentAsAPlanReview: a bot's comment
 // `Approve batch HASH` is never a plan review, whatever the batch holds.
 func TestShipRefusesABotsApproveBatchCommentAsAPlanReview(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	f.planBatchReply("agent-bot", "agent-bot", []approve.Item{planStep("L04")}, "L04")
@@ -78,6 +80,7 @@ func TestShipRefusesABotsApproveBatchCommentAsAPlanReview(t *testing.T) {
 // approves a batch whose record holds no plan step for Story 3 (a ready
 // step), so it reviewed no plan.
 func TestShipRefusesABatchReplyWithoutAPlanStepForThisStory(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	other := approve.NewPlanItem(9, []string{"L04"}, "Another Story", "body", false)
@@ -93,6 +96,7 @@ func TestShipRefusesABatchReplyWithoutAPlanStepForThisStory(t *testing.T) {
 // step the batch showed covers L04; a pull request touching L04 and L07
 // needs both, whatever the ledger's plan record claims.
 func TestShipRefusesABatchReplyWhosePlanStepDoesNotCoverTheLayers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n", ".github/CODEOWNERS": "* @founder\n"})
 	f.planBatchReply("agent-bot", "founder", []approve.Item{planStep("L04")}, "L04", "L07")
@@ -107,6 +111,7 @@ func TestShipRefusesABatchReplyWhosePlanStepDoesNotCoverTheLayers(t *testing.T) 
 // comment on the Story is not what aayu renders from the record the reply
 // names, so the person may have approved other steps.
 func TestShipRefusesABatchReplyWhoseBatchCommentWasNotRendered(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	hash := f.planBatchReply("agent-bot", "founder", []approve.Item{planStep("L04")}, "L04")
@@ -164,6 +169,7 @@ func (f *fixture) editComment(who string, pick func(body string) bool) {
 // when it was read is unknown; it is no plan review even with the same
 // words.
 func TestShipRefusesAnEditedApproveBatchReplyAsAPlanReview(t *testing.T) {
+	t.Parallel()
 	f, later := newEditFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	hash := f.planBatchReply("agent-bot", "founder", []approve.Item{planStep("L04")}, "L04")
@@ -180,6 +186,7 @@ func TestShipRefusesAnEditedApproveBatchReplyAsAPlanReview(t *testing.T) {
 // was edited after it was posted; even back to the rendered words, the
 // steps the person was shown when they replied are unknown.
 func TestShipRefusesABatchReplyWhoseBatchCommentWasEdited(t *testing.T) {
+	t.Parallel()
 	f, later := newEditFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	hash := f.planBatchReply("agent-bot", "founder", []approve.Item{planStep("L04")}, "L04")

@@ -39,6 +39,7 @@ func (f *fixture) planRecord(login string, story int, kind, body string, layers 
 // is not a plan review; ship wants the record aayu plan lands, and says
 // which command records it (in solo mode, the bypass).
 func TestShipRefusesWithoutAPlanReviewRecord(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
@@ -56,6 +57,7 @@ func TestShipRefusesWithoutAPlanReviewRecord(t *testing.T) {
 // TestShipRefusesAPlanReviewOfFewerLayers: a record that covers L04 does
 // not cover a pull request that also touches L07.
 func TestShipRefusesAPlanReviewOfFewerLayers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n", ".github/CODEOWNERS": "* @founder\n"})
 	f.planReviewed("founder", 3, "L04")
@@ -69,6 +71,7 @@ func TestShipRefusesAPlanReviewOfFewerLayers(t *testing.T) {
 // TestShipRefusesAPlanReviewWhoseCommentIsGone: the record stands on its
 // comment; a deleted comment leaves no review.
 func TestShipRefusesAPlanReviewWhoseCommentIsGone(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	url := f.planReviewed("founder", 3, "L04")
@@ -95,6 +98,7 @@ func TestShipRefusesAPlanReviewWhoseCommentIsGone(t *testing.T) {
 // aayu plan landed it: a review with its reviewer, a bypass in the seed's
 // shape with reviewer "none (solo mode)".
 func TestShipCopiesThePlanReviewIntoShipJSON(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	url := f.planReviewed("founder", 3, "L04")
@@ -103,17 +107,17 @@ func TestShipCopiesThePlanReviewIntoShipJSON(t *testing.T) {
 	if e := lastEvent(events)[GateHumanPass]; err != nil || e.State != Passed {
 		t.Fatalf("human pass %s: %v %s %q", e.State, err, e.Words, e.Detail)
 	}
-	r := &run{story: 3, cfg: Config{Viewer: "founder"},
+	r := &run{target: targetFacts{story: 3}, cfg: Config{Viewer: "founder"}, passing: passFacts{
 		pass: pass.PassResult{Plan: pass.PlanResult{Required: true, Layers: []string{"L04"}, By: "founder"}},
 		plan: pass.PlanReview{Reviewed: true, By: "founder", CommentURL: url, Record: &pass.PlanRecord{Story: 3, Layers: []string{"L04"}, Kind: "review",
-			Reviewer: "founder", ApprovedBy: "founder", RecordedBy: "founder", RecordedAt: "2026-10-12T07:30:32Z", CommentURL: url, Note: "n"}}}
+			Reviewer: "founder", ApprovedBy: "founder", RecordedBy: "founder", RecordedAt: "2026-10-12T07:30:32Z", CommentURL: url, Note: "n"}}}}
 	b, _ := json.Marshal(r.planRecord())
 	want := `{"required":true,"layers":["L04"],"reviewer":"founder","record":"specs/3/plan-review.json","review":{"reviewer":"founder","layers":["L04"],"recorded_by":"founder","recorded_at":"2026-10-12T07:30:32Z","comment_url":"` + url + `","note":"n"}}`
 	if string(b) != want {
 		t.Errorf("plan_review of a review:\n%s\nwant\n%s", b, want)
 	}
-	r.pass.Plan = pass.PlanResult{Required: true, Layers: []string{"L04"}, Bypass: true}
-	r.plan = pass.PlanReview{Bypass: true, CommentURL: url, Record: &pass.PlanRecord{Story: 3, Layers: []string{"L04"}, Kind: "solo-bypass",
+	r.passing.pass.Plan = pass.PlanResult{Required: true, Layers: []string{"L04"}, Bypass: true}
+	r.passing.plan = pass.PlanReview{Bypass: true, CommentURL: url, Record: &pass.PlanRecord{Story: 3, Layers: []string{"L04"}, Kind: "solo-bypass",
 		Reviewer: pass.NoPlanReviewer, RecordedBy: "founder", RecordedAt: "2026-10-12T07:30:32Z", CommentURL: url, Note: pass.PlanBypassNote}}
 	b, _ = json.Marshal(r.planRecord())
 	want = `{"required":true,"layers":["L04"],"record":"specs/3/plan-review.json","bypass":{"as":"solo-bypass","reviewer":"none (solo mode)","layers":["L04"],"recorded_by":"founder","recorded_at":"2026-10-12T07:30:32Z","comment_url":"` + url + `","note":"` + pass.PlanBypassNote + `"}}`
@@ -127,6 +131,7 @@ func TestShipCopiesThePlanReviewIntoShipJSON(t *testing.T) {
 // (by a person who is not the builder), never the bypass, and a plan
 // bypass recorded earlier no longer counts.
 func TestShipRefusesAPlanBypassOutsideSoloMode(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.baseConfig(soloLine, "[identity]\nbot_logins = [\"agent-bot[bot]\"]")
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
@@ -147,6 +152,7 @@ func TestShipRefusesAPlanBypassOutsideSoloMode(t *testing.T) {
 // "Plan reviewed:" comment on the story does not count, another person's
 // does.
 func TestShipRefusesThePRAuthorsOwnPlanReview(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := f.writerPR("story/3-policy", map[string]string{"policy/limits.md": "# Limits\n"})
 	const missing = "needs a plan-time review"

@@ -37,7 +37,7 @@ func (r *run) checkPolicy() (gateOutcome, error) {
 	// The one reader ship, the protected-paths gate and doctor share
 	// (ghx/basepolicy): the same files at the same tip, failing closed in
 	// the same words.
-	pol, err := r.readBasePolicy(r.baseRef)
+	pol, err := r.readBasePolicy(r.target.baseRef)
 	if err != nil {
 		return gateOutcome{}, err
 	}
@@ -52,13 +52,13 @@ func (r *run) checkPolicy() (gateOutcome, error) {
 		return gateOutcome{}, fmt.Errorf("reading the repository: %s", ghx.Describe(err))
 	}
 	b.private = repo.GetPrivate()
-	r.base = b
+	r.evidence.base = b
 
 	refusals = append(refusals, r.looser(raw)...)
 	if len(refusals) > 0 {
 		return gateOutcome{refusals: refusals}, nil
 	}
-	words := fmt.Sprintf("read from %s at %s", r.baseRef, gitsha.Short(b.tip))
+	words := fmt.Sprintf("read from %s at %s", r.target.baseRef, gitsha.Short(b.tip))
 	if b.policy.Approver != "" {
 		words += fmt.Sprintf("; approver @%s", strings.TrimPrefix(b.policy.Approver, "@"))
 	}
@@ -72,7 +72,7 @@ func (r *run) checkPolicy() (gateOutcome, error) {
 // --set makes looser than the base branch's copy.
 func (r *run) looser(baseRaw []byte) []string {
 	var out []string
-	base := r.base.policy
+	base := r.evidence.base.policy
 	if r.cfg.Local.Repo != nil {
 		checkout, err := config.Load(config.Sources{Repo: r.cfg.Local.Repo, RepoName: checkoutLayer})
 		if err != nil {

@@ -23,11 +23,11 @@ func (r *run) checkPR() (gateOutcome, error) {
 	if err != nil {
 		return gateOutcome{}, fmt.Errorf("reading pull request #%d: %s", r.pr, ghx.Describe(err))
 	}
-	r.pull = pr
-	r.head = pr.GetHead().GetSHA()
-	r.author = pr.GetUser().GetLogin()
-	r.baseRef = pr.GetBase().GetRef()
-	r.story = linkedStory(pr.GetHead().GetRef(), pr.GetBody())
+	r.target.pull = pr
+	r.target.head = pr.GetHead().GetSHA()
+	r.target.author = pr.GetUser().GetLogin()
+	r.target.baseRef = pr.GetBase().GetRef()
+	r.target.story = linkedStory(pr.GetHead().GetRef(), pr.GetBody())
 
 	if pr.GetMerged() {
 		return r.resumeMerged(pr.GetMergeCommitSHA())
@@ -39,15 +39,15 @@ func (r *run) checkPR() (gateOutcome, error) {
 	case pr.GetDraft():
 		refusals = append(refusals, fmt.Sprintf("pull request #%d is a draft; mark it ready for review first", r.pr))
 	case pr.Mergeable != nil && !pr.GetMergeable():
-		refusals = append(refusals, fmt.Sprintf("pull request #%d conflicts with %s; nothing can merge until its branch is brought up to date", r.pr, r.baseRef))
+		refusals = append(refusals, fmt.Sprintf("pull request #%d conflicts with %s; nothing can merge until its branch is brought up to date", r.pr, r.target.baseRef))
 	}
 	if len(refusals) > 0 {
 		if pr.GetState() != "open" {
-			r.head = "" // nothing further is worth checking
+			r.target.head = "" // nothing further is worth checking
 		}
 		return gateOutcome{refusals: refusals}, nil
 	}
-	return gateOutcome{words: fmt.Sprintf("#%d is open into %s at head %s", r.pr, r.baseRef, gitsha.Short(r.head))}, nil
+	return gateOutcome{words: fmt.Sprintf("#%d is open into %s at head %s", r.pr, r.target.baseRef, gitsha.Short(r.target.head))}, nil
 }
 
 // resumeMerged handles a pull request that is already merged: only a merge
@@ -58,18 +58,18 @@ func (r *run) resumeMerged(mergeSHA string) (gateOutcome, error) {
 	if err != nil {
 		return gateOutcome{}, err
 	}
-	if tr == nil || tr.Head != r.head {
+	if tr == nil || tr.Head != r.target.head {
 		msg := fmt.Sprintf("pull request #%d was merged as %s without aayu ship for head %s, so there is no gate pack ship may land; the inbox marks it merged without proof",
-			r.pr, gitsha.Short(mergeSHA), gitsha.Short(r.head))
-		r.head = ""
+			r.pr, gitsha.Short(mergeSHA), gitsha.Short(r.target.head))
+		r.target.head = ""
 		return gateOutcome{refusals: []string{msg}}, nil
 	}
-	r.resume = tr
+	r.target.resume = tr
 	r.res.Merged, r.res.MergeCommit, r.res.Resumed = true, mergeSHA, true
 	if tr.Story != 0 {
-		r.story = tr.Story
+		r.target.story = tr.Story
 	}
-	dir := ledgerDir(r.story, r.head)
+	dir := ledgerDir(r.target.story, r.target.head)
 	rec, err := ghx.ReadFile(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, dir+"/ship.json")
 	switch {
 	case err == nil:

@@ -44,7 +44,7 @@ func (g gateStates) onlyHumanPass() bool {
 // solo repository's pull request ready to ship (the bypass itself is still
 // taken only when asked for).
 func (r *run) readyToShip(g gateStates) {
-	if !g.onlyHumanPass() || r.cfg.CI || r.cfg.Approval != nil || r.cfg.CheckOnly || r.resume != nil || r.head == "" || r.base == nil {
+	if !g.onlyHumanPass() || r.cfg.CI || r.cfg.Approval != nil || r.cfg.CheckOnly || r.target.resume != nil || r.target.head == "" || r.evidence.base == nil {
 		return
 	}
 	// A refused ship asks nobody for a code, so the comment goes out only
@@ -52,7 +52,7 @@ func (r *run) readyToShip(g gateStates) {
 	if r.human(identity.AccessWrite).Outcome != identity.Allowed {
 		return
 	}
-	if identity.IsBot(identity.Account{Login: r.cfg.Viewer}, r.base.identity.BotLogins) {
+	if identity.IsBot(identity.Account{Login: r.cfg.Viewer}, r.evidence.base.identity.BotLogins) {
 		return // the inbox never reads a bot's comment as a person's
 	}
 	line, err := r.postReadyToShip()
@@ -63,7 +63,7 @@ func (r *run) readyToShip(g gateStates) {
 	if line == "" {
 		return
 	}
-	out := r.passOutcome
+	out := r.passing.passOutcome
 	r.emit(Event{Gate: GateHumanPass, State: Refused, Words: refusedWords(out),
 		Detail: append(append(append([]string(nil), out.refusals...), out.detail...), line)})
 }
@@ -79,7 +79,7 @@ func (r *run) postReadyToShip() (string, error) {
 	if err := r.loadPerson(); err != nil {
 		return "", err
 	}
-	if r.person.Access() < identity.AccessWrite {
+	if r.passing.person.Access() < identity.AccessWrite {
 		return "", nil // the inbox reads the comment only from write access
 	}
 	if err := r.loadComments(); err != nil {
@@ -87,12 +87,12 @@ func (r *run) postReadyToShip() (string, error) {
 	}
 	if c, ok := r.ownReadyToShip(); ok {
 		r.res.ReadyToShip = c.URL
-		return fmt.Sprintf("Ready to ship is already commented on #%d for head %s (%s); nothing was posted", r.pr, r.head, c.URL), nil
+		return fmt.Sprintf("Ready to ship is already commented on #%d for head %s (%s); nothing was posted", r.pr, r.target.head, c.URL), nil
 	}
-	body := ReadyToShipComment(r.head, r.neededPass())
+	body := ReadyToShipComment(r.target.head, r.neededPass())
 	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.pr, &github.IssueComment{Body: github.String(actions.Neutralize(body))})
 	if errors.Is(err, ghx.ErrMayHaveLanded) {
-		r.comments = nil
+		r.passing.comments = nil
 		if lerr := r.loadComments(); lerr != nil {
 			return "", fmt.Errorf("%s, and reading the comments again failed: %w", ghx.Describe(err), lerr)
 		}
@@ -106,27 +106,27 @@ func (r *run) postReadyToShip() (string, error) {
 		return "", errors.New(ghx.Describe(err))
 	}
 	r.res.ReadyToShip = c.GetHTMLURL()
-	r.record("done", []string{fmt.Sprintf("commented Ready to ship on #%d for head %s (%s)", r.pr, r.head, c.GetHTMLURL())}, "")
-	return fmt.Sprintf("commented Ready to ship on #%d for head %s: %s", r.pr, r.head, c.GetHTMLURL()), nil
+	r.record("done", []string{fmt.Sprintf("commented Ready to ship on #%d for head %s (%s)", r.pr, r.target.head, c.GetHTMLURL())}, "")
+	return fmt.Sprintf("commented Ready to ship on #%d for head %s: %s", r.pr, r.target.head, c.GetHTMLURL()), nil
 }
 
 // ownReadyToShip finds the person's own Ready to ship comment for the head,
 // read as the inbox reads one.
 func (r *run) ownReadyToShip() (identity.Comment, bool) {
 	var mine []identity.Comment
-	for _, c := range r.comments {
+	for _, c := range r.passing.comments {
 		if identity.SameLogin(c.Author.Login, r.cfg.Viewer) {
-			c.Author.Permission = r.person.Permission
+			c.Author.Permission = r.passing.person.Permission
 			mine = append(mine, c)
 		}
 	}
-	return inbox.ReadyToShipComment(mine, r.head, r.base.identity.BotLogins)
+	return inbox.ReadyToShipComment(mine, r.target.head, r.evidence.base.identity.BotLogins)
 }
 
 // openStory is the first issue the pull request links (as the inbox reads
 // links) that is an open Story; 0 when there is none.
 func (r *run) openStory() (int, error) {
-	for _, n := range inbox.LinkedIssues(r.pull.GetHead().GetRef(), r.pull.GetBody()) {
+	for _, n := range inbox.LinkedIssues(r.target.pull.GetHead().GetRef(), r.target.pull.GetBody()) {
 		is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, n)
 		if ghx.IsNotFound(err) {
 			continue
@@ -150,9 +150,9 @@ func (r *run) openStory() (int, error) {
 // solo mode with no second human in a seat, the bypass; otherwise a review
 // of the head by whom the pass rule names.
 func (r *run) neededPass() string {
-	p := r.base.policy
+	p := r.evidence.base.policy
 	em := strings.TrimPrefix(p.EngineeringManager, "@")
-	if identity.SoloMode(r.base.identity) && (em == "" || identity.SameLogin(em, r.cfg.Viewer)) {
+	if identity.SoloMode(r.evidence.base.identity) && (em == "" || identity.SameLogin(em, r.cfg.Viewer)) {
 		return fmt.Sprintf("Needed: %s --solo-bypass, run by an admin at a terminal; in solo mode no second person can review, so the bypass is the pass.", Command(r.pr))
 	}
 	who, role := em, "the Engineering Manager seat's paired human"
@@ -160,7 +160,7 @@ func (r *run) neededPass() string {
 		who, role = strings.TrimPrefix(p.Approver, "@"), "the [autonomy] approver"
 	}
 	if who == "" {
-		return fmt.Sprintf("Needed: an approving review of this head by a person who is not the author (@%s).", r.author)
+		return fmt.Sprintf("Needed: an approving review of this head by a person who is not the author (@%s).", r.target.author)
 	}
 	return fmt.Sprintf("Needed: an approving review of this head by @%s (%s).", who, role)
 }

@@ -22,8 +22,10 @@ import (
 // comments "Ready to ship" for the head once, as the person, in words the
 // inbox reads; any other refusal, --ci, or a missing presence posts nothing.
 func TestShipReadyToShipComment(t *testing.T) {
+	t.Parallel()
 	pr := sandbox.DemoPRReady
 	t.Run("not in solo mode, no review", func(t *testing.T) {
+		t.Parallel()
 		f := newBotFixture(t)
 		f.clearReadyToShip(pr)
 		cfg := f.config("founder")
@@ -85,6 +87,7 @@ func TestShipReadyToShipComment(t *testing.T) {
 	})
 
 	t.Run("solo mode without --solo-bypass names the flag and comments Ready to ship only", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.solo()
 		f.clearReadyToShip(pr)
@@ -130,6 +133,7 @@ func TestShipReadyToShipComment(t *testing.T) {
 	}
 	for _, tc := range none {
 		t.Run("nothing posted: "+tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newBotFixture(t)
 			f.clearReadyToShip(tc.pr)
 			cfg := f.config("founder")

@@ -119,7 +119,7 @@ type PlanBypass struct {
 // the person's identity. Landing twice is impossible: a ship.json already
 // there for this head ends the step.
 func (r *run) land() (gateOutcome, error) {
-	dir := ledgerDir(r.story, r.head)
+	dir := ledgerDir(r.target.story, r.target.head)
 	r.res.LedgerDir = dir
 	if r.res.Resumed {
 		// Only a merge an earlier run made can have its record landed
@@ -148,9 +148,9 @@ func (r *run) land() (gateOutcome, error) {
 	}
 	shipJSON = append(shipJSON, '\n')
 	files[dir+"/ship.json"] = shipJSON
-	if k := r.pass.Kind; k == pass.KindAutonomous || k == pass.KindProof {
-		audit, _ := json.MarshalIndent(map[string]any{"pr": r.pr, "story": r.story, "head": r.head, "merge_commit": r.res.MergeCommit,
-			"kind": k, "layers": r.pass.Footprint, "merged_at": rec.ShippedAt, "merged_by": r.cfg.Viewer}, "", "  ")
+	if k := r.passing.pass.Kind; k == pass.KindAutonomous || k == pass.KindProof {
+		audit, _ := json.MarshalIndent(map[string]any{"pr": r.pr, "story": r.target.story, "head": r.target.head, "merge_commit": r.res.MergeCommit,
+			"kind": k, "layers": r.passing.pass.Footprint, "merged_at": rec.ShippedAt, "merged_by": r.cfg.Viewer}, "", "  ")
 		files[fmt.Sprintf("autonomy/audit/%d.json", r.pr)] = append(audit, '\n')
 	}
 	landing := fmt.Sprintf("landed %s/{pack.json,ship.json,artifacts} and %s on the ledger", dir, segment)
@@ -161,7 +161,7 @@ func (r *run) land() (gateOutcome, error) {
 	}
 	files[segment] = seg
 	msg := fmt.Sprintf("ledger: ship story %d (PR #%d) at %s\n\nAuthoritative pack of run %d, landed by %s through aayu ship.",
-		r.story, r.pr, gitsha.Short(r.head), r.pack.run.GetID(), r.cfg.Viewer)
+		r.target.story, r.pr, gitsha.Short(r.target.head), r.evidence.pack.run.GetID(), r.cfg.Viewer)
 	trailers := []string{fmt.Sprintf("Aayudha-Identity: human (%s, aayu ship)", r.cfg.Viewer)}
 	if a := r.cfg.Approval; a != nil {
 		// Written by whoever holds the token (the bot, in an agent lane),
@@ -196,8 +196,8 @@ func (r *run) land() (gateOutcome, error) {
 // packFiles is the ledger copy of the gate's pack: media never leave the
 // run artifact, data artifacts go with the bytes that were verified.
 func (r *run) packFiles(dir string) (map[string][]byte, string, error) {
-	p := proof.LedgerCopy(*r.pack.pack)
-	p.Authority = proof.Authority{Kind: proof.AuthorityAuthoritative, Workflow: GateWorkflowPath, RunID: r.pack.run.GetID(),
+	p := proof.LedgerCopy(*r.evidence.pack.pack)
+	p.Authority = proof.Authority{Kind: proof.AuthorityAuthoritative, Workflow: GateWorkflowPath, RunID: r.evidence.pack.run.GetID(),
 		Writer: r.cfg.Viewer + " (aayu ship)"}
 	if p.Identity == "" {
 		p.Identity = proof.IdentityCI
@@ -207,7 +207,7 @@ func (r *run) packFiles(dir string) (map[string][]byte, string, error) {
 		return nil, "", fmt.Errorf("encoding the ledger's pack.json: %w", err)
 	}
 	files := map[string][]byte{dir + "/pack.json": packJSON}
-	root, err := os.OpenRoot(r.pack.dir)
+	root, err := os.OpenRoot(r.evidence.pack.dir)
 	if err != nil {
 		return nil, "", fmt.Errorf("reopening the verified pack: %w", err)
 	}
@@ -230,36 +230,36 @@ func (r *run) packFiles(dir string) (map[string][]byte, string, error) {
 
 // planRecord copies the plan review record ship checked into ship.json.
 func (r *run) planRecord() PlanRecord {
-	plan := PlanRecord{Required: r.pass.Plan.Required, Layers: r.pass.Plan.Layers, Reviewer: r.pass.Plan.By}
-	rec := r.plan.Record
+	plan := PlanRecord{Required: r.passing.pass.Plan.Required, Layers: r.passing.pass.Plan.Layers, Reviewer: r.passing.pass.Plan.By}
+	rec := r.passing.plan.Record
 	if rec != nil {
 		plan.Record = pass.PlanRecordPath(rec.Story)
 	}
 	switch {
-	case r.pass.Plan.Bypass && rec != nil:
+	case r.passing.pass.Plan.Bypass && rec != nil:
 		plan.Bypass = &PlanBypass{As: pass.KindSoloBypass, Reviewer: rec.Reviewer, Layers: rec.Layers, RecordedBy: rec.RecordedBy, RecordedAt: rec.RecordedAt,
 			CommentURL: rec.CommentURL, Note: rec.Note}
-	case r.pass.Plan.Bypass:
+	case r.passing.pass.Plan.Bypass:
 		// An earlier run merged on it (passFromTrailers) and the record can
 		// no longer be read: the facts ship holds, nothing invented.
-		plan.Bypass = &PlanBypass{As: pass.KindSoloBypass, Reviewer: pass.NoPlanReviewer, RecordedBy: r.cfg.Viewer, CommentURL: r.plan.CommentURL, Note: pass.PlanBypassNote}
-	case r.pass.Plan.By != "" && rec != nil:
+		plan.Bypass = &PlanBypass{As: pass.KindSoloBypass, Reviewer: pass.NoPlanReviewer, RecordedBy: r.cfg.Viewer, CommentURL: r.passing.plan.CommentURL, Note: pass.PlanBypassNote}
+	case r.passing.pass.Plan.By != "" && rec != nil:
 		plan.Review = &PlanReview{Reviewer: rec.Reviewer, Layers: rec.Layers, RecordedBy: rec.RecordedBy, RecordedAt: rec.RecordedAt, CommentURL: rec.CommentURL, Note: rec.Note}
 	}
 	return plan
 }
 
 func (r *run) shipRecord(ledgerSHA, segment string, now time.Time) ShipRecord {
-	gp := r.pack
-	days, note := proof.ArtifactRetention(r.base.cfg.Int("proof.retention_days"), r.base.private, r.cfg.Env)
-	hp := HumanPassRecord{Kind: r.pass.Kind, Login: r.pass.Login, ReviewURL: r.pass.ReviewURL, CommentURL: r.pass.CommentURL,
-		Commit: r.head, Note: r.pass.Note, Footprint: r.pass.Footprint}
+	gp := r.evidence.pack
+	days, note := proof.ArtifactRetention(r.evidence.base.cfg.Int("proof.retention_days"), r.evidence.base.private, r.cfg.Env)
+	hp := HumanPassRecord{Kind: r.passing.pass.Kind, Login: r.passing.pass.Login, ReviewURL: r.passing.pass.ReviewURL, CommentURL: r.passing.pass.CommentURL,
+		Commit: r.target.head, Note: r.passing.pass.Note, Footprint: r.passing.pass.Footprint}
 	if hp.Login == "" {
 		hp.Login = r.cfg.Viewer
 	}
 	plan := r.planRecord()
 	rec := ShipRecord{
-		Repo: r.repoName(), Story: r.story, PR: r.pr, PRHeadSHA: r.head, MergeCommit: r.res.MergeCommit,
+		Repo: r.repoName(), Story: r.target.story, PR: r.pr, PRHeadSHA: r.target.head, MergeCommit: r.res.MergeCommit,
 		GateRun: GateRunRecord{Workflow: GateWorkflowPath, RunID: gp.run.GetID(), RunAttempt: gp.run.GetRunAttempt(), Event: gp.run.GetEvent(),
 			URL: gp.run.GetHTMLURL()},
 		Artifact:   ArtifactRecord{ID: gp.artifact.GetID(), Name: gp.artifact.GetName(), SHA256: gp.zipSHA256, RetentionDays: days, Retention: note},
@@ -295,8 +295,8 @@ func (r *run) segment(landing actions.Record) ([]byte, error) {
 		}
 		return nil
 	}
-	if r.resume != nil && r.cfg.Log != nil {
-		for _, t := range []time.Time{r.pull.GetMergedAt().Time, r.cfg.Now()} {
+	if r.target.resume != nil && r.cfg.Log != nil {
+		for _, t := range []time.Time{r.target.pull.GetMergedAt().Time, r.cfg.Now()} {
 			for _, rec := range r.earlierRecords(t) {
 				if err := add(rec); err != nil {
 					return nil, err
@@ -304,7 +304,7 @@ func (r *run) segment(landing actions.Record) ([]byte, error) {
 			}
 		}
 	}
-	for _, rec := range append(append([]actions.Record(nil), r.records...), landing) {
+	for _, rec := range append(append([]actions.Record(nil), r.landing.records...), landing) {
 		if err := add(rec); err != nil {
 			return nil, err
 		}
@@ -328,7 +328,7 @@ func (r *run) earlierRecords(day time.Time) []actions.Record {
 	for sc.Scan() {
 		var rec actions.Record
 		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Command == r.command() && rec.Repo == r.repoName() &&
-			rec.Outcome == "done" && strings.Contains(strings.Join(rec.Writes, " "), r.head) {
+			rec.Outcome == "done" && strings.Contains(strings.Join(rec.Writes, " "), r.target.head) {
 			out = append(out, rec)
 		}
 	}
@@ -354,7 +354,7 @@ type tipRead struct {
 // ship.json (land's Unless) is made at the tip the commit is built on.
 func (r *run) readLedgerTip() {
 	ch := make(chan tipRead, 1)
-	r.ledgerTip = ch
+	r.landing.ledgerTip = ch
 	r.round().ahead(func() {
 		tip, err := ghx.ReadTip(r.reads.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch)
 		ch <- tipRead{tip, err}
@@ -364,8 +364,8 @@ func (r *run) readLedgerTip() {
 // takeLedgerTip is the tip read at the yes, once; nil when none was read
 // (or the read failed), and for every later attempt.
 func (r *run) takeLedgerTip() *ghx.Tip {
-	ch := r.ledgerTip
-	r.ledgerTip = nil
+	ch := r.landing.ledgerTip
+	r.landing.ledgerTip = nil
 	if ch == nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 // TestShipRefusals has one case per refusal the seeds name. Each asserts
 // the refusal's words, exit 4, that nothing merged and nothing landed.
 func TestShipRefusals(t *testing.T) {
+	t.Parallel()
 	t.Run("each run kind alone", testRunKinds)
 
 	founderApproves := func(f *fixture, _ *Config) { f.review("founder", sandbox.DemoPRReady, "APPROVE", "") }
@@ -99,6 +100,7 @@ func TestShipRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			// The founder's review is the pass only where a bot wrote the
 			// pull request, so each refusal after the pass is checked with
 			// a bot identity; a case named "… in the solo demo" runs on the
@@ -134,6 +136,7 @@ func TestShipRefusals(t *testing.T) {
 	}
 
 	t.Run("the head moves just before the merge", func(t *testing.T) {
+		t.Parallel()
 		f := newBotFixture(t)
 		f.review("founder", sandbox.DemoPRReady, "APPROVE", "")
 		cfg := f.config("founder")

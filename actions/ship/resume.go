@@ -26,19 +26,19 @@ const ResumeWindow = 15 * time.Minute
 // (policy, pack, human pass) has run again for the unrecorded resume, so the
 // record never claims a pass that does not hold now.
 func (r *run) earlierApproval() string {
-	if r.resume == nil || r.pull == nil || !r.pull.GetMerged() {
+	if r.target.resume == nil || r.target.pull == nil || !r.target.pull.GetMerged() {
 		return ""
 	}
-	if r.resume.Head == "" || r.resume.Head != r.head {
+	if r.target.resume.Head == "" || r.target.resume.Head != r.target.head {
 		return ""
 	}
-	if !identity.SameLogin(r.pull.GetMergedBy().GetLogin(), r.cfg.Viewer) {
+	if !identity.SameLogin(r.target.pull.GetMergedBy().GetLogin(), r.cfg.Viewer) {
 		return ""
 	}
-	if r.resume.PassKind == pass.KindSoloBypass && !identity.SameLogin(r.resume.PassBy, r.cfg.Viewer) {
+	if r.target.resume.PassKind == pass.KindSoloBypass && !identity.SameLogin(r.target.resume.PassBy, r.cfg.Viewer) {
 		return ""
 	}
-	at := r.pull.GetMergedAt().Time
+	at := r.target.pull.GetMergedAt().Time
 	if at.IsZero() {
 		return ""
 	}
@@ -47,5 +47,5 @@ func (r *run) earlierApproval() string {
 		return ""
 	}
 	return fmt.Sprintf("finishing the ship you approved at %s: no new approval needed (merged by @%s as %s at head %s, %s ago; the approval holds for %s after the merge)",
-		at.UTC().Format("15:04 UTC"), r.cfg.Viewer, gitsha.Short(r.res.MergeCommit), gitsha.Short(r.head), age.Round(time.Second), ResumeWindow)
+		at.UTC().Format("15:04 UTC"), r.cfg.Viewer, gitsha.Short(r.res.MergeCommit), gitsha.Short(r.target.head), age.Round(time.Second), ResumeWindow)
 }

@@ -43,8 +43,10 @@ func (f *fixture) plainConfig(p *presenceCounter) Config {
 // record) is finished by the next run with no second presence check, and
 // says so in words.
 func TestResumeAfterMergedThenFailedNeedsNoSecondApproval(t *testing.T) {
+	t.Parallel()
 	for _, step := range []GateID{GateMerge, GateLedger} {
 		t.Run(step.Title(), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			f.solo()
 			pr := sandbox.DemoPRReady
@@ -88,6 +90,7 @@ func TestResumeAfterMergedThenFailedNeedsNoSecondApproval(t *testing.T) {
 // TestResumeOutsideTheWindowAsksAgain: past ResumeWindow since the merge,
 // the finishing run asks for a new approval; refused, it writes nothing.
 func TestResumeOutsideTheWindowAsksAgain(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.solo()
 	pr := sandbox.DemoPRReady
@@ -133,26 +136,27 @@ func TestResumeOutsideTheWindowAsksAgain(t *testing.T) {
 // approval only for this person's own merge by ship of this head, within
 // the window; anything else asks again.
 func TestEarlierApprovalRefusesWhatItCannotProve(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC)
 	good := func() *run {
-		return &run{cfg: Config{Viewer: "founder", Now: func() time.Time { return now }}, head: "abc",
+		return &run{cfg: Config{Viewer: "founder", Now: func() time.Time { return now }}, target: targetFacts{head: "abc",
 			pull: &github.PullRequest{Merged: github.Bool(true), MergedBy: &github.User{Login: github.String("founder")},
 				MergedAt: &github.Timestamp{Time: now.Add(-5 * time.Minute)}},
-			resume: &mergeTrailers{Head: "abc", PassKind: pass.KindSoloBypass, PassBy: "founder"}}
+			resume: &mergeTrailers{Head: "abc", PassKind: pass.KindSoloBypass, PassBy: "founder"}}}
 	}
 	if w := good().earlierApproval(); !strings.Contains(w, "you approved at 14:55 UTC: no new approval needed") {
 		t.Fatalf("own merge five minutes ago: %q", w)
 	}
 	for name, spoil := range map[string]func(*run){
-		"merged by another person":  func(r *run) { r.pull.MergedBy.Login = github.String("dev") },
-		"no merger":                 func(r *run) { r.pull.MergedBy = nil },
-		"bypass passed by another":  func(r *run) { r.resume.PassBy = "dev" },
-		"trailers for another head": func(r *run) { r.resume.Head = "def" },
-		"not a resume":              func(r *run) { r.resume = nil },
-		"merged past the window":    func(r *run) { r.pull.MergedAt.Time = now.Add(-ResumeWindow - time.Second) },
-		"merged in the future":      func(r *run) { r.pull.MergedAt.Time = now.Add(time.Hour) },
-		"no merge time":             func(r *run) { r.pull.MergedAt = nil },
-		"not merged":                func(r *run) { r.pull.Merged = github.Bool(false) },
+		"merged by another person":  func(r *run) { r.target.pull.MergedBy.Login = github.String("dev") },
+		"no merger":                 func(r *run) { r.target.pull.MergedBy = nil },
+		"bypass passed by another":  func(r *run) { r.target.resume.PassBy = "dev" },
+		"trailers for another head": func(r *run) { r.target.resume.Head = "def" },
+		"not a resume":              func(r *run) { r.target.resume = nil },
+		"merged past the window":    func(r *run) { r.target.pull.MergedAt.Time = now.Add(-ResumeWindow - time.Second) },
+		"merged in the future":      func(r *run) { r.target.pull.MergedAt.Time = now.Add(time.Hour) },
+		"no merge time":             func(r *run) { r.target.pull.MergedAt = nil },
+		"not merged":                func(r *run) { r.target.pull.Merged = github.Bool(false) },
 	} {
 		r := good()
 		spoil(r)

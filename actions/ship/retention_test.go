@@ -14,6 +14,7 @@ import (
 // artifact, which alone keeps the media bytes, is kept: [proof]
 // retention_days capped by the repository's limit and GITHUB_RETENTION_DAYS.
 func TestArtifactRetention(t *testing.T) {
+	t.Parallel()
 	pr := sandbox.DemoPRReady
 	for _, tc := range []struct {
 		name string
@@ -25,6 +26,7 @@ func TestArtifactRetention(t *testing.T) {
 		{"capped by GITHUB_RETENTION_DAYS", map[string]string{"GITHUB_RETENTION_DAYS": "5"}, 5, "GITHUB_RETENTION_DAYS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newBotFixture(t)
 			f.review("founder", pr, "APPROVE", "")
 			cfg := f.config("founder")
@@ -43,6 +45,7 @@ func TestArtifactRetention(t *testing.T) {
 		})
 	}
 	t.Run("an artifact past its expiry is refused", func(t *testing.T) {
+		t.Parallel()
 		f := newBotFixture(t)
 		f.review("founder", pr, "APPROVE", "")
 		cfg := f.config("founder")

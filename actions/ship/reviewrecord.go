@@ -25,10 +25,10 @@ const recordNote = "review by record: the person's approval of this head, record
 // GitHub refuses an author (seed 001: every such merge needs a recorded
 // bypass). ok is false when there is none.
 func (r *run) recordedReview() (pass.Review, bool, error) {
-	if r.base == nil || !identity.SoloMode(r.base.identity) || r.head == "" {
+	if r.evidence.base == nil || !identity.SoloMode(r.evidence.base.identity) || r.target.head == "" {
 		return pass.Review{}, false, nil
 	}
-	path := ReviewRecordPath(r.pr, r.head)
+	path := ReviewRecordPath(r.pr, r.target.head)
 	b, err := r.readFile(LedgerBranch, path)
 	if ghx.IsNotFound(err) {
 		return pass.Review{}, false, nil
@@ -37,7 +37,7 @@ func (r *run) recordedReview() (pass.Review, bool, error) {
 		return pass.Review{}, false, fmt.Errorf("reading %s on the ledger: %s", path, ghx.Describe(err))
 	}
 	var rec actions.ReviewRecord
-	if json.Unmarshal(b, &rec) != nil || rec.PR != r.pr || rec.Head != r.head || rec.Login == "" {
+	if json.Unmarshal(b, &rec) != nil || rec.PR != r.pr || rec.Head != r.target.head || rec.Login == "" {
 		return pass.Review{}, false, nil // a record of another head, or not one at all, grants nothing
 	}
 	// The login in the record is the file's own word: anyone who can write

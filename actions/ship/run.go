@@ -13,7 +13,12 @@ import (
 	"github.com/google/go-github/v66/github"
 )
 
-// run is one call of Shipper.Run: the facts read so far and the result.
+// run is one call of Shipper.Run: the facts read so far and the result,
+// grouped by the gate that reads or writes them, so each gate's state is
+// named once: target (the pull request gate), evidence (the policy and
+// pack gates), passing (the human pass), presence (whether a person is
+// here), bypass (the Solo-mode bypass comment) and landing (the ledger's
+// record and the Story's update). The run-wide fields stay at the top.
 type run struct {
 	s      *Shipper
 	cfg    Config
@@ -22,18 +27,54 @@ type run struct {
 	events chan<- Event
 	res    Result
 
-	pull     *github.PullRequest
-	head     string
-	author   string
-	baseRef  string
-	story    int // the story the pull request links, 0 when none
-	resume   *mergeTrailers
-	base     *basePolicy
-	pack     *gatePack
+	// floorOnly stays true while every refusal is a floor that does not
+	// hold: it picks the refused run's exit code.
+	floorOnly bool
+	// reads are the read-only round's (reads.go), started before the
+	// first gate and taken by the gates that need them.
+	reads *reads
+
+	target   targetFacts
+	evidence evidenceFacts
+	passing  passFacts
+	presence presenceFacts
+	bypass   bypassClaim // what this run posted for a solo-mode bypass (bypass.go)
+	landing  landingFacts
+}
+
+// targetFacts are the pull request gate's (pr.go): the pull request as
+// read, and an earlier ship's merge of it when there was one. Every later
+// gate reads them; none writes them.
+type targetFacts struct {
+	pull    *github.PullRequest
+	head    string
+	author  string
+	baseRef string
+	story   int // the story the pull request links, 0 when none
+	resume  *mergeTrailers
+}
+
+// evidenceFacts are the policy and pack gates' (policy.go, gatepack.go,
+// checks.go): the base branch's policy and the merge gate's pack for this
+// head.
+type evidenceFacts struct {
+	base *basePolicy
+	pack *gatePack
+	// proofNotes name the inspect judgements merge on proof did not take
+	// (checks.go).
+	proofNotes []string
+}
+
+// passFacts are the human pass gate's (humanpass.go), kept for the
+// readiness comment, the bypass, the plan and the record.
+type passFacts struct {
 	pass     pass.PassResult
 	plan     pass.PlanReview // the plan review as found on the story
 	person   identity.Account
 	comments []identity.Comment
+	// commentsTaken says the human pass took the read-only round's copy
+	// of the comments, so any later load reads them again.
+	commentsTaken bool
 	// passOutcome is the human pass's refusal, kept so its line can say
 	// later that ship commented Ready to ship.
 	passOutcome gateOutcome
@@ -43,27 +84,23 @@ type run struct {
 	// bypassNotAsked: only the Solo-mode bypass could pass, and the person
 	// did not ask for it.
 	bypassNotAsked bool
-	// floorOnly stays true while every refusal is a floor that does not hold.
-	floorOnly bool
-	// recorded: the record landed on the ledger this run, so a failure
-	// after it leaves only the Story to update.
-	recorded  bool
-	records   []actions.Record
-	bypass    bypassClaim // what this run posted for a solo-mode bypass (bypass.go)
-	teamNotes []string    // team memberships that could not be read (teams.go)
-	// proofNotes name the inspect judgements merge on proof did not take
-	// (checks.go).
-	proofNotes []string
-	// here is Config.Human's answer, taken once (decided says it was): the
-	// readiness comment, the bypass, the presence check and its gate all
-	// read it.
+	teamNotes      []string // team memberships that could not be read (teams.go)
+}
+
+// presenceFacts are Config.Human's answer, taken once (decided says it
+// was): the readiness comment, the bypass, the presence check and its gate
+// all read it.
+type presenceFacts struct {
 	here    identity.Decision
 	decided bool
-	// reads are the read-only round's (reads.go); commentsTaken says the
-	// human pass took the round's copy of the comments, so any later load
-	// reads them again.
-	reads         *reads
-	commentsTaken bool
+}
+
+// landingFacts are the ledger and Story gates' (record.go, story.go).
+type landingFacts struct {
+	// recorded: the record landed on the ledger this run, so a failure
+	// after it leaves only the Story to update.
+	recorded bool
+	records  []actions.Record
 	// ledgerTip is the ledger's tip read at the yes (readLedgerTip), the
 	// record's commit's starting point; land takes it once.
 	ledgerTip chan tipRead
@@ -79,19 +116,19 @@ func (r *run) human(need identity.Access) identity.Decision {
 
 // process is the answer Config.Human gave for this run, taken on first use.
 func (r *run) process() identity.Decision {
-	if !r.decided {
+	if !r.presence.decided {
 		decide := r.cfg.Human
 		if decide == nil {
 			decide = identity.Here // a run built without New (unit tests)
 		}
 		if r.cfg.Approval != nil {
-			r.here = r.batchDecision()
+			r.presence.here = r.batchDecision()
 		} else {
-			r.here = decide(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI})
+			r.presence.here = decide(identity.HumanCheck{Command: Command(r.pr), Env: r.cfg.Env, Terminal: r.cfg.Terminal, CI: r.cfg.CI})
 		}
-		r.decided = true
+		r.presence.decided = true
 	}
-	return r.here
+	return r.presence.here
 }
 
 // gateOutcome is what one gate found.
@@ -182,7 +219,7 @@ func (r *run) do() (Result, error) {
 		r.skipRest(GatePolicy, "not reached: the pull request could not be read")
 		return r.fail(err)
 	}
-	if r.cfg.CheckOnly && (r.res.Shipped || r.resume != nil) {
+	if r.cfg.CheckOnly && (r.res.Shipped || r.target.resume != nil) {
 		r.skipRest(GatePolicy, "not reached: merged already, so there is nothing to approve")
 		r.res.ExitCode = ExitShipped
 		return r.res, nil
@@ -192,7 +229,7 @@ func (r *run) do() (Result, error) {
 	}
 	if !ok {
 		r.floorOnly = false
-		if r.head == "" {
+		if r.target.head == "" {
 			r.skipRest(GatePolicy, "not reached: the pull request cannot be shipped")
 			r.res.ExitCode = ExitRefused
 			return r.res, nil
@@ -287,7 +324,7 @@ func (r *run) do() (Result, error) {
 		return r.res, nil
 	}
 	landed, err := r.gate(GateLedger, r.landRetrying)
-	r.recorded = landed // a stop after it landed leaves the record there
+	r.landing.recorded = landed // a stop after it landed leaves the record there
 	if err != nil {
 		r.skipRest(GateStory, "not finished")
 		return r.fail(err)
@@ -316,7 +353,7 @@ func (r *run) refusedBefore(from GateID) (Result, error) {
 func (r *run) fail(err error) (Result, error) {
 	r.res.ExitCode = ExitFailed
 	switch {
-	case r.res.Merged && r.recorded:
+	case r.res.Merged && r.landing.recorded:
 		r.res.Unfinished = fmt.Sprintf("merged as %s and its record is on the ledger, but the Story was not updated (%v); run aayu ship %d again to finish it without merging twice",
 			gitsha.Short(r.res.MergeCommit), err, r.pr)
 	case r.res.Merged && !r.res.Shipped:
@@ -341,7 +378,7 @@ func (r *run) logRefusal() {
 func (r *run) record(outcome string, writes []string, detail string) {
 	rec := actions.Record{Time: r.cfg.Now().UTC(), Command: r.command(), Repo: r.repoName(), Item: r.item(),
 		Who: r.cfg.Viewer, Outcome: outcome, Writes: writes, Detail: detail}
-	r.records = append(r.records, rec)
+	r.landing.records = append(r.landing.records, rec)
 	if r.cfg.Log != nil {
 		_ = r.cfg.Log.Append(rec)
 	}

@@ -52,8 +52,8 @@ func SelectRun(ctx context.Context, cfg Config, pr int) (RunChoice, error) {
 	if err != nil {
 		return RunChoice{}, err
 	}
-	choice := RunChoice{PR: pr, Head: r.head}
-	if r.head == "" {
+	choice := RunChoice{PR: pr, Head: r.target.head}
+	if r.target.head == "" {
 		// Ship stops at gate 1 and judges no run.
 		choice.Verdict = strings.Join(out.refusals, "; ")
 		return choice, nil
@@ -70,9 +70,9 @@ func SelectRun(ctx context.Context, cfg Config, pr int) (RunChoice, error) {
 	if len(out.refusals) > 0 {
 		choice.Verdict = strings.Join(out.refusals, "; ")
 	}
-	if r.pack != nil {
-		choice.RunID, choice.Attempt, choice.URL = r.pack.run.GetID(), r.pack.run.GetRunAttempt(), r.pack.run.GetHTMLURL()
-		choice.FloorsHold = r.pack.report.FloorsHold && len(out.refusals) == 0
+	if r.evidence.pack != nil {
+		choice.RunID, choice.Attempt, choice.URL = r.evidence.pack.run.GetID(), r.evidence.pack.run.GetRunAttempt(), r.evidence.pack.run.GetHTMLURL()
+		choice.FloorsHold = r.evidence.pack.report.FloorsHold && len(out.refusals) == 0
 	}
 	return choice, nil
 }

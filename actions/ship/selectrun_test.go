@@ -39,6 +39,7 @@ func passedIDs(p []PassedOver) []int64 {
 // the run ship takes with ship's verdict on it. Ship's own run, on the same
 // pull request, passes over exactly the same runs: one rule, not two.
 func TestSelectRunTakesTheRunShipTakes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	choice, err := SelectRun(ctx, Config{Client: f.client("founder"), Owner: owner, Repo: repo, WorkDir: t.TempDir()}, sandbox.DemoPRReady)
@@ -79,6 +80,7 @@ func TestSelectRunTakesTheRunShipTakes(t *testing.T) {
 // PR 8's only run does not verify: ship would take no run, and SelectRun
 // says so in gate 3's words.
 func TestSelectRunNamesNoRunWhenNoneQualifies(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	choice, err := SelectRun(context.Background(), Config{Client: f.client("founder"), Owner: owner, Repo: repo, WorkDir: t.TempDir()}, sandbox.DemoPRStopped)
 	if err != nil {
@@ -94,6 +96,7 @@ func TestSelectRunNamesNoRunWhenNoneQualifies(t *testing.T) {
 
 // SelectRun only reads: every request it sends is a GET.
 func TestSelectRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	wire := &methods{}
 	client, err := ghx.NewClient(ghx.ClientOptions{APIURL: f.base + "/", Token: ghx.NewToken(sandbox.TokenPrefix+"founder", "test"),

@@ -16,6 +16,7 @@ import (
 // Solo-mode bypass: comment posted once, only after every check passed and
 // before the merge.
 func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
+	t.Parallel()
 	pr := sandbox.DemoPRReady
 	cases := []struct {
 		name  string
@@ -52,6 +53,7 @@ func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			f.solo()
 			cfg := f.config("founder")
@@ -73,6 +75,7 @@ func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
 	}
 
 	t.Run("approved from a phone by the presence check", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.solo()
 		cfg := f.config("founder")
@@ -83,6 +86,7 @@ func TestShipMobileWaiverAndSoloBypass(t *testing.T) {
 		f.shipSolo(t, cfg)
 	})
 	t.Run("at a terminal", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		f.solo()
 		cfg := f.config("founder")
@@ -135,6 +139,7 @@ func (f *fixture) shipSolo(t *testing.T, cfg Config) {
 // TestShipEMSeatApprover: with the Engineering Manager seat paired, only
 // that person's approval of the head is the pass.
 func TestShipEMSeatApprover(t *testing.T) {
+	t.Parallel()
 	// With a bot identity, so the founder's review is a real one that the
 	// seat still outranks (in the solo demo the founder is the author).
 	f := newBotFixture(t)

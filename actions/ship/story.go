@@ -33,7 +33,7 @@ func ShippedMarker(pr int, head string) string {
 // (the status before merged and the lease gone, status:merged on: a reader
 // never sees the Story with two statuses or none), then the comment.
 func (r *run) updateStory() (gateOutcome, error) {
-	if r.story == 0 {
+	if r.target.story == 0 {
 		return gateOutcome{skipped: true, words: "the pull request links no Story"}, nil
 	}
 	var (
@@ -43,22 +43,22 @@ func (r *run) updateStory() (gateOutcome, error) {
 	)
 	go func() {
 		defer close(read)
-		comments, commentsErr = r.issueComments(r.story)
+		comments, commentsErr = r.issueComments(r.target.story)
 	}()
-	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story)
+	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.target.story)
 	<-read
 	if ghx.IsNotFound(err) {
-		return gateOutcome{skipped: true, words: fmt.Sprintf("#%d, the Story it links, cannot be read", r.story)}, nil
+		return gateOutcome{skipped: true, words: fmt.Sprintf("#%d, the Story it links, cannot be read", r.target.story)}, nil
 	}
 	if err != nil {
-		return gateOutcome{}, &storyError{err: err, words: fmt.Sprintf("reading Story #%d: %s; #%d is merged and its record is on the ledger", r.story, ghx.Describe(err), r.pr)}
+		return gateOutcome{}, &storyError{err: err, words: fmt.Sprintf("reading Story #%d: %s; #%d is merged and its record is on the ledger", r.target.story, ghx.Describe(err), r.pr)}
 	}
 	if commentsErr != nil {
 		return gateOutcome{}, r.storyFailed("reading its comments", commentsErr)
 	}
 	labels, done := storyLabels(is.Labels)
 	if len(done) > 0 {
-		if _, _, err := r.cfg.Client.Issues.Edit(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, &github.IssueRequest{Labels: &labels}); err != nil {
+		if _, _, err := r.cfg.Client.Issues.Edit(r.ctx, r.cfg.Owner, r.cfg.Repo, r.target.story, &github.IssueRequest{Labels: &labels}); err != nil {
 			return gateOutcome{}, r.storyFailed("setting its labels", err)
 		}
 	}
@@ -71,10 +71,10 @@ func (r *run) updateStory() (gateOutcome, error) {
 	}
 	r.res.StoryUpdated = true
 	if len(done) == 0 {
-		return gateOutcome{words: fmt.Sprintf("Story #%d already read %s with its shipped comment", r.story, inbox.LabelMerged)}, nil
+		return gateOutcome{words: fmt.Sprintf("Story #%d already read %s with its shipped comment", r.target.story, inbox.LabelMerged)}, nil
 	}
-	r.record("done", []string{fmt.Sprintf("Story #%d: %s", r.story, strings.Join(done, ", "))}, "")
-	return gateOutcome{words: fmt.Sprintf("Story #%d: %s", r.story, strings.Join(done, ", "))}, nil
+	r.record("done", []string{fmt.Sprintf("Story #%d: %s", r.target.story, strings.Join(done, ", "))}, "")
+	return gateOutcome{words: fmt.Sprintf("Story #%d: %s", r.target.story, strings.Join(done, ", "))}, nil
 }
 
 // storyLabels is the Story's labels once shipped: every status but
@@ -112,7 +112,7 @@ func storyLabels(now []*github.Label) (labels, done []string) {
 
 func (r *run) storyFailed(step string, err error) error {
 	return &storyError{err: err, words: fmt.Sprintf("updating Story #%d (%s): %s; #%d is merged and its record is on the ledger, so run aayu ship %d again to finish the Story",
-		r.story, step, ghx.Describe(err), r.pr, r.pr)}
+		r.target.story, step, ghx.Describe(err), r.pr, r.pr)}
 }
 
 // storyError keeps GitHub's error under the words, so the retries after
@@ -156,7 +156,7 @@ func (r *run) retryAfterMerge(step func() (gateOutcome, error)) (gateOutcome, er
 // already there for this head among list, the Story's comments read just
 // before; it returns the new comment's URL, or "".
 func (r *run) shippedComment(list []identity.Comment) (string, error) {
-	marker := ShippedMarker(r.pr, r.head)
+	marker := ShippedMarker(r.pr, r.target.head)
 	has := func(list []identity.Comment) bool {
 		for _, c := range list {
 			if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body.Raw(), marker) {
@@ -166,13 +166,13 @@ func (r *run) shippedComment(list []identity.Comment) (string, error) {
 		return false
 	}
 	find := func() (bool, error) {
-		list, err := r.issueComments(r.story)
+		list, err := r.issueComments(r.target.story)
 		return err == nil && has(list), err
 	}
 	if has(list) {
 		return "", nil
 	}
-	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story, &github.IssueComment{Body: github.String(actions.Neutralize(r.shippedBody()))})
+	c, _, err := r.cfg.Client.Issues.CreateComment(r.ctx, r.cfg.Owner, r.cfg.Repo, r.target.story, &github.IssueComment{Body: github.String(actions.Neutralize(r.shippedBody()))})
 	if errors.Is(err, ghx.ErrMayHaveLanded) {
 		if there, ferr := find(); ferr == nil && there {
 			return "(after a lost answer)", nil
@@ -188,31 +188,31 @@ func (r *run) shippedComment(list []identity.Comment) (string, error) {
 // record by its ledger path, and the human pass as ship.json records it.
 func (r *run) shippedBody() string {
 	packSHA, runID := "", int64(0)
-	if r.pack != nil {
-		packSHA, runID = r.pack.report.PackSHA256, r.pack.run.GetID()
-	} else if r.resume != nil {
-		packSHA, runID = r.resume.PackSHA, r.resume.RunID
+	if r.evidence.pack != nil {
+		packSHA, runID = r.evidence.pack.report.PackSHA256, r.evidence.pack.run.GetID()
+	} else if r.target.resume != nil {
+		packSHA, runID = r.target.resume.PackSHA, r.target.resume.RunID
 	}
 	var b strings.Builder
 	// Every field from GitHub is one neutral word or line: the comment is
 	// part of the record, and a field must not add lines to it.
 	fmt.Fprintf(&b, "Shipped in #%d by @%s with aayu ship: squash-merged into %s as %s, at head %s.\n\n",
-		r.pr, recordWord(r.cfg.Viewer), recordWord(r.baseRef), r.res.MergeCommit, r.head)
+		r.pr, recordWord(r.cfg.Viewer), recordWord(r.target.baseRef), r.res.MergeCommit, r.target.head)
 	fmt.Fprintf(&b, "- Pack: pack.json sha256 %s, from merge-gate run %d\n", packSHA, runID)
-	fmt.Fprintf(&b, "- Ship record: %s:%s/ship.json\n", LedgerBranch, ledgerDir(r.story, r.head))
+	fmt.Fprintf(&b, "- Ship record: %s:%s/ship.json\n", LedgerBranch, ledgerDir(r.target.story, r.target.head))
 	b.WriteString("- Human pass: " + r.passLine() + "\n\n")
-	b.WriteString(ShippedMarker(r.pr, r.head))
+	b.WriteString(ShippedMarker(r.pr, r.target.head))
 	return b.String()
 }
 
 func (r *run) passLine() string {
-	p := r.pass
+	p := r.passing.pass
 	by := recordWord(firstNonEmpty(p.Login, r.cfg.Viewer))
 	switch p.Kind {
 	case pass.KindSoloBypass:
 		return fmt.Sprintf("solo-mode bypass by @%s; no review happened (%s)", by, recordWord(p.CommentURL))
 	case pass.KindReview:
-		return fmt.Sprintf("review by @%s of head %s (%s)", by, gitsha.Short(r.head), firstNonEmpty(recordWord(p.ReviewURL), "on the ledger"))
+		return fmt.Sprintf("review by @%s of head %s (%s)", by, gitsha.Short(r.target.head), firstNonEmpty(recordWord(p.ReviewURL), "on the ledger"))
 	case pass.KindAutonomous, pass.KindProof:
 		return fmt.Sprintf("%s: no person reviewed it, and the inbox audits it", p.Kind)
 	}
@@ -234,7 +234,7 @@ func (r *run) finishShipped() (Result, error) {
 		return r.fail(err)
 	}
 	if !todo {
-		r.res.StoryUpdated = r.story != 0
+		r.res.StoryUpdated = r.target.story != 0
 		r.skipRest(GatePolicy, "already shipped: the record is on the ledger")
 		return done("already shipped; nothing was written")
 	}
@@ -244,17 +244,17 @@ func (r *run) finishShipped() (Result, error) {
 		return r.fail(fmt.Errorf("reading the ship record on the ledger: %w", err))
 	}
 	hp := rec.HumanPass
-	r.pass = pass.PassResult{Passed: true, Kind: hp.Kind, Login: hp.Login, ReviewURL: hp.ReviewURL, CommentURL: hp.CommentURL, Commit: hp.Commit}
-	if r.resume != nil && r.resume.PackSHA == "" {
-		r.resume.PackSHA, r.resume.RunID = rec.PackSHA256, rec.GateRun.RunID
+	r.passing.pass = pass.PassResult{Passed: true, Kind: hp.Kind, Login: hp.Login, ReviewURL: hp.ReviewURL, CommentURL: hp.CommentURL, Commit: hp.Commit}
+	if r.target.resume != nil && r.target.resume.PackSHA == "" {
+		r.target.resume.PackSHA, r.target.resume.RunID = rec.PackSHA256, rec.GateRun.RunID
 	}
 	for _, g := range []GateID{GatePolicy, GatePack, GateHumanPass} {
 		r.emit(Event{Gate: g, State: Skipped, Words: "already shipped: the record is on the ledger"})
 	}
-	p := Plan{PR: r.pr, Title: untrusted.Text(r.pull.GetTitle()), Head: r.head, Base: r.baseRef, Story: r.story, Viewer: r.cfg.Viewer,
+	p := Plan{PR: r.pr, Title: untrusted.Text(r.target.pull.GetTitle()), Head: r.target.head, Base: r.target.baseRef, Story: r.target.story, Viewer: r.cfg.Viewer,
 		PassKind: hp.Kind, PassBy: hp.Login,
 		Writes: []string{fmt.Sprintf("updates Story #%d, which an earlier ship left unfinished: %s, a comment naming the pack, the ship record and the pass, %s removed",
-			r.story, inbox.LabelMerged, inbox.LabelLease)}}
+			r.target.story, inbox.LabelMerged, inbox.LabelLease)}}
 	ok, err := r.gate(GatePresence, func() (gateOutcome, error) {
 		if err := r.askPresence(r.needFor(), p); err != nil {
 			return gateOutcome{}, err
@@ -289,15 +289,15 @@ func (r *run) finishShipped() (Result, error) {
 // storyTodo says whether the Story still lacks its update: status:merged,
 // the person's shipped comment for this head, or the lease removed.
 func (r *run) storyTodo() (bool, error) {
-	if r.story == 0 {
+	if r.target.story == 0 {
 		return false, nil
 	}
-	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.story)
+	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, r.target.story)
 	if ghx.IsNotFound(err) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("reading Story #%d: %s", r.story, ghx.Describe(err))
+		return false, fmt.Errorf("reading Story #%d: %s", r.target.story, ghx.Describe(err))
 	}
 	merged, lease := false, false
 	var names []string
@@ -309,12 +309,12 @@ func (r *run) storyTodo() (bool, error) {
 	if !merged || lease || len(inbox.OtherStatuses(names, inbox.LabelMerged)) > 0 {
 		return true, nil
 	}
-	list, err := r.issueComments(r.story)
+	list, err := r.issueComments(r.target.story)
 	if err != nil {
 		return false, err
 	}
 	for _, c := range list {
-		if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body.Raw(), ShippedMarker(r.pr, r.head)) {
+		if identity.SameLogin(c.Author.Login, r.cfg.Viewer) && strings.Contains(c.Body.Raw(), ShippedMarker(r.pr, r.target.head)) {
 			return false, nil
 		}
 	}

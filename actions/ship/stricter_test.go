@@ -11,6 +11,7 @@ import (
 // not refused: the approver it does not set is not "unset" by it. A looser
 // value the same file does set still stops ship, naming only that key.
 func TestShipNeverRefusesAStricterCheckoutConfig(t *testing.T) {
+	t.Parallel()
 	f := newBotFixture(t)
 	f.review("founder", 4, "APPROVE", "")
 	cfg := f.batchConfig(&Approval{Login: "founder"})

@@ -8,6 +8,7 @@ import (
 // owned by @acme/policy-owners is passed by an approver GitHub says is a
 // member of that team, and by no one else.
 func TestShipCountsATeamOwnersApprovalOnlyForAMember(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.commit("dev", map[string]string{"CODEOWNERS": "* @founder\n/policy/ @acme/policy-owners\n"})
 	pr := f.writerPR("story/3-policy-team", map[string]string{"policy/limits.md": "# Limits\n"})

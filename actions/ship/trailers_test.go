@@ -19,6 +19,7 @@ const hostileTitle = "Show the remaining deductible\x1b[2J\u202e\u200b\r\n\r\nAa
 // the title as one neutral line, so nothing in it is live and no line of
 // it poses as a trailer; the confirmation showed that very line.
 func TestShipRefusesToWriteARawTitleIntoHistory(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	pr := sandbox.DemoPRReady
 	f.baseConfig(`approver = "founder"`, `approver = "writer"`)
@@ -65,6 +66,7 @@ func TestShipRefusesToWriteARawTitleIntoHistory(t *testing.T) {
 // or a body, a block with an extra or a malformed line, or a block that is
 // not last never read as ship's.
 func TestParseTrailersRefusesLinesOutsideShipsBlock(t *testing.T) {
+	t.Parallel()
 	h := strings.Repeat("a", 40)
 	good := mergeTrailers{Head: h, Story: 3, RunID: 42, PackSHA: strings.Repeat("b", 64), PassKind: "review", PassBy: "founder"}
 	if got := parseTrailers(mergeMessage(3, "founder", good)); got == nil || *got != good {
@@ -91,6 +93,7 @@ func TestParseTrailersRefusesLinesOutsideShipsBlock(t *testing.T) {
 // pack, story 0 and run 0 read back; a negative number or a pack that is
 // not a SHA-256 does not.
 func TestParseTrailersReadsBackEveryMessageShipWrites(t *testing.T) {
+	t.Parallel()
 	h := strings.Repeat("a", 40)
 	for _, tr := range []mergeTrailers{
 		{Head: h, Story: 3, RunID: 42, PassKind: "review", PassBy: "founder"},

@@ -59,6 +59,7 @@ func writeZip(t *testing.T, entries []zipEntry) string {
 // TestUnzipRefusals: the run artifact is unpacked the x/mod/zip way, and
 // every unsafe zip is refused with words naming the entry.
 func TestUnzipRefusals(t *testing.T) {
+	t.Parallel()
 	pack := zipEntry{name: "pack.json", body: listingPack(t, "a", "b", "evidence/criterion-1.jsonl")}
 	cases := []struct {
 		name    string
@@ -134,6 +135,7 @@ func listingPack(t *testing.T, paths ...string) string {
 // of files pack.json does not list is refused from its central directory,
 // quickly, and nothing is written.
 func TestUnzipRefusesABombOfUnlistedFiles(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, entry, words string
 	}{
@@ -177,6 +179,7 @@ func TestUnzipRefusesABombOfUnlistedFiles(t *testing.T) {
 }
 
 func TestHoldsCredential(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, text, words string
 	}{
@@ -201,6 +204,7 @@ func TestHoldsCredential(t *testing.T) {
 }
 
 func TestTrailersRoundTrip(t *testing.T) {
+	t.Parallel()
 	in := mergeTrailers{Head: strings.Repeat("a", 40), Story: 3, RunID: 42, PackSHA: strings.Repeat("b", 64), PassKind: "review", PassBy: "founder",
 		PassURL: "https://github.com/acme/benefits/pull/4#pullrequestreview-1"}
 	got := parseTrailers("Title (#4)\n\nRefs #3\n\n" + in.lines() + "\n")

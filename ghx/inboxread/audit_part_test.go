@@ -13,6 +13,7 @@ import (
 // stopped before removing the ledger entry is still read as an audit, in a
 // new run, so its card stays for Enter to finish.
 func TestReadKeepsAnAuditWhoseLabelIsGone(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	if _, err := writer(t, f.base).Issues.RemoveLabelForIssue(context.Background(), owner, repo, sandbox.DemoPRAudit, inbox.LabelAudit); err != nil {
 		t.Fatal(err)

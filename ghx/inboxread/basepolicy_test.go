@@ -34,6 +34,7 @@ func approveChoice(t *testing.T, snap inbox.Snapshot, pr int) inbox.Choice {
 // when it differs from the default branch's: another approver, and a bot
 // identity that ends solo mode.
 func TestInboxJudgesAPullRequestByItsBaseBranchsPolicy(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	before := read(t, f.reader)
 	if c := approveChoice(t, before, sandbox.DemoPRReview); c.Disabled != "" {
@@ -95,6 +96,7 @@ func TestInboxJudgesAPullRequestByItsBaseBranchsPolicy(t *testing.T) {
 // base's policy at the refresh that first sees it, not by the default
 // branch's until the next full read.
 func TestRefreshJudgesAPullRequestIntoANewBaseByThatBase(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestCacheRoundTripAndNoToken(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	snap := read(t, f.reader)
 	readAt := f.reader.LastReadAt()
@@ -95,6 +96,7 @@ func TestCacheRoundTripAndNoToken(t *testing.T) {
 }
 
 func TestCachePathSeparatesEverything(t *testing.T) {
+	t.Parallel()
 	base := inboxread.CachePath("d", "api.github.com", "acme/benefits", "founder")
 	for _, other := range []string{
 		inboxread.CachePath("d", "ghes.example.com", "acme/benefits", "founder"),

@@ -14,6 +14,7 @@ import (
 // through GraphQL's statusCheckRollup (and REST's check-runs one by one),
 // and the ready-to-ship card names it and will not offer ship.
 func TestInboxFlagsAFailingCheckRunOfAnotherWorkflow(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	if _, err := f.srv.ReportCheckRun(f.srv.HeadSHA(sandbox.DemoPRReady), "go test ./...", "failure"); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // timed out; never one still running or skipped; and not aayudha's own
 // inspect and merge gate, which have cards of their own.
 func TestFailingChecksAreShipsFailingLessAayudhasOwn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		list []checks.Check

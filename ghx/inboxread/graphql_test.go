@@ -19,6 +19,7 @@ import (
 )
 
 func TestPullFactsQueryIsValidAgainstGitHubsSchema(t *testing.T) {
+	t.Parallel()
 	if err := sandbox.ValidateGraphQL(inboxread.PullFactsQuery); err != nil {
 		t.Fatalf("GitHub would refuse the query: %v", err)
 	}
@@ -26,6 +27,7 @@ func TestPullFactsQueryIsValidAgainstGitHubsSchema(t *testing.T) {
 
 // The batched read must see exactly what the per-item REST read sees.
 func TestGraphQLPagesReadTheSameFactsAsRESTOneByOne(t *testing.T) {
+	t.Parallel()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{Scale: 120})
 	// A review on the pull request waiting at the human rung: reviews are
 	// read only while inspect is pending.
@@ -72,6 +74,7 @@ func TestGraphQLPagesReadTheSameFactsAsRESTOneByOne(t *testing.T) {
 
 // A GitHub whose GraphQL API fails still gets its inbox read, through REST.
 func TestReadFallsBackToRESTWhenGraphQLFails(t *testing.T) {
+	t.Parallel()
 	failGraphQL := func(r *http.Request) sandbox.Fault {
 		if r.URL.Path == "/graphql" {
 			return sandbox.FaultUnavailable

@@ -10,6 +10,7 @@ import (
 // GitHub Enterprise Server serves GraphQL at /api/graphql beside REST's
 // /api/v3/; github.com and the sandbox at /graphql.
 func TestGraphQLEndpointBesideTheRESTBase(t *testing.T) {
+	t.Parallel()
 	for base, want := range map[string]string{
 		"https://api.github.com/":         "https://api.github.com/graphql",
 		"https://ghe.example.com/api/v3/": "https://ghe.example.com/api/graphql",

@@ -16,6 +16,7 @@ import (
 // no "needs your review" card, where any poster's status once did; the
 // gate's own judgement on PR 6 still makes one.
 func TestInboxIgnoresAForgedInspectStatus(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	before := stepIDs(inbox.Derive(read(t, f.reader)))
 	if _, ok := before[id(inbox.KindNeedsReview, sandbox.DemoPRReview)]; !ok {

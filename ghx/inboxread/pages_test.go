@@ -62,6 +62,7 @@ func (f *fakeList) fetch(ctx context.Context, lo *github.ListOptions) ([]int, *g
 // The pages of a list read side by side come back whole and in the list's
 // order, with never more than pageWorkers of them asked for at once.
 func TestListPagesSideBySideKeepOrderAndBound(t *testing.T) {
+	t.Parallel()
 	f := &fakeList{n: 4321}
 	got, err := listPages(context.Background(), f.fetch)
 	if err != nil {
@@ -86,6 +87,7 @@ func TestListPagesSideBySideKeepOrderAndBound(t *testing.T) {
 // A bounded list ends before its first item past the bound, and pages
 // well past the bound's page are never asked for.
 func TestListPagesUntilStopsAtTheBound(t *testing.T) {
+	t.Parallel()
 	f := &fakeList{n: 9000}
 	got, err := listPagesUntil(context.Background(), f.fetch, func(v int) bool { return v >= 1234 })
 	if err != nil {
@@ -104,6 +106,7 @@ func TestListPagesUntilStopsAtTheBound(t *testing.T) {
 // A page that fails fails the list, naming the page, and the pages not
 // yet asked for are not asked for.
 func TestListPagesFailureIsNotAPartialList(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("boom")
 	f := &fakeList{n: 9000, fail: map[int]error{3: boom}}
 	got, err := listPages(context.Background(), f.fetch)

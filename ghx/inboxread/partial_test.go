@@ -55,6 +55,7 @@ func forbidCommitsOf(pr int) func(http.Handler) http.Handler {
 // through REST, so the facts equal a REST-only read — its statuses are
 // there, not silently missing.
 func TestGraphQLPartialDataIsNotTrusted(t *testing.T) {
+	t.Parallel()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{Wrap: forbidCommitsOf(sandbox.DemoPRReady)})
 	w := &wire{next: http.DefaultTransport}
 	partial := inboxread.New(clientFor(t, base, "founder", w), owner, repo, inboxread.Options{Logf: t.Logf})

@@ -108,6 +108,7 @@ func sameInts(a, b []int) bool {
 // with latency, holds every open issue once and never has more than four
 // requests on the wire at once.
 func TestColdReadAtScaleReadsPagesSideBySideWithinTheBound(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scale test: run without -short")
 	}

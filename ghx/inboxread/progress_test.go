@@ -11,6 +11,7 @@ import (
 )
 
 func TestReadShowsItsPartsAsTheyArrive(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	var (
 		mu    sync.Mutex

@@ -15,6 +15,7 @@ import (
 )
 
 func TestReadDerivesEveryKind(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	snap := read(t, f.reader)
 	requests, counted, paths := f.wire.take()
@@ -62,6 +63,7 @@ func TestReadDerivesEveryKind(t *testing.T) {
 // the read still succeeds, and comments that need write access count for
 // nothing, so PR 4 is not ready to ship from this account's view.
 func TestReadAsReadOnlyAccount(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "reader")
 	snap := read(t, f.reader)
 	got := stepsByKind(inbox.Derive(snap))
@@ -78,6 +80,7 @@ func TestReadAsReadOnlyAccount(t *testing.T) {
 // TestRefreshReadsAllWhenTheRepositoryWasReplaced), side by side, each
 // answered 304.
 func TestRefreshNothingChangedIsTwoFreeRequests(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
@@ -99,6 +102,7 @@ func TestRefreshNothingChangedIsTwoFreeRequests(t *testing.T) {
 }
 
 func TestRefreshSeesAChange(t *testing.T) {
+	t.Parallel()
 	clock := &shiftingClock{}
 	f := start(t, sandbox.Options{Now: clock.now}, "founder")
 	ctx := context.Background()
@@ -158,6 +162,7 @@ func TestRefreshSeesAChange(t *testing.T) {
 // updated_at was taken as "nothing changed", and the inbox kept listing a
 // Story its own housekeeping had just completed.)
 func TestRefreshSeesASecondWriteInTheSameSecond(t *testing.T) {
+	t.Parallel()
 	// Both clocks stand still: GitHub's (the sandbox's Date and updated_at)
 	// and the reader's own. With only GitHub's frozen, the reader would see
 	// its own clock run on while GitHub's did not, an impossible world in
@@ -194,6 +199,7 @@ func TestRefreshSeesASecondWriteInTheSameSecond(t *testing.T) {
 }
 
 func TestRereadSeesChange(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		kind   inbox.Kind
@@ -268,6 +274,7 @@ func TestRereadSeesChange(t *testing.T) {
 }
 
 func TestRereadRefusesUnknownKind(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	if _, err := f.reader.Reread(context.Background(), inbox.Kind("nonsense"), 1, inbox.Snapshot{}); err == nil {
 		t.Error("an unknown kind was read")

@@ -17,6 +17,7 @@ import (
 // turns its card from "needs your review" into "ready to ship": the
 // refresh re-reads that pull request's details and nothing else's.
 func TestRefreshSeesAPullRequestChange(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
@@ -52,6 +53,7 @@ func TestRefreshSeesAPullRequestChange(t *testing.T) {
 // and page 1 of the workflow runs, which also names the repository), each
 // answered 304.
 func TestRefreshFromCacheInANewSession(t *testing.T) {
+	t.Parallel()
 	_, _, base := startPlain(t)
 	httpCache, inboxCache := t.TempDir(), t.TempDir()
 	ctx := context.Background()

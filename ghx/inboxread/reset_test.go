@@ -49,6 +49,7 @@ func closeDecision(t *testing.T, base string, snap inbox.Snapshot) int {
 // repository's new id sends the refresh to a full read, and the Decision
 // is back.
 func TestRefreshReadsAllWhenTheRepositoryWasReplaced(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	ctx := context.Background()
 	first := read(t, f.reader)
@@ -84,6 +85,7 @@ func TestRefreshReadsAllWhenTheRepositoryWasReplaced(t *testing.T) {
 // A new process starting warm from a read kept before the reset reads
 // everything instead of refreshing the kept read.
 func TestWarmReadsAllWhenTheRepositoryWasReplaced(t *testing.T) {
+	t.Parallel()
 	srv, _, base := startPlain(t)
 	dir := t.TempDir()
 	httpCache, inboxCache := filepath.Join(dir, "http"), filepath.Join(dir, "inbox")
@@ -117,6 +119,7 @@ func TestWarmReadsAllWhenTheRepositoryWasReplaced(t *testing.T) {
 // A snapshot kept by an aayu that did not record the repository is not
 // known to be of this one: the refresh reads everything once.
 func TestRefreshReadsAllWhenTheSnapshotNamesNoRepository(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	first := read(t, f.reader)
 	old := first

@@ -19,6 +19,7 @@ import (
 // review on GitHub the card does not offer "approve its head" again; the
 // review alone (the record not landed) or a record of another head keeps it.
 func TestApprovedHeadByRecordNotOfferedNextSession(t *testing.T) {
+	t.Parallel()
 	f := start(t, sandbox.Options{}, "founder")
 	pr := sandbox.DemoPRReview
 	// The approver is writer, not the solo demo's author of #6, so GitHub

@@ -15,6 +15,7 @@ import (
 // TestReadAtScale reads a demo with 2,000 more issues and pull requests
 // and reports what each kind of read costs. Not run with -short.
 func TestReadAtScale(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scale test: run without -short")
 	}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseSettings(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		toml string

@@ -56,6 +56,7 @@ func coldThenWarm(t *testing.T, base, dir string) (cold, warm inbox.Snapshot, st
 }
 
 func TestWarmStartCostDoesNotGrowWithItems(t *testing.T) {
+	t.Parallel()
 	var costs []inboxread.Stats
 	for _, scale := range []int{0, 300} {
 		_, _, base := conformance.StartSandbox(t, sandbox.Options{Scale: scale})
@@ -74,6 +75,7 @@ func TestWarmStartCostDoesNotGrowWithItems(t *testing.T) {
 }
 
 func TestWarmStartReadsOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	dir := t.TempDir()
 	cold := coldRead(t, base, dir)
@@ -102,6 +104,7 @@ func TestWarmStartReadsOnlyWhatChanged(t *testing.T) {
 }
 
 func TestWarmStartSeesAWorkflowsStatusWithoutAnUpdatedAt(t *testing.T) {
+	t.Parallel()
 	base, dir, pr := workflowSetsAStatus(t)
 	second := newProcess(t, base, filepath.Join(dir, "http"))
 	cached, at, err := second.reader.LoadCache(filepath.Join(dir, "inbox"), "founder")

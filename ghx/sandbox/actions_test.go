@@ -73,6 +73,7 @@ func unzip(t *testing.T, b []byte) map[string][]byte {
 // TestMergeGateRuns checks every staged run kind, the 302 download of a
 // signed zip, the 410 of an expired one, and the tampered artifact.
 func TestMergeGateRuns(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
@@ -163,6 +164,7 @@ func TestMergeGateRuns(t *testing.T) {
 // TestSignedURLRefusesTokens: the blob URL must be fetched without the
 // GitHub token, so a leak shows up in tests.
 func TestSignedURLRefusesTokens(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	gh := client(t, base, "sandbox-founder")
 	arts, _, _ := gh.Actions.ListWorkflowRunArtifacts(context.Background(), "acme", "benefits", s.RunID(sandbox.RunQualifying), nil)

@@ -50,6 +50,7 @@ func call(t *testing.T, method, url, auth string, body any) (*http.Response, map
 // JWT signed by another key is refused; an installation token holds at most the App's permissions,
 // acts as the bot, says when it expires, and stops at its expiry.
 func TestSandboxAppTokens(t *testing.T) {
+	t.Parallel()
 	srv, base := appSandbox(t)
 	key, _ := srv.Secret(sandbox.AppKeySecret)
 	jwt, err := sandbox.SignAppJWT(key, sandbox.BotAppClientID, time.Now())
@@ -98,6 +99,7 @@ func TestSandboxAppTokens(t *testing.T) {
 // TestSandboxManifestCodeConvertsOnce: the code GitHub hands back is
 // traded for the App's key once; a second conversion is 404.
 func TestSandboxManifestCodeConvertsOnce(t *testing.T) {
+	t.Parallel()
 	_, base := appSandbox(t)
 	manifest, _ := json.Marshal(map[string]any{"name": "once", "redirect_url": "http://127.0.0.1:1/callback", "default_permissions": map[string]string{"contents": "read"}})
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

@@ -57,6 +57,7 @@ jobs:
 // branch, run for pull_request_target, and stores the bundle under the
 // subject's digest; a job without id-token: write gets no signature.
 func TestRunnerAttestsOnlyForAJobThatMaySign(t *testing.T) {
+	t.Parallel()
 	s, err := New(Options{Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ import (
 // extensions name the source repository and the triggering event), not
 // with aayu's own code. A POST of the same bundle is stored too.
 func TestIndependentVerifierAcceptsTheSandboxGatesBundle(t *testing.T) {
+	t.Parallel()
 	srv, _, base := startValidated(t, sandbox.Options{})
 	gh := client(t, base, "sandbox-founder")
 	ctx := context.Background()
@@ -118,6 +119,7 @@ func TestIndependentVerifierAcceptsTheSandboxGatesBundle(t *testing.T) {
 // on the same state lists, in place of the first's saved bundles, bundles
 // its own root verifies.
 func TestTheDemosSeededPacksAreAttestedAsTheirRunsWouldBe(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for round := range 2 {
 		srv, err := sandbox.New(sandbox.Options{StateDir: dir, Now: fixedClock})

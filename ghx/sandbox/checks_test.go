@@ -15,6 +15,7 @@ import (
 // check suite of GitHub Actions, readable by id, and absent from other
 // commits; the responses validate against GitHub's description.
 func TestCheckRunsAreListedForTheHeadSHA(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-reader")
@@ -105,6 +106,7 @@ func TestCheckRunsAreListedForTheHeadSHA(t *testing.T) {
 // commit carries check runs beside statuses, and one failing check run
 // makes it FAILURE even when every status is green; skipped counts green.
 func TestStatusCheckRollupFailsOnAFailingCheckRun(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	dev := s.BranchSHA("dev")
 	q := `query($sha: GitObjectID!) { repository(owner: "acme", name: "benefits") { object(oid: $sha) { ... on Commit {

@@ -22,6 +22,7 @@ func ticking() func() time.Time {
 // place; a reader gets 403, an unknown id 404, an empty body 422; an edit
 // moves updated_at and the comments list's ETag.
 func TestUpdateComment(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{Now: ticking()})
 	ctx := context.Background()
 	founder := client(t, base, "sandbox-founder")

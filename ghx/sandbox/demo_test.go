@@ -17,6 +17,7 @@ import (
 // TestReadySnapshotsAreSelfConsistent reads each Ready snapshot from the
 // ledger and recomputes its hash from its own Completion Goal.
 func TestReadySnapshotsAreSelfConsistent(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	gh := client(t, base, "sandbox-reader")
 	for _, story := range []string{"3", "5", "7", "9", "14"} {
@@ -35,6 +36,7 @@ func TestReadySnapshotsAreSelfConsistent(t *testing.T) {
 // TestDemoModuleTestsPass exports each PR head and dev from the sandbox's
 // git storage and runs the Go module's tests, as aayu verify will.
 func TestDemoModuleTestsPass(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go test on the demo module")
 	}
@@ -67,6 +69,7 @@ func TestDemoModuleTestsPass(t *testing.T) {
 
 // TestPersistenceAndReset: state survives a restart; Reset seeds afresh.
 func TestPersistenceAndReset(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, v, base := startValidated(t, sandbox.Options{StateDir: dir})
 	_ = v
@@ -98,6 +101,7 @@ func TestPersistenceAndReset(t *testing.T) {
 
 // TestScaleSpreadsKinds: Scale adds items of every kind, validated.
 func TestScaleSpreadsKinds(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{Scale: 40})
 	gh := client(t, base, "sandbox-founder")
 	all, _, err := gh.Issues.ListByRepo(context.Background(), "acme", "benefits", &github.IssueListByRepoOptions{State: "all", ListOptions: github.ListOptions{PerPage: 100}})

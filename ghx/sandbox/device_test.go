@@ -29,6 +29,7 @@ func approve(t *testing.T, base, code, login, action string) int {
 // TestDeviceFlowWithCliOAuth runs cli/oauth's own client against the
 // sandbox: request a code, approve it as a sandbox account, read /user.
 func TestDeviceFlowWithCliOAuth(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		login, action, wantLogin string
 		wantCode                 string
@@ -91,6 +92,7 @@ func poll(t *testing.T, base, deviceCode string) url.Values {
 // TestDevicePollErrors covers slow_down (+5 s), expiry, one use, and the
 // disabled app.
 func TestDevicePollErrors(t *testing.T) {
+	t.Parallel()
 	now := demoNow
 	clock := func() time.Time { return now }
 	_, _, base := startValidated(t, sandbox.Options{Now: clock, Device: &sandbox.DeviceOptions{Interval: 5 * time.Second, Expiry: time.Minute, DisabledClientIDs: []string{"off"}, ClientIDs: []string{"c"}}})
@@ -131,6 +133,7 @@ func TestDevicePollErrors(t *testing.T) {
 // id no OAuth App has is GitHub's 404 error=Not Found, which cli/oauth
 // reads as ErrUnsupported; no code is handed out.
 func TestDeviceCodeForUnknownClientRefused(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute}})
 	resp, err := http.PostForm(base+"/login/device/code", url.Values{"client_id": {"Ov23liNoSuchApp"}})
 	if err != nil {

@@ -53,6 +53,7 @@ func deviceSandbox(t *testing.T, oauthClients ...string) (*sandbox.Server, strin
 // even one asked with scope=repo and approved by the admin, reads /user
 // and answers every write and every private read with GitHub's 403.
 func TestPresenceAppTokenReadsUserAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	for _, id := range []string{sandbox.DeviceClientID, sandbox.OwnClientID} {
 		t.Run(id, func(t *testing.T) {
 			_, base := deviceSandbox(t)
@@ -93,6 +94,7 @@ func TestPresenceAppTokenReadsUserAndWritesNothing(t *testing.T) {
 // approved by a writer yields a token that writes; without a scope the
 // same App's token writes nothing.
 func TestOAuthAppTokenWithRepoScopeCanWrite(t *testing.T) {
+	t.Parallel()
 	_, base := deviceSandbox(t, "Ov23liTestOAuth")
 	tok, scope := deviceToken(t, base, "Ov23liTestOAuth", "repo", "founder")
 	if !strings.HasPrefix(tok, "gho_") || scope != "repo" {
@@ -123,6 +125,7 @@ func TestOAuthAppTokenWithRepoScopeCanWrite(t *testing.T) {
 // TestPresenceAppReadableBySlug: GET /apps/{slug} shows the demo's
 // presence App with its client ID and no permissions.
 func TestPresenceAppReadableBySlug(t *testing.T) {
+	t.Parallel()
 	_, base := deviceSandbox(t)
 	st, app := call(t, "GET", base+"/apps/"+sandbox.PresenceAppSlug, "", nil)
 	perms, _ := app["permissions"].(map[string]any)

@@ -26,6 +26,7 @@ func errMessage(err error) string {
 // Actions, reported failure) gets GitHub's 405 naming the rule; the
 // ruleset's bypass actor (the admin role) merges it.
 func TestMergeRefusedByRulesetWhenRequiredCheckFails(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	writer := client(t, base, "sandbox-writer")
@@ -50,6 +51,7 @@ func TestMergeRefusedByRulesetWhenRequiredCheckFails(t *testing.T) {
 // TestMergeMethodsFollowTheRepositorySettings: a method the settings turn
 // off is GitHub's 405; an admin turns merge commits on and squash off.
 func TestMergeMethodsFollowTheRepositorySettings(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	founder := client(t, base, "sandbox-founder")
@@ -85,6 +87,7 @@ func TestMergeMethodsFollowTheRepositorySettings(t *testing.T) {
 // TestBranchAndRetitle: GET branches/{branch} shows the ruleset's checks;
 // the agent retitles its own pull request with PATCH pulls/{number}.
 func TestBranchAndRetitle(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	agent := client(t, base, "sandbox-agent-bot")
@@ -111,6 +114,7 @@ func TestBranchAndRetitle(t *testing.T) {
 // with git's rule-violation words as GitHub sends them; the admin role
 // bypasses; a ref update through the API is refused the same way.
 func TestPushOfMainRefusedByRuleset(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -165,6 +169,7 @@ func TestPushOfMainRefusedByRuleset(t *testing.T) {
 // TestRequiredCheckReadsCheckRuns: a required check is met or broken by a
 // check run of its name as well as by a status; a skipped one is green.
 func TestRequiredCheckReadsCheckRuns(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		conclusion string
 		refused    bool

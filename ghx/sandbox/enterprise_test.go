@@ -14,6 +14,7 @@ import (
 // GitHub Enterprise Server lays them out. The sandbox answers there exactly
 // as at github.com's paths, and the validator sees the same operation.
 func TestEnterpriseLayoutIsServed(t *testing.T) {
+	t.Parallel()
 	_, v, base := startValidated(t, sandbox.Options{})
 	plain := get(t, base+"/repos/acme/benefits/git/ref/heads/story/3-remaining-deductible", "token sandbox-founder", nil)
 	ghes := get(t, base+"/api/v3/repos/acme/benefits/git/ref/heads/story/3-remaining-deductible", "token sandbox-founder", nil)

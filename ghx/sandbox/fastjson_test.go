@@ -12,6 +12,7 @@ import (
 // the list endpoints render, and values with every escape encoding/json
 // makes, encode to the very bytes json.Marshal gives.
 func TestFastJSONRefusesToDifferFromEncodingJSON(t *testing.T) {
+	t.Parallel()
 	s, err := New(Options{Scale: 60, Now: func() time.Time { return time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +96,7 @@ func sortIssuesStable(list []*issueRec, by, dir string, comments func(int) int) 
 // times, equal comment counts) every sort and direction gives the order the
 // stable sort gave.
 func TestSortIssuesRefusesToReorderTies(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var list []*issueRec
 	for n := 1; n <= 500; n++ {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseFaults(t *testing.T) {
+	t.Parallel()
 	f, err := sandbox.ParseFaults("5xx=0.1,latency=300ms,secondary-limit=0.05,drop=0.02,seed=7")
 	want := sandbox.FaultSpec{ServerError: 0.1, Latency: 300 * time.Millisecond, SecondaryLimit: 0.05, Drop: 0.02, Seed: 7}
 	if err != nil || f != want {
@@ -26,6 +27,7 @@ func TestParseFaults(t *testing.T) {
 // TestFaultsAsGitHubShowsThem: with a fixed seed every fault shape shows
 // up, and the same seed gives the same sequence.
 func TestFaultsAsGitHubShowsThem(t *testing.T) {
+	t.Parallel()
 	run := func() []int {
 		spec := sandbox.FaultSpec{ServerError: 0.25, SecondaryLimit: 0.25, Drop: 0.25, Seed: 42}
 		_, _, base := startValidated(t, sandbox.Options{Faults: spec})
@@ -76,6 +78,7 @@ func readBody(resp *http.Response) ([]byte, error) {
 // request it picks, and an extra token is its account while an extra
 // token naming no account is refused like any unknown token.
 func TestFaultPlanAndExtraTokens(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	plan := func(r *http.Request) sandbox.Fault {
 		calls++

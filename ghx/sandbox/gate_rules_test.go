@@ -44,6 +44,7 @@ func rawCall(t *testing.T, base, token, method, path string, body any) (int, str
 // the bypass list shown to the admin only; an admin creates, narrows and
 // deletes one and rules/branches follows; a writer may not.
 func TestRulesetsKeepGitHubsShape(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	status, body := rawCall(t, base, "sandbox-founder", "GET", "/repos/acme/benefits/rulesets", nil)
 	if status != 200 || !strings.Contains(body, `"name":"aayudha merge gate"`) || !strings.Contains(body, `"name":"aayudha ledger"`) {
@@ -98,6 +99,7 @@ func TestRulesetsKeepGitHubsShape(t *testing.T) {
 // of the gate's name leave the merge refused ("is expected"); the gate's
 // run (a job's token, GitHub Actions) posting success lets it merge.
 func TestRequiredCheckPinnedToActionsCountsOnlyActions(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	agent := client(t, base, "sandbox-agent-bot")
@@ -161,6 +163,7 @@ func newCommitOn(t *testing.T, base, token, parent, path string) string {
 // GitHub's words, and goes through for the founder's token; a commit
 // adding any other file goes through for the agent.
 func TestWorkflowFileNeedsTheWorkflowGrant(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	main := s.BranchSHA("main")
 	for _, tc := range []struct{ token, want string }{
@@ -191,6 +194,7 @@ func TestWorkflowFileNeedsTheWorkflowGrant(t *testing.T) {
 // TestTokensCarryRealisticScopes: X-OAuth-Scopes names workflow for the
 // founder only; the App tokens (the agent bot) report none.
 func TestTokensCarryRealisticScopes(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	for token, want := range map[string]string{"sandbox-founder": "gist, read:org, repo, workflow", "sandbox-writer": "gist, read:org, repo", "sandbox-agent-bot": "-"} {
 		req, _ := http.NewRequest("GET", base+"/repos/acme/benefits", nil)
@@ -212,6 +216,7 @@ func TestTokensCarryRealisticScopes(t *testing.T) {
 // refused in GitHub's words; a job's token writes as GitHub Actions but
 // may not change another App's run.
 func TestCheckRunWritesNeedAGitHubApp(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	head := s.HeadSHA(sandbox.DemoPRReady)
 	run := map[string]any{"name": "unit tests", "head_sha": head, "status": "completed", "conclusion": "failure",
@@ -258,6 +263,7 @@ func TestCheckRunWritesNeedAGitHubApp(t *testing.T) {
 // permission is refused the issues by REST and by GraphQL alike, and
 // GraphQL's viewer as REST's /user; with the permission both answer.
 func TestJobTokenRefusedByRESTIsRefusedByGraphQL(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	tok, endJob := s.WorkflowToken(s.RunID(sandbox.RunQualifying), map[string]string{"contents": "read"})
 	defer endJob()
@@ -285,6 +291,7 @@ func TestJobTokenRefusedByRESTIsRefusedByGraphQL(t *testing.T) {
 // an approval by the last pusher alone does not count, and the founder's
 // approval of PR 4's head lets a writer merge it.
 func TestBotIdentityRulesetRequiresAReviewedPullRequest(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{BotIdentity: true})
 	ctx := context.Background()
 	dev := s.BranchSHA("dev")
@@ -327,6 +334,7 @@ func TestBotIdentityRulesetRequiresAReviewedPullRequest(t *testing.T) {
 // branch it covers, and its update rule a move of one, in GitHub's words;
 // the admin role, its bypass actor, does both.
 func TestCreationAndUpdateRules(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	admin := []any{map[string]any{"actor_id": 5, "actor_type": "RepositoryRole", "bypass_mode": "always"}}
 	rs := map[string]any{"name": "frozen", "target": "branch", "enforcement": "active", "bypass_actors": admin,

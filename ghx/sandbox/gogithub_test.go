@@ -14,6 +14,7 @@ import (
 // TestGoGitHubReads drives every read operation through go-github v66 with
 // the validator on, and checks the demo's facts on the way.
 func TestGoGitHubReads(t *testing.T) {
+	t.Parallel()
 	s, v, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")

@@ -14,6 +14,7 @@ import (
 // and PullRequestState!), as gh issue view asks it, so the sandbox does;
 // one key for two different fields of the same type is still refused.
 func TestGraphQLTakesOneKeyOfTwoTypesFromExclusiveFragments(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	q := `query($n: Int!) { repository(owner: "acme", name: "benefits") {
 	  item: issueOrPullRequest(number: $n) { __typename ...on Issue { state } ...on PullRequest { state } } } }`

@@ -29,6 +29,7 @@ func graphql(t *testing.T, base, token, query string, vars map[string]any) (int,
 }
 
 func TestGraphQLAnswersInTheShapeOfTheQuery(t *testing.T) {
+	t.Parallel()
 	// With a bot identity the demo's pull requests are the bot's.
 	_, _, base := startValidated(t, sandbox.Options{BotIdentity: true})
 	q := `query($n: Int!) { repository(owner: "acme", name: "benefits") {
@@ -60,6 +61,7 @@ func TestGraphQLAnswersInTheShapeOfTheQuery(t *testing.T) {
 }
 
 func TestGraphQLRefusesAQueryGitHubsSchemaRefuses(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	code, h, out := graphql(t, base, "sandbox-founder", `{ repository(owner: "acme", name: "benefits") { pullRequests(first: 1) { nodes { headSha } } } }`, nil)
 	errs, _ := out["errors"].([]any)
@@ -75,6 +77,7 @@ func TestGraphQLRefusesAQueryGitHubsSchemaRefuses(t *testing.T) {
 }
 
 func TestGraphQLRefusesAConnectionWithoutFirstOrLast(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	_, _, out := graphql(t, base, "sandbox-founder", `{ repository(owner: "acme", name: "benefits") { pullRequests { totalCount } } }`, nil)
 	errs, _ := out["errors"].([]any)
@@ -84,6 +87,7 @@ func TestGraphQLRefusesAConnectionWithoutFirstOrLast(t *testing.T) {
 }
 
 func TestGraphQLRefusesAnAnonymousCaller(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	code, _, _ := graphql(t, base, "", `{ viewer { login } }`, nil)
 	if code != http.StatusUnauthorized {
@@ -92,6 +96,7 @@ func TestGraphQLRefusesAnAnonymousCaller(t *testing.T) {
 }
 
 func TestGraphQLPointsAreNotTheRESTLimit(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	q := `{ repository(owner: "acme", name: "benefits") { pullRequests(first: 100) { nodes { number comments(last: 100) { totalCount } } } } rateLimit { cost } }`
 	_, _, out := graphql(t, base, "sandbox-founder", q, nil)
@@ -114,6 +119,7 @@ func TestGraphQLPointsAreNotTheRESTLimit(t *testing.T) {
 // repository's collaborators gets GitHub's partial answer: the rest of the
 // data, the field null, and a FORBIDDEN error whose path names it.
 func TestGraphQLAnswersDataWithAForbiddenField(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	q := `{ repository(owner: "acme", name: "benefits") { nameWithOwner collaborators(first: 10) { totalCount } } }`
 	code, _, out := graphql(t, base, "sandbox-reader", q, nil)

@@ -13,6 +13,7 @@ import (
 // TestSandboxRefusesInvalidRefNames: what git check-ref-format refuses,
 // GitHub answers with 422, never 201 or 500.
 func TestSandboxRefusesInvalidRefNames(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	gh := client(t, base, "sandbox-founder")
 	ctx := context.Background()
@@ -38,6 +39,7 @@ func TestSandboxRefusesInvalidRefNames(t *testing.T) {
 // TestSandboxDeletesComments: the author (or push access) deletes a
 // comment, as GitHub does; a reader cannot delete another's.
 func TestSandboxDeletesComments(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	founder, reader := client(t, base, "sandbox-founder"), client(t, base, "sandbox-reader")

@@ -33,6 +33,7 @@ func get(t *testing.T, url, token string, hdr map[string]string) *http.Response 
 // TestConditionalRequests: a matching If-None-Match gets 304 with no body
 // and costs nothing; the rate headers say so.
 func TestConditionalRequests(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	url := base + "/repos/acme/benefits/issues?state=all"
 	first := get(t, url, "token sandbox-founder", nil)
@@ -58,6 +59,7 @@ func TestConditionalRequests(t *testing.T) {
 }
 
 func TestAuthAndErrors(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	cases := []struct {
 		name, path, token string
@@ -88,6 +90,7 @@ func TestAuthAndErrors(t *testing.T) {
 // TestPrimaryRateLimit: once spent, GitHub's 403 with remaining 0, which
 // go-github v66 turns into a RateLimitError; /rate_limit stays free.
 func TestPrimaryRateLimit(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{RateLimit: 3})
 	gh := client(t, base, "sandbox-writer")
 	ctx := context.Background()
@@ -112,6 +115,7 @@ func TestPrimaryRateLimit(t *testing.T) {
 }
 
 func TestPaginationLinks(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	cases := []struct {
 		page string

@@ -85,6 +85,7 @@ func readDemoIdentity(t *testing.T, opts sandbox.Options) demoIdentity {
 // write under the founder's token and every write says so; the founder is
 // then the author of every agent pull request and cannot review it.
 func TestSoloDemoAgentsWriteAsTheFounderTaggedHumanFallback(t *testing.T) {
+	t.Parallel()
 	got := readDemoIdentity(t, sandbox.Options{})
 	if !strings.Contains(got.config, sandbox.SoloConfigLine) || strings.Contains(got.config, "\n[identity]") {
 		t.Errorf("the solo demo's config sets a bot identity:\n%s", got.config)
@@ -108,6 +109,7 @@ func TestSoloDemoAgentsWriteAsTheFounderTaggedHumanFallback(t *testing.T) {
 // in [identity], agents write as agent-bot[bot], and nothing carries the
 // human-fallback trailer.
 func TestBotDemoAgentsWriteAsTheBotUntagged(t *testing.T) {
+	t.Parallel()
 	got := readDemoIdentity(t, sandbox.Options{BotIdentity: true})
 	if !strings.Contains(got.config, sandbox.BotIdentityTable) || strings.Contains(got.config, sandbox.SoloConfigLine) {
 		t.Errorf("the bot demo's config has no bot identity:\n%s", got.config)

@@ -17,6 +17,7 @@ import (
 // job's token with statuses: write sets a status as github-actions[bot];
 // once the job ends the token is refused with 401.
 func TestReadOnlyWorkflowTokenGets403OnAWrite(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	run := s.RunID(sandbox.RunInProgress)

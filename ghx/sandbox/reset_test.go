@@ -15,6 +15,7 @@ import (
 // so a client that kept the old repository can tell it is gone, also
 // across a restart of the sandbox on the same state folder.
 func TestResetIsAnotherRepository(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	snapshot := func(gh *github.Client) (int64, map[int]int64) {
@@ -77,6 +78,7 @@ func TestResetIsAnotherRepository(t *testing.T) {
 // again, the new repository id — and never saves the old one over it,
 // not even when it stops.
 func TestResetFromAnotherProcessIsServed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	running, _, base := startValidated(t, sandbox.Options{StateDir: dir})

@@ -15,6 +15,7 @@ import (
 // required_status_checks, non_fast_forward, deletion, bypass_actors), and
 // GET rules/branches/{branch} lists its rules on the branches it names.
 func TestRulesetRoundTripsItsRules(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir()})
 	gh := client(t, base, sandbox.TokenPrefix+"founder")
 	ctx := context.Background()
@@ -67,6 +68,7 @@ func TestRulesetRoundTripsItsRules(t *testing.T) {
 // TestAppBySlugShowsItsPermissions: GET /apps/{app_slug} answers a token
 // with the App's permissions, and 404 for an App that does not exist.
 func TestAppBySlugShowsItsPermissions(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir(), BotApp: true})
 	gh := client(t, base, sandbox.TokenPrefix+"founder")
 	app, _, err := gh.Apps.Get(context.Background(), sandbox.BotAppSlug)

@@ -36,6 +36,7 @@ jobs:
 // artifact are fresh's, none in the demo), and the artifact's signed
 // download serves fresh's bytes, as ship downloads the pack there.
 func TestRunnerRunsFreshsGateAndServesItsArtifact(t *testing.T) {
+	t.Parallel()
 	s, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -84,6 +84,7 @@ jobs:
 // artifacts pass between jobs by name, kept the retention-days a step's
 // output gives.
 func TestRunnerJobTokensHoldTheJobsPermissionsAndEndWithTheJob(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/usr/bin/curl"); err != nil {
 		t.Skip("the workflow's steps use curl")
 	}
@@ -201,6 +202,7 @@ jobs:
 // job's token; a job that does not need it cannot read them (its step
 // fails, as Actions refuses the workflow).
 func TestRunnerPassesJobOutputsThroughNeeds(t *testing.T) {
+	t.Parallel()
 	s, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)

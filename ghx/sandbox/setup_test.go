@@ -16,6 +16,7 @@ import (
 // branch rules and protection, the workflows — served as GitHub does and
 // validated against its description.
 func TestSetupReads(t *testing.T) {
+	t.Parallel()
 	_, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
@@ -83,6 +84,7 @@ func TestSetupReads(t *testing.T) {
 // request on acme/fresh is built through the Git Data API without touching
 // main.
 func TestSetupWrites(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir()})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")

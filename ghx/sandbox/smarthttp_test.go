@@ -28,6 +28,7 @@ func gitIn(t *testing.T, dir string, args ...string) (string, error) {
 // REST API that names the pushed head; a reader may clone but not push,
 // and a bad token may do neither.
 func TestGitSmartHTTP(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

@@ -12,6 +12,7 @@ import (
 // 404 for someone else, an unknown team and another organisation, each
 // answer checked against GitHub's description.
 func TestTeamMembershipAnswersAsGitHub(t *testing.T) {
+	t.Parallel()
 	srv, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir()})
 	if err := srv.SetTeam("Policy-Owners", "writer"); err != nil {
 		t.Fatal(err)

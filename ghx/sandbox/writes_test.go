@@ -21,6 +21,7 @@ func statusOf(err error) int {
 
 // TestInboxWrites performs each write the inbox makes, through go-github.
 func TestInboxWrites(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
@@ -80,6 +81,7 @@ func TestInboxWrites(t *testing.T) {
 
 // TestMergeSquash covers 409 on a moved head, 405, and a real squash commit.
 func TestMergeSquash(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
@@ -116,6 +118,7 @@ func TestMergeSquash(t *testing.T) {
 // TestGitDataWrite writes a ledger file the way aayu does, then shows a
 // non-fast-forward is refused.
 func TestGitDataWrite(t *testing.T) {
+	t.Parallel()
 	s, _, base := startValidated(t, sandbox.Options{})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")

@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/aayudha/aayu/proof/build"
+	"github.com/aayudha/aayu/actions/packbuild"
 )
 
 // Deps are the screen's ways into the core.
@@ -13,25 +13,25 @@ type Deps struct {
 	// Story is the story being verified, for the heading.
 	Story int
 	// Prepare reads the story's facts from GitHub and finds or makes the
-	// checkout (build.Prepare).
-	Prepare func(ctx context.Context) (build.Request, error)
-	// Run runs the floors and builds the pack; nil means build.Run with
+	// checkout (packbuild.Prepare).
+	Prepare func(ctx context.Context) (packbuild.Request, error)
+	// Run runs the floors and builds the pack; nil means packbuild.Run with
 	// the real git and go.
-	Run func(ctx context.Context, req build.Request, emit func(build.Event)) (*build.Outcome, error)
+	Run func(ctx context.Context, req packbuild.Request, emit func(packbuild.Event)) (*packbuild.Outcome, error)
 }
 
 // preparedMsg ends preparation.
 type preparedMsg struct {
-	req build.Request
+	req packbuild.Request
 	err error
 }
 
 // eventMsg is one event of the run.
-type eventMsg struct{ ev build.Event }
+type eventMsg struct{ ev packbuild.Event }
 
 // finishedMsg ends the run.
 type finishedMsg struct {
-	out *build.Outcome
+	out *packbuild.Outcome
 	err error
 }
 
@@ -45,11 +45,11 @@ func prepare(ctx context.Context, deps Deps) tea.Cmd {
 // start runs the floors on their own goroutine, sending each event and
 // then the outcome into events. A send gives up when ctx ends, so a screen
 // that quit early never leaves the run blocked.
-func start(ctx context.Context, deps Deps, req build.Request, events chan<- tea.Msg) tea.Cmd {
+func start(ctx context.Context, deps Deps, req packbuild.Request, events chan<- tea.Msg) tea.Cmd {
 	run := deps.Run
 	if run == nil {
-		run = func(ctx context.Context, req build.Request, emit func(build.Event)) (*build.Outcome, error) {
-			return build.Run(ctx, build.Tools{}, req, emit)
+		run = func(ctx context.Context, req packbuild.Request, emit func(packbuild.Event)) (*packbuild.Outcome, error) {
+			return packbuild.Run(ctx, packbuild.Tools{}, req, emit)
 		}
 	}
 	send := func(msg tea.Msg) {
@@ -60,7 +60,7 @@ func start(ctx context.Context, deps Deps, req build.Request, events chan<- tea.
 	}
 	return func() tea.Msg {
 		go func() {
-			out, err := run(ctx, req, func(ev build.Event) { send(eventMsg{ev}) })
+			out, err := run(ctx, req, func(ev packbuild.Event) { send(eventMsg{ev}) })
 			send(finishedMsg{out: out, err: err})
 		}()
 		return nil

@@ -5,7 +5,7 @@
 // The go test output stays one key away (o).
 //
 // Update does no I/O: preparing the checkout and the run itself are
-// tea.Cmds into package proof/build, whose progress arrives as typed events
+// tea.Cmds into package actions/packbuild, whose progress arrives as typed events
 // through a channel. The plain twin prints a line as each step starts and
 // ends and never redraws; with --ci it is the merge gate's verify.
 package verify

@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -20,12 +20,12 @@ import (
 func endings() map[string]script {
 	refused := floorsHold()
 	refused.events = nil
-	refused.out = &build.Outcome{ExitCode: build.ExitRefused, Refusal: "The checkout has no evidence map .aayudha/evidence/3.toml, so no test is named for any criterion."}
+	refused.out = &packbuild.Outcome{ExitCode: packbuild.ExitRefused, Refusal: "The checkout has no evidence map .aayudha/evidence/3.toml, so no test is named for any criterion."}
 	failed := floorsHold()
 	failed.events = failed.events[:1]
 	failed.out, failed.err = nil, errGit
 	unverified := floorsHold()
-	unverified.out.ExitCode = build.ExitRefused
+	unverified.out.ExitCode = packbuild.ExitRefused
 	unverified.out.Report = &proof.Report{Pack: &proof.Pack{Story: 3}, PackSHA256: fakeSum, FloorsHold: true,
 		Criteria: []proof.CriterionResult{story3Criteria[0], {ID: 2, Text: "Remaining never goes below zero.", Reason: "it has no evidence"}},
 		Problems: []proof.Problem{{Code: proof.CodeCriterionNoEvid, Criterion: 2, Message: "Criterion 2 has no evidence."}}}

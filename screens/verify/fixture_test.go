@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -23,17 +23,17 @@ const (
 
 // script is a fake run: the events it emits and how it ends.
 type script struct {
-	req    build.Request
-	events []build.Event
-	out    *build.Outcome
+	req    packbuild.Request
+	events []packbuild.Event
+	out    *packbuild.Outcome
 	err    error
 }
 
 func (s script) deps() Deps {
 	return Deps{
 		Story:   s.req.Story,
-		Prepare: func(context.Context) (build.Request, error) { return s.req, nil },
-		Run: func(_ context.Context, _ build.Request, emit func(build.Event)) (*build.Outcome, error) {
+		Prepare: func(context.Context) (packbuild.Request, error) { return s.req, nil },
+		Run: func(_ context.Context, _ packbuild.Request, emit func(packbuild.Event)) (*packbuild.Outcome, error) {
 			for _, ev := range s.events {
 				emit(ev)
 			}
@@ -42,25 +42,27 @@ func (s script) deps() Deps {
 	}
 }
 
-func out(text string) build.Output { return build.Output{Step: build.StepTests, Line: text} }
+func out(text string) packbuild.Output {
+	return packbuild.Output{Step: packbuild.StepTests, Line: text}
+}
 
 const deductiblePkg = "example.com/benefits/deductible"
 
-func testEvents(tests ...string) []build.Event {
-	evs := []build.Event{build.PackageStarted{Step: build.StepTests, Package: deductiblePkg}}
+func testEvents(tests ...string) []packbuild.Event {
+	evs := []packbuild.Event{packbuild.PackageStarted{Step: packbuild.StepTests, Package: deductiblePkg}}
 	for _, t := range tests {
-		evs = append(evs, build.TestRunning{Step: build.StepTests, Package: deductiblePkg, Test: t},
+		evs = append(evs, packbuild.TestRunning{Step: packbuild.StepTests, Package: deductiblePkg, Test: t},
 			out("=== RUN   "+t), out("--- PASS: "+t+" (0.00s)"),
-			build.TestEnded{Step: build.StepTests, Package: deductiblePkg, Test: t, Result: proof.ResultPass})
+			packbuild.TestEnded{Step: packbuild.StepTests, Package: deductiblePkg, Test: t, Result: proof.ResultPass})
 	}
 	return evs
 }
 
-func ended(step, result, detail string) build.StepEnded {
-	return build.StepEnded{Step: step, Result: result, Detail: detail}
+func ended(step, result, detail string) packbuild.StepEnded {
+	return packbuild.StepEnded{Step: step, Result: result, Detail: detail}
 }
 
-var story3Req = build.Request{Dir: fakeDir, Repo: "acme/benefits", Story: 3, PR: 4, BaseRef: "origin/dev"}
+var story3Req = packbuild.Request{Dir: fakeDir, Repo: "acme/benefits", Story: 3, PR: 4, BaseRef: "origin/dev"}
 
 var story3Criteria = []proof.CriterionResult{
 	{ID: 1, Text: "Remaining returns the deductible minus what was paid.", Evidence: []string{"evidence/criterion-1.jsonl"}, Proven: true},
@@ -69,23 +71,23 @@ var story3Criteria = []proof.CriterionResult{
 
 // floorsHold is story 3's run, every floor holding.
 func floorsHold() script {
-	evs := []build.Event{build.StepStarted{Step: build.StepTests, What: "go test -json -coverprofile ./... (isolated)"}}
+	evs := []packbuild.Event{packbuild.StepStarted{Step: packbuild.StepTests, What: "go test -json -coverprofile ./... (isolated)"}}
 	evs = append(evs, testEvents("TestApplies", "TestRemaining", "TestRemainingNeverNegative")...)
 	evs = append(evs, out("ok  \texample.com/benefits/deductible\t0.004s\tcoverage: 100.0% of statements"),
-		build.PackageEnded{Step: build.StepTests, Package: deductiblePkg, Result: proof.ResultPass, Passed: 3, Elapsed: 4 * time.Millisecond},
-		build.PackageStarted{Step: build.StepTests, Package: "example.com/benefits/docs"},
-		build.PackageEnded{Step: build.StepTests, Package: "example.com/benefits/docs", Result: proof.ResultSkipped, Why: "no test files"},
-		ended(build.StepTests, proof.ResultPass, "4 tests passed"),
-		build.StepStarted{Step: build.StepEvidence, What: "each criterion's mapped tests in this run"},
-		ended(build.StepEvidence, proof.ResultPass, "2 of 2 criteria have evidence from this run"),
-		build.StepStarted{Step: build.StepCoverage, What: "changed lines covered, against the base commit"},
-		ended(build.StepCoverage, proof.ResultPass, "5 of 5 changed executable lines covered (go coverprofile)"),
-		build.StepStarted{Step: build.StepVet, What: "go vet ./..."},
-		ended(build.StepVet, proof.ResultPass, "go vet reported nothing"),
-		build.StepStarted{Step: build.StepPack, What: "assemble, write and verify the pack"},
-		ended(build.StepPack, proof.ResultPass, "written and verified"))
-	return script{req: story3Req, events: evs, out: &build.Outcome{
-		ExitCode: build.ExitOK, Dir: fakeDir + "/.aayudha/proof/3", PackSHA256: fakeSum, Head: fakeHead, Base: fakeBase,
+		packbuild.PackageEnded{Step: packbuild.StepTests, Package: deductiblePkg, Result: proof.ResultPass, Passed: 3, Elapsed: 4 * time.Millisecond},
+		packbuild.PackageStarted{Step: packbuild.StepTests, Package: "example.com/benefits/docs"},
+		packbuild.PackageEnded{Step: packbuild.StepTests, Package: "example.com/benefits/docs", Result: proof.ResultSkipped, Why: "no test files"},
+		ended(packbuild.StepTests, proof.ResultPass, "4 tests passed"),
+		packbuild.StepStarted{Step: packbuild.StepEvidence, What: "each criterion's mapped tests in this run"},
+		ended(packbuild.StepEvidence, proof.ResultPass, "2 of 2 criteria have evidence from this run"),
+		packbuild.StepStarted{Step: packbuild.StepCoverage, What: "changed lines covered, against the base commit"},
+		ended(packbuild.StepCoverage, proof.ResultPass, "5 of 5 changed executable lines covered (go coverprofile)"),
+		packbuild.StepStarted{Step: packbuild.StepVet, What: "go vet ./..."},
+		ended(packbuild.StepVet, proof.ResultPass, "go vet reported nothing"),
+		packbuild.StepStarted{Step: packbuild.StepPack, What: "assemble, write and verify the pack"},
+		ended(packbuild.StepPack, proof.ResultPass, "written and verified"))
+	return script{req: story3Req, events: evs, out: &packbuild.Outcome{
+		ExitCode: packbuild.ExitOK, Dir: fakeDir + "/.aayudha/proof/3", PackSHA256: fakeSum, Head: fakeHead, Base: fakeBase,
 		Network: proof.NetworkIsolated, RetentionDays: 30, RetentionNote: "proof.retention_days is 30",
 		Report: &proof.Report{Pack: &proof.Pack{Story: 3}, PackSHA256: fakeSum, Criteria: story3Criteria, FloorsHold: true},
 	}}
@@ -97,11 +99,11 @@ func coverageFails() script {
 	s.req.Story, s.req.PR, s.req.Dir = 5, 6, strings.TrimSuffix(fakeDir, "3")+"5"
 	detail := "5 of 7 changed executable lines covered (go coverprofile); below the threshold of 90%"
 	for i, ev := range s.events {
-		if e, ok := ev.(build.StepEnded); ok && e.Step == build.StepCoverage {
-			s.events[i] = ended(build.StepCoverage, proof.ResultFail, detail)
+		if e, ok := ev.(packbuild.StepEnded); ok && e.Step == packbuild.StepCoverage {
+			s.events[i] = ended(packbuild.StepCoverage, proof.ResultFail, detail)
 		}
 	}
-	s.out.ExitCode, s.out.Dir = build.ExitFloor, s.req.Dir+"/.aayudha/proof/5"
+	s.out.ExitCode, s.out.Dir = packbuild.ExitFloor, s.req.Dir+"/.aayudha/proof/5"
 	s.out.Report = &proof.Report{Pack: &proof.Pack{Story: 5}, PackSHA256: fakeSum, FloorsHold: false,
 		FailedFloors: []proof.Check{{Floor: "coverage", Result: proof.ResultFail, Detail: detail}},
 		Criteria: []proof.CriterionResult{

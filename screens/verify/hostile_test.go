@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -21,12 +21,12 @@ const attack = tuitest.Attack
 func hostileRun() script {
 	s := floorsHold()
 	s.events = append(s.events[:1:1],
-		build.PackageStarted{Step: build.StepTests, Package: deductiblePkg},
-		build.TestRunning{Step: build.StepTests, Package: deductiblePkg, Test: "Test" + attack},
+		packbuild.PackageStarted{Step: packbuild.StepTests, Package: deductiblePkg},
+		packbuild.TestRunning{Step: packbuild.StepTests, Package: deductiblePkg, Test: "Test" + attack},
 		out("=== RUN   Test"+attack), out("    remaining_test.go:12: got "+attack),
-		build.TestEnded{Step: build.StepTests, Package: deductiblePkg, Test: "Test" + attack, Result: proof.ResultFail},
-		ended(build.StepTests, proof.ResultFail, "1 test failed: Test"+attack))
-	s.out = &build.Outcome{ExitCode: build.ExitRefused, Refusal: "go test failed: Test" + attack}
+		packbuild.TestEnded{Step: packbuild.StepTests, Package: deductiblePkg, Test: "Test" + attack, Result: proof.ResultFail},
+		ended(packbuild.StepTests, proof.ResultFail, "1 test failed: Test"+attack))
+	s.out = &packbuild.Outcome{ExitCode: packbuild.ExitRefused, Refusal: "go test failed: Test" + attack}
 	return s
 }
 

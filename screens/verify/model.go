@@ -9,8 +9,8 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -74,10 +74,10 @@ type Model struct {
 	events chan tea.Msg
 
 	phase   phase
-	req     build.Request
+	req     packbuild.Request
 	steps   []stepRow
 	output  []string
-	outcome *build.Outcome
+	outcome *packbuild.Outcome
 	err     error
 
 	pkgs []pkgRow // the packages of the go test steps, as they come
@@ -141,7 +141,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.phase, m.req = phaseRunning, msg.req
 		m.steps = nil
-		for _, s := range build.Steps(msg.req.Bug) {
+		for _, s := range packbuild.Steps(msg.req.Bug) {
 			m.steps = append(m.steps, stepRow{name: s})
 		}
 		m.say(plainCheckout(msg.req))
@@ -160,20 +160,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // apply records one event of the run.
-func (m *Model) apply(ev build.Event) {
+func (m *Model) apply(ev packbuild.Event) {
 	switch ev := ev.(type) {
-	case build.StepStarted:
+	case packbuild.StepStarted:
 		row := m.row(ev.Step)
 		row.state, row.what, row.test = stepRunning, ev.What, ""
 		m.say(plainStarted(ev))
-	case build.TestRunning:
+	case packbuild.TestRunning:
 		m.row(ev.Step).test = shortTest(ev.Package, ev.Test)
 		m.applyPackage(ev)
-	case build.PackageStarted, build.PackageEnded, build.TestEnded:
+	case packbuild.PackageStarted, packbuild.PackageEnded, packbuild.TestEnded:
 		m.applyPackage(ev)
-	case build.Output:
+	case packbuild.Output:
 		m.addOutput(ev.Line)
-	case build.StepEnded:
+	case packbuild.StepEnded:
 		row := m.row(ev.Step)
 		row.test, row.detail = "", ev.Detail
 		switch ev.Result {
@@ -206,14 +206,14 @@ func (m *Model) finish(msg finishedMsg) tea.Cmd {
 	m.outcome, m.err = msg.out, msg.err
 	switch {
 	case msg.err != nil:
-		m.exitCode = build.ExitFailed
+		m.exitCode = packbuild.ExitFailed
 		for i := range m.steps {
 			if m.steps[i].state == stepRunning {
 				m.steps[i].state, m.steps[i].detail = stepFailed, "could not run"
 			}
 		}
 	case msg.out == nil:
-		m.exitCode, m.err = build.ExitFailed, errNoOutcome
+		m.exitCode, m.err = packbuild.ExitFailed, errNoOutcome
 	default:
 		m.exitCode = msg.out.ExitCode
 	}
@@ -232,7 +232,7 @@ func (m *Model) finish(msg finishedMsg) tea.Cmd {
 func (m *Model) quit() tea.Cmd {
 	m.done = true
 	if !m.finished {
-		m.exitCode = build.ExitFailed
+		m.exitCode = packbuild.ExitFailed
 		m.say("stopped before the pack was built; nothing was written (exit 1)")
 	}
 	m.cancel()

@@ -6,8 +6,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -17,7 +17,7 @@ func plainIntro(story int) string {
 	return fmt.Sprintf("aayu verify: story %d — runs the floors on the pull request's checkout and builds its proof pack; this screen prints its result and exits (no choice is asked).", story)
 }
 
-func plainCheckout(req build.Request) string {
+func plainCheckout(req packbuild.Request) string {
 	s := "checkout " + tui.SanitizeLine(req.Dir)
 	if req.PR != 0 {
 		s += fmt.Sprintf(", pull request #%d", req.PR)
@@ -29,11 +29,11 @@ func plainCheckout(req build.Request) string {
 	return s
 }
 
-func plainStarted(ev build.StepStarted) string {
+func plainStarted(ev packbuild.StepStarted) string {
 	return fmt.Sprintf("%s: running — %s", tui.SanitizeLine(ev.Step), tui.SanitizeLine(ev.What))
 }
 
-func plainEnded(ev build.StepEnded) string {
+func plainEnded(ev packbuild.StepEnded) string {
 	s := tui.SanitizeLine(ev.Step) + ": " + tui.ResultWord(ev.Result)
 	if ev.Detail != "" {
 		s += " — " + tui.SanitizeLine(ev.Detail)
@@ -48,7 +48,7 @@ func shortTest(pkg, test string) string {
 
 // plainResult is the run's outcome as lines, the same facts the full
 // screen shows once the run ends.
-func plainResult(out *build.Outcome, err error) []string {
+func plainResult(out *packbuild.Outcome, err error) []string {
 	var l []string
 	add := func(format string, args ...any) { l = append(l, fmt.Sprintf(format, args...)) }
 	switch {
@@ -88,7 +88,7 @@ func criterionLine(c proof.CriterionResult) string {
 }
 
 // resultWords says how the run ended, with its exit code.
-func resultWords(out *build.Outcome) string {
+func resultWords(out *packbuild.Outcome) string {
 	r := out.Report
 	switch {
 	case !r.Verified():

@@ -13,8 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -83,13 +83,13 @@ func (m *Model) pkg(step, name string) *pkgRow {
 
 // applyPackage records a package starting or ending; an end is a plain
 // line too, so the plain twin moves package by package.
-func (m *Model) applyPackage(ev build.Event) {
+func (m *Model) applyPackage(ev packbuild.Event) {
 	switch ev := ev.(type) {
-	case build.PackageStarted:
+	case packbuild.PackageStarted:
 		m.pkg(ev.Step, ev.Package)
-	case build.TestRunning:
+	case packbuild.TestRunning:
 		m.pkg(ev.Step, ev.Package).test = ev.Test
-	case build.TestEnded:
+	case packbuild.TestEnded:
 		p := m.pkg(ev.Step, ev.Package)
 		p.test = ""
 		switch ev.Result {
@@ -98,7 +98,7 @@ func (m *Model) applyPackage(ev build.Event) {
 		case proof.ResultFail:
 			p.failed++
 		}
-	case build.PackageEnded:
+	case packbuild.PackageEnded:
 		p := m.pkg(ev.Step, ev.Package)
 		p.done, p.result, p.test = true, ev.Result, ""
 		p.passed, p.failed, p.elapsed, p.why = ev.Passed, ev.Failed, ev.Elapsed, ev.Why

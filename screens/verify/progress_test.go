@@ -13,21 +13,21 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
 
 // packageEvents is one package going through go test: it starts, a test
 // passes, it ends.
-func packageEvents(pkg, test string, elapsed time.Duration) []build.Event {
-	return []build.Event{
-		build.PackageStarted{Step: build.StepTests, Package: pkg},
-		build.TestRunning{Step: build.StepTests, Package: pkg, Test: test},
+func packageEvents(pkg, test string, elapsed time.Duration) []packbuild.Event {
+	return []packbuild.Event{
+		packbuild.PackageStarted{Step: packbuild.StepTests, Package: pkg},
+		packbuild.TestRunning{Step: packbuild.StepTests, Package: pkg, Test: test},
 		out("=== RUN   " + test),
-		build.TestEnded{Step: build.StepTests, Package: pkg, Test: test, Result: proof.ResultPass},
-		build.PackageEnded{Step: build.StepTests, Package: pkg, Result: proof.ResultPass, Passed: 1, Elapsed: elapsed},
+		packbuild.TestEnded{Step: packbuild.StepTests, Package: pkg, Test: test, Result: proof.ResultPass},
+		packbuild.PackageEnded{Step: packbuild.StepTests, Package: pkg, Result: proof.ResultPass, Passed: 1, Elapsed: elapsed},
 	}
 }
 
@@ -35,10 +35,10 @@ func packageEvents(pkg, test string, elapsed time.Duration) []build.Event {
 // time: after each package's end the screen says so, with the running
 // total, before the step is over.
 func TestVerifyScreenShowsEachPackageAsItEnds(t *testing.T) {
-	m := driven(t, tuitest.Common(80, 24), script{req: story3Req, events: []build.Event{
-		build.StepStarted{Step: build.StepTests, What: "go test -json ./..."},
+	m := driven(t, tuitest.Common(80, 24), script{req: story3Req, events: []packbuild.Event{
+		packbuild.StepStarted{Step: packbuild.StepTests, What: "go test -json ./..."},
 	}}, false)
-	feed := func(evs []build.Event) {
+	feed := func(evs []packbuild.Event) {
 		for _, ev := range evs {
 			m.Update(eventMsg{ev})
 		}
@@ -64,8 +64,8 @@ func TestVerifyScreenShowsEachPackageAsItEnds(t *testing.T) {
 // TestVerifyScreenProgressFitsManyPackages: a module of many packages keeps
 // the screen within the terminal, newest packages shown.
 func TestVerifyScreenProgressFitsManyPackages(t *testing.T) {
-	var evs []build.Event
-	evs = append(evs, build.StepStarted{Step: build.StepTests, What: "go test"})
+	var evs []packbuild.Event
+	evs = append(evs, packbuild.StepStarted{Step: packbuild.StepTests, What: "go test"})
 	for _, p := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t"} {
 		evs = append(evs, packageEvents("example.com/m/"+p, "Test"+strings.ToUpper(p), time.Millisecond)...)
 	}
@@ -101,8 +101,8 @@ func (s *syncBuffer) String() string {
 // blockedRun emits evs, then waits (up to a bound) until seen says the
 // screen has shown them, and only then ends: a screen that waited for the
 // end of the run to show progress fails the test.
-func blockedRun(evs []build.Event, seen func() bool) func(context.Context, build.Request, func(build.Event)) (*build.Outcome, error) {
-	return func(ctx context.Context, _ build.Request, emit func(build.Event)) (*build.Outcome, error) {
+func blockedRun(evs []packbuild.Event, seen func() bool) func(context.Context, packbuild.Request, func(packbuild.Event)) (*packbuild.Outcome, error) {
+	return func(ctx context.Context, _ packbuild.Request, emit func(packbuild.Event)) (*packbuild.Outcome, error) {
 		for _, ev := range evs {
 			emit(ev)
 		}
@@ -123,13 +123,13 @@ func TestVerifyPlainPrintsEachPackageWhileRunning(t *testing.T) {
 	var buf syncBuffer
 	want := "tests: package example.com/benefits/copay passed — 1 test passed in 250ms"
 	deps := Deps{Story: 3,
-		Prepare: func(context.Context) (build.Request, error) { return story3Req, nil },
-		Run: blockedRun(append([]build.Event{build.StepStarted{Step: build.StepTests, What: "go test"}},
+		Prepare: func(context.Context) (packbuild.Request, error) { return story3Req, nil },
+		Run: blockedRun(append([]packbuild.Event{packbuild.StepStarted{Step: packbuild.StepTests, What: "go test"}},
 			packageEvents("example.com/benefits/copay", "TestCopay", 250*time.Millisecond)...),
 			func() bool { return strings.Contains(buf.String(), want) }),
 	}
 	code, err := tui.Run(context.Background(), New(context.Background(), tui.Common{Plain: true}, deps), tui.RunOptions{Plain: true, Out: &buf})
-	if err != nil || code != build.ExitOK {
+	if err != nil || code != packbuild.ExitOK {
 		t.Fatalf("exit %d, %v; the package line was not printed while the run went on:\n%s", code, err, buf.String())
 	}
 	tuitest.AssertPlain(t, buf.String())
@@ -146,8 +146,8 @@ func TestVerifyPlainPrintsEachPackageWhileRunning(t *testing.T) {
 func TestVerifyFullScreenStreamsPackages(t *testing.T) {
 	var shown syncFlag
 	deps := Deps{Story: 3,
-		Prepare: func(context.Context) (build.Request, error) { return story3Req, nil },
-		Run: blockedRun(append([]build.Event{build.StepStarted{Step: build.StepTests, What: "go test"}},
+		Prepare: func(context.Context) (packbuild.Request, error) { return story3Req, nil },
+		Run: blockedRun(append([]packbuild.Event{packbuild.StepStarted{Step: packbuild.StepTests, What: "go test"}},
 			packageEvents("example.com/benefits/copay", "TestCopay", 250*time.Millisecond)...), shown.get),
 	}
 	tm := teatest.NewTestModel(t, New(context.Background(), tuitest.Common(80, 24), deps),

@@ -15,9 +15,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/proof"
-	"github.com/aayudha/aayu/proof/build"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -88,7 +88,7 @@ func TestVerifyScreenOutputView(t *testing.T) {
 		t.Fatal("the output view ended the screen")
 	}
 	cmd := press(m, "q")
-	if done, code := m.Done(); !done || code != build.ExitOK || cmd == nil {
+	if done, code := m.Done(); !done || code != packbuild.ExitOK || cmd == nil {
 		t.Fatalf("after q: done=%v code=%d", done, code)
 	}
 }
@@ -98,7 +98,7 @@ func TestVerifyScreenOutputView(t *testing.T) {
 func TestVerifyScreenQuitWhileRunning(t *testing.T) {
 	m := driven(t, tuitest.Common(80, 24), runningScript(), false)
 	press(m, "q")
-	if done, code := m.Done(); !done || code != build.ExitFailed {
+	if done, code := m.Done(); !done || code != packbuild.ExitFailed {
 		t.Fatalf("done=%v code=%d, want exit 1", done, code)
 	}
 	if m.ctx.Err() == nil {
@@ -114,12 +114,12 @@ func TestVerifyScreenQuitWhileRunning(t *testing.T) {
 func TestVerifyScreenPlainGolden(t *testing.T) {
 	refused := floorsHold()
 	refused.events = nil
-	refused.out = &build.Outcome{ExitCode: build.ExitRefused, Refusal: "The checkout has no evidence map .aayudha/evidence/3.toml, so no test is named for any criterion."}
+	refused.out = &packbuild.Outcome{ExitCode: packbuild.ExitRefused, Refusal: "The checkout has no evidence map .aayudha/evidence/3.toml, so no test is named for any criterion."}
 	failed := floorsHold()
 	failed.events = failed.events[:1]
 	failed.out, failed.err = nil, errGit
 	unverified := floorsHold()
-	unverified.out.ExitCode = build.ExitRefused
+	unverified.out.ExitCode = packbuild.ExitRefused
 	unverified.out.Report = &proof.Report{Pack: &proof.Pack{Story: 3}, PackSHA256: fakeSum, FloorsHold: true,
 		Criteria: []proof.CriterionResult{story3Criteria[0], {ID: 2, Text: "Remaining never goes below zero.", Reason: "it has no evidence"}},
 		Problems: []proof.Problem{{Code: proof.CodeCriterionNoEvid, Criterion: 2, Message: "Criterion 2 has no evidence."}}}
@@ -127,11 +127,11 @@ func TestVerifyScreenPlainGolden(t *testing.T) {
 		s    script
 		code int
 	}{
-		"floorshold":    {floorsHold(), build.ExitOK},
-		"coveragefails": {coverageFails(), build.ExitFloor},
-		"unverified":    {unverified, build.ExitRefused},
-		"refused":       {refused, build.ExitRefused},
-		"failed":        {failed, build.ExitFailed},
+		"floorshold":    {floorsHold(), packbuild.ExitOK},
+		"coveragefails": {coverageFails(), packbuild.ExitFloor},
+		"unverified":    {unverified, packbuild.ExitRefused},
+		"refused":       {refused, packbuild.ExitRefused},
+		"failed":        {failed, packbuild.ExitFailed},
 	}
 	for _, name := range []string{"floorshold", "coveragefails", "unverified", "refused", "failed"} {
 		t.Run(name, func(t *testing.T) {
@@ -154,9 +154,9 @@ func TestVerifyScreenPlainGolden(t *testing.T) {
 func TestVerifyScreenSanitises(t *testing.T) {
 	attack := "EVIL\x1b]52;c;ZXZpbA==\x07\x1b[2J\u202eEND"
 	s := floorsHold()
-	s.events = append([]build.Event{build.TestRunning{Step: build.StepTests, Package: "x", Test: attack}}, s.events[:1]...)
-	s.events = append(s.events, build.TestRunning{Step: build.StepTests, Package: "x", Test: attack}, out(attack),
-		ended(build.StepTests, proof.ResultFail, attack))
+	s.events = append([]packbuild.Event{packbuild.TestRunning{Step: packbuild.StepTests, Package: "x", Test: attack}}, s.events[:1]...)
+	s.events = append(s.events, packbuild.TestRunning{Step: packbuild.StepTests, Package: "x", Test: attack}, out(attack),
+		ended(packbuild.StepTests, proof.ResultFail, attack))
 	m := driven(t, tui.Common{Width: 200, Height: 30, Styles: tui.NewStyles(true)}, s, false)
 	views := []string{m.View().Content}
 	press(m, "o")
@@ -202,16 +202,16 @@ func TestVerifyScreenRealRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "benefits")
-	deps := Deps{Story: 3, Prepare: func(ctx context.Context) (build.Request, error) {
-		err := build.Tools{}.CloneCheckout(ctx, srv.GitDir(), dir, srv.HeadSHA(sandbox.DemoPRReady))
-		return build.Request{Dir: dir, Repo: "acme/benefits", Story: 3, PR: 4, BaseRef: "origin/dev", Ready: ready}, err
+	deps := Deps{Story: 3, Prepare: func(ctx context.Context) (packbuild.Request, error) {
+		err := packbuild.Tools{}.CloneCheckout(ctx, srv.GitDir(), dir, srv.HeadSHA(sandbox.DemoPRReady))
+		return packbuild.Request{Dir: dir, Repo: "acme/benefits", Story: 3, PR: 4, BaseRef: "origin/dev", Ready: ready}, err
 	}}
 	var buf bytes.Buffer
 	code, err := tui.Run(context.Background(), New(context.Background(), tui.Common{Plain: true, CI: true}, deps), tui.RunOptions{Plain: true, Out: &buf})
-	if err != nil || code != build.ExitOK {
+	if err != nil || code != packbuild.ExitOK {
 		t.Fatalf("exit %d, %v:\n%s", code, err, buf.String())
 	}
-	for _, want := range []string{"tests: running — go test", "tests: passed — 4 tests passed", "coverage: passed — 5 of 5", "pack folder: " + build.PackDir(dir, 3),
+	for _, want := range []string{"tests: running — go test", "tests: passed — 4 tests passed", "coverage: passed — 5 of 5", "pack folder: " + packbuild.PackDir(dir, 3),
 		"criterion 2: proven — Remaining never goes below zero.", "result: the pack verifies and every floor holds (exit 0)"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("the plain transcript lacks %q:\n%s", want, buf.String())
@@ -231,7 +231,7 @@ func TestVerifyScreenTeatest(t *testing.T) {
 	}, teatest.WithDuration(10*time.Second))
 	tm.Type("q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-	if done, code := final.Done(); !done || code != build.ExitFloor {
+	if done, code := final.Done(); !done || code != packbuild.ExitFloor {
 		t.Fatalf("done=%v code=%d, want exit 3", done, code)
 	}
 }

@@ -1,4 +1,4 @@
-package build
+package packbuild
 
 import (
 	"context"
@@ -36,11 +36,9 @@ func bareOf(t *testing.T, d *demoRepo, story int) string {
 // (--pack-out, under runner.temp). The pack it builds gives the verdict a
 // checkout's does, and nothing is written inside the repository.
 func TestPackFromRawInABareRepository(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
-	raw := filepath.Join(t.TempDir(), "raw")
-	if err := RunRaw(context.Background(), Tools{}, RawRequest{Dir: d.checkout(t, sandbox.DemoBug), Story: sandbox.DemoBug, BaseBranch: "dev", Out: raw}, nil); err != nil {
-		t.Fatalf("RunRaw: %v", err)
-	}
+	raw := d.rawRun(t, sandbox.DemoBug)
 	req := d.request(t, sandbox.DemoBug, beforeBlock)
 	req.Dir = bareOf(t, d, sandbox.DemoBug)
 	req.FromRaw = raw
@@ -49,7 +47,7 @@ func TestPackFromRawInABareRepository(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run from a bare repository: %v", err)
 	}
-	direct, _ := run(t, d.request(t, sandbox.DemoBug, beforeBlock))
+	_, direct, _ := d.directRun(t, sandbox.DemoBug, beforeBlock)
 	if out.ExitCode != ExitOK || direct.ExitCode != ExitOK {
 		t.Fatalf("bare exit %d (refusal %q), direct exit %d; want both 0", out.ExitCode, out.Refusal, direct.ExitCode)
 	}
@@ -77,6 +75,7 @@ func TestPackFromRawInABareRepository(t *testing.T) {
 // tree to run tests in, so verify without --from-raw refuses it, and with
 // --from-raw it needs --pack-out: each refusal says so and writes nothing.
 func TestBareRepositoryServesOnlyThePackJob(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	req := d.request(t, 3, beforeBlock)
 	req.Dir = bareOf(t, d, 3)
@@ -105,6 +104,7 @@ func TestBareRepositoryServesOnlyThePackJob(t *testing.T) {
 // pack verify writes stays out of the index: git add -A then git status
 // shows nothing under .aayudha/proof/.
 func TestVerifyKeepsTheLocalPackOutOfTheIndex(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	req := d.request(t, 3, beforeBlock)
 	if out, err := exec.Command("git", "-C", req.Dir, "rm", "-q", ".gitignore").CombinedOutput(); err != nil {

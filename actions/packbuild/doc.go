@@ -1,4 +1,4 @@
-// Package build is aayu verify's core: it runs the floors on a checkout of
+// Package packbuild is aayu verify's core: it runs the floors on a checkout of
 // a pull request and assembles the proof pack (seed 000, "How it works"
 // steps 3 to 6; SPEC §4).
 //
@@ -21,4 +21,4 @@
 // ledger, never touches the checkout's git state (no checkout, stash or
 // worktree of the person's repository), and writes only under
 // .aayudha/proof/STORY in the checkout and in temporary folders it removes.
-package build
+package packbuild

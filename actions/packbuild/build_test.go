@@ -1,4 +1,4 @@
-package build
+package packbuild
 
 import (
 	"bytes"
@@ -30,9 +30,9 @@ func checkOf(t *testing.T, p *proof.Pack, floor string) proof.Check {
 // TestVerifyFloorsHold: story 3's pull request, on real go test runs,
 // gives a pack that verifies with every floor holding (exit 0).
 func TestVerifyFloorsHold(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
-	req := d.request(t, 3, beforeBlock)
-	out, ev := run(t, req)
+	req, out, ev := d.directRun(t, 3, beforeBlock)
 	if out.ExitCode != ExitOK {
 		t.Fatalf("exit %d, want 0; problems %v; evidence %v", out.ExitCode, out.Report.Problems, out.Evidence)
 	}
@@ -94,6 +94,7 @@ func TestVerifyFloorsHold(t *testing.T) {
 // mapped test's package can report a pass the test did not earn; the pack
 // names it in a test-framing warning, and still verifies.
 func TestVerifyWarnsOfTestMainAdded(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	req := d.request(t, 3, beforeBlock)
 	main := "package deductible\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }\n"
@@ -115,6 +116,7 @@ func TestVerifyWarnsOfTestMainAdded(t *testing.T) {
 // unrun, so the coverage floor fails (exit 3) though the pack verifies.
 // It also runs without the network namespace, and says so.
 func TestVerifyCoverageFloorFails(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	ev := &events{}
 	out, err := Run(context.Background(), Tools{NoIsolation: true}, d.request(t, 5, beforeBlock), ev.add)
@@ -140,6 +142,7 @@ func TestVerifyCoverageFloorFails(t *testing.T) {
 // not exist; the criterion gets nothing, the problem names the test, and
 // the pack does not verify (exit 4).
 func TestVerifyEvidenceMissing(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	out, ev := run(t, d.request(t, 7, beforeBlock))
 	if out.ExitCode != ExitRefused || out.Report.Verified() {
@@ -186,6 +189,7 @@ func addInconclusiveFix(t *testing.T, dir string) {
 // advisory before the blocking date, failing from it), and a test of a new
 // function does not build there (inconclusive, never failing).
 func TestRedOnBase(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	cases := []struct {
 		name   string
@@ -204,15 +208,18 @@ func TestRedOnBase(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			now := beforeBlock
 			if tc.now == "after" {
 				now = afterBlock
 			}
-			req := d.request(t, tc.story, now)
+			// An unchanged story's run is the one other tests read too.
+			req, out, ev := d.directRun(t, tc.story, now)
 			if tc.change != nil {
+				req = d.request(t, tc.story, now)
 				tc.change(t, req.Dir)
+				out, ev = run(t, req)
 			}
-			out, ev := run(t, req)
 			rob := checkOf(t, out.Pack, proof.FloorRedOnBase)
 			if rob.Result != tc.result || !strings.Contains(rob.Detail, tc.class) || out.ExitCode != tc.exit {
 				t.Errorf("red-on-base %s: %s (exit %d); want %s with %q, exit %d", rob.Result, rob.Detail, out.ExitCode, tc.result, tc.class, tc.exit)
@@ -242,6 +249,7 @@ var createdAtLine = regexp.MustCompile(`"created_at": "[^"]*"`)
 // evidence bytes and the same pack.json but for created_at; with the same
 // clock, the same pack hash.
 func TestVerifyTwiceIsByteIdentical(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	req := d.request(t, 3, beforeBlock)
 	read := func(out *Outcome) (packJSON []byte, evidence [][]byte) {

@@ -1,4 +1,4 @@
-package build
+package packbuild
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 // TestResolve reads each demo story's facts through the sandbox's REST API.
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	s, err := sandbox.New(sandbox.Options{Now: func() time.Time { return demoNow }})
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestResolve(t *testing.T) {
 // TestPrepareSandbox clones the demo under the cache folder and checks out
 // the pull request's head, with the base branch as origin/dev.
 func TestPrepareSandbox(t *testing.T) {
+	t.Parallel()
 	needTools(t)
 	s, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Now: func() time.Time { return demoNow }})
 	if err != nil {
@@ -93,6 +95,7 @@ func TestPrepareSandbox(t *testing.T) {
 // there; it says the folder is not in a clone of OWNER/REPO and how to get
 // one. RepoFromCheckout (no --repo) says the same, without a repository.
 func TestPrepareOutsideACloneSaysToClone(t *testing.T) {
+	t.Parallel()
 	needTools(t)
 	s, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Now: func() time.Time { return demoNow }})
 	if err != nil {

@@ -1,4 +1,4 @@
-package build
+package packbuild
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 )
 
 func TestChangedLines(t *testing.T) {
+	t.Parallel()
 	diff := "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -3,0 +4,2 @@\n+x\n+y\n@@ -10 +12 @@\n-old\n+new\n@@ -20,3 +21,0 @@\n-gone\n" +
 		"diff --git a/n.go b/n.go\nnew file mode 100644\n--- /dev/null\n+++ b/n.go\n@@ -0,0 +1,3 @@\n+a\n+b\n+c\n" +
 		"diff --git a/d.go b/d.go\n--- a/d.go\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n"
@@ -24,6 +25,7 @@ func TestChangedLines(t *testing.T) {
 }
 
 func TestLineCoverage(t *testing.T) {
+	t.Parallel()
 	profile := "mode: set\nexample.com/m/p/a.go:3.20,5.2 1 1\nexample.com/m/p/a.go:5.2,7.3 1 0\nexample.com/m/root.go:1.1,1.9 1 0\n"
 	got, err := lineCoverage([]byte(profile), "example.com/m")
 	if err != nil {
@@ -41,6 +43,7 @@ func TestLineCoverage(t *testing.T) {
 }
 
 func TestCoverageCheck(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		covered, total int
 		threshold      float64
@@ -70,6 +73,7 @@ func TestCoverageCheck(t *testing.T) {
 }
 
 func TestParseStory(t *testing.T) {
+	t.Parallel()
 	for arg, want := range map[string]int{"3": 3, "#11": 11, "story/3-remaining-deductible": 3, "fix/11-applies-case": 11, "refs/heads/story/7-x": 7} {
 		if got, err := ParseStory(arg); err != nil || got != want {
 			t.Errorf("ParseStory(%q) = %d, %v; want %d", arg, got, err, want)
@@ -83,6 +87,7 @@ func TestParseStory(t *testing.T) {
 }
 
 func TestParseNameStatus(t *testing.T) {
+	t.Parallel()
 	got := parseNameStatus([]byte("M\x00a.go\x00R100\x00old/x.go\x00new/x.go\x00A\x00b.go\x00"))
 	want := []pass.ChangedFile{{Path: "a.go"}, {Path: "new/x.go", PreviousPath: "old/x.go"}, {Path: "b.go"}}
 	if !reflect.DeepEqual(got, want) {
@@ -94,6 +99,7 @@ func TestParseNameStatus(t *testing.T) {
 // checkout that is not the commit it claims, is refused with exit 4 and
 // words, before any test runs.
 func TestVerifyRefusals(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	cases := []struct {
 		name  string
@@ -119,6 +125,7 @@ func TestVerifyRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			req := d.request(t, 3, beforeBlock)
 			tc.edit(t, &req)
 			ev := &events{}
@@ -142,6 +149,7 @@ func TestVerifyRefusals(t *testing.T) {
 // TestVerifyGitFailure: a folder that is not a checkout is a failure
 // (exit 1 from the caller), not a refusal.
 func TestVerifyGitFailure(t *testing.T) {
+	t.Parallel()
 	needTools(t)
 	_, err := Run(context.Background(), Tools{}, Request{Dir: t.TempDir(), Story: 3, BaseRef: "origin/dev", Ready: []byte("x")}, nil)
 	if err == nil || !strings.Contains(err.Error(), "not a git checkout") {
@@ -150,6 +158,7 @@ func TestVerifyGitFailure(t *testing.T) {
 }
 
 func TestRepoFromRemoteURL(t *testing.T) {
+	t.Parallel()
 	for u, want := range map[string]string{
 		"https://github.com/acme/benefits.git":     "acme/benefits",
 		"https://github.com/acme/benefits":         "acme/benefits",

@@ -1,4 +1,4 @@
-package build
+package packbuild
 
 import (
 	"testing"
@@ -11,6 +11,7 @@ import (
 // at a time and checks that a package's end is reported on the line that
 // ends it, not when the run is over.
 func TestGoTestStreamReportsEachPackageAsItEnds(t *testing.T) {
+	t.Parallel()
 	stream := []string{
 		`{"Action":"start","Package":"ex.com/m/a"}`,
 		`{"Action":"run","Package":"ex.com/m/a","Test":"TestOne"}`,

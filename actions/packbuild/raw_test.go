@@ -1,4 +1,4 @@
-package build
+package packbuild
 
 import (
 	"context"
@@ -16,12 +16,9 @@ import (
 // gives — and the assembling run starts no go command: with go made to
 // fail, it still builds and verifies the pack.
 func TestPackFromRawOutputsRunsNoGoCommand(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
-	tests := d.checkout(t, sandbox.DemoBug)
-	raw := filepath.Join(t.TempDir(), "raw")
-	if err := RunRaw(context.Background(), Tools{}, RawRequest{Dir: tests, Story: sandbox.DemoBug, BaseBranch: "dev", Out: raw}, nil); err != nil {
-		t.Fatalf("RunRaw: %v", err)
-	}
+	raw := d.rawRun(t, sandbox.DemoBug) // RunRaw in a checkout of its own
 	for _, f := range []string{RawManifest, rawTests, rawCover, rawRedOnBase} {
 		if _, err := os.Stat(filepath.Join(raw, f)); err != nil {
 			t.Errorf("the raw outputs lack %s: %v", f, err)
@@ -42,7 +39,7 @@ func TestPackFromRawOutputsRunsNoGoCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run from raw: %v", err)
 	}
-	direct, _ := run(t, d.request(t, sandbox.DemoBug, beforeBlock))
+	_, direct, _ := d.directRun(t, sandbox.DemoBug, beforeBlock)
 	if out.ExitCode != direct.ExitCode || out.ExitCode != ExitOK {
 		t.Fatalf("from raw exit %d, direct exit %d, want both 0; problems %v", out.ExitCode, direct.ExitCode, out.Report.Problems)
 	}
@@ -60,6 +57,7 @@ func TestPackFromRawOutputsRunsNoGoCommand(t *testing.T) {
 // TestPackFromRawRefusesAnotherHead: raw outputs of another commit (or
 // story) build no pack: the tests ran on something else.
 func TestPackFromRawRefusesAnotherHead(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	other := d.checkout(t, 5)
 	raw := filepath.Join(t.TempDir(), "raw")

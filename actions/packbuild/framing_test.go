@@ -1,4 +1,4 @@
-package build
+package packbuild
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 // TestFramingWarnsOfTestMainInitAndSetupVars: what the pull request adds or
 // changes around a test is named; reformatting or a new comment is not.
 func TestFramingWarnsOfTestMainInitAndSetupVars(t *testing.T) {
+	t.Parallel()
 	const base = "package p\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) { m.Run() }\n\nfunc TestX(t *testing.T) {}\n"
 	cases := []struct {
 		name       string

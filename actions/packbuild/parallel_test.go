@@ -1,0 +1,19 @@
+package packbuild
+
+import (
+	"testing"
+
+	"github.com/aayudha/aayu/internal/paralleltest"
+)
+
+// serialTests are this package's tests allowed not to call t.Parallel(),
+// each with the reason. The others wait mostly on the git and go commands
+// they start, each in its own checkout, so they run side by side.
+var serialTests = map[string]string{}
+
+// TestEveryTestCallsParallel fails when a test of this package neither
+// calls t.Parallel() nor is listed in serialTests with its reason.
+func TestEveryTestCallsParallel(t *testing.T) {
+	t.Parallel()
+	paralleltest.Check(t, serialTests)
+}

@@ -1,0 +1,24 @@
+package sandbox_test
+
+import (
+	"testing"
+
+	"github.com/aayudha/aayu/internal/paralleltest"
+)
+
+// serialTests are this package's tests allowed not to call t.Parallel(),
+// each with the reason. The others each start their own sandbox (its own
+// state, git repository and listener), so they run side by side.
+var serialTests = map[string]string{
+	// It wants a read answered in under 2 s while a write is held back
+	// 2 s: serial tests run before the parallel ones start, so it is timed
+	// alone.
+	"TestWriteLatencySlowsWritesOnly": "times a read against the write latency",
+}
+
+// TestEveryTestCallsParallel fails when a test of this package neither
+// calls t.Parallel() nor is listed in serialTests with its reason.
+func TestEveryTestCallsParallel(t *testing.T) {
+	t.Parallel()
+	paralleltest.Check(t, serialTests)
+}
