@@ -63,6 +63,11 @@ type BodyOptions struct {
 	// Attestation is what was checked of pack.json's signature (the
 	// gate's comment); nil writes no line (the advisory push).
 	Attestation *Attestation
+	// Floors is the base branch's floor policy the pack was judged by; the
+	// Threshold column shows its threshold, never the pack's own (a pack
+	// may claim any threshold). Nil shows the pack's (the advisory push,
+	// which judges by nothing else).
+	Floors *proof.FloorPolicy
 }
 
 // Body renders the comment. Every string taken from the pack or the Ready
@@ -108,7 +113,7 @@ func Body(r *proof.Report, o BodyOptions) string {
 		line("")
 		writeWarnings(&b, r)
 		writeCriteria(&b, r)
-		writeFloors(&b, r)
+		writeFloors(&b, r, o.Floors)
 		writeProblems(&b, r)
 	}
 	writeLinks(&b, o.Links)
@@ -171,7 +176,7 @@ func writeCriteria(b *strings.Builder, r *proof.Report) {
 	b.WriteString("\n")
 }
 
-func writeFloors(b *strings.Builder, r *proof.Report) {
+func writeFloors(b *strings.Builder, r *proof.Report, policy *proof.FloorPolicy) {
 	fmt.Fprintf(b, "### Floors\n\n")
 	if r.Pack == nil || len(r.Pack.Checks) == 0 {
 		fmt.Fprintf(b, "No floor results: floors do not hold.\n\n")
@@ -187,7 +192,11 @@ func writeFloors(b *strings.Builder, r *proof.Report) {
 		if c.Version != "" {
 			tool += " " + inline(c.Version)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", inline(c.Floor), result, number(c.Value), number(c.Threshold), tool, inline(c.Detail))
+		threshold := c.Threshold
+		if policy != nil {
+			threshold = policy.Threshold(c.Floor)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", inline(c.Floor), result, number(c.Value), number(threshold), tool, inline(c.Detail))
 	}
 	b.WriteString("\n")
 	if !r.FloorsHold {

@@ -183,3 +183,27 @@ func TestBodyShowsTestFramingWarning(t *testing.T) {
 		t.Error("a pack without warnings shows a Warnings section")
 	}
 }
+
+// TestBodyShowsTheBasesThresholdNotThePacks: the Threshold column is the
+// threshold the pack was judged by, the base branch's, so a pack that
+// claims a lower one of its own cannot make the comment read as if it met
+// a lower bar; without a policy (the advisory push) it shows the pack's.
+func TestBodyShowsTheBasesThresholdNotThePacks(t *testing.T) {
+	t.Parallel()
+	r := sampleReport()
+	r.Pack.Checks[0].Threshold = num(50)
+	for _, tc := range []struct {
+		name   string
+		floors *proof.FloorPolicy
+		want   string
+	}{
+		{"the base's threshold", &proof.FloorPolicy{CoverageThreshold: num(95)}, "| coverage | pass | 100 | 95 |"},
+		{"the default when the base names none", &proof.FloorPolicy{}, fmt.Sprintf("| coverage | pass | 100 | %s |", strconv.FormatFloat(proof.DefaultCoverageThreshold, 'f', -1, 64))},
+		{"the pack's own without a policy", nil, "| coverage | pass | 100 | 50 |"},
+	} {
+		body := Body(r, BodyOptions{Marker: Marker, Floors: tc.floors})
+		if !strings.Contains(body, tc.want) {
+			t.Errorf("%s: the body lacks %q:\n%s", tc.name, tc.want, body)
+		}
+	}
+}

@@ -74,6 +74,7 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	dir, story, missing := packFolder(cfg, pull)
 
 	var report *proof.Report
+	var floors *proof.FloorPolicy // the base's, which judged the pack
 	if missing == "" {
 		ready, err := readReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, ledger, story)
 		if err != nil {
@@ -85,6 +86,7 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		}
 		if missing = rules.refusal; missing == "" {
 			opts := rules.opts
+			floors = &proof.FloorPolicy{Required: opts.RequiredFloors, CoverageThreshold: opts.CoverageThreshold}
 			opts.Ready, opts.HeadSHA, opts.Story, opts.PR = ready, head, story, cfg.PR
 			report, err = proof.VerifyDir(ctx, dir, opts)
 			if err != nil {
@@ -95,7 +97,7 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	links := runLinks(ctx, cfg)
 	att := checkAttestation(ctx, cfg, pull, dir, report)
 	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing,
-		Attestation: att}))
+		Attestation: att, Floors: floors}))
 
 	if cfg.Preview {
 		return ExitCode(report), body, nil
