@@ -218,6 +218,8 @@ func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 // Update routes messages; it never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	m.keepQuestionLast()
+	m.holdWhileAway()
 	if st, ok := m.list.current(); ok {
 		// Another card under the cursor: a card too tall for its pane
 		// opens at its top.
@@ -267,9 +269,7 @@ func (m *Model) onPlainInput(msg tea.Msg) tea.Cmd {
 	if l, ok := msg.(tui.LineMsg); ok {
 		return m.onTypedLine(l.Line)
 	}
-	if m.pend == nil && !m.quit.quitAsk {
-		m.askCurrent(true) // the keys came between: the question again
-	}
+	m.plain.at = -1 // the keys came between: the question again (keepQuestionLast)
 	return nil
 }
 
@@ -532,8 +532,14 @@ func (m *Model) Headline() string {
 	return fmt.Sprintf("what this run did, each write below (exit %d):", m.code)
 }
 
-// Transcript returns the plain lines.
-func (m *Model) Transcript() []string { return m.lines }
+// Transcript returns the plain lines; while another screen is on top, only
+// those said before it opened (holdWhileAway).
+func (m *Model) Transcript() []string {
+	if m.plain.holding && m.plain.held <= len(m.lines) {
+		return m.lines[:m.plain.held]
+	}
+	return m.lines
+}
 
 // Done reports whether the screen is over and its exit code.
 func (m *Model) Done() (bool, int) { return m.done, m.code }
