@@ -123,7 +123,12 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 // legend says once, at the top of the plain twin, what every word does.
 const legend = "keys: a number picks that choice on the current card; enter does its recommendation; s skips to the next card; " +
 	"x N selects housekeeping card N; X selects all housekeeping; C clears all housekeeping; y confirms; d shows details; " +
-	"p shows the card's Story's pack; v verifies it; r refreshes; copy N prints card N's link; q quits."
+	"p shows the card's Story's pack; v verifies it; r refreshes; copy N prints card N's link; q quits. " +
+	plainOrder
+
+// plainOrder is plain mode's rule on order (keepQuestionLast), said in the
+// legend and under ?.
+const plainOrder = "Writes run in the background: a result is printed when it lands, then the question again, so the last line is always the question the next line answers."
 
 type readMsg struct {
 	snap model.Snapshot
