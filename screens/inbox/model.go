@@ -128,7 +128,7 @@ const legend = "keys: a number picks that choice on the current card; enter does
 
 // plainOrder is plain mode's rule on order (keepQuestionLast), said in the
 // legend and under ?.
-const plainOrder = "Writes run in the background: a result is printed when it lands, then the question again, so the last line is always the question the next line answers."
+const plainOrder = "Writes run in the background: a result is printed when it lands, then the question again; after r or a ship the question waits for the read. The last line is always the question the next line answers."
 
 type readMsg struct {
 	snap model.Snapshot

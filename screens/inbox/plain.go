@@ -137,10 +137,13 @@ func (m *Model) asked() {
 // answering. A background write is never waited for: the next card's
 // question does not depend on it, and the queue keeps going. Nothing is
 // asked again once input has ended or the inbox is quitting (nobody
-// answers), nor while another screen on top asks its own question.
+// answers), nor while another screen on top asks its own question. A read
+// the person asked for (r, or the one after a ship) is the one thing waited
+// for: the cards the question is about may change with it, so the question
+// comes after its "Refreshed" line.
 func (m *Model) keepQuestionLast() {
 	if !m.c.Plain || m.opts.List || m.done || m.quit.inputClosed || m.quit.quitting ||
-		m.away.what != "" || m.plain.at == len(m.lines) {
+		m.away.what != "" || m.plain.at == len(m.lines) || (m.feed.reading && m.feed.refreshAsked) {
 		return
 	}
 	switch {

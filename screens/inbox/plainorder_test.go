@@ -79,7 +79,8 @@ func (d *plainDriver) land(kind model.Kind, n int, o Outcome) {
 // person is at the next question (a card's, a confirmation) print their
 // result, then the question again, so every result comes before the
 // question being answered; a read landing after says nothing and asks
-// nothing; and every card keeps its number (list, copy) although cards
+// nothing; a read asked for with r is waited for, its line before the
+// question; and every card keeps its number (list, copy) although cards
 // left.
 func TestInboxPlainResultBeforeQuestionGolden(t *testing.T) {
 	f := newFake()
@@ -102,6 +103,18 @@ func TestInboxPlainResultBeforeQuestionGolden(t *testing.T) {
 	d.land(model.KindDecision, 2, Outcome{Failure: &Failure{What: "GitHub refused the label: 403 Forbidden.", Changed: "Nothing was written.", Next: "Check the token's scopes, then press enter on the card again.",
 		Details: []string{"POST /repos/acme/benefits/issues/2/labels answered 403"}, Retryable: true}})
 	d.typeLine("copy 5", "card 3 of 5: PR that needs your review #6.")
+	d.read() // the read write B started lands: nothing said
+	// r: the question waits for the read the person asked for, since the
+	// cards it is about may change with it; then it comes under the
+	// read's line.
+	d.typeLine("r", "card 3 of 5: PR that needs your review #6.")
+	if p := d.page(); p[len(p)-1] != "Refreshing from GitHub…" {
+		t.Errorf("r asked again before its read landed:\n%s", strings.Join(p, "\n"))
+	}
+	d.read()
+	if p := d.page(); !strings.HasPrefix(p[len(p)-2], "Refreshed: ") {
+		t.Errorf("the question after r does not come under the read's line:\n%s", strings.Join(p, "\n"))
+	}
 	d.typeLine("q", "card 3 of 5: PR that needs your review #6.")
 	page := strings.Join(d.page(), "\n") + "\n"
 
