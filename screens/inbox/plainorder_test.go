@@ -189,3 +189,22 @@ func (s *plainStub) View() tea.View       { return tea.NewView("stub") }
 func (s *plainStub) Transcript() []string { return s.lines }
 func (s *plainStub) Done() (bool, int)    { return s.done, tui.ExitOK }
 func (s *plainStub) Keys() []key.Binding  { return nil }
+
+// TestInboxPlainQuitQuestionComesAgainUnderAResult: q while a write runs
+// asks how to quit; the write landing prints its result, then that
+// question again, word for word; and "not quitting" is followed by the
+// card's question.
+func TestInboxPlainQuitQuestionComesAgainUnderAResult(t *testing.T) {
+	f := newFake()
+	d := newPlainDriver(t, f.deps(), f)
+	d.typeLine("1", "card 1 of 5: Decision #1.") // write A starts
+	d.typeLine("q", "card 2 of 5: Decision #2.")
+	quitAsk := d.page()[len(d.page())-1]
+	d.land(model.KindDecision, 1, Outcome{Done: true, Wrote: []string{"close #1 as completed"}})
+	p := d.page()
+	if p[len(p)-1] != quitAsk || !strings.HasPrefix(p[len(p)-2], "done: Decision #1") {
+		t.Fatalf("the quit question is not said again under the result:\n%s", strings.Join(p, "\n"))
+	}
+	d.typeLine("stay", quitAsk)
+	d.questionIsLast("card 2 of 5: Decision #2.")
+}
