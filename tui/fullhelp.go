@@ -28,6 +28,14 @@ type PlainKeyer interface {
 	PlainKeys() []key.Binding
 }
 
+// PlainNoter is implemented by a plain screen with a rule the person
+// should know that is no word to type (the inbox: in what order a
+// background result and the question come); the plain ? prints it under
+// the words.
+type PlainNoter interface {
+	PlainNote() string
+}
+
 // PlainHelp is the plain twin of the ? screen: one line per word plain
 // mode accepts now.
 func PlainHelp(s Screen) []string {
@@ -39,7 +47,11 @@ func PlainHelp(s Screen) []string {
 				h := b.Help()
 				lines = append(lines, "  "+h.Key+": "+h.Desc)
 			}
-			return append(lines, "  ?: these lines again")
+			lines = append(lines, "  ?: these lines again")
+			if n, ok := s.(PlainNoter); ok && n.PlainNote() != "" {
+				lines = append(lines, n.PlainNote())
+			}
+			return lines
 		}
 	}
 	lines := []string{"keys:"}

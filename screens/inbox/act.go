@@ -141,7 +141,6 @@ func (m *Model) onLine(line string) tea.Cmd {
 	case word == "d":
 		m.pane.details = true
 		m.sayDetails()
-		m.askCurrent(true) // the question again, under what came between
 	case word == "r":
 		return m.refresh()
 	case word == "p":
@@ -191,17 +190,14 @@ func (m *Model) onListLine(line, word string) {
 		m.clearHousekeeping()
 	case word == "copy" || strings.HasPrefix(word, "copy "):
 		m.sayLink(word[len("copy"):])
-		m.askCurrent(true)
 	case word == "list":
 		m.sayList()
-		m.askCurrent(true)
 	case strings.HasPrefix(word, "x"):
 		if i, ok := m.cardNumbered("x", word[1:]); ok {
 			m.selectOne(i)
 		}
 	default:
 		m.say(fmt.Sprintf("refused: %q is not a key here. %s", tui.SanitizeLine(line), legend))
-		m.askCurrent(true)
 	}
 }
 
@@ -259,6 +255,7 @@ func (m *Model) pick(k string) tea.Cmd {
 	if c.NeedsNote != "" {
 		m.pend = &pending{stepID: st.ID(), choice: c, note: true, noteIn: newNote()}
 		m.tell(c.NeedsNote)
+		m.asked()
 		return nil
 	}
 	if c.NeedsConfirm {
@@ -277,6 +274,7 @@ func (m *Model) askConfirm(st model.Step, c model.Choice) tea.Cmd {
 	m.status.message = c.Confirm
 	if m.c.Plain {
 		m.say(plainConfirm(c.Confirm))
+		m.asked()
 	}
 	return nil
 }
@@ -306,6 +304,7 @@ func (m *Model) submitNote(note string) tea.Cmd {
 		m.status.message = p.choice.Confirm
 		if m.c.Plain {
 			m.say(plainConfirm(p.choice.Confirm))
+			m.asked()
 		}
 		return nil
 	}
@@ -329,10 +328,7 @@ func (m *Model) confirm() tea.Cmd {
 
 func (m *Model) cancel() tea.Cmd {
 	m.pend = nil
-	m.tell("Cancelled; nothing was written.")
-	if m.c.Plain {
-		m.askCurrent(true) // say again which card the next line answers
-	}
+	m.tell("Cancelled; nothing was written.") // then the card's question again (keepQuestionLast)
 	return nil
 }
 
@@ -547,6 +543,7 @@ func (m *Model) askBulk() tea.Cmd {
 			m.say(l)
 		}
 		m.say("y applies all of them; anything else cancels.")
+		m.asked()
 	}
 	return nil
 }
@@ -566,10 +563,7 @@ func (m *Model) submitBulk(ids []string) tea.Cmd {
 		m.writes.bulkActive[id] = true
 		cmds = append(cmds, m.submit(st, st.Recommendation, ""))
 	}
-	m.writes.inBulk = false
-	if m.c.Plain {
-		m.askCurrent(true) // the bulk's lines came between
-	}
+	m.writes.inBulk = false // the card's question comes again under the bulk's lines (keepQuestionLast)
 	return tea.Batch(cmds...)
 }
 
@@ -594,6 +588,7 @@ func (m *Model) askQuit() tea.Cmd {
 		m.quit.quitAsk = true
 		running, waiting := m.writes.queue.Counts()
 		m.tell(fmt.Sprintf("%s under way and %d waiting. a: wait for all of them; w: wait only for those under way; esc: stay.", describeCount(running, "write is", "writes are"), waiting))
+		m.asked()
 		return nil
 	}
 	return m.finish()

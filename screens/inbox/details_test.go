@@ -125,7 +125,7 @@ func TestInboxCardCutWithoutMoreBelowAt40x24(t *testing.T) {
 func TestInboxPlainHelpListsNoKeyPlainRefuses(t *testing.T) {
 	m := loaded(t, newFake(), 80, 24, Options{})
 	got := strings.Join(tui.PlainHelp(m), "\n")
-	for _, want := range []string{"  x N: ", "  list: ", "  enter: ", "  q: quit", "  1-9: "} {
+	for _, want := range []string{"  x N: ", "  list: ", "  enter: ", "  q: quit", "  1-9: ", "\n" + plainOrder} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the plain ? lacks %q:\n%s", want, got)
 		}

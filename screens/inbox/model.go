@@ -123,7 +123,12 @@ func New(ctx context.Context, c tui.Common, deps Deps, opts Options) *Model {
 // legend says once, at the top of the plain twin, what every word does.
 const legend = "keys: a number picks that choice on the current card; enter does its recommendation; s skips to the next card; " +
 	"x N selects housekeeping card N; X selects all housekeeping; C clears all housekeeping; y confirms; d shows details; " +
-	"p shows the card's Story's pack; v verifies it; r refreshes; copy N prints card N's link; q quits."
+	"p shows the card's Story's pack; v verifies it; r refreshes; copy N prints card N's link; q quits. " +
+	plainOrder
+
+// plainOrder is plain mode's rule on order (keepQuestionLast), said in the
+// legend and under ?.
+const plainOrder = "Writes run in the background: a result is printed when it lands, then the question again; after r or a ship the question waits for the read. The last line is always the question the next line answers."
 
 type readMsg struct {
 	snap model.Snapshot
@@ -218,6 +223,8 @@ func (m *Model) readOnly(prev *model.Snapshot, since time.Time) tea.Cmd {
 // Update routes messages; it never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	m.keepQuestionLast()
+	m.holdWhileAway()
 	if st, ok := m.list.current(); ok {
 		// Another card under the cursor: a card too tall for its pane
 		// opens at its top.
@@ -267,9 +274,7 @@ func (m *Model) onPlainInput(msg tea.Msg) tea.Cmd {
 	if l, ok := msg.(tui.LineMsg); ok {
 		return m.onTypedLine(l.Line)
 	}
-	if m.pend == nil && !m.quit.quitAsk {
-		m.askCurrent(true) // the keys came between: the question again
-	}
+	m.plain.at = -1 // the keys came between: the question again (keepQuestionLast)
 	return nil
 }
 
@@ -532,8 +537,14 @@ func (m *Model) Headline() string {
 	return fmt.Sprintf("what this run did, each write below (exit %d):", m.code)
 }
 
-// Transcript returns the plain lines.
-func (m *Model) Transcript() []string { return m.lines }
+// Transcript returns the plain lines; while another screen is on top, only
+// those said before it opened (holdWhileAway).
+func (m *Model) Transcript() []string {
+	if m.plain.holding && m.plain.held <= len(m.lines) {
+		return m.lines[:m.plain.held]
+	}
+	return m.lines
+}
 
 // Done reports whether the screen is over and its exit code.
 func (m *Model) Done() (bool, int) { return m.done, m.code }

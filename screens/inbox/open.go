@@ -112,6 +112,7 @@ type away struct {
 func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 	a := m.away
 	m.away = away{}
+	m.plain.at = -1 // its lines came between: the question again (keepQuestionLast)
 	if a.what == "presence" {
 		return m.onPresence(msg)
 	}
@@ -136,10 +137,7 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 		return nil
 	}
 	if m.quit.inputClosed || a.what != "ship" {
-		if m.c.Plain && !m.quit.inputClosed {
-			m.askCurrent(true) // another screen's lines came between
-		}
-		return nil
+		return nil // the card's question comes again under the line (keepQuestionLast)
 	}
 	cmd := m.refresh()
 	// On the full screen the line on how the ship ended stays: this

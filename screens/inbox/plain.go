@@ -21,6 +21,17 @@ type plainPrompt struct {
 	// endAt: the number of cards when the last one was answered; until a
 	// read lists more than that, there are "No more cards".
 	endAt int
+	// at is len(lines) right after the waiting question was said: while it
+	// is, the question is the last line (keepQuestionLast).
+	at int
+	// question is the waiting confirmation, note or quit question, said
+	// again word for word; a card's question is said anew by askCurrent.
+	question string
+	// holding: another screen is on top (ship, pack, verify, the presence
+	// check), and the inbox's lines from held on wait, so none lands
+	// between that screen's question and its answer.
+	holding bool
+	held    int
 }
 
 // askedEnd marks "No more cards" as the last prompt said.
@@ -91,7 +102,7 @@ func (m *Model) askCurrent(again bool) {
 	if m.plain.endAt >= len(m.list.steps) {
 		if again || m.plain.asked != askedEnd {
 			m.plain.asked = askedEnd
-			m.say("No more cards. r refreshes; q quits.")
+			m.sayQuestion("No more cards. r refreshes; q quits.")
 		}
 		return
 	}
@@ -99,7 +110,62 @@ func (m *Model) askCurrent(again bool) {
 		return
 	}
 	m.plain.asked = st.ID()
-	m.say(fmt.Sprintf("card %d of %d: %s #%d. Choose: a number, enter for the recommendation, s to skip.", m.plain.numberOf(st.ID()), max(m.plain.last, len(m.list.steps)), st.Kind.Words(), st.Item.Number))
+	m.sayQuestion(fmt.Sprintf("card %d of %d: %s #%d. Choose: a number, enter for the recommendation, s to skip.", m.plain.numberOf(st.ID()), max(m.plain.last, len(m.list.steps)), st.Kind.Words(), st.Item.Number))
+}
+
+// sayQuestion says a card's question (or "No more cards"): the line the
+// next typed line answers.
+func (m *Model) sayQuestion(l string) {
+	m.say(l)
+	m.plain.at, m.plain.question = len(m.lines), ""
+}
+
+// asked marks the line just said as the question waiting for its answer
+// (a confirmation, a note, the quit question), to be said again word for
+// word while it waits.
+func (m *Model) asked() {
+	if len(m.lines) > 0 {
+		m.plain.at, m.plain.question = len(m.lines), m.lines[len(m.lines)-1]
+	}
+}
+
+// keepQuestionLast is plain mode's one rule on order, applied after every
+// message: the question a typed line answers is always the last line
+// printed. Whatever was printed after it — a background write's result, a
+// read landing, a refusal, details, a link, the keys — the question is said
+// again under it, so every result comes before the question the person is
+// answering. A background write is never waited for: the next card's
+// question does not depend on it, and the queue keeps going. Nothing is
+// asked again once input has ended or the inbox is quitting (nobody
+// answers), nor while another screen on top asks its own question. A read
+// the person asked for (r, or the one after a ship) is the one thing waited
+// for: the cards the question is about may change with it, so the question
+// comes after its "Refreshed" line.
+func (m *Model) keepQuestionLast() {
+	if !m.c.Plain || m.opts.List || m.done || m.quit.inputClosed || m.quit.quitting ||
+		m.away.what != "" || m.plain.at == len(m.lines) || (m.feed.reading && m.feed.refreshAsked) {
+		return
+	}
+	switch {
+	case m.quit.quitAsk || m.pend != nil:
+		if m.plain.question != "" {
+			m.say(m.plain.question)
+			m.plain.at = len(m.lines)
+		}
+	case m.plain.asked != "":
+		m.askCurrent(true)
+	}
+}
+
+// holdWhileAway keeps the inbox's lines off the page while another screen
+// is on top, and lets them through when it is back (before the line on how
+// that screen ended and the inbox's question).
+func (m *Model) holdWhileAway() {
+	away := m.c.Plain && m.away.what != ""
+	if away && !m.plain.holding {
+		m.plain.held = len(m.lines)
+	}
+	m.plain.holding = away
 }
 
 // advancePlain moves the plain twin to the next card.
@@ -114,7 +180,7 @@ func (m *Model) advancePlain() {
 	}
 	m.plain.endAt = len(m.list.steps)
 	m.plain.asked = askedEnd
-	m.say("No more cards. r refreshes; q quits.")
+	m.sayQuestion("No more cards. r refreshes; q quits.")
 }
 
 // cardNumbered finds the card listed under number n (plain "x N", "copy

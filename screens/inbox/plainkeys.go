@@ -36,3 +36,6 @@ func (m *Model) PlainKeys() []key.Binding {
 		w("q", "quit"),
 	}
 }
+
+// PlainNote is the plain ?'s line under the words: the rule on order.
+func (m *Model) PlainNote() string { return plainOrder }
