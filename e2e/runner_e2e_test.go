@@ -25,7 +25,7 @@ import (
 
 // TestAgentPushRunsTheGate: an agent clones the demo over smart HTTP as
 // sandbox-agent-bot, pushes a story branch and opens a pull request "Refs
-// #3" through the REST API; within a minute the sandbox's runner has a
+// #3" through the REST API; soon (within e2eWait) the sandbox's runner has a
 // successful pull_request_target run of the base branch's merge gate bound
 // to that head — its tests, pack and comment jobs each a check run on the
 // base's tip — whose aayudha-pack (built from the tests job's aayudha-raw)
@@ -75,7 +75,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	}
 	pr := opened.GetNumber()
 	var run *github.WorkflowRun
-	for deadline := time.Now().Add(60 * time.Second); run == nil && time.Now().Before(deadline); time.Sleep(time.Second) {
+	for deadline := time.Now().Add(e2eWait); run == nil && time.Now().Before(deadline); time.Sleep(time.Second) {
 		runs, _, err := gh.Actions.ListWorkflowRunsByFileName(ctx, "acme", "benefits", sandbox.GateFile, &github.ListWorkflowRunsOptions{Event: "pull_request_target"})
 		if err != nil {
 			t.Fatal(err)
@@ -87,7 +87,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 		}
 	}
 	if run == nil || run.GetConclusion() != "success" {
-		t.Fatalf("no successful pull_request_target run for %s within a minute: %v\n%s", head, run, logs.String())
+		t.Fatalf("no successful pull_request_target run for %s within e2eWait: %v\n%s", head, run, logs.String())
 	}
 	// The tests job kept the raw outputs; the pack job built the pack.
 	arts, _, err := gh.Actions.ListWorkflowRunArtifacts(ctx, "acme", "benefits", run.GetID(), nil)
