@@ -74,7 +74,7 @@ func (r *gateRig) openPR(branch, title string) int {
 // pull_request_target run for head.
 func (r *gateRig) completedRun(head string) *github.WorkflowRun {
 	r.t.Helper()
-	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
+	for deadline := time.Now().Add(e2eWait); time.Now().Before(deadline); time.Sleep(time.Second) {
 		runs, _, err := r.person.Actions.ListWorkflowRunsByFileName(context.Background(), "acme", "benefits", sandbox.GateFile, &github.ListWorkflowRunsOptions{Event: "pull_request_target"})
 		if err != nil {
 			r.t.Fatal(err)

@@ -152,7 +152,7 @@ func (c Check) Describe() string {
 func (v Verdict) Refusals(head, base string) []string {
 	var out []string
 	for _, c := range v.Failing {
-		out = append(out, fmt.Sprintf("%s failed on head %s; ship merges only when %s — fix it or re-run it", c.Describe(), head, Rule))
+		out = append(out, fmt.Sprintf("%s failed on head %s; ship's rule is that %s — fix it or re-run it", c.Describe(), head, Rule))
 	}
 	for _, r := range v.Missing {
 		out = append(out, fmt.Sprintf("the check %q, required on %s by %s, has not reported on head %s", untrusted.Line(r.Name), base, r.By, head))
