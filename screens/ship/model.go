@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -86,15 +87,17 @@ type Model struct {
 // run is ship's run in the background: the channels it reports and asks
 // through, each gate's line, the result, and a quit request.
 type run struct {
-	cancel  context.CancelFunc // stops the run: q before it finished, or the stack closing the screen
-	events  chan core.Event
-	asks    chan tea.Msg
-	gates   map[core.GateID]*gateLine
-	said    map[core.GateID]core.State
-	result  *core.Result
-	err     error
-	pending *resultMsg // the run's result, waiting for the last gate event
-	drained bool       // the end-of-run marker has arrived
+	cancel context.CancelFunc // stops the run: q before it finished, or the stack closing the screen
+	events chan core.Event
+	asks   chan tea.Msg
+	gates  map[core.GateID]*gateLine
+	said   map[core.GateID]core.State
+	// saidDetail is each gate's detail lines said since its state was.
+	saidDetail map[core.GateID][]string
+	result     *core.Result
+	err        error
+	pending    *resultMsg // the run's result, waiting for the last gate event
+	drained    bool       // the end-of-run marker has arrived
 	// stopWhy is the quit request (ctrl+c, SIGTERM) being honoured, and
 	// stopAfter tells the run to stop after the write under way (quit.go).
 	stopWhy   string
@@ -147,7 +150,7 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 	m := &Model{
 		c: c, opts: opts, ctx: ctx,
 		run: run{cancel: cancel, events: make(chan core.Event, 64), asks: make(chan tea.Msg),
-			gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{}, stopAfter: new(atomic.Bool)},
+			gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{}, saidDetail: map[core.GateID][]string{}, stopAfter: new(atomic.Bool)},
 		keys: keyMap{KeyMap: tui.DefaultKeys(),
 			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
 			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -289,13 +292,19 @@ func (m *Model) onEvent(e core.Event) {
 	if e.State == core.Running || e.State == core.Waiting {
 		return
 	}
-	if m.run.said[e.Gate] == e.State {
-		return
+	if m.run.said[e.Gate] != e.State {
+		m.run.said[e.Gate] = e.State
+		m.run.saidDetail[e.Gate] = nil
+		m.say(fmt.Sprintf("%s: %s%s", e.Gate.Title(), stateWord(e.State), optional(" — ", e.Words)))
 	}
-	m.run.said[e.Gate] = e.State
-	m.say(fmt.Sprintf("%s: %s%s", e.Gate.Title(), stateWord(e.State), optional(" — ", e.Words)))
+	// The same outcome told again says only what it adds: a refused ship's
+	// human pass comes again naming the Ready to ship comment it posted,
+	// which a plain transcript must show as the full screen does.
 	for _, d := range e.Detail {
-		m.say("  " + tui.SanitizeLine(d))
+		if !slices.Contains(m.run.saidDetail[e.Gate], d) {
+			m.run.saidDetail[e.Gate] = append(m.run.saidDetail[e.Gate], d)
+			m.say("  " + tui.SanitizeLine(d))
+		}
 	}
 }
 
