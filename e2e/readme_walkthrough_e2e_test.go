@@ -447,11 +447,13 @@ func (w *walkTerminal) run(command, addr string) (int, string) {
 		for _, m := range device.FindAllStringSubmatch(s, -1) {
 			if !approved[m[2]] && strings.Contains(m[1], addr) {
 				approved[m[2]] = true
+				w.t.Logf("approving the device code of %q as founder", command)
 				approveOnSandbox(w.t, m[1], m[2], "founder")
 			}
 		}
 		if n := strings.Count(s, "Type y"); n > answered {
 			answered = n
+			w.t.Logf("answering y to %q", command)
 			w.typeLine("y")
 		}
 		if time.Now().After(deadline) {
