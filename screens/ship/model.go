@@ -87,21 +87,23 @@ type Model struct {
 // run is ship's run in the background: the channels it reports and asks
 // through, each gate's line, the result, and a quit request.
 type run struct {
-	cancel context.CancelFunc // stops the run: q before it finished, or the stack closing the screen
-	events chan core.Event
-	asks   chan tea.Msg
-	gates  map[core.GateID]*gateLine
-	said   map[core.GateID]core.State
-	// saidDetail is each gate's detail lines said since its state was.
-	saidDetail map[core.GateID][]string
-	result     *core.Result
-	err        error
-	pending    *resultMsg // the run's result, waiting for the last gate event
-	drained    bool       // the end-of-run marker has arrived
+	cancel  context.CancelFunc // stops the run: q before it finished, or the stack closing the screen
+	events  chan core.Event
+	asks    chan tea.Msg
+	gates   map[core.GateID]*gateLine
+	said    map[core.GateID]core.State
+	result  *core.Result
+	err     error
+	pending *resultMsg // the run's result, waiting for the last gate event
+	drained bool       // the end-of-run marker has arrived
 	// stopWhy is the quit request (ctrl+c, SIGTERM) being honoured, and
 	// stopAfter tells the run to stop after the write under way (quit.go).
 	stopWhy   string
 	stopAfter *atomic.Bool
+
+	// saidDetail is each gate's detail lines said since its state last
+	// changed: an outcome told again says only what it adds.
+	saidDetail map[core.GateID][]string
 }
 
 // presence is the presence check while it is shown, and where its answer
