@@ -16,13 +16,12 @@ import (
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	"github.com/google/go-github/v66/github"
 
-	"github.com/aayudha/aayu/cli"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/tui"
 )
 
-// Shared set-up for the fresh-repository loops (the Story loop here, the
-// Bug loop beside it): one sandbox GitHub with its Actions runner, serving
+// Shared set-up for the fresh-repository Bug loop (the Story loop is the
+// README's walkthrough, which TestReadmeFirstStory runs as written): one sandbox GitHub with its Actions runner, serving
 // acme/fresh, which aayu reaches as it reaches GitHub (--api-url), the
 // person by their token and the presence check, an agent by its own token,
 // git over the sandbox's smart HTTP and the REST API.
@@ -70,11 +69,6 @@ func (f *freshLoop) person() map[string]string {
 	return map[string]string{"HOME": f.home, "AAYU_GITHUB_TOKEN": "sandbox-founder"}
 }
 
-// agentEnv is an agent lane's: the agent bot's token and AAYU_AGENT.
-func (f *freshLoop) agentEnv() map[string]string {
-	return map[string]string{"HOME": f.home, "AAYU_GITHUB_TOKEN": "sandbox-agent-bot", "AAYU_AGENT": "1"}
-}
-
 // aayu runs one command to its end with no terminal and stdin as given.
 func (f *freshLoop) aayu(vars map[string]string, stdin string, args ...string) (int, string) {
 	f.t.Helper()
@@ -96,19 +90,6 @@ func (f *freshLoop) personWithPresence(args ...string) (int, string) {
 	}
 	a.waitFor(`result: exit \d`)
 	return a.exit(), a.out.String()
-}
-
-// personAtTerminal runs a person's command at a terminal (with --plain, so
-// its lines can be read), standard input closed: what it does without
-// asking anything.
-func (f *freshLoop) personAtTerminal(args ...string) (int, string) {
-	f.t.Helper()
-	var out lockedBuffer
-	vars := f.person()
-	code := runCLI(context.Background(), vars, f.args(args...), cli.Env{
-		Stdout: &out, Stderr: &out, StdinIsTerminal: true, StdoutIsTerminal: true,
-	})
-	return code, out.String()
 }
 
 // client is a REST client acting as a sandbox account (founder, agent-bot).

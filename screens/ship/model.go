@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -99,6 +100,10 @@ type run struct {
 	// stopAfter tells the run to stop after the write under way (quit.go).
 	stopWhy   string
 	stopAfter *atomic.Bool
+
+	// saidDetail is each gate's detail lines said since its state last
+	// changed: an outcome told again says only what it adds.
+	saidDetail map[core.GateID][]string
 }
 
 // presence is the presence check while it is shown, and where its answer
@@ -147,7 +152,7 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 	m := &Model{
 		c: c, opts: opts, ctx: ctx,
 		run: run{cancel: cancel, events: make(chan core.Event, 64), asks: make(chan tea.Msg),
-			gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{}, stopAfter: new(atomic.Bool)},
+			gates: map[core.GateID]*gateLine{}, said: map[core.GateID]core.State{}, saidDetail: map[core.GateID][]string{}, stopAfter: new(atomic.Bool)},
 		keys: keyMap{KeyMap: tui.DefaultKeys(),
 			Pack: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "the pack")),
 			Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -289,13 +294,19 @@ func (m *Model) onEvent(e core.Event) {
 	if e.State == core.Running || e.State == core.Waiting {
 		return
 	}
-	if m.run.said[e.Gate] == e.State {
-		return
+	if m.run.said[e.Gate] != e.State {
+		m.run.said[e.Gate] = e.State
+		m.run.saidDetail[e.Gate] = nil
+		m.say(fmt.Sprintf("%s: %s%s", e.Gate.Title(), stateWord(e.State), optional(" — ", e.Words)))
 	}
-	m.run.said[e.Gate] = e.State
-	m.say(fmt.Sprintf("%s: %s%s", e.Gate.Title(), stateWord(e.State), optional(" — ", e.Words)))
+	// The same outcome told again says only what it adds: a refused ship's
+	// human pass comes again naming the Ready to ship comment it posted,
+	// which a plain transcript must show as the full screen does.
 	for _, d := range e.Detail {
-		m.say("  " + tui.SanitizeLine(d))
+		if !slices.Contains(m.run.saidDetail[e.Gate], d) {
+			m.run.saidDetail[e.Gate] = append(m.run.saidDetail[e.Gate], d)
+			m.say("  " + tui.SanitizeLine(d))
+		}
 	}
 }
 
