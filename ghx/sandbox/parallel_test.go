@@ -9,12 +9,7 @@ import (
 // serialTests are this package's tests allowed not to call t.Parallel(),
 // each with the reason. The others each start their own sandbox (its own
 // state, git repository and listener), so they run side by side.
-var serialTests = map[string]string{
-	// It wants a read answered in under 2 s while a write is held back
-	// 2 s: serial tests run before the parallel ones start, so it is timed
-	// alone.
-	"TestWriteLatencySlowsWritesOnly": "times a read against the write latency",
-}
+var serialTests = map[string]string{}
 
 // TestEveryTestCallsParallel fails when a test of this package neither
 // calls t.Parallel() nor is listed in serialTests with its reason.

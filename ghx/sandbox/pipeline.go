@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -69,14 +71,38 @@ func (s *Server) serveWeb(w http.ResponseWriter, r *http.Request, web *http.Serv
 	s.logf("%s %s %d not counted", r.Method, r.URL.Path, bw.status)
 }
 
+// waitOrGone holds a request for d, as a slow network would, and says
+// whether its client is still there: one that gave up (its context done)
+// is answered with nothing and holds no goroutine for the rest of d.
+func waitOrGone(r *http.Request, d time.Duration) bool {
+	// The body is taken in first, as a slow network delivers it before the
+	// answer is late: only a request read to its end lets net/http notice
+	// the client going away and end r's context.
+	if r.Body != nil && r.Body != http.NoBody {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			return false
+		}
+		r.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
 // serveAPI runs one REST request through faults, authentication, the rate
 // limit, the handler, and conditional-request handling, then writes it.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, api *http.ServeMux) {
-	if d := s.opts.Faults.Latency; d > 0 {
-		time.Sleep(d)
+	if d := s.opts.Faults.Latency; d > 0 && !waitOrGone(r, d) {
+		return
 	}
-	if d := s.opts.Faults.WriteLatency; d > 0 && r.Method != http.MethodGet && r.Method != http.MethodHead {
-		time.Sleep(d)
+	if d := s.opts.Faults.WriteLatency; d > 0 && r.Method != http.MethodGet && r.Method != http.MethodHead && !waitOrGone(r, d) {
+		return
 	}
 	fault, variant := s.faults.draw(r)
 	c, authOK := s.authenticate(r)
