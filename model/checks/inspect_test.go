@@ -28,6 +28,7 @@ func TestInspectFromGateCountsOnlyTheGatesOwnRun(t *testing.T) {
 		{"a check run by the bot's status login", FromCheckRun(InspectContext, "completed", "success", ActionsBot, "https://github.com/acme/benefits/actions/runs/4242/job/7"), run, false},
 		{"no target", FromStatus(InspectContext, "success", ActionsBot, ""), run, false},
 		{"a check of neither kind", Check{Name: InspectContext, State: Green, By: ActionsBot, URL: "https://github.com/acme/benefits/actions/runs/4242"}, run, false},
+		{"a target with no path, held to the root", FromStatus(InspectContext, "success", ActionsBot, "https://github.com"), "/", false},
 		{"no run to hold it to", FromStatus(InspectContext, "success", ActionsBot, "https://github.com/acme/benefits/actions/runs/4242"), "", false},
 		{"another check's name", FromStatus("lint", "success", ActionsBot, "https://github.com/acme/benefits/actions/runs/4242"), run, false},
 		{"inbox: a run of this repository", FromStatus(InspectContext, "pending", ActionsBot, "https://github.com/acme/benefits/actions/runs/77"), runs, true},
