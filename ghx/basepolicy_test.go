@@ -111,15 +111,18 @@ func TestBasePolicyRefusalsAreWorded(t *testing.T) {
 // TestBasePolicyOnlyA404IsAMissingFile: a policy file GitHub answered 404
 // for is absent (the defaults), but any other failed read — no access, a
 // server error, a folder where the file should be — refuses with an error:
-// read as "missing", it would judge by the looser defaults (fail open).
+// read as "missing", it would judge by the looser defaults (fail open). A
+// failed read of the tip refuses too: read at no commit, the files would be
+// the default branch's. Each error names what it read and on which branch.
 func TestBasePolicyOnlyA404IsAMissingFile(t *testing.T) {
 	const config = "[autonomy]\nnever = [\"L04\"]\n"
 	for _, tc := range []struct {
 		name    string
-		path    string
-		status  int  // the answer for path; 0 serves a folder
-		missing bool // the read succeeds, with path absent
+		path    string // "tip": the read of the branch's tip
+		status  int    // the answer for path; 0 serves a folder
+		missing bool   // the read succeeds, with path absent
 	}{
+		{name: "the tip 500", path: "tip", status: http.StatusInternalServerError},
 		{name: "config 404", path: ".aayudha/config.toml", status: http.StatusNotFound, missing: true},
 		{name: "config 403", path: ".aayudha/config.toml", status: http.StatusForbidden},
 		{name: "config 500", path: ".aayudha/config.toml", status: http.StatusInternalServerError},
@@ -133,6 +136,11 @@ func TestBasePolicyOnlyA404IsAMissingFile(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
 				if r.URL.Path == "/repos/acme/p/git/ref/heads/main" {
+					if tc.path == "tip" {
+						w.WriteHeader(tc.status)
+						_, _ = w.Write([]byte(`{"message":"no"}`))
+						return
+					}
 					_ = json.NewEncoder(w).Encode(map[string]any{"ref": "refs/heads/main", "object": map[string]any{"sha": "tip1"}})
 					return
 				}
@@ -157,11 +165,15 @@ func TestBasePolicyOnlyA404IsAMissingFile(t *testing.T) {
 			ctx := context.Background()
 
 			p, err := ghx.ReadBasePolicy(ctx, gh, "acme", "p", "main")
+			words := "reading " + tc.path + " on main"
+			if tc.path == "tip" {
+				words = "reading the tip of main"
+			}
 			if tc.missing {
 				if err != nil || len(p.Refusals()) != 0 || !p.ConfigRead() {
 					t.Fatalf("a 404 for %s is a missing file, the defaults: err %v, refusals %q", tc.path, err, p.Refusals())
 				}
-			} else if err == nil || !strings.Contains(err.Error(), tc.path) {
+			} else if err == nil || !strings.Contains(err.Error(), words) {
 				t.Fatalf("a failed read of %s (status %d) was taken as a policy: err %v, policy %+v", tc.path, tc.status, err, p)
 			}
 			if tc.path != ".aayudha/config.toml" {

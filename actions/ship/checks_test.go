@@ -176,17 +176,21 @@ func TestFromGateRunBindsInspectToTheGatesRun(t *testing.T) {
 // holding, the head held to the one green rule (checks.Rule) as ship's
 // first gate holds it (one red status refuses, so does a required check
 // still running or never reported; a check nobody requires may still be
-// running), and the gate's own inspect at a rung in proof_rungs, the rung
-// read as a whole word ("rung A:" or "rung A ", never "rung AB").
+// running), and the gate's own inspect green at a rung in proof_rungs, the
+// rung read as a whole word ("rung A:" or "rung A ", never "rung AB"); an
+// inspect still running grants nothing, though no rule requires it. When
+// GitHub does not answer which checks the base requires, nothing merges on
+// proof: the error is returned, never judged as "none required".
 func TestOnProofRefusesARedStatus(t *testing.T) {
 	t.Parallel()
+	const unreadable = "(the rules answer 500)"
 	const inspectA = `{"context":"aayudha/inspect","state":"success","description":"rung A: converged","target_url":"https://github.com/acme/benefits/actions/runs/77","creator":{"login":"github-actions[bot]"}}`
 	inspectAs := func(summary string) string { return strings.Replace(inspectA, "rung A: converged", summary, 1) }
 	const lint = `{"context":"lint","state":"%s","creator":{"login":"writer"}}`
 	for _, tc := range []struct {
 		name       string
 		statuses   []string
-		required   string // the context dev's ruleset requires, "" for none
+		required   string // the context dev's ruleset requires, "" for none, or unreadable
 		floorsHold bool
 		rungs      []string
 		want       bool
@@ -205,7 +209,9 @@ func TestOnProofRefusesARedStatus(t *testing.T) {
 		{"a rung only sharing the allowed one's first letter", []string{inspectAs("rung AB: converged")}, "", true, []string{"A"}, false, false},
 		{"a rung word without its colon or space", []string{inspectAs("rung A")}, "", true, []string{"A"}, false, false},
 		{"inspect not green", []string{strings.Replace(inspectA, `"state":"success"`, `"state":"failure"`, 1)}, "", true, []string{"A"}, false, false},
+		{"inspect still running", []string{strings.Replace(inspectA, `"state":"success"`, `"state":"pending"`, 1)}, "", true, []string{"A"}, false, false},
 		{"merge on proof turned off", []string{inspectA}, "", true, []string{"A"}, false, true},
+		{"the required checks unreadable", []string{inspectA}, unreadable, true, []string{"A"}, false, false},
 		{"no inspect at all", []string{fmt.Sprintf(lint, "success")}, "", true, []string{"A"}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -215,6 +221,9 @@ func TestOnProofRefusesARedStatus(t *testing.T) {
 					fmt.Fprintf(w, `{"state":"success","sha":"h","total_count":%d,"statuses":[%s]}`, len(tc.statuses), strings.Join(tc.statuses, ","))
 				case strings.HasSuffix(r.URL.Path, "/check-runs"):
 					fmt.Fprint(w, `{"total_count":0,"check_runs":[]}`)
+				case strings.HasSuffix(r.URL.Path, "/rules/branches/dev") && tc.required == unreadable:
+					w.WriteHeader(http.StatusInternalServerError)
+					fmt.Fprint(w, `{"message":"no"}`)
 				case strings.HasSuffix(r.URL.Path, "/rules/branches/dev") && tc.required != "":
 					fmt.Fprintf(w, `[{"type":"required_status_checks","parameters":{"required_status_checks":[{"context":%q}]}}]`, tc.required)
 				case strings.HasSuffix(r.URL.Path, "/rules/branches/dev"):
@@ -230,6 +239,12 @@ func TestOnProofRefusesARedStatus(t *testing.T) {
 					pack: &gatePack{run: &github.WorkflowRun{ID: github.Int64(77), HTMLURL: github.String("https://github.com/acme/benefits/actions/runs/77")},
 						report: &proof.Report{FloorsHold: tc.floorsHold}}}}
 			ok, err := r.onProof()
+			if tc.required == unreadable {
+				if ok || err == nil || !strings.Contains(err.Error(), "reading the checks dev requires") {
+					t.Errorf("on proof %v (%v) with the required checks unread; want an error, no merge", ok, err)
+				}
+				return
+			}
 			if err != nil || ok != tc.want {
 				t.Errorf("on proof %v (%v), want %v", ok, err, tc.want)
 			}

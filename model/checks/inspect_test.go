@@ -7,7 +7,8 @@ import "testing"
 // Actions, targeting the gate's run (ship: the pack's run) or, where no
 // run is known (the inbox), a run of this repository's Actions. A person's,
 // an agent's or another app's inspect, another run, another repository's
-// run, or another check's name counts for nothing.
+// run, another check's name, or a check that is neither a status nor a
+// check run counts for nothing.
 func TestInspectFromGateCountsOnlyTheGatesOwnRun(t *testing.T) {
 	const run = "/acme/benefits/actions/runs/4242"
 	runs := RunsPath("acme", "benefits")
@@ -26,6 +27,8 @@ func TestInspectFromGateCountsOnlyTheGatesOwnRun(t *testing.T) {
 		{"another app's check run", FromCheckRun(InspectContext, "completed", "success", "some-app", "https://github.com/acme/benefits/actions/runs/4242/job/7"), run, false},
 		{"a check run by the bot's status login", FromCheckRun(InspectContext, "completed", "success", ActionsBot, "https://github.com/acme/benefits/actions/runs/4242/job/7"), run, false},
 		{"no target", FromStatus(InspectContext, "success", ActionsBot, ""), run, false},
+		{"a check of neither kind", Check{Name: InspectContext, State: Green, By: ActionsBot, URL: "https://github.com/acme/benefits/actions/runs/4242"}, run, false},
+		{"a target with no path, held to the root", FromStatus(InspectContext, "success", ActionsBot, "https://github.com"), "/", false},
 		{"no run to hold it to", FromStatus(InspectContext, "success", ActionsBot, "https://github.com/acme/benefits/actions/runs/4242"), "", false},
 		{"another check's name", FromStatus("lint", "success", ActionsBot, "https://github.com/acme/benefits/actions/runs/4242"), run, false},
 		{"inbox: a run of this repository", FromStatus(InspectContext, "pending", ActionsBot, "https://github.com/acme/benefits/actions/runs/77"), runs, true},
