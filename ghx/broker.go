@@ -11,12 +11,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
 	"filippo.io/age"
 	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // The token broker (seed 001, "The token broker"; SPEC §10): a laptop's
@@ -38,7 +39,7 @@ const (
 )
 
 // requestIDPattern is the request id's shape: 32 lower-case hex digits.
-var requestIDPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
+var requestIDPattern = lazyre.New(`^[0-9a-f]{32}$`)
 
 // Broker errors a caller or test can match.
 var (
@@ -270,7 +271,7 @@ const TokenExpirationHeader = "GitHub-Authentication-Token-Expiration"
 // age public key. It refuses a malformed key or request id, and a token
 // GitHub gives no expiry for, so nothing unbounded is ever sealed.
 func SealBrokerToken(ctx context.Context, client *github.Client, tok Token, publicKey, requestID string, w io.Writer) error {
-	if !requestIDPattern.MatchString(requestID) {
+	if !requestIDPattern().MatchString(requestID) {
 		return errors.New("the request id is not 32 lower-case hex digits")
 	}
 	recipient, err := age.ParseX25519Recipient(strings.TrimSpace(publicKey))

@@ -9,10 +9,10 @@ import (
 	"io"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/knadh/koanf/parsers/toml/v2"
 	"github.com/knadh/koanf/providers/rawbytes"
@@ -66,7 +66,7 @@ type EvidenceMap []MappedCriterion
 
 // A top-level test name as go test runs it: Test, Example or Fuzz, then
 // nothing or a character that is not a lower-case letter.
-var evidenceTestName = regexp.MustCompile(`^(?:Test|Example|Fuzz)(?:[^\p{Ll}/\s:][^/\s:]*)?$`)
+var evidenceTestName = lazyre.New(`^(?:Test|Example|Fuzz)(?:[^\p{Ll}/\s:][^/\s:]*)?$`)
 
 // ParseTestRef reads "pkg/path:TestName". It refuses rather than repairs: an
 // unclean or absolute package path, a missing test name or a subtest.
@@ -87,7 +87,7 @@ func ParseTestRef(s string) (TestRef, error) {
 	case path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "./"):
 		return TestRef{}, fmt.Errorf("test %q: package path %q is not clean (it should read %q inside the module)", clipText(s), clipText(p), clipText(path.Clean(p)))
 	}
-	if !evidenceTestName.MatchString(ref.Test) {
+	if !evidenceTestName().MatchString(ref.Test) {
 		return TestRef{}, fmt.Errorf("test %q: %q is not a top-level Go test name such as TestAnswerCitesPassage", clipText(s), clipText(ref.Test))
 	}
 	return ref, nil

@@ -3,9 +3,10 @@ package proof
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // DefaultRequiredFloors are the floors aayu verify writes for every Go
@@ -374,7 +375,7 @@ const CoverageReportPath = "reports/coverage.txt"
 // file is far less.
 const maxCoverageReport = 4 << 20
 
-var coverageLine = regexp.MustCompile(`^(?:[^\x00-\x1f]+: )?([0-9]{1,9}) of ([0-9]{1,9}) changed (?:executable )?lines covered(?: \(go coverprofile\))?$`)
+var coverageLine = lazyre.New(`^(?:[^\x00-\x1f]+: )?([0-9]{1,9}) of ([0-9]{1,9}) changed (?:executable )?lines covered(?: \(go coverprofile\))?$`)
 
 // ReadCoverageReport counts the covered and changed lines a coverage report
 // lists. Any line it cannot read is an error: a report read in part would
@@ -389,7 +390,7 @@ func ReadCoverageReport(b []byte) (covered, changed int, err error) {
 		if line == "" {
 			continue
 		}
-		sub := coverageLine.FindStringSubmatch(line)
+		sub := coverageLine().FindStringSubmatch(line)
 		if sub == nil {
 			return 0, 0, fmt.Errorf("line %d is not \"FILE: C of T changed executable lines covered\"", i+1)
 		}

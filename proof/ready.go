@@ -4,11 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // Ready is a parsed Ready snapshot (specs/STORY/ready.md on the ledger).
@@ -44,9 +45,9 @@ const (
 var (
 	// "# Ready: story 131 — title"; the dash may be an em dash, an en dash or
 	// a hyphen, and the title may be absent.
-	readyTitleLine = regexp.MustCompile(`^# Ready: story ([0-9]+)(?:\s+(?:—|–|-)(?:\s+(.*))?)?\s*$`)
-	readyItemLine  = regexp.MustCompile(`^([0-9]+)\.(?:[ \t]+(.*))?$`)
-	readyHexHash   = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	readyTitleLine = lazyre.New(`^# Ready: story ([0-9]+)(?:\s+(?:—|–|-)(?:\s+(.*))?)?\s*$`)
+	readyItemLine  = lazyre.New(`^([0-9]+)\.(?:[ \t]+(.*))?$`)
+	readyHexHash   = lazyre.New(`^[0-9a-f]{64}$`)
 )
 
 // ParseReady reads a Ready snapshot in the format SPEC §4 fixes. It refuses,
@@ -79,7 +80,7 @@ func ParseReady(b []byte) (*Ready, error) {
 		}
 		switch {
 		case strings.HasPrefix(line, "# "):
-			m := readyTitleLine.FindStringSubmatch(strings.TrimRight(line, " \t"))
+			m := readyTitleLine().FindStringSubmatch(strings.TrimRight(line, " \t"))
 			if m == nil {
 				return nil, fmt.Errorf("ready snapshot line %d is not a title of the form \"# Ready: story N — title\": %q", i+1, clipText(line))
 			}
@@ -96,7 +97,7 @@ func ParseReady(b []byte) (*Ready, error) {
 				return nil, fmt.Errorf("ready snapshot has a second completion_goal_hash line on line %d", i+1)
 			}
 			h := strings.TrimSpace(strings.TrimPrefix(line, readyHashKey))
-			if !readyHexHash.MatchString(h) {
+			if !readyHexHash().MatchString(h) {
 				return nil, fmt.Errorf("ready snapshot line %d: completion_goal_hash %q is not 64 lowercase hex digits", i+1, clipText(h))
 			}
 			r.RecordedHash, sawHash = h, true
@@ -167,7 +168,7 @@ func readyCriteria(what string, body []string, firstLine int) ([]ReadyCriterion,
 	}
 	for i, line := range body {
 		lineNo := firstLine + i + 1
-		if m := readyItemLine.FindStringSubmatch(line); m != nil {
+		if m := readyItemLine().FindStringSubmatch(line); m != nil {
 			if err := flush(); err != nil {
 				return nil, err
 			}

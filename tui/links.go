@@ -1,22 +1,23 @@
 package tui
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // urlPattern finds the URLs in a gate's words (a comment, a run). The words
 // are already sanitised, so a URL holds no control character.
-var urlPattern = regexp.MustCompile(`https?://[^\s<>"')\]]+`)
+var urlPattern = lazyre.New(`https?://[^\s<>"')\]]+`)
 
 // WrapLinks wraps text to w columns (at spaces and the other breakpoints),
 // with every URL an OSC 8 link and never broken across lines: a URL wider than
 // the room is shown shortened in the middle ("https://github.com/…/4#c-9")
 // while its link still carries the whole of it.
 func WrapLinks(text string, w int, breakpoints string) []string {
-	urls := urlPattern.FindAllStringIndex(text, -1)
+	urls := urlPattern().FindAllStringIndex(text, -1)
 	if len(urls) == 0 {
 		return strings.Split(ansi.Wrap(text, w, breakpoints), "\n")
 	}

@@ -18,11 +18,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // LedgerDir is the ledger folder that holds batch records.
@@ -159,17 +159,17 @@ func AppliedPath(hash string) string { return LedgerDir + "/" + hash + ".applied
 func Marker(hash string) string { return "<!-- aayu-batch " + hash + " -->" }
 
 var (
-	hashRE   = regexp.MustCompile(`^[0-9a-f]{12}$`)
-	markerRE = regexp.MustCompile(`(?m)^<!-- aayu-batch ([0-9a-f]{12}) -->$`)
-	replyRE  = regexp.MustCompile(`^(Approve|Reject) batch ([0-9a-f]{12})$`)
+	hashRE   = lazyre.New(`^[0-9a-f]{12}$`)
+	markerRE = lazyre.New(`(?m)^<!-- aayu-batch ([0-9a-f]{12}) -->$`)
+	replyRE  = lazyre.New(`^(Approve|Reject) batch ([0-9a-f]{12})$`)
 )
 
 // ValidHash says whether s is a batch's name.
-func ValidHash(s string) bool { return hashRE.MatchString(s) }
+func ValidHash(s string) bool { return hashRE().MatchString(s) }
 
 // MarkerIn is the batch a comment carries the marker of, or "".
 func MarkerIn(body string) string {
-	if m := markerRE.FindStringSubmatch(body); m != nil {
+	if m := markerRE().FindStringSubmatch(body); m != nil {
 		return m[1]
 	}
 	return ""
@@ -179,7 +179,7 @@ func MarkerIn(body string) string {
 // "Reject batch HASH" (SPEC §10). ok is false for anything else.
 func ParseReply(body string) (approve bool, hash string, ok bool) {
 	first, _, _ := strings.Cut(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
-	m := replyRE.FindStringSubmatch(strings.TrimSpace(first))
+	m := replyRE().FindStringSubmatch(strings.TrimSpace(first))
 	if m == nil {
 		return false, "", false
 	}

@@ -2,11 +2,11 @@ package approve
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/identity"
 )
 
@@ -215,7 +215,7 @@ func containsLogin(list []string, login string) bool {
 // deviceLinesRE is the one shape DeviceLines gives the lines below the
 // rendered text: the only text a device-code batch's comment may carry
 // beyond what aayu renders from its record.
-var deviceLinesRE = regexp.MustCompile(`^\n\nDevice code: open (\S+) and enter \*\*([A-Z0-9-]{1,20})\*\* \(expires at \d\d:\d\d UTC\)\.$`)
+var deviceLinesRE = lazyre.New(`^\n\nDevice code: open (\S+) and enter \*\*([A-Z0-9-]{1,20})\*\* \(expires at \d\d:\d\d UTC\)\.$`)
 
 // CheckShown is the one check of what a batch's comment shows, for a
 // reply and a device code alike (seed 001's row "The batch was not edited
@@ -249,7 +249,7 @@ func CheckShown(batch *Comment, st Stored, hash, code, next string) *Refusal {
 	body := strings.ReplaceAll(batch.Body, "\r\n", "\n")
 	shown := st.Rendered == rendered && strings.TrimSpace(body) == strings.TrimSpace(rendered)
 	if !shown && st.Rendered == rendered && rec.Way == WayDevice && strings.HasPrefix(body, rendered) {
-		m := deviceLinesRE.FindStringSubmatch(strings.TrimRight(body[len(rendered):], " \n"))
+		m := deviceLinesRE().FindStringSubmatch(strings.TrimRight(body[len(rendered):], " \n"))
 		shown = m != nil && (code == "" || m[2] == code)
 	}
 	if !shown {

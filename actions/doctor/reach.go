@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // Credential is one GitHub credential the session can reach, named by
@@ -94,11 +94,11 @@ var gitHubTokenVars = []string{"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN"
 // tokenShape is a GitHub token by its documented prefix: a classic or
 // fine-grained personal token, an OAuth, user-to-server, server-to-server
 // or refresh token.
-var tokenShape = regexp.MustCompile(`^(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})$`)
+var tokenShape = lazyre.New(`^(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})$`)
 
 // legacyToken is a classic 40-hex token, which counts only in a variable
 // named for GitHub (the shape alone is any SHA-1).
-var legacyToken = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var legacyToken = lazyre.New(`^[0-9a-f]{40}$`)
 
 // ignoredVar is a variable aayu never reads and never counts: the seed's
 // WTW_* and GH_WTW_* names.
@@ -126,8 +126,8 @@ func envTokens(environ []string) []found {
 		if !ok || value == "" || ignoredVar(name) {
 			continue
 		}
-		if tokenShape.MatchString(value) || slices.Contains(gitHubTokenVars, name) ||
-			(namedForGitHub(name) && legacyToken.MatchString(value)) {
+		if tokenShape().MatchString(value) || slices.Contains(gitHubTokenVars, name) ||
+			(namedForGitHub(name) && legacyToken().MatchString(value)) {
 			src := "environment variable " + name
 			out = append(out, found{src, ghx.NewToken(value, src)})
 		}

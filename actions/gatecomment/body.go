@@ -2,8 +2,8 @@ package gatecomment
 
 import (
 	"fmt"
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/exitcode"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -249,12 +249,12 @@ func number(f *float64) string {
 	return strconv.FormatFloat(*f, 'f', -1, 64)
 }
 
-var hexOnly = regexp.MustCompile(`^[0-9a-fA-F]{1,64}$`)
+var hexOnly = lazyre.New(`^[0-9a-fA-F]{1,64}$`)
 
 // code shows a hash or a path as a code span. A value that is not plain
 // hex or a clean path is shown escaped instead, so it cannot close the span.
 func code(s string) string {
-	if hexOnly.MatchString(s) || (proof.CheckPath(s) == nil && !strings.ContainsAny(s, "`|<>")) {
+	if hexOnly().MatchString(s) || (proof.CheckPath(s) == nil && !strings.ContainsAny(s, "`|<>")) {
 		return "`" + s + "`"
 	}
 	return inline(s)

@@ -2,8 +2,9 @@ package initrepo
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // AppGuide is how to create the presence check's App by hand, step by
@@ -28,8 +29,8 @@ func AppGuide(web, owner, repo string) []string {
 }
 
 var (
-	clientIDForm = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
-	secretForm   = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	clientIDForm = lazyre.New(`^[A-Za-z0-9._-]{8,64}$`)
+	secretForm   = lazyre.New(`^[0-9a-f]{40}$`)
 )
 
 // CheckClientID refuses what cannot be a client ID, in words.
@@ -37,9 +38,9 @@ var (
 // variable anyone with read access can see.
 func CheckClientID(id string) error {
 	switch {
-	case secretForm.MatchString(id):
+	case secretForm().MatchString(id):
 		return fmt.Errorf("that is 40 hex digits, the shape of a client secret, not a Client ID; nothing was set. Give the Client ID from the App's page, and keep the secret to yourself (the device flow needs none)")
-	case !clientIDForm.MatchString(id):
+	case !clientIDForm().MatchString(id):
 		return fmt.Errorf("%q is not a Client ID (8 to 64 letters, digits, dots, dashes or underscores); nothing was set", id)
 	}
 	return nil

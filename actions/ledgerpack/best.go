@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"regexp"
 	"sort"
 	"time"
 
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -51,7 +51,7 @@ type Candidate struct {
 	Problem   string    // why pack.json could not be read, when it could not
 }
 
-var headName = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var headName = lazyre.New(`^[0-9a-f]{40}$`)
 
 // Find lists the story's packs on the ledger, best first: authoritative
 // before advisory, then newest created_at first, then (same second) the
@@ -71,7 +71,7 @@ func Find(ctx context.Context, client *github.Client, owner, repo string, story 
 		if i >= caps.Heads {
 			break
 		}
-		if h.Type != "dir" || !headName.MatchString(h.Name) {
+		if h.Type != "dir" || !headName().MatchString(h.Name) {
 			continue
 		}
 		kinds, err := ghx.ListTree(ctx, client, owner, repo, LedgerBranch, path.Join(base, h.Name))

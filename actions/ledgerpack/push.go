@@ -115,7 +115,7 @@ func PushAdvisory(ctx context.Context, client *github.Client, owner, repo, dir s
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s/pack.json cannot be read: %v; nothing was pushed", ErrPackIntegrity, dir, err)
 	}
-	if p.Story <= 0 || !headName.MatchString(p.PRHeadSHA) {
+	if p.Story <= 0 || !headName().MatchString(p.PRHeadSHA) {
 		return nil, fmt.Errorf("%w: the pack names story %d and head %q; a ledger folder needs a story and a 40-digit head; nothing was pushed", ErrPackIntegrity, p.Story, gitsha.Short(p.PRHeadSHA))
 	}
 	if opts.Media == nil {

@@ -10,10 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
@@ -177,7 +177,7 @@ type rawOutputs struct {
 	m   rawManifest
 }
 
-var goVersionShape = regexp.MustCompile(`^go[0-9][0-9a-z.+-]{0,30}$`)
+var goVersionShape = lazyre.New(`^go[0-9][0-9a-z.+-]{0,30}$`)
 
 // loadRaw reads the manifest of dir and checks it speaks of this story at
 // this head; a refusal says in words why the folder cannot be used.
@@ -199,7 +199,7 @@ func loadRaw(dir string, story int, head string) (*rawOutputs, string) {
 		return nil, fmt.Sprintf("The raw outputs are of commit %s, not the checkout's head %s: the tests ran on another commit.", gitsha.Short(m.Head), gitsha.Short(head))
 	case m.Network != proof.NetworkIsolated && m.Network != proof.NetworkNotIsolated:
 		return nil, "The raw outputs name no network isolation aayu knows."
-	case !goVersionShape.MatchString(m.GoVersion):
+	case !goVersionShape().MatchString(m.GoVersion):
 		return nil, "The raw outputs name no Go version."
 	}
 	return &rawOutputs{dir: dir, m: m}, ""

@@ -9,10 +9,10 @@ import (
 	"io"
 	"os"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
@@ -91,7 +91,7 @@ func (t Tools) changedTestFiles(ctx context.Context, repo, base, head string) ([
 	return strings.Fields(string(out)), nil
 }
 
-var testNameSafe = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+var testNameSafe = lazyre.New(`^[A-Za-z0-9_]+$`)
 
 // redOnBase runs the mapped tests of each criterion on base with the pull
 // request's test files, and classifies each criterion.
@@ -140,7 +140,7 @@ func (t Tools) redOnBaseRun(ctx context.Context, repo, base, head string, m proo
 	pkgs, names := []string{}, []string{}
 	for _, c := range m {
 		for _, ref := range c.Tests {
-			if !testNameSafe.MatchString(ref.Test) {
+			if !testNameSafe().MatchString(ref.Test) {
 				return nil, "", fmt.Errorf("mapped test %q has a name go test -run cannot select exactly", ref.Test)
 			}
 			p := "./" + ref.Package

@@ -15,7 +15,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/basepolicy"
 	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/identity"
@@ -403,10 +403,10 @@ func Section(body string) (lines, paths []string) {
 	return lines, paths
 }
 
-var listMark = regexp.MustCompile(`^(?:[-*+]|[0-9]+[.)])\s+`)
+var listMark = lazyre.New(`^(?:[-*+]|[0-9]+[.)])\s+`)
 
 func itemPath(line string) string {
-	m := listMark.FindString(line)
+	m := listMark().FindString(line)
 	if m == "" {
 		return ""
 	}

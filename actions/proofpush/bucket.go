@@ -1,18 +1,15 @@
 package proofpush
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"path"
 	"strconv"
 	"strings"
-
-	"github.com/minio/minio-go/v7"
-	"github.com/minio/minio-go/v7/pkg/credentials"
-	"github.com/minio/minio-go/v7/pkg/lifecycle"
+	"time"
 
 	"github.com/aayudha/aayu/proof"
 )
@@ -39,10 +36,10 @@ const lifecycleRuleID = "aayu-proof-media"
 var ErrNoBucketCredential = errors.New("no credential for the media bucket")
 
 // Bucket is the private media bucket [proof] media names, reached with a
-// real S3 client (minio-go): Amazon S3 itself, or any S3-speaking server
+// real S3 client (s3Client, SigV4-signed): Amazon S3 itself, or any S3-speaking server
 // (R2, MinIO, the tests' gofakes3) named by AWS_ENDPOINT_URL_S3.
 type Bucket struct {
-	client *minio.Client
+	client *s3Client
 	name   string
 	prefix string // key prefix from the URL's path, without slashes at either end
 	where  string // "s3://name/prefix" for messages: no credential ever
@@ -78,18 +75,20 @@ func OpenBucket(mediaURL, owner, repo string, getenv func(string) string) (*Buck
 	if id == "" || secret == "" {
 		return nil, fmt.Errorf("%w: set %s and %s (as for the AWS CLI) to a key that may write to the bucket", ErrNoBucketCredential, envAccessKey, envSecretKey)
 	}
-	host, secure := "s3.amazonaws.com", true
+	region := firstSet(getenv(envRegion), getenv(envDefaultReg), "us-east-1")
+	// Amazon S3 itself: the region's endpoint, the bucket in the host
+	// (virtual-hosted style), except a bucket whose name has a dot, which
+	// the endpoint's TLS certificate does not cover, in the path.
+	client := &s3Client{http: http.DefaultClient, scheme: "https", host: "s3." + region + ".amazonaws.com",
+		pathStyle: strings.Contains(u.Host, "."), region: region, id: id, secret: secret, token: token, now: time.Now}
 	if endpoint != "" {
 		e, err := url.Parse(endpoint)
 		if err != nil || (e.Scheme != "http" && e.Scheme != "https") || e.Host == "" || e.User != nil {
 			return nil, fmt.Errorf("%s (or %s) must be an http or https URL with a host and no credential, such as https://s3.example.com", envEndpointS3, envEndpoint)
 		}
-		host, secure = e.Host, e.Scheme == "https"
-	}
-	region := firstSet(getenv(envRegion), getenv(envDefaultReg), "us-east-1")
-	client, err := minio.New(host, &minio.Options{Creds: credentials.NewStaticV4(id, secret, token), Secure: secure, Region: region})
-	if err != nil {
-		return nil, fmt.Errorf("preparing the S3 client for %s: %v", host, err)
+		// Any other S3-speaking server (R2, MinIO, …) is reached with the
+		// bucket in the path, which they all serve.
+		client.scheme, client.host, client.pathStyle = e.Scheme, e.Host, true
 	}
 	b := &Bucket{client: client, name: u.Host, prefix: strings.Trim(u.Path, "/"), owner: owner, repo: repo,
 		secrets: []string{id, secret, token}}
@@ -112,15 +111,10 @@ func (b *Bucket) Key(story int, head, artifact string) string {
 // so whoever fetches the object can check it against the pack.
 func (b *Bucket) Put(ctx context.Context, story int, head, artifact string, body []byte, sha256 string) (string, error) {
 	key := b.Key(story, head, artifact)
-	info, err := b.client.PutObject(ctx, b.name, key, bytes.NewReader(body), int64(len(body)), minio.PutObjectOptions{
-		ContentType:  "application/octet-stream",
-		UserMetadata: map[string]string{"sha256": sha256},
-	})
-	if err != nil {
+	// The body goes with its Content-MD5, so S3 refuses it (BadDigest)
+	// unless it stored exactly these bytes.
+	if err := b.client.putObject(ctx, b.name, key, body, sha256); err != nil {
 		return "", fmt.Errorf("copying %s to %s: %s", artifact, b.where, b.scrub(err))
-	}
-	if info.Size != int64(len(body)) {
-		return "", fmt.Errorf("copying %s to %s: the bucket took %d of its %d bytes", artifact, b.where, info.Size, len(body))
 	}
 	return key, nil
 }
@@ -137,26 +131,21 @@ func (b *Bucket) Expire(ctx context.Context, days int) error {
 	// S3 replaces a bucket's whole lifecycle configuration on each write,
 	// so the rules already there are read first and kept; only aayu's own
 	// rule (by its ID) is added or replaced.
-	cfg, err := b.client.GetBucketLifecycle(ctx, b.name)
+	rules, err := b.client.getLifecycle(ctx, b.name)
 	if err != nil {
-		var resp minio.ErrorResponse
-		if !errors.As(err, &resp) || resp.Code != "NoSuchLifecycleConfiguration" {
-			return fmt.Errorf("reading %s's lifecycle rules: %s", b.where, b.scrub(err))
-		}
-		cfg = lifecycle.NewConfiguration()
+		return fmt.Errorf("reading %s's lifecycle rules: %s", b.where, b.scrub(err))
 	}
-	rule := lifecycle.Rule{ID: lifecycleRuleID, Status: "Enabled", Expiration: lifecycle.Expiration{Days: lifecycle.ExpirationDays(days)}}
-	if b.prefix != "" {
-		rule.RuleFilter = lifecycle.Filter{Prefix: b.prefix + "/"}
-	}
-	kept := []lifecycle.Rule{rule}
-	for _, r := range cfg.Rules {
+	var kept []lifecycleRule
+	for _, r := range rules {
 		if r.ID != lifecycleRuleID {
 			kept = append(kept, r)
 		}
 	}
-	cfg.Rules = kept
-	if err := b.client.SetBucketLifecycle(ctx, b.name, cfg); err != nil {
+	prefix := ""
+	if b.prefix != "" {
+		prefix = b.prefix + "/"
+	}
+	if err := b.client.putLifecycle(ctx, b.name, lifecycleRuleID, prefix, days, kept); err != nil {
 		return fmt.Errorf("setting %s's lifecycle rule to %d days: %s", b.where, days, b.scrub(err))
 	}
 	return nil

@@ -2,10 +2,10 @@ package ship
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/gitsha"
 )
 
@@ -83,19 +83,19 @@ func (r *run) resumeMerged(mergeSHA string) (gateOutcome, error) {
 }
 
 var (
-	storyBranch = regexp.MustCompile(`^(?:story|fix)/([0-9]+)-`)
-	storyRef    = regexp.MustCompile(`(?i)\b(?:refs|closes|fixes|resolves)\s+#([0-9]+)\b`)
+	storyBranch = lazyre.New(`^(?:story|fix)/([0-9]+)-`)
+	storyRef    = lazyre.New(`(?i)\b(?:refs|closes|fixes|resolves)\s+#([0-9]+)\b`)
 )
 
 // linkedStory reads the item a pull request links: a story/N-… branch (a
 // Bug's fix/N-…, the branch the merge gate builds a Bug's pack on), else
 // the first Refs, Closes, Fixes or Resolves #N in its body.
 func linkedStory(branch, body string) int {
-	if m := storyBranch.FindStringSubmatch(branch); m != nil {
+	if m := storyBranch().FindStringSubmatch(branch); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
-	if m := storyRef.FindStringSubmatch(body); m != nil {
+	if m := storyRef().FindStringSubmatch(body); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}

@@ -2,10 +2,10 @@ package ship
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/aayudha/aayu/model/untrusted"
 )
@@ -61,9 +61,9 @@ func mergeMessage(story int, viewer string, t mergeTrailers) string {
 }
 
 var (
-	hexSHA1   = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	loginWord = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]|\[bot\]$)*$`)
+	hexSHA1   = lazyre.New(`^[0-9a-f]{40}$`)
+	hexSHA256 = lazyre.New(`^[0-9a-f]{64}$`)
+	loginWord = lazyre.New(`^[A-Za-z0-9](?:[A-Za-z0-9-]|\[bot\]$)*$`)
 )
 
 // parseTrailers reads ship's trailers from a squash commit's message. Only
@@ -110,7 +110,7 @@ func parseTrailers(msg string) *mergeTrailers {
 			return nil
 		}
 	}
-	if !hexSHA1.MatchString(t.Head) || (t.PackSHA != "" && !hexSHA256.MatchString(t.PackSHA)) || t.Story < 0 || t.RunID < 0 {
+	if !hexSHA1().MatchString(t.Head) || (t.PackSHA != "" && !hexSHA256().MatchString(t.PackSHA)) || t.Story < 0 || t.RunID < 0 {
 		return nil
 	}
 	f := strings.Fields(strings.TrimPrefix(lines[2], trailerPass))
@@ -118,7 +118,7 @@ func parseTrailers(msg string) *mergeTrailers {
 		return nil
 	}
 	t.PassKind, t.PassBy = f[0], strings.TrimPrefix(f[1], "@")
-	if !loginWord.MatchString(t.PassBy) {
+	if !loginWord().MatchString(t.PassBy) {
 		return nil
 	}
 	if len(f) == 3 {

@@ -2,9 +2,10 @@ package ship
 
 import (
 	"path"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // isWorkflow says whether p is a GitHub Actions workflow file.
@@ -16,11 +17,11 @@ func isWorkflow(p string) bool {
 }
 
 var (
-	writePermission = regexp.MustCompile(`(?m)^\s+[a-z-]+:\s*write\s*(#.*)?$|write-all`)
-	environmentKey  = regexp.MustCompile(`(?m)^\s+environment:`)
-	topPermissions  = regexp.MustCompile(`(?m)^permissions:`)
-	jobKey          = regexp.MustCompile(`(?m)^  [A-Za-z0-9_-]+:\s*$`)
-	jobPermissions  = regexp.MustCompile(`(?m)^    permissions:`)
+	writePermission = lazyre.New(`(?m)^\s+[a-z-]+:\s*write\s*(#.*)?$|write-all`)
+	environmentKey  = lazyre.New(`(?m)^\s+environment:`)
+	topPermissions  = lazyre.New(`(?m)^permissions:`)
+	jobKey          = lazyre.New(`(?m)^  [A-Za-z0-9_-]+:\s*$`)
+	jobPermissions  = lazyre.New(`(?m)^    permissions:`)
 )
 
 // holdsCredential says why a workflow holds a credential, or "" when it
@@ -38,18 +39,18 @@ func holdsCredential(text []byte) string {
 		return "cannot be parsed, so it counts as holding a credential"
 	case strings.Contains(s, "secrets."), strings.Contains(s, "github.token"), strings.Contains(s, "GITHUB_TOKEN"):
 		return "reads a secret or the workflow token"
-	case environmentKey.MatchString(s):
+	case environmentKey().MatchString(s):
 		return "names an environment"
-	case writePermission.MatchString(s):
+	case writePermission().MatchString(s):
 		return "grants a write permission"
 	}
 	jobs := strings.Index(s, "\njobs:")
 	if jobs < 0 || strings.Contains(s[jobs:], "{") {
 		return "cannot be parsed, so it counts as holding a credential"
 	}
-	if !topPermissions.MatchString(s) {
+	if !topPermissions().MatchString(s) {
 		body := s[jobs:]
-		if len(jobPermissions.FindAllString(body, -1)) < len(jobKey.FindAllString(body, -1)) {
+		if len(jobPermissions().FindAllString(body, -1)) < len(jobKey().FindAllString(body, -1)) {
 			return "leaves a job to the default permissions"
 		}
 	}

@@ -9,13 +9,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/audit"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/pass"
@@ -28,10 +28,10 @@ import (
 const MaxCommits = 2000
 
 // planPath is specs/STORY/plan-review.json, aayu plan's record.
-var planPath = regexp.MustCompile(`^specs/(\d+)/plan-review\.json$`)
+var planPath = lazyre.New(`^specs/(\d+)/plan-review\.json$`)
 
 // shipPath is proof/STORY/HEAD/authoritative/ship.json.
-var shipPath = regexp.MustCompile(`^proof/(\d+)/([0-9a-fA-F]{7,64})/authoritative/ship\.json$`)
+var shipPath = lazyre.New(`^proof/(\d+)/([0-9a-fA-F]{7,64})/authoritative/ship\.json$`)
 
 // Read gathers the facts from the repository's ledger branch and its
 // merged pull requests.
@@ -48,7 +48,7 @@ func Read(ctx context.Context, client *github.Client, owner, repo, ledger string
 			f.Incomplete = append(f.Incomplete, "GitHub listed the ledger's files in part, so some ship records may be missing")
 		}
 		for _, e := range tree.Entries {
-			if e.GetType() == "blob" && planPath.MatchString(e.GetPath()) {
+			if e.GetType() == "blob" && planPath().MatchString(e.GetPath()) {
 				if p, ok, err := readPlan(ctx, client, owner, repo, e); err != nil {
 					return f, err
 				} else if ok {
@@ -56,7 +56,7 @@ func Read(ctx context.Context, client *github.Client, owner, repo, ledger string
 				}
 				continue
 			}
-			if e.GetType() != "blob" || !shipPath.MatchString(e.GetPath()) {
+			if e.GetType() != "blob" || !shipPath().MatchString(e.GetPath()) {
 				continue
 			}
 			rec, err := readShip(ctx, client, owner, repo, e)

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // Workflow dispatch of the repository's own workflows (the token broker,
@@ -23,7 +24,7 @@ import (
 // TokenBrokerFile is the token broker's workflow file.
 const TokenBrokerFile = "aayudha-token.yml"
 
-var workflowFileName = regexp.MustCompile(`^[A-Za-z0-9_.-]+\.ya?ml$`)
+var workflowFileName = lazyre.New(`^[A-Za-z0-9_.-]+\.ya?ml$`)
 
 func (j *runJob) eventName() string {
 	if j.event != "" {
@@ -72,8 +73,8 @@ func (s *Server) dispatchFile(w http.ResponseWriter, r *http.Request) {
 		Inputs           map[string]any `json:"inputs"`
 		ReturnRunDetails bool           `json:"return_run_details"`
 	}
-	if !workflowFileName.MatchString(name) || !decodeBody(w, r, &req) {
-		if !workflowFileName.MatchString(name) {
+	if !workflowFileName().MatchString(name) || !decodeBody(w, r, &req) {
+		if !workflowFileName().MatchString(name) {
 			notFound(w)
 		}
 		return

@@ -202,7 +202,7 @@ func (s *Server) putSecret(w http.ResponseWriter, r *http.Request) {
 	if err == nil && in.KeyID == secretsKeyID {
 		plain, opened = box.OpenAnonymous(nil, sealed, pub, priv)
 	}
-	if !variableName.MatchString(name) || strings.HasPrefix(name, "GITHUB_") || !opened {
+	if !variableName().MatchString(name) || strings.HasPrefix(name, "GITHUB_") || !opened {
 		writeValidation(w, fieldError{Resource: "Secret", Field: "encrypted_value", Code: "invalid"})
 		return
 	}

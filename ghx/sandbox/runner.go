@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/gitsha"
 )
 
@@ -383,7 +383,7 @@ func allDone(needs []string, result map[string]string) bool {
 // the sandbox knows the status functions and nothing else.
 func jobRuns(job gateJob, result map[string]string) (bool, error) {
 	cond := strings.TrimSpace(job.If)
-	if m := expr.FindStringSubmatch(cond); m != nil && m[0] == cond {
+	if m := expr().FindStringSubmatch(cond); m != nil && m[0] == cond {
 		cond = m[1]
 	}
 	anyFailed, allOK := false, true
@@ -438,9 +438,9 @@ func goEnv(name string) string {
 }
 
 var (
-	expr       = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
-	stepOutput = regexp.MustCompile(`^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)$`)
-	jobOutput  = regexp.MustCompile(`^needs\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)$`)
+	expr       = lazyre.New(`\$\{\{\s*([^}]*?)\s*\}\}`)
+	stepOutput = lazyre.New(`^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)$`)
+	jobOutput  = lazyre.New(`^needs\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)$`)
 )
 
 // keepJobOutputs evaluates a finished job's outputs: as Actions does, once
@@ -470,8 +470,8 @@ func (j *runJob) keepJobOutputs(id string, job gateJob) {
 // expand replaces the expressions the gate uses; any other fails the step.
 func (j *runJob) expand(s string) (string, error) {
 	var bad error
-	out := expr.ReplaceAllStringFunc(s, func(m string) string {
-		e := expr.FindStringSubmatch(m)[1]
+	out := expr().ReplaceAllStringFunc(s, func(m string) string {
+		e := expr().FindStringSubmatch(m)[1]
 		switch {
 		case e == "github.token":
 			return j.token
@@ -500,12 +500,12 @@ func (j *runJob) expand(s string) (string, error) {
 		case strings.HasPrefix(e, "secrets."):
 			v, _ := j.s.Secret(strings.TrimPrefix(e, "secrets."))
 			return v
-		case stepOutput.MatchString(e):
-			m := stepOutput.FindStringSubmatch(e)
+		case stepOutput().MatchString(e):
+			m := stepOutput().FindStringSubmatch(e)
 			return j.outputs[m[1]][m[2]]
-		case jobOutput.MatchString(e):
+		case jobOutput().MatchString(e):
 			// Actions knows needs.<id> only for the jobs this one needs.
-			m := jobOutput.FindStringSubmatch(e)
+			m := jobOutput().FindStringSubmatch(e)
 			if slices.Contains(j.needs, m[1]) {
 				return j.jobOutputs[m[1]][m[2]]
 			}

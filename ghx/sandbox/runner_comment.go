@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/aayudha/aayu/actions/initrepo/templates"
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/gitsha"
 )
 
@@ -111,16 +111,16 @@ func (s *Server) runOnComment(ctx context.Context, url string, ro RunnerOptions,
 // the one form it takes, "!github.event.issue.pull_request && (startsWith(
 // github.event.comment.body, 'A') || …)". Any other condition is refused,
 // as the sandbox evaluates nothing it does not know.
-var startsWithBody = regexp.MustCompile(`startsWith\(github\.event\.comment\.body, '([^']*)'\)`)
+var startsWithBody = lazyre.New(`startsWith\(github\.event\.comment\.body, '([^']*)'\)`)
 
 func (j *runJob) commentIf(cond string) (bool, error) {
 	cond = strings.TrimSpace(cond)
-	if m := expr.FindStringSubmatch(cond); m != nil && m[0] == cond {
+	if m := expr().FindStringSubmatch(cond); m != nil && m[0] == cond {
 		cond = m[1]
 	}
 	rest := strings.TrimSpace(strings.TrimPrefix(cond, "!github.event.issue.pull_request &&"))
-	prefixes := startsWithBody.FindAllStringSubmatch(rest, -1)
-	leftover := strings.NewReplacer("||", "", "(", "", ")", "", " ", "").Replace(startsWithBody.ReplaceAllString(rest, ""))
+	prefixes := startsWithBody().FindAllStringSubmatch(rest, -1)
+	leftover := strings.NewReplacer("||", "", "(", "", ")", "", " ", "").Replace(startsWithBody().ReplaceAllString(rest, ""))
 	if rest == cond || len(prefixes) == 0 || leftover != "" {
 		return false, fmt.Errorf("the sandbox runner does not evaluate if: %s", cond)
 	}

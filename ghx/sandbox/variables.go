@@ -2,10 +2,11 @@ package sandbox
 
 import (
 	"net/http"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // DeviceClientID is the presence App acme/benefits names in its
@@ -33,7 +34,7 @@ func (s *Server) routeVariables(m *http.ServeMux) {
 }
 
 // GitHub stores variable names in upper case and refuses other characters.
-var variableName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+var variableName = lazyre.New(`^[A-Z_][A-Z0-9_]*$`)
 
 func (s *Server) variable(name string) *variableRec {
 	for _, v := range s.st.Variables {
@@ -92,7 +93,7 @@ func (s *Server) createVariable(w http.ResponseWriter, r *http.Request) {
 	}
 	name := strings.ToUpper(in.Name)
 	switch {
-	case !variableName.MatchString(name) || strings.HasPrefix(name, "GITHUB_"):
+	case !variableName().MatchString(name) || strings.HasPrefix(name, "GITHUB_"):
 		writeValidation(w, fieldError{Resource: "Variable", Field: "name", Code: "invalid"})
 		return
 	case s.variable(name) != nil:

@@ -2,9 +2,10 @@ package identity
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // IdentitySettings is the [identity] table (seed 001, "Key data").
@@ -63,7 +64,7 @@ func UnusedSoloBypassComment(head, movedTo, original string) string {
 		UnusedSoloBypassPrefix, head, movedTo, quoted)
 }
 
-var shaWord = regexp.MustCompile(`\b[0-9a-fA-F]{40}\b`)
+var shaWord = lazyre.New(`\b[0-9a-fA-F]{40}\b`)
 
 // FindSoloBypassComment returns the newest comment by person that starts
 // with "Solo-mode bypass:", gives a reason after it, and — when head is not
@@ -103,7 +104,7 @@ func givesReason(rest, head string) bool {
 }
 
 func namesSHA(body, sha string) bool {
-	for _, w := range shaWord.FindAllString(body, -1) {
+	for _, w := range shaWord().FindAllString(body, -1) {
 		if strings.EqualFold(w, sha) {
 			return true
 		}

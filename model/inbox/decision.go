@@ -3,10 +3,10 @@ package inbox
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/untrusted"
 )
 
@@ -48,12 +48,12 @@ const MaxOptions = 9
 var ErrNotDecision = errors.New("not a Decision the inbox can accept")
 
 var (
-	optionsHeading = regexp.MustCompile(`(?i)^##[ \t]+options[ \t]*#*[ \t]*$`)
-	anyHeading     = regexp.MustCompile(`^#{1,6}([ \t]|$)`)
-	numberedItem   = regexp.MustCompile(`^ {0,3}([0-9]{1,3})[.)][ \t]+(.*)$`)
-	recommended    = regexp.MustCompile(`(?i)\(recommended\)`)
-	doorLine       = regexp.MustCompile(`(?i)^[ \t]*door:[ \t]*(\S*)`)
-	fence          = regexp.MustCompile("^ {0,3}(```|~~~)")
+	optionsHeading = lazyre.New(`(?i)^##[ \t]+options[ \t]*#*[ \t]*$`)
+	anyHeading     = lazyre.New(`^#{1,6}([ \t]|$)`)
+	numberedItem   = lazyre.New(`^ {0,3}([0-9]{1,3})[.)][ \t]+(.*)$`)
+	recommended    = lazyre.New(`(?i)\(recommended\)`)
+	doorLine       = lazyre.New(`(?i)^[ \t]*door:[ \t]*(\S*)`)
+	fence          = lazyre.New("^ {0,3}(```|~~~)")
 )
 
 // ParseDecision reads a Decision body: the numbered list under "## Options"
@@ -67,18 +67,18 @@ func ParseDecision(body string) (Decision, error) {
 	inFence, inOptions, sawOptions := false, false, false
 	var doors []string
 	for _, line := range lines {
-		if fence.MatchString(line) {
+		if fence().MatchString(line) {
 			inFence = !inFence
 			continue
 		}
 		if inFence {
 			continue
 		}
-		if m := doorLine.FindStringSubmatch(line); m != nil {
+		if m := doorLine().FindStringSubmatch(line); m != nil {
 			doors = append(doors, strings.ToLower(strings.TrimRight(m[1], ".,;:")))
 		}
-		if anyHeading.MatchString(line) {
-			inOptions = optionsHeading.MatchString(line)
+		if anyHeading().MatchString(line) {
+			inOptions = optionsHeading().MatchString(line)
 			if inOptions {
 				if sawOptions {
 					return Decision{}, notDecision("it has more than one ## Options section")
@@ -90,7 +90,7 @@ func ParseDecision(body string) (Decision, error) {
 		if !inOptions {
 			continue
 		}
-		m := numberedItem.FindStringSubmatch(line)
+		m := numberedItem().FindStringSubmatch(line)
 		if m == nil {
 			continue // an option's description or a blank line
 		}
@@ -101,8 +101,8 @@ func ParseDecision(body string) (Decision, error) {
 		if n > MaxOptions {
 			return Decision{}, notDecision(fmt.Sprintf("it has more than %d options, one key each", MaxOptions))
 		}
-		o := Option{Number: n, Recommended: recommended.MatchString(m[2])}
-		o.Title = untrusted.Text(strings.Join(strings.Fields(recommended.ReplaceAllString(m[2], " ")), " "))
+		o := Option{Number: n, Recommended: recommended().MatchString(m[2])}
+		o.Title = untrusted.Text(strings.Join(strings.Fields(recommended().ReplaceAllString(m[2], " ")), " "))
 		if o.Title == "" {
 			return Decision{}, notDecision(fmt.Sprintf("option %d has no title", n))
 		}

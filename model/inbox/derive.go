@@ -2,11 +2,11 @@ package inbox
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
 
@@ -90,7 +90,7 @@ func halfDone(s Snapshot, is Issue, st *Step) {
 		if !identity.SameLogin(c.Author.Login, s.Viewer) {
 			continue
 		}
-		if m := acceptedComment.FindStringSubmatch(strings.TrimSpace(c.Body.Raw())); m != nil && identity.SameLogin(m[2], s.Viewer) {
+		if m := acceptedComment().FindStringSubmatch(strings.TrimSpace(c.Body.Raw())); m != nil && identity.SameLogin(m[2], s.Viewer) {
 			n, _ = strconv.Atoi(m[1])
 		}
 	}
@@ -121,7 +121,7 @@ func halfDone(s Snapshot, is Issue, st *Step) {
 
 // acceptedComment is the comment accepting a Decision's option, as
 // decisionStep writes it: the option's number and who accepted it.
-var acceptedComment = regexp.MustCompile(`^Accepted option ([1-9]) \(.*\) by @([A-Za-z0-9-]+(?:\[bot\])?)$`)
+var acceptedComment = lazyre.New(`^Accepted option ([1-9]) \(.*\) by @([A-Za-z0-9-]+(?:\[bot\])?)$`)
 
 // openPRStep gives an open pull request's step, at most one: ready to ship
 // wins over needs review, which wins over review stopped, so one pull
@@ -215,7 +215,7 @@ func AtHumanRung(facts PRFacts) bool {
 		strings.HasPrefix(strings.ToLower(strings.TrimSpace(inspect.Description.Raw())), "human rung")
 }
 
-var headWord = regexp.MustCompile(`\b[0-9a-fA-F]{40}\b`)
+var headWord = lazyre.New(`\b[0-9a-fA-F]{40}\b`)
 
 // ReadyToShipComment finds the newest comment that starts with "Ready to
 // ship", names head's full SHA as a word, and is by a person (not a bot)
@@ -235,7 +235,7 @@ func ReadyToShipComment(comments []identity.Comment, head string, botLogins []st
 			continue
 		}
 		named := false
-		for _, w := range headWord.FindAllString(c.Body.Raw(), -1) {
+		for _, w := range headWord().FindAllString(c.Body.Raw(), -1) {
 			named = named || strings.EqualFold(w, head)
 		}
 		if named && (!ok || c.CreatedAt.After(found.CreatedAt) || (c.CreatedAt.Equal(found.CreatedAt) && c.ID > found.ID)) {
@@ -314,7 +314,7 @@ func humanReviewed(s Snapshot, facts PRFacts, pr int, head string) bool {
 		if !strings.HasPrefix(strings.TrimLeft(c.Body.Raw(), " \t\r\n"), HumanReviewPrefix) {
 			continue
 		}
-		for _, w := range headWord.FindAllString(c.Body.Raw(), -1) {
+		for _, w := range headWord().FindAllString(c.Body.Raw(), -1) {
 			if strings.EqualFold(w, head) {
 				return true
 			}
@@ -327,7 +327,7 @@ func humanReviewed(s Snapshot, facts PRFacts, pr int, head string) bool {
 // ("Accepted option N (TITLE) by @LOGIN"): the option and the login; ok is
 // false for any other comment.
 func AcceptedIn(body string) (option int, by string, ok bool) {
-	m := acceptedComment.FindStringSubmatch(strings.TrimSpace(body))
+	m := acceptedComment().FindStringSubmatch(strings.TrimSpace(body))
 	if m == nil {
 		return 0, "", false
 	}

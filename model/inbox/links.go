@@ -1,15 +1,16 @@
 package inbox
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 var (
-	storyBranch = regexp.MustCompile(`^(?:story|fix)/([0-9]+)(-|$)`)
-	linkWord    = regexp.MustCompile(`(?i)\b(?:refs|closes|fixes|resolves):?[ \t]+#([0-9]+)\b`)
-	replacesRef = regexp.MustCompile(`(?i)\breplaces:?[ \t]+#([0-9]+)\b`)
+	storyBranch = lazyre.New(`^(?:story|fix)/([0-9]+)(-|$)`)
+	linkWord    = lazyre.New(`(?i)\b(?:refs|closes|fixes|resolves):?[ \t]+#([0-9]+)\b`)
+	replacesRef = lazyre.New(`(?i)\breplaces:?[ \t]+#([0-9]+)\b`)
 )
 
 // LinkedIssues lists, sorted and once each, the issue numbers a pull request
@@ -17,10 +18,10 @@ var (
 // body (any case, whole words).
 func LinkedIssues(headRef, body string) []int {
 	set := map[int]bool{}
-	if m := storyBranch.FindStringSubmatch(headRef); m != nil {
+	if m := storyBranch().FindStringSubmatch(headRef); m != nil {
 		addNumber(set, m[1])
 	}
-	for _, m := range linkWord.FindAllStringSubmatch(body, -1) {
+	for _, m := range linkWord().FindAllStringSubmatch(body, -1) {
 		addNumber(set, m[1])
 	}
 	return sortedNumbers(set)
@@ -30,7 +31,7 @@ func LinkedIssues(headRef, body string) []int {
 // ("Replaces #N").
 func ReplacedIssues(body string) []int {
 	set := map[int]bool{}
-	for _, m := range replacesRef.FindAllStringSubmatch(body, -1) {
+	for _, m := range replacesRef().FindAllStringSubmatch(body, -1) {
 		addNumber(set, m[1])
 	}
 	return sortedNumbers(set)

@@ -11,11 +11,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/untrusted"
 )
 
@@ -86,12 +86,12 @@ func (f Finding) Line() string {
 }
 
 var (
-	auditRe   = regexp.MustCompile(`^autonomy/audit/([1-9][0-9]*)\.json$`)
-	readyRe   = regexp.MustCompile(`^specs/([1-9][0-9]*)/ready\.md$`)
-	planRe    = regexp.MustCompile(`^specs/([1-9][0-9]*)/plan-review\.json$`)
-	recordRe  = regexp.MustCompile(`^approvals/[0-9a-f]{12}\.json$`)
-	advisory  = regexp.MustCompile(`^(proof/[1-9][0-9]*/[0-9a-f]{40}/advisory)/`)
-	stateFile = regexp.MustCompile(`^approvals/(?:[0-9a-f]{12}\.[a-z-]+\.json|sessions/[^/]+\.json)$`)
+	auditRe   = lazyre.New(`^autonomy/audit/([1-9][0-9]*)\.json$`)
+	readyRe   = lazyre.New(`^specs/([1-9][0-9]*)/ready\.md$`)
+	planRe    = lazyre.New(`^specs/([1-9][0-9]*)/plan-review\.json$`)
+	recordRe  = lazyre.New(`^approvals/[0-9a-f]{12}\.json$`)
+	advisory  = lazyre.New(`^(proof/[1-9][0-9]*/[0-9a-f]{40}/advisory)/`)
+	stateFile = lazyre.New(`^approvals/(?:[0-9a-f]{12}\.[a-z-]+\.json|sessions/[^/]+\.json)$`)
 )
 
 // NeedsContent says whether checking ch needs its old and new contents.
@@ -99,14 +99,14 @@ func NeedsContent(ch Change) bool {
 	if ch.Status != Modified && ch.Status != Changed {
 		return false
 	}
-	return strings.HasSuffix(ch.Path, ".jsonl") || readyRe.MatchString(ch.Path) || planRe.MatchString(ch.Path)
+	return strings.HasSuffix(ch.Path, ".jsonl") || readyRe().MatchString(ch.Path) || planRe().MatchString(ch.Path)
 }
 
 // NeedsSamples says whether checking c needs SamplesPath at c: it removes
 // an audit entry.
 func NeedsSamples(c Commit) bool {
 	for _, ch := range c.Changes {
-		if gone(ch) != "" && auditRe.MatchString(gone(ch)) {
+		if gone(ch) != "" && auditRe().MatchString(gone(ch)) {
 			return true
 		}
 	}
@@ -118,7 +118,7 @@ func NeedsSamples(c Commit) bool {
 func NeedsComments(c Commit) []int {
 	var out []int
 	for _, ch := range c.Changes {
-		if m := readyRe.FindStringSubmatch(ch.Path); m != nil && (ch.Status == Modified || ch.Status == Changed) {
+		if m := readyRe().FindStringSubmatch(ch.Path); m != nil && (ch.Status == Modified || ch.Status == Changed) {
 			n, _ := strconv.Atoi(m[1])
 			out = append(out, n)
 		}
@@ -164,7 +164,7 @@ func Check(c Commit) []Finding {
 	}
 	packs := map[string]bool{}
 	for _, ch := range c.Changes {
-		if m := advisory.FindStringSubmatch(ch.Path); m != nil && ch.Path == m[1]+"/pack.json" && ch.Status != Removed {
+		if m := advisory().FindStringSubmatch(ch.Path); m != nil && ch.Path == m[1]+"/pack.json" && ch.Status != Removed {
 			packs[m[1]] = true
 		}
 	}
@@ -187,31 +187,31 @@ func Check(c Commit) []Finding {
 }
 
 func removalIsAayus(c Commit, p string, packs map[string]bool) bool {
-	if m := auditRe.FindStringSubmatch(p); m != nil {
+	if m := auditRe().FindStringSubmatch(p); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return hasSample(c.Samples, n)
 	}
-	if m := advisory.FindStringSubmatch(p); m != nil {
+	if m := advisory().FindStringSubmatch(p); m != nil {
 		return packs[m[1]]
 	}
-	return stateFile.MatchString(p)
+	return stateFile().MatchString(p)
 }
 
 func rewriteIsAayus(c Commit, ch Change, packs map[string]bool) bool {
 	switch {
-	case recordRe.MatchString(ch.Path):
+	case recordRe().MatchString(ch.Path):
 		return false
-	case stateFile.MatchString(ch.Path):
+	case stateFile().MatchString(ch.Path):
 		return true
 	case strings.HasSuffix(ch.Path, ".jsonl"):
 		return appended(ch.Old, ch.New) || (ch.Path == SamplesPath && corrected(ch.Old, ch.New))
-	case readyRe.MatchString(ch.Path):
-		n, _ := strconv.Atoi(readyRe.FindStringSubmatch(ch.Path)[1])
+	case readyRe().MatchString(ch.Path):
+		n, _ := strconv.Atoi(readyRe().FindStringSubmatch(ch.Path)[1])
 		return refrozen(n, ch.Old, ch.New, c.Comments[n])
-	case planRe.MatchString(ch.Path):
+	case planRe().MatchString(ch.Path):
 		return newReview(ch.Old, ch.New)
 	}
-	if m := advisory.FindStringSubmatch(ch.Path); m != nil {
+	if m := advisory().FindStringSubmatch(ch.Path); m != nil {
 		return packs[m[1]]
 	}
 	return false
@@ -326,7 +326,7 @@ func newReview(old, new []byte) bool {
 func RestoredAuditEntries(findings []Finding, samples []byte) []int {
 	var out []int
 	for _, f := range findings {
-		m := auditRe.FindStringSubmatch(f.Path)
+		m := auditRe().FindStringSubmatch(f.Path)
 		if m == nil || f.What != "deleted" {
 			continue
 		}
@@ -342,4 +342,4 @@ func RestoredAuditEntries(findings []Finding, samples []byte) []int {
 // its commit: `aayu ready N --again` lands the snapshot first and comments
 // on the Story after, so a rewritten Ready snapshot is judged again on
 // each run until its comment is there.
-func Recheck(f Finding) bool { return f.What == "rewritten" && readyRe.MatchString(f.Path) }
+func Recheck(f Finding) bool { return f.What == "rewritten" && readyRe().MatchString(f.Path) }

@@ -2,9 +2,9 @@ package pass
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/identity"
 )
 
@@ -22,7 +22,7 @@ type ownerRule struct {
 	owners   []string
 }
 
-var ownerForm = regexp.MustCompile(`^(@[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?(/[A-Za-z0-9._-]+)?|[^@\s]+@[^@\s]+\.[^@\s]+)$`)
+var ownerForm = lazyre.New(`^(@[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?(/[A-Za-z0-9._-]+)?|[^@\s]+@[^@\s]+\.[^@\s]+)$`)
 
 // ParseCodeowners reads a CODEOWNERS file with GitHub's semantics: one rule
 // a line, a pattern then owners (@user, @org/team, or an email), "#" starting
@@ -69,7 +69,7 @@ func ParseCodeowners(text string) (Codeowners, error) {
 			if strings.HasPrefix(o, "#") {
 				break
 			}
-			if !ownerForm.MatchString(o) {
+			if !ownerForm().MatchString(o) {
 				return Codeowners{}, fmt.Errorf("CODEOWNERS line %d: owner %q is not @user, @org/team or an email", i+1, o)
 			}
 			r.owners = append(r.owners, o)

@@ -2,9 +2,10 @@ package pass
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // Layer is one row of LAYERS.md: `| L04 | policy | glob, glob |`.
@@ -15,7 +16,7 @@ type Layer struct {
 	globs []glob
 }
 
-var layerID = regexp.MustCompile(`^L[0-9]+$`)
+var layerID = lazyre.New(`^L[0-9]+$`)
 
 // ParseLayers reads the layer table of LAYERS.md. Rows whose first cell is
 // not a layer id (the header, the separator, other tables) are skipped; a
@@ -34,7 +35,7 @@ func ParseLayers(md string) ([]Layer, error) {
 			continue
 		}
 		id := strings.Trim(strings.TrimSpace(cells[0]), "`")
-		if !layerID.MatchString(id) {
+		if !layerID().MatchString(id) {
 			continue
 		}
 		if prev, dup := seen[id]; dup {

@@ -3,11 +3,12 @@ package pass
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aayudha/aayu/internal/lazyre"
 )
 
 // PlanReviewedPrefix starts the comment on a Story by which a person who is
@@ -86,14 +87,14 @@ func ParsePlanRecord(b []byte) (PlanRecord, error) {
 	return r, nil
 }
 
-var commentID = regexp.MustCompile(`#issuecomment-([0-9]+)$`)
+var commentID = lazyre.New(`#issuecomment-([0-9]+)$`)
 
 // CommentID is the ID of the comment the record stands on, read from its
 // comment_url (0 when the URL names none). A comment is matched by its ID:
 // its URL's host can differ between readers (a GitHub Enterprise alias, the
 // sandbox's port), its ID never does.
 func (r PlanRecord) CommentID() int64 {
-	m := commentID.FindStringSubmatch(r.CommentURL)
+	m := commentID().FindStringSubmatch(r.CommentURL)
 	if m == nil {
 		return 0
 	}

@@ -25,6 +25,9 @@ func TestSameJSONIgnoresOnlyTheWhitespaceBetweenTokens(t *testing.T) {
 		{`{"a":1.0}`, `{"a":1}`, false},           // the same number spelt otherwise
 		{`{"a":[]}`, `{"a":null}`, false},         // an empty list is not null
 		{`[1,2]`, `[12]`, false},                  // tokens do not run together
+		{`[12]`, `[1 2]`, false},                  // nor come apart
+		{`{"a":true}`, `{"a":tr ue}`, false},      // inside a literal, a space is not JSON
+		{`{"a":"x","b":1}`, `{"a":"x" ,"b" : 1 }`, true},
 		{"", "", true},
 	} {
 		if got := sameJSON([]byte(c.a), []byte(c.b)); got != c.same {
@@ -63,10 +66,16 @@ func TestSplitPredicateCutsOutTheOneTopLevelPredicate(t *testing.T) {
 	}{
 		{`{"_type":"t","predicate":{"a":[1,2]},"predicateType":"p"}`, `{"_type":"t","predicate":{},"predicateType":"p"}`, `{"a":[1,2]}`, true},
 		{"{\"predicate\" :\n {\"a\":1} }\n", "{\"predicate\" :\n {} }\n", `{"a":1}`, true},
-		{`{"predicate":{"a":1},"predicate":{"a":1}}`, "", "", false}, // named twice
-		{`{"subject":[{"predicate":{"a":1}}]}`, "", "", false},       // only nested
-		{`[{"predicate":{"a":1}}]`, "", "", false},                   // not an object
-		{`{"predicate":{"a":1}`, "", "", false},                      // cut short
+		{`{"predicate":{"a":1},"predicate":{"a":1}}`, "", "", false},                                                             // named twice
+		{`{"subject":[{"predicate":{"a":1}}]}`, "", "", false},                                                                   // only nested
+		{`[{"predicate":{"a":1}}]`, "", "", false},                                                                               // not an object
+		{`{"predicate":{"a":1}`, "", "", false},                                                                                  // cut short
+		{`{"a":"\"predicate\"","predicate":[1,{"b":"]}\\"}]}`, `{"a":"\"predicate\"","predicate":{}}`, `[1,{"b":"]}\\"}]`, true}, // brackets and quotes inside strings
+		{`{"predicate":"}{","x":1}`, `{"predicate":{},"x":1}`, `"}{"`, true},
+		{`{"predicate":true}`, `{"predicate":{}}`, `true`, true},
+		{`{"predicate":{"a":1}} x`, "", "", false}, // something after the object
+		{`{"predicate" {"a":1}}`, "", "", false},   // no colon
+		{`{}`, "", "", false},                      // no predicate
 	} {
 		rest, pred, ok := splitPredicate([]byte(c.payload))
 		if ok != c.ok || string(rest) != c.rest || string(pred) != c.pred {

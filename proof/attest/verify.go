@@ -297,32 +297,110 @@ func statementIsPack(payload, packJSON []byte) (subjects []string, head string, 
 // value's bytes. ok is false when the payload is not one JSON object or
 // names predicate other than once.
 func splitPredicate(payload []byte) (rest, pred []byte, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	// A byte scan, not a decoder: the predicate is most of the payload
+	// (pack.json, 1,000 artifacts), and encoding/json read it three times
+	// over (the token read, RawMessage's validity check and its copy). What
+	// this scan does not check, the callers do: the predicate is held to
+	// pack.json by sameJSON (tokens and the whitespace between them), the
+	// rest by proof.CheckJSON and the strict Statement read.
+	i := skipJSONSpace(payload, 0)
+	if i >= len(payload) || payload[i] != '{' {
 		return nil, nil, false
 	}
 	start, end := -1, -1
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
+	for i = skipJSONSpace(payload, i+1); ; i = skipJSONSpace(payload, i+1) {
+		kEnd := skipJSONValue(payload, i)
+		if kEnd < 0 || payload[i] != '"' {
 			return nil, nil, false
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		key := payload[i:kEnd]
+		i = skipJSONSpace(payload, kEnd)
+		if i >= len(payload) || payload[i] != ':' {
 			return nil, nil, false
 		}
-		if k == "predicate" {
+		i = skipJSONSpace(payload, i+1)
+		vEnd := skipJSONValue(payload, i)
+		if vEnd < 0 {
+			return nil, nil, false
+		}
+		if string(key) == `"predicate"` {
 			if start >= 0 {
 				return nil, nil, false
 			}
-			end = int(dec.InputOffset())
-			start, pred = end-len(v), v
+			start, end = i, vEnd
+		}
+		i = skipJSONSpace(payload, vEnd)
+		if i >= len(payload) || (payload[i] != ',' && payload[i] != '}') {
+			return nil, nil, false
+		}
+		if payload[i] == '}' {
+			break
 		}
 	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') || start < 0 || !bytes.Equal(payload[start:end], pred) {
+	if start < 0 || skipJSONSpace(payload, i+1) != len(payload) {
 		return nil, nil, false
 	}
-	return slices.Concat(payload[:start], []byte("{}"), payload[end:]), pred, true
+	return slices.Concat(payload[:start], []byte("{}"), payload[end:]), payload[start:end], true
+}
+
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && isJSONSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// skipJSONValue returns the index just past the value that starts at i
+// (a string, an object or array with its brackets balanced, or a literal
+// up to the next structural byte or space), or -1 if there is none. It
+// finds where a value ends; it does not check the value is well-formed.
+func skipJSONValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		for j := i + 1; j < len(b); j++ {
+			switch b[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return -1
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := skipJSONValue(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && !isJSONSpace(b[j]) && !isJSONStructural(b[j]) {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+func isJSONStructural(c byte) bool {
+	return c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':'
 }
 
 // sameJSON reports whether a and b, both well-formed JSON, are the same
@@ -331,13 +409,18 @@ func splitPredicate(payload []byte) (rest, pred []byte, ok bool) {
 func sameJSON(a, b []byte) bool {
 	i, j := 0, 0
 	inString, escaped := false, false
+	var prev byte // the last byte compared outside a string's inside; 0 at the start
 	for {
 		if !inString {
-			for i < len(a) && isJSONSpace(a[i]) {
-				i++
-			}
-			for j < len(b) && isJSONSpace(b[j]) {
-				j++
+			i0, j0 := i, j
+			i, j = skipJSONSpace(a, i), skipJSONSpace(b, j)
+			// Whitespace is only allowed beside a structural byte (or at
+			// either end): between two bytes of one literal, or two
+			// literals, it would make a document that is not JSON look
+			// like one that is (splitPredicate does not check this).
+			if (i > i0 || j > j0) && prev != 0 && !isJSONStructural(prev) &&
+				i < len(a) && j < len(b) && !isJSONStructural(a[i]) {
+				return false
 			}
 		}
 		if i == len(a) || j == len(b) {
@@ -347,6 +430,7 @@ func sameJSON(a, b []byte) bool {
 		if c != b[j] {
 			return false
 		}
+		prev = c
 		switch {
 		case escaped:
 			escaped = false
