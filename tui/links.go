@@ -9,7 +9,7 @@ import (
 
 // urlPattern finds the URLs in a gate's words (a comment, a run). The words
 // are already sanitised, so a URL holds no control character.
-var urlPattern = regexp.MustCompile(`https?://[^\s<>"')\]]+`)
+var urlPattern = regexp.MustCompile(`https?://[^\s<>"')\]\x1b]+`)
 
 // commandPattern finds a command the person is told to type: a code span
 // (`aayu auth`), an aayu command with its arguments (aayu decide 1,2
@@ -20,8 +20,8 @@ var urlPattern = regexp.MustCompile(`https?://[^\s<>"')\]]+`)
 // <Client ID>), so the sentence after a command is not taken for it.
 var commandPattern = regexp.MustCompile("`[^`\n]+`" +
 	`|\baayu(?: proof (?:push|verify|comment)| token seal| auth status| [a-z][a-z-]*)` +
-	`(?: (?:--[a-z][a-z-]*(?:=[^\s,;]+)?|#?\d+(?:,\d+)*|[0-9a-f]{12,40}|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+|[A-Z][A-Z0-9_]+|[A-Z]\[[^\]\s]*\]|<[^<>\n]+>|[a-z]+=[^\s,;]+))*` +
-	`|\b(?:gh|tmux) [a-z][a-z-]*(?: -{0,2}[a-z][a-z-]*){0,4}` +
+	`(?: (?:--[a-z][a-z-]*(?:=[^\s,;\x1b]+)?|#?\d+(?:,\d+)*|[0-9a-f]{12,40}|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+|[A-Z][A-Z0-9_]+|[A-Z]\[[^\]\s]*\]|<[^<>\n]+>|[a-z]+=[^\s,;\x1b]+))*` +
+	`|\bgh auth (?:login|status|token)|\btmux set(?:-option)? -[sg] [a-z][a-z-]* (?:on|off)` +
 	`|\bgit [a-z][a-z-]*(?: --?[a-z][a-z-]*)*`)
 
 // unbreakablePattern is either kind of token a wrap never cuts; the one

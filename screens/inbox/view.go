@@ -109,7 +109,7 @@ func (p *pane) View(st tui.Styles, lines, ask []string, w, h int) []string {
 			lines = lines[:max(0, min(len(lines), h-len(ask)))]
 		}
 		if len(ask) > h {
-			short := strings.Split(ansi.Wrap(tooShort, w, " "), "\n")
+			short := tui.WrapLinks(tooShort, w, " ")
 			ask = append(ask[:max(0, h-len(short))], short...)
 		}
 		lines = append(lines, ask...)
@@ -206,14 +206,14 @@ func wrapHanging(l string, w int) []string {
 		indent = i + 2 // "counsel: …", "door: …": hang under the value
 	}
 	if indent == 0 || w-indent < 20 {
-		return strings.Split(ansi.Wrap(l, w, " "), "\n")
+		return tui.WrapLinks(l, w, " ")
 	}
-	first := strings.Split(ansi.Wrap(l, w, " "), "\n")
+	first := tui.WrapLinks(l, w, " ")
 	if len(first) == 1 {
 		return first
 	}
 	head := ansi.Truncate(l, indent, "")
-	rest := strings.Split(ansi.Wrap(ansi.Cut(l, indent, ansi.StringWidth(l)), w-indent, " "), "\n")
+	rest := tui.WrapLinks(ansi.Cut(l, indent, ansi.StringWidth(l)), w-indent, " ")
 	pad := strings.Repeat(" ", indent)
 	out := []string{head + rest[0]}
 	for _, r := range rest[1:] {
