@@ -40,7 +40,7 @@ func MessageLines(msg string, w, rows int) (lines []string, cut bool) {
 	if room < 1 {
 		lines[rows-1] = ansi.Truncate(MoreMessages, w, "")
 	} else {
-		lines[rows-1] = ansi.Truncate(last, room-1, "") + " " + MoreMessages
+		lines[rows-1] = strings.TrimRight(ansi.Truncate(last, room-1, ""), " ") + " " + MoreMessages
 	}
 	return lines, true
 }

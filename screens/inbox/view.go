@@ -25,6 +25,11 @@ const twoPaneMin = 80
 func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	st := m.c.Styles
+	m.status.log.Add(tui.SanitizeLine(m.status.message))
+	if m.status.log.Open() {
+		return m.status.log.View(st, w, h)
+	}
+	msg, _ := m.messageArea(w)
 	header := tui.SanitizeLine(m.deps.Repo) + " · " + m.feed.View(m.c.Styles, m.deps.Now, len(m.list.steps))
 	if m.opts.DryRun {
 		header += " · " + st.Warning.Render("dry run")
@@ -32,7 +37,7 @@ func (m *Model) render() string {
 	// On a narrow terminal the title gives way, so the read time (how
 	// fresh the cards are) is never the part cut off.
 	header = tui.Header(st, "aayu inbox", header, w)
-	bodyH := h - 3 // header, message, help
+	bodyH := h - 2 - len(msg) // header, message area, help
 	var body []string
 	if w >= twoPaneMin {
 		listW := min(44, w*2/5)
@@ -61,16 +66,12 @@ func (m *Model) render() string {
 		body = append(body, "")
 	}
 	body = body[:bodyH]
-	msg := tui.SanitizeLine(m.status.message)
-	if m.status.link != "" && strings.Contains(msg, tui.SanitizeLine(m.status.link)) {
-		msg = strings.Replace(msg, tui.SanitizeLine(m.status.link), tui.Hyperlink(m.status.link, m.status.link), 1)
-	}
 	out := append([]string{header}, body...)
 	help := tui.HelpLine(w, m.Keys(), st)
 	if m.Typing() {
 		help = tui.TypingHelpLine(w, m.Keys(), st)
 	}
-	out = append(out, msg, help)
+	out = append(append(out, msg...), help)
 	for i, l := range out {
 		out[i] = ansi.Truncate(l, w, "…")
 	}
@@ -148,7 +149,7 @@ const tooShort = "The terminal is too short to show every write; make it taller 
 // cardSize is the card pane's width and height, as render lays it out.
 func (m *Model) cardSize() (int, int) {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
-	bodyH := h - 3
+	bodyH := h - 2 - m.messageRows()
 	if w >= twoPaneMin {
 		listW := min(44, w*2/5)
 		return w - listW - 3, bodyH
