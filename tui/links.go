@@ -81,7 +81,19 @@ func WrapLinks(text string, w int, breakpoints string) []string {
 			if pre != "" && !strings.HasSuffix(pre, "\n") {
 				b.WriteString("\n")
 			}
-			b.WriteString(tok)
+			// Its words break apart, but never a placeholder such as
+			// <Client ID>.
+			for i, part := range argPattern.FindAllString(tok, -1) {
+				if i > 0 {
+					b.WriteString(" ")
+				}
+				if !strings.Contains(part, " ") {
+					b.WriteString(part)
+					continue
+				}
+				shown = append(shown, part)
+				b.WriteString(strings.Repeat(placeholders[len(shown)%2], ansi.StringWidth(part)))
+			}
 			continue
 		}
 		shown = append(shown, s)
@@ -111,6 +123,10 @@ func WrapLinks(text string, w int, breakpoints string) []string {
 	}
 	return lines
 }
+
+// argPattern splits a command into its words, a placeholder such as
+// <Client ID> being one.
+var argPattern = regexp.MustCompile(`<[^<>\n]+>|[^ ]+`)
 
 // placeholders stand for one column of a URL or command while the text
 // is wrapped: private-use characters, which sanitised text from GitHub

@@ -67,4 +67,7 @@ func TestWrapPutsATooWideCommandOnItsOwnLine(t *testing.T) {
 	if !found {
 		t.Errorf("the too-wide command does not start its own line:\n%s", strings.Join(lines, "\n"))
 	}
+	if !strings.Contains(strings.Join(lines, "\n"), "<Client ID>") {
+		t.Errorf("the too-wide command's placeholder is broken:\n%s", strings.Join(lines, "\n"))
+	}
 }
