@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/atotto/clipboard"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Clipboard is how a screen copies a link (or the login's device code) for
@@ -124,10 +123,16 @@ func CopyKey() key.Binding {
 	return key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy link"))
 }
 
-// NoticeLine is a short confirmation ("Copied the link to #4.") shown in
-// place of the help line until the next key, cut to width.
+// NoticeLine is a confirmation ("Copied the link to #4.") shown in place
+// of the help line until the next key: wrapped to width by the one rule
+// (WrapLinks, so the tmux advice's command is never broken), whole, on as
+// many lines as it needs — a notice is a sentence or two, never cut.
 func NoticeLine(width int, notice string, st Styles) string {
-	return ansi.Truncate(st.Subtle.Render(SanitizeLine(notice)), width, helpEllipsis)
+	lines := WrapLinks(SanitizeLine(notice), width, " ")
+	for i, l := range lines {
+		lines[i] = st.Subtle.Render(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // ResultLink is the copy key of a small screen whose result has one link

@@ -195,7 +195,7 @@ func (w Write) Writes() bool { return w.Kind != WriteOpen && w.Kind != WriteOpen
 func (w Write) String() string {
 	switch w.Kind {
 	case WriteComment:
-		return fmt.Sprintf("comment on #%d: %q", w.Number, w.Body)
+		return fmt.Sprintf("comment on #%d: %q", w.Number, Shown(w.Body))
 	case WriteAddLabel:
 		return fmt.Sprintf("add the label %s to #%d", w.Label, w.Number)
 	case WriteRemoveLabel:

@@ -205,7 +205,7 @@ func (m *Model) View() tea.View {
 		body = append(body, "reading the ledger and GitHub…")
 	}
 	for _, l := range m.lines[1:] {
-		for _, wl := range strings.Split(ansi.Wrap(l, w, " ,"), "\n") {
+		for _, wl := range tui.WrapLinks(l, w, " ,") {
 			if strings.HasPrefix(l, "failed:") || strings.Contains(l, "recorded late") {
 				wl = st.Warning.Render(wl)
 			}

@@ -16,8 +16,15 @@ import (
 // answer takes it first, then the list's keys, then the card's.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.pane.calm() // any key carries on
+	if m.status.log.Open() {
+		m.onLogKey(msg)
+		return nil
+	}
 	if cmd, asked := m.onAnswerKey(msg); asked {
 		return cmd
+	}
+	if m.onLogKey(msg) {
+		return nil
 	}
 	k := m.keys
 	// A re-read may have put the cursor on a card the filter hides.
@@ -29,7 +36,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.onDetailsScroll(msg) {
 		return nil
 	}
-	if handled, moved := m.list.Update(msg, k.Up, k.Down, k.listKeys, m.list.pageSize(m.c.Width, m.c.Height)); handled {
+	if handled, moved := m.list.Update(msg, k.Up, k.Down, k.listKeys, m.list.pageSize(m.c.Width, m.c.Height+1-m.messageRows())); handled {
 		if moved {
 			m.pane.details = false
 		}

@@ -90,10 +90,12 @@ type pane struct {
 	confetti     int
 }
 
-// status is the one line under the list.
+// status is the message area under the list (one line, or a few for a
+// long message) and the log of the session's messages.
 type status struct {
 	message string // a refusal or what just happened
 	link    string // a URL in message, drawn as an OSC 8 link in the full screen
+	log     tui.MessageLog
 }
 
 // New returns the inbox screen.
@@ -576,6 +578,9 @@ func (m *Model) Keys() []key.Binding {
 	}
 	if m.list.filter != "" {
 		ks = append(ks, k.ClearFilter)
+	}
+	if _, cut := m.messageArea(max(m.c.Width, 20)); cut {
+		ks = append(ks, tui.MessagesKey)
 	}
 	return append(ks, k.Quit)
 }

@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
@@ -101,7 +100,7 @@ func (p *pending) View(st tui.Styles, w int) []string {
 	if p == nil {
 		return nil
 	}
-	wrap := func(s string) []string { return strings.Split(ansi.Wrap(s, w, " "), "\n") }
+	wrap := func(s string) []string { return tui.WrapLinks(s, w, " ") }
 	lines := []string{""}
 	if p.note {
 		lines = append(lines, wrap(st.Warning.Render(p.choice.NeedsNote))...)

@@ -25,6 +25,11 @@ const twoPaneMin = 80
 func (m *Model) render() string {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
 	st := m.c.Styles
+	m.status.log.Add(tui.SanitizeLine(m.status.message))
+	if m.status.log.Open() {
+		return m.status.log.View(st, w, h)
+	}
+	msg, _ := m.messageArea(w)
 	header := tui.SanitizeLine(m.deps.Repo) + " · " + m.feed.View(m.c.Styles, m.deps.Now, len(m.list.steps))
 	if m.opts.DryRun {
 		header += " · " + st.Warning.Render("dry run")
@@ -32,7 +37,7 @@ func (m *Model) render() string {
 	// On a narrow terminal the title gives way, so the read time (how
 	// fresh the cards are) is never the part cut off.
 	header = tui.Header(st, "aayu inbox", header, w)
-	bodyH := h - 3 // header, message, help
+	bodyH := h - 2 - len(msg) // header, message area, help
 	var body []string
 	if w >= twoPaneMin {
 		listW := min(44, w*2/5)
@@ -61,16 +66,12 @@ func (m *Model) render() string {
 		body = append(body, "")
 	}
 	body = body[:bodyH]
-	msg := tui.SanitizeLine(m.status.message)
-	if m.status.link != "" && strings.Contains(msg, tui.SanitizeLine(m.status.link)) {
-		msg = strings.Replace(msg, tui.SanitizeLine(m.status.link), tui.Hyperlink(m.status.link, m.status.link), 1)
-	}
 	out := append([]string{header}, body...)
 	help := tui.HelpLine(w, m.Keys(), st)
 	if m.Typing() {
 		help = tui.TypingHelpLine(w, m.Keys(), st)
 	}
-	out = append(out, msg, help)
+	out = append(append(out, msg...), help)
 	for i, l := range out {
 		out[i] = ansi.Truncate(l, w, "…")
 	}
@@ -109,7 +110,7 @@ func (p *pane) View(st tui.Styles, lines, ask []string, w, h int) []string {
 			lines = lines[:max(0, min(len(lines), h-len(ask)))]
 		}
 		if len(ask) > h {
-			short := strings.Split(ansi.Wrap(tooShort, w, " "), "\n")
+			short := tui.WrapLinks(tooShort, w, " ")
 			ask = append(ask[:max(0, h-len(short))], short...)
 		}
 		lines = append(lines, ask...)
@@ -148,7 +149,7 @@ const tooShort = "The terminal is too short to show every write; make it taller 
 // cardSize is the card pane's width and height, as render lays it out.
 func (m *Model) cardSize() (int, int) {
 	w, h := max(m.c.Width, 20), max(m.c.Height, 8)
-	bodyH := h - 3
+	bodyH := h - 2 - m.messageRows()
 	if w >= twoPaneMin {
 		listW := min(44, w*2/5)
 		return w - listW - 3, bodyH
@@ -206,14 +207,14 @@ func wrapHanging(l string, w int) []string {
 		indent = i + 2 // "counsel: …", "door: …": hang under the value
 	}
 	if indent == 0 || w-indent < 20 {
-		return strings.Split(ansi.Wrap(l, w, " "), "\n")
+		return tui.WrapLinks(l, w, " ")
 	}
-	first := strings.Split(ansi.Wrap(l, w, " "), "\n")
+	first := tui.WrapLinks(l, w, " ")
 	if len(first) == 1 {
 		return first
 	}
 	head := ansi.Truncate(l, indent, "")
-	rest := strings.Split(ansi.Wrap(ansi.Cut(l, indent, ansi.StringWidth(l)), w-indent, " "), "\n")
+	rest := tui.WrapLinks(ansi.Cut(l, indent, ansi.StringWidth(l)), w-indent, " ")
 	pad := strings.Repeat(" ", indent)
 	out := []string{head + rest[0]}
 	for _, r := range rest[1:] {

@@ -129,13 +129,13 @@ func bigCode(code string, st tui.Styles, w int, compact bool) []string {
 // wrap breaks s into lines no wider than w, keeping the indentation of a
 // header line ("  Command: …") on the lines that follow.
 func wrap(s string, w int) []string {
-	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	lines := tui.WrapLinks(s, w, "")
 	if len(lines) == 1 || !strings.HasPrefix(s, "  ") || w < 20 {
 		return lines
 	}
 	const indent = "    "
 	rest := strings.TrimLeft(strings.Join(lines[1:], " "), " ")
-	more := strings.Split(ansi.Wrap(rest, w-len(indent), ""), "\n")
+	more := tui.WrapLinks(rest, w-len(indent), "")
 	for i := range more {
 		more[i] = indent + more[i]
 	}

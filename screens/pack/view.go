@@ -44,7 +44,7 @@ func (m *Model) render() string {
 		// cut with "…" at 40 or even 120 columns.
 		var wrapped []string
 		for _, l := range body {
-			wrapped = append(wrapped, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+			wrapped = append(wrapped, tui.WrapLinks(l, w, " ")...)
 		}
 		body = wrapped
 	}
@@ -107,7 +107,7 @@ func (m *Model) resultLines(w, h int) []string {
 	// at 40 columns could not be compared to the byte.
 	var wrapped []string
 	for _, l := range head {
-		wrapped = append(wrapped, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+		wrapped = append(wrapped, tui.WrapLinks(l, w, " ")...)
 	}
 	head = append(wrapped, m.tabs(w))
 

@@ -31,7 +31,17 @@ func (m *Model) bodyMode() string {
 func (m *Model) scrolled(body []string, w, h int) string {
 	s := &m.scroll
 	mode := m.bodyMode()
-	s.Layout(mode, mode == "gates", body[1:], w, h-2)
+	// A notice may take more than one line; the body gives way to it.
+	notice := ""
+	if m.copied != "" {
+		notice = tui.NoticeLine(w, m.copied, m.c.Styles)
+	}
+	s.Layout(mode, mode == "gates", body[1:], w, h-2-strings.Count(notice, "\n"))
+	help := notice
+	if help == "" {
+		help = tui.HelpLine(w, m.Keys(), m.c.Styles) // after Layout: the scroll keys show when the body overflows
+	}
+	helpLines := strings.Split(help, "\n")
 	title := body[0]
 	if where := s.Where(); where != "" {
 		title += m.c.Styles.Subtle.Render(where)
@@ -40,11 +50,8 @@ func (m *Model) scrolled(body []string, w, h int) string {
 	for _, l := range strings.Split(s.View(), "\n") {
 		lines = append(lines, strings.TrimRight(l, " "))
 	}
-	help := tui.HelpLine(w, m.Keys(), m.c.Styles)
-	if m.copied != "" {
-		help = tui.NoticeLine(w, m.copied, m.c.Styles)
-	}
-	return tui.Frame(lines, w, h, help)
+	lines = append(lines, helpLines[:len(helpLines)-1]...)
+	return tui.Frame(lines, w, h, helpLines[len(helpLines)-1])
 }
 
 // onScroll moves the body for a scroll key and reports whether it was one.

@@ -161,7 +161,7 @@ func (m *Model) packLines(w int) []string {
 		// Wrapped once per width, not once per frame.
 		m.packView.packWrapped, m.packView.packWidth = []string{"the merge gate's pack, as verified:"}, w
 		for _, l := range m.packView.packSummary {
-			m.packView.packWrapped = append(m.packView.packWrapped, strings.Split(ansi.Wrap(tui.SanitizeLine(l), w, " /"), "\n")...)
+			m.packView.packWrapped = append(m.packView.packWrapped, tui.WrapLinks(tui.SanitizeLine(l), w, " /")...)
 		}
 	}
 	return m.packView.packWrapped

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/aayudha/aayu/tui"
 )
@@ -137,7 +136,7 @@ func (m *Model) packLines(w int) []string {
 }
 
 func (m *Model) wrap(s string, w int) []string {
-	return strings.Split(lipgloss.Wrap(s, w, " /"), "\n")
+	return tui.WrapLinks(s, w, " /")
 }
 
 func (m *Model) outputLines(w, h int) []string {

@@ -20,8 +20,10 @@ func Common(width, height int) tui.Common {
 	return tui.Common{Width: width, Height: height, Styles: tui.NewStyles(true)}
 }
 
-// AssertFits fails t when view has more lines than the terminal's height or
-// a line wider than its width, measured in terminal columns.
+// AssertFits fails t when view has more lines than the terminal's height,
+// a line wider than its width, measured in terminal columns, or a URL or
+// command broken across two lines (AssertUnbroken): every golden of a
+// full screen is checked by it.
 func AssertFits(t testing.TB, view string, width, height int) {
 	t.Helper()
 	lines := strings.Split(view, "\n")
@@ -33,6 +35,7 @@ func AssertFits(t testing.TB, view string, width, height int) {
 			t.Errorf("line %d is %d columns wide on a %d-column terminal: %q", i+1, n, width, ansi.Strip(l))
 		}
 	}
+	AssertUnbroken(t, view, width)
 }
 
 // AssertPlain fails t when text holds what the plain renderer must never

@@ -103,3 +103,34 @@ func TestKey(t *testing.T) {
 		}()
 	}
 }
+
+// TestAssertUnbrokenFailsOnASplitToken: the check every full-screen golden
+// runs refuses a URL or a command cut across two lines, and lets a token
+// that ends one line whole be.
+func TestAssertUnbrokenFailsOnASplitToken(t *testing.T) {
+	t.Parallel()
+	for _, view := range []string{
+		"Get a clone: git clone http://\n127.0.0.1:8080/acme/benefits.git",
+		"and delete the tables): aayu decide 2 --\naccept 2.",
+		"do each row's next step, then run aayu\ndoctor again.",
+		"https://github.com/acme/benefits/pull/4#\nissuecomment-7 at 08:59",
+		"failed: no pack was built: git merge-\nbase origin/dev HEAD",
+	} {
+		rec := &recorder{}
+		AssertUnbroken(rec, view, 40)
+		if len(rec.failures) == 0 {
+			t.Errorf("the check let a broken token pass:\n%s", view)
+		}
+	}
+	for _, view := range []string{
+		"do each row's next step, then run\naayu doctor again.",
+		"account: @founder at https://api.github.com/\nscopes: repo",
+		"run aayu ship 4\nagain; it will not merge twice.",
+	} {
+		rec := &recorder{}
+		AssertUnbroken(rec, view, 40)
+		if len(rec.failures) > 0 {
+			t.Errorf("the check refused whole tokens:\n%s", view)
+		}
+	}
+}
