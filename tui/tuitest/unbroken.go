@@ -1,12 +1,12 @@
 package tuitest
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -35,7 +35,7 @@ func AssertUnbroken(t testing.TB, view string, width int) {
 		}
 		joins := []string{a + " " + b}
 		label := strings.HasSuffix(strings.Fields(b)[0], ":")
-		hard := ansi.StringWidth(a) >= width && !strings.Contains(strings.TrimSpace(a), " ") && !ordinaryWord.MatchString(strings.Fields(b)[0])
+		hard := ansi.StringWidth(a) >= width && !strings.Contains(strings.TrimSpace(a), " ") && !ordinaryWord().MatchString(strings.Fields(b)[0])
 		if strings.HasSuffix(a, "-") || strings.HasSuffix(a, "/") && !label || hard {
 			joins = append(joins, a+b)
 		}
@@ -52,4 +52,4 @@ func AssertUnbroken(t testing.TB, view string, width int) {
 }
 
 // ordinaryWord is a word of a sentence, which no URL's rest looks like.
-var ordinaryWord = regexp.MustCompile(`^[a-z]+[.,;:]?$`)
+var ordinaryWord = lazyre.New(`^[a-z]+[.,;:]?$`)
