@@ -154,8 +154,8 @@ var errQuitAsked = errors.New("you asked to quit, so ship stopped after the writ
 // half done rather than as a merge without ship.
 func logShipStopped(log *actions.Log, repo, who string, pr int, res core.Result) {
 	detail := "stopped on a quit request after the write under way landed; nothing was merged, and the next aayu ship starts again from the gates"
-	if res.Merged {
-		detail = res.Unfinished
+	if res.Unfinished != "" {
+		detail = res.Unfinished // what landed and what did not, from the run
 	}
 	_ = log.Append(actions.Record{Command: fmt.Sprintf("ship %d", pr), Repo: repo, Item: fmt.Sprintf("#%d", pr), Who: who,
 		Outcome: actions.OutcomeInterrupted, Detail: detail})
