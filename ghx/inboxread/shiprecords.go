@@ -9,6 +9,10 @@ import (
 	"github.com/aayudha/aayu/model/inbox"
 )
 
+// candidate is a merged pull request and the open Story before
+// status:merged it links.
+type candidate struct{ pr, story int }
+
 // readShipRecords marks the merged pull requests a ship record on the
 // ledger covers (proof/STORY/HEAD/authoritative/ship.json), among those
 // that would otherwise file an open Story as "merged without ship": a
@@ -30,7 +34,6 @@ func (s *session) readShipRecords(snap *inbox.Snapshot, only map[int]bool) error
 	if base == "" {
 		base = "dev"
 	}
-	type candidate struct{ pr, story int }
 	var todo []candidate
 	for _, pr := range snap.PullRequests {
 		if !pr.Merged || pr.BaseRef.Raw() != base || pr.HeadSHA == "" || snap.ShipRecords[pr.Number] || (only != nil && !only[pr.Number]) {
@@ -88,6 +91,44 @@ func (s *session) readShipRecords(snap *inbox.Snapshot, only map[int]bool) error
 		}
 		if files["ship.json"] {
 			snap.ShipRecords[c.pr] = true
+		}
+	}
+	return s.readShipMerges(snap, todo)
+}
+
+// readShipMerges marks the candidates no ship record covers whose merge
+// commit carries aayu ship's trailer block (inbox.ShipTrailerLines): ship
+// merged them and stopped before its record, so their card is that ship's,
+// finished by aayu ship, never a merge without ship. A merge commit never
+// changes, so each is read once per read of the inbox.
+func (s *session) readShipMerges(snap *inbox.Snapshot, todo []candidate) error {
+	if snap.ShipMerges == nil {
+		snap.ShipMerges = map[int]bool{}
+	}
+	read := map[int]bool{}
+	for _, c := range todo {
+		if snap.ShipRecords[c.pr] || read[c.pr] {
+			continue
+		}
+		read[c.pr] = true
+		var sha string
+		for _, pr := range snap.PullRequests {
+			if pr.Number == c.pr {
+				sha = pr.MergeCommitSHA
+			}
+		}
+		if sha == "" {
+			continue
+		}
+		commit, _, err := s.r.gh.Git.GetCommit(s.ctx, s.r.owner, s.r.repo, sha)
+		if ghx.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("reading #%d's merge commit: %s", c.pr, ghx.Describe(err))
+		}
+		if inbox.ShipTrailerLines(commit.GetMessage()) != nil {
+			snap.ShipMerges[c.pr] = true
 		}
 	}
 	return nil
