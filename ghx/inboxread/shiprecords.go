@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
@@ -105,31 +106,46 @@ func (s *session) readShipMerges(snap *inbox.Snapshot, todo []candidate) error {
 	if snap.ShipMerges == nil {
 		snap.ShipMerges = map[int]bool{}
 	}
-	read := map[int]bool{}
+	shas := map[int]string{}
 	for _, c := range todo {
-		if snap.ShipRecords[c.pr] || read[c.pr] {
+		if snap.ShipRecords[c.pr] {
 			continue
 		}
-		read[c.pr] = true
-		var sha string
 		for _, pr := range snap.PullRequests {
-			if pr.Number == c.pr {
-				sha = pr.MergeCommitSHA
+			if pr.Number == c.pr && pr.MergeCommitSHA != "" {
+				shas[c.pr] = pr.MergeCommitSHA
 			}
 		}
-		if sha == "" {
-			continue
-		}
-		commit, _, err := s.r.gh.Git.GetCommit(s.ctx, s.r.owner, s.r.repo, sha)
-		if ghx.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("reading #%d's merge commit: %s", c.pr, ghx.Describe(err))
-		}
-		if inbox.ShipTrailerLines(commit.GetMessage()) != nil {
-			snap.ShipMerges[c.pr] = true
-		}
 	}
-	return nil
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for n, sha := range shas {
+		if v, ok := s.r.shipMerge.Load(sha); ok {
+			snap.ShipMerges[n] = v.(bool)
+			continue
+		}
+		wg.Add(1)
+		go func() { // the transport bounds how many are in flight
+			defer wg.Done()
+			commit, _, err := s.r.gh.Git.GetCommit(s.ctx, s.r.owner, s.r.repo, sha)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case ghx.IsNotFound(err):
+			case err != nil:
+				if first == nil {
+					first = fmt.Errorf("reading #%d's merge commit: %s", n, ghx.Describe(err))
+				}
+			default:
+				ship := inbox.ShipTrailerLines(commit.GetMessage()) != nil
+				s.r.shipMerge.Store(sha, ship)
+				snap.ShipMerges[n] = ship
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }
