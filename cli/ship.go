@@ -15,6 +15,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	core "github.com/aayudha/aayu/actions/ship"
+	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
@@ -103,6 +104,13 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 			return core.Result{ExitCode: tui.ExitFailed}, err
 		}
 		res, err := s.Run(ctx, pr, events)
+		if res.Merged || res.Shipped || res.Stopped || res.Unfinished != "" {
+			// A write landed: the next inbox reads what GitHub holds
+			// before it shows a card, never the cards kept from before.
+			if cache, cerr := userCacheDir(e.getenv); cerr == nil {
+				_ = inboxread.DropCache(filepath.Join(cache, "aayu", "inbox"), client, sess.owner+"/"+sess.repo, tok.Fingerprint("inbox user"))
+			}
+		}
 		if errors.Is(err, errQuitAsked) {
 			logShipStopped(actions.OpenLog(logDir, nil), sess.owner+"/"+sess.repo, user.GetLogin(), pr, res)
 		}

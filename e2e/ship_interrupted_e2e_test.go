@@ -104,7 +104,9 @@ func nextRunJSON(t *testing.T, bin, home, url string) []map[string]any {
 // finishes it; the actions log says the same; and the next inbox (--list
 // and --json, read from GitHub) shows the stopped ship as one card saying
 // one thing, never a "ready to ship" or a "merged without ship" card of
-// it, and no card once the ship is complete.
+// it, and no card once the ship is complete. The inbox's cards kept from
+// before the ship are dropped once a write landed, so the next inbox shows
+// only what it read from GitHub.
 func TestShipInterruptedAtEachWrite(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -144,6 +146,14 @@ func TestShipInterruptedAtEachWrite(t *testing.T) {
 			bin := buildAayu(t)
 			home := t.TempDir()
 			url, proc := interruptAt(t, c.at)
+			// An inbox read before the ship keeps its cards (the cache the
+			// next inbox would show first).
+			if list := nextRunList(t, bin, home, url); !strings.Contains(list, "Story PR ready to ship #4") {
+				t.Fatalf("before the ship, the inbox does not offer #4:\n%s", list)
+			}
+			if kept, _ := filepath.Glob(filepath.Join(home, ".cache", "aayu", "inbox", "*.json")); len(kept) != 1 {
+				t.Fatalf("the inbox kept %d caches; want 1", len(kept))
+			}
 			p := shipProcess(t, bin, home, url)
 			proc.Store(p)
 			p.send("y")
@@ -172,6 +182,9 @@ func TestShipInterruptedAtEachWrite(t *testing.T) {
 			}
 			if strings.Contains(out, "Fix what is named above") || strings.Contains(out, "starts again from the gates") {
 				t.Errorf("ship's last words say nothing landed though a write did:\n%s", out)
+			}
+			if kept, _ := filepath.Glob(filepath.Join(home, ".cache", "aayu", "inbox", "*.json")); len(kept) != 0 {
+				t.Errorf("ship landed writes and left the inbox's cards from before it (%v): the next inbox would show them first", kept)
 			}
 			finish := strings.TrimSuffix(c.words[len(c.words)-1], ".")
 			stopped := 0
