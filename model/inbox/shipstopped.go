@@ -69,8 +69,12 @@ func stoppedShipStep(s Snapshot, story Issue, pr PullRequest, at shipStopped) St
 		counsel = fmt.Sprintf("An aayu ship of #%d stopped after its Solo-mode bypass comment for head %s landed: nothing is merged, no record is on the ledger and Story #%d is not updated. Enter finishes it with %s; it uses that comment and posts no second one.",
 			pr.Number, gitsha.Short(pr.HeadSHA), story.Number, cmd)
 	case stoppedAfterMerge:
-		counsel = fmt.Sprintf("aayu ship merged #%d into %s as %s (its merge commit says so) and stopped: its record is not on the ledger and Story #%d is still before %s. Enter finishes it with %s; it never merges twice.",
-			pr.Number, pr.BaseRef.Raw(), gitsha.Short(pr.MergeCommitSHA), story.Number, LabelMerged, cmd)
+		as := ""
+		if pr.MergeCommitSHA != "" {
+			as = " as " + gitsha.Short(pr.MergeCommitSHA)
+		}
+		counsel = fmt.Sprintf("aayu ship merged #%d into %s%s (its merge commit says so) and stopped: its record is not on the ledger and Story #%d is still before %s. Enter finishes it with %s; it never merges twice.",
+			pr.Number, pr.BaseRef.Raw(), as, story.Number, LabelMerged, cmd)
 	default:
 		counsel = fmt.Sprintf("aayu ship merged #%d into %s and its record is on the ledger, but it stopped before updating Story #%d, which is still before %s. Enter finishes it with %s; it writes only what is missing.",
 			pr.Number, pr.BaseRef.Raw(), story.Number, LabelMerged, cmd)
