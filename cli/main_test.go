@@ -147,6 +147,14 @@ func TestInboxListOnSandboxShowsEveryKind(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	for _, k := range model.Kinds() {
+		if k == model.KindShipStopped {
+			// The demo stops no ship; an interrupted ship on it makes one
+			// (e2e's TestShipInterruptedAtEachWrite shows it in --list).
+			if strings.Contains(out.String(), k.Words()+" #") {
+				t.Errorf("the demo, where no ship stopped, shows a %q card:\n%s", k.Words(), out.String())
+			}
+			continue
+		}
 		if !strings.Contains(out.String(), k.Words()+" #") {
 			t.Errorf("--list does not show a %q card:\n%s", k.Words(), out.String())
 		}

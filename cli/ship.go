@@ -15,6 +15,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	core "github.com/aayudha/aayu/actions/ship"
+	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
@@ -103,6 +104,13 @@ func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool)
 			return core.Result{ExitCode: tui.ExitFailed}, err
 		}
 		res, err := s.Run(ctx, pr, events)
+		if res.Merged || res.Shipped || res.Stopped || res.Unfinished != "" {
+			// A write landed: the next inbox reads what GitHub holds
+			// before it shows a card, never the cards kept from before.
+			if cache, cerr := userCacheDir(e.getenv); cerr == nil {
+				_ = inboxread.DropCache(filepath.Join(cache, "aayu", "inbox"), client, sess.owner+"/"+sess.repo, tok.Fingerprint("inbox user"))
+			}
+		}
 		if errors.Is(err, errQuitAsked) {
 			logShipStopped(actions.OpenLog(logDir, nil), sess.owner+"/"+sess.repo, user.GetLogin(), pr, res)
 		}
@@ -154,8 +162,8 @@ var errQuitAsked = errors.New("you asked to quit, so ship stopped after the writ
 // half done rather than as a merge without ship.
 func logShipStopped(log *actions.Log, repo, who string, pr int, res core.Result) {
 	detail := "stopped on a quit request after the write under way landed; nothing was merged, and the next aayu ship starts again from the gates"
-	if res.Merged {
-		detail = res.Unfinished
+	if res.Unfinished != "" {
+		detail = res.Unfinished // what landed and what did not, from the run
 	}
 	_ = log.Append(actions.Record{Command: fmt.Sprintf("ship %d", pr), Repo: repo, Item: fmt.Sprintf("#%d", pr), Who: who,
 		Outcome: actions.OutcomeInterrupted, Detail: detail})

@@ -75,12 +75,14 @@ func TestShipCrashResume(t *testing.T) {
 
 // TestShipStoppedAfterAWriteSaysWhatLanded: a quit request that stops
 // ship once the write under way lands leaves last words read from what
-// landed. Stopped after the ledger record, the result says the record is
-// there and only the Story is left; stopped after the Story's update, the
-// last write, nothing is left to stop and the ship is complete.
+// landed. Stopped after the bypass comment, the result names the comment
+// and says nothing merged; after the merge, that the record and the Story
+// are left; after the ledger record, the record is there and only the
+// Story is left; stopped after the Story's update, the last write, nothing
+// is left to stop and the ship is complete.
 func TestShipStoppedAfterAWriteSaysWhatLanded(t *testing.T) {
 	t.Parallel()
-	for _, step := range []GateID{GateLedger, GateStory} {
+	for _, step := range []GateID{GateBypass, GateMerge, GateLedger, GateStory} {
 		t.Run(step.Title(), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
@@ -99,9 +101,22 @@ func TestShipStoppedAfterAWriteSaysWhatLanded(t *testing.T) {
 			out, _ := f.git("ls-tree", "-r", "--name-only", "ledger", "proof/3/")
 			recorded := strings.Contains(out, "/ship.json")
 			switch step {
+			case GateBypass:
+				if !errors.Is(err, quit) || !res.Stopped || res.Merged || recorded || f.bypassComments(pr, f.srv.HeadSHA(pr)) != 1 ||
+					!strings.Contains(res.Unfinished, "the Solo-mode bypass comment for head") ||
+					!strings.Contains(res.Unfinished, "nothing was merged, no record is on the ledger and Story #3 is not updated; run aayu ship 4 again") {
+					t.Errorf("stopped after the bypass comment: err %v, stopped %v, merged %v, recorded %v, unfinished %q; want the comment said landed and the rest not",
+						err, res.Stopped, res.Merged, recorded, res.Unfinished)
+				}
+			case GateMerge:
+				if !errors.Is(err, quit) || !res.Stopped || !res.Merged || res.Recorded || recorded ||
+					!strings.Contains(res.Unfinished, "but the record did not reach the ledger and Story #3 is not updated") {
+					t.Errorf("stopped after the merge: err %v, merged %v, recorded %v/%v, unfinished %q; want the merge said landed and the record and the Story left",
+						err, res.Merged, res.Recorded, recorded, res.Unfinished)
+				}
 			case GateLedger:
 				if !errors.Is(err, quit) || !res.Merged || res.Shipped || !recorded ||
-					!strings.Contains(res.Unfinished, "its record is on the ledger, but the Story was not updated") {
+					!strings.Contains(res.Unfinished, "its record is on the ledger, but Story #3 is not updated") {
 					t.Errorf("stopped after the record: err %v, merged %v, shipped %v, recorded %v, unfinished %q; want the record said landed and the Story left",
 						err, res.Merged, res.Shipped, recorded, res.Unfinished)
 				}

@@ -348,17 +348,28 @@ func (r *run) refusedBefore(from GateID) (Result, error) {
 	return r.res, nil
 }
 
-// fail ends the run on an error. After the merge, the result still says
-// merged and names the step that did not finish.
+// fail ends the run on an error. After a write landed, the result names
+// every write of the run that landed and every one that did not, and the
+// one command that finishes it (Unfinished): a run stopped after its bypass
+// comment, its merge or its record never reads as if it wrote nothing.
 func (r *run) fail(err error) (Result, error) {
 	r.res.ExitCode = ExitFailed
+	r.res.Stopped = errors.Is(err, errStopped)
+	r.res.Recorded = r.res.Merged && r.landing.recorded
+	story := "the Story is not updated"
+	if r.target.story != 0 {
+		story = fmt.Sprintf("Story #%d is not updated", r.target.story)
+	}
 	switch {
-	case r.res.Merged && r.landing.recorded:
-		r.res.Unfinished = fmt.Sprintf("merged as %s and its record is on the ledger, but the Story was not updated (%v); run aayu ship %d again to finish it without merging twice",
-			gitsha.Short(r.res.MergeCommit), err, r.pr)
+	case r.res.Recorded:
+		r.res.Unfinished = fmt.Sprintf("merged as %s and its record is on the ledger, but %s (%v); run aayu ship %d again to finish it without merging twice",
+			gitsha.Short(r.res.MergeCommit), story, err, r.pr)
 	case r.res.Merged && !r.res.Shipped:
-		r.res.Unfinished = fmt.Sprintf("merged as %s, but the record did not reach the ledger (%v); run aayu ship %d again to finish it without merging twice",
-			gitsha.Short(r.res.MergeCommit), err, r.pr)
+		r.res.Unfinished = fmt.Sprintf("merged as %s, but the record did not reach the ledger and %s (%v); run aayu ship %d again to finish it without merging twice",
+			gitsha.Short(r.res.MergeCommit), story, err, r.pr)
+	case r.res.Stopped && r.bypass.posted != "" && !r.bypass.deleted:
+		r.res.Unfinished = fmt.Sprintf("the Solo-mode bypass comment for head %s is on #%d (%s), but nothing was merged, no record is on the ledger and %s; run aayu ship %d again to finish it: it uses that comment and posts no second one",
+			gitsha.Short(r.target.head), r.pr, r.bypass.posted, story, r.pr)
 	}
 	return r.res, err
 }

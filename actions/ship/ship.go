@@ -213,7 +213,14 @@ type Result struct {
 	Pack        *proof.Report // its verification, when a run qualified
 	Refusals    []string
 	Passed      []PassedOver // runs passed over
-	Unfinished  string       // after a merge: the step that did not finish, in words
+	Unfinished  string       // after a write landed: what landed and what did not, in words
+	// Recorded says the record is on the ledger though the run did not
+	// finish (only the Story's update is left).
+	Recorded bool
+	// Stopped says a quit request stopped the run after a write landed
+	// (Config.AfterStep): Unfinished says what landed, and running ship
+	// again finishes it.
+	Stopped bool
 	// ReadyToShip is the person's "Ready to ship" comment for the head, when
 	// a run refused only for the human pass posted it or found it there.
 	ReadyToShip string

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/internal/lazyre"
+	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
 	"github.com/aayudha/aayu/model/untrusted"
 )
@@ -26,9 +27,9 @@ const (
 	// trailerRecord opens the block of trailers ship writes last in its
 	// squash commit's message. Only that block is read back: the title and
 	// the body above it are the pull request's words and prove nothing.
-	trailerRecord = "Aayudha-Record: aayu ship"
-	trailerShip   = "Aayudha-Ship:"
-	trailerPass   = "Aayudha-Pass:"
+	trailerRecord = inbox.ShipTrailerRecord
+	trailerShip   = inbox.ShipTrailerShip
+	trailerPass   = inbox.ShipTrailerPass
 )
 
 func (t mergeTrailers) lines() string {
@@ -74,15 +75,8 @@ var (
 // made without ship — is never read, so a title or a commit message that
 // carries trailer lines cannot make a merge read as ship's.
 func parseTrailers(msg string) *mergeTrailers {
-	msg = strings.TrimRight(strings.ReplaceAll(msg, "\r\n", "\n"), "\n ")
-	block := msg
-	if i := strings.LastIndex(msg, "\n\n"); i >= 0 {
-		block = msg[i+2:]
-	} else {
-		return nil // a message that is one paragraph is a title alone
-	}
-	lines := strings.Split(block, "\n")
-	if len(lines) != 3 || lines[0] != trailerRecord || !strings.HasPrefix(lines[1], trailerShip+" ") || !strings.HasPrefix(lines[2], trailerPass+" ") {
+	lines := inbox.ShipTrailerLines(msg) // the block's shape, decided once
+	if lines == nil {
 		return nil
 	}
 	var t mergeTrailers

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/go-github/v66/github"
+
 	"github.com/aayudha/aayu/model/inbox"
 )
 
@@ -23,7 +25,7 @@ var ErrNoCache = errors.New("no cached inbox")
 
 // cacheVersion changes whenever the file's shape does; an older file is a
 // miss.
-const cacheVersion = 1
+const cacheVersion = 2
 
 // maxCacheFile bounds what LoadCache reads.
 const maxCacheFile = 64 << 20
@@ -122,6 +124,21 @@ func writeAtomic(path string, b []byte) error {
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		_ = d.Sync() // make the rename itself durable where the system allows
 		d.Close()
+	}
+	return nil
+}
+
+// DropCache removes user's last read of ownerRepo on the GitHub client
+// talks to, so the next inbox shows nothing it did not read from GitHub:
+// ship calls it once a write of its landed, since the kept cards (a Story
+// ready to ship) would be stale at once. A missing file is no error.
+func DropCache(dir string, client *github.Client, ownerRepo, user string) error {
+	host := ""
+	if client.BaseURL != nil {
+		host = client.BaseURL.Host
+	}
+	if err := os.Remove(CachePath(dir, host, ownerRepo, user)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("dropping the inbox cache: %w", err)
 	}
 	return nil
 }

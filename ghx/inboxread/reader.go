@@ -75,6 +75,9 @@ type Reader struct {
 	mu     sync.Mutex
 	seen   map[int]seenVersion // the version of every item the last reads saw
 	readAt time.Time           // when the last full Read began
+	// shipMerge is whether a merge commit carries ship's trailer block,
+	// by its SHA: a commit never changes, so it is read once per Reader.
+	shipMerge sync.Map
 }
 
 // New builds a Reader. The client is used as given — its transport keeps

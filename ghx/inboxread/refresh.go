@@ -224,7 +224,7 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 				err = readIssue(is.Number)
 			}
 		}
-	case inbox.KindReadyToShip, inbox.KindNeedsReview, inbox.KindReviewStopped, inbox.KindAudit:
+	case inbox.KindReadyToShip, inbox.KindShipStopped, inbox.KindNeedsReview, inbox.KindReviewStopped, inbox.KindAudit:
 		err = readPull(number)
 		if err == nil && kind != inbox.KindAudit {
 			i, _ := findPull(snap, number)
@@ -335,6 +335,7 @@ func cloneSnapshot(prev inbox.Snapshot) inbox.Snapshot {
 	snap.IssueComments = cloneMap(prev.IssueComments)
 	snap.AuditEntries = cloneMap(prev.AuditEntries)
 	snap.ShipRecords = cloneMap(prev.ShipRecords)
+	snap.ShipMerges = cloneMap(prev.ShipMerges)
 	snap.ReviewRecords = cloneMap(prev.ReviewRecords)
 	return snap
 }

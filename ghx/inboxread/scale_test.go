@@ -35,6 +35,9 @@ func TestReadAtScale(t *testing.T) {
 	}
 	t.Logf("first Read: %d requests, %d counted against the rate limit, %v", requests, counted, took.Round(time.Millisecond))
 	for _, kind := range inbox.Kinds() {
+		if kind == inbox.KindShipStopped {
+			continue // the scale demo stops no ship part-way; model/inbox's tests cover it
+		}
 		if len(stepsByKind(steps)[kind]) == 0 {
 			t.Errorf("no %s step at scale", kind)
 		}

@@ -4,10 +4,15 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
 )
+
+// candidate is a merged pull request and the open Story before
+// status:merged it links.
+type candidate struct{ pr, story int }
 
 // readShipRecords marks the merged pull requests a ship record on the
 // ledger covers (proof/STORY/HEAD/authoritative/ship.json), among those
@@ -30,7 +35,6 @@ func (s *session) readShipRecords(snap *inbox.Snapshot, only map[int]bool) error
 	if base == "" {
 		base = "dev"
 	}
-	type candidate struct{ pr, story int }
 	var todo []candidate
 	for _, pr := range snap.PullRequests {
 		if !pr.Merged || pr.BaseRef.Raw() != base || pr.HeadSHA == "" || snap.ShipRecords[pr.Number] || (only != nil && !only[pr.Number]) {
@@ -90,5 +94,58 @@ func (s *session) readShipRecords(snap *inbox.Snapshot, only map[int]bool) error
 			snap.ShipRecords[c.pr] = true
 		}
 	}
-	return nil
+	return s.readShipMerges(snap, todo)
+}
+
+// readShipMerges marks the candidates no ship record covers whose merge
+// commit carries aayu ship's trailer block (inbox.ShipTrailerLines): ship
+// merged them and stopped before its record, so their card is that ship's,
+// finished by aayu ship, never a merge without ship. A merge commit never
+// changes, so each is read once per read of the inbox.
+func (s *session) readShipMerges(snap *inbox.Snapshot, todo []candidate) error {
+	if snap.ShipMerges == nil {
+		snap.ShipMerges = map[int]bool{}
+	}
+	shas := map[int]string{}
+	for _, c := range todo {
+		if snap.ShipRecords[c.pr] {
+			continue
+		}
+		for _, pr := range snap.PullRequests {
+			if pr.Number == c.pr && pr.MergeCommitSHA != "" {
+				shas[c.pr] = pr.MergeCommitSHA
+			}
+		}
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for n, sha := range shas {
+		if v, ok := s.r.shipMerge.Load(sha); ok {
+			snap.ShipMerges[n] = v.(bool)
+			continue
+		}
+		wg.Add(1)
+		go func() { // the transport bounds how many are in flight
+			defer wg.Done()
+			commit, _, err := s.r.gh.Git.GetCommit(s.ctx, s.r.owner, s.r.repo, sha)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case ghx.IsNotFound(err):
+			case err != nil:
+				if first == nil {
+					first = fmt.Errorf("reading #%d's merge commit: %s", n, ghx.Describe(err))
+				}
+			default:
+				ship := inbox.ShipTrailerLines(commit.GetMessage()) != nil
+				s.r.shipMerge.Store(sha, ship)
+				snap.ShipMerges[n] = ship
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }

@@ -16,13 +16,10 @@ func Command(st Step) string {
 			return ""
 		}
 		return fmt.Sprintf("aayu decide %d --accept %s", st.Item.Number, st.Recommendation.Key)
-	case KindReadyToShip:
+	case KindReadyToShip, KindShipStopped:
 		for _, w := range st.Recommendation.Writes {
-			if w.Kind == WriteOpenShip && w.Solo {
-				return fmt.Sprintf("aayu ship %d --solo-bypass", w.Number)
-			}
 			if w.Kind == WriteOpenShip {
-				return fmt.Sprintf("aayu ship %d", w.Number)
+				return ShipCommand(w.Number, w.Solo)
 			}
 		}
 	}

@@ -139,6 +139,9 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 		return Step{}, false
 	}
 	s = s.forBase(pr.BaseRef.Raw()) // ship judges it by its base's policy too
+	if st, ok := bypassStopped(s, issues, pr); ok {
+		return st, true
+	}
 	facts := s.PRFacts[pr.Number]
 	item := Item{Number: pr.Number, Title: pr.Title, IsPR: true}
 	open := Write{Kind: WriteOpen, Number: pr.Number}

@@ -106,6 +106,11 @@ type Snapshot struct {
 	// ledger covers (proof/STORY/HEAD/authoritative/ship.json): aayu ship
 	// merged them, so they never make a Story "merged without ship".
 	ShipRecords map[int]bool
+	// ShipMerges are merged pull requests, among those ShipRecords was
+	// read for and no record covers, whose merge commit carries aayu
+	// ship's trailer block (ShipTrailerLines): ship merged them and
+	// stopped before its record.
+	ShipMerges map[int]bool
 	// ReviewRecords are the ledger's review records (reviews/PR/HEAD.json,
 	// what "approve its head" writes) of open pull requests' current heads,
 	// by pull request: a head the person approved is not offered again.

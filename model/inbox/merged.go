@@ -45,6 +45,14 @@ func mergedSteps(s Snapshot) []Step {
 			links = append(links, Link{Number: pr.Number, Title: pr.Title, IsPR: true, Role: "merged into " + s.integrationBranch()})
 		}
 		item := Item{Number: is.Number, Title: is.Title}
+		if is.HasLabel(LabelStory) && !anyLabel(is.Labels, atOrAfterMerged) {
+			// A merge aayu ship made and did not finish is that ship's
+			// one card, never also a merge without ship.
+			if st, ok := mergedStopped(s, is, prs); ok {
+				out = append(out, st)
+				continue
+			}
+		}
 		if is.HasLabel(LabelStory) {
 			// Only a merge no ship record covers leaves a Story uncovered.
 			prs = uncovered(s, prs)

@@ -7,7 +7,8 @@ import (
 	"github.com/aayudha/aayu/model/untrusted"
 )
 
-// Kind is one of the eight kinds of step in the seed's inbox table.
+// Kind is one of the eight kinds of step in the seed's inbox table, or a
+// ship stopped part-way (its one card until ship finishes it).
 type Kind string
 
 const (
@@ -19,12 +20,13 @@ const (
 	KindBugFixMerged      Kind = "bug-fix-merged"
 	KindReplaced          Kind = "replaced"
 	KindAudit             Kind = "audit"
+	KindShipStopped       Kind = "ship-stopped"
 )
 
 // Kinds lists every kind in the seed's table order, which is also the order
 // of steps within a group.
 func Kinds() []Kind {
-	return []Kind{KindDecision, KindReadyToShip, KindNeedsReview, KindReviewStopped,
+	return []Kind{KindDecision, KindShipStopped, KindReadyToShip, KindNeedsReview, KindReviewStopped,
 		KindMergedWithoutShip, KindBugFixMerged, KindReplaced, KindAudit}
 }
 
@@ -47,6 +49,8 @@ func (k Kind) Words() string {
 		return "Replaced"
 	case KindAudit:
 		return "Merged unreviewed, to audit"
+	case KindShipStopped:
+		return "Ship stopped part-way"
 	}
 	return string(k)
 }

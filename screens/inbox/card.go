@@ -108,6 +108,8 @@ func shortKind(k model.Kind) string {
 		return "Replaced"
 	case model.KindAudit:
 		return "Audit"
+	case model.KindShipStopped:
+		return "Unfinished"
 	}
 	return string(k)
 }

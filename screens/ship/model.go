@@ -340,7 +340,9 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	case msg.err != nil:
 		m.code = tui.ExitFailed
 		m.say("failed: " + tui.SanitizeLine(msg.err.Error()))
-		if res.Merged {
+		if res.Unfinished != "" {
+			m.say(landedWords(res))
+		} else if res.Merged {
 			m.say("The pull request is merged; run aayu ship again to finish the record. It will not merge twice.")
 		} else if errors.Is(msg.err, core.ErrMergeUnknown) {
 			m.say(fmt.Sprintf("It may have merged: run aayu ship %d again to find out; it merges only once.", m.opts.PR))

@@ -2,6 +2,9 @@ package ship
 
 import (
 	"fmt"
+	"strings"
+
+	core "github.com/aayudha/aayu/actions/ship"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -66,8 +69,22 @@ func (m *Model) stopSuffix() string {
 		return fmt.Sprintf(" — %s at the confirmation: nothing was written", m.run.stopWhy)
 	case res.Shipped:
 		return fmt.Sprintf(" — %s came as the last write landed: shipped in full", m.run.stopWhy)
+	case res.Recorded:
+		return fmt.Sprintf(" — stopped on %s after the write under way landed: merged and recorded, the Story not updated; aayu ship %d finishes it without merging twice", m.run.stopWhy, m.opts.PR)
 	case res.Merged:
 		return fmt.Sprintf(" — stopped on %s after the write under way landed: merged, the record not finished; aayu ship %d finishes it without merging twice", m.run.stopWhy, m.opts.PR)
+	case res.Unfinished != "":
+		return fmt.Sprintf(" — stopped on %s after the write under way landed: the bypass comment posted, nothing merged; aayu ship %d finishes it", m.run.stopWhy, m.opts.PR)
 	}
 	return fmt.Sprintf(" — stopped on %s after the write under way landed: nothing was merged; aayu ship %d starts again from the gates", m.run.stopWhy, m.opts.PR)
+}
+
+// landedWords is a run that did not finish, said once from its result:
+// what landed, what did not, and the one command that finishes it.
+func landedWords(res core.Result) string {
+	s := tui.SanitizeLine(res.Unfinished)
+	if s != "" {
+		s = strings.ToUpper(s[:1]) + s[1:]
+	}
+	return tui.Sentence(s)
 }

@@ -135,6 +135,8 @@ func (m *Model) outcomeLines(w int) []string {
 	switch {
 	case r == nil:
 		s = "checking every gate…"
+	case m.run.err != nil && r.Unfinished != "":
+		s = st.Warning.Render("not finished") + ": " + landedWords(*r)
 	case m.run.err != nil && r.Merged:
 		s = st.Warning.Render("merged, not finished") + ": " + tui.SanitizeLine(m.run.err.Error()) + ". Run aayu ship again; it will not merge twice."
 	case m.run.err != nil && errors.Is(m.run.err, core.ErrMergeUnknown):
