@@ -215,6 +215,7 @@ func (w wiring) approveCIStart() (ev commentEvent, gh *github.Client, code int, 
 	}
 	botTok := strings.TrimSpace(e.getenv("AAYU_BOT_TOKEN"))
 	if botTok == "" {
+		w.answerWithoutTheApp(ev)
 		return ev, nil, stop(tui.ExitRefused, "refused: no App token in AAYU_BOT_TOKEN (the workflow mints it from AAYUDHA_APP_CLIENT_ID and AAYUDHA_APP_PRIVATE_KEY); no reply is applied without the App. Nothing was done."), false
 	}
 	gh, err = sess.client(ghx.NewToken(botTok, "AAYU_BOT_TOKEN"))
