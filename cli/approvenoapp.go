@@ -31,9 +31,19 @@ func (w wiring) answerWithoutTheApp(ev commentEvent) {
 		fmt.Fprintf(e.stderr, "aayu approve --ci: %v\n", err)
 		return
 	}
-	c, _, err := gh.Issues.GetComment(ctx, sess.owner, sess.repo, ev.Comment.ID)
+	comments, err := listComments(ctx, gh, sess.owner, sess.repo, ev.Issue.Number)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu approve --ci: reading comment %d: %s\n", ev.Comment.ID, ghx.Describe(err))
+		fmt.Fprintf(e.stderr, "aayu approve --ci: reading the comments of #%d: %s\n", ev.Issue.Number, ghx.Describe(err))
+		return
+	}
+	var c *github.IssueComment
+	for _, cm := range comments {
+		if cm.GetID() == ev.Comment.ID {
+			c = cm
+		}
+	}
+	if c == nil {
+		fmt.Fprintf(e.stderr, "aayu approve --ci: comment %d is not on #%d\n", ev.Comment.ID, ev.Issue.Number)
 		return
 	}
 	if _, hash, ok := approve.ParseReply(c.GetBody()); ok {

@@ -151,3 +151,31 @@ func TestRefusedRepliesAreAnsweredOnTheThread(t *testing.T) {
 		t.Errorf("batch %s has an applied record after refused replies (found %v, %v)", hash, found, err)
 	}
 }
+
+// TestReplyWithoutTheAppIsAnsweredWithTheJobsToken: on the solo demo no
+// aayudha App is installed, so aayudha-approve.yml cannot mint its token;
+// a reply "Approve batch HASH" is still answered on its thread, by the
+// job's own token (github-actions[bot]), saying why nothing was applied,
+// that the job's token posted the answer, and the next step.
+func TestReplyWithoutTheAppIsAnsweredWithTheJobsToken(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds aayu and runs the approve workflow")
+	}
+	srv, url, logs := runnerSandbox(t, sandbox.Options{})
+	founder := clientAt(t, url, "founder")
+	const hash = "0123456789ab"
+	reply(t, founder, 1, "Approve batch "+hash)
+	got := answerOn(t, founder, 1, "github-actions[bot]", "@founder batch "+hash+" was not applied: this run could not mint the aayudha App's token", logs)
+	for _, want := range []string{"posted with the workflow job's own GITHUB_TOKEN, which applies nothing", "Next: approve the device code in the batch comment, or run `aayu approve " + hash + "` at your own terminal"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, got)
+		}
+	}
+	if got := runsDone(t, founder, 1, logs); got[0] != "failure" {
+		t.Errorf("the approve run without the App concluded %s, want failure (nothing applied)", got[0])
+	}
+	if n := srv.InstallationTokensMinted(); n != 0 {
+		t.Errorf("%d installation tokens minted on a demo without the App", n)
+	}
+}
