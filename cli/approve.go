@@ -168,6 +168,11 @@ func (w wiring) runApproveCI() int {
 		}
 	}
 	if r := approve.CheckReply(facts); r != nil {
+		if (r.Check == approve.CheckEditedBatch || r.Check == approve.CheckRendered) && facts.Stored != nil && facts.Stored.Hash == hash {
+			if err := approve.MarkClosed(ctx, ledger, facts.Stored.Record, approve.VoidedChanged); err != nil {
+				fmt.Fprintf(e.stderr, "aayu approve --ci: marking batch %s void: %s\n", hash, ghx.Describe(err))
+			}
+		}
 		next := strings.ReplaceAll(r.Next, "HASH", hash)
 		answer(fmt.Sprintf("@%s batch %s was not applied: %s\n\nNext: %s", reply.Author.Login, hash, r.Reason, next))
 		fmt.Fprintf(e.stdout, "Refused (%s): %s %s\n", r.Check, tui.SanitizeLine(r.Reason), tui.SanitizeLine(next))

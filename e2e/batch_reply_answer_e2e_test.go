@@ -105,7 +105,8 @@ func TestReplyOnTheDemoIsAppliedWithTheMintedAppToken(t *testing.T) {
 // answer on its thread, by the App, with the reason and the next step: a
 // reply by an approver without write access (the reader), and a reply to a
 // batch the App did not post (the writer's copy of the batch comment, on
-// another issue). Nothing is applied.
+// another issue), and a reply under a batch comment edited after it was
+// posted, which also marks the batch comment void. Nothing is applied.
 func TestRefusedRepliesAreAnsweredOnTheThread(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -143,9 +144,27 @@ func TestRefusedRepliesAreAnsweredOnTheThread(t *testing.T) {
 			t.Errorf("the answer to a batch the App did not post lacks %q:\n%s", want, got)
 		}
 	}
-	runsDone(t, founder, 2, logs)
+	// The writer edits the App's batch comment on #1: the founder's reply
+	// there is refused as edited, and the batch comment is marked void,
+	// so nothing in it looks live any more.
+	editComment(t, clientAt(t, url, "writer"), batchComment(t, founder, 1, hash).GetID(), strings.Replace(shown, "Accepts option 1 (", "Accepts option 2 (", 1))
+	reply(t, founder, 1, "Approve batch "+hash)
+	got = answerOn(t, founder, 1, sandbox.BotLogin, "@founder batch "+hash+" was not applied: ", logs)
+	if !strings.Contains(got, "edited") {
+		t.Errorf("the answer to a reply under an edited batch does not say it was edited:\n%s", got)
+	}
+	runsDone(t, founder, 3, logs)
+	voided := batchComment(t, founder, 1, hash).GetBody()
+	if !strings.HasPrefix(voided, "Batch "+hash+": "+approve.VoidedChanged) {
+		t.Errorf("the edited batch's comment is not marked void:\n%s", voided)
+	}
+	for _, live := range []string{"wait for your approval", "`Approve batch " + hash + "`"} {
+		if strings.Contains(voided, live) {
+			t.Errorf("the voided batch comment still says %q:\n%s", live, voided)
+		}
+	}
 	if st := decidedState(t, founder, 1); st != "open/" {
-		t.Errorf("#1 is %s after two refused replies", st)
+		t.Errorf("#1 is %s after three refused replies", st)
 	}
 	if _, found, err := (approve.Ledger{Client: founder, Owner: "acme", Repo: "benefits"}).Applied(ctx, hash); err != nil || found {
 		t.Errorf("batch %s has an applied record after refused replies (found %v, %v)", hash, found, err)
