@@ -168,6 +168,11 @@ func (w wiring) runApproveCI() int {
 		}
 	}
 	if r := approve.CheckReply(facts); r != nil {
+		if (r.Check == approve.CheckEditedBatch || r.Check == approve.CheckRendered) && facts.Stored != nil && facts.Stored.Hash == hash {
+			if err := approve.MarkClosed(ctx, ledger, facts.Stored.Record, approve.VoidedChanged); err != nil {
+				fmt.Fprintf(e.stderr, "aayu approve --ci: marking batch %s void: %s\n", hash, ghx.Describe(err))
+			}
+		}
 		next := strings.ReplaceAll(r.Next, "HASH", hash)
 		answer(fmt.Sprintf("@%s batch %s was not applied: %s\n\nNext: %s", reply.Author.Login, hash, r.Reason, next))
 		fmt.Fprintf(e.stdout, "Refused (%s): %s %s\n", r.Check, tui.SanitizeLine(r.Reason), tui.SanitizeLine(next))
@@ -215,6 +220,7 @@ func (w wiring) approveCIStart() (ev commentEvent, gh *github.Client, code int, 
 	}
 	botTok := strings.TrimSpace(e.getenv("AAYU_BOT_TOKEN"))
 	if botTok == "" {
+		w.answerWithoutTheApp(ev)
 		return ev, nil, stop(tui.ExitRefused, "refused: no App token in AAYU_BOT_TOKEN (the workflow mints it from AAYUDHA_APP_CLIENT_ID and AAYUDHA_APP_PRIVATE_KEY); no reply is applied without the App. Nothing was done."), false
 	}
 	gh, err = sess.client(ghx.NewToken(botTok, "AAYU_BOT_TOKEN"))

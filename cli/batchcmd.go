@@ -203,6 +203,7 @@ func (b *batchRun) read(read batchRead) (int, bool) {
 		return b.fail(tui.ExitFailed, "%s\nNothing was done.", tui.SanitizeLine(err.Error())), true
 	}
 	rec.PostedBy, rec.Session = b.poster, approve.SessionOf(identity.AgentSessionKey(b.w.e.getenv))
+	rec.HumanFallback = len(b.trailers) > 0
 	b.rec = rec
 	b.ledger = approve.Ledger{Client: b.gh, Owner: b.w.sess.owner, Repo: b.w.sess.repo, Trailers: b.trailers}
 	return 0, false

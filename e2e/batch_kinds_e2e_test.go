@@ -71,7 +71,7 @@ func TestAgentReadyIsABatchNotARefusal(t *testing.T) {
 		t.Errorf("the batch was posted by %s, want the bot", batch.GetUser().GetLogin())
 	}
 	body := batch.GetBody()
-	for _, want := range []string{"@founder 1 human-only step wait for your approval (batch " + hash + ").",
+	for _, want := range []string{"@founder 1 human-only step waits for your approval (batch " + hash + ").",
 		"1. `aayu ready " + itoa(story) + "`: Freezes the Completion Goal of Story #" + itoa(story) + " (2 criteria, completion_goal_hash ",
 		"Two-way door", "Options: 1. Approve: freeze the goal (recommended) / 2. Leave it: nothing is written", "Recommendation: option 1"} {
 		if !strings.Contains(body, want) {

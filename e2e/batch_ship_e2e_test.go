@@ -66,7 +66,7 @@ func TestAgentShipIsABatchMergedOnApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, hash, body := agentShipBatch(t, url)
-	for _, want := range []string{"@founder 1 human-only step wait for your approval (batch " + hash + ").",
+	for _, want := range []string{"@founder 1 human-only step waits for your approval (batch " + hash + ").",
 		"1. `aayu ship 4`: Merges PR #4 (" + pr.GetTitle() + ") at head " + head[:7] + " into dev",
 		"One-way door: it cannot be undone later.", "Options: 1. Approve: merge it (recommended) / 2. Leave it: nothing is merged"} {
 		if !strings.Contains(body, want) {

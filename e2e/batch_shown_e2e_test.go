@@ -85,7 +85,13 @@ func TestTamperedBatchCommentAppliesNothing(t *testing.T) {
 			a := startAayu(t, soloAgent(t), append(agentAt(url), "decide", "1", "--accept", "2")...)
 			hash := a.waitFor(`Batch ([0-9a-f]{12}): 1 human-only step for @founder`)[1]
 			a.waitFor(`Waiting for @founder to approve the device code`)
-			page, code := c.tamper(t, founder, batchComment(t, founder, 1, hash))
+			posted := batchComment(t, founder, 1, hash)
+			// Solo mode: the comment shows as the founder's own, so it says
+			// an agent lane posted it under the founder's token.
+			if !strings.Contains(posted.GetBody(), "\nPosted by an agent lane under @founder's own token (solo mode") {
+				t.Errorf("the solo batch comment does not say an agent lane posted it:\n%s", posted.GetBody())
+			}
+			page, code := c.tamper(t, founder, posted)
 			approveOnSandbox(t, page, code, "founder")
 			a.waitFor(`Not applied: |Batch ` + hash + ` applied\.`)
 			if code := a.exit(); code != tui.ExitRefused || !strings.Contains(a.out.String(), c.say) {
@@ -99,6 +105,9 @@ func TestTamperedBatchCommentAppliesNothing(t *testing.T) {
 			}
 			if !c.atTerminal {
 				return
+			}
+			if body := batchComment(t, founder, 1, hash).GetBody(); !strings.HasPrefix(body, "Batch "+hash+": "+approve.VoidedChanged) || deviceInComment.MatchString(body) {
+				t.Errorf("the edited batch's comment is not marked void, or still shows a live code:\n%s", body)
 			}
 			b := approveAtTerminal(t, url, hash, "founder")
 			if code := b.exit(); code != tui.ExitRefused || !strings.Contains(b.out.String(), c.say) {

@@ -143,7 +143,7 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 			if r.Check == CheckEditedBatch || r.Check == CheckRendered {
 				// The comment cannot show the steps again, so no code in it
 				// may look live: aayu says the batch is void.
-				res.Unmarked = MarkClosed(ctx, o.Ledger, rec, "voided: its comment was changed after it was posted, so approving it applies nothing; ask the agent for a new batch.")
+				res.Unmarked = MarkClosed(ctx, o.Ledger, rec, VoidedChanged)
 			}
 			return res, r
 		}

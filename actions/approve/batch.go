@@ -110,6 +110,11 @@ type Record struct {
 	// so its next step joins this batch; left out when there is none, so a
 	// batch without one hashes as before sessions existed.
 	Session string `json:"session,omitempty"`
+	// HumanFallback is set when the agent lane posted the batch with the
+	// person's own token (solo mode: no bot identity configured), so the
+	// comment says an agent lane wrote it, not the person; left out when
+	// false, so a bot's batch hashes as before.
+	HumanFallback bool `json:"human_fallback,omitempty"`
 }
 
 // Hash is the batch's name: the first 12 hex of the SHA-256 of the
@@ -197,7 +202,10 @@ func ParseReply(body string) (approve bool, hash string, ok bool) {
 func Render(r Record) string {
 	hash := r.Hash()
 	var b strings.Builder
-	fmt.Fprintf(&b, "@%s %d human-only %s wait for your approval (batch %s).\n", inline(r.For), len(r.Items), plural(len(r.Items), "step", "steps"), hash)
+	fmt.Fprintf(&b, "@%s %d human-only %s for your approval (batch %s).\n", inline(r.For), len(r.Items), plural(len(r.Items), "step waits", "steps wait"), hash)
+	if r.HumanFallback {
+		b.WriteString(soloLine(r))
+	}
 	renderItems(&b, r)
 	b.WriteString("\n")
 	switch {
@@ -251,6 +259,7 @@ func renderItems(b *strings.Builder, r Record) {
 				b.WriteString(" (recommended)")
 			}
 		}
+		b.WriteString("\n")
 		if recommended.Number != 0 {
 			fmt.Fprintf(b, "   Recommendation: option %d (%s).", recommended.Number, inline(recommended.Title))
 		} else {
@@ -268,10 +277,20 @@ func RenderClosed(r Record, outcome string) string {
 	hash := r.Hash()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Batch %s: %s\n", hash, inline(outcome))
+	if r.HumanFallback {
+		b.WriteString(soloLine(r))
+	}
 	renderItems(&b, r)
 	fmt.Fprintf(&b, "\nNothing here waits for an approval any more: %s\n", inline(outcome))
 	b.WriteString(Marker(hash))
 	return b.String()
+}
+
+// soloLine says who wrote a batch posted under the person's own token: in
+// solo mode the comment shows as the person's, addressed to themselves, so
+// without it nothing tells them an agent lane wrote it (SPEC §9, §10).
+func soloLine(r Record) string {
+	return fmt.Sprintf("Posted by an agent lane under @%s's own token (solo mode: no bot identity is configured), so GitHub shows it as @%s's comment.\n", inline(r.PostedBy), inline(r.PostedBy))
 }
 
 // DeviceLines are the device code's lines, added below the rendered text

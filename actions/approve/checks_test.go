@@ -240,7 +240,7 @@ func TestRenderSaysWhatApprovingDoesDoorOptionsAndRecommendation(t *testing.T) {
 	out := Render(rec)
 	for _, want := range []string{
 		"1. Accepts option 1 (Add the seat) of Decision #324: Production Engineer seat. Two-way door: a later Decision can change it.",
-		"   Options: 1. Add the seat (recommended) / 2. Wait a quarter   Recommendation: option 1 (Add the seat).",
+		"   Options: 1. Add the seat (recommended) / 2. Wait a quarter\n   Recommendation: option 1 (Add the seat).",
 		"2. Accepts option 2 (Drop it) of Decision #283: Queue. This is not the recommendation. One-way door: it cannot be undone later.",
 		"approve the device code below on any device",
 		Marker(rec.Hash()),

@@ -5,6 +5,12 @@ import (
 	"fmt"
 )
 
+// VoidedChanged is what became of a batch whose comment was changed after
+// it was posted (CheckEditedBatch, CheckRendered): the comment cannot show
+// the steps again, so it is marked void, by the device code's path and the
+// reply's alike, and no code or instruction in it may look live.
+const VoidedChanged = "voided: its comment was changed after it was posted, so approving it applies nothing; ask the agent for a new batch."
+
 // Closed is how a batch stopped waiting, read from the ledger: applied or
 // rejected (its applied record), or superseded by a later batch of its
 // session. A process waiting for the batch's device code reads it to stop,

@@ -203,6 +203,9 @@ func (s *Server) dispatch(bw *bufWriter, r *http.Request, api *http.ServeMux, c 
 	if c.job != nil && s.refuseJob(bw, r, c.job) {
 		return true
 	}
+	if c.install != nil && s.refuseInstall(bw, r, c.install) {
+		return true
+	}
 	if c.user != nil && s.refuseUser(bw, r, c.user) {
 		return true
 	}

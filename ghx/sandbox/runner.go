@@ -545,9 +545,6 @@ func (j *runJob) inJob(p string) string {
 }
 
 func (j *runJob) step(ctx context.Context, st gateStep) error {
-	if handled, err := j.commentStep(st); handled {
-		return err
-	}
 	with := map[string]string{}
 	for k, v := range st.With {
 		x, err := j.expand(v)

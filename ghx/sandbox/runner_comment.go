@@ -154,25 +154,3 @@ func (j *runJob) commentEnv(env map[string]string, home string) {
 	delete(env, "GITHUB_BASE_REF")
 	delete(env, "GITHUB_HEAD_REF")
 }
-
-// commentStep emulates the steps only the approve workflow has. The App's
-// installation token (actions/create-github-app-token) is the bot App's
-// own token when the demo has the bot identity; without it the step fails
-// as the action fails without the App's client ID and key, and no reply is
-// ever applied.
-func (j *runJob) commentStep(st gateStep) (handled bool, err error) {
-	if j.comment == nil {
-		return false, nil
-	}
-	action, _, _ := strings.Cut(st.Uses, "@")
-	if action != "actions/create-github-app-token" {
-		return false, nil
-	}
-	if !j.s.opts.BotIdentity {
-		return true, fmt.Errorf("actions/create-github-app-token: the repository has no aayudha App (no AAYUDHA_APP_CLIENT_ID and no AAYUDHA_APP_PRIVATE_KEY)")
-	}
-	if st.ID != "" {
-		j.outputs[st.ID] = map[string]string{"token": TokenPrefix + "agent-bot"}
-	}
-	return true, nil
-}

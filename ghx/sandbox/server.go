@@ -39,6 +39,8 @@ type Options struct {
 	// solo: agents write under the founder's token, every write tagged
 	// human-fallback, so the founder authors every agent pull request,
 	// GitHub refuses their review, and the recorded bypass is the only pass.
+	// With it the App agent-bot is installed on the demo as BotApp
+	// installs it, so aayudha-approve.yml mints its token for a reply.
 	BotIdentity bool
 	// Now is the clock; nil means time.Now. Seeded dates are relative to
 	// Now at seeding time, so a fixed clock gives stable data and SHAs.
@@ -148,7 +150,10 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.stamp = readStamp(opts.StateDir)
-	if opts.BotApp {
+	if opts.BotApp || opts.BotIdentity {
+		// A demo whose [identity] names the App has the App installed, as
+		// on GitHub: its client ID and key where aayudha-approve.yml mints
+		// its installation token, so a reply on the demo can be applied.
 		if err := s.seedBotApp(); err != nil {
 			return nil, err
 		}

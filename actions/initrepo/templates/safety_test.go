@@ -33,6 +33,10 @@ type policy struct {
 	// workflowToken: a step may hold github.token (never one that runs the
 	// pull request's code).
 	workflowToken bool
+	// jobTokenTo is the one command that may hold the job's own token, and
+	// only as GITHUB_TOKEN ("": none): the approve workflow answers a reply
+	// with it when the App's token cannot be minted.
+	jobTokenTo string
 	// eventText: a step's env may carry the event's text (github.event…).
 	eventText bool
 	// checksOut: the pull request's or the repository's files may be on
@@ -70,10 +74,11 @@ var policies = []policy{
 	{
 		path: ApprovePath, template: Approve,
 		trigger: "issue_comment", why: "GitHub runs the default branch's copy for a reply",
-		perms: map[string]string{"contents": "read"}, exact: true,
-		secret: "AAYUDHA_APP_PRIVATE_KEY",
-		mint:   &mintPolicy{consumer: "aayu approve --ci"},
-		jobIf:  []string{"startsWith(github.event.comment.body, 'Approve batch ')", "!github.event.issue.pull_request"},
+		perms: map[string]string{"contents": "read", "issues": "write"}, exact: true,
+		secret:     "AAYUDHA_APP_PRIVATE_KEY",
+		mint:       &mintPolicy{consumer: "aayu approve --ci"},
+		jobTokenTo: "aayu approve --ci",
+		jobIf:      []string{"startsWith(github.event.comment.body, 'Approve batch ')", "!github.event.issue.pull_request"},
 	},
 	{
 		path: TokenBrokerPath, template: TokenBroker,
@@ -281,8 +286,22 @@ var rules = []rule{
 		}
 	}},
 	{"workflow token", func(w workflow, p policy, bad func(string, ...any)) {
-		if !p.workflowToken && (strings.Contains(w.text, "github.token") || strings.Contains(w.text, "GITHUB_TOKEN")) {
-			bad("hands the workflow token to a step; this workflow needs none")
+		if p.workflowToken {
+			return
+		}
+		// Each use the policy allows is one GITHUB_TOKEN: ${{ github.token }}
+		// in the env of a step that runs jobTokenTo; any other mention is a
+		// token handed elsewhere.
+		allowed := 0
+		for _, name := range w.jobs() {
+			for _, st := range w.Jobs[name].Steps {
+				if p.jobTokenTo != "" && st.Env["GITHUB_TOKEN"] == "${{ github.token }}" && strings.Contains(st.Run, p.jobTokenTo) {
+					allowed++
+				}
+			}
+		}
+		if strings.Count(w.text, "github.token") > allowed || strings.Count(w.text, "GITHUB_TOKEN") > allowed {
+			bad("hands the workflow token to a step; this workflow needs none but for %q, as GITHUB_TOKEN", p.jobTokenTo)
 		}
 	}},
 	{"no cache", func(w workflow, _ policy, bad func(string, ...any)) {
@@ -695,14 +714,16 @@ jobs:
 			want: []want{{"environment", "hands event text to a step (BODY)"}}},
 		{name: "approve: unpinned", path: ApprovePath, from: "actions/create-github-app-token@1b10c78c7865c340bc4f6099eb2f838309f1e8c3", to: "actions/create-github-app-token@v3",
 			want: []want{{"pinned actions", "not pinned"}}},
-		{name: "approve: write permission", path: ApprovePath, from: "      contents: read\n    steps:", to: "      contents: write\n    steps:",
+		{name: "approve: write permission", path: ApprovePath, from: "      contents: read\n      issues: write\n    steps:", to: "      contents: write\n      issues: write\n    steps:",
 			want: []want{{"least privilege", "job approve can write contents"}, {"least privilege", "not exactly"}}},
-		{name: "approve: no permission named", path: ApprovePath, from: "    permissions:\n      contents: read\n    steps:", to: "    permissions: {}\n    steps:",
+		{name: "approve: no permission named", path: ApprovePath, from: "    permissions:\n      contents: read\n      issues: write\n    steps:", to: "    permissions: {}\n    steps:",
 			want: []want{{"least privilege", "not exactly"}}},
 		{name: "approve: another event", path: ApprovePath, from: "  issue_comment:\n", to: "  pull_request_target:\n  issue_comment:\n",
 			want: []want{{"trigger", "also runs on pull_request_target"}}},
 		{name: "approve: checkout", path: ApprovePath, from: "      - name: Install aayu\n", to: checkout + "      - name: Install aayu\n",
 			want: []want{{"checkout", "uses actions/checkout"}}},
+		{name: "approve: the job's token to another step", path: ApprovePath, from: "      - name: Install aayu\n", to: "      - name: Install aayu\n        env:\n          GITHUB_TOKEN: ${{ github.token }}\n",
+			want: []want{{"workflow token", "workflow token"}}},
 		{name: "approve: workflow token", path: ApprovePath, from: "AAYU_BOT_TOKEN: ${{ steps.app.outputs.token }}", to: "AAYU_BOT_TOKEN: ${{ github.token }}",
 			want: []want{{"workflow token", "workflow token"}}},
 		{name: "approve: the App token to another command", path: ApprovePath, from: `run: aayu approve --ci --repo "$GITHUB_REPOSITORY"`, to: `run: aayu ship --repo "$GITHUB_REPOSITORY"`,
