@@ -84,6 +84,10 @@ type PRFacts struct {
 	// (aayudha's own, inspect and the merge gate, aside): ship refuses the pull
 	// request until they are green, so its card says so.
 	Failing []checks.Check
+	// NeverLayers are the never layers the pull request's changed files
+	// touch over its base's LAYERS.md and autonomy.never
+	// (pass.NeverTouched, ship's rule); nil when none, or not read.
+	NeverLayers []string
 }
 
 // Snapshot is everything the inbox read, and the settings it judges by.
@@ -110,6 +114,15 @@ type Snapshot struct {
 	// what "approve its head" writes) of open pull requests' current heads,
 	// by pull request: a head the person approved is not offered again.
 	ReviewRecords map[int]ReviewRecord
+	// ReadySnapshots are the Stories and Bugs with a Ready snapshot on the
+	// ledger (specs/N/ready.md). nil means the ledger's specs were not
+	// read: then no Story is shown waiting for one.
+	ReadySnapshots map[int]bool
+	// PlanRecords are the ledger's plan review records
+	// (specs/N/plan-review.json) of the Stories a never-layer pull request
+	// links, as they read (one that does not read is absent). nil means
+	// they were not read: then no pull request is shown waiting for one.
+	PlanRecords map[int]pass.PlanRecord
 	// BasePolicy is the policy of each open pull request's base branch
 	// whose .aayudha/config.toml says otherwise than the default branch's.
 	BasePolicy map[string]Policy
