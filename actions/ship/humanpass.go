@@ -448,4 +448,3 @@ func orNone(list []string) string {
 	}
 	return strings.Join(list, ", ")
 }
-
