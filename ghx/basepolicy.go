@@ -88,3 +88,20 @@ func readPolicyFile(ctx context.Context, gh *github.Client, owner, repo, ref, pa
 	}
 	return data, nil
 }
+
+// ReadBaseLayers reads the config file and LAYERS.md at ref as given (a
+// branch), for a consumer that judges a footprint and nothing else (the
+// inbox's plan-review card): the same parse and refusals as
+// ReadBasePolicy, two conditional reads, no CODEOWNERS. ship and aayu plan
+// read the whole policy at one pinned tip with ReadBasePolicy.
+func ReadBaseLayers(ctx context.Context, gh *github.Client, owner, repo, ref string) (*basepolicy.Policy, error) {
+	var f basepolicy.Files
+	var err error
+	if f.Config, err = readPolicyFile(ctx, gh, owner, repo, ref, basepolicy.ConfigPath); err != nil {
+		return nil, fmt.Errorf("reading %s on %s of %s/%s: %w", basepolicy.ConfigPath, ref, owner, repo, err)
+	}
+	if f.Layers, err = readPolicyFile(ctx, gh, owner, repo, ref, basepolicy.LayersPath); err != nil {
+		return nil, fmt.Errorf("reading %s on %s of %s/%s: %w", basepolicy.LayersPath, ref, owner, repo, err)
+	}
+	return basepolicy.Parse("", f), nil
+}

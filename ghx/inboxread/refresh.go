@@ -169,6 +169,17 @@ func (r *Reader) applyChanged(s *session, prev inbox.Snapshot, changed []*github
 	if err := s.readShipRecords(&snap, changedPRs); err != nil {
 		return prev, err
 	}
+	// A Story frozen or a plan reviewed moves its Story's updated_at (the
+	// label, the comment), a push its pull request's: the story loop's
+	// facts are read again when one of them changed, never for a comment.
+	if again, read := storyLoopChanged(prev, snap, issues, pulls); read {
+		if prev.ReadySnapshots == nil {
+			again = nil // a read kept before these facts were: read them all
+		}
+		if err := s.readStoryLoop(&snap, again); err != nil {
+			return prev, err
+		}
+	}
 	r.remember(s.seen, s.readAt())
 	return snap, nil
 }
@@ -336,6 +347,9 @@ func cloneSnapshot(prev inbox.Snapshot) inbox.Snapshot {
 	snap.AuditEntries = cloneMap(prev.AuditEntries)
 	snap.ShipRecords = cloneMap(prev.ShipRecords)
 	snap.ReviewRecords = cloneMap(prev.ReviewRecords)
+	snap.ReadySnapshots = cloneMap(prev.ReadySnapshots)
+	snap.PlanRecords = cloneMap(prev.PlanRecords)
+	snap.NeverLayers = cloneMap(prev.NeverLayers)
 	return snap
 }
 

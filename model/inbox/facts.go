@@ -84,10 +84,6 @@ type PRFacts struct {
 	// (aayudha's own, inspect and the merge gate, aside): ship refuses the pull
 	// request until they are green, so its card says so.
 	Failing []checks.Check
-	// NeverLayers are the never layers the pull request's changed files
-	// touch over its base's LAYERS.md and autonomy.never
-	// (pass.NeverTouched, ship's rule); nil when none, or not read.
-	NeverLayers []string
 }
 
 // Snapshot is everything the inbox read, and the settings it judges by.
@@ -123,6 +119,10 @@ type Snapshot struct {
 	// links, as they read (one that does not read is absent). nil means
 	// they were not read: then no pull request is shown waiting for one.
 	PlanRecords map[int]pass.PlanRecord
+	// NeverLayers are, by open pull request, the never layers its changed
+	// files touch over its base's LAYERS.md and autonomy.never
+	// (pass.NeverTouched, ship's rule); absent when none, or not read.
+	NeverLayers map[int][]string
 	// BasePolicy is the policy of each open pull request's base branch
 	// whose .aayudha/config.toml says otherwise than the default branch's.
 	BasePolicy map[string]Policy

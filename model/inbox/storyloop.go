@@ -52,7 +52,7 @@ func readySteps(s Snapshot, ends map[int]bool) []Step {
 }
 
 // planReviewStep is an open pull request that touches a never layer
-// (PRFacts.NeverLayers, ship's footprint rule) whose Story has no plan
+// (Snapshot.NeverLayers, ship's footprint rule) whose Story has no plan
 // review on the ledger that stands for it: none, another Story's, one
 // that does not cover every layer it touches (PlanRecord.Gap, ship's
 // words), a review by the pull request's own author, or a solo-mode bypass
@@ -61,7 +61,7 @@ func planReviewStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, boo
 	if !pr.Open() || s.PlanRecords == nil {
 		return Step{}, false
 	}
-	never := s.PRFacts[pr.Number].NeverLayers
+	never := s.NeverLayers[pr.Number]
 	if len(never) == 0 {
 		return Step{}, false
 	}

@@ -115,7 +115,7 @@ func withPlanPR(s *Snapshot) {
 	s.Issues = append(s.Issues, Issue{Number: 131, Title: hostileTitle, State: "open", Labels: []untrusted.Label{LabelStory}})
 	s.ReadySnapshots[131] = true
 	s.PullRequests = append(s.PullRequests, PullRequest{Number: 148, Title: hostileTitle, HeadRef: "story/131-dental-cap", HeadSHA: headA, BaseRef: "dev", State: "open", Author: agent})
-	s.PRFacts[148] = PRFacts{NeverLayers: []string{"L04"}}
+	s.NeverLayers = map[int][]string{148: {"L04"}}
 }
 
 func planRecord(kind, reviewer string, layers ...string) pass.PlanRecord {
@@ -137,7 +137,7 @@ func TestPlanReviewCard(t *testing.T) {
 		{"a review covering its layers makes no card", func(s *Snapshot) { s.PlanRecords[131] = planRecord(pass.PlanKindReview, "founder", "L04") }, ""},
 		{"a review of fewer layers waits", func(s *Snapshot) {
 			s.PlanRecords[131] = planRecord(pass.PlanKindReview, "founder", "L07")
-			s.PRFacts[148] = PRFacts{NeverLayers: []string{"L04", "L07"}}
+			s.NeverLayers[148] = []string{"L04", "L07"}
 		}, "covers L07, and this pull request touches L04, L07"},
 		{"another Story's record waits", func(s *Snapshot) {
 			r := planRecord(pass.PlanKindReview, "founder", "L04")
@@ -152,7 +152,7 @@ func TestPlanReviewCard(t *testing.T) {
 		{"a bypass where a bot identity exists waits", func(s *Snapshot) {
 			s.PlanRecords[131] = planRecord(pass.KindSoloBypass, pass.NoPlanReviewer, "L04")
 		}, "needs a review"},
-		{"no never layer makes no card", func(s *Snapshot) { s.PRFacts[148] = PRFacts{} }, ""},
+		{"no never layer makes no card", func(s *Snapshot) { delete(s.NeverLayers, 148) }, ""},
 		{"a merged pull request makes no card", func(s *Snapshot) {
 			s.PullRequests[0].State, s.PullRequests[0].Merged = "closed", true
 		}, ""},
