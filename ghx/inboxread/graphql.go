@@ -90,7 +90,7 @@ type gqlPull struct {
 	// a pull request with a rename, or more files than a page, is listed
 	// through REST, see changedFiles).
 	Files struct {
-		TotalCount int `json:"totalCount"`
+		TotalCount int       `json:"totalCount"`
 		Nodes      []gqlFile `json:"nodes"`
 	} `json:"files"`
 	Commits struct {

@@ -180,7 +180,6 @@ func (s *session) ledgerSpecs() (map[string]bool, error) {
 	return out, nil
 }
 
-
 // storyLoopChanged says which pull requests a refresh must read the
 // story loop's facts of again, and whether it must at all: a Story or Bug
 // that changed (aayu ready labels it, aayu plan comments on it), or an
