@@ -128,16 +128,21 @@ type basePlan struct {
 	never  []string
 }
 
-// basePlanOf reads base's config and LAYERS.md through the base-policy
-// reader (ghx.ReadBaseLayers, the same parse ship and aayu plan judge by);
-// a config that does not read fails the read closed, as the settings' do.
+// basePlanOf judges base's LAYERS.md with its config (read once per
+// session, as the settings read it) through the base-policy reader
+// (ghx.ReadBaseLayers, the same parse ship and aayu plan judge by); a
+// config that does not read fails the read closed, as the settings' do.
 func (s *session) basePlanOf(base string) (basePlan, error) {
-	pol, err := ghx.ReadBaseLayers(s.ctx, s.r.gh, s.r.owner, s.r.repo, base)
+	cfg, err := s.baseConfig(base)
+	if err != nil {
+		return basePlan{}, fmt.Errorf("the base branch %s: %w", base, err)
+	}
+	if err := cfg.ConfigErr(); err != nil {
+		return basePlan{}, fmt.Errorf("the base branch %s: %w", base, err)
+	}
+	pol, err := ghx.ReadBaseLayers(s.ctx, s.r.gh, s.r.owner, s.r.repo, base, cfg.Raw())
 	if err != nil {
 		return basePlan{}, fmt.Errorf("reading the policy of the base branch %s: %w", base, err)
-	}
-	if err := pol.ConfigErr(); err != nil {
-		return basePlan{}, fmt.Errorf("the base branch %s: %w", base, err)
 	}
 	// A LAYERS.md that does not parse offers no card: ship refuses with
 	// its own words (the footprint cannot be computed).

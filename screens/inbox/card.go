@@ -108,6 +108,10 @@ func shortKind(k model.Kind) string {
 		return "Replaced"
 	case model.KindAudit:
 		return "Audit"
+	case model.KindNeedsReady:
+		return "Ready"
+	case model.KindNeedsPlanReview:
+		return "Plan"
 	}
 	return string(k)
 }
