@@ -93,7 +93,7 @@ func planReviewStep(s Snapshot, issues map[int]Issue, pr PullRequest) (Step, boo
 		Counsel: untrusted.Text(counsel),
 		Choices: []Choice{
 			{Key: "1", Label: label, Recommended: true, Writes: []Write{review}},
-			{Key: "2", Label: "open it and read its plan", Writes: []Write{{Kind: WriteOpen, Number: story.Number}}},
+			{Key: "2", Label: fmt.Sprintf("open Story #%d and read its plan", story.Number), Writes: []Write{{Kind: WriteOpen, Number: story.Number}}},
 		}}, true
 }
 
