@@ -216,3 +216,27 @@ func TestPlanReviewCardByBasePolicy(t *testing.T) {
 		t.Fatalf("cards %+v: a bypass into a base with a bot identity needs a review", got)
 	}
 }
+
+// TestStoryLoopCardsInJSON: --json gives the new kinds and each card's
+// command, the title as GitHub has it.
+func TestStoryLoopCardsInJSON(t *testing.T) {
+	s := readyLedger()
+	withPlanPR(&s)
+	s.Issues = append(s.Issues, Issue{Number: 17, Title: hostileTitle, State: "open", Labels: []untrusted.Label{LabelStory}})
+	want := map[string]string{"needs-ready#17": "aayu ready 17", "needs-plan-review#148": "aayu plan 131"}
+	for _, st := range Derive(s) {
+		obj, err := st.JSON([]string{"id", "kind", "title", "command"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cmd, ok := want[obj["id"].(string)]; ok {
+			if obj["command"] != cmd || obj["kind"] != string(st.Kind) || obj["title"] != hostileTitle {
+				t.Errorf("%v: want command %q and GitHub's title", obj, cmd)
+			}
+			delete(want, obj["id"].(string))
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("no card for %v", want)
+	}
+}
