@@ -68,7 +68,7 @@ func TestInboxReadsTheStoryLoopsSteps(t *testing.T) {
 		RecordedBy: "founder", RecordedAt: "2026-12-07T08:00:00Z", CommentURL: fmt.Sprintf("%s/acme/benefits/issues/%d#issuecomment-1", f.base, sandbox.DemoStoryNotReady), Note: pass.PlanBypassNote}
 	if _, err := ghx.CommitFiles(ctx, founder, owner, repo, "ledger", map[string][]byte{
 		fmt.Sprintf("specs/%d/ready.md", sandbox.DemoStoryNotReady): []byte("# Ready: story 17\n"),
-		pass.PlanRecordPath(sandbox.DemoStoryNotReady):                record.Encode(),
+		pass.PlanRecordPath(sandbox.DemoStoryNotReady):              record.Encode(),
 	}, "ledger: Ready and plan bypass for story 17", ghx.CommitOptions{}); err != nil {
 		t.Fatal(err)
 	}
