@@ -235,7 +235,9 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 				err = readIssue(is.Number)
 			}
 		}
-	case inbox.KindReadyToShip, inbox.KindNeedsReview, inbox.KindReviewStopped, inbox.KindAudit:
+	case inbox.KindNeedsReady:
+		err = readIssue(number)
+	case inbox.KindReadyToShip, inbox.KindNeedsReview, inbox.KindReviewStopped, inbox.KindAudit, inbox.KindNeedsPlanReview:
 		err = readPull(number)
 		if err == nil && kind != inbox.KindAudit {
 			i, _ := findPull(snap, number)
@@ -251,6 +253,9 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 	}
 	if err == nil {
 		err = s.settle(&snap, issues, pulls)
+	}
+	if err == nil && (kind == inbox.KindNeedsReady || kind == inbox.KindNeedsPlanReview) {
+		err = s.readStoryLoop(&snap, setOf(pulls)) // the ledger's specs, and the files of a plan card's pull request
 	}
 	if err != nil {
 		return prev, err

@@ -89,3 +89,29 @@ func TestInboxReadsTheStoryLoopsSteps(t *testing.T) {
 		t.Errorf("a full read after the freeze: Ready %v, plan %v; want neither card", again[inbox.KindNeedsReady], again[inbox.KindNeedsPlanReview])
 	}
 }
+
+// TestRereadOfAStoryLoopCardReadsTheLedgerAgain: a Story frozen on the
+// ledger alone (no label yet, as a run stopped before it) is seen by the
+// re-read of its card, which reads the ledger's specs again.
+func TestRereadOfAStoryLoopCardReadsTheLedgerAgain(t *testing.T) {
+	t.Parallel()
+	f := start(t, sandbox.Options{}, "founder")
+	ctx := context.Background()
+	prev := read(t, f.reader)
+	founder := clientFor(t, f.base, "founder", nil)
+	if _, err := ghx.CommitFiles(ctx, founder, owner, repo, "ledger", map[string][]byte{
+		fmt.Sprintf("specs/%d/ready.md", sandbox.DemoStoryNotReady): []byte("# Ready: story 17\n"),
+	}, "ledger: Ready for story 17", ghx.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := f.reader.Reread(ctx, inbox.KindNeedsReady, sandbox.DemoStoryNotReady, prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stepsByKind(inbox.Derive(snap))[inbox.KindNeedsReady]; len(got) != 0 {
+		t.Errorf("after the freeze landed, the re-read still shows Stories waiting for Ready: %v", got)
+	}
+	if got := stepsByKind(inbox.Derive(snap))[inbox.KindNeedsPlanReview]; !slices.Equal(got, []int{sandbox.DemoPRNeedsPlan}) {
+		t.Errorf("the re-read lost #%d's plan card: %v", sandbox.DemoPRNeedsPlan, got)
+	}
+}
