@@ -652,10 +652,12 @@ func (e *gqlExec) rateLimit(name string) (any, bool) {
 	return nil, false
 }
 
-// changedFileField serves a PullRequestChangedFile: its path and its
-// changeType (GitHub's PatchStatus: ADDED, DELETED, MODIFIED, RENAMED, …).
-// GraphQL has no field for a rename's old path; REST's previous_filename
-// is the way to it.
+// changedFileField serves a PullRequestChangedFile as GitHub's schema
+// describes it (github-api/graphql/schema.graphql, "type
+// PullRequestChangedFile": additions, changeType: PatchStatus!, deletions,
+// path): its changeType one of PatchStatus's ADDED, DELETED, MODIFIED,
+// RENAMED. The type has no field for a rename's old path; REST's
+// previous_filename is the way to it.
 func changedFileField(f fileDiff, name string) (any, bool) {
 	switch name {
 	case "path":
