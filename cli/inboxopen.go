@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/aayudha/aayu/model/identity"
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
 )
@@ -14,6 +15,17 @@ import (
 // refusals, presence check, reads and yes. The inbox opens it on top of
 // itself.
 func (w wiring) inboxCommandScreen(command string, story int, soloBypass bool) (tui.Screen, error) {
+	line := model.Write{Kind: model.WriteOpenCommand, Command: command, Number: story, Solo: soloBypass}.CommandLine()
+	// Where the command would ask for its own presence check (a host
+	// agent's terminal, no terminal), it would run that check as a second
+	// program under the inbox's: it is not opened, and the person runs it.
+	if d := w.here(line).With(nil, line, identity.NeedFor(soloBypass)); d.Outcome != identity.Allowed {
+		why := ""
+		if d.Reason != "" {
+			why = " (" + d.Reason + ")"
+		}
+		return nil, fmt.Errorf("%s needs its own presence check here%s, which does not open inside the inbox; run %s in its own terminal", line, why, line)
+	}
 	inv := w.inv
 	// The inbox's own flags (--list, --json) are none of theirs.
 	inv.Command, inv.Args, inv.Flags = command, []string{strconv.Itoa(story)}, map[string]string{}
