@@ -263,7 +263,9 @@ func (w wiring) runInbox() int {
 		}
 		// A Story waiting for its Ready snapshot, or a pull request for its
 		// plan review: aayu ready's or aayu plan's own screen.
-		deps.OpenCommand = w.inboxCommandScreen
+		deps.OpenCommand = func(command string, story int, soloBypass bool) (tui.Screen, error) {
+			return w.inboxCommandScreen(approval, command, story, soloBypass)
+		}
 	}
 	screen := inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})
 	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))

@@ -14,12 +14,22 @@ import (
 // exactly as that command builds it from its own command line: the same
 // refusals, presence check, reads and yes. The inbox opens it on top of
 // itself.
-func (w wiring) inboxCommandScreen(command string, story int, soloBypass bool) (tui.Screen, error) {
+func (w wiring) inboxCommandScreen(approval *identity.Session, command string, story int, soloBypass bool) (tui.Screen, error) {
 	line := model.Write{Kind: model.WriteOpenCommand, Command: command, Number: story, Solo: soloBypass}.CommandLine()
-	// Where the command would ask for its own presence check (a host
-	// agent's terminal, no terminal), it would run that check as a second
-	// program under the inbox's: it is not opened, and the person runs it.
-	if d := w.here(line).With(nil, line, identity.NeedFor(soloBypass)); d.Outcome != identity.Allowed {
+	// The inbox session's approval covers the command, as it covers a ship
+	// started from the inbox: named for this command, saying where it came
+	// from.
+	var given *identity.Session
+	if approval != nil {
+		s := *approval
+		s.Command, s.Method = line, approval.Method+", this inbox session"
+		given = &s
+	}
+	// Where the command would still ask for its own presence check (an
+	// approval without the access it needs), it would run that check as a
+	// second program under the inbox's: it is not opened, and the person
+	// runs it.
+	if d := w.here(line).With(given, line, identity.NeedFor(soloBypass)); d.Outcome != identity.Allowed {
 		why := ""
 		if d.Reason != "" {
 			why = " (" + d.Reason + ")"
@@ -32,12 +42,12 @@ func (w wiring) inboxCommandScreen(command string, story int, soloBypass bool) (
 	w.inv = inv
 	switch command {
 	case model.CommandReady:
-		return w.readyScreen()
+		return w.readyScreenWith(given)
 	case model.CommandPlan:
 		if soloBypass {
 			inv.Flags["solo-bypass"] = "true"
 		}
-		return w.planScreen()
+		return w.planScreenWith(given)
 	}
 	return nil, fmt.Errorf("the inbox opens no %q screen", command)
 }
