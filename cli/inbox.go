@@ -261,6 +261,11 @@ func (w wiring) runInbox() int {
 		deps.OpenVerify = func(story int) (tui.Screen, error) {
 			return w.storyVerifyScreen(story)
 		}
+		// A Story waiting for its Ready snapshot, or a pull request for its
+		// plan review: aayu ready's or aayu plan's own screen.
+		deps.OpenCommand = func(command string, story int, soloBypass bool) (tui.Screen, error) {
+			return w.inboxCommandScreen(approval, command, story, soloBypass)
+		}
 	}
 	screen := inbox.New(ctx, common, deps, inbox.Options{List: list, DryRun: inv.Global.DryRun})
 	code, err := tui.Run(ctx, screen, runOptions(inv, e, common))

@@ -21,7 +21,12 @@ import (
 // admin for the bypass — once the reads found something to write; the
 // bypass is then judged again with that approval (identity.SoloBypassRefusals,
 // as ship judges its own). --dry-run writes nothing, so any lane may run it.
-func (w wiring) planScreen() (tui.Screen, error) {
+func (w wiring) planScreen() (tui.Screen, error) { return w.planScreenWith(nil) }
+
+// planScreenWith is planScreen with an approval already given (the inbox
+// session's, when a card opened it): it covers the presence check and is
+// the approval the bypass is judged with, as ship's from the inbox is.
+func (w wiring) planScreenWith(given *identity.Session) (tui.Screen, error) {
 	ctx, inv, e, sess, common := w.ctx, w.inv, w.e, w.sess, w.common
 	story, err := build.ParseStory(inv.Args[0])
 	if err != nil {
@@ -44,7 +49,7 @@ func (w wiring) planScreen() (tui.Screen, error) {
 	// Whether a person is here is decided once for the whole command: the
 	// refusal below and the bypass's judgement in every read use it.
 	here := identity.Here(identity.HumanCheck{Command: command, Env: e.getenv, Terminal: terminal, CI: inv.Global.CI})
-	var session *identity.Session
+	session := given
 	read := func(ctx context.Context) (core.Review, error) {
 		gh, err := client(ctx)
 		if err != nil {
@@ -58,7 +63,7 @@ func (w wiring) planScreen() (tui.Screen, error) {
 			SoloBypass: bypass, Env: e.getenv, Terminal: terminal, CI: inv.Global.CI, Session: session, Here: &here})
 	}
 	if !dryRun {
-		d := here.With(nil, command, need)
+		d := here.With(given, command, need)
 		switch d.Outcome {
 		case identity.Refused:
 			return nil, openErr(tui.ExitRefused, "refused: %s; a plan review, and its solo-mode bypass, is the person's act.\nNothing was done. (aayu plan %d --dry-run shows the plan and its never layers and writes nothing; any lane may run it.)", d.Reason, story)

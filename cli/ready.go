@@ -22,7 +22,12 @@ import (
 // read, and a process without a terminal (or with an agent host's marker)
 // approves by the presence check once the reads found something to write.
 // --dry-run writes nothing, so it needs no person and any lane may run it.
-func (w wiring) readyScreen() (tui.Screen, error) {
+func (w wiring) readyScreen() (tui.Screen, error) { return w.readyScreenWith(nil) }
+
+// readyScreenWith is readyScreen with an approval already given (the inbox
+// session's, when a card opened it), which covers the presence check as
+// it covers ship's from the inbox.
+func (w wiring) readyScreenWith(given *identity.Session) (tui.Screen, error) {
 	ctx, inv, e, sess, common := w.ctx, w.inv, w.e, w.sess, w.common
 	story, err := build.ParseStory(inv.Args[0])
 	if err != nil {
@@ -49,7 +54,7 @@ func (w wiring) readyScreen() (tui.Screen, error) {
 	}
 	if !dryRun {
 		d := identity.RequireHuman(identity.HumanCheck{Command: command, Env: e.getenv,
-			Terminal: e.personsTerminal(), CI: inv.Global.CI, Need: identity.AccessWrite})
+			Terminal: e.personsTerminal(), CI: inv.Global.CI, Need: identity.AccessWrite, Session: given})
 		switch d.Outcome {
 		case identity.Refused:
 			return nil, openErr(tui.ExitRefused, "refused: %s; freezing a Story's goal is the person's act.\nNothing was done. (aayu ready %d --dry-run shows the goal and its hash and writes nothing; any lane may run it.)", d.Reason, story)

@@ -88,3 +88,18 @@ func readPolicyFile(ctx context.Context, gh *github.Client, owner, repo, ref, pa
 	}
 	return data, nil
 }
+
+// ReadBaseLayers reads LAYERS.md at ref as given (a branch) and judges it
+// with config, the config file's bytes the caller already read there
+// (ReadBaseConfig's Raw), for a consumer that judges a footprint and
+// nothing else (the inbox's plan-review card): the same parse and
+// refusals as ReadBasePolicy, one conditional read, no CODEOWNERS. ship
+// and aayu plan read the whole policy at one pinned tip with
+// ReadBasePolicy.
+func ReadBaseLayers(ctx context.Context, gh *github.Client, owner, repo, ref string, config []byte) (*basepolicy.Policy, error) {
+	layers, err := readPolicyFile(ctx, gh, owner, repo, ref, basepolicy.LayersPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s on %s of %s/%s: %w", basepolicy.LayersPath, ref, owner, repo, err)
+	}
+	return basepolicy.Parse("", basepolicy.Files{Config: config, Layers: layers}), nil
+}

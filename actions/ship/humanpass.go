@@ -149,7 +149,7 @@ func (r *run) passInput() (pass.PassInput, error) {
 	if in.Streaks, err = r.streaks(); err != nil {
 		return in, err
 	}
-	never := intersect(pass.Footprint(in.Changed, b.layers), b.policy.Never)
+	never := pass.NeverTouched(in.Changed, b.layers, b.policy.Never)
 	if len(never) > 0 {
 		if in.PlanReview, err = r.planReview(never); err != nil {
 			return in, err
@@ -327,14 +327,11 @@ func (r *run) planReview(never []string) (pass.PlanReview, error) {
 		return pass.PlanReview{Missing: fmt.Sprintf("%s, so the plan review of Story #%d is not trusted; %s", f.Line(), r.target.story, next)}, nil
 	}
 	rec, err := pass.ParsePlanRecord(b)
-	switch {
-	case err != nil:
+	if err != nil {
 		return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger does not read (%s); %s", path, untrusted.RecordLine(err.Error()), next)}, nil
-	case rec.Story != r.target.story:
-		return pass.PlanReview{Missing: fmt.Sprintf("%s on the ledger is for #%d, not Story #%d; %s", path, rec.Story, r.target.story, next)}, nil
-	case !rec.Covers(never):
-		return pass.PlanReview{Missing: fmt.Sprintf("the plan review of Story #%d covers %s, and this pull request touches %s; %s",
-			r.target.story, orNone(rec.Layers), strings.Join(never, ", "), next)}, nil
+	}
+	if gap := rec.Gap(r.target.story, never, path); gap != "" {
+		return pass.PlanReview{Missing: gap + "; " + next}, nil
 	}
 	comments, err := r.issueComments(r.target.story)
 	if err != nil {
@@ -450,17 +447,4 @@ func orNone(list []string) string {
 		return "no never layer"
 	}
 	return strings.Join(list, ", ")
-}
-
-func intersect(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		for _, y := range b {
-			if x == y {
-				out = append(out, x)
-				break
-			}
-		}
-	}
-	return out
 }

@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/basepolicy"
 	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/identity"
@@ -37,6 +39,12 @@ type session struct {
 
 	future    *pullFactsFuture // a full Read's GraphQL pages, asked at its start
 	gateFirst *gateRunsFuture  // and page 1 of the merge gate's runs
+
+	// configs are the base branches' config files this session read
+	// (settingsOf), so the story loop judges by the same bytes and does not
+	// ask again.
+	configMu sync.Mutex
+	configs  map[string]*basepolicy.Policy
 }
 
 func gateRunsOptions() *github.ListWorkflowRunsOptions {

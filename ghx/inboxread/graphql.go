@@ -32,6 +32,7 @@ const PullFactsQuery = `query PullFacts($owner: String!, $name: String!, $cursor
           statusCheckRollup { contexts(first: 100) { totalCount nodes { __typename ... on CheckRun { name status conclusion detailsUrl checkSuite { app { slug } } } } } } } } }
         comments(last: 100) { totalCount nodes { databaseId body createdAt updatedAt url author { __typename login } } }
         reviews(last: 100) { totalCount nodes { databaseId state submittedAt url commit { oid } author { __typename login } } }
+        files(first: 100) { totalCount nodes { path changeType } }
       }
     }
   }
@@ -58,6 +59,12 @@ func (a *gqlActor) account() identity.Account {
 	return identity.Account{Login: a.Login}
 }
 
+// gqlFile is one changed file of a pull request.
+type gqlFile struct {
+	Path       string `json:"path"`
+	ChangeType string `json:"changeType"`
+}
+
 type gqlPull struct {
 	// partial: GraphQL answered an error inside this pull request, so
 	// its facts are not taken from the page (factsFrom).
@@ -79,6 +86,13 @@ type gqlPull struct {
 			Name string `json:"name"`
 		} `json:"nodes"`
 	} `json:"labels"`
+	// Files are the changed files (a rename's old path is not in GraphQL:
+	// a pull request with a rename, or more files than a page, is listed
+	// through REST, see changedFiles).
+	Files struct {
+		TotalCount int       `json:"totalCount"`
+		Nodes      []gqlFile `json:"nodes"`
+	} `json:"files"`
 	Commits struct {
 		Nodes []struct {
 			Commit struct {

@@ -199,6 +199,9 @@ func (s *session) readItems(snap *inbox.Snapshot, withSettings func() error) err
 	if err := s.readReviewRecords(snap, nil); err != nil {
 		return err
 	}
+	if err := s.readStoryLoop(snap, nil); err != nil {
+		return err
+	}
 	sortSnapshot(snap)
 	return nil
 }

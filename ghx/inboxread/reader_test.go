@@ -40,6 +40,8 @@ func TestReadDerivesEveryKind(t *testing.T) {
 		inbox.KindBugFixMerged:      {sandbox.DemoBug},
 		inbox.KindReplaced:          {sandbox.DemoReplaced},
 		inbox.KindAudit:             {sandbox.DemoPRAudit},
+		inbox.KindNeedsReady:        {sandbox.DemoStoryNotReady},
+		inbox.KindNeedsPlanReview:   {sandbox.DemoPRNeedsPlan},
 	}
 	for _, kind := range inbox.Kinds() {
 		if !reflect.DeepEqual(got[kind], want[kind]) {

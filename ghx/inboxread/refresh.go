@@ -169,6 +169,17 @@ func (r *Reader) applyChanged(s *session, prev inbox.Snapshot, changed []*github
 	if err := s.readShipRecords(&snap, changedPRs); err != nil {
 		return prev, err
 	}
+	// A Story frozen or a plan reviewed moves its Story's updated_at (the
+	// label, the comment), a push its pull request's: the story loop's
+	// facts are read again when one of them changed, never for a comment.
+	if again, read := storyLoopChanged(prev, snap, issues, pulls); read {
+		if prev.ReadySnapshots == nil {
+			again = nil // a read kept before these facts were: read them all
+		}
+		if err := s.readStoryLoop(&snap, again); err != nil {
+			return prev, err
+		}
+	}
 	r.remember(s.seen, s.readAt())
 	return snap, nil
 }
@@ -224,7 +235,9 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 				err = readIssue(is.Number)
 			}
 		}
-	case inbox.KindReadyToShip, inbox.KindShipStopped, inbox.KindNeedsReview, inbox.KindReviewStopped, inbox.KindAudit:
+	case inbox.KindNeedsReady:
+		err = readIssue(number)
+	case inbox.KindReadyToShip, inbox.KindShipStopped, inbox.KindNeedsReview, inbox.KindReviewStopped, inbox.KindAudit, inbox.KindNeedsPlanReview:
 		err = readPull(number)
 		if err == nil && kind != inbox.KindAudit {
 			i, _ := findPull(snap, number)
@@ -240,6 +253,9 @@ func (r *Reader) Reread(ctx context.Context, kind inbox.Kind, number int, prev i
 	}
 	if err == nil {
 		err = s.settle(&snap, issues, pulls)
+	}
+	if err == nil && (kind == inbox.KindNeedsReady || kind == inbox.KindNeedsPlanReview) {
+		err = s.readStoryLoop(&snap, setOf(pulls)) // the ledger's specs, and the files of a plan card's pull request
 	}
 	if err != nil {
 		return prev, err
@@ -337,6 +353,9 @@ func cloneSnapshot(prev inbox.Snapshot) inbox.Snapshot {
 	snap.ShipRecords = cloneMap(prev.ShipRecords)
 	snap.ShipMerges = cloneMap(prev.ShipMerges)
 	snap.ReviewRecords = cloneMap(prev.ReviewRecords)
+	snap.ReadySnapshots = cloneMap(prev.ReadySnapshots)
+	snap.PlanRecords = cloneMap(prev.PlanRecords)
+	snap.NeverLayers = cloneMap(prev.NeverLayers)
 	return snap
 }
 

@@ -38,7 +38,7 @@ func settingsFrom(c *config.Config) Settings {
 // settingsOf reads ref's config through the one base-policy reader
 // (ghx/basepolicy), failing closed in ship's words.
 func (s *session) settingsOf(ref string) (Settings, error) {
-	pol, err := ghx.ReadBaseConfig(s.ctx, s.r.gh, s.r.owner, s.r.repo, ref)
+	pol, err := s.baseConfig(ref)
 	if err != nil {
 		return Settings{}, err
 	}
@@ -58,4 +58,25 @@ func (s *session) settings() (Settings, error) {
 	}
 	// ref "" is the default branch: the base the policy is read from.
 	return s.settingsOf("")
+}
+
+// baseConfig reads ref's config file once per session (ghx.ReadBaseConfig).
+func (s *session) baseConfig(ref string) (*basepolicy.Policy, error) {
+	s.configMu.Lock()
+	pol, ok := s.configs[ref]
+	s.configMu.Unlock()
+	if ok {
+		return pol, nil
+	}
+	pol, err := ghx.ReadBaseConfig(s.ctx, s.r.gh, s.r.owner, s.r.repo, ref)
+	if err != nil {
+		return nil, err
+	}
+	s.configMu.Lock()
+	if s.configs == nil {
+		s.configs = map[string]*basepolicy.Policy{}
+	}
+	s.configs[ref] = pol
+	s.configMu.Unlock()
+	return pol, nil
 }

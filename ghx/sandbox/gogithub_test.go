@@ -23,8 +23,8 @@ func TestGoGitHubReads(t *testing.T) {
 	if err != nil {
 		t.Fatalf("list issues: %v", err)
 	}
-	if len(issues) != 4 || resp.NextPage != 2 || resp.LastPage != 4 {
-		t.Errorf("page 1 of 15 items by 4: got %d items, next %d, last %d", len(issues), resp.NextPage, resp.LastPage)
+	if len(issues) != 4 || resp.NextPage != 2 || resp.LastPage != 5 {
+		t.Errorf("page 1 of 18 items by 4: got %d items, next %d, last %d", len(issues), resp.NextPage, resp.LastPage)
 	}
 	pr4, _, err := gh.PullRequests.Get(ctx, "acme", "benefits", sandbox.DemoPRReady)
 	if err != nil {

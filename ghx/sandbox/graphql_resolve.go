@@ -78,6 +78,8 @@ func (e *gqlExec) resolve(typ string, v any, f *ast.Field, args map[string]any) 
 		val, ok = actorField(typ, v.(string), name)
 	case typ == "Label":
 		val, ok = e.label(v.(string), name)
+	case typ == "PullRequestChangedFile":
+		val, ok = changedFileField(v.(fileDiff), name)
 	case typ == "PullRequestCommit":
 		val, ok = v.(commitRef), name == "commit"
 	case typ == "Commit":
@@ -443,6 +445,14 @@ func (e *gqlExec) pull(is *issueRec, name string, args map[string]any) (any, err
 		// The head commit stands for the list: a page of the last commits
 		// is what readers of statuses ask for.
 		return paginate([]any{commitRef{e.s.headSHA(is).String()}}, args, name)
+	case "files":
+		// The same files REST's pulls/N/files lists, in its order.
+		files := e.s.prFiles(is)
+		all := make([]any, len(files))
+		for i, f := range files {
+			all[i] = f
+		}
+		return paginate(all, args, name)
 	}
 	return nil, fmt.Errorf("the sandbox does not serve PullRequest.%s", name)
 }
@@ -638,6 +648,26 @@ func (e *gqlExec) rateLimit(name string) (any, bool) {
 		return ts(b.reset), true
 	case "nodeCount":
 		return 0, true
+	}
+	return nil, false
+}
+
+// changedFileField serves a PullRequestChangedFile as GitHub's schema
+// describes it (github-api/graphql/schema.graphql, "type
+// PullRequestChangedFile": additions, changeType: PatchStatus!, deletions,
+// path): its changeType one of PatchStatus's ADDED, DELETED, MODIFIED,
+// RENAMED. The type has no field for a rename's old path; REST's
+// previous_filename is the way to it.
+func changedFileField(f fileDiff, name string) (any, bool) {
+	switch name {
+	case "path":
+		return f.Path, true
+	case "changeType":
+		return map[string]string{"added": "ADDED", "removed": "DELETED", "modified": "MODIFIED", "renamed": "RENAMED"}[f.Status], true
+	case "additions":
+		return f.Additions, true
+	case "deletions":
+		return f.Deletes, true
 	}
 	return nil, false
 }

@@ -139,7 +139,8 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 	sd.seedLedger(head4, head8, c15, merge15, run15)
 	sd.seedSignals(pr4, pr6, pr8, old4, head4, head6, head8, c8b)
 	sd.seedRuns(pr4, pr6, pr8, old4, head4, head6, head8, root)
-	sd.seedVerifyDemo() // seed_verify.go: Bug 16 and the Bugs' Ready snapshots
+	sd.seedVerifyDemo()    // seed_verify.go: Bug 16 and the Bugs' Ready snapshots
+	sd.seedStoryLoopDemo() // seed_storyloop.go: Story 17 waits for Ready, PR 18 for its plan review
 }
 
 // seedSignals writes the statuses, reviews and comments the inbox reads.

@@ -8,7 +8,9 @@ import (
 )
 
 // seedScale adds n more issues and pull requests, cycling through the
-// eight inbox kinds so every kind grows. Each pull request adds its own
+// eight kinds of the seed's table so every kind grows (the Stories wait
+// for their Ready snapshots, and half the stopped reviews touch a never
+// layer, so the story loop's two kinds grow too). Each pull request adds its own
 // notes file, so the branches never conflict and the module still builds.
 func (sd *seeder) seedScale(n int) {
 	bot := sd.agent
@@ -17,10 +19,16 @@ func (sd *seeder) seedScale(n int) {
 	for i := 0; added < n && sd.err == nil; i++ {
 		at := 190 - float64(i%150)
 		k := i + 100
+		folder := "notes"
+		if i%8 == 3 && i%16 == 3 {
+			// Every other stopped review touches the never layer L04
+			// (policy/**), so the scaled inbox has plan reviews to wait for.
+			folder = "policy/notes"
+		}
 		notes := func(is int) map[string]string {
 			// Spread over 100 folders: rewriting one folder of thousands of
 			// entries per commit made seeding quadratic.
-			return map[string]string{fmt.Sprintf("notes/%02d/item-%d.md", is%100, is): fmt.Sprintf("# Note %d\n\nScaled demo item.\n", is)}
+			return map[string]string{fmt.Sprintf("%s/%02d/item-%d.md", folder, is%100, is): fmt.Sprintf("# Note %d\n\nScaled demo item.\n", is)}
 		}
 		storyAndPR := func(labels []string) (*issueRec, *issueRec, plumbing.Hash) {
 			st := sd.issue("founder", fmt.Sprintf("Story: scaled item %d", k), fmt.Sprintf("## Completion Goal\n1. Note %d exists.\n", k),

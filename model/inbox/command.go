@@ -6,7 +6,9 @@ import "fmt"
 // the seed's table names each step's verb: a Decision's is aayu decide
 // with its recommendation (for one half done, the option already
 // commented, which finishes it), a Story PR ready to ship's is aayu ship
-// (with --solo-bypass in solo mode, as its choice is worded). A step no
+// (with --solo-bypass in solo mode, as its choice is worded), a Story
+// waiting for its Ready snapshot's is aayu ready, a pull request waiting
+// for its plan review's is aayu plan on its Story. A step no
 // other command does is done in the inbox; a Decision whose body does not
 // parse has none ("": it is fixed on GitHub).
 func Command(st Step) string {
@@ -20,6 +22,12 @@ func Command(st Step) string {
 		for _, w := range st.Recommendation.Writes {
 			if w.Kind == WriteOpenShip {
 				return ShipCommand(w.Number, w.Solo)
+			}
+		}
+	case KindNeedsReady, KindNeedsPlanReview:
+		for _, w := range st.Recommendation.Writes {
+			if line := w.CommandLine(); line != "" {
+				return line
 			}
 		}
 	}

@@ -31,9 +31,19 @@ func Derive(s Snapshot) []Step {
 		if st, ok := auditStep(s, pr); ok {
 			steps = append(steps, st)
 		}
+		if st, ok := planReviewStep(s, issues, pr); ok {
+			steps = append(steps, st)
+		}
 	}
 	steps = append(steps, mergedSteps(s)...)
 	steps = append(steps, replacedSteps(s)...)
+	ends := map[int]bool{} // items a housekeeping card finishes
+	for _, st := range steps {
+		if st.Kind.Group() == Housekeeping {
+			ends[st.Item.Number] = true
+		}
+	}
+	steps = append(steps, readySteps(s, ends)...)
 	for i := range steps {
 		finish(&steps[i])
 	}

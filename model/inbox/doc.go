@@ -30,6 +30,12 @@
 //     write access) and #N is still open.
 //   - Counsel: a Decision's newest comment starting with CounselMarker by an
 //     account with write access, cut to 75 words.
+//   - Waiting for Ready: an open Story or Bug with no specs/N/ready.md on
+//     the ledger (what aayu ready lands and ship's gate reads).
+//   - Waiting for a plan review: an open pull request whose changed files
+//     touch a never layer (pass.NeverTouched) and whose Story has no plan
+//     record on the ledger that stands for it (pass.PlanRecord.Gap, then
+//     who gave it, as ship judges).
 //
 // Order: steps that need the person first, then housekeeping; within a
 // group by kind in the seed's table order, then by item number (older items

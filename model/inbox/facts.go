@@ -115,6 +115,19 @@ type Snapshot struct {
 	// what "approve its head" writes) of open pull requests' current heads,
 	// by pull request: a head the person approved is not offered again.
 	ReviewRecords map[int]ReviewRecord
+	// ReadySnapshots are the Stories and Bugs with a Ready snapshot on the
+	// ledger (specs/N/ready.md). nil means the ledger's specs were not
+	// read: then no Story is shown waiting for one.
+	ReadySnapshots map[int]bool
+	// PlanRecords are the ledger's plan review records
+	// (specs/N/plan-review.json) of the Stories a never-layer pull request
+	// links, as they read (one that does not read is absent). nil means
+	// they were not read: then no pull request is shown waiting for one.
+	PlanRecords map[int]pass.PlanRecord
+	// NeverLayers are, by open pull request, the never layers its changed
+	// files touch over its base's LAYERS.md and autonomy.never
+	// (pass.NeverTouched, ship's rule); absent when none, or not read.
+	NeverLayers map[int][]string
 	// BasePolicy is the policy of each open pull request's base branch
 	// whose .aayudha/config.toml says otherwise than the default branch's.
 	BasePolicy map[string]Policy

@@ -7,7 +7,7 @@ import "fmt"
 // and meaning; new fields may be added, none is removed.
 func JSONFields() []string {
 	return []string{"id", "number", "kind", "group", "title", "isPR", "head", "links",
-		"recommendation", "choices", "problem", "halfDone", "counsel"}
+		"recommendation", "choices", "problem", "halfDone", "counsel", "command"}
 }
 
 // JSONLink is one link of a step in `--json` output.
@@ -69,6 +69,8 @@ func (s Step) JSON(fields []string) (map[string]any, error) {
 			out[f] = s.HalfDone
 		case "counsel":
 			out[f] = s.Counsel.Raw()
+		case "command":
+			out[f] = Command(s)
 		default:
 			return nil, fmt.Errorf("inbox --json has no field %q", f)
 		}

@@ -21,12 +21,19 @@ const (
 	KindReplaced          Kind = "replaced"
 	KindAudit             Kind = "audit"
 	KindShipStopped       Kind = "ship-stopped"
+	// KindNeedsReady and KindNeedsPlanReview are the human-only steps of
+	// the story loop that only a command did: freezing a Story's goal
+	// (aayu ready) and the plan-time review a never-layer change needs
+	// (aayu plan). Their cards open that command's screen.
+	KindNeedsReady      Kind = "needs-ready"
+	KindNeedsPlanReview Kind = "needs-plan-review"
 )
 
 // Kinds lists every kind in the seed's table order, which is also the order
 // of steps within a group.
 func Kinds() []Kind {
 	return []Kind{KindDecision, KindShipStopped, KindReadyToShip, KindNeedsReview, KindReviewStopped,
+		KindNeedsReady, KindNeedsPlanReview,
 		KindMergedWithoutShip, KindBugFixMerged, KindReplaced, KindAudit}
 }
 
@@ -51,6 +58,10 @@ func (k Kind) Words() string {
 		return "Merged unreviewed, to audit"
 	case KindShipStopped:
 		return "Ship stopped part-way"
+	case KindNeedsReady:
+		return "Story waiting for its Ready snapshot"
+	case KindNeedsPlanReview:
+		return "PR that needs a plan review"
 	}
 	return string(k)
 }
@@ -175,6 +186,16 @@ const (
 	WriteRevertPR     WriteKind = "revert-pr"     // a pull request into Base reverting PR Number's merge (SPEC §7)
 	WriteOpenShip     WriteKind = "open-ship"     // opens the ship screen for PR Number (Solo: with --solo-bypass); writes nothing itself
 	WriteOpen         WriteKind = "open"          // opens Number on GitHub in the browser; writes nothing
+	// WriteOpenCommand opens the screen of Command (CommandReady or
+	// CommandPlan) for Story Number (Solo: aayu plan's --solo-bypass); that
+	// screen asks its own yes before it writes, so this writes nothing.
+	WriteOpenCommand WriteKind = "open-command"
+)
+
+// The commands a card's WriteOpenCommand opens.
+const (
+	CommandReady = "ready"
+	CommandPlan  = "plan"
 )
 
 // Write is one effect of accepting a choice, as data.
@@ -190,10 +211,26 @@ type Write struct {
 	Correction bool
 	Base       string
 	Solo       bool
+	Command    string // WriteOpenCommand's command: CommandReady or CommandPlan
 }
 
 // Writes says whether it changes anything on GitHub or the ledger.
-func (w Write) Writes() bool { return w.Kind != WriteOpen && w.Kind != WriteOpenShip }
+func (w Write) Writes() bool {
+	return w.Kind != WriteOpen && w.Kind != WriteOpenShip && w.Kind != WriteOpenCommand
+}
+
+// CommandLine is the command a WriteOpenCommand opens, as a person types
+// it ("aayu ready 17", "aayu plan 17 --solo-bypass"); "" for any other
+// write.
+func (w Write) CommandLine() string {
+	switch {
+	case w.Kind != WriteOpenCommand:
+		return ""
+	case w.Command == CommandPlan && w.Solo:
+		return fmt.Sprintf("aayu plan %d --solo-bypass", w.Number)
+	}
+	return fmt.Sprintf("aayu %s %d", w.Command, w.Number)
+}
 
 // String says the write in words, for --dry-run and the confirmation line.
 func (w Write) String() string {
@@ -227,6 +264,8 @@ func (w Write) String() string {
 		return fmt.Sprintf("open the ship screen for #%d (aayu ship %d)", w.Number, w.Number)
 	case WriteOpen:
 		return fmt.Sprintf("open #%d on GitHub", w.Number)
+	case WriteOpenCommand:
+		return fmt.Sprintf("open the %s screen for #%d (%s)", w.Command, w.Number, w.CommandLine())
 	}
 	return string(w.Kind)
 }

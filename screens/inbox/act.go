@@ -351,6 +351,8 @@ func (m *Model) submit(st model.Step, c model.Choice, note string) tea.Cmd {
 			}
 			m.tell(fmt.Sprintf("Ship #%d with: aayu ship %d%s (the ship screen opens from here in a later version).", w.Number, w.Number, map[bool]string{true: " --solo-bypass"}[w.Solo]))
 			return nil
+		case model.WriteOpenCommand:
+			return m.openCommand(w)
 		}
 	}
 	if m.opts.DryRun {

@@ -110,6 +110,10 @@ func shortKind(k model.Kind) string {
 		return "Audit"
 	case model.KindShipStopped:
 		return "Unfinished"
+	case model.KindNeedsReady:
+		return "Ready"
+	case model.KindNeedsPlanReview:
+		return "Plan"
 	}
 	return string(k)
 }

@@ -37,6 +37,13 @@ type Deps struct {
 	// Solo-mode bypass); nil means ship does not open from here (--list,
 	// CI), and the card says which command to run.
 	OpenShip func(pr int, soloBypass bool) (tui.Screen, error)
+	// OpenCommand builds the screen of aayu ready or aayu plan for a Story
+	// (model.CommandReady, model.CommandPlan; soloBypass: aayu plan's
+	// --solo-bypass, as the card's choice is worded), opened on top of the
+	// inbox by a story-loop card; that screen asks its own yes before it
+	// writes. nil means it does not open from here, and the card says which
+	// command to run.
+	OpenCommand func(command string, story int, soloBypass bool) (tui.Screen, error)
 	// OpenPack and OpenVerify build the pack viewer (p) and verify (v) for
 	// a Story, opened on top of the inbox; nil means they do not open here.
 	OpenPack   func(story int) (tui.Screen, error)

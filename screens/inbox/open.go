@@ -38,6 +38,28 @@ func (m *Model) openShip(pr int, solo bool) tea.Cmd {
 	return nil
 }
 
+// openCommand opens the screen of aayu ready or aayu plan a story-loop
+// card names; without one here (--list, CI, --dry-run) it says the
+// command to run. That screen reads again and asks its own yes.
+func (m *Model) openCommand(w model.Write) tea.Cmd {
+	if m.deps.OpenCommand == nil || m.opts.DryRun {
+		m.tell(fmt.Sprintf("Run: %s (its screen shows what it will write and asks first).", w.CommandLine()))
+		return nil
+	}
+	if m.writes.running > 0 {
+		m.tell(fmt.Sprintf("Writes are under way; run %s once they finish.", w.CommandLine()))
+		return nil
+	}
+	s, err := m.deps.OpenCommand(w.Command, w.Number, w.Solo)
+	if err != nil {
+		m.tell(fmt.Sprintf("The %s screen for #%d could not open: %s", w.Command, w.Number, tui.SanitizeLine(err.Error())))
+		return nil
+	}
+	m.opening, m.away = s, away{what: w.Command, number: w.Number}
+	m.tell(fmt.Sprintf("Opening the %s screen for #%d (%s).", w.Command, w.Number, w.CommandLine()))
+	return nil
+}
+
 // openStory opens the pack viewer (p) or verify (v) for the Story of the
 // current card: the card's own item when it is a Story, else the Story its
 // pull request links.
@@ -74,7 +96,7 @@ func (m *Model) openStory(what string) tea.Cmd {
 // its body naming an issue labelled as a Story).
 func storyOf(st model.Step, snap *model.Snapshot) (int, bool) {
 	switch st.Kind {
-	case model.KindMergedWithoutShip, model.KindReplaced:
+	case model.KindMergedWithoutShip, model.KindReplaced, model.KindNeedsReady:
 		return st.Item.Number, true
 	}
 	for _, l := range st.Links {
@@ -102,7 +124,7 @@ func storyOf(st model.Step, snap *model.Snapshot) (int, bool) {
 
 // away is the screen opened on top of the inbox, while it shows.
 type away struct {
-	what   string // "ship", "pack" or "verify"
+	what   string // "ship", "pack", "verify", "ready" or "plan"
 	number int    // the pull request or Story
 }
 
@@ -136,7 +158,7 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.quit.inputClosed || a.what != "ship" {
+	if m.quit.inputClosed || !changesCards(a.what) {
 		return nil // the card's question comes again under the line (keepQuestionLast)
 	}
 	cmd := m.refresh()
@@ -145,6 +167,12 @@ func (m *Model) onReturned(msg tui.ReturnedMsg) tea.Cmd {
 	// header's read time, not the message. The plain page says it landed.
 	m.status.message, m.feed.refreshAsked = line, m.c.Plain
 	return cmd
+}
+
+// changesCards says a screen opened from the inbox may have written what
+// its cards are read from (ship, ready, plan), so coming back refreshes.
+func changesCards(what string) bool {
+	return what == "ship" || what == model.CommandReady || what == model.CommandPlan
 }
 
 // ShipEnded says in one line how a ship started from the inbox ended: the
