@@ -3,18 +3,12 @@ package e2e
 import (
 	"flag"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
-	"path/filepath"
 	"runtime"
-	"sort"
-	"strings"
 	"testing"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/aayudha/aayu/internal/paralleltest"
 )
 
 // serialTests are the Test functions of this package allowed not to call
@@ -81,86 +75,5 @@ func TestMain(m *testing.M) {
 // cli.Env, never from the process.
 func TestEveryE2ETestCallsParallel(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob("*_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	var serial []string
-	seen := map[string]bool{}
-	for _, file := range files {
-		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatalf("parsing %s: %v", file, err)
-		}
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil || !isTestFunc(fn) {
-				continue
-			}
-			seen[fn.Name.Name] = true
-			if _, allowed := serialTests[fn.Name.Name]; allowed {
-				continue
-			}
-			if !callsParallel(fn) {
-				serial = append(serial, fset.Position(fn.Pos()).String()+": "+fn.Name.Name)
-			}
-		}
-	}
-	sort.Strings(serial)
-	if len(serial) > 0 {
-		t.Errorf("these tests do not call t.Parallel() (add it as their first line, with state from t.TempDir, or list them in serialTests with the reason):\n%s",
-			strings.Join(serial, "\n"))
-	}
-	for name := range serialTests {
-		if !seen[name] {
-			t.Errorf("serialTests lists %s, which is no test of this package; remove it", name)
-		}
-	}
-}
-
-// isTestFunc reports whether fn is a test go test runs: TestXxx(t *testing.T).
-func isTestFunc(fn *ast.FuncDecl) bool {
-	name := fn.Name.Name
-	if !strings.HasPrefix(name, "Test") || name == "TestMain" {
-		return false
-	}
-	if r, _ := utf8.DecodeRuneInString(strings.TrimPrefix(name, "Test")); unicode.IsLower(r) {
-		return false // Testify is not a test
-	}
-	params := fn.Type.Params.List
-	if len(params) != 1 || len(params[0].Names) != 1 {
-		return false
-	}
-	star, ok := params[0].Type.(*ast.StarExpr)
-	if !ok {
-		return false
-	}
-	sel, ok := star.X.(*ast.SelectorExpr)
-	return ok && sel.Sel.Name == "T"
-}
-
-// callsParallel reports whether one of fn's top-level statements is
-// <its *testing.T>.Parallel(): a call inside a branch or a subtest does
-// not make the test itself parallel.
-func callsParallel(fn *ast.FuncDecl) bool {
-	tname := fn.Type.Params.List[0].Names[0].Name
-	for _, st := range fn.Body.List {
-		es, ok := st.(*ast.ExprStmt)
-		if !ok {
-			continue
-		}
-		call, ok := es.X.(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Parallel" {
-			continue
-		}
-		if id, ok := sel.X.(*ast.Ident); ok && id.Name == tname {
-			return true
-		}
-	}
-	return false
+	paralleltest.Check(t, serialTests)
 }
