@@ -396,7 +396,7 @@ func TestTmuxCtrlCDuringDecisionWriteFinishesIt(t *testing.T) {
 	home := t.TempDir()
 	url, commented := slowSandbox(t, 300*time.Millisecond)
 	s := newTmux(t, 140, 34, humanEnv(home)+" AAYU_GITHUB_TOKEN=sandbox-founder "+bin+" --api-url "+url+"/ --oauth-url "+url+" --repo acme/benefits inbox")
-	s.waitFor("Needs you (6)")
+	s.waitFor("Needs you (8)")
 	s.waitFor("Decision #1 (needs you)") // the first card, under the cursor
 	s.keys("Enter")
 	<-commented

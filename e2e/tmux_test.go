@@ -201,9 +201,9 @@ func TestTmuxInboxOnSandbox(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 120, 30, humanEnv(home)+" "+bin+" --sandbox inbox")
-	s.waitFor("Needs you (6)")
+	s.waitFor("Needs you (8)")
 	s.waitFor("Housekeeping (3)")
-	for range 6 {
+	for range 8 {
 		s.keys("Down")
 	}
 	s.waitFor("> [ ] Merged #9")
@@ -252,17 +252,17 @@ func TestTmuxShipFromTheInbox(t *testing.T) {
 	}{
 		{"AnsweredYes", "y", "shipped: merged as",
 			[]string{"passed    the merge gate's pack for this head", "human pass", "solo-mode bypass by @founder", "squash merge"}, nil,
-			"Needs you (5)", "AAYU-EXIT=0"},
+			"Needs you (7)", "AAYU-EXIT=0"},
 		{"AnsweredNo", "n", "cancelled: you did not answer yes, so nothing was merged",
 			[]string{"you did not answer yes; nothing was written"}, []string{"refused: nothing was merged"},
-			"Needs you (6)", "AAYU-EXIT=4"},
+			"Needs you (8)", "AAYU-EXIT=4"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			bin := buildAayu(t)
 			home := t.TempDir()
 			s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
-			s.waitFor("Needs you (6)")
+			s.waitFor("Needs you (8)")
 			s.keys("Down")
 			s.keys("Down")
 			s.waitFor("Story PR ready to ship #4 (needs you)")
