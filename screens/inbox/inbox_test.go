@@ -194,8 +194,8 @@ func TestInboxFailureCards(t *testing.T) {
 		t.Error("details were shown without d")
 	}
 	s.send("q")
-	if code := s.exit(); code != tui.ExitOK {
-		t.Fatalf("exit %d", code)
+	if code := s.exit(); code != tui.ExitFailed {
+		t.Fatalf("a session that ends with a failed write standing exits %d, want %d", code, tui.ExitFailed)
 	}
 	if !strings.Contains(s.out.String(), "log: Decision #1 failed: step: comment; POST /repos/acme/benefits/issues/1/comments: 502 Bad Gateway") {
 		t.Errorf("the log printed on quit lacks the details:\n%s", s.out.String())

@@ -489,6 +489,11 @@ func (m *Model) noFailures() bool { return m.writes.noFailures(m.list.steps) }
 // finish ends the screen; the log of failures is printed on quit.
 func (m *Model) finish() tea.Cmd {
 	m.done = true
+	if !m.noFailures() {
+		// A write that failed and was not finished since is what the
+		// person did not get done: the session ends failed (SPEC §3).
+		m.code = tui.Worst(m.code, tui.ExitFailed)
+	}
 	for _, l := range m.writes.takeLog() {
 		m.say(l)
 	}
