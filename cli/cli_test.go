@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -77,4 +80,57 @@ func TestNoColorDropsColourOnly(t *testing.T) {
 	if opts.ColorProfile != colorprofile.Unknown {
 		t.Errorf("without NO_COLOR the profile is forced to %v", opts.ColorProfile)
 	}
+}
+
+// TestSandboxBotServesTheBotDemo: aayu sandbox --bot serves the demo with
+// a bot identity and its App (so a reply can approve a batch there), in a
+// state dir of its own beside the solo demo's.
+func TestSandboxBotServesTheBotDemo(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"sandbox", "--bot", "--addr", "127.0.0.1:0"}, env{
+			stdin: strings.NewReader(""), stdout: pw, stderr: io.Discard,
+			getenv: func(k string) string { return map[string]string{"HOME": home}[k] },
+		})
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var url string
+	var said []string
+	for sc.Scan() {
+		l := sc.Text()
+		said = append(said, l)
+		if u, ok := strings.CutPrefix(l, "sandbox GitHub serving acme/benefits at "); ok {
+			url = u
+		}
+		if strings.HasPrefix(l, "state kept in") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if url == "" {
+		t.Fatalf("aayu sandbox --bot never said where it serves:\n%s", strings.Join(said, "\n"))
+	}
+	if !strings.Contains(strings.Join(said, "\n"), "sandbox-bot") || !strings.Contains(strings.Join(said, "\n"), "Approve batch HASH") {
+		t.Errorf("aayu sandbox --bot does not say its own state dir and what a reply does:\n%s", strings.Join(said, "\n"))
+	}
+	req, _ := http.NewRequest("GET", url+"/repos/acme/benefits/contents/.aayudha/config.toml?ref=dev", nil)
+	req.Header.Set("Authorization", "Bearer sandbox-founder")
+	req.Header.Set("Accept", "application/vnd.github.raw+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `app_slug = "agent-bot"`) {
+		t.Errorf("the --bot demo's config has no bot identity (%d):\n%s", resp.StatusCode, body)
+	}
+	cancel()
+	<-done
 }

@@ -30,12 +30,20 @@ func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
 		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
 		return tui.ExitFailed
 	}
+	// The bot demo keeps its own state: one state dir holds one demo, and
+	// the solo demo stays what the README's first run shows.
+	bot := inv.Flags["bot"] != ""
+	stateDir := filepath.Join(cache, "aayu", "sandbox")
+	if bot {
+		stateDir = filepath.Join(cache, "aayu", "sandbox-bot")
+	}
 	srv, err := sandbox.New(sandbox.Options{
-		StateDir: filepath.Join(cache, "aayu", "sandbox"),
-		Faults:   faults,
-		Scale:    scale,
-		Logf:     func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
-		Runner:   gateRunner(),
+		StateDir:    stateDir,
+		BotIdentity: bot,
+		Faults:      faults,
+		Scale:       scale,
+		Logf:        func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
+		Runner:      gateRunner(),
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu sandbox: %v\n", err)
@@ -65,12 +73,19 @@ func runSandbox(ctx context.Context, inv tui.Invocation, e env) int {
 		return tui.ExitFailed
 	}
 	fmt.Fprintf(e.stdout, "sandbox GitHub serving acme/benefits at %s\n", url)
+	if bot {
+		fmt.Fprintln(e.stdout, "the demo has a bot identity: agents write as the App agent-bot, and a reply \"Approve batch HASH\" on a batch is applied by aayudha-approve.yml")
+	}
 	fmt.Fprintf(e.stdout, "use it with: aayu --api-url %s/ --oauth-url %s  (token sandbox-founder, -writer, -reader or -agent-bot)\n", url, url)
-	fmt.Fprintf(e.stdout, "state kept in %s; Ctrl-C stops it\n", filepath.Join(cache, "aayu", "sandbox"))
+	fmt.Fprintf(e.stdout, "state kept in %s; Ctrl-C stops it\n", stateDir)
 	// ship checks the gate's attestation with the sandbox's own Sigstore
 	// root: found by itself on this machine, named here for anywhere else.
-	fmt.Fprintf(e.stdout, "its Sigstore root: %s (found by itself for a sandbox on this machine; elsewhere: --set proof.trusted_root=%s)\n",
-		filepath.Join(cache, "aayu", "sandbox", sandbox.TrustedRootFile), filepath.Join(cache, "aayu", "sandbox", sandbox.TrustedRootFile))
+	rootFile := filepath.Join(stateDir, sandbox.TrustedRootFile)
+	if bot {
+		fmt.Fprintf(e.stdout, "its Sigstore root: %s (ship needs --set proof.trusted_root=%s)\n", rootFile, rootFile)
+	} else {
+		fmt.Fprintf(e.stdout, "its Sigstore root: %s (found by itself for a sandbox on this machine; elsewhere: --set proof.trusted_root=%s)\n", rootFile, rootFile)
+	}
 	<-ctx.Done()
 	if err := srv.Close(); err != nil {
 		fmt.Fprintf(e.stderr, "aayu sandbox: saving state: %v\n", err)
@@ -100,12 +115,14 @@ func sandboxCommand() command {
 				"--reset seeds the demo again, throwing away every change, and exits.",
 			Example: "aayu sandbox --addr 127.0.0.1:8765\n" +
 				"aayu sandbox --faults 5xx=0.1,latency=300ms\n" +
-				"aayu sandbox --reset --addr 127.0.0.1:8765",
+				"aayu sandbox --reset --addr 127.0.0.1:8765\n" +
+				"aayu sandbox --bot --addr 127.0.0.1:8766",
 			Flags: []tui.FlagDef{
 				{Name: "addr", Value: "HOST:PORT", Usage: "where to listen, as HOST:PORT"},
 				{Name: "faults", Value: "SPEC", Usage: "inject faults by SPEC, e.g. 5xx=0.1,latency=300ms"},
 				{Name: "scale", Value: "N", Usage: "seed N times the demo's items"},
 				{Name: "reset", Usage: "seed the demo again, throwing away every change, and exit"},
+				{Name: "bot", Usage: "the demo with a bot identity and its App, where a reply approves a batch"},
 			},
 		},
 		run:   func(w wiring) int { return runSandbox(w.ctx, w.inv, w.e) },
