@@ -415,6 +415,10 @@ func reportApplied(out, errOut io.Writer, hash, by string, res approve.Result, e
 	if res.Unmarked != nil {
 		fmt.Fprintf(errOut, "aayu: %s\n", tui.SanitizeLine(res.Unmarked.Error()))
 	}
+	if a, ok := approve.IsAlreadyApplied(err); ok && a.Applied.IsVoided() {
+		fmt.Fprintf(out, "Not applied: %s\n", tui.SanitizeLine(approve.Closed{Applied: &a.Applied}.Words(hash)))
+		return tui.ExitRefused
+	}
 	if a, ok := approve.IsAlreadyApplied(err); ok {
 		fmt.Fprintf(out, "Batch %s was already %s by @%s; nothing more was written.\n", hash, a.Applied.Outcome, tui.SanitizeLine(a.Applied.By))
 		return tui.ExitOK

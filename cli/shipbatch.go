@@ -107,6 +107,11 @@ func (w wiring) shipApplier(gh *github.Client, out io.Writer) approve.ShipFunc {
 			}
 			return "", fmt.Errorf("%s: %w", it.Command, err)
 		}
+		if !res.Shipped && res.ApprovalVoid != "" {
+			return "", &approve.Refusal{Check: approve.CheckApprovalVoid,
+				Reason: fmt.Sprintf("%s: %s; nothing was merged.", it.Command, res.ApprovalVoid),
+				Next:   fmt.Sprintf("Ask the agent to run %s again for a new batch.", it.Command)}
+		}
 		if !res.Shipped {
 			return "", &approve.Refusal{Check: approve.CheckStepRefused,
 				Reason: fmt.Sprintf("%s now refuses: %s; nothing was merged.", it.Command, strings.Join(res.Refusals, "; ")),

@@ -182,8 +182,27 @@ func TestAgentShipBatchVoidedWhenTheHeadMoved(t *testing.T) {
 	if merged, _ := prState(t, founder, 4); merged {
 		t.Fatal("a moved head was merged on the old head's approval")
 	}
-	if _, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "ledger", approve.AppliedPath(hash)); !ghx.IsNotFound(err) {
-		t.Fatalf("a voided batch was marked applied (%v)", err)
+	b, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "ledger", approve.AppliedPath(hash))
+	if err != nil {
+		t.Fatalf("the voided batch has no closing record on the ledger: %v", err)
+	}
+	var closed approve.Applied
+	if err := json.Unmarshal(b, &closed); err != nil || !closed.IsVoided() || closed.Complete {
+		t.Fatalf("the batch's closing record = %s (%v), want outcome voided, nothing applied", b, err)
+	}
+	// Its comment no longer looks live: it says voided and why, with no
+	// code to enter.
+	c, err := approve.FindBatchComment(ctx, founder, "acme", "benefits", 4, hash, "")
+	if err != nil || c == nil {
+		t.Fatalf("the batch comment is gone (%v)", err)
+	}
+	if body := c.GetBody(); !strings.Contains(body, "voided: ") || !strings.Contains(body, "moved from "+head[:12]) || strings.Contains(body, "/login/device") {
+		t.Errorf("the voided batch's comment still looks live:\n%s", body)
+	}
+	// A second approve refuses at once, saying why.
+	again := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+	if code := again.exit(); code != tui.ExitRefused || !strings.Contains(again.out.String(), "was voided (") {
+		t.Errorf("approving the voided batch again: exit %d, want %d saying it was voided:\n%s", code, tui.ExitRefused, again.out.String())
 	}
 }
 
@@ -251,5 +270,48 @@ func TestAgentShipSoloBypassBatchInSoloMode(t *testing.T) {
 	raw, err := ghx.ReadFile(context.Background(), founder, "acme", "benefits", "ledger", "proof/3/"+head+"/authoritative/ship.json")
 	if err != nil || !strings.Contains(string(raw), `"kind": "solo-bypass"`) || !strings.Contains(string(raw), `"batch": "`+hash+`"`) {
 		t.Fatalf("ship.json does not record the bypass and the batch: %v\n%s", err, raw)
+	}
+}
+
+// TestBatchVoidedWhenItsDecisionWasEdited: a Decision edited after the
+// agent's batch voids the approval: the founder's code applies nothing,
+// the ledger closes the batch as voided, its comment says so instead of
+// waiting for a code, and approving again refuses at once.
+func TestBatchVoidedWhenItsDecisionWasEdited(t *testing.T) {
+	t.Parallel()
+	_, url := startBotSandbox(t)
+	founder := clientAt(t, url, "founder")
+	ctx := context.Background()
+	hash, _ := agentBatch(t, url, botAgent(t), `1 human-only step for @founder`, "decide", "1", "--accept", "1")
+	is, _, err := founder.Issues.Get(ctx, "acme", "benefits", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := is.GetBody() + "\n\nOne more option, added after the batch."
+	if _, _, err := clientAt(t, url, "writer").Issues.Edit(ctx, "acme", "benefits", 1, &github.IssueRequest{Body: &edited}); err != nil {
+		t.Fatal(err)
+	}
+	a := approveAtTerminal(t, url, hash, "founder")
+	if code := a.exit(); code != tui.ExitRefused || !strings.Contains(a.out.String(), "Decision #1 changed since the batch") {
+		t.Fatalf("exit %d, want %d naming the edit:\n%s", code, tui.ExitRefused, a.out.String())
+	}
+	if st := decidedState(t, founder, 1); st != "open/" {
+		t.Fatalf("an edited Decision was decided on the old text's approval: #1 is %s", st)
+	}
+	b, err := ghx.ReadFile(ctx, founder, "acme", "benefits", "ledger", approve.AppliedPath(hash))
+	var closed approve.Applied
+	if err != nil || json.Unmarshal(b, &closed) != nil || !closed.IsVoided() {
+		t.Fatalf("the batch's closing record = %s (%v), want outcome voided", b, err)
+	}
+	c, err := approve.FindBatchComment(ctx, founder, "acme", "benefits", 1, hash, "")
+	if err != nil || c == nil {
+		t.Fatalf("the batch comment is gone (%v)", err)
+	}
+	if body := c.GetBody(); !strings.Contains(body, "voided: Decision #1 changed since the batch") || strings.Contains(body, "aayu approve "+hash+"` at your own terminal") {
+		t.Errorf("the voided batch's comment still looks live:\n%s", body)
+	}
+	again := startAayu(t, map[string]string{"HOME": t.TempDir(), "AAYU_GITHUB_TOKEN": "sandbox-founder"}, append(agentAt(url), "approve", hash)...)
+	if code := again.exit(); code != tui.ExitRefused || !strings.Contains(again.out.String(), "was voided (") {
+		t.Errorf("approving the voided batch again: exit %d, want %d saying it was voided:\n%s", code, tui.ExitRefused, again.out.String())
 	}
 }

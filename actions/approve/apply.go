@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v66/github"
@@ -175,6 +176,9 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 			return res, err
 		}
 		if err := unchanged(rec, plan, landed); err != nil {
+			if len(landed) == 0 {
+				res.Unmarked = void(ctx, o, rec, err)
+			}
 			return res, err
 		}
 		ex, err := actions.NewExecutor(actions.ExecutorConfig{Client: o.Ledger.Client, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
@@ -216,6 +220,10 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 			err = &Refusal{CheckNoBatch, fmt.Sprintf("This aayu cannot apply a %q step (%s).", it.Kind, it.Command), "Run the step's command at a terminal instead."}
 		}
 		if err != nil {
+			var r *Refusal
+			if errors.As(err, &r) && r.Check == CheckApprovalVoid && len(res.Done) == 0 && len(landed) == 0 && len(res.Steps) == 0 {
+				res.Unmarked = void(ctx, o, rec, err)
+			}
 			return res, err
 		}
 		if applied.Writer == "" {
@@ -232,6 +240,23 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 	res.Applied = &applied
 	res.Unmarked = MarkClosed(ctx, o.Ledger, rec, AppliedWords(applied))
 	return res, nil
+}
+
+// void closes a batch that can never apply, before any of it landed: the
+// ledger's applied record says voided and why (so a later approve refuses
+// at once), and the comment says so instead of showing a live code. It
+// returns what kept the comment from saying so.
+func void(ctx context.Context, o ApplyOptions, rec Record, why error) error {
+	reason := why.Error()
+	var r *Refusal
+	if errors.As(why, &r) {
+		reason = strings.TrimSuffix(r.Reason, ".")
+	}
+	v := Applied{Hash: o.Hash, Outcome: OutcomeVoided, By: o.Approver.Login, Method: o.Method, Comment: o.Comment, At: o.Now().UTC(), Results: []string{reason}}
+	if err := o.Ledger.write(ctx, AppliedPath(o.Hash), v, fmt.Sprintf("approvals: batch %s voided: %s", o.Hash, reason)); err != nil {
+		return fmt.Errorf("recording batch %s as voided: %w", o.Hash, err)
+	}
+	return MarkClosed(ctx, o.Ledger, rec, AppliedWords(v))
 }
 
 // unchanged refuses when a Decision's title or body is not what the batch

@@ -92,6 +92,9 @@ const (
 	// CheckStepRefused: the step's own command refuses it now (ship's
 	// gates on the pinned head, a head that moved).
 	CheckStepRefused = "the step refused when applied"
+	// CheckApprovalVoid: the change the batch showed is gone (its head or
+	// base moved), so the approval can never apply; the batch is voided.
+	CheckApprovalVoid = "an approval for a change that moved"
 	// CheckPlanOwnComment: a plan step needs the person's own comment,
 	// which this route cannot make (the device code in an agent lane).
 	CheckPlanOwnComment = "a plan review needs your own comment"

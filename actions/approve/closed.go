@@ -3,6 +3,7 @@ package approve
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // VoidedChanged is what became of a batch whose comment was changed after
@@ -10,6 +11,19 @@ import (
 // the steps again, so it is marked void, by the device code's path and the
 // reply's alike, and no code or instruction in it may look live.
 const VoidedChanged = "voided: its comment was changed after it was posted, so approving it applies nothing; ask the agent for a new batch."
+
+// OutcomeVoided is the applied record's outcome for a batch that can never
+// apply (a Decision edited after it, a head or base that moved): landed so
+// a later approve refuses at once, and the comment stops looking live.
+const OutcomeVoided = "voided"
+
+// VoidedWords is what a voided batch's comment says, why included.
+func VoidedWords(why string) string {
+	return "voided: " + why + ", so approving it applies nothing; ask the agent for a new batch."
+}
+
+// IsVoided says the applied record closed the batch without applying it.
+func (a Applied) IsVoided() bool { return a.Outcome == OutcomeVoided }
 
 // Closed is how a batch stopped waiting, read from the ledger: applied or
 // rejected (its applied record), or superseded by a later batch of its
@@ -23,6 +37,8 @@ type Closed struct {
 // Words say what became of the batch, for the waiting process's output.
 func (c Closed) Words(hash string) string {
 	switch {
+	case c.Applied != nil && c.Applied.IsVoided():
+		return fmt.Sprintf("Batch %s was voided (%s); nothing of it is applied, and the agent starts a new batch.", hash, inline(strings.Join(c.Applied.Results, "; ")))
 	case c.Applied != nil && c.Applied.Outcome == "rejected":
 		return fmt.Sprintf("Batch %s was rejected by @%s; nothing of it is applied.", hash, inline(c.Applied.By))
 	case c.Applied != nil:

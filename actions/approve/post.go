@@ -230,6 +230,9 @@ func MarkClosed(ctx context.Context, l Ledger, rec Record, outcome string) error
 
 // AppliedWords is what an applied (or rejected) batch's comment says.
 func AppliedWords(a Applied) string {
+	if a.IsVoided() {
+		return VoidedWords(strings.Join(a.Results, "; "))
+	}
 	if a.Outcome == "rejected" {
 		return fmt.Sprintf("rejected by @%s; nothing of it is applied.", a.By)
 	}

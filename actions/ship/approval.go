@@ -87,10 +87,12 @@ func (r *run) pinned(out gateOutcome) gateOutcome {
 		return out
 	}
 	if r.target.head != a.Head {
+		r.res.ApprovalVoid = fmt.Sprintf("the head of #%d moved from %s to %s since batch %s", r.pr, gitsha.Short(a.Head), gitsha.Short(r.target.head), a.Batch)
 		out.refusals = append(out.refusals, fmt.Sprintf("the head of #%d moved from %s to %s since batch %s, so the approval was for another change and is void; ask the agent to run aayu ship %d again for a new batch",
 			r.pr, gitsha.Short(a.Head), gitsha.Short(r.target.head), a.Batch, r.pr))
 	}
 	if a.Base != "" && r.target.baseRef != a.Base {
+		r.res.ApprovalVoid = fmt.Sprintf("#%d now merges into %s, not the %s batch %s showed", r.pr, r.target.baseRef, a.Base, a.Batch)
 		out.refusals = append(out.refusals, fmt.Sprintf("#%d now merges into %s, not the %s batch %s showed, so the approval is void; ask the agent for a new batch",
 			r.pr, r.target.baseRef, a.Base, a.Batch))
 	}

@@ -212,8 +212,12 @@ type Result struct {
 	PackDir     string        // the unzipped gate pack, for the pack screen
 	Pack        *proof.Report // its verification, when a run qualified
 	Refusals    []string
-	Passed      []PassedOver // runs passed over
-	Unfinished  string       // after a write landed: what landed and what did not, in words
+	// ApprovalVoid says why the batch approval this run carried can never
+	// apply (its head or base moved since the batch showed them); "" when
+	// it still could.
+	ApprovalVoid string
+	Passed       []PassedOver // runs passed over
+	Unfinished   string       // after a write landed: what landed and what did not, in words
 	// Recorded says the record is on the ledger though the run did not
 	// finish (only the Story's update is left).
 	Recorded bool
