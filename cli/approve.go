@@ -30,7 +30,7 @@ func (w wiring) runApprove() int {
 		return tui.ExitUsage
 	}
 	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "aayu approve: which repository? Give --repo OWNER/NAME. Nothing was done.")
+		fmt.Fprintln(e.stderr, "aayu approve: "+whichRepository)
 		return tui.ExitUsage
 	}
 	hash := strings.ToLower(strings.TrimSpace(inv.Args[0]))

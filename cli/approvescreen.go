@@ -26,7 +26,7 @@ func (w wiring) approveAsScreen() bool {
 func (w wiring) approveScreen() (tui.Screen, error) {
 	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME. Nothing was done.")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	hash := strings.ToLower(strings.TrimSpace(inv.Args[0]))
 	tok, _, err := sess.resolve(ctx)

@@ -18,7 +18,7 @@ import (
 func (w wiring) auditScreen() (tui.Screen, error) {
 	ctx, sess, common := w.ctx, w.sess, w.common
 	if sess.owner == "" {
-		return nil, errors.New("which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
+		return nil, errors.New(whichRepository)
 	}
 	owner, repo := sess.owner, sess.repo
 	return audit.New(ctx, common, audit.Deps{

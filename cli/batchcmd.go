@@ -165,7 +165,7 @@ func (b *batchRun) fail(code int, format string, args ...any) int {
 func (b *batchRun) start() (int, bool) {
 	ctx, sess := b.w.ctx, b.w.sess
 	if sess.owner == "" {
-		return b.fail(tui.ExitUsage, "which repository? Give --repo OWNER/NAME. Nothing was done."), true
+		return b.fail(tui.ExitUsage, whichRepository), true
 	}
 	var err error
 	if b.tok, b.trailers, err = b.w.agentToken(ctx); err != nil {

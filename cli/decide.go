@@ -33,7 +33,7 @@ func (w wiring) decideScreen() (tui.Screen, error) {
 		return nil, openErr(tui.ExitUsage, "%v. Nothing was done.", err)
 	}
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	command, dryRun := core.Command(picks), inv.Global.DryRun
 	tok, _, err := sess.resolve(ctx)

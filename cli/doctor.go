@@ -15,7 +15,7 @@ import (
 func (w wiring) doctorScreen() (tui.Screen, error) {
 	ctx, sess, common := w.ctx, w.sess, w.common
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub).")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	return doctor.New(ctx, common, func(ctx context.Context) (core.Report, error) {
 		tok, _, err := sess.resolve(ctx)

@@ -39,7 +39,7 @@ func reportDeps(e env, command string, err error) int {
 func (w wiring) inboxDeps(here identity.Decision, approval func() *identity.Session) (inbox.Deps, error) {
 	ctx, e, sess := w.ctx, w.e, w.sess
 	if sess.owner == "" {
-		return inbox.Deps{}, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		return inbox.Deps{}, openErr(tui.ExitUsage, whichRepository)
 	}
 	tok, _, err := sess.resolve(ctx)
 	if err != nil {

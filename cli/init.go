@@ -20,7 +20,7 @@ import (
 func (w wiring) initScreen() (tui.Screen, error) {
 	ctx, inv, e, sess, common := w.ctx, w.inv, w.e, w.sess, w.common
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub). Nothing was done.")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	opts := core.Options{
 		Owner: sess.owner, Repo: sess.repo, ClientID: inv.Flags["client-id"],

@@ -49,7 +49,7 @@ func (w wiring) runInitBotApp() int {
 func (w wiring) manifestFlowOptions(command, what string, stop func() string) (opts core.BotAppOptions, code int, ok bool) {
 	ctx, inv, e, sess := w.ctx, w.inv, w.e, w.sess
 	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "which repository? Give --repo OWNER/NAME (or run it in a checkout whose origin is on GitHub). Nothing was done.")
+		fmt.Fprintln(e.stderr, whichRepository)
 		return opts, tui.ExitUsage, false
 	}
 	if inv.Global.CI {

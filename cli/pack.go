@@ -61,7 +61,7 @@ func (w wiring) runPackStatement() int {
 func (w wiring) storyPackScreen(story int) (tui.Screen, error) {
 	ctx, inv, e, cfg, sess, common := w.ctx, w.inv, w.e, w.cfg, w.sess, w.common
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	// An agent lane's ledger writes go under the bot (writeToken).
 	tok, err := w.writeToken(ctx)

@@ -33,7 +33,7 @@ func (w wiring) planScreenWith(given *identity.Session) (tui.Screen, error) {
 		return nil, openErr(tui.ExitUsage, "%v", err)
 	}
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	bypass, dryRun := inv.Flags["solo-bypass"] == "true", inv.Global.DryRun
 	command := core.Command(story, bypass)

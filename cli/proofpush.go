@@ -31,7 +31,7 @@ func (w wiring) proofPushScreen() (tui.Screen, error) {
 		return nil, openErr(tui.ExitUsage, "--dry-run is not built for proof push; aayu pack %d shows the local pack (l) and writes nothing. Nothing was pushed.", story)
 	}
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was pushed.")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	checkout, err := w.proofPushCheckout(story)
 	if err != nil {

@@ -34,7 +34,7 @@ func (w wiring) readyScreenWith(given *identity.Session) (tui.Screen, error) {
 		return nil, openErr(tui.ExitUsage, "%v", err)
 	}
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	again, dryRun := inv.Flags["again"] == "true", inv.Global.DryRun
 	command := core.Command(story, again)

@@ -43,7 +43,7 @@ func (w wiring) shipScreen() (tui.Screen, error) {
 func (w wiring) shipScreenWith(pr int, given *identity.Session, soloBypass bool) (tui.Screen, error) {
 	ctx, inv, e, common, sess := w.ctx, w.inv, w.e, w.common, w.sess
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo)")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	terminal := e.personsTerminal()
 	// Whether a person is here is decided once for the whole command: the

@@ -81,3 +81,8 @@ func (w wiring) writeToken(ctx context.Context) (ghx.Token, error) {
 	tok, _, err := w.sess.resolve(ctx)
 	return tok, err
 }
+
+// whichRepository is the one refusal of a command that reads or writes a
+// repository and was told none: no --repo, no checkout whose origin is on
+// GitHub, no --sandbox.
+const whichRepository = "which repository? Give --repo OWNER/NAME, run it in a checkout whose origin is on GitHub, or add --sandbox for the demo. Nothing was done."
