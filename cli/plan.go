@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/google/go-github/v66/github"
-
 	build "github.com/aayudha/aayu/actions/packbuild"
 	core "github.com/aayudha/aayu/actions/plan"
 	"github.com/aayudha/aayu/model/identity"
@@ -28,24 +26,14 @@ func (w wiring) planScreen() (tui.Screen, error) { return w.planScreenWith(nil) 
 // the approval the bypass is judged with, as ship's from the inbox is.
 func (w wiring) planScreenWith(given *identity.Session) (tui.Screen, error) {
 	ctx, inv, e, sess, common := w.ctx, w.inv, w.e, w.sess, w.common
-	story, err := build.ParseStory(inv.Args[0])
+	story, client, err := w.storyCommand()
 	if err != nil {
-		return nil, openErr(tui.ExitUsage, "%v", err)
-	}
-	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, whichRepository)
+		return nil, err
 	}
 	bypass, dryRun := inv.Flags["solo-bypass"] == "true", inv.Global.DryRun
 	command := core.Command(story, bypass)
 	terminal := e.personsTerminal()
 	need := identity.NeedFor(bypass)
-	client := func(ctx context.Context) (*github.Client, error) {
-		tok, _, err := sess.resolve(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return sess.client(tok)
-	}
 	// Whether a person is here is decided once for the whole command: the
 	// refusal below and the bypass's judgement in every read use it.
 	here := identity.Here(identity.HumanCheck{Command: command, Env: e.getenv, Terminal: terminal, CI: inv.Global.CI})

@@ -29,22 +29,12 @@ func (w wiring) readyScreen() (tui.Screen, error) { return w.readyScreenWith(nil
 // it covers ship's from the inbox.
 func (w wiring) readyScreenWith(given *identity.Session) (tui.Screen, error) {
 	ctx, inv, e, sess, common := w.ctx, w.inv, w.e, w.sess, w.common
-	story, err := build.ParseStory(inv.Args[0])
+	story, client, err := w.storyCommand()
 	if err != nil {
-		return nil, openErr(tui.ExitUsage, "%v", err)
-	}
-	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, whichRepository)
+		return nil, err
 	}
 	again, dryRun := inv.Flags["again"] == "true", inv.Global.DryRun
 	command := core.Command(story, again)
-	client := func(ctx context.Context) (*github.Client, error) {
-		tok, _, err := sess.resolve(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return sess.client(tok)
-	}
 	read := func(ctx context.Context) (core.Plan, error) {
 		gh, err := client(ctx)
 		if err != nil {

@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 
+	"github.com/google/go-github/v66/github"
+
+	build "github.com/aayudha/aayu/actions/packbuild"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
@@ -86,3 +89,25 @@ func (w wiring) writeToken(ctx context.Context) (ghx.Token, error) {
 // repository and was told none: no --repo, no checkout whose origin is on
 // GitHub, no --sandbox.
 const whichRepository = "which repository? Give --repo OWNER/NAME, run it in a checkout whose origin is on GitHub, or add --sandbox for the demo. Nothing was done."
+
+// storyCommand is the preamble of a command on one Story (ready, plan):
+// the Story's number from the argument, the repository it is in, and the
+// client it reads with, built when first used so a refusal asks for no
+// token.
+func (w wiring) storyCommand() (int, func(context.Context) (*github.Client, error), error) {
+	story, err := build.ParseStory(w.inv.Args[0])
+	if err != nil {
+		return 0, nil, openErr(tui.ExitUsage, "%v", err)
+	}
+	if w.sess.owner == "" {
+		return 0, nil, openErr(tui.ExitUsage, whichRepository)
+	}
+	client := func(ctx context.Context) (*github.Client, error) {
+		tok, _, err := w.sess.resolve(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return w.sess.client(tok)
+	}
+	return story, client, nil
+}
