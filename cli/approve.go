@@ -239,7 +239,7 @@ func (w wiring) applyReply(ledger approve.Ledger, reply approve.Comment, hash st
 		return w.approveCIStop(tui.ExitFailed, "%s", tui.SanitizeLine(err.Error()))
 	}
 	res, err := approve.Apply(w.ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: reply.Author, Approvers: pol.approvers,
-		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayReply, Comment: reply.URL, Ship: w.shipApplier(ledger.Client, e.stdout)})
+		BotLogins: append(pol.botLogins, pol.appLogin), AppLogin: pol.appLogin, Method: approve.WayReply, Comment: reply.URL, Ship: w.shipApplier(ledger.Client, pol.appLogin, e.stdout)})
 	code := reportApplied(e.stdout, e.stderr, hash, reply.Author.Login, res, err)
 	switch {
 	case res.Applied != nil:

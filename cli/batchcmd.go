@@ -174,13 +174,11 @@ func (b *batchRun) start() (int, bool) {
 	if b.gh, err = sess.client(b.tok); err != nil {
 		return b.fail(tui.ExitFailed, "%v\nNothing was done.", err), true
 	}
-	me, _, err := b.gh.Users.Get(ctx, "")
-	if err != nil {
-		return b.fail(tui.ExitFailed, "reading who this token is: %s\nNothing was done.", ghx.Describe(err)), true
-	}
-	b.poster = me.GetLogin()
 	if b.pol, err = readBatchPolicy(ctx, b.gh, sess.owner, sess.repo); err != nil {
 		return b.fail(tui.ExitFailed, "reading the default branch's policy: %v\nNothing was done.", err), true
+	}
+	if b.poster, err = ghx.Writer(ctx, b.gh, b.pol.appLogin); err != nil {
+		return b.fail(tui.ExitFailed, "%v\nNothing was done.", err), true
 	}
 	if b.person = b.pol.person(); b.person == "" {
 		return b.fail(tui.ExitRefused, "refused: no person is named to approve a batch ([approvals] approvers or [autonomy] approver on the default branch).\nNothing was done. The person runs %s from their own terminal.", b.command), true
@@ -406,7 +404,7 @@ func (w wiring) applyApproved(waitCtx context.Context, out io.Writer, ledger app
 		shown = code.UserCode
 	}
 	res, err := approve.Apply(ctx, approve.ApplyOptions{Ledger: ledger, Hash: hash, Approver: who, Approvers: pol.approvers, ShownCode: shown,
-		BotLogins: append(pol.botLogins, pol.appLogin), Method: approve.WayDevice, Log: log, Ship: w.shipApplier(ledger.Client, out), OwnToken: own})
+		BotLogins: append(pol.botLogins, pol.appLogin), AppLogin: pol.appLogin, Method: approve.WayDevice, Log: log, Ship: w.shipApplier(ledger.Client, pol.appLogin, out), OwnToken: own})
 	return reportApplied(out, e.stderr, hash, who.Login, res, err)
 }
 

@@ -140,8 +140,8 @@ func (w wiring) runDecideBatch() int {
 		fmt.Fprintf(w.e.stderr, "aayu decide: %v. Nothing was done.\n", err)
 		return tui.ExitUsage
 	}
-	return w.runBatch(core.Command(picks), func(ctx context.Context, gh *github.Client, person, _ string) (approve.Record, error) {
-		plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, w.sess.owner, w.sess.repo, inboxread.Options{}),
+	return w.runBatch(core.Command(picks), func(ctx context.Context, gh *github.Client, person, poster string) (approve.Record, error) {
+		plan, err := core.Read(ctx, core.Options{Client: gh, Reader: inboxread.New(gh, w.sess.owner, w.sess.repo, inboxread.Options{Viewer: poster}),
 			Owner: w.sess.owner, Repo: w.sess.repo, Picks: picks, Authority: &identity.Account{Login: person}})
 		if err != nil {
 			return approve.Record{}, err

@@ -95,11 +95,15 @@ func (w wiring) shipRun(ctx context.Context, gh *github.Client, viewer string, p
 // approve workflow, the person's own at a terminal) and the batch's
 // approval standing in for the presence check, exactly as the login
 // screen's would.
-func (w wiring) shipApplier(gh *github.Client, out io.Writer) approve.ShipFunc {
+func (w wiring) shipApplier(gh *github.Client, appLogin string, out io.Writer) approve.ShipFunc {
 	return func(ctx context.Context, a approve.ShipApproval) (string, error) {
 		it := a.Item
 		fmt.Fprintf(out, "Running %s on head %s, on @%s's approval of batch %s...\n", it.Command, gitsha.Short(it.Head), tui.SanitizeLine(a.Login), a.Batch)
-		res, err := w.shipRun(ctx, gh, "", it.Story, it.Bypass,
+		writer, err := ghx.Writer(ctx, gh, appLogin)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", it.Command, err)
+		}
+		res, err := w.shipRun(ctx, gh, writer, it.Story, it.Bypass,
 			&core.Approval{Batch: a.Batch, Login: a.Login, Method: a.Method, Comment: a.Comment, Head: it.Head, Base: it.Base, Trailers: a.Trailers}, false)
 		if err != nil {
 			if res.Unfinished != "" {

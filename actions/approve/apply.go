@@ -31,8 +31,12 @@ type ApplyOptions struct {
 	// batch's own For is always one.
 	Approvers []string
 	BotLogins []string
-	Method    string // WayDevice or WayReply
-	Comment   string // the reply's link, for a reply
+	// AppLogin is the aayudha App's bot ("<slug>[bot]") when configured:
+	// the writer's login when the Ledger's client holds its installation
+	// token, which cannot read /user (ghx.Writer).
+	AppLogin string
+	Method   string // WayDevice or WayReply
+	Comment  string // the reply's link, for a reply
 	// Ship applies a ship step; nil refuses one (this process cannot
 	// run ship).
 	Ship ShipFunc
@@ -169,7 +173,11 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 		picks = append(picks, p)
 	}
 	if len(picks) > 0 {
-		reader := inboxread.New(o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, inboxread.Options{})
+		writer, err := ghx.Writer(ctx, o.Ledger.Client, o.AppLogin)
+		if err != nil {
+			return res, err
+		}
+		reader := inboxread.New(o.Ledger.Client, o.Ledger.Owner, o.Ledger.Repo, inboxread.Options{Viewer: writer})
 		plan, err := decide.Read(ctx, decide.Options{Client: o.Ledger.Client, Reader: reader, Owner: o.Ledger.Owner, Repo: o.Ledger.Repo,
 			Picks: picks, Note: "batch " + o.Hash, Authority: &identity.Account{Login: a.Login}})
 		if err != nil {
@@ -227,8 +235,8 @@ func Apply(ctx context.Context, o ApplyOptions) (Result, error) {
 			return res, err
 		}
 		if applied.Writer == "" {
-			if me, _, uerr := o.Ledger.Client.Users.Get(ctx, ""); uerr == nil {
-				applied.Writer = me.GetLogin()
+			if me, uerr := ghx.Writer(ctx, o.Ledger.Client, o.AppLogin); uerr == nil {
+				applied.Writer = me
 			}
 		}
 		res.Done = append(res.Done, words)

@@ -43,7 +43,11 @@ func (r *Reader) Read(ctx context.Context) (inbox.Snapshot, error) {
 	)
 	go func() {
 		defer close(asked)
-		viewer, _, errUser = r.gh.Users.Get(ctx, "")
+		if r.opts.Viewer != "" {
+			viewer = &github.User{Login: github.String(r.opts.Viewer)}
+		} else {
+			viewer, _, errUser = r.gh.Users.Get(ctx, "")
+		}
 		if errUser != nil {
 			return
 		}

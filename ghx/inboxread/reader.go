@@ -51,6 +51,10 @@ type Options struct {
 	// never through GraphQL: for a GitHub that serves no GraphQL, and for
 	// tests that hold the two ways to the same answer.
 	PerItem bool
+	// Viewer, when set, is who reads, known already: an App's
+	// installation token cannot read /user (ghx.Writer), so a reader
+	// holding one is told its bot's login instead of asking.
+	Viewer string
 }
 
 // Stats counts the requests one call made.

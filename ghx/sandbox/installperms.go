@@ -23,11 +23,16 @@ import (
 // authentication or the aforementioned permissions if only public
 // resources are requested"). A write always needs its permission.
 //
-// GET /user is not refused here although GitHub refuses it for an
-// installation token: aayu's agent lane still reads who its token is from
-// /user, and that is a change of its own.
+// /user is refused to an installation token, read or write, as GitHub
+// refuses it: the token acts as the App's installation, not as a user
+// ("Resource not accessible by integration"), so a client learns its bot's
+// login from the App's slug (ghx.Writer), never from /user.
 func (s *Server) refuseInstall(w http.ResponseWriter, r *http.Request, it *installToken) bool {
 	scope, alt, write := s.jobScope(r)
+	if scope == "-" && (r.URL.Path == "/user" || strings.HasPrefix(r.URL.Path, "/user/")) {
+		writeError(w, http.StatusForbidden, notAccessible)
+		return true
+	}
 	if !write || scope == "" || scope == "-" {
 		return false
 	}

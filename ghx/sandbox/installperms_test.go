@@ -1,11 +1,17 @@
 package sandbox_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-github/v66/github"
+
+	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 )
 
@@ -55,5 +61,23 @@ func TestInstallationTokenWritesOnlyWithItsPermissions(t *testing.T) {
 		if resp.StatusCode != http.StatusForbidden || body["message"] != "Resource not accessible by integration" {
 			t.Errorf("%s %s with issues: write alone: %s %v, want 403 Resource not accessible by integration", w.method, w.path, resp.Status, body["message"])
 		}
+	}
+	// The token acts as the installation, not as a user: GitHub refuses it
+	// /user, so a client learns the bot's login from the App's slug.
+	if resp, body := call(t, "GET", base+"/user", value, nil); resp.StatusCode != http.StatusForbidden || body["message"] != "Resource not accessible by integration" {
+		t.Errorf("GET /user with an installation token: %s %v, want 403 Resource not accessible by integration", resp.Status, body["message"])
+	}
+	gh := github.NewClient(nil).WithAuthToken(value)
+	gh.BaseURL, _ = url.Parse(base + "/")
+	if got, err := ghx.Writer(context.Background(), gh, "agent-bot[bot]"); err != nil || got != "agent-bot[bot]" {
+		t.Errorf("ghx.Writer with the App's token = %q, %v; want the App's bot", got, err)
+	}
+	if _, err := ghx.Writer(context.Background(), gh, ""); err == nil || !strings.Contains(err.Error(), "app_slug") {
+		t.Errorf("ghx.Writer with the App's token and no slug = %v; want an error naming [identity] app_slug", err)
+	}
+	founder := github.NewClient(nil).WithAuthToken("sandbox-founder")
+	founder.BaseURL = gh.BaseURL
+	if got, err := ghx.Writer(context.Background(), founder, "agent-bot[bot]"); err != nil || got != "founder" {
+		t.Errorf("ghx.Writer with the founder's token = %q, %v; want founder from /user", got, err)
 	}
 }
