@@ -135,7 +135,7 @@ func printEntries(out io.Writer, entries []hostsetup.Entry, install bool) {
 // the command run (Claude Code blocks only on exit 2).
 func warnNotOnPath(e env) {
 	if !hostsetup.OnPath(e.getenv("PATH")) {
-		fmt.Fprintln(e.stdout, "Note: aayu is not on this shell's PATH. The hosts run `aayu hook HOST` and `aayu mcp` by that name, and a hook that cannot start lets the command run: put aayu on the PATH the host's shell sees.")
+		fmt.Fprintln(e.stdout, "Note: aayu is not on this shell's PATH. The hosts start aayu by that name for the hook and the MCP server, and a hook that cannot start lets the command run: put aayu on the PATH the host's shell sees.")
 	}
 }
 
@@ -154,7 +154,7 @@ func hooksInstallCommand() command {
 			Group: "setup",
 			Short: "connect the agent hosts: the pre-tool hook, the MCP server and the inbox command, in this project",
 			Long: "Writes into this checkout, for each host (Claude Code, Codex, Cursor, Gemini CLI) in its documented format: " +
-				"a pre-tool hook on shell commands that runs aayu hook HOST, the MCP server (aayu mcp), and where the host has project commands, the inbox command. " +
+				"a pre-tool hook on shell commands that runs aayu hook HOST, the MCP server that aayu mcp serves, and where the host has project commands, the inbox command. " +
 				"It only adds what is missing, keeps every other setting, and refuses a file it cannot parse or one reached through a link, writing nothing. " +
 				"--dry-run shows the entries and writes nothing. Local files only; any lane may run it.",
 			Example: "aayu hooks install\naayu hooks install --host claude-code\naayu hooks install --dry-run",

@@ -28,7 +28,7 @@ func codexMCPEdit() Edit {
 			case Present:
 				return Result{State: Present}, nil
 			case Differs:
-				return Result{State: Differs, Note: "[mcp_servers." + ServerName + "] is there but does not run aayu mcp; aayu leaves it as you wrote it"}, nil
+				return Result{State: Differs, Note: "[mcp_servers." + ServerName + "] is there but does not start aayu's MCP server; aayu leaves it as you wrote it"}, nil
 			}
 			out := bytes.Clone(old)
 			if len(out) > 0 {

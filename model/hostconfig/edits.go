@@ -152,7 +152,7 @@ func mcpJSONEdit(h Host, path, doc string) Edit {
 				if json.Unmarshal(raw, &s) == nil && runsAayuMCP(s.Command, s.Args) {
 					return Result{State: Present}, nil
 				}
-				return Result{State: Differs, Note: "mcpServers." + ServerName + " is there but does not run aayu mcp; aayu leaves it as you wrote it"}, nil
+				return Result{State: Differs, Note: "mcpServers." + ServerName + " is there but does not start aayu's MCP server; aayu leaves it as you wrote it"}, nil
 			}
 			servers.set(ServerName, encode(ourServer()))
 			top.set("mcpServers", servers.compact())
