@@ -6,6 +6,7 @@ import (
 	"time"
 
 	core "github.com/aayudha/aayu/actions/doctor"
+	"github.com/aayudha/aayu/actions/hostsetup"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/screens/doctor"
 	"github.com/aayudha/aayu/tui"
@@ -26,8 +27,22 @@ func (w wiring) doctorScreen() (tui.Screen, error) {
 		if err != nil {
 			return core.Report{}, err
 		}
-		return core.CheckWith(ctx, gh, sess.owner, sess.repo, w.credentials(tok))
+		rep, err := core.CheckWith(ctx, gh, sess.owner, sess.repo, w.credentials(tok))
+		if err == nil {
+			rep.Rows = append(rep.Rows, w.agentHostsRow())
+		}
+		return rep, err
 	}), nil
+}
+
+// agentHostsRow is doctor's row for the agent hosts of the checkout it
+// runs in (aayu hooks status's answer), from this machine's files.
+func (w wiring) agentHostsRow() core.Row {
+	root, err := hooksRoot()
+	if err != nil {
+		root = ""
+	}
+	return core.AgentHostsRow(root, hostsetup.OnPath(w.e.getenv("PATH")))
 }
 
 // credentials wires the approvals row's search to this process: its
