@@ -339,9 +339,25 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 	if he.refusal != "" {
 		return nil, he.refusal, nil
 	}
+	// The attestation is checked beside the pack's hashing, not after it:
+	// it needs only pack.json's bytes, read already, and its request and
+	// signature checks then cost no wall time on a pack worth hashing. Its
+	// answer counts only for the pack.json VerifyDir hashes, the same bytes.
+	sum := sha256.Sum256(gp.raw)
+	packSHA := hex.EncodeToString(sum[:])
+	type attested struct {
+		reason string
+		err    error
+	}
+	att := make(chan attested, 1)
+	go func() {
+		reason, err := r.checkAttestation(gp, packSHA)
+		att <- attested{reason, err}
+	}()
 	rep, err := proof.VerifyDir(r.ctx, gp.dir, proof.Options{Ready: ready, HeadSHA: r.target.head, Story: p.Story, PR: r.pr,
 		EvidenceMap: he.evidence, ModulePath: he.modulePath, RequiredFloors: rules.floors.Required,
 		CoverageThreshold: rules.floors.CoverageThreshold})
+	a := <-att
 	if err != nil {
 		return nil, "", fmt.Errorf("verifying the pack of run %d: %w", gp.run.GetID(), err)
 	}
@@ -349,8 +365,11 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 	if !rep.Verified() {
 		return nil, verifyReason(rep.Problems), nil
 	}
-	if reason, err := r.checkAttestation(gp); err != nil || reason != "" {
-		return nil, reason, err
+	if rep.PackSHA256 != packSHA {
+		return nil, "its pack.json changed while it was read", nil
+	}
+	if a.err != nil || a.reason != "" {
+		return nil, a.reason, a.err
 	}
 	return gp, "", nil
 }
@@ -361,7 +380,7 @@ func (r *run) verifyPack(gp *gatePack, rules *packRules) (*gatePack, string, err
 // branch (proof/attest). When the base branch's [proof]
 // require_attestation is on, a pack without one is passed over with the
 // reason; off, the pack is taken and said to be unattested.
-func (r *run) checkAttestation(gp *gatePack) (string, error) {
+func (r *run) checkAttestation(gp *gatePack, packSHA string) (string, error) {
 	required := r.evidence.base != nil && r.evidence.base.cfg.Bool("proof.require_attestation")
 	unattested := func(why string) (string, error) {
 		if required {
@@ -370,7 +389,7 @@ func (r *run) checkAttestation(gp *gatePack) (string, error) {
 		gp.unattested = "pack is unattested: " + why
 		return "", nil
 	}
-	bundles, err := ghx.ListAttestations(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, gp.report.PackSHA256)
+	bundles, err := ghx.ListAttestations(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, packSHA)
 	if err != nil {
 		if required {
 			return "", fmt.Errorf("reading the attestations of run %d's pack: %s", gp.run.GetID(), ghx.Describe(err))
@@ -378,7 +397,7 @@ func (r *run) checkAttestation(gp *gatePack) (string, error) {
 		return unattested("its attestations could not be read (" + ghx.Describe(err) + ")")
 	}
 	if len(bundles) == 0 {
-		return unattested(fmt.Sprintf("no attestation signs its pack.json (sha256 %s): the merge gate did not attest it", gitsha.Short(gp.report.PackSHA256)))
+		return unattested(fmt.Sprintf("no attestation signs its pack.json (sha256 %s): the merge gate did not attest it", gitsha.Short(packSHA)))
 	}
 	var trusted root.TrustedMaterial
 	if r.cfg.TrustedRoot != nil {
@@ -395,7 +414,7 @@ func (r *run) checkAttestation(gp *gatePack) (string, error) {
 		}
 		return unattested("no Sigstore trusted root is known for this host to check its attestation")
 	}
-	exp := attest.Expect{Repo: r.cfg.Owner + "/" + r.cfg.Repo, BaseRef: r.target.pull.GetBase().GetRef(), PackSHA256: gp.report.PackSHA256, PackJSON: gp.raw, Head: r.target.head}
+	exp := attest.Expect{Repo: r.cfg.Owner + "/" + r.cfg.Repo, BaseRef: r.target.pull.GetBase().GetRef(), PackSHA256: packSHA, PackJSON: gp.raw, Head: r.target.head}
 	id, err := attest.VerifyAny(trusted, bundles, exp)
 	switch {
 	case err == nil:
