@@ -140,6 +140,12 @@ func TestShipTakesAFloorWaivedForItsHead(t *testing.T) {
 	if err := json.Unmarshal([]byte(shipJSON), &rec); err != nil {
 		t.Fatal(err)
 	}
+	// The pack viewer shows the shipped pack's floor as waived, naming the
+	// Decision, by ship's own rule.
+	code, out, errOut := runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "--plain", "pack", "5")
+	if code != tui.ExitOK || !strings.Contains(out, "floor coverage: waived, waived by Decision #"+m[1]+", accepted by @founder") {
+		t.Errorf("pack 5 after the waived ship: exit %d:\n%s%s", code, out, errOut)
+	}
 	if len(rec.Waivers) != 1 || rec.Waivers[0].Floor != "coverage" || strconv.Itoa(rec.Waivers[0].Decision) != m[1] || rec.Waivers[0].AcceptedBy != "founder" || !strings.HasPrefix(rec.Waivers[0].Head, m[2]) {
 		t.Fatalf("ship.json does not name the waiver:\n%s", shipJSON)
 	}

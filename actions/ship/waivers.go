@@ -2,9 +2,12 @@ package ship
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/google/go-github/v66/github"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/gitsha"
@@ -59,15 +62,55 @@ func (r *run) waivedFloors(failed []proof.Check) ([]WaiverRecord, []string, erro
 }
 
 // waiverCandidates reads every waiver record of this pull request on the
-// ledger, and for each the Decision it names as GitHub has it now: its
-// labels, state, body and the comments accepting an option.
+// ledger, and the Decision each names, through ship's read-only round.
 func (r *run) waiverCandidates() ([]waiver.Candidate, error) {
-	entries, err := ghx.ListTree(r.ctx, r.cfg.Client, r.cfg.Owner, r.cfg.Repo, LedgerBranch, waiver.Dir(r.pr))
+	return waiverReader{ctx: r.ctx, client: r.cfg.Client, owner: r.cfg.Owner, repo: r.cfg.Repo,
+		readFile: r.readFile, readComments: r.readComments}.candidates(r.pr)
+}
+
+// FloorWaivers judges floors of pull request pr's pack at head by ship's
+// own rule (model/waiver), reading the ledger and the Decisions as ship
+// does: each floor's verdict, waived or why not. The pack viewer shows a
+// failing floor as waived only where this says so.
+func FloorWaivers(ctx context.Context, client *github.Client, owner, repo string, pr int, head string, floors, bots []string) (map[string]waiver.Verdict, error) {
+	rd := waiverReader{ctx: ctx, client: client, owner: owner, repo: repo,
+		readFile: func(ref, path string) ([]byte, error) { return ghx.ReadFile(ctx, client, owner, repo, ref, path) },
+		readComments: func(n int) ([]*github.IssueComment, error) {
+			return ghx.ListAll(ctx, func(lo *github.ListOptions) ([]*github.IssueComment, *github.Response, error) {
+				return client.Issues.ListComments(ctx, owner, repo, n, &github.IssueListCommentsOptions{ListOptions: *lo})
+			})
+		}}
+	found, err := rd.candidates(pr)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]waiver.Verdict{}
+	for _, f := range floors {
+		out[f] = waiver.Judge(waiver.Want{PR: pr, Head: head, Floor: f}, found, bots)
+	}
+	return out, nil
+}
+
+// waiverReader reads the waiver records of a pull request and their
+// Decisions.
+type waiverReader struct {
+	ctx          context.Context
+	client       *github.Client
+	owner, repo  string
+	readFile     func(ref, path string) ([]byte, error)
+	readComments func(n int) ([]*github.IssueComment, error)
+}
+
+// candidates reads every waiver record of pull request pr on the ledger,
+// and for each the Decision it names as GitHub has it now: its labels,
+// state, body and the comments accepting an option.
+func (rd waiverReader) candidates(pr int) ([]waiver.Candidate, error) {
+	entries, err := ghx.ListTree(rd.ctx, rd.client, rd.owner, rd.repo, LedgerBranch, waiver.Dir(pr))
 	if ghx.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("listing %s on the ledger: %s", waiver.Dir(r.pr), ghx.Describe(err))
+		return nil, fmt.Errorf("listing %s on the ledger: %s", waiver.Dir(pr), ghx.Describe(err))
 	}
 	decisions := map[int]*waiver.Decision{}
 	var out []waiver.Candidate
@@ -75,8 +118,8 @@ func (r *run) waiverCandidates() ([]waiver.Candidate, error) {
 		if e.Type != "file" || !strings.HasSuffix(e.Name, ".json") {
 			continue
 		}
-		c := waiver.Candidate{Path: waiver.Dir(r.pr) + "/" + e.Name}
-		raw, err := r.readFile(LedgerBranch, c.Path)
+		c := waiver.Candidate{Path: waiver.Dir(pr) + "/" + e.Name}
+		raw, err := rd.readFile(LedgerBranch, c.Path)
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("reading %s on the ledger: %s", c.Path, ghx.Describe(err))
@@ -92,7 +135,7 @@ func (r *run) waiverCandidates() ([]waiver.Candidate, error) {
 		if c.Err == "" && c.Record.Decision > 0 {
 			d, ok := decisions[c.Record.Decision]
 			if !ok {
-				if d, err = r.waiverDecision(c.Record.Decision); err != nil {
+				if d, err = rd.decision(c.Record.Decision); err != nil {
 					return nil, err
 				}
 				decisions[c.Record.Decision] = d
@@ -104,10 +147,10 @@ func (r *run) waiverCandidates() ([]waiver.Candidate, error) {
 	return out, nil
 }
 
-// waiverDecision reads Decision n as the waiver rule judges it; nil when
-// the repository has no such issue.
-func (r *run) waiverDecision(n int) (*waiver.Decision, error) {
-	is, _, err := r.cfg.Client.Issues.Get(r.ctx, r.cfg.Owner, r.cfg.Repo, n)
+// decision reads Decision n as the waiver rule judges it; nil when the
+// repository has no such issue.
+func (rd waiverReader) decision(n int) (*waiver.Decision, error) {
+	is, _, err := rd.client.Issues.Get(rd.ctx, rd.owner, rd.repo, n)
 	if ghx.IsNotFound(err) {
 		return nil, nil
 	}
@@ -121,7 +164,7 @@ func (r *run) waiverDecision(n int) (*waiver.Decision, error) {
 	for _, l := range is.Labels {
 		d.Labels = append(d.Labels, l.GetName())
 	}
-	comments, err := r.readComments(n)
+	comments, err := rd.readComments(n)
 	if err != nil {
 		return nil, fmt.Errorf("reading the comments on Decision #%d: %s", n, ghx.Describe(err))
 	}

@@ -239,12 +239,15 @@ func (m *Model) checkRows(w int) []string {
 			thr = number(*c.Threshold)
 		}
 		word := fmt.Sprintf("%-8s", tui.ResultWord(c.Result))
-		if c.Result == proof.ResultFail || c.Result == proof.ResultBlocked {
+		tool := tui.SanitizeLine(c.Tool)
+		if w := m.verifying.waived[c.Floor]; w != "" {
+			word, tool = m.c.Styles.Warning.Render(fmt.Sprintf("%-8s", proof.ResultWaived)), tui.SanitizeLine(w)
+		} else if c.Result == proof.ResultFail || c.Result == proof.ResultBlocked {
 			word = m.c.Styles.Failed.Render(word)
 		} else {
 			word = m.c.Styles.OK.Render(word)
 		}
-		rows = append(rows, fmt.Sprintf("%-12s %s %7s %7s  %s", tui.SanitizeLine(c.Floor), word, val, thr, tui.SanitizeLine(c.Tool)))
+		rows = append(rows, fmt.Sprintf("%-12s %s %7s %7s  %s", tui.SanitizeLine(c.Floor), word, val, thr, tool))
 	}
 	_ = w
 	return rows
