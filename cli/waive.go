@@ -110,5 +110,11 @@ func waiveCommand() command {
 		},
 		run:       wiring.runWaive,
 		humanOnly: true,
+		person: func(inv tui.Invocation) string {
+			if pr, err := core.ParsePR(firstArg(inv)); err == nil && inv.Flags["floor"] != "" {
+				return core.Command(pr, inv.Flags["floor"])
+			}
+			return ""
+		},
 	}
 }

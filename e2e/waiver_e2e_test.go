@@ -150,3 +150,52 @@ func TestShipTakesAFloorWaivedForItsHead(t *testing.T) {
 		t.Fatalf("ship.json does not name the waiver:\n%s", shipJSON)
 	}
 }
+
+// TestWaiveRefusals: aayu waive refuses, in words and before any device
+// code, what cannot be waived, and opens nothing: aayu's own lane and CI,
+// a --head that is not the pull request's head now, a closed pull
+// request, a floor that is not a floor's name; a missing reason is a
+// usage mistake.
+func TestWaiveRefusals(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	issues := func() int {
+		c := sandboxAs(t, home, "founder")
+		defer closeSandboxes(t)
+		all, _, err := c.Issues.ListByRepo(context.Background(), "acme", "benefits", &github.IssueListByRepoOptions{State: "all", ListOptions: github.ListOptions{PerPage: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(all)
+	}
+	before := issues()
+	why := []string{"--why", "drilled by hand"}
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		args []string
+		code int
+		want string
+	}{
+		{"TestWaiveRefusesAayusOwnLane", map[string]string{"AAYU_AGENT": "1"}, append([]string{"waive", "6", "--floor", "coverage"}, why...), tui.ExitRefused, "this is aayu's own agent lane (AAYU_AGENT=1)"},
+		{"TestWaiveRefusesCI", nil, append([]string{"--ci", "waive", "6", "--floor", "coverage"}, why...), tui.ExitRefused, "CI (--ci) has no person to approve it"},
+		{"TestWaiveRefusesAnotherHead", nil, append([]string{"waive", "6", "--floor", "coverage", "--head", strings.Repeat("1", 40)}, why...), tui.ExitRefused, "--head 111111111111 is not pull request #6's head"},
+		{"TestWaiveRefusesAClosedPullRequest", nil, append([]string{"waive", strconv.Itoa(sandbox.DemoPRMergedNoShip), "--floor", "coverage"}, why...), tui.ExitRefused, "is closed, and a waiver lets ship take an open pull request's head"},
+		{"TestWaiveRefusesAFloorThatIsNoName", nil, append([]string{"waive", "6", "--floor", "Cover/age"}, why...), tui.ExitRefused, "is not a floor's name"},
+		{"TestWaiveNeedsAReason", nil, []string{"waive", "6", "--floor", "coverage", "--why", " "}, tui.ExitUsage, "a waiver names the floor and why"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vars := map[string]string{"HOME": home}
+			for k, v := range tc.vars {
+				vars[k] = v
+			}
+			code, out, errOut := runAayuEnv(t, vars, append([]string{"--sandbox", "--plain"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errOut, tc.want) || strings.Contains(out+errOut, "/login/device") {
+				t.Fatalf("exit %d, want %d with %q:\n%s%s", code, tc.code, tc.want, out, errOut)
+			}
+		})
+	}
+	if after := issues(); after != before {
+		t.Fatalf("a refused waive opened an issue: %d issues, then %d", before, after)
+	}
+}
