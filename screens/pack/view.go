@@ -154,6 +154,8 @@ func (m *Model) verdictLine() string {
 	switch {
 	case !r.Verified():
 		return st.Failed.Render("does not verify") + fmt.Sprintf(" — %d %s · %s", n, tui.Plural(n, "problem", "problems"), r.HashedWords())
+	case allWaived(r, m.verifying.waived):
+		return st.OK.Render("verified") + ": " + r.HashedWords() + " · " + st.Warning.Render("floors hold or are waived") + ": " + failedFloorNames(r) + " waived"
 	case !r.FloorsHold:
 		return st.OK.Render("verified") + ": " + r.HashedWords() + " · " + st.Failed.Render("a floor does not hold") + ": " + failedFloorNames(r)
 	}
