@@ -218,8 +218,9 @@ func Judge(want Want, found []Candidate, bots []string) Verdict {
 	var otherHead, otherFloor *Candidate
 	for i := range found {
 		c := &found[i]
+		names := c.Err == "" && c.Record.PR == want.PR && c.Record.Head == want.Head && c.Record.Floor == want.Floor
 		switch {
-		case c.Path == path:
+		case c.Path == path || (names && exact == nil):
 			exact = c
 		case c.Err == "" && c.Record.Floor == want.Floor && otherHead == nil:
 			otherHead = c
@@ -244,6 +245,8 @@ func Judge(want Want, found []Candidate, bots []string) Verdict {
 	switch {
 	case exact.Err != "":
 		return Verdict{Why: fmt.Sprintf("the ledger's waiver record %s does not read (%s), so it waives nothing", path, exact.Err)}
+	case exact.Path != path:
+		return Verdict{Why: fmt.Sprintf("the ledger's waiver record %s names this head and floor but is not at %s, where aayu writes it, so it waives nothing", exact.Path, path)}
 	case rec.PR != want.PR || rec.Head != want.Head || rec.Floor != want.Floor:
 		return Verdict{Why: fmt.Sprintf("the ledger's waiver record %s names pull request #%d, head %s and floor %s, not what its path says, so it waives nothing",
 			path, rec.PR, gitsha.Short(rec.Head), rec.Floor)}

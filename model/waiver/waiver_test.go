@@ -51,6 +51,7 @@ func TestJudge(t *testing.T) {
 		{"a record whose contents are not its path is refused", exact(func(c *waiver.Candidate) { c.Record.Head = other }), "not what its path says"},
 		{"a record naming another pull request is refused", exact(func(c *waiver.Candidate) { c.Record.PR = 4 }), "not what its path says"},
 		{"a record naming another floor is refused", exact(func(c *waiver.Candidate) { c.Record.Floor = "vet" }), "not what its path says"},
+		{"a record away from its path is refused", exact(func(c *waiver.Candidate) { c.Path = "waivers/6/copy.json" }), "is not at waivers/6/" + head + "-coverage.json"},
 		{"a Decision that is not there is refused", exact(func(c *waiver.Candidate) { c.Decision = nil }), "Decision #21, which is not an issue of this repository"},
 		{"an issue without the floor-waiver label is refused", exact(func(c *waiver.Candidate) { c.Decision.Labels = []string{"type:decision", "status:accepted"} }), "is not a floor-waiver Decision"},
 		{"an issue without the Decision label is refused", exact(func(c *waiver.Candidate) { c.Decision.Labels = []string{"kind:floor-waiver", "status:accepted"} }), "is not a floor-waiver Decision"},
