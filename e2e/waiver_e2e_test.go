@@ -114,7 +114,7 @@ func TestShipTakesAFloorWaivedForItsHead(t *testing.T) {
 		t.Errorf("the inbox does not list the waiver Decision #%s:\n%s", m[1], list)
 	}
 	code, out = decideWithoutTerminal(t, home, "y", m[1], "--accept", "1")
-	if code != tui.ExitOK || !strings.Contains(out, "one-way door") {
+	if code != tui.ExitOK || !strings.Contains(out, "one-way door") || !strings.Contains(out, "a floor waiver also lands its record on the ledger") {
 		t.Fatalf("decide %s --accept 1: exit %d:\n%s", m[1], code, out)
 	}
 
