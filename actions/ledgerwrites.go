@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/model/waiver"
 )
 
 // ReviewRecord is reviews/PR/HEAD.json on the ledger: a person's review of
@@ -89,6 +91,8 @@ func (r *run) ledgerWords(w inbox.Write) string {
 	switch w.Kind {
 	case inbox.WriteLedgerPut:
 		return fmt.Sprintf("ledger: review of #%d at %s by %s (aayu inbox)", w.Number, w.CommitID, by)
+	case inbox.WriteLedgerWaiver:
+		return fmt.Sprintf("ledger: floor %s of #%d waived at %s by Decision #%d, accepted by @%s", w.Waiver.Floor, w.Waiver.PR, w.Waiver.Head, w.Number, w.Login)
 	case inbox.WriteLedgerAppend:
 		kind := "clean sample"
 		if w.Correction {
@@ -114,6 +118,21 @@ func (r *run) ledgerEdit(w inbox.Write) ledgerEdit {
 			}
 			rec := ReviewRecord{PR: w.Number, Login: w.Login, Head: w.CommitID, Time: r.e.cfg.Now().UTC(),
 				Checked: oneLine(r.req.Note), Via: "aayu inbox"}
+			b, err := json.MarshalIndent(rec, "", "  ")
+			if err != nil {
+				return nil, err
+			}
+			return map[string][]byte{w.Path: append(b, '\n')}, nil
+		case inbox.WriteLedgerWaiver:
+			if found {
+				return nil, nil
+			}
+			q := w.Waiver
+			rec := waiver.Record{Decision: w.Number, PR: q.PR, Story: q.Story, Head: q.Head, Floor: q.Floor, Why: waiver.OneLine(q.Why),
+				AcceptedBy: w.Login, AcceptedAt: r.e.cfg.Now().UTC(), Via: "aayu " + strings.TrimPrefix(r.req.Command, "aayu ")}
+			if r.req.Command == "" {
+				rec.Via = "aayu inbox"
+			}
 			b, err := json.MarshalIndent(rec, "", "  ")
 			if err != nil {
 				return nil, err

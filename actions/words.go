@@ -37,6 +37,8 @@ func phraseOf(w inbox.Write) phrase {
 			kind = "correction sample"
 		}
 		return phrase{"the " + kind + " for " + n + " on the ledger", "the " + kind, "was recorded", "was not recorded", "may or may not have been recorded", "was already recorded"}
+	case inbox.WriteLedgerWaiver:
+		return phrase{"the waiver record of " + n + " on the ledger", "the waiver record", "was written", "was not written", "may or may not have been written", "was already there"}
 	case inbox.WriteLedgerRemove:
 		// A ledger path can hold a commit (proof/STORY/HEAD/…), so only
 		// the audit entry is named.

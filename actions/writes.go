@@ -111,7 +111,7 @@ func (r *run) apply(ctx context.Context, w inbox.Write) (was bool, err error) {
 		_, _, err = c.PullRequests.CreateReview(ctx, owner, repo, w.Number, &github.PullRequestReviewRequest{
 			CommitID: github.String(w.CommitID), Event: github.String("APPROVE"),
 			Body: github.String(NeutralizeLine(fmt.Sprintf("Approved this head through aayu inbox. Checked: %s", oneLine(r.req.Note))))})
-	case inbox.WriteLedgerPut, inbox.WriteLedgerAppend, inbox.WriteLedgerRemove:
+	case inbox.WriteLedgerPut, inbox.WriteLedgerAppend, inbox.WriteLedgerRemove, inbox.WriteLedgerWaiver:
 		return r.ledger(ctx, w)
 	case inbox.WriteRevertPR:
 		return r.revert(ctx, w)
@@ -168,7 +168,7 @@ func (r *run) check(ctx context.Context, w inbox.Write) (bool, error) {
 			}
 		}
 		return false, nil
-	case inbox.WriteLedgerPut, inbox.WriteLedgerAppend, inbox.WriteLedgerRemove:
+	case inbox.WriteLedgerPut, inbox.WriteLedgerAppend, inbox.WriteLedgerRemove, inbox.WriteLedgerWaiver:
 		tip, err := r.e.ledgerTip(ctx)
 		if err != nil {
 			return false, err

@@ -12,6 +12,7 @@ import (
 	core "github.com/aayudha/aayu/actions/decide"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/model/identity"
+	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/screens/decide"
 	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
@@ -60,8 +61,8 @@ func (w wiring) decideScreen() (tui.Screen, error) {
 			plan, err := read(ctx)
 			if err == nil {
 				if _, code, ok := w.presenceFor(login.Request{Command: command, Need: identity.AccessWrite,
-					Approving: []string{fmt.Sprintf("Accepts %d %s of %s/%s as you: for each, a comment, the label status:accepted and the issue closed.",
-						len(plan.Items), tui.Plural(len(plan.Items), "Decision", "Decisions"), sess.owner, sess.repo)},
+					Approving: []string{fmt.Sprintf("Accepts %d %s of %s/%s as you: for each, a comment, the label status:accepted and the issue closed%s.",
+						len(plan.Items), tui.Plural(len(plan.Items), "Decision", "Decisions"), sess.owner, sess.repo, waiverWords(plan))},
 				}); !ok {
 					return nil, &openError{code: code} // the presence check said why
 				}
@@ -148,4 +149,17 @@ func (w wiring) runDecideBatch() int {
 		}
 		return approve.NewRecord(plan, person, "", "", time.Now())
 	})
+}
+
+// waiverWords adds what accepting a floor waiver also writes: its record
+// on the ledger, which lets ship take that floor for that head.
+func waiverWords(p core.Plan) string {
+	for _, it := range p.Items {
+		for _, w := range it.Choice.Writes {
+			if w.Kind == model.WriteLedgerWaiver {
+				return "; a floor waiver also lands its record on the ledger, and ship then takes that floor of that head as waived"
+			}
+		}
+	}
+	return ""
 }

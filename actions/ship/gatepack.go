@@ -75,20 +75,32 @@ func (r *run) checkPack() (gateOutcome, error) {
 	if r.target.story == 0 {
 		r.target.story = gp.pack.Story
 	}
+	holds := "every floor holds"
 	if !gp.report.FloorsHold {
-		var floors []string
-		policy := r.packRules().floors
-		for _, c := range gp.report.FailedFloors {
-			floors = append(floors, floorWords(c, policy))
+		// A floor that does not hold ships only under an accepted floor
+		// waiver for exactly this head and floor (model/waiver).
+		waived, unwaived, err := r.waivedFloors(gp.report.FailedFloors)
+		if err != nil {
+			return gateOutcome{detail: detail}, err
 		}
-		if len(floors) == 0 {
-			floors = []string{"the pack lists no checks"}
+		if len(unwaived) > 0 {
+			var floors []string
+			policy := r.packRules().floors
+			for _, c := range gp.report.FailedFloors {
+				floors = append(floors, floorWords(c, policy))
+			}
+			if len(floors) == 0 {
+				floors = []string{"the pack lists no checks"}
+			}
+			return gateOutcome{refusals: []string{fmt.Sprintf("run %d's pack verifies but a floor does not hold (%s), and it is not waived: %s",
+				gp.run.GetID(), strings.Join(floors, "; "), strings.Join(unwaived, "; "))},
+				detail: detail}, nil
 		}
-		return gateOutcome{refusals: []string{fmt.Sprintf("run %d's pack verifies but a floor does not hold (%s)", gp.run.GetID(), strings.Join(floors, "; "))},
-			detail: detail}, nil
+		r.evidence.waivers = waived
+		holds = "every floor holds but what is waived: " + waiverWords(waived)
 	}
-	words := fmt.Sprintf("run %d on head %s: the pack verifies (%s; pack.json sha256 %s) and every floor holds",
-		gp.run.GetID(), gitsha.Short(r.target.head), gp.report.HashedWords(), gitsha.Short(gp.report.PackSHA256))
+	words := fmt.Sprintf("run %d on head %s: the pack verifies (%s; pack.json sha256 %s) and %s",
+		gp.run.GetID(), gitsha.Short(r.target.head), gp.report.HashedWords(), gitsha.Short(gp.report.PackSHA256), holds)
 	switch {
 	case gp.attestation != nil:
 		words += "; attested, " + gp.attestation.Words()

@@ -47,6 +47,9 @@ type ShipRecord struct {
 	// when an agent lane's ship was applied from its batch; absent when a
 	// person ran ship themselves.
 	Presence *PresenceRecord `json:"presence,omitempty"`
+	// Waivers are the pack's floors that did not hold and shipped under an
+	// accepted floor waiver for this head; absent when every floor held.
+	Waivers []WaiverRecord `json:"waivers,omitempty"`
 }
 
 // GateRunRecord ties the pack to the merge-gate run that built it.
@@ -274,6 +277,7 @@ func (r *run) shipRecord(ledgerSHA, segment string, now time.Time) ShipRecord {
 	}
 	rec.Attestation = gp.attestation
 	rec.Presence = r.presenceRecord()
+	rec.Waivers = r.evidence.waivers
 	return rec
 }
 

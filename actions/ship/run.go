@@ -60,6 +60,9 @@ type targetFacts struct {
 type evidenceFacts struct {
 	base *basePolicy
 	pack *gatePack
+	// waivers are the floors of the pack that do not hold, each waived by
+	// an accepted waiver Decision for this head (waivers.go).
+	waivers []WaiverRecord
 	// proofNotes name the inspect judgements merge on proof did not take
 	// (checks.go).
 	proofNotes []string

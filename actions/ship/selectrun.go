@@ -24,6 +24,9 @@ type RunChoice struct {
 	// FloorsHold: the run's pack verifies and every floor holds, so gate 3
 	// passes.
 	FloorsHold bool
+	// Waivers are the floors of the run's pack that do not hold, each
+	// waived by an accepted waiver Decision for this head.
+	Waivers []WaiverRecord
 	// Passed are the runs of this pull request ship passes over before the
 	// one it takes, newest first, each with its reason.
 	Passed []PassedOver
@@ -72,7 +75,8 @@ func SelectRun(ctx context.Context, cfg Config, pr int) (RunChoice, error) {
 	}
 	if r.evidence.pack != nil {
 		choice.RunID, choice.Attempt, choice.URL = r.evidence.pack.run.GetID(), r.evidence.pack.run.GetRunAttempt(), r.evidence.pack.run.GetHTMLURL()
-		choice.FloorsHold = r.evidence.pack.report.FloorsHold && len(out.refusals) == 0
+		choice.FloorsHold = (r.evidence.pack.report.FloorsHold || len(r.evidence.waivers) > 0) && len(out.refusals) == 0
+		choice.Waivers = r.evidence.waivers
 	}
 	return choice, nil
 }

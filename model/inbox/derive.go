@@ -9,6 +9,7 @@ import (
 	"github.com/aayudha/aayu/internal/lazyre"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/model/waiver"
 
 	"github.com/aayudha/aayu/model/untrusted"
 )
@@ -70,8 +71,15 @@ func decisionStep(s Snapshot, is Issue) Step {
 		return st
 	}
 	st.Door = d.Door
+	waives, problem := floorWaiver(is, d)
+	if problem != "" {
+		st.Problem = fmt.Sprintf("Decision #%d cannot be accepted here: %s. Open it and fix its body.", is.Number, problem)
+		st.Choices = []Choice{{Key: "1", Label: "open it on GitHub", Recommended: true, Writes: []Write{{Kind: WriteOpen, Number: is.Number}}}}
+		st.Counsel = untrusted.Text(st.Problem)
+		return st
+	}
 	for _, o := range d.Options {
-		st.Choices = append(st.Choices, Choice{
+		c := Choice{
 			Key:         strconv.Itoa(o.Number),
 			Label:       fmt.Sprintf("accept option %d: %s", o.Number, o.Title),
 			labelRaw:    fmt.Sprintf("accept option %d: %s", o.Number, o.Title.Raw()),
@@ -81,7 +89,21 @@ func decisionStep(s Snapshot, is Issue) Step {
 				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)}},
 				StatusWrites(is.Number, is.Labels, LabelAccepted)...),
 				Write{Kind: WriteClose, Number: is.Number, Reason: "completed"}),
-		})
+		}
+		if waives != nil && o.Number == waiver.WaiveOption {
+			// The record lands first: a run stopped after it leaves the
+			// Decision open, and the same pick finishes it; ship takes the
+			// record only once the Decision is accepted.
+			c.Writes = append([]Write{{Kind: WriteLedgerWaiver, Number: is.Number, Login: s.Viewer,
+				Path: waiver.Path(waives.PR, waives.Head, waives.Floor), CommitID: waives.Head, Waiver: *waives}}, c.Writes...)
+		}
+		if o.Recommended && is.HasLabel(LabelProvisional) {
+			// A provisional Decision (V8) was acted on before a person
+			// decided it: its recommendation is to ratify what was done.
+			c.Label = "ratify: " + c.Label
+			c.labelRaw = "ratify: " + c.labelRaw
+		}
+		st.Choices = append(st.Choices, c)
 	}
 	st.Counsel = decisionCounsel(s.IssueComments[is.Number], d)
 	halfDone(s, is, &st)
@@ -127,6 +149,34 @@ func halfDone(s Snapshot, is Issue, st *Step) {
 			c.Disabled = fmt.Sprintf("option %d was already accepted in a comment on #%d; finish that, or delete the comment on GitHub to choose again", n, is.Number)
 		}
 	}
+}
+
+// floorWaiver is what a floor-waiver Decision waives (nil for any other
+// Decision), or why its body cannot be accepted: it names no pull request,
+// head or floor, or its waiving option is not a one-way door.
+func floorWaiver(is Issue, d Decision) (*waiver.Request, string) {
+	if !is.HasLabel(waiver.Label) {
+		return nil, ""
+	}
+	q, err := waiver.Parse(is.Body.Raw())
+	switch {
+	case err != nil:
+		return nil, err.Error()
+	case d.Door != DoorOneWay:
+		return nil, "a floor waiver is a one-way door, and its Door line says " + string(d.Door)
+	}
+	return &q, ""
+}
+
+// AcceptedOption reads a comment accepting a Decision's option, as
+// decisionStep writes it: the option and the login it names.
+func AcceptedOption(body string) (option int, login string, ok bool) {
+	m := acceptedComment().FindStringSubmatch(strings.TrimSpace(body))
+	if m == nil {
+		return 0, "", false
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n, m[2], true
 }
 
 // acceptedComment is the comment accepting a Decision's option, as

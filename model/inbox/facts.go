@@ -162,17 +162,20 @@ func (s Snapshot) integrationBranch() string {
 
 // Labels and statuses the inbox reads and writes.
 const (
-	LabelDecision   = "type:decision"
-	LabelStory      = "type:story"
-	LabelBug        = "type:bug"
-	LabelAccepted   = "status:accepted"
-	LabelMerged     = "status:merged"
-	LabelDone       = "status:done"
-	LabelCancelled  = "status:cancelled"
-	LabelLease      = "aayu:lease"
-	LabelAudit      = "aayu:audit"
-	LabelCorrection = "aayu:correction"
-	InspectContext  = checks.InspectContext
+	LabelDecision = "type:decision"
+	// LabelProvisional marks a provisional Decision (V8): acted on before a
+	// person decided it; its card recommends ratifying it.
+	LabelProvisional = "kind:provisional"
+	LabelStory       = "type:story"
+	LabelBug         = "type:bug"
+	LabelAccepted    = "status:accepted"
+	LabelMerged      = "status:merged"
+	LabelDone        = "status:done"
+	LabelCancelled   = "status:cancelled"
+	LabelLease       = "aayu:lease"
+	LabelAudit       = "aayu:audit"
+	LabelCorrection  = "aayu:correction"
+	InspectContext   = checks.InspectContext
 )
 
 func hasLabel(labels []untrusted.Label, want string) bool {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aayudha/aayu/model/gitsha"
+	"github.com/aayudha/aayu/model/waiver"
+
 	"github.com/aayudha/aayu/model/untrusted"
 )
 
@@ -183,9 +186,13 @@ const (
 	WriteLedgerPut    WriteKind = "ledger-put"    // a file at Path on the ledger (a review record: Login, CommitID, the time, the person's note)
 	WriteLedgerAppend WriteKind = "ledger-append" // one sample line for PR Number appended to Path (Correction marks it)
 	WriteLedgerRemove WriteKind = "ledger-remove" // the file at Path removed from the ledger
-	WriteRevertPR     WriteKind = "revert-pr"     // a pull request into Base reverting PR Number's merge (SPEC §7)
-	WriteOpenShip     WriteKind = "open-ship"     // opens the ship screen for PR Number (Solo: with --solo-bypass); writes nothing itself
-	WriteOpen         WriteKind = "open"          // opens Number on GitHub in the browser; writes nothing
+	// WriteLedgerWaiver lands an accepted floor waiver's record
+	// (waiver.Record) at Path on the ledger: Decision Number waives
+	// Waiver's floor of its pull request at its head, accepted by Login.
+	WriteLedgerWaiver WriteKind = "ledger-waiver"
+	WriteRevertPR     WriteKind = "revert-pr" // a pull request into Base reverting PR Number's merge (SPEC §7)
+	WriteOpenShip     WriteKind = "open-ship" // opens the ship screen for PR Number (Solo: with --solo-bypass); writes nothing itself
+	WriteOpen         WriteKind = "open"      // opens Number on GitHub in the browser; writes nothing
 	// WriteOpenCommand opens the screen of Command (CommandReady or
 	// CommandPlan) for Story Number (Solo: aayu plan's --solo-bypass); that
 	// screen asks its own yes before it writes, so this writes nothing.
@@ -212,6 +219,8 @@ type Write struct {
 	Base       string
 	Solo       bool
 	Command    string // WriteOpenCommand's command: CommandReady or CommandPlan
+	// Waiver is what WriteLedgerWaiver's Decision waives.
+	Waiver waiver.Request
 }
 
 // Writes says whether it changes anything on GitHub or the ledger.
@@ -255,6 +264,8 @@ func (w Write) String() string {
 		return fmt.Sprintf("append %s for #%d to %s on the ledger", kind, w.Number, w.Path)
 	case WriteLedgerRemove:
 		return fmt.Sprintf("remove %s from the ledger", w.Path)
+	case WriteLedgerWaiver:
+		return fmt.Sprintf("write %s on the ledger (floor %s of #%d waived at head %s)", w.Path, w.Waiver.Floor, w.Waiver.PR, gitsha.Short(w.Waiver.Head))
 	case WriteRevertPR:
 		return fmt.Sprintf("open a pull request into %s that reverts #%d", w.Base, w.Number)
 	case WriteOpenShip:

@@ -23,6 +23,10 @@ type progressMsg proof.Progress
 type verifiedMsg struct {
 	report *proof.Report
 	err    error
+	// waived are the floors that do not hold but are waived by an
+	// accepted floor waiver for the pack's head: floor → ship's words.
+	waived     map[string]string
+	waiverNote string // why the waivers could not be read, or ""
 }
 
 // artifactMsg carries an artifact's bytes (or why they could not be read)

@@ -92,7 +92,8 @@ func (s ledgerSource) ledger(ctx context.Context) (Fetched, error) {
 		return Fetched{}, err
 	}
 	f := Fetched{Dir: l.Dir, Label: l.Kind + " pack at " + l.Path, Ready: l.Ready, ReadyProblem: l.ReadyProblem,
-		Head: l.PRHead, HeadProblem: l.HeadProblem, PR: l.PR, RequiredFloors: s.cfg.RequiredFloors, CoverageThreshold: s.cfg.CoverageThreshold}
+		Head: l.PRHead, HeadProblem: l.HeadProblem, PR: l.PR, RequiredFloors: s.cfg.RequiredFloors, CoverageThreshold: s.cfg.CoverageThreshold,
+		Waivers: s.waivers}
 	f.EvidenceMap, f.ModulePath = checkoutEvidence(s.checkout, s.cfg.Story)
 	if l.Problem != "" {
 		f.Notes = append(f.Notes, "this pack: "+l.Problem)
@@ -155,7 +156,7 @@ func (s ledgerSource) gate(ctx context.Context, pr int, head string) (Fetched, e
 		return Fetched{}, err
 	}
 	f := Fetched{Dir: g.Dir, Label: fmt.Sprintf("aayudha-pack artifact of merge-gate run %d", g.RunID), Head: head, PR: pr, RunID: g.RunID,
-		RequiredFloors: s.cfg.RequiredFloors, CoverageThreshold: s.cfg.CoverageThreshold}
+		RequiredFloors: s.cfg.RequiredFloors, CoverageThreshold: s.cfg.CoverageThreshold, Waivers: s.waivers}
 	f.EvidenceMap, f.ModulePath = checkoutEvidence(s.checkout, s.cfg.Story)
 	f.Ready, f.ReadyProblem, err = ledgerpack.ReadReady(ctx, s.cfg.Client, s.cfg.Owner, s.cfg.Repo, s.cfg.Story)
 	if err != nil {
@@ -165,6 +166,25 @@ func (s ledgerSource) gate(ctx context.Context, pr int, head string) (Fetched, e
 		f.Notes = append(f.Notes, "run: "+g.RunURL)
 	}
 	return f, nil
+}
+
+// waivers judges the pack's failing floors by ship's floor-waiver rule
+// (ship.FloorWaivers): the words of each one an accepted waiver covers.
+func (s ledgerSource) waivers(ctx context.Context, pr int, head string, floors []string) (map[string]string, error) {
+	if pr == 0 || head == "" {
+		return nil, nil
+	}
+	vs, err := ship.FloorWaivers(ctx, s.cfg.Client, s.cfg.Owner, s.cfg.Repo, pr, head, floors, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for f, v := range vs {
+		if v.Waived {
+			out[f] = v.Words()
+		}
+	}
+	return out, nil
 }
 
 // shipRun names the run ship would take, by ship's own rule.

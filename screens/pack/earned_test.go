@@ -86,7 +86,7 @@ func TestPackScreenRecomputesFloors(t *testing.T) {
 	if !found {
 		t.Fatalf("no check's detail says coverage does not meet its threshold:\n%s", ansi.Strip(m.View().Content))
 	}
-	lines := strings.Join(plainReport(m.verifying.report), "\n")
+	lines := strings.Join(plainReport(m.verifying.report, nil), "\n")
 	for _, want := range []string{"floor coverage does not hold", "10 does not meet the threshold 90", "verified: ", "bytes hashed"} {
 		if !strings.Contains(lines, want) {
 			t.Errorf("the plain report does not say %q:\n%s", want, lines)
@@ -112,7 +112,7 @@ func TestPackScreenRefusesEvidenceKeptOnlyByHash(t *testing.T) {
 	if !strings.Contains(v, "does not verify") || !strings.Contains(v, "0 files, 0 bytes hashed") {
 		t.Fatalf("the screen does not say the pack does not verify with nothing hashed:\n%s", v)
 	}
-	lines := strings.Join(plainReport(m.verifying.report), "\n")
+	lines := strings.Join(plainReport(m.verifying.report, nil), "\n")
 	if !strings.Contains(lines, "has no evidence whose bytes were hashed here") || !strings.Contains(lines, "checked: 0 files, 0 bytes hashed") {
 		t.Errorf("the plain report does not say why:\n%s", lines)
 	}

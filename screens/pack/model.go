@@ -133,6 +133,7 @@ type verifying struct {
 	progress proof.Progress
 	report   *proof.Report
 	err      error
+	waived   map[string]string // floor → the waiver's words (Fetched.Waivers)
 }
 
 // New returns the pack screen for one local pack folder. ctx cancels the
@@ -376,12 +377,18 @@ func (m *Model) finish(msg verifiedMsg) {
 		m.say("result: failed, nothing was verified (exit 1)")
 		return
 	}
-	m.verifying.phase, m.verifying.report = phaseDone, msg.report
+	m.verifying.phase, m.verifying.report, m.verifying.waived = phaseDone, msg.report, msg.waived
 	m.exitCode = ExitCode(msg.report)
+	if m.exitCode == tui.ExitFloor && allWaived(msg.report, msg.waived) {
+		m.exitCode = tui.ExitOK // ship takes every failing floor as waived
+	}
 	if len(msg.report.Problems) > 0 {
 		m.sec = secProblems
 	}
-	for _, l := range plainReport(msg.report) {
+	if msg.waiverNote != "" {
+		m.say("note: " + tui.SanitizeLine(msg.waiverNote))
+	}
+	for _, l := range plainReport(msg.report, msg.waived) {
 		m.say(l)
 	}
 }

@@ -59,6 +59,10 @@ type Fetched struct {
 	RequiredFloors []string
 	// CoverageThreshold is [verify] coverage_threshold; nil: proof's default.
 	CoverageThreshold *float64
+	// Waivers, when set, judges the floors that do not hold in the pack of
+	// pull request pr at head by ship's floor-waiver rule: floor → ship's
+	// words, for each one an accepted waiver covers.
+	Waivers func(ctx context.Context, pr int, head string, floors []string) (map[string]string, error)
 }
 
 // StoryOptions are what `aayu pack STORY` needs. Every function runs in a
@@ -217,6 +221,24 @@ func verifyFetched(ctx context.Context, f Fetched, events chan<- tea.Msg) tea.Cm
 		report, err := proof.VerifyDir(ctx, f.Dir, proof.Options{Ready: f.Ready, HeadSHA: f.Head, Progress: progress,
 			EvidenceMap: f.EvidenceMap, ModulePath: f.ModulePath, RequiredFloors: f.RequiredFloors,
 			CoverageThreshold: f.CoverageThreshold})
+		var waived map[string]string
+		var note string
+		if err == nil && f.Waivers != nil && report.Pack != nil && !report.FloorsHold && len(report.FailedFloors) > 0 {
+			var floors []string
+			for _, c := range report.FailedFloors {
+				floors = append(floors, c.Floor)
+			}
+			pr := report.Pack.PR
+			if pr == 0 {
+				pr = f.PR
+			}
+			var werr error
+			if waived, werr = f.Waivers(ctx, pr, report.Pack.PRHeadSHA, floors); werr != nil {
+				// Unread waivers waive nothing: the floors show as they are.
+				waived = nil
+				note = "the floor waivers could not be read, so none is shown: " + werr.Error()
+			}
+		}
 		if err == nil {
 			if f.Ready == nil && f.ReadyProblem != "" {
 				report.Problems = replaceProblem(report.Problems, proof.CodeNoReady, proof.Problem{Code: proof.CodeNoReady, Message: f.ReadyProblem})
@@ -225,7 +247,7 @@ func verifyFetched(ctx context.Context, f Fetched, events chan<- tea.Msg) tea.Cm
 				report.Problems = replaceProblem(report.Problems, proof.CodeNoHead, proof.Problem{Code: proof.CodeNoHead, Message: f.HeadProblem})
 			}
 		}
-		events <- verifiedMsg{report: report, err: err}
+		events <- verifiedMsg{report: report, err: err, waived: waived, waiverNote: note}
 		return nil
 	}
 }

@@ -8,5 +8,5 @@ func Summary(r *proof.Report) []string {
 	if r == nil {
 		return []string{"no pack was verified"}
 	}
-	return plainReport(r)
+	return plainReport(r, nil)
 }

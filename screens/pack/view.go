@@ -154,6 +154,8 @@ func (m *Model) verdictLine() string {
 	switch {
 	case !r.Verified():
 		return st.Failed.Render("does not verify") + fmt.Sprintf(" — %d %s · %s", n, tui.Plural(n, "problem", "problems"), r.HashedWords())
+	case allWaived(r, m.verifying.waived):
+		return st.OK.Render("verified") + ": " + r.HashedWords() + " · " + st.Warning.Render("floors hold or are waived") + ": " + failedFloorNames(r) + " waived"
 	case !r.FloorsHold:
 		return st.OK.Render("verified") + ": " + r.HashedWords() + " · " + st.Failed.Render("a floor does not hold") + ": " + failedFloorNames(r)
 	}
@@ -239,12 +241,15 @@ func (m *Model) checkRows(w int) []string {
 			thr = number(*c.Threshold)
 		}
 		word := fmt.Sprintf("%-8s", tui.ResultWord(c.Result))
-		if c.Result == proof.ResultFail || c.Result == proof.ResultBlocked {
+		tool := tui.SanitizeLine(c.Tool)
+		if w := m.verifying.waived[c.Floor]; w != "" {
+			word, tool = m.c.Styles.Warning.Render(fmt.Sprintf("%-8s", proof.ResultWaived)), tui.SanitizeLine(w)
+		} else if c.Result == proof.ResultFail || c.Result == proof.ResultBlocked {
 			word = m.c.Styles.Failed.Render(word)
 		} else {
 			word = m.c.Styles.OK.Render(word)
 		}
-		rows = append(rows, fmt.Sprintf("%-12s %s %7s %7s  %s", tui.SanitizeLine(c.Floor), word, val, thr, tui.SanitizeLine(c.Tool)))
+		rows = append(rows, fmt.Sprintf("%-12s %s %7s %7s  %s", tui.SanitizeLine(c.Floor), word, val, thr, tool))
 	}
 	_ = w
 	return rows
