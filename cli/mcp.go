@@ -132,7 +132,7 @@ func (w wiring) mcpGateComment(ctx context.Context, e env, args []string) int {
 		return tui.ExitUsage
 	}
 	inv := w.inv
-	inv.Command, inv.Args = "mcp", args
+	inv.Args = args
 	sess, err := openSession(ctx, inv, e, sessionOptions{})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu: %v\nNothing was read.\n", err)
