@@ -227,8 +227,12 @@ func TestMCPServerOverTheSandbox(t *testing.T) {
 	if reads := modelReads(t, res); !strings.Contains(reads, "#4") {
 		t.Errorf("gate_comment 4:\n%s", reads)
 	}
-	if w := sb.writes(); len(w) != 0 {
-		t.Errorf("the MCP server wrote to GitHub: %v", w)
+	// aayu's GraphQL requests are reads (statusCheckRollup); it sends no
+	// mutation anywhere, so only the REST writes count here.
+	for _, w := range sb.writes() {
+		if !strings.HasPrefix(w, "POST /graphql ") {
+			t.Errorf("the MCP server wrote to GitHub: %s", w)
+		}
 	}
 }
 
