@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -265,5 +267,39 @@ func TestMCPServerNeverAnswersWithAnEchoedToken(t *testing.T) {
 		if !strings.Contains(reads, "exit ") {
 			t.Errorf("%s: no exit code in the answer:\n%s", c.name, reads)
 		}
+	}
+}
+
+// TestMCPServerBinaryOverStdio: the built binary, started as a host starts
+// it (aayu mcp, the SDK's CommandTransport on its standard input and
+// output), answers initialize and tools over stdio with nothing but the
+// protocol on its standard output (a stray line there would break the
+// stream), inside a host's marked shell (CLAUDECODE=1) too, since its tools
+// run in aayu's own lane whatever the host set.
+func TestMCPServerBinaryOverStdio(t *testing.T) {
+	t.Parallel()
+	bin := buildAayu(t)
+	_, url := sandboxWith(t, sandbox.Options{})
+	cmd := exec.Command(bin, "--api-url", url+"/", "--oauth-url", url, "--repo", "acme/benefits", "mcp")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "AAYU_GITHUB_TOKEN=sandbox-founder", "CLAUDECODE=1"}
+	var errb lockedBuffer
+	cmd.Stderr = &errb
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-host", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize over stdio: %v\n%s", err, errb.String())
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	res := mcpCall(t, cs, "next", nil)
+	if reads := modelReads(t, res); res.IsError || !strings.Contains(reads, "Waiting in your inbox") {
+		t.Errorf("next over stdio:\n%s\n%s", reads, errb.String())
+	}
+	res = mcpCall(t, cs, "inbox", nil)
+	if reads := modelReads(t, res); res.IsError || !strings.Contains(reads, "decision#2 (needs you): the person runs aayu decide 2 --accept 1") {
+		t.Errorf("inbox over stdio:\n%s\n%s", reads, errb.String())
+	}
+	res = mcpCall(t, cs, "ship", map[string]any{"pr": 4})
+	if reads := modelReads(t, res); !res.IsError || !strings.Contains(reads, "The person runs, at their own terminal: aayu ship 4") {
+		t.Errorf("ship over stdio was not refused:\n%s", reads)
 	}
 }
