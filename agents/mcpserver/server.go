@@ -16,6 +16,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -90,8 +91,7 @@ func Serve(ctx context.Context, d Deps, in io.ReadCloser, out io.WriteCloser) er
 
 // isClosed says err is the client closing the connection: the normal end.
 func isClosed(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "EOF") || strings.Contains(s, "closed")
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, mcp.ErrConnectionClosed)
 }
 
 // run runs args through Deps.Run, one at a time, scrubbing tokens from
