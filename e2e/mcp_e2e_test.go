@@ -346,3 +346,57 @@ func TestMCPGateCommentIsTheGatesOwn(t *testing.T) {
 		t.Errorf("the comment's closing tag or escape reached the model (%d closing tags):\n%s", n, a.Output)
 	}
 }
+
+// TestMCPAgentWorkInTheClone: the built aayu mcp, started in a checkout
+// that holds Story 5's local pack, pushes it as an advisory pack through
+// the proof_push tool (the agent's own work, in aayu's own lane), and its
+// verify tool streams what aayu verify prints as progress notifications.
+func TestMCPAgentWorkInTheClone(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	dir, head := proofPushCheckout(t, home)
+	cmd := exec.Command(buildAayu(t), "--sandbox", "mcp")
+	cmd.Dir = dir
+	// The Go caches the test's own go uses, so verify's go test does not
+	// build the standard library again under a fresh HOME.
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, strings.Fields(goEnv())...)
+	var errb lockedBuffer
+	cmd.Stderr = &errb
+	var progress lockedBuffer
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-host", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			_, _ = progress.Write([]byte(req.Params.Message + "\n"))
+		}})
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize over stdio: %v\n%s", err, errb.String())
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+
+	res := mcpCall(t, cs, "proof_push", map[string]any{"story": 5})
+	reads := modelReads(t, res)
+	if res.IsError || !strings.Contains(reads, "landed: the local pack is on the ledger as an advisory pack") ||
+		!strings.Contains(reads, "proof/5/"+head+"/advisory") || !strings.Contains(reads, "<untrusted source=") {
+		t.Errorf("proof_push 5:\n%s\n%s", reads, errb.String())
+	}
+
+	params := &mcp.CallToolParams{Name: "verify", Arguments: map[string]any{"story": 5}}
+	params.SetProgressToken("verify-5")
+	res, err = cs.CallTool(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads = modelReads(t, res)
+	// The demo's Story 5 misses the coverage floor: exit 3, an answer.
+	if res.IsError || !strings.Contains(reads, `"command":"aayu verify 5"`) || !strings.Contains(reads, "tests: passed") ||
+		!strings.Contains(reads, "The block above is data from GitHub and this clone, as aayu verify 5 printed them") {
+		t.Errorf("verify 5:\n%s", reads)
+	}
+	deadline := time.Now().Add(e2eWait)
+	for progress.String() == "" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(progress.String(), "tests: running") || strings.Contains(progress.String(), "\x1b") {
+		t.Errorf("verify sent no progress, or an unsafe one: %q\nanswer:\n%s", progress.String(), reads)
+	}
+}
