@@ -199,7 +199,10 @@ func TestMCPServerOverTheSandbox(t *testing.T) {
 	}
 
 	// A call naming a human-only step is refused at once, with the
-	// person's command, and nothing is written.
+	// person's command: not one request reaches GitHub.
+	sb.mu.Lock()
+	asked := len(sb.reqs)
+	sb.mu.Unlock()
 	for _, c := range []struct {
 		name   string
 		args   map[string]any
@@ -217,6 +220,11 @@ func TestMCPServerOverTheSandbox(t *testing.T) {
 			t.Errorf("%s: not refused with %q:\n%s", c.name, c.person, text)
 		}
 	}
+	sb.mu.Lock()
+	if len(sb.reqs) != asked {
+		t.Errorf("a refused call asked GitHub: %v", sb.reqs[asked:])
+	}
+	sb.mu.Unlock()
 
 	// Read tools answer inside the block too.
 	res = mcpCall(t, cs, "next", nil)
