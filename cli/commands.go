@@ -49,7 +49,7 @@ func commands() []command {
 	return []command{
 		inboxCommand(), loginCommand(), packCommand(), verifyCommand(), readyCommand(), planCommand(),
 		decideCommand(), waiveCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
-		commentCommand(), tokenSealCommand(), protectedCommand(),
+		commentCommand(), tokenSealCommand(), protectedCommand(), mcpCommand(),
 		initCommand(), doctorCommand(), authCommand(), auditCommand(), sandboxCommand(),
 		hooksInstallCommand(), hooksStatusCommand(),
 	}

@@ -228,7 +228,7 @@ func (p *parser) parentOf(root *cobra.Command, d CommandDef) *cobra.Command {
 				if len(args) == 0 {
 					return usagef("aayu %s needs a command: %s", c.CommandPath()[len("aayu "):], subcommandNames(c))
 				}
-				if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+				if s := nearestOnly(args[0], c.SuggestionsFor(args[0])); len(s) > 0 {
 					return usagef("unknown command %q: did you mean %s %s?", SanitizeLine(args[0]), c.CommandPath(), strings.Join(s, " or "))
 				}
 				return usagef("unknown command %q: the %s commands are %s", SanitizeLine(args[0]), c.CommandPath(), subcommandNames(c))
@@ -458,10 +458,26 @@ func (p *parser) unknownCommand(c *cobra.Command, args []string) error {
 
 // didYouMean names the nearest commands, or lists them all.
 func didYouMean(root *cobra.Command, typed string) string {
-	if s := root.SuggestionsFor(typed); len(s) > 0 {
+	if s := nearestOnly(typed, root.SuggestionsFor(typed)); len(s) > 0 {
 		return "did you mean aayu " + strings.Join(s, " or aayu ") + "?"
 	}
 	return "the commands are " + subcommandNames(root)
+}
+
+// nearestOnly keeps the suggestions nearest to typed: "shp" is one edit
+// from ship and two from mcp, so it names ship alone.
+func nearestOnly(typed string, suggestions []string) []string {
+	best := -1
+	var out []string
+	for _, s := range suggestions {
+		switch d := editDistance(typed, s); {
+		case best < 0 || d < best:
+			best, out = d, []string{s}
+		case d == best:
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // owners names the commands that own a flag; none for a global flag or a
