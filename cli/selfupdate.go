@@ -71,10 +71,18 @@ func (w wiring) runSelfUpdate() int {
 		fmt.Fprintf(e.stdout, "--dry-run: the aayu at %s was not replaced\n", exe)
 		return tui.ExitOK
 	}
-	done, err := selfupdate.Install(ctx, cfg, found, nil)
+	return w.installRelease(cfg, found)
+}
+
+// installRelease puts the proven release in place of the running binary
+// and says what runs now.
+func (w wiring) installRelease(cfg selfupdate.Config, found *selfupdate.Found) int {
+	e, exe := w.e, cfg.Exe
+	done, err := selfupdate.Install(w.ctx, cfg, found, nil)
 	switch {
 	case selfupdate.IsRefusal(err):
-		return refused("%s", tui.SanitizeLine(err.Error()))
+		fmt.Fprintf(e.stderr, "aayu self-update: refused: %s\n", tui.SanitizeLine(err.Error()))
+		return tui.ExitRefused
 	case err != nil:
 		fmt.Fprintf(e.stderr, "aayu self-update: %s\n", tui.SanitizeLine(err.Error()))
 		return tui.ExitFailed

@@ -96,28 +96,11 @@ func Check(ctx context.Context, cfg Config) (*Found, error) {
 	if err := writableBeside(cfg.Exe); err != nil {
 		return nil, err
 	}
-	repo := cfg.Owner + "/" + cfg.Repo
-	rel, ok, err := ghx.LatestRelease(ctx, cfg.Client, cfg.Owner, cfg.Repo)
+	tag, asset, err := newest(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("reading aayu's newest release: %s", ghx.Describe(err))
+		return nil, err
 	}
-	if !ok {
-		return nil, refuse("%s has no published release, so there is nothing to update to", repo)
-	}
-	tag := untrusted.Line(rel.TagName)
-	if tag == "" || tag != rel.TagName || strings.ContainsAny(tag, " \t") {
-		return nil, refuse("the newest release of %s names a tag aayu cannot take (%q)", repo, tag)
-	}
-	name := AssetName(cfg.GOOS, cfg.GOARCH)
-	var asset *ghx.ReleaseAsset
-	for i := range rel.Assets {
-		if rel.Assets[i].Name == name {
-			asset = &rel.Assets[i]
-		}
-	}
-	if asset == nil {
-		return nil, refuse("release %s of %s has no file for %s/%s (%s)", tag, repo, cfg.GOOS, cfg.GOARCH, name)
-	}
+	name := asset.Name
 	current, err := fileSHA256(cfg.Exe)
 	if err != nil {
 		return nil, fmt.Errorf("reading the running aayu %s: %w", cfg.Exe, err)
@@ -129,15 +112,11 @@ func Check(ctx context.Context, cfg Config) (*Found, error) {
 	if cfg.Version == tag || recorded == current {
 		return &Found{Tag: tag, Asset: name, SHA256: current, UpToDate: true}, nil
 	}
-	max := cfg.MaxBytes
-	if max <= 0 {
-		max = DefaultMaxBytes
+	b, err := download(ctx, cfg, tag, asset)
+	if err != nil {
+		return nil, err
 	}
-	var buf bytes.Buffer
-	if _, err := ghx.DownloadReleaseAsset(ctx, cfg.Client, cfg.Owner, cfg.Repo, asset.ID, &buf, max); err != nil {
-		return nil, fmt.Errorf("downloading %s of release %s: %s", name, tag, ghx.Describe(err))
-	}
-	sum := sha256.Sum256(buf.Bytes())
+	sum := sha256.Sum256(b)
 	got := hex.EncodeToString(sum[:])
 	if got == current {
 		return &Found{Tag: tag, Asset: name, SHA256: got, UpToDate: true}, nil
@@ -150,7 +129,44 @@ func Check(ctx context.Context, cfg Config) (*Found, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Found{Tag: tag, Asset: name, SHA256: got, Identity: id, bytes: buf.Bytes()}, nil
+	return &Found{Tag: tag, Asset: name, SHA256: got, Identity: id, bytes: b}, nil
+}
+
+// newest is the latest release's tag (one aayu can name as it is) and its
+// file for this platform.
+func newest(ctx context.Context, cfg Config) (string, *ghx.ReleaseAsset, error) {
+	repo := cfg.Owner + "/" + cfg.Repo
+	rel, ok, err := ghx.LatestRelease(ctx, cfg.Client, cfg.Owner, cfg.Repo)
+	if err != nil {
+		return "", nil, fmt.Errorf("reading aayu's newest release: %s", ghx.Describe(err))
+	}
+	if !ok {
+		return "", nil, refuse("%s has no published release, so there is nothing to update to", repo)
+	}
+	tag := untrusted.Line(rel.TagName)
+	if tag == "" || tag != rel.TagName || strings.ContainsAny(tag, " \t") {
+		return "", nil, refuse("the newest release of %s names a tag aayu cannot take (%q)", repo, tag)
+	}
+	name := AssetName(cfg.GOOS, cfg.GOARCH)
+	for i := range rel.Assets {
+		if rel.Assets[i].Name == name {
+			return tag, &rel.Assets[i], nil
+		}
+	}
+	return "", nil, refuse("release %s of %s has no file for %s/%s (%s)", tag, repo, cfg.GOOS, cfg.GOARCH, name)
+}
+
+// download reads the release file, at most cfg.MaxBytes of it.
+func download(ctx context.Context, cfg Config, tag string, asset *ghx.ReleaseAsset) ([]byte, error) {
+	max := cfg.MaxBytes
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	var buf bytes.Buffer
+	if _, err := ghx.DownloadReleaseAsset(ctx, cfg.Client, cfg.Owner, cfg.Repo, asset.ID, &buf, max); err != nil {
+		return nil, fmt.Errorf("downloading %s of release %s: %s", asset.Name, tag, ghx.Describe(err))
+	}
+	return buf.Bytes(), nil
 }
 
 // prove checks the file's build attestation: the bundles GitHub keeps
