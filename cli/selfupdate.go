@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -50,7 +52,7 @@ func (w wiring) runSelfUpdate() int {
 		return tui.ExitFailed
 	}
 	cfg := selfupdate.Config{
-		Client: client, Owner: owner, Repo: repo, Trusted: w.trustedRoot,
+		Client: client, Owner: owner, Repo: repo, Trusted: w.trustedRoot, ServerURL: w.releaseServer(),
 		Exe: exe, GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Version: moduleVersion(),
 	}
 	fmt.Fprintf(e.stdout, "reading the newest release of %s for %s/%s\n", repoName, runtime.GOOS, runtime.GOARCH)
@@ -94,6 +96,23 @@ func (w wiring) installRelease(cfg selfupdate.Config, found *selfupdate.Found) i
 		fmt.Fprintf(e.stdout, "the old aayu was kept as %s until the new one ran, then removed\n", selfupdate.OldName(exe))
 	}
 	return tui.ExitOK
+}
+
+// releaseServer is the web host a release workflow's certificate names:
+// GitHub Enterprise Server's own (its API's scheme and host) when
+// --api-url names one; "" (github.com) for github.com and for a sandbox on
+// this machine, whose Sigstore signs as github.com's Actions.
+func (w wiring) releaseServer() string {
+	u, err := url.Parse(w.sess.apiURL)
+	if err != nil || u.Host == "" || u.Hostname() == "api.github.com" || isLoopbackHost(u.Hostname()) {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+func isLoopbackHost(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
 }
 
 // selfUpdateLane is why this process may not replace aayu ("" when it
