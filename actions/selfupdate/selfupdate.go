@@ -16,6 +16,7 @@ import (
 	"github.com/sigstore/sigstore-go/pkg/root"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/untrusted"
 	"github.com/aayudha/aayu/proof/attest"
@@ -25,12 +26,6 @@ import (
 // reads unless [update] repository names another (a mirror on GitHub
 // Enterprise Server, say).
 const DefaultRepository = "aayudha/aayu"
-
-// ReleaseWorkflowPath is the workflow whose run must have built and
-// attested a release's files: aayudha's release workflow, which aayu's
-// own repository runs on each release tag as any repository aayu sets up
-// does.
-const ReleaseWorkflowPath = ".github/workflows/aayudha-release.yml"
 
 // DefaultMaxBytes caps the file downloaded: aayu is tens of megabytes.
 const DefaultMaxBytes = 512 << 20
@@ -186,7 +181,7 @@ func prove(ctx context.Context, cfg Config, tag, name, sum string) (attest.Ident
 	if trusted == nil && len(bundles) > 0 {
 		return attest.Identity{}, refuse("no Sigstore trusted root is known for this host, so %s's attestation cannot be checked; set [proof] trusted_root to the host's trusted_root.json", name)
 	}
-	exp := attest.BuildExpect{ServerURL: cfg.ServerURL, Repo: repo, WorkflowPath: ReleaseWorkflowPath, Tag: tag, Name: name, SHA256: sum}
+	exp := attest.BuildExpect{ServerURL: cfg.ServerURL, Repo: repo, WorkflowPath: gaterun.ReleaseWorkflowPath, Tag: tag, Name: name, SHA256: sum}
 	id, err := attest.VerifyBuild(trusted, bundles, exp)
 	switch {
 	case err == nil:

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
+	"github.com/aayudha/aayu/model/gaterun"
 )
 
 // aayu's own repository, whose newest release `aayu self-update` reads:
@@ -31,7 +32,7 @@ const (
 	// Options.AayuRelease names another.
 	AayuReleaseTag = "v0.99.0"
 	// AayuReleaseWorkflow is the workflow that attests the release's files.
-	AayuReleaseWorkflow = ".github/workflows/aayudha-release.yml"
+	AayuReleaseWorkflow = gaterun.ReleaseWorkflowPath
 	aayuRepoID          = 70100
 	aayuOwnerID         = 901
 	aayuReleaseID       = 880001
