@@ -51,7 +51,7 @@ func commands() []command {
 		decideCommand(), waiveCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
 		commentCommand(), tokenSealCommand(), protectedCommand(), mcpCommand(),
 		initCommand(), doctorCommand(), authCommand(), auditCommand(), sandboxCommand(),
-		hooksInstallCommand(), hooksStatusCommand(),
+		hooksInstallCommand(), hooksStatusCommand(), selfUpdateCommand(),
 	}
 }
 

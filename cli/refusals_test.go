@@ -119,7 +119,7 @@ func TestPackRefusals(t *testing.T) {
 		{"head moved", func(t *testing.T, dir string) {}, strings.Repeat("c", 40), "", []string{strings.Repeat("c", 40), "b046d1a1d113339eb80e130c9dc0008fa223e76f"}},
 		{"newer schema", func(t *testing.T, dir string) {
 			editJSON(t, dir, func(p map[string]any) { p["schema_version"] = 2 })
-		}, "", "", []string{"update aayu"}},
+		}, "", "", []string{"update aayu", "run aayu self-update"}},
 		{"unknown kind", func(t *testing.T, dir string) {
 			editJSON(t, dir, func(p map[string]any) { artifact(p, 0)["kind"] = "video-ish" })
 		}, "", "", []string{"kind"}},

@@ -69,7 +69,7 @@ func checkPackJSON(data []byte, lim Limits) *DecodeError {
 	}
 	if version > SchemaVersion {
 		return &DecodeError{Code: CodeNewerSchema, Err: ErrNewerSchema, Msg: fmt.Sprintf(
-			"pack.json is schema version %d and this aayu reads up to version %d; update aayu (install its newest release) to read it.",
+			"pack.json is schema version %d and this aayu reads up to version %d; update aayu to read it: run aayu self-update, which installs aayu's newest release once its build attestation verifies.",
 			version, SchemaVersion)}
 	}
 	validate, err := schemaFor(version)

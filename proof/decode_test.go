@@ -107,7 +107,7 @@ func TestDecodeRefuses(t *testing.T) {
 		}, want: CodeDuplicateKey},
 		{name: "newer schema", data: func(t *testing.T) []byte {
 			return seedWith(t, `"schema_version": 1`, `"schema_version": 2`)
-		}, want: CodeNewerSchema, says: "update aayu"},
+		}, want: CodeNewerSchema, says: "update aayu to read it: run aayu self-update"},
 		{name: "no schema_version", data: func(t *testing.T) []byte {
 			return seedWith(t, `"schema_version": 1,`, ``)
 		}, want: CodeSchema, says: "no schema_version"},

@@ -18,7 +18,7 @@ import (
 // (seed 001). A call naming one is refused at once with the command the
 // person runs.
 func HumanOnly() []string {
-	return []string{"decide", "ready", "plan", "ship", "release", "approve", "login", "init", "waive"}
+	return []string{"decide", "ready", "plan", "ship", "release", "approve", "login", "init", "waive", "self-update"}
 }
 
 // placeholder is a human-only verb's command line when the call gave no

@@ -36,6 +36,7 @@ func (s *Server) routes() http.Handler {
 	s.routeDevice(web)
 	web.HandleFunc("GET /_blob/artifacts/{id}", s.handleBlob)
 	s.routeManifest(api, web)
+	s.routeAayuRelease(api, web)
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// GitHub's Date is GitHub's clock, the one its updated_at values

@@ -67,6 +67,9 @@ type Options struct {
 	// before its code is handed out, as a page that posted another
 	// manifest would (tests of aayu init --identity's checks).
 	TamperApp func(*CreatedApp)
+	// AayuRelease is the release of aayu served as aayudha/aayu's newest
+	// (aayurelease.go); nil serves the program the sandbox runs in.
+	AayuRelease *AayuRelease
 }
 
 // DeviceOptions tune the device flow so tests need not wait.
@@ -113,6 +116,7 @@ type Server struct {
 	// demoAttested: this process's Sigstore signed the demo's seeded
 	// packs (ensureDemoAttested); a reset seeds runs it has not signed.
 	demoAttested bool
+	aayu         *aayuRel // aayudha/aayu's release, built at its first read
 }
 
 // New builds a server, loading persisted state from opts.StateDir when it

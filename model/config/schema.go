@@ -67,6 +67,7 @@ var Schema = map[string]Kind{
 	"seats.engineering_manager":        KindString,
 	"ui.plain":                         KindBool,
 	"ui.motion":                        KindBool,
+	"update.repository":                KindString,
 }
 
 // ranges bound the numeric settings a value of the right kind can still

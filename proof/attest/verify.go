@@ -12,6 +12,7 @@ import (
 
 	intoto "github.com/in-toto/attestation/go/v1"
 	"github.com/sigstore/sigstore-go/pkg/bundle"
+	"github.com/sigstore/sigstore-go/pkg/fulcio/certificate"
 	"github.com/sigstore/sigstore-go/pkg/root"
 	"github.com/sigstore/sigstore-go/pkg/verify"
 
@@ -113,12 +114,47 @@ func IsRefusal(err error) bool {
 // pull_request_target run, over an in-toto Statement whose subjects and
 // predicate are this pack.json and head. Every refusal is a *Refusal.
 func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identity, error) {
+	digest, err := hex.DecodeString(exp.PackSHA256)
+	if err != nil {
+		return Identity{}, fmt.Errorf("pack.json's sha256 %q is not hex", exp.PackSHA256)
+	}
+	res, b, err := verifySignature(trusted, bundleJSON, "the merge gate's workflow", func(subjects []string) error {
+		if len(subjects) > 0 && !slices.Contains(subjects, exp.PackSHA256) {
+			return refuse("the attestation signs another pack.json (sha256 %s), not this pack's (sha256 %s)",
+				strings.Join(shortAll(subjects), ", "), gitsha.Short(exp.PackSHA256))
+		}
+		return nil
+	})
+	if err != nil {
+		return Identity{}, err
+	}
+	id := identityOf(res, b)
+	if err := checkCertificate(res, exp); err != nil {
+		return id, err
+	}
+	if err := checkStatement(res, b.GetDsseEnvelope().GetPayload(), digest, exp); err != nil {
+		return id, err
+	}
+	return id, nil
+}
+
+// verifySignature is the one Sigstore check every attestation aayu takes
+// goes through (a pack's, a release asset's): bundleJSON is a bundle
+// whose signature, certificate chain and log entry (or, for GitHub's own
+// Sigstore, its signed timestamp) verify under trusted, signed by a
+// certificate rather than a bare key. signer names the workflow the
+// certificate must name, for the bare-key refusal; mismatch words a
+// signature that does not verify when the bundle's unverified subjects
+// already show it signs other bytes (nil: say only that it does not
+// verify). What the certificate and the Statement say is the caller's to
+// check.
+func verifySignature(trusted root.TrustedMaterial, bundleJSON []byte, signer string, mismatch func(subjects []string) error) (*verify.VerificationResult, *bundle.Bundle, error) {
 	if trusted == nil {
-		return Identity{}, errors.New("no Sigstore trusted root to check the attestation with")
+		return nil, nil, errors.New("no Sigstore trusted root to check the attestation with")
 	}
 	var b bundle.Bundle
 	if err := b.UnmarshalJSON(bundleJSON); err != nil {
-		return Identity{}, refuse("the attestation is not a Sigstore bundle: %v", err)
+		return nil, nil, refuse("the attestation is not a Sigstore bundle: %v", err)
 	}
 	opts := []verify.VerifierOption{verify.WithObserverTimestamps(1)}
 	if entries, err := b.TlogEntries(); err == nil && len(entries) > 0 {
@@ -138,38 +174,28 @@ func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identi
 	opts = append(opts, verify.WithoutStatementPredicate())
 	v, err := verify.NewVerifier(trusted, opts...)
 	if err != nil {
-		return Identity{}, fmt.Errorf("preparing the Sigstore verifier: %w", err)
-	}
-	digest, err := hex.DecodeString(exp.PackSHA256)
-	if err != nil {
-		return Identity{}, fmt.Errorf("pack.json's sha256 %q is not hex", exp.PackSHA256)
+		return nil, nil, fmt.Errorf("preparing the Sigstore verifier: %w", err)
 	}
 	// The envelope's signature, the certificate chain and the log are
-	// sigstore-go's to verify; the Statement's subjects are held to
-	// pack.json's digest by checkStatement, in the one strict read of the
-	// signed payload it makes anyway. Asking sigstore-go for the digest as
-	// well (verify.WithArtifactDigest) read the whole payload, pack.json
-	// and all, one more time: a tenth of this check on a pack of 1,000
+	// sigstore-go's to verify; the Statement's subjects are held to the
+	// expected digest by the caller, in the one strict read of the signed
+	// payload it makes anyway. Asking sigstore-go for the digest as well
+	// (verify.WithArtifactDigest) read the whole payload, pack.json and
+	// all, one more time: a tenth of this check on a pack of 1,000
 	// artifacts.
 	res, err := v.Verify(&b, verify.NewPolicy(verify.WithoutArtifactUnsafe(), verify.WithoutIdentitiesUnsafe()))
 	if err != nil {
-		if subjects := unverifiedSubjects(&b); len(subjects) > 0 && !slices.Contains(subjects, exp.PackSHA256) {
-			return Identity{}, refuse("the attestation signs another pack.json (sha256 %s), not this pack's (sha256 %s)",
-				strings.Join(shortAll(subjects), ", "), gitsha.Short(exp.PackSHA256))
+		if mismatch != nil {
+			if m := mismatch(unverifiedSubjects(&b)); m != nil {
+				return nil, nil, m
+			}
 		}
-		return Identity{}, refuse("the attestation's signature does not verify: %v", err)
+		return nil, nil, refuse("the attestation's signature does not verify: %v", err)
 	}
 	if res.Signature == nil || res.Signature.Certificate == nil {
-		return Identity{}, refuse("the attestation is signed by a bare key, not a certificate naming the merge gate's workflow")
+		return nil, nil, refuse("the attestation is signed by a bare key, not a certificate naming %s", signer)
 	}
-	id := identityOf(res, &b)
-	if err := checkCertificate(res, exp); err != nil {
-		return id, err
-	}
-	if err := checkStatement(res, b.GetDsseEnvelope().GetPayload(), digest, exp); err != nil {
-		return id, err
-	}
-	return id, nil
+	return res, &b, nil
 }
 
 func identityOf(res *verify.VerificationResult, b *bundle.Bundle) Identity {
@@ -188,17 +214,10 @@ func checkCertificate(res *verify.VerificationResult, exp Expect) error {
 	c := res.Signature.Certificate
 	wantRepo := exp.server() + "/" + exp.Repo
 	gatePrefix := wantRepo + "/" + gaterun.WorkflowPath + "@"
+	if err := checkSigner(c, wantRepo, exp.Repo, "merge gate"); err != nil {
+		return err
+	}
 	switch {
-	case c.Issuer != ActionsIssuer:
-		return refuse("the attestation was not signed by GitHub Actions: its certificate's issuer is %q, not %s", c.Issuer, ActionsIssuer)
-	case !strings.EqualFold(c.SourceRepositoryURI, wantRepo):
-		// A run of another repository calling this repository's gate as a
-		// reusable workflow has this gate's SAN; only the source
-		// repository says whose run it was.
-		return refuse("the attestation was made in another repository (%s), not %s", c.SourceRepositoryURI, exp.Repo)
-	case !strings.HasPrefix(strings.ToLower(c.SubjectAlternativeName), strings.ToLower(wantRepo+"/")):
-		// A run of this repository calling another repository's workflow.
-		return refuse("the attestation was signed by a workflow of another repository (%s), not %s's merge gate", c.SubjectAlternativeName, exp.Repo)
 	case !strings.HasPrefix(c.SubjectAlternativeName, gatePrefix):
 		return refuse("the attestation was signed by another workflow (%s), not %s", workflowOf(c.SubjectAlternativeName, wantRepo), gaterun.WorkflowPath)
 	case c.SubjectAlternativeName != exp.WorkflowURI():
@@ -206,6 +225,25 @@ func checkCertificate(res *verify.VerificationResult, exp Expect) error {
 			strings.TrimPrefix(c.SubjectAlternativeName, gatePrefix), exp.BaseRef)
 	case c.BuildTrigger != gaterun.EventTarget:
 		return refuse("the attestation was made by a %q run, not %s: only the base branch's gate, run for pull_request_target, speaks for the pack", c.BuildTrigger, gaterun.EventTarget)
+	}
+	return nil
+}
+
+// checkSigner holds a verified certificate to GitHub Actions' issuer and
+// to a workflow of repo (its URI wantRepo) run in repo itself; what names
+// the workflow expected ("merge gate", "release workflow").
+func checkSigner(c *certificate.Summary, wantRepo, repo, what string) error {
+	switch {
+	case c.Issuer != ActionsIssuer:
+		return refuse("the attestation was not signed by GitHub Actions: its certificate's issuer is %q, not %s", c.Issuer, ActionsIssuer)
+	case !strings.EqualFold(c.SourceRepositoryURI, wantRepo):
+		// A run of another repository calling this repository's workflow
+		// as a reusable workflow has this workflow's SAN; only the source
+		// repository says whose run it was.
+		return refuse("the attestation was made in another repository (%s), not %s", c.SourceRepositoryURI, repo)
+	case !strings.HasPrefix(strings.ToLower(c.SubjectAlternativeName), strings.ToLower(wantRepo+"/")):
+		// A run of this repository calling another repository's workflow.
+		return refuse("the attestation was signed by a workflow of another repository (%s), not %s's %s", c.SubjectAlternativeName, repo, what)
 	}
 	return nil
 }
