@@ -37,19 +37,35 @@ func TestHumanPass(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
 		f.baseConfig(`streak = 10`, `streak = 2`)
-		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"]}` + "\n" +
-			`{"pr":16,"correction":true,"layers":["L05"]}` + "\n" + `{"pr":17,"correction":false,"layers":["L05"]}` + "\n"})
+		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n" +
+			`{"pr":16,"correction":true,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n" + `{"pr":17,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n"})
 		res, _, err := f.ship(f.config("founder"), pr)
 		if err != nil || res.ExitCode != ExitRefused {
 			t.Fatalf("a streak of 1 after a correction shipped: err %v, exit %d", err, res.ExitCode)
 		}
-		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"]}` + "\n" +
-			`{"pr":17,"correction":false,"layers":["L05"]}` + "\n"})
+		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n" +
+			`{"pr":17,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n"})
 		res, _, err = f.ship(f.config("founder"), pr)
 		if err != nil || res.ExitCode != ExitShipped {
 			t.Fatalf("a streak of 2: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
 		}
 		f.assertAudited(t, res, pass.KindAutonomous)
+	})
+	t.Run("a streak that a rung C merge or a person's own pull request would complete", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		f.baseConfig(`streak = 10`, `streak = 2`)
+		first := `{"pr":15,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n"
+		for _, second := range []string{
+			`{"pr":17,"correction":false,"layers":["L05"],"rung":"C","author":"agent-bot[bot]"}`,
+			`{"pr":17,"correction":false,"layers":["L05"],"rung":"A","author":"founder"}`,
+		} {
+			f.commit("ledger", map[string]string{SamplesPath: first + second + "\n"})
+			res, _, err := f.ship(f.config("founder"), pr)
+			if err != nil || res.ExitCode != ExitRefused {
+				t.Fatalf("a streak of 2 counting %s shipped: err %v, exit %d", second, err, res.ExitCode)
+			}
+		}
 	})
 	t.Run("merge on proof", func(t *testing.T) {
 		t.Parallel()
