@@ -25,4 +25,3 @@ func (r *run) streaks() (map[string]int, error) {
 	}
 	return pass.Streaks(b, r.evidence.base.policy.BotLogins), nil
 }
-
