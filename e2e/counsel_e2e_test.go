@@ -219,3 +219,21 @@ func TestCounselHostileTextNeutralised(t *testing.T) {
 		}
 	}
 }
+
+// TestCounselFromAnAgentLaneShowsOnTheCard: counsel is advice, so an agent
+// may post it (the seed's twin's counsel): in aayu's own lane on the
+// solo-mode demo it goes out under the lane's write token, the person's,
+// and shows on the card.
+func TestCounselFromAnAgentLaneShowsOnTheCard(t *testing.T) {
+	t.Parallel()
+	_, url := sandboxWith(t, sandbox.Options{})
+	words := "The twin weighs option 1: it is the cheaper door to walk back through."
+	code, out, errOut := runAayuEnv(t, map[string]string{"AAYU_AGENT": "1", "AAYU_GITHUB_TOKEN": sandbox.TokenPrefix + "founder"},
+		"--plain", "--api-url", url+"/", "--repo", "acme/benefits", "counsel", "1", "--post", "--text", words)
+	if code != tui.ExitOK || !strings.Contains(out, "posted: a comment on #1 as @founder") {
+		t.Fatalf("an agent's --post: exit %d, want 0:\n%s%s", code, out, errOut)
+	}
+	if got := decisionCardCounsel(t, url, 1); got != words {
+		t.Fatalf("the card shows %q, want the agent's counsel %q", got, words)
+	}
+}
