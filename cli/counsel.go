@@ -61,7 +61,13 @@ func (w wiring) runCounsel() int {
 			fmt.Fprintln(e.stderr, "aayu counsel: no counsel given. Give its words with --text T or on standard input (no reviewer is configured to write it). Nothing was done.")
 			return tui.ExitUsage
 		}
-		b, err := io.ReadAll(io.LimitReader(e.stdin, 4*inbox.CounselMaxBytes))
+		in := e.stdin
+		if in == nil {
+			in = strings.NewReader("")
+		}
+		// Read past the limit, so counsel that is too long is refused by
+		// inbox.CounselBody rather than cut without a word.
+		b, err := io.ReadAll(io.LimitReader(in, 4*inbox.CounselMaxBytes))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "aayu counsel: reading the counsel from standard input: %v\nNothing was done.\n", err)
 			return tui.ExitFailed

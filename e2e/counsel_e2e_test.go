@@ -84,6 +84,13 @@ func TestCounselPostedByAWriterShowsOnTheFoundersCard(t *testing.T) {
 	if got := decisionCardCounsel(t, url, 1); strings.Contains(got, words) {
 		t.Fatalf("counsel without --post reached the card: %q", got)
 	}
+	code, out, errOut = counselAt(t, url, "writer", "1", "--post", "--dry-run", "--text", words)
+	if code != tui.ExitOK || !strings.Contains(out, "--dry-run: nothing was posted") {
+		t.Fatalf("--post --dry-run: exit %d, want 0 posting nothing:\n%s%s", code, out, errOut)
+	}
+	if got := decisionCardCounsel(t, url, 1); strings.Contains(got, words) {
+		t.Fatalf("counsel with --dry-run reached the card: %q", got)
+	}
 	code, out, errOut = counselAt(t, url, "writer", "1", "--post", "--text", words)
 	if code != tui.ExitOK || !strings.Contains(out, "posted: a comment on #1 as @writer") {
 		t.Fatalf("--post as @writer: exit %d, want 0 naming the comment:\n%s%s", code, out, errOut)
