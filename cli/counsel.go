@@ -114,7 +114,7 @@ func (w wiring) counsel(n int, text string, post, write bool) (counselResult, er
 	if err != nil {
 		return counselResult{}, err
 	}
-	res := counselResult{card: tui.Sanitize(inbox.CutWords(strings.TrimPrefix(body, inbox.CounselMarker+"\nCounsel: "), inbox.CounselWords))}
+	res := counselResult{card: tui.Sanitize(inbox.CounselShown(body))}
 	var tok ghx.Token
 	if post {
 		tok, err = w.writeToken(ctx)

@@ -36,8 +36,7 @@ func decisionCounsel(comments []identity.Comment, d Decision) untrusted.Text {
 		}
 	}
 	if ok {
-		text := withoutCounselWord(strings.TrimPrefix(strings.TrimLeft(found.Body.Raw(), " \t\r\n"), CounselMarker))
-		if cut := CutWords(text, CounselWords); cut != "" {
+		if cut := CounselShown(found.Body.Raw()); cut != "" {
 			return untrusted.Text(cut)
 		}
 	}
@@ -100,6 +99,13 @@ func CounselBody(text string) (string, error) {
 		return "", exitcode.Refuse("the counsel is %d bytes, more than the %d aayu posts (the card shows its first %d words)", len(clean), CounselMaxBytes, CounselWords)
 	}
 	return CounselMarker + "\nCounsel: " + clean, nil
+}
+
+// CounselShown is what a Decision's card shows of a counsel comment's body:
+// the words after the marker and any "Counsel:", cut to CounselWords; raw,
+// for the caller to neutralise as it shows it.
+func CounselShown(body string) string {
+	return CutWords(withoutCounselWord(strings.TrimPrefix(strings.TrimLeft(body, " \t\r\n"), CounselMarker)), CounselWords)
 }
 
 // withoutCounselWord trims s and a leading "Counsel:": the card already

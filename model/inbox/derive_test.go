@@ -415,7 +415,7 @@ func TestCounselBody(t *testing.T) {
 			continue
 		}
 		got := decisionCounsel([]identity.Comment{{ID: 1, Author: writer, Body: untrusted.Text(body)}}, d).Raw()
-		if want := CutWords(strings.TrimPrefix(body, CounselMarker+"\nCounsel: "), CounselWords); got != want {
+		if want := CutWords(strings.TrimPrefix(body, CounselMarker+"\nCounsel: "), CounselWords); got != want || CounselShown(body) != want {
 			t.Errorf("%s: the card reads %q back, want %q", c.name, got, want)
 		}
 	}
