@@ -38,6 +38,12 @@ func (f *fixture) checkCorrection(merge string) {
 	if len(samples) != 1 || samples[0].PR != 15 || !samples[0].Correction || samples[0].MergeCommit != merge {
 		t.Errorf("samples %+v, want one correction sample of #15", samples)
 	}
+	// The sample carries the rung ship merged #15 on (its audit entry's)
+	// and its author, which decide whether a clean one counts toward a
+	// streak (pass.SampleCounts).
+	if author := f.issue(15).GetUser().GetLogin(); len(samples) == 1 && (samples[0].Rung != "A" || samples[0].Author != author) {
+		t.Errorf("the sample has rung %q and author %q, want the audit entry's A and #15's @%s", samples[0].Rung, samples[0].Author, author)
+	}
 	labels := labelsOf(f.issue(15))
 	if !labels[inbox.LabelCorrection] || labels[inbox.LabelAudit] {
 		t.Errorf("labels of #15: %v", labels)

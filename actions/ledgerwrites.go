@@ -39,6 +39,12 @@ type Sample struct {
 	// Layers is the pull request's footprint (LAYERS.md on its base
 	// branch): ship counts each layer's correction-free streak from them.
 	Layers []string `json:"layers"`
+	// Rung is inspect's rung ship merged the head on, as its audit entry
+	// records it ("" when none is recorded), and Author the pull request's
+	// author: the streak counts only an agent's pull request at rung A or
+	// B (pass.SampleCounts).
+	Rung   string `json:"rung"`
+	Author string `json:"author"`
 }
 
 func (r *run) ledger(ctx context.Context, w inbox.Write) (bool, error) {
@@ -50,11 +56,11 @@ func (r *run) ledger(ctx context.Context, w inbox.Write) (bool, error) {
 		r.req.Step.Head = merge
 	}
 	if w.Kind == inbox.WriteLedgerAppend && r.layers == nil {
-		layers, err := r.footprint(ctx, w.Number)
+		layers, author, err := r.footprint(ctx, w.Number)
 		if err != nil {
 			return false, err
 		}
-		r.layers = layers
+		r.layers, r.author = layers, author
 	}
 	if w.Kind != inbox.WriteLedgerAppend {
 		return r.ledgerFixed(ctx, w)
@@ -144,7 +150,13 @@ func (r *run) ledgerEdit(w inbox.Write) ledgerEdit {
 			}
 			return map[string][]byte{w.Path: nil}, nil
 		case inbox.WriteLedgerAppend:
-			next, changed, err := r.withSample(cur, w)
+			// The rung is the audit entry's, read at the same ledger commit
+			// (the entry is removed only after the sample lands).
+			entry, _, err := read(inbox.AuditPath(w.Number))
+			if err != nil {
+				return nil, err
+			}
+			next, changed, err := r.withSample(cur, w, auditRung(entry))
 			if err != nil || !changed {
 				return nil, err
 			}
@@ -158,7 +170,7 @@ func (r *run) ledgerEdit(w inbox.Write) ledgerEdit {
 // the one already there: a retried audit never records a second sample for
 // one pull request. A sample recorded clean and now corrected is marked as
 // a correction in place.
-func (r *run) withSample(cur []byte, w inbox.Write) ([]byte, bool, error) {
+func (r *run) withSample(cur []byte, w inbox.Write, rung string) ([]byte, bool, error) {
 	lines := bytes.Split(bytes.TrimRight(cur, "\n"), []byte("\n"))
 	if len(cur) == 0 {
 		lines = nil
@@ -179,7 +191,8 @@ func (r *run) withSample(cur []byte, w inbox.Write) ([]byte, bool, error) {
 		lines[i] = b
 		return append(bytes.Join(lines, []byte("\n")), '\n'), true, nil
 	}
-	s := Sample{PR: w.Number, MergeCommit: r.req.Step.Head, At: r.e.cfg.Now().UTC(), By: r.e.cfg.Viewer, Correction: w.Correction, Layers: r.layers}
+	s := Sample{PR: w.Number, MergeCommit: r.req.Step.Head, At: r.e.cfg.Now().UTC(), By: r.e.cfg.Viewer, Correction: w.Correction, Layers: r.layers,
+		Rung: rung, Author: r.author}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return nil, false, err
@@ -194,31 +207,45 @@ func lineBreak(lines [][]byte) []byte {
 	return []byte("\n")
 }
 
-// footprint is the layers a merged pull request's changed paths (the old
+// auditRung is the rung an audit entry (autonomy/audit/PR.json, written by
+// ship) records; "" when there is no entry or it names none, which no
+// streak counts.
+func auditRung(entry []byte) string {
+	var e struct {
+		Rung string `json:"rung"`
+	}
+	if json.Unmarshal(entry, &e) != nil {
+		return ""
+	}
+	return e.Rung
+}
+
+// footprint is the pull request's author and the layers its changed paths (the old
 // path of a rename too) fall in, by LAYERS.md on its base branch. No
 // LAYERS.md means no layers: the sample then counts for none.
-func (r *run) footprint(ctx context.Context, pr int) ([]string, error) {
+func (r *run) footprint(ctx context.Context, pr int) ([]string, string, error) {
 	c := r.e.cfg.Client
 	p, _, err := c.PullRequests.Get(ctx, r.e.cfg.Owner, r.e.cfg.Repo, pr)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	author := p.GetUser().GetLogin()
 	md, err := ghx.ReadFile(ctx, c, r.e.cfg.Owner, r.e.cfg.Repo, p.GetBase().GetRef(), "LAYERS.md")
 	if ghx.IsNotFound(err) {
-		return []string{}, nil
+		return []string{}, author, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	layers, err := pass.ParseLayers(string(md))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	files, err := ghx.ListAll(ctx, func(o *github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
 		return c.PullRequests.ListFiles(ctx, r.e.cfg.Owner, r.e.cfg.Repo, pr, o)
 	})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	changed := make([]pass.ChangedFile, 0, len(files))
 	for _, f := range files {
@@ -228,5 +255,5 @@ func (r *run) footprint(ctx context.Context, pr int) ([]string, error) {
 	if out == nil {
 		out = []string{}
 	}
-	return out, nil
+	return out, author, nil
 }

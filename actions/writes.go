@@ -33,6 +33,7 @@ type run struct {
 	commit   string   // the commit the last ledger or revert write made or stopped at
 	revertPR int      // the revert pull request, once opened or found
 	layers   []string // the audited pull request's footprint, for its sample
+	author   string   // the audited pull request's author, for its sample
 	// revertWords replaces the revert's usual words when no pull request
 	// was needed or none could be opened.
 	revertWords string

@@ -3,6 +3,7 @@ package ship
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/aayudha/aayu/ghx"
@@ -129,12 +130,19 @@ func (r *run) mergeRefusedWords(message string) string {
 // nothing and is named in r.evidence.proofNotes.
 func (r *run) onProof() (bool, error) {
 	p := r.evidence.base.policy
-	if !p.Proof || r.evidence.pack == nil || !r.evidence.pack.report.FloorsHold {
+	if r.evidence.pack == nil {
 		return false, nil
 	}
 	list, err := r.readHeadChecks(r.target.head)
 	if err != nil {
 		return false, fmt.Errorf("reading the checks of head %s: %s", gitsha.Short(r.target.head), ghx.Describe(err))
+	}
+	// The rung is read whether or not proof is on: an autonomous merge's
+	// audit entry records it too, and its sample counts toward a streak
+	// only at rung A or B (pass.SampleCounts).
+	r.evidence.rung = r.gateRung(list, p.ProofRungs, p.Proof)
+	if !p.Proof || !r.evidence.pack.report.FloorsHold {
+		return false, nil
 	}
 	req, err := r.readRequired(r.target.baseRef)
 	if err != nil {
@@ -142,27 +150,46 @@ func (r *run) onProof() (bool, error) {
 	}
 	// The one green rule (checks.Rule), as ship's first gate judges it.
 	green := checks.Judge(list, req.required).Green()
+	r.evidence.proofChecks = list
+	return green && slices.Contains(p.ProofRungs, r.evidence.rung), nil
+}
+
+// gateRung is the rung of inspect's green judgement from the merge gate's
+// own run for this head (its summary starts "rung X:" or "rung X "): one in
+// proofRungs when any is, else the first; "" when there is none. With note,
+// each inspect judgement from anywhere else is named in
+// r.evidence.proofNotes, as granting nothing.
+func (r *run) gateRung(list []checks.Check, proofRungs []string, note bool) string {
 	runPath := r.gateRunPath()
-	rungOK := false
+	found := ""
 	for _, c := range list {
 		if c.Name != InspectContext {
 			continue
 		}
 		if !checks.InspectFromGate(c, runPath) {
-			r.evidence.proofNotes = append(r.evidence.proofNotes, fmt.Sprintf("%s grants nothing: merge on proof takes inspect's judgement only from the merge gate's own run %d for #%d into %s (its check run, or a status %s posted for that run)",
-				c.Describe(), r.evidence.pack.run.GetID(), r.pr, r.target.baseRef, actionsBot))
-			continue
-		}
-		if c.State != checks.Green {
-			continue
-		}
-		for _, rung := range p.ProofRungs {
-			if strings.HasPrefix(c.Summary, "rung "+rung+":") || strings.HasPrefix(c.Summary, "rung "+rung+" ") {
-				rungOK = true
+			if note {
+				r.evidence.proofNotes = append(r.evidence.proofNotes, fmt.Sprintf("%s grants nothing: merge on proof takes inspect's judgement only from the merge gate's own run %d for #%d into %s (its check run, or a status %s posted for that run)",
+					c.Describe(), r.evidence.pack.run.GetID(), r.pr, r.target.baseRef, actionsBot))
 			}
+			continue
+		}
+		rest, ok := strings.CutPrefix(c.Summary, "rung ")
+		if c.State != checks.Green || !ok {
+			continue
+		}
+		k := strings.IndexAny(rest, ": ")
+		if k <= 0 {
+			continue
+		}
+		rung := rest[:k]
+		if slices.Contains(proofRungs, rung) {
+			return rung
+		}
+		if found == "" {
+			found = rung
 		}
 	}
-	return green && rungOK, nil
+	return found
 }
 
 // gateRunPath is the web path of the merge gate's run the pack came from,

@@ -2,6 +2,7 @@ package ship
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aayudha/aayu/actions/approve"
@@ -143,6 +144,7 @@ func (r *run) passInput() (pass.PassInput, error) {
 	if in.Changed, in.NeedsPerson, err = r.changedFiles(); err != nil {
 		return in, err
 	}
+	r.evidence.codeownerPaths = codeownerPaths(in.Changed, b.codeowners)
 	if in.Teams, r.passing.teamNotes, err = r.teams(in); err != nil {
 		return in, err
 	}
@@ -447,4 +449,24 @@ func orNone(list []string) string {
 		return "no never layer"
 	}
 	return strings.Join(list, ", ")
+}
+
+// codeownerPaths are the changed paths (a rename's old path too) that the
+// base branch's CODEOWNERS names an owner for, in order, each once: ship
+// records them when it merges on proof (seed 001: "ship records the merge
+// as proof, with the checks, the rung, and any CODEOWNERS paths it
+// merged").
+func codeownerPaths(changed []pass.ChangedFile, owners *pass.Codeowners) []string {
+	if owners == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range changed {
+		for _, p := range []string{f.Path, f.PreviousPath} {
+			if p != "" && len(owners.Owners(p)) > 0 && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

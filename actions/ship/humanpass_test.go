@@ -37,19 +37,38 @@ func TestHumanPass(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
 		f.baseConfig(`streak = 10`, `streak = 2`)
-		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"]}` + "\n" +
-			`{"pr":16,"correction":true,"layers":["L05"]}` + "\n" + `{"pr":17,"correction":false,"layers":["L05"]}` + "\n"})
+		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n" +
+			`{"pr":16,"correction":true,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n" + `{"pr":17,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n"})
 		res, _, err := f.ship(f.config("founder"), pr)
 		if err != nil || res.ExitCode != ExitRefused {
 			t.Fatalf("a streak of 1 after a correction shipped: err %v, exit %d", err, res.ExitCode)
 		}
-		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"]}` + "\n" +
-			`{"pr":17,"correction":false,"layers":["L05"]}` + "\n"})
+		f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n" +
+			`{"pr":17,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n"})
 		res, _, err = f.ship(f.config("founder"), pr)
 		if err != nil || res.ExitCode != ExitShipped {
 			t.Fatalf("a streak of 2: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
 		}
 		f.assertAudited(t, res, pass.KindAutonomous)
+		if rec := shipRecordOf(t, res); rec.Proof != nil {
+			t.Errorf("an autonomous merge's ship.json has a proof record: %+v", rec.Proof)
+		}
+	})
+	t.Run("a streak that a rung C merge or a person's own pull request would complete", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		f.baseConfig(`streak = 10`, `streak = 2`)
+		first := `{"pr":15,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n"
+		for _, second := range []string{
+			`{"pr":17,"correction":false,"layers":["L05"],"rung":"C","author":"agent-bot[bot]"}`,
+			`{"pr":17,"correction":false,"layers":["L05"],"rung":"A","author":"founder"}`,
+		} {
+			f.commit("ledger", map[string]string{SamplesPath: first + second + "\n"})
+			res, _, err := f.ship(f.config("founder"), pr)
+			if err != nil || res.ExitCode != ExitRefused {
+				t.Fatalf("a streak of 2 counting %s shipped: err %v, exit %d", second, err, res.ExitCode)
+			}
+		}
 	})
 	t.Run("merge on proof", func(t *testing.T) {
 		t.Parallel()
@@ -65,7 +84,41 @@ func TestHumanPass(t *testing.T) {
 			t.Fatalf("on proof: err %v, exit %d, refusals %q", err, res.ExitCode, res.Refusals)
 		}
 		f.assertAudited(t, res, pass.KindProof)
+		// Seed 001: "ship records the merge as proof, with the checks, the
+		// rung, and any CODEOWNERS paths it merged"; the audit entry keeps
+		// the rung and the author, for the sample that decides the streak.
+		var rec ShipRecord
+		if err := json.Unmarshal(res.ShipRecord, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Proof == nil || rec.Proof.Rung != "B" || rec.Proof.Codeowners == nil {
+			t.Fatalf("ship.json's proof is %+v, want rung B, the checks and the CODEOWNERS paths", rec.Proof)
+		}
+		inspect := false
+		for _, c := range rec.Proof.Checks {
+			inspect = inspect || (c.Name == InspectContext && c.Result == "green")
+		}
+		if !inspect {
+			t.Errorf("ship.json's proof checks lack a green %s: %+v", InspectContext, rec.Proof.Checks)
+		}
+		p, _, err := f.client("reader").PullRequests.Get(context.Background(), owner, repo, pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry, err := f.git("show", "ledger:autonomy/audit/4.json")
+		if err != nil || !strings.Contains(entry, `"rung": "B"`) || !strings.Contains(entry, `"author": "`+p.GetUser().GetLogin()+`"`) {
+			t.Errorf("the audit entry lacks the rung B or the author @%s: %v %s", p.GetUser().GetLogin(), err, entry)
+		}
 	})
+}
+
+func shipRecordOf(t *testing.T, res Result) ShipRecord {
+	t.Helper()
+	var rec ShipRecord
+	if err := json.Unmarshal(res.ShipRecord, &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
 
 // assertAudited checks an unreviewed merge: the aayu:audit label and the

@@ -19,6 +19,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/pass"
+	"github.com/aayudha/aayu/model/untrusted"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/proof/attest"
 )
@@ -43,6 +44,10 @@ type ShipRecord struct {
 	// Attestation is who signed the pack (the gate's Sigstore certificate
 	// and its transparency log entry); absent for an unattested pack.
 	Attestation *attest.Identity `json:"attestation,omitempty"`
+	// Proof is what a merge on proof merged on (human_pass.kind "proof"):
+	// the head's checks, inspect's rung and the CODEOWNERS paths it
+	// merged; absent for any other pass.
+	Proof *ProofRecord `json:"proof,omitempty"`
 	// Presence says which batch approval stood in for the presence check,
 	// when an agent lane's ship was applied from its batch; absent when a
 	// person ran ship themselves.
@@ -50,6 +55,24 @@ type ShipRecord struct {
 	// Waivers are the pack's floors that did not hold and shipped under an
 	// accepted floor waiver for this head; absent when every floor held.
 	Waivers []WaiverRecord `json:"waivers,omitempty"`
+}
+
+// ProofRecord is seed 001's merge on proof in ship.json: "ship records
+// the merge as proof, with the checks, the rung, and any CODEOWNERS paths
+// it merged".
+type ProofRecord struct {
+	Checks     []ProofCheck `json:"checks"`
+	Rung       string       `json:"rung"`
+	Codeowners []string     `json:"codeowners"`
+}
+
+// ProofCheck is one check of the merged head as ship judged it.
+type ProofCheck struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`   // "status" or "check run"
+	State  string `json:"state"`  // GitHub's conclusion or state, as given
+	By     string `json:"by"`     // the status's creator, or the check run's app
+	Result string `json:"result"` // green, pending or failing, as ship judged it
 }
 
 // GateRunRecord ties the pack to the merge-gate run that built it.
@@ -152,8 +175,10 @@ func (r *run) land() (gateOutcome, error) {
 	shipJSON = append(shipJSON, '\n')
 	files[dir+"/ship.json"] = shipJSON
 	if k := r.passing.pass.Kind; k == pass.KindAutonomous || k == pass.KindProof {
+		// The rung and the author go into the sample the audit writes, and
+		// decide whether it counts toward a streak (pass.SampleCounts).
 		audit, _ := json.MarshalIndent(map[string]any{"pr": r.pr, "story": r.target.story, "head": r.target.head, "merge_commit": r.res.MergeCommit,
-			"kind": k, "layers": r.passing.pass.Footprint, "merged_at": rec.ShippedAt, "merged_by": r.cfg.Viewer}, "", "  ")
+			"kind": k, "rung": r.evidence.rung, "author": r.target.author, "layers": r.passing.pass.Footprint, "merged_at": rec.ShippedAt, "merged_by": r.cfg.Viewer}, "", "  ")
 		files[fmt.Sprintf("autonomy/audit/%d.json", r.pr)] = append(audit, '\n')
 	}
 	landing := fmt.Sprintf("landed %s/{pack.json,ship.json,artifacts} and %s on the ledger", dir, segment)
@@ -278,7 +303,25 @@ func (r *run) shipRecord(ledgerSHA, segment string, now time.Time) ShipRecord {
 	rec.Attestation = gp.attestation
 	rec.Presence = r.presenceRecord()
 	rec.Waivers = r.evidence.waivers
+	if hp.Kind == pass.KindProof {
+		rec.Proof = r.proofRecord()
+	}
 	return rec
+}
+
+// proofRecord is ship.json's proof: the checks merge on proof judged, the
+// rung it took and the CODEOWNERS paths it merged (untrusted names made
+// one neutral line each, as every record field).
+func (r *run) proofRecord() *ProofRecord {
+	out := &ProofRecord{Checks: []ProofCheck{}, Rung: r.evidence.rung, Codeowners: []string{}}
+	for _, c := range r.evidence.proofChecks {
+		out.Checks = append(out.Checks, ProofCheck{Name: untrusted.RecordLine(c.Name), Kind: c.Kind, State: untrusted.RecordLine(c.Detail),
+			By: untrusted.RecordLine(c.By), Result: string(c.State)})
+	}
+	for _, p := range r.evidence.codeownerPaths {
+		out.Codeowners = append(out.Codeowners, untrusted.RecordLine(p))
+	}
+	return out
 }
 
 // segment is this ship's part of the actions log: the records of this run,

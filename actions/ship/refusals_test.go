@@ -70,7 +70,7 @@ func TestShipRefusals(t *testing.T) {
 		{"an always_person path on an autonomous streak", sandbox.DemoPRReady, func(f *fixture, _ *Config) {
 			f.baseConfig(`streak = 10`, `streak = 1`, `always_person = [".aayudha/config.toml", ".github/**"]`,
 				`always_person = [".aayudha/config.toml", ".github/**", "deductible/**"]`)
-			f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"]}` + "\n"})
+			f.commit("ledger", map[string]string{SamplesPath: `{"pr":15,"correction":false,"layers":["L05"],"rung":"A","author":"agent-bot[bot]"}` + "\n"})
 		}, "needs a person: deductible/remaining.go is in autonomy.always_person"},
 		{"an unparseable workflow", sandbox.DemoPRReady, func(f *fixture, _ *Config) {
 			f.commit("story/3-remaining-deductible", map[string]string{".github/workflows/extra.yml": "on: push\njobs:\n\tbuild: {}\n"})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/actions"
+	"github.com/aayudha/aayu/model/checks"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/pass"
@@ -66,6 +67,13 @@ type evidenceFacts struct {
 	// proofNotes name the inspect judgements merge on proof did not take
 	// (checks.go).
 	proofNotes []string
+	// rung is inspect's rung merge on proof took (from the gate's own run,
+	// green, in proof_rungs), "" when none; proofChecks are the head's
+	// checks it judged green. Both go into ship.json and the audit entry.
+	rung        string
+	proofChecks []checks.Check
+	// codeownerPaths are the changed paths CODEOWNERS names (humanpass.go).
+	codeownerPaths []string
 }
 
 // passFacts are the human pass gate's (humanpass.go), kept for the

@@ -1,27 +1,19 @@
 package ship
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/aayudha/aayu/ghx"
+	"github.com/aayudha/aayu/model/pass"
 )
 
 // SamplesPath is the ledger's audit samples, one JSON object a line.
 const SamplesPath = "autonomy/samples.jsonl"
 
-// sample is the part of a samples.jsonl line the streak reads. A line that
-// names no layers counts for none.
-type sample struct {
-	PR         int      `json:"pr"`
-	Correction bool     `json:"correction"`
-	Layers     []string `json:"layers"`
-}
-
 // streaks reads the correction-free streak of each layer from the ledger:
-// the clean samples since that layer's last correction. No file means no
+// the clean samples that count (pass.SampleCounts: an agent's pull request
+// judged at rung A or B) since that layer's last correction, judged with the
+// base branch's bot logins. No file means no
 // streak anywhere, so nothing merges unreviewed on one.
 func (r *run) streaks() (map[string]int, error) {
 	b, err := r.readFile(LedgerBranch, SamplesPath)
@@ -31,26 +23,5 @@ func (r *run) streaks() (map[string]int, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s on the ledger: %s", SamplesPath, ghx.Describe(err))
 	}
-	return countStreaks(b), nil
-}
-
-func countStreaks(b []byte) map[string]int {
-	out := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		var s sample
-		if json.Unmarshal(sc.Bytes(), &s) != nil {
-			out = map[string]int{} // a line ship cannot read might be a correction
-			continue
-		}
-		for _, l := range s.Layers {
-			if s.Correction {
-				out[l] = 0
-			} else {
-				out[l]++
-			}
-		}
-	}
-	return out
+	return pass.Streaks(b, r.evidence.base.policy.BotLogins), nil
 }

@@ -31,6 +31,14 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// createComment posts an issue comment as the caller. GitHub lets any
+// signed-in account that can read the repository comment ("You can use the
+// REST API to create comments on issues and pull requests", issues/
+// create-comment, with no permission named; a reader's role includes
+// commenting), and the pipeline refuses an anonymous write, so a reader's
+// comment is accepted here too: a rule that counts only write access's
+// comments (aayu counsel --post, the inbox's counsel) is aayu's own, decided
+// from the collaborator permission, never from GitHub refusing the post.
 func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 	is := s.issueFrom(w, r)
 	if is == nil {

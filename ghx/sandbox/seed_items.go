@@ -192,7 +192,7 @@ func (sd *seeder) seedLedger(head4, head8, head15, merge15 plumbing.Hash, run15 
 	}, "", "  ")
 	shipped[dir15+"/ship.json"] = string(ship) + "\n"
 	audit, _ := json.MarshalIndent(map[string]any{"pr": 15, "story": 14, "head": head15.String(), "merge_commit": merge15.String(),
-		"kind": "proof", "layers": []string{"L05"}, "merged_at": ts(sd.ago(210)), "merged_by": "founder"}, "", "  ")
+		"kind": "proof", "rung": "A", "author": sd.agent, "layers": []string{"L05"}, "merged_at": ts(sd.ago(210)), "merged_by": "founder"}, "", "  ")
 	shipped["autonomy/audit/15.json"] = string(audit) + "\n"
 	l3 := sd.commit(l2, shipped, "ledger: ship story 14 (PR 15) on proof", "founder", sd.ago(209))
 

@@ -76,7 +76,7 @@ func (sd *seeder) seedScale(n int) {
 			sd.s.addIssueLabels(pr, []string{"aayu:audit"})
 			m := sd.merge(pr, "founder", sd.ago(at-2))
 			b, _ := json.MarshalIndent(map[string]any{"pr": pr.Number, "story": st.Number, "head": head.String(),
-				"merge_commit": m.String(), "kind": "proof", "layers": []string{"L01"}, "merged_at": ts(sd.ago(at - 2)), "merged_by": "founder"}, "", "  ")
+				"merge_commit": m.String(), "kind": "proof", "rung": "A", "author": pr.User, "layers": []string{"L01"}, "merged_at": ts(sd.ago(at - 2)), "merged_by": "founder"}, "", "  ")
 			audits[fmt.Sprintf("autonomy/audit/%d.json", pr.Number)] = string(b) + "\n"
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aayudha/aayu/model/exitcode"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/identity"
 
@@ -35,14 +36,7 @@ func decisionCounsel(comments []identity.Comment, d Decision) untrusted.Text {
 		}
 	}
 	if ok {
-		text := strings.TrimPrefix(strings.TrimLeft(found.Body.Raw(), " \t\r\n"), CounselMarker)
-		// The card already says "counsel:"; a body that says it again
-		// would read twice.
-		text = strings.TrimSpace(text)
-		if len(text) >= 8 && strings.EqualFold(text[:8], "counsel:") {
-			text = text[8:]
-		}
-		if cut := CutWords(text, CounselWords); cut != "" {
+		if cut := CounselShown(found.Body.Raw()); cut != "" {
 			return untrusted.Text(cut)
 		}
 	}
@@ -82,4 +76,45 @@ func reviewCounsel(pr PullRequest, inspect Status, facts PRFacts) untrusted.Text
 
 func stoppedCounsel(pr PullRequest, inspect Status) untrusted.Text {
 	return untrusted.Text(fmt.Sprintf("Inspect's review ran 3 rounds on distinct heads without converging and asked the builder to step back (head %s). Read it before shipping.", gitsha.Short(pr.HeadSHA)))
+}
+
+// CounselMaxBytes is the most counsel `aayu counsel --post` posts, below
+// GitHub's 65,536-character limit on a comment body with room for the
+// marker: the card shows only CounselWords words of it anyway.
+const CounselMaxBytes = 16 << 10
+
+// CounselBody is the comment `aayu counsel --post` writes on a Decision:
+// CounselMarker on a line of its own, then "Counsel: " and the text,
+// neutralised (untrusted.Sanitize) so the comment holds nothing a terminal
+// or a later reader would obey, whoever typed or generated it. Text that
+// is empty, or longer than CounselMaxBytes once neutralised, is refused:
+// a blank comment would show as counsel and say nothing, and a long one
+// would be cut to a few words on the card anyway.
+func CounselBody(text string) (string, error) {
+	clean := withoutCounselWord(untrusted.Sanitize(text))
+	if clean == "" {
+		return "", exitcode.Refuse("the counsel is empty: give its words with --text or on standard input")
+	}
+	if len(clean) > CounselMaxBytes {
+		return "", exitcode.Refuse("the counsel is %d bytes, more than the %d aayu posts (the card shows its first %d words)", len(clean), CounselMaxBytes, CounselWords)
+	}
+	return CounselMarker + "\nCounsel: " + clean, nil
+}
+
+// CounselShown is what a Decision's card shows of a counsel comment's body:
+// the words after the marker and any "Counsel:", cut to CounselWords; raw,
+// for the caller to neutralise as it shows it.
+func CounselShown(body string) string {
+	return CutWords(withoutCounselWord(strings.TrimPrefix(strings.TrimLeft(body, " \t\r\n"), CounselMarker)), CounselWords)
+}
+
+// withoutCounselWord trims s and a leading "Counsel:": the card already
+// says "counsel:", and the posted comment says it once itself, so text
+// that says it again would read twice.
+func withoutCounselWord(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 8 && strings.EqualFold(s[:8], "counsel:") {
+		s = strings.TrimSpace(s[8:])
+	}
+	return s
 }

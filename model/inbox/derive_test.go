@@ -384,3 +384,39 @@ func TestApprovedHeadNotOfferedAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestCounselBody: the comment `aayu counsel --post` writes is the marker,
+// then "Counsel:" once and the words neutralised; empty counsel and counsel
+// over CounselMaxBytes are refused in words; and what it writes reads back
+// through decisionCounsel as exactly the words posted.
+func TestCounselBody(t *testing.T) {
+	writer := identity.Account{Login: "writer", Permission: "write"}
+	d := Decision{Door: DoorTwoWay, Recommended: 1, Options: []Option{{Number: 1, Title: "Keep"}}}
+	for _, c := range []struct {
+		name, text, body, refusal string
+	}{
+		{"plain", "Keep it.", CounselMarker + "\nCounsel: Keep it.", ""},
+		{"says counsel once", "  counsel: Keep it. ", CounselMarker + "\nCounsel: Keep it.", ""},
+		{"escapes shown", "Keep\x1b[2J it\u202e", CounselMarker + "\nCounsel: Keep^[[2J it<U+202E>", ""},
+		{"empty", " \n\t", "", "the counsel is empty"},
+		{"only the word", "Counsel:", "", "the counsel is empty"},
+		{"too long", strings.Repeat("a", CounselMaxBytes+1), "", "more than the 16384 aayu posts"},
+		{"long enough", strings.Repeat("a", CounselMaxBytes), CounselMarker + "\nCounsel: " + strings.Repeat("a", CounselMaxBytes), ""},
+	} {
+		body, err := CounselBody(c.text)
+		if c.refusal != "" {
+			if err == nil || !strings.Contains(err.Error(), c.refusal) {
+				t.Errorf("%s: %q, %v; want the refusal %q", c.name, body, err, c.refusal)
+			}
+			continue
+		}
+		if err != nil || body != c.body {
+			t.Errorf("%s: %q, %v; want %q", c.name, body, err, c.body)
+			continue
+		}
+		got := decisionCounsel([]identity.Comment{{ID: 1, Author: writer, Body: untrusted.Text(body)}}, d).Raw()
+		if want := CutWords(strings.TrimPrefix(body, CounselMarker+"\nCounsel: "), CounselWords); got != want || CounselShown(body) != want {
+			t.Errorf("%s: the card reads %q back, want %q", c.name, got, want)
+		}
+	}
+}
