@@ -24,7 +24,6 @@ import (
 //     neither a branch nor a commit is 422.
 //   - GET /releases/tags/{tag} is 404 for a tag no release names.
 
-
 type releaseRec struct {
 	ID         int64     `json:"id"`
 	Tag        string    `json:"tag_name"`
@@ -113,5 +112,3 @@ func (s *Server) getReleaseByTag(w http.ResponseWriter, r *http.Request) {
 	}
 	writeErrorDoc(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest/releases/releases#get-a-release-by-tag-name")
 }
-
-
