@@ -54,3 +54,9 @@ func countStreaks(b []byte) map[string]int {
 	}
 	return out
 }
+
+// CountStreaks is the streak rule itself, for the loops that land it on the
+// ledger: each layer's clean samples since its last correction, in the
+// order samples.jsonl holds them. One rule: ship merges by exactly what the
+// loops record.
+func CountStreaks(samples []byte) map[string]int { return countStreaks(samples) }
