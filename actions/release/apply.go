@@ -102,6 +102,9 @@ type Result struct {
 	TagSHA       string
 	ReleaseURL   string // the GitHub release's page
 	ReleaseID    int64
+	// Run says what the release workflow did with the tag so far, read
+	// from GitHub after the release landed.
+	Run string
 	ApprovedBy   string
 	RecordedPath string
 }
@@ -158,7 +161,32 @@ func Apply(ctx context.Context, c *github.Client, p Plan, a Approval, now time.T
 		return res, fmt.Errorf("reading the release %s back: %s", p.Tag, ghx.Describe(err))
 	}
 	res.ReleaseURL, res.ReleaseID = rel.GetHTMLURL(), rel.GetID()
+	res.Run = RunWords(ctx, c, p.Owner, p.Repo, p.Tag)
 	return res, nil
+}
+
+// WorkflowFile is the release workflow aayu init --gates writes.
+const WorkflowFile = "aayudha-release.yml"
+
+// RunWords says, from what GitHub holds, what the release workflow did
+// with tag: its newest run's state and page, or that none started yet.
+func RunWords(ctx context.Context, c *github.Client, owner, repo, tag string) string {
+	runs, err := ghx.ListWorkflowRuns(ctx, c, owner, repo, WorkflowFile, &github.ListWorkflowRunsOptions{Branch: tag, Event: "push"})
+	if ghx.IsNotFound(err) {
+		return fmt.Sprintf("the release workflow %s is not on the default branch, so nothing builds or attests %s; aayu init --gates proposes it", WorkflowFile, tag)
+	}
+	if err != nil {
+		return fmt.Sprintf("the release workflow's runs could not be read (%s)", ghx.Describe(err))
+	}
+	if len(runs) == 0 {
+		return fmt.Sprintf("the release workflow (%s) has no run for %s yet: once GitHub starts it, it builds the tag's artifacts and attests them", WorkflowFile, tag)
+	}
+	r := runs[0]
+	state := r.GetStatus()
+	if r.GetConclusion() != "" {
+		state += ", " + r.GetConclusion()
+	}
+	return fmt.Sprintf("the release workflow's run %d for %s: %s (%s)", r.GetID(), tag, state, untrusted.Line(r.GetHTMLURL()))
 }
 
 // promote brings the stable branch to the integration branch's tip read.

@@ -8,8 +8,6 @@ package release
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -97,7 +95,7 @@ type Plan struct {
 	Unproven         []Unproven
 	Blocks           []string // non-empty: the release is refused, each reason in words
 	Commits          int      // commits From holds that To lacks
-	RequireAttestion bool
+	RequireAttestation bool
 }
 
 // Writes are the writes answering yes makes, in order, in words.
@@ -178,7 +176,7 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 	if err != nil {
 		return p, fmt.Errorf("reading %s's policy: %s", p.From, ghx.Describe(err))
 	}
-	p.RequireAttestion = fromPolicy.Config() != nil && fromPolicy.Config().Bool("proof.require_attestation")
+	p.RequireAttestation = fromPolicy.Config() != nil && fromPolicy.Config().Bool("proof.require_attestation")
 	prs, err := mergedInto(ctx, c, o.Owner, o.Repo, p.From, commits)
 	if err != nil {
 		return p, err
@@ -460,7 +458,7 @@ func (rd *reader) story(ctx context.Context, pr *github.PullRequest, rec *shipFi
 	if rec.Attestation != nil {
 		st.Attested = rec.Attestation.Words()
 	}
-	if rd.p.RequireAttestion && rec.Attestation == nil {
+	if rd.p.RequireAttestation && rec.Attestation == nil {
 		return block("%s requires an attested pack ([proof] require_attestation) and its ship record names no attestation", rd.p.From)
 	}
 	rd.n++
@@ -536,9 +534,4 @@ func evidenceAt(ctx context.Context, c *github.Client, owner, repo, head string,
 		module = proof.ModulePathOf(gomod)
 	}
 	return m, module, "", nil
-}
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }

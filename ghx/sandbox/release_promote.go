@@ -112,3 +112,23 @@ func (s *Server) getReleaseByTag(w http.ResponseWriter, r *http.Request) {
 	}
 	writeErrorDoc(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest/releases/releases#get-a-release-by-tag-name")
 }
+
+// workflowOnMain says the workflow file name (e.g. aayudha-release.yml) is
+// on the default branch, as Actions registers a workflow: "List workflow
+// runs for a workflow" answers 404 for one that is not, and lists only
+// that workflow's runs for one that is.
+func (s *Server) workflowOnMain(name string) bool {
+	if strings.Contains(name, "/") {
+		return false
+	}
+	id, ok := s.git.resolve("main")
+	if !ok {
+		return false
+	}
+	c, err := s.git.commit(id)
+	if err != nil {
+		return false
+	}
+	_, err = s.lookup(c.TreeHash, ".github/workflows/"+name)
+	return err == nil
+}

@@ -110,6 +110,9 @@ func (s screen) applied(f *tui.ConfirmFlow, p core.Plan, r core.Result, err erro
 		f.Say("released: " + tui.SanitizeLine(r.ReleaseURL))
 		f.Link = tui.ResultLink{URL: r.ReleaseURL, What: "the link to the release"}
 	}
+	if r.Run != "" {
+		f.Say(tui.SanitizeLine(r.Run) + ".")
+	}
 	if err != nil {
 		if s.deps.LastWords != nil {
 			f.Say(s.deps.LastWords(s.ctx, p)...)
