@@ -95,16 +95,16 @@ func inert(s string) string {
 
 // Result is what the writes did, each confirmed by reading it back.
 type Result struct {
-	Promoted     string // the stable branch's tip after the promotion, as read back
-	PR           int    // the promotion's pull request (MethodPullRequest)
-	Record       string // the ledger commit holding the record
-	Tag          string // the tag, as read back
-	TagSHA       string
-	ReleaseURL   string // the GitHub release's page
-	ReleaseID    int64
+	Promoted   string // the stable branch's tip after the promotion, as read back
+	PR         int    // the promotion's pull request (MethodPullRequest)
+	Record     string // the ledger commit holding the record
+	Tag        string // the tag, as read back
+	TagSHA     string
+	ReleaseURL string // the GitHub release's page
+	ReleaseID  int64
 	// Run says what the release workflow did with the tag so far, read
 	// from GitHub after the release landed.
-	Run string
+	Run          string
 	ApprovedBy   string
 	RecordedPath string
 }

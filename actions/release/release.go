@@ -85,16 +85,16 @@ type Unproven struct {
 
 // Plan is what Read found: what would be promoted, and why not.
 type Plan struct {
-	Owner, Repo      string
-	From, To         string
-	FromSHA, ToSHA   string
-	Tag              string
-	Method           string
-	Viewer           string
-	Stories          []Story
-	Unproven         []Unproven
-	Blocks           []string // non-empty: the release is refused, each reason in words
-	Commits          int      // commits From holds that To lacks
+	Owner, Repo        string
+	From, To           string
+	FromSHA, ToSHA     string
+	Tag                string
+	Method             string
+	Viewer             string
+	Stories            []Story
+	Unproven           []Unproven
+	Blocks             []string // non-empty: the release is refused, each reason in words
+	Commits            int      // commits From holds that To lacks
 	RequireAttestation bool
 }
 
