@@ -266,3 +266,19 @@ func TestReleaseRefusesStableBranchMoved(t *testing.T) {
 func p2time() time.Time { return time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC) }
 
 func asRefusal(err error, r **release.Refusal) bool { return errors.As(err, r) }
+
+// TestReleaseRefusesDevsChecksNotGreen: dev's required checks not green at
+// its tip (the demo's tip has no merge-gate check) block the release in
+// words, by the one green rule, before any code; nothing is written.
+func TestReleaseRefusesDevsChecksNotGreen(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	main0, _, ledger0 := tips(t, home)
+	code, out := releaseAsFounder(t, home)
+	if code != tui.ExitRefused || !strings.Contains(out, "dev's required checks are not green at its tip") || !strings.Contains(out, `"aayudha/merge-gate"`) || strings.Contains(out, "/login/device") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if main1, _, ledger1 := tips(t, home); main1 != main0 || ledger1 != ledger0 {
+		t.Errorf("a refused release moved main or the ledger")
+	}
+}
