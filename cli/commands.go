@@ -49,7 +49,7 @@ func commands() []command {
 	return []command{
 		inboxCommand(), loginCommand(), packCommand(), verifyCommand(), readyCommand(), planCommand(),
 		decideCommand(), waiveCommand(), counselCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
-		commentCommand(), tokenSealCommand(), protectedCommand(), mcpCommand(),
+		releaseCommand(), loopsCommand(), commentCommand(), tokenSealCommand(), protectedCommand(), mcpCommand(),
 		initCommand(), doctorCommand(), authCommand(), auditCommand(), sandboxCommand(),
 		hooksInstallCommand(), hooksStatusCommand(), selfUpdateCommand(),
 	}

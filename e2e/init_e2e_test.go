@@ -33,10 +33,10 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 	git := filepath.Join(home, ".cache", "aayu", "sandbox", "fresh.git")
 
 	code, out := runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "doctor")
-	// Not set up: the three workflows, the presence check's App, and the
+	// Not set up: the five workflows, the presence check's App, and the
 	// rules: fresh's ruleset requires the gate by name only, and nothing
 	// blocks a force-push or a deletion of main or the ledger.
-	if code != tui.ExitRefused || strings.Count(out, ": not set up — ") != 9 || !strings.Contains(out, "next: run aayu init: it proposes the current file") ||
+	if code != tui.ExitRefused || strings.Count(out, ": not set up — ") != 11 || !strings.Contains(out, "next: run aayu init: it proposes the current file") ||
 		!strings.Contains(out, "gate required on main: not set up — aayudha/merge-gate is required by name only") {
 		t.Fatalf("doctor before init exited %d:\n%s", code, out)
 	}
@@ -68,7 +68,7 @@ func TestInitAndDoctorOnFresh(t *testing.T) {
 	// The person merges the pull request; the workflows are then current.
 	mergeOnSandbox(t, home, "fresh", 1)
 	code, out = runAs(vars, "", "--sandbox", "--repo", "acme/fresh", "doctor")
-	if strings.Count(out, ": ok — present on main and byte for byte") != 3 || code != tui.ExitRefused || !strings.Contains(out, "AAYUDHA_DEVICE_CLIENT_ID): not set up") {
+	if strings.Count(out, ": ok — present on main and byte for byte") != 5 || code != tui.ExitRefused || !strings.Contains(out, "AAYUDHA_DEVICE_CLIENT_ID): not set up") {
 		t.Fatalf("doctor after the merge exited %d:\n%s", code, out)
 	}
 }

@@ -37,6 +37,7 @@ func TestInitOnFreshOpensOnePullRequest(t *testing.T) {
 	}
 	want := map[string]initrepo.Action{
 		templates.MergeGatePath: initrepo.Create, templates.ProtectedPathsPath: initrepo.Create, templates.ApprovePath: initrepo.Create,
+		templates.ReleasePath: initrepo.Create, templates.LoopsPath: initrepo.Create,
 		".aayudha/config.toml": initrepo.Create, "LAYERS.md": initrepo.Create, ".github/CODEOWNERS": initrepo.Create,
 		".gitignore": initrepo.Create,
 	}

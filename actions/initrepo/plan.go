@@ -174,6 +174,10 @@ func (p *Plan) planFiles(o Options, read func(string) (string, bool, error)) err
 			why = "the token broker: hands an agent lane the bot App's token, age-encrypted to its one-time key, without the App's key leaving GitHub"
 		case templates.ApprovePath:
 			why = "approvals by reply: applies an agent's batch of human-only steps only when every check passes on an approver's reply"
+		case templates.ReleasePath:
+			why = "the release workflow: on the tag aayu release pushes, builds the artifacts read-only and attests them from a job that never checks them out"
+		case templates.LoopsPath:
+			why = "the loops: on a schedule, the bot App recomputes each layer's streak from the ledger's samples and lands it, never a human-only step"
 		}
 		switch {
 		case !ok:

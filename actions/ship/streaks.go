@@ -25,3 +25,11 @@ func (r *run) streaks() (map[string]int, error) {
 	}
 	return pass.Streaks(b, r.evidence.base.policy.BotLogins), nil
 }
+
+// CountStreaks is the streak rule itself, for the loops that land it on the
+// ledger: each layer's clean samples since its last correction, in the
+// order samples.jsonl holds them, judged with the base branch's bot logins
+// (pass.Streaks). One rule: ship merges by exactly what the loops record.
+func CountStreaks(samples []byte, botLogins []string) map[string]int {
+	return pass.Streaks(samples, botLogins)
+}

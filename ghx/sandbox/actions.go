@@ -101,15 +101,19 @@ func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
 	if !repoOK(w, r) {
 		return
 	}
+	only := "" // another workflow than the gate: only its own runs
 	if wf := r.PathValue("workflow"); wf != "" && !knownWorkflow(wf) {
-		notFound(w)
-		return
+		if !s.workflowOnMain(wf) {
+			notFound(w)
+			return
+		}
+		only = ".github/workflows/" + wf
 	}
 	q := r.URL.Query()
 	var list []runRec
 	for _, run := range s.st.Runs {
 		v, visible := s.runView(run)
-		if !visible || !runMatches(v, q.Get("branch"), q.Get("event"), q.Get("head_sha"), q.Get("status"), q.Get("actor")) {
+		if !visible || only != "" && v.Path != only || !runMatches(v, q.Get("branch"), q.Get("event"), q.Get("head_sha"), q.Get("status"), q.Get("actor")) {
 			continue
 		}
 		list = append(list, v)

@@ -27,6 +27,7 @@ func (s *Server) routes() http.Handler {
 	s.routeTeams(api)
 	s.routeApps(api)
 	s.routeAttestations(api)
+	s.routeReleases(api)
 	api.HandleFunc("GET /apps/{slug}", s.getAppBySlug)
 	s.routeCheckWrites(api)
 	api.HandleFunc("GET /rate_limit", s.handleRateLimit)

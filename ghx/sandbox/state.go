@@ -52,6 +52,8 @@ type state struct {
 	// Attestations are the artifact attestations stored by the runner's
 	// actions/attest and the API (attestations.go).
 	Attestations []*attestationRec `json:"attestations,omitempty"`
+	// Releases are the repository's GitHub releases (release_promote.go).
+	Releases []*releaseRec `json:"releases,omitempty"`
 }
 
 type labelRec struct {

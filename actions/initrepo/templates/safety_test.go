@@ -47,6 +47,9 @@ type policy struct {
 	// jobIf are what every job's if: must say, so only the right event
 	// starts it.
 	jobIf []string
+	// attestsDownloaded: the job that signs attests what another job built
+	// and it downloaded (the release's artifacts), never the pack.
+	attestsDownloaded bool
 }
 
 type mintPolicy struct {
@@ -79,6 +82,19 @@ var policies = []policy{
 		mint:       &mintPolicy{consumer: "aayu approve --ci"},
 		jobTokenTo: "aayu approve --ci",
 		jobIf:      []string{"startsWith(github.event.comment.body, 'Approve batch ')", "!github.event.issue.pull_request"},
+	},
+	{
+		path: ReleasePath, template: Release,
+		trigger: "push", why: "it runs only on the tag aayu release pushes",
+		perms:     map[string]string{"contents": "read", "id-token": "write", "attestations": "write"},
+		checksOut: true, attestsDownloaded: true,
+	},
+	{
+		path: LoopsPath, template: Loops,
+		trigger: "schedule", why: "the loops run on their schedule alone, never on an event anyone can raise",
+		perms: map[string]string{"contents": "read"}, exact: true,
+		secret: "AAYUDHA_APP_PRIVATE_KEY",
+		mint:   &mintPolicy{consumer: "aayu loops --ci"},
 	},
 	{
 		path: TokenBrokerPath, template: TokenBroker,
@@ -361,7 +377,7 @@ var rules = []rule{
 			}
 		}
 	}},
-	{"signing", func(w workflow, _ policy, bad func(string, ...any)) {
+	{"signing", func(w workflow, p policy, bad func(string, ...any)) {
 		for _, name := range w.jobs() {
 			f := factsOf(w.Jobs[name])
 			if f.attestsAfterCode {
@@ -372,7 +388,7 @@ var rules = []rule{
 				// naming who signed it) is no signing power, for a job that
 				// never checks out the pull request's code.
 				readsAttestations := k == "attestations" && v == "read" && !f.checksOut
-				if (k == "id-token" || k == "attestations") && v != "none" && !readsAttestations && !(f.attests && f.builds && f.runsCode == "") {
+				if (k == "id-token" || k == "attestations") && v != "none" && !readsAttestations && !(f.attests && (f.builds || p.attestsDownloaded && f.downloads && !f.checksOut) && f.runsCode == "") {
 					bad("job %s holds %s: %s but does not build and attest the pack; only that job may sign", name, k, v)
 				}
 			}
@@ -687,6 +703,20 @@ jobs:
 			to:   checkout + "        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n          persist-credentials: false\n      - name: Fetch the pull request's commits into a bare repository, with no working tree of them\n",
 			want: []want{{noWorkingTreeRule, "job pack holds attestations: write, id-token: write and checks out the pull request's head"},
 				{"the pull request's code", "job pack can write id-token while running the pull request's code"}}},
+		{name: "release: the build job signs", path: ReleasePath, from: "    permissions:\n      contents: read\n    steps:\n      - name: Check out the tag's commit",
+			to:   "    permissions:\n      contents: read\n      id-token: write\n    steps:\n      - name: Check out the tag's commit",
+			want: []want{{"the pull request's code", "job build runs the pull request's code with permissions"}}},
+		{name: "release: the attesting job checks out", path: ReleasePath, from: "      - name: Download the built artifacts\n",
+			to:   checkout + "        with:\n          persist-credentials: false\n      - name: Download the built artifacts\n",
+			want: []want{{"signing", "job attest holds"}}},
+		{name: "release: unpinned attest", path: ReleasePath, from: "actions/attest-build-provenance@4d101475d8b20a2381f78447822ac1eab6504dd8", to: "actions/attest-build-provenance@v4",
+			want: []want{{"pinned actions", "actions/attest-build-provenance@v4 is not pinned"}}},
+		{name: "release: another event", path: ReleasePath, from: "  push:\n", to: "  pull_request_target:\n  push:\n",
+			want: []want{{"trigger", "also runs on pull_request_target"}}},
+		{name: "loops: the App token to another command", path: LoopsPath, from: `run: aayu loops --ci --repo "$GITHUB_REPOSITORY"`, to: `run: aayu release --to main`,
+			want: []want{{"app token", "hands the minted token"}}},
+		{name: "loops: write permission", path: LoopsPath, from: "    permissions:\n      contents: read\n", to: "    permissions:\n      contents: write\n",
+			want: []want{{"least privilege", "job loops can write contents"}}},
 		{name: "a token as a job output", path: MergeGatePath, from: "      attestation-url: ${{ steps.attest.outputs.attestation-url }}\n",
 			to:   "      attestation-url: ${{ steps.attest.outputs.attestation-url }}\n      token: ${{ github.token }}\n",
 			want: []want{{"job outputs", "job pack passes a token on as its output token"}}},

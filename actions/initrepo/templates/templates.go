@@ -15,7 +15,20 @@ const (
 	ProtectedPathsPath = ".github/workflows/aayudha-protected-paths.yml"
 	TokenBrokerPath    = ".github/workflows/aayudha-token.yml"
 	ApprovePath        = ".github/workflows/aayudha-approve.yml"
+	ReleasePath        = ".github/workflows/aayudha-release.yml"
+	LoopsPath          = ".github/workflows/aayudha-loops.yml"
 )
+
+// Release is the release workflow: on the tag aayu release pushes, one job
+// builds the project's artifacts read-only, another attests them.
+//
+//go:embed aayudha-release.yml
+var Release string
+
+// Loops is the scheduled loops workflow: aayu loops --ci as the bot App.
+//
+//go:embed aayudha-loops.yml
+var Loops string
 
 // MergeGate is the merge-gate workflow: the job that runs the pull
 // request's code may only read; a separate job posts the comment.
@@ -53,7 +66,8 @@ var Approve string
 // proposes them, with aayu pinned to the version running (Pin).
 func Workflows() []File {
 	v := runningVersion()
-	return []File{{MergeGatePath, Pin(MergeGate, v)}, {ProtectedPathsPath, Pin(ProtectedPaths, v)}, {ApprovePath, Pin(Approve, v)}}
+	return []File{{MergeGatePath, Pin(MergeGate, v)}, {ProtectedPathsPath, Pin(ProtectedPaths, v)}, {ApprovePath, Pin(Approve, v)},
+		{ReleasePath, Pin(Release, v)}, {LoopsPath, Pin(Loops, v)}}
 }
 
 // module is how the workflows install aayu; @latest is the embedded
