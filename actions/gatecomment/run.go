@@ -51,6 +51,10 @@ type Config struct {
 	// AAYU_ATTESTATION_ID and AAYU_ATTESTATION_URL name the attestation
 	// this run's pack job reported (attestation.go).
 	TrustedRoot func() (root.TrustedMaterial, error)
+	// InspectDir is where the inspect job's judgement was downloaded;
+	// "" is InspectDir in Checkout. With SetStatus, a judgement of this
+	// head is also posted as the status aayudha/inspect.
+	InspectDir string
 }
 
 // Run verifies the gate's pack for pull request cfg.PR and keeps the one
@@ -96,8 +100,9 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	}
 	links := runLinks(ctx, cfg)
 	att := checkAttestation(ctx, cfg, pull, dir, report)
+	insp := readInspect(cfg, cfg.PR, head)
 	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing,
-		Attestation: att, Floors: floors}))
+		Attestation: att, Floors: floors, Inspect: insp}))
 
 	if cfg.Preview {
 		return ExitCode(report), body, nil
@@ -118,6 +123,9 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	}
 	if cfg.SetStatus {
 		if err := setStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, ExitCode(report), missing, links); err != nil {
+			return ExitFailed, body, err
+		}
+		if err := setInspectStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, insp.j, links); err != nil {
 			return ExitFailed, body, err
 		}
 	}

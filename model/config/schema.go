@@ -67,6 +67,9 @@ var Schema = map[string]Kind{
 	"seats.engineering_manager":        KindString,
 	"ui.plain":                         KindBool,
 	"ui.motion":                        KindBool,
+	"inspect.reviewer":                 KindString,
+	"inspect.endpoint":                 KindString,
+	"inspect.model":                    KindString,
 }
 
 // ranges bound the numeric settings a value of the right kind can still
