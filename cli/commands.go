@@ -48,7 +48,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		inboxCommand(), loginCommand(), packCommand(), verifyCommand(), readyCommand(), planCommand(),
-		decideCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
+		decideCommand(), inspectCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
 		commentCommand(), tokenSealCommand(), protectedCommand(),
 		initCommand(), doctorCommand(), authCommand(), auditCommand(), sandboxCommand(),
 	}
