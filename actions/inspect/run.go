@@ -266,7 +266,7 @@ func (r reader) outcomes(out map[string]model.Outcome, dir string, pack *proof.P
 	}
 	defer root.Close()
 	for _, name := range files {
-		fh, err := root.Open(name)
+		fh, err := root.Open(path.Join("artifacts", name)) // the pack folder's layout: pack.json beside artifacts/P
 		if err != nil {
 			continue
 		}

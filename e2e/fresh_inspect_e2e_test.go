@@ -1,0 +1,123 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aayudha/aayu/tui"
+)
+
+// freshShoutBody is a Story with one criterion for the inspect loop.
+const freshShoutBody = `Hello should be able to shout.
+
+## Completion Goal
+1. Shout greets a name in capitals
+`
+
+const freshShout = `package greet
+
+import "strings"
+
+// Shout greets name in capitals.
+func Shout(name string) string { return strings.ToUpper(Hello(name)) }
+`
+
+const freshShoutTest = `package greet
+
+import "testing"
+
+func TestShout(t *testing.T) {
+	if got := Shout("ada"); got != "HELLO, ADA!" {
+		t.Errorf("Shout(\"ada\") = %q", got)
+	}
+}
+`
+
+// freshInspectPR runs the Story loop on acme/fresh up to the merge gate:
+// ready, an agent's branch with the code, its test and the evidence map,
+// the pull request, the gate's run. It returns the pull request and head.
+func freshInspectPR(t *testing.T, f *freshLoop, files map[string]string) (pr int, head string) {
+	t.Helper()
+	n := f.newIssue("Story: Hello shouts", freshShoutBody, "type:story")
+	if code, out := f.personWithPresence("ready", itoa(n)); code != tui.ExitOK {
+		t.Fatalf("aayu ready %d exited %d:\n%s", n, code, out)
+	}
+	agent := f.agentClone()
+	branch := fmt.Sprintf("story/%d-shout", n)
+	all := map[string]string{
+		"greet/shout.go":      freshShout,
+		"greet/shout_test.go": freshShoutTest,
+		fmt.Sprintf(".aayudha/evidence/%d.toml", n): "[[criterion]]\nid = 1\ntests = [\"greet:TestShout\"]\n",
+	}
+	for k, v := range files {
+		all[k] = v
+	}
+	head = agent.commit(branch, fmt.Sprintf("greet: Shout\n\nRefs #%d", n), all)
+	agent.push(branch)
+	pr = f.openPR(branch, "main", "Hello shouts", fmt.Sprintf("Refs #%d", n))
+	if run := f.waitForGate(head); run.GetConclusion() != "success" {
+		t.Fatalf("the merge gate's run on %s concluded %s:\n%s", head, run.GetConclusion(), f.logs.String())
+	}
+	return pr, head
+}
+
+// TestFreshInspectWithNoReviewerAsksForThePersonsReview: on a repository
+// aayu init set up, with no [inspect] reviewer, the merge gate's inspect
+// job judges the agent's pull request and its comment job posts
+// aayudha/inspect at the human rung from the gate's own run, so the
+// person's inbox shows "PR that needs your review"; the gate's one comment
+// lists the criterion against its mapped test; aayu inspect PR shows the
+// judgement; aayu inspect PR --approve --note records the review as the
+// inbox's "approve its head" does, and the card is gone.
+func TestFreshInspectWithNoReviewerAsksForThePersonsReview(t *testing.T) {
+	t.Parallel()
+	f := startFreshLoop(t)
+	f.setUp()
+	pr, head := freshInspectPR(t, f, nil)
+
+	c := f.gateComment(pr)
+	for _, want := range []string{"### aayudha/inspect: human rung: no reviewer app or paid model could review this head",
+		"status pending · reviewer none · spend none", "Criterion 1 (`greet:TestShout`): the mapped tests ran, passed, exist at the head and can fail"} {
+		if !strings.Contains(c, want) {
+			t.Errorf("the gate's comment on #%d lacks %q:\n%s", pr, want, c)
+		}
+	}
+	code, out := f.aayu(f.person(), "", "inbox", "--list")
+	if code != tui.ExitOK || !strings.Contains(out, "PR that needs your review") || !strings.Contains(out, "#"+itoa(pr)) {
+		t.Fatalf("aayu inbox --list after the gate exited %d, want a needs-review card for #%d:\n%s", code, pr, out)
+	}
+	code, out = f.aayu(f.person(), "", "inspect", itoa(pr))
+	if code != tui.ExitOK || !strings.Contains(out, "inspect: pending — human rung: no reviewer app or paid model could review this head") ||
+		!strings.Contains(out, "criterion 1: Shout greets a name in capitals") || !strings.Contains(out, "tests: greet:TestShout") {
+		t.Fatalf("aayu inspect %d exited %d:\n%s", pr, code, out)
+	}
+
+	code, out = f.inspectApprove(pr, "read TestShout; it asserts the capitals")
+	if code != tui.ExitOK || !strings.Contains(out, "approved: head "+head) {
+		t.Fatalf("aayu inspect %d --approve exited %d:\n%s", pr, code, out)
+	}
+	if rec := f.ledgerFile(fmt.Sprintf("reviews/%d/%s.json", pr, head)); !strings.Contains(rec, `"founder"`) || !strings.Contains(rec, head) {
+		t.Errorf("the ledger's review record of %s:\n%s", head, rec)
+	}
+	if code, out = f.aayu(f.person(), "", "inbox", "--list"); code != tui.ExitOK || strings.Contains(out, "PR that needs your review") {
+		t.Errorf("the needs-review card is still there after the approval (exit %d):\n%s", code, out)
+	}
+	// Approving again is refused in words: nothing waits for it.
+	if code, out = f.inspectApprove(pr, "again"); code != tui.ExitRefused || !strings.Contains(out, "already approved") {
+		t.Errorf("a second approval exited %d:\n%s", code, out)
+	}
+}
+
+// inspectApprove runs aayu inspect PR --approve --note as the person with
+// no terminal, approving the presence check's device code when it comes,
+// and returns once aayu ends.
+func (f *freshLoop) inspectApprove(pr int, note string) (int, string) {
+	f.t.Helper()
+	a := startAayu(f.t, f.person(), f.args("inspect", itoa(pr), "--approve", "--note", note)...)
+	if m := a.waitFor(deviceCodeLine + `|approved: head|refused:|aayu inspect: `); m[1] != "" {
+		approveOnSandbox(f.t, m[1], m[2], "founder")
+	}
+	code := a.exit()
+	return code, a.out.String()
+}
