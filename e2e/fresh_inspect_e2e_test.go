@@ -46,8 +46,8 @@ func freshInspectPR(t *testing.T, f *freshLoop, files map[string]string) (pr int
 	agent := f.agentClone()
 	branch := fmt.Sprintf("story/%d-shout", n)
 	all := map[string]string{
-		"greet/shout.go":      freshShout,
-		"greet/shout_test.go": freshShoutTest,
+		"greet/shout.go":                            freshShout,
+		"greet/shout_test.go":                       freshShoutTest,
 		fmt.Sprintf(".aayudha/evidence/%d.toml", n): "[[criterion]]\nid = 1\ntests = [\"greet:TestShout\"]\n",
 	}
 	for k, v := range files {

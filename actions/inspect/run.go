@@ -129,7 +129,7 @@ func Run(ctx context.Context, cfg Config) (model.Judgement, error) {
 			why = "the [inspect] reviewer could not be used: " + err.Error()
 		} else {
 			j.Reviewer = rv.Name()
-			reviewed, why = r.review(rv, cfg.Timeout, &j, facts)
+			reviewed, why = Review(ctx, rv, cfg.Timeout, &j, facts)
 		}
 	}
 	prior := 0
@@ -349,10 +349,13 @@ func redOnBase(pack *proof.Pack) map[int]string {
 	return out
 }
 
-// review asks the reviewer about each criterion. reviewed is true only
-// when every criterion got a valid answer in time; otherwise why says,
-// in words, what stopped it, and the human rung stands.
-func (r reader) review(rv Reviewer, timeout time.Duration, j *model.Judgement, f model.Facts) (reviewed bool, why string) {
+// Review asks the reviewer about each criterion of j, with the mapped
+// tests' sources from f, and records its rung and reasons on each and its
+// spend on j. reviewed is true only when every criterion got a valid
+// answer within timeout; otherwise why says, in words, what stopped it
+// (no answer in time, an answer refused by model/inspect.ParseAnswer), and
+// the human rung stands: a reviewer that fails is never a pass.
+func Review(ctx context.Context, rv Reviewer, timeout time.Duration, j *model.Judgement, f model.Facts) (reviewed bool, why string) {
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
@@ -371,13 +374,14 @@ func (r reader) review(rv Reviewer, timeout time.Duration, j *model.Judgement, f
 				}
 			}
 		}
-		ctx, cancel := context.WithTimeout(r.ctx, timeout)
-		reply, err := rv.Ask(ctx, model.System, model.Prompt(*c, sources))
+		askCtx, cancel := context.WithTimeout(ctx, timeout)
+		reply, err := rv.Ask(askCtx, model.System, model.Prompt(*c, sources))
+		deadline := errors.Is(askCtx.Err(), context.DeadlineExceeded)
 		cancel()
 		j.Spend.TokensIn += reply.TokensIn
 		j.Spend.TokensOut += reply.TokensOut
 		j.Spend.USD += reply.USD
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		if errors.Is(err, context.DeadlineExceeded) || (err != nil && deadline) {
 			return false, fmt.Sprintf("the reviewer did not answer for criterion %d within %s, so a person reviews this head", c.ID, timeout)
 		}
 		if err != nil {
