@@ -2,9 +2,12 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/tui"
 )
 
@@ -120,4 +123,43 @@ func (f *freshLoop) inspectApprove(pr int, note string) (int, string) {
 	}
 	code := a.exit()
 	return code, a.out.String()
+}
+
+// TestFreshInspectWithTheSandboxReviewerRecordsTheRung: once a merged
+// policy pull request sets [inspect] reviewer to the sandbox's
+// OpenAI-compatible endpoint, the merge gate's inspect job asks it about
+// each criterion, with the repository secret as its key; the gate's one
+// comment records rung A with the reviewer's reasons and its spend, and
+// aayudha/inspect is that rung, not the human rung: no review card.
+func TestFreshInspectWithTheSandboxReviewerRecordsTheRung(t *testing.T) {
+	t.Parallel()
+	f := startFreshLoop(t)
+	f.setUp()
+	founder := f.agentClone()
+	founder.auth.Password = "sandbox-founder"
+	cfg, err := os.ReadFile(filepath.Join(founder.dir, ".aayudha", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := string(cfg) + fmt.Sprintf("\n[inspect]\nreviewer = \"openai\"\nendpoint = %q\nmodel = %q\n", f.base+sandbox.ReviewerPath, sandbox.ReviewerModel)
+	founder.commit("policy/inspect-reviewer", "policy: inspect asks the sandbox's reviewer", map[string]string{".aayudha/config.toml": policy})
+	founder.push("policy/inspect-reviewer")
+	f.merge(f.openPR("policy/inspect-reviewer", "main", "inspect asks a reviewer", "The sandbox's reviewer model."))
+
+	pr, _ := freshInspectPR(t, f, nil)
+	c := f.gateComment(pr)
+	for _, want := range []string{"### aayudha/inspect: rung A: every criterion's mapped tests show its promise \\(1 criterion\\)",
+		"status success · reviewer openai " + sandbox.ReviewerModel + " at ", " tokens in, ",
+		"Criterion 1 (`greet:TestShout`): shown, rung A", "reviewer: The mapped tests assert the promise directly and fail when it breaks."} {
+		if !strings.Contains(c, want) {
+			t.Errorf("the gate's comment on #%d lacks %q:\n%s", pr, want, c)
+		}
+	}
+	code, out := f.aayu(f.person(), "", "inspect", itoa(pr))
+	if code != tui.ExitOK || !strings.Contains(out, "inspect: success — rung A:") || !strings.Contains(out, "reviewer: rung A, shown: The mapped tests assert") {
+		t.Errorf("aayu inspect %d exited %d:\n%s", pr, code, out)
+	}
+	if code, out = f.aayu(f.person(), "", "inbox", "--list"); code != tui.ExitOK || strings.Contains(out, "PR that needs your review") {
+		t.Errorf("a rung-A head made a review card (exit %d):\n%s", code, out)
+	}
 }
