@@ -101,6 +101,12 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	links := runLinks(ctx, cfg)
 	att := checkAttestation(ctx, cfg, pull, dir, report)
 	insp := readInspect(cfg, cfg.PR, head)
+	if insp.j != nil && !report.Verified() {
+		// A judgement of evidence the gate does not accept counts for
+		// nothing, and a human rung on it would ask the person to review
+		// a head the gate refused: it is shown as not posted.
+		insp = inspectRead{why: "not posted: the pack does not verify, so no judgement of its evidence counts"}
+	}
 	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing,
 		Attestation: att, Floors: floors, Inspect: insp}))
 
@@ -122,10 +128,12 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		return ExitFailed, body, err
 	}
 	if cfg.SetStatus {
-		if err := setStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, ExitCode(report), missing, links); err != nil {
+		// inspect's judgement first, the gate's verdict last: the newest
+		// status on the head is aayudha/merge-gate.
+		if err := setInspectStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, insp.j, links); err != nil {
 			return ExitFailed, body, err
 		}
-		if err := setInspectStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, insp.j, links); err != nil {
+		if err := setStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, ExitCode(report), missing, links); err != nil {
 			return ExitFailed, body, err
 		}
 	}
