@@ -39,10 +39,10 @@ func inspectCommand() command {
 				{Name: "out", Value: "DIR", Usage: "where the gate's inspect job writes its judgement (--ci)"},
 			},
 		},
-		run: wiring.runInspect,
-		// Only --approve is the person's act; reading the judgement is any
-		// lane's, and --ci reads with the workflow's token.
-		batch: wiring.refuseInspectApproveBatch,
+		// Only --approve is the person's act (runInspect refuses it in an
+		// agent's lane); reading the judgement is any lane's, and --ci
+		// reads with the workflow's token.
+		run:   wiring.runInspect,
 		token: func(inv tui.Invocation) bool { return !inv.Global.CI },
 		person: func(inv tui.Invocation) string {
 			return strings.TrimSpace("aayu inspect " + firstArg(inv) + " --approve --note \"…\"")
@@ -66,20 +66,19 @@ func (w wiring) runInspect() int {
 	switch {
 	case inv.Global.CI:
 		return w.runInspectCI(pr)
+	case inv.Flags["approve"] == "true" && agentBatch(inv, e):
+		return w.refuseInspectApprove()
 	case inv.Flags["approve"] == "true":
 		return w.runInspectApprove(pr)
 	}
 	return w.runInspectView(pr)
 }
 
-// refuseInspectApproveBatch is aayu inspect in a host agent's lane: reading
-// the judgement is anyone's, so it runs; --approve is the person's review of
-// a head, which no agent gives or asks for in a batch: it is refused and
-// names the command the person runs.
-func (w wiring) refuseInspectApproveBatch() int {
-	if w.inv.Flags["approve"] != "true" {
-		return w.runInspect()
-	}
+// refuseInspectApprove is aayu inspect --approve in a host agent's lane
+// (agentBatch): the person's review of a head, which no agent gives or
+// asks for in a batch, is refused and names the command the person runs.
+// aayu's own lane is refused by the presence rule (identity.RequireHuman).
+func (w wiring) refuseInspectApprove() int {
 	fmt.Fprintf(w.e.stderr, "aayu inspect: refused: an agent's lane (%s) cannot approve a head; a review is the person's act, and it is never a batch item.\nThe person runs, at their own terminal: aayu inspect %s --approve --note \"…\"\nNothing was done.\n",
 		tui.SanitizeLine(agentMarker(w.e)), tui.SanitizeLine(firstArg(w.inv)))
 	return tui.ExitRefused

@@ -135,16 +135,7 @@ func TestFreshInspectWithTheSandboxReviewerRecordsTheRung(t *testing.T) {
 	t.Parallel()
 	f := startFreshLoop(t)
 	f.setUp()
-	founder := f.agentClone()
-	founder.auth.Password = "sandbox-founder"
-	cfg, err := os.ReadFile(filepath.Join(founder.dir, ".aayudha", "config.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	policy := string(cfg) + fmt.Sprintf("\n[inspect]\nreviewer = \"openai\"\nendpoint = %q\nmodel = %q\n", f.base+sandbox.ReviewerPath, sandbox.ReviewerModel)
-	founder.commit("policy/inspect-reviewer", "policy: inspect asks the sandbox's reviewer", map[string]string{".aayudha/config.toml": policy})
-	founder.push("policy/inspect-reviewer")
-	f.merge(f.openPR("policy/inspect-reviewer", "main", "inspect asks a reviewer", "The sandbox's reviewer model."))
+	f.setReviewer()
 
 	pr, _ := freshInspectPR(t, f, nil)
 	c := f.gateComment(pr)
@@ -161,5 +152,65 @@ func TestFreshInspectWithTheSandboxReviewerRecordsTheRung(t *testing.T) {
 	}
 	if code, out = f.aayu(f.person(), "", "inbox", "--list"); code != tui.ExitOK || strings.Contains(out, "PR that needs your review") {
 		t.Errorf("a rung-A head made a review card (exit %d):\n%s", code, out)
+	}
+}
+
+// setReviewer merges a policy pull request that sets [inspect] reviewer to
+// the sandbox's OpenAI-compatible endpoint, as the founder would.
+func (f *freshLoop) setReviewer() {
+	f.t.Helper()
+	founder := f.agentClone()
+	founder.auth.Password = "sandbox-founder"
+	cfg, err := os.ReadFile(filepath.Join(founder.dir, ".aayudha", "config.toml"))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	policy := string(cfg) + fmt.Sprintf("\n[inspect]\nreviewer = \"openai\"\nendpoint = %q\nmodel = %q\n", f.base+sandbox.ReviewerPath, sandbox.ReviewerModel)
+	founder.commit("policy/inspect-reviewer", "policy: inspect asks the sandbox's reviewer", map[string]string{".aayudha/config.toml": policy})
+	founder.push("policy/inspect-reviewer")
+	f.merge(f.openPR("policy/inspect-reviewer", "main", "inspect asks a reviewer", "The sandbox's reviewer model."))
+}
+
+// TestFreshInspectStopsAfterThreeRoundsThatDoNotConverge: with the sandbox
+// reviewer, an agent's test that cannot fail is judged not shown on each of
+// three distinct heads; the first two are rounds that did not converge,
+// the third stops the review in seed 001's words, and the person's inbox
+// shows "PR whose review stopped".
+func TestFreshInspectStopsAfterThreeRoundsThatDoNotConverge(t *testing.T) {
+	t.Parallel()
+	f := startFreshLoop(t)
+	f.setUp()
+	f.setReviewer()
+	n := f.newIssue("Story: Hello shouts", freshShoutBody, "type:story")
+	if code, out := f.personWithPresence("ready", itoa(n)); code != tui.ExitOK {
+		t.Fatalf("aayu ready %d exited %d:\n%s", n, code, out)
+	}
+	agent := f.agentClone()
+	branch := fmt.Sprintf("story/%d-shout", n)
+	pr := 0
+	for round := 1; round <= 3; round++ {
+		// A test that calls Shout and never fails: it shows nothing.
+		test := fmt.Sprintf("package greet\n\nimport \"testing\"\n\nfunc TestShout(t *testing.T) {\n\t_ = Shout(\"round %d\")\n}\n", round)
+		head := agent.commit(branch, fmt.Sprintf("greet: Shout, round %d\n\nRefs #%d", round, n), map[string]string{
+			"greet/shout.go": freshShout, "greet/shout_test.go": test,
+			fmt.Sprintf(".aayudha/evidence/%d.toml", n): "[[criterion]]\nid = 1\ntests = [\"greet:TestShout\"]\n",
+		})
+		agent.push(branch)
+		if pr == 0 {
+			pr = f.openPR(branch, "main", "Hello shouts", fmt.Sprintf("Refs #%d", n))
+		}
+		f.waitForGate(head)
+		c := f.gateComment(pr)
+		want := fmt.Sprintf("rung C: round %d of 3 did not converge; not shown: criterion 1", round)
+		if round == 3 {
+			want = "review stopped: 3 rounds on distinct heads did not converge; step back and rethink the approach"
+		}
+		if !strings.Contains(c, want) || !strings.Contains(c, "TestShout has no failure path") {
+			t.Fatalf("round %d: the gate's comment on #%d lacks %q:\n%s", round, pr, want, c)
+		}
+	}
+	code, out := f.aayu(f.person(), "", "inbox", "--list")
+	if code != tui.ExitOK || !strings.Contains(out, "PR whose review stopped") || strings.Contains(out, "PR that needs your review") {
+		t.Errorf("aayu inbox --list after three rounds exited %d, want a review-stopped card for #%d:\n%s", code, pr, out)
 	}
 }
