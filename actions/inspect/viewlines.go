@@ -23,8 +23,14 @@ func ViewLines(v View) []string {
 	if !v.Found {
 		return out
 	}
+	next := fmt.Sprintf("next: aayu inspect %d --approve --note \"what you checked\" (the [autonomy] approver records a review of this head)", v.PR)
+	humanRung := v.State == "pending" && strings.HasPrefix(v.Summary, "human rung")
 	if v.Judgement == nil {
-		return append(out, "criteria: "+untrusted.Line(v.Missing))
+		out = append(out, "criteria: "+untrusted.Line(v.Missing))
+		if humanRung {
+			out = append(out, next)
+		}
+		return out
 	}
 	j := v.Judgement
 	reviewer := "none"
@@ -46,8 +52,8 @@ func ViewLines(v View) []string {
 			out = append(out, fmt.Sprintf("  reviewer: rung %s, %s: %s", untrusted.Line(c.Rung), shownWords(c), untrusted.Line(c.Reasons)))
 		}
 	}
-	if j.Rung == model.RungHuman {
-		out = append(out, fmt.Sprintf("next: aayu inspect %d --approve --note \"what you checked\" (the [autonomy] approver records a review of this head)", v.PR))
+	if humanRung {
+		out = append(out, next)
 	}
 	return out
 }
