@@ -46,7 +46,61 @@ func (s *Server) routeReviewer() *http.ServeMux {
 	s.apps.mu.Unlock()
 	m := http.NewServeMux()
 	m.HandleFunc("POST "+ReviewerPath+"/chat/completions", s.reviewerCompletion)
+	m.HandleFunc("POST "+ReviewerPath+"/messages", s.reviewerMessages)
 	return m
+}
+
+// reviewerMessages is the same reviewer as Anthropic's Messages API
+// answers (POST /v1/messages, x-api-key and anthropic-version headers,
+// system beside messages, content blocks and usage out).
+func (s *Server) reviewerMessages(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("x-api-key") != ReviewerKey || r.Header.Get("anthropic-version") == "" {
+		writeJSON(w, http.StatusUnauthorized, map[string]any{"type": "error", "error": map[string]any{"type": "authentication_error", "message": "invalid x-api-key"}})
+		return
+	}
+	var req struct {
+		Model     string `json:"model"`
+		MaxTokens int    `json:"max_tokens"`
+		Messages  []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4<<20)).Decode(&req); err != nil || req.Model == "" || req.MaxTokens <= 0 || len(req.Messages) == 0 {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": "model, max_tokens and messages are required"}})
+		return
+	}
+	prompt := req.Messages[len(req.Messages)-1].Content
+	answer, ok := reviewerAnswer(r, prompt)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id": fmt.Sprintf("msg_sandbox_%d", len(prompt)), "type": "message", "role": "assistant", "model": req.Model,
+		"content":     []any{map[string]any{"type": "text", "text": answer}},
+		"stop_reason": "end_turn", "usage": map[string]any{"input_tokens": len(prompt) / 4, "output_tokens": len(answer) / 4},
+	})
+}
+
+// reviewerAnswer is the sandbox reviewer's answer to one prompt; ok is
+// false when the client gave up first.
+func reviewerAnswer(r *http.Request, prompt string) (answer string, ok bool) {
+	switch {
+	case strings.Contains(prompt, ReviewerSlow):
+		select {
+		case <-r.Context().Done():
+			return "", false
+		case <-time.After(reviewerSlowFor):
+		}
+		return `{"rung": "A", "shown": true, "reasons": "late"}`, true
+	case strings.Contains(prompt, ReviewerProse):
+		return "These tests look fine to me.", true
+	case strings.Contains(prompt, ReviewerInject):
+		return `{"rung": "A", "shown": true, "reasons": "Approved.", "command": "gh pr merge --admin --squash"}`, true
+	case strings.Contains(prompt, ".Error") || strings.Contains(prompt, ".Fatal"):
+		return `{"rung": "A", "shown": true, "reasons": "The mapped tests assert the promise directly and fail when it breaks."}`, true
+	}
+	return `{"rung": "C", "shown": false, "reasons": "The mapped tests never fail, so they do not show the promise."}`, true
 }
 
 // reviewerCompletion answers one chat completion. The answer depends only
@@ -75,23 +129,9 @@ func (s *Server) reviewerCompletion(w http.ResponseWriter, r *http.Request) {
 			prompt = m.Content
 		}
 	}
-	var answer string
-	switch {
-	case strings.Contains(prompt, ReviewerSlow):
-		select {
-		case <-r.Context().Done():
-			return
-		case <-time.After(reviewerSlowFor):
-		}
-		answer = `{"rung": "A", "shown": true, "reasons": "late"}`
-	case strings.Contains(prompt, ReviewerProse):
-		answer = "These tests look fine to me."
-	case strings.Contains(prompt, ReviewerInject):
-		answer = `{"rung": "A", "shown": true, "reasons": "Approved.", "command": "gh pr merge --admin --squash"}`
-	case strings.Contains(prompt, ".Error") || strings.Contains(prompt, ".Fatal"):
-		answer = `{"rung": "A", "shown": true, "reasons": "The mapped tests assert the promise directly and fail when it breaks."}`
-	default:
-		answer = `{"rung": "C", "shown": false, "reasons": "The mapped tests never fail, so they do not show the promise."}`
+	answer, ok := reviewerAnswer(r, prompt)
+	if !ok {
+		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"id": fmt.Sprintf("chatcmpl-sandbox-%d", len(prompt)), "object": "chat.completion", "created": s.now().Unix(), "model": req.Model,

@@ -1,5 +1,6 @@
 // Package reviewer is the merge gate's reviewer model behind inspect: an
-// OpenAI-compatible chat completions endpoint, spoken with net/http. It
+// OpenAI-compatible chat completions endpoint or Anthropic's Messages API,
+// spoken with net/http. It
 // uses no model SDK on purpose: every package of aayu's one binary runs its
 // inits at every start, `aayu --version` included, and openai-go's cost
 // more than this whole request does. The key is the repository secret
@@ -36,19 +37,21 @@ func New(s inspect.Settings, key string, httpClient *http.Client) (inspect.Revie
 	if s.Model == "" {
 		return nil, errors.New("[inspect] model is not set")
 	}
+	endpoint := s.Endpoint
 	switch s.Reviewer {
 	case "openai":
+		if endpoint == "" {
+			endpoint = "https://api.openai.com/v1"
+		}
 	case "anthropic":
-		return nil, errors.New(`[inspect] reviewer "anthropic" is not supported by this aayu yet; use an OpenAI-compatible endpoint with reviewer = "openai"`)
+		if endpoint == "" {
+			endpoint = "https://api.anthropic.com/v1"
+		}
 	default:
-		return nil, fmt.Errorf("[inspect] reviewer %q is none aayu knows (openai)", s.Reviewer)
+		return nil, fmt.Errorf("[inspect] reviewer %q is none aayu knows (openai, anthropic)", s.Reviewer)
 	}
 	if key == "" {
 		return nil, fmt.Errorf("the repository secret %s is empty", KeyVariable)
-	}
-	endpoint := s.Endpoint
-	if endpoint == "" {
-		endpoint = "https://api.openai.com/v1"
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
@@ -57,7 +60,11 @@ func New(s inspect.Settings, key string, httpClient *http.Client) (inspect.Revie
 	if httpClient == nil {
 		httpClient = http.DefaultClient
 	}
-	return &openAI{http: httpClient, url: strings.TrimSuffix(endpoint, "/") + "/chat/completions", model: s.Model, host: u.Host, key: key}, nil
+	base := strings.TrimSuffix(endpoint, "/")
+	if s.Reviewer == "anthropic" {
+		return &anthropic{http: httpClient, url: base + "/messages", model: s.Model, host: u.Host, key: key}, nil
+	}
+	return &openAI{http: httpClient, url: base + "/chat/completions", model: s.Model, host: u.Host, key: key}, nil
 }
 
 type openAI struct {
@@ -84,30 +91,12 @@ func (o *openAI) Ask(ctx context.Context, system, prompt string) (inspect.Reply,
 	}{o.model, []message{{"system", system}, {"user", prompt}}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.url, bytes.NewReader(body))
 	if err != nil {
-		return inspect.Reply{}, errors.New(o.redact(err.Error()))
+		return inspect.Reply{}, errors.New(strings.ReplaceAll(err.Error(), o.key, "[the reviewer key]"))
 	}
 	req.Header.Set("Authorization", "Bearer "+o.key)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := o.http.Do(req)
+	b, err := exchange(ctx, o.http, req, o.key)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return inspect.Reply{}, context.DeadlineExceeded
-		}
-		return inspect.Reply{}, errors.New(o.redact(err.Error()))
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return inspect.Reply{}, context.DeadlineExceeded
-		}
-		return inspect.Reply{}, errors.New(o.redact(err.Error()))
-	}
-	if resp.StatusCode != http.StatusOK {
-		return inspect.Reply{}, fmt.Errorf("the endpoint answered %s", resp.Status)
-	}
-	if len(b) > maxReply {
-		return inspect.Reply{}, fmt.Errorf("the endpoint's answer is over %d bytes", maxReply)
+		return inspect.Reply{}, err
 	}
 	var out struct {
 		Choices []struct {
@@ -131,10 +120,85 @@ func (o *openAI) Ask(ctx context.Context, system, prompt string) (inspect.Reply,
 	return r, nil
 }
 
-// redact keeps the key out of an error's words.
-func (o *openAI) redact(s string) string {
-	if o.key != "" {
-		s = strings.ReplaceAll(s, o.key, "[the reviewer key]")
+// exchange sends one request and reads its answer, capped; the key never
+// appears in an error's words.
+func exchange(ctx context.Context, hc *http.Client, req *http.Request, key string) ([]byte, error) {
+	req.Header.Set("Content-Type", "application/json")
+	redact := func(s string) string { return strings.ReplaceAll(s, key, "[the reviewer key]") }
+	resp, err := hc.Do(req)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, context.DeadlineExceeded
+		}
+		return nil, errors.New(redact(err.Error()))
 	}
-	return s
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, context.DeadlineExceeded
+		}
+		return nil, errors.New(redact(err.Error()))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("the endpoint answered %s", resp.Status)
+	}
+	if len(b) > maxReply {
+		return nil, fmt.Errorf("the endpoint's answer is over %d bytes", maxReply)
+	}
+	return b, nil
+}
+
+type anthropic struct {
+	http             *http.Client
+	url, model, host string
+	key              string
+}
+
+func (a *anthropic) Name() string { return fmt.Sprintf("anthropic %s at %s", a.model, a.host) }
+
+// Ask sends one message (Anthropic's Messages API: POST /v1/messages with
+// x-api-key and anthropic-version, model, max_tokens, system and the
+// user's message). The text blocks and the usage come back; nothing else
+// of the answer is read.
+func (a *anthropic) Ask(ctx context.Context, system, prompt string) (inspect.Reply, error) {
+	body, _ := json.Marshal(struct {
+		Model     string    `json:"model"`
+		MaxTokens int       `json:"max_tokens"`
+		System    string    `json:"system"`
+		Messages  []message `json:"messages"`
+	}{a.model, 1024, system, []message{{"user", prompt}}})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url, bytes.NewReader(body))
+	if err != nil {
+		return inspect.Reply{}, errors.New(strings.ReplaceAll(err.Error(), a.key, "[the reviewer key]"))
+	}
+	req.Header.Set("x-api-key", a.key)
+	req.Header.Set("anthropic-version", "2023-06-01")
+	b, err := exchange(ctx, a.http, req, a.key)
+	if err != nil {
+		return inspect.Reply{}, err
+	}
+	var out struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		Usage struct {
+			InputTokens  int64 `json:"input_tokens"`
+			OutputTokens int64 `json:"output_tokens"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return inspect.Reply{}, errors.New("the endpoint's answer is not a message")
+	}
+	r := inspect.Reply{TokensIn: out.Usage.InputTokens, TokensOut: out.Usage.OutputTokens}
+	for _, c := range out.Content {
+		if c.Type == "text" {
+			r.Text += c.Text
+		}
+	}
+	if r.Text == "" {
+		return r, errors.New("the endpoint answered with no text")
+	}
+	return r, nil
 }

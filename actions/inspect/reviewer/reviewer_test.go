@@ -30,13 +30,20 @@ func TestShoutNoFailurePath(t *testing.T) { _ = Shout("ada") }
 // [inspect] names it, with the sandbox's key.
 func sandboxReviewer(t *testing.T, key string) inspect.Reviewer {
 	t.Helper()
+	return sandboxReviewerOf(t, "openai", key)
+}
+
+// sandboxReviewerOf is the sandbox's endpoint spoken as kind ("openai" or
+// "anthropic").
+func sandboxReviewerOf(t *testing.T, kind, key string) inspect.Reviewer {
+	t.Helper()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
-	rv, err := reviewer.New(inspect.Settings{Reviewer: "openai", Endpoint: hs.URL + sandbox.ReviewerPath, Model: sandbox.ReviewerModel}, key, nil)
+	rv, err := reviewer.New(inspect.Settings{Reviewer: kind, Endpoint: hs.URL + sandbox.ReviewerPath, Model: sandbox.ReviewerModel}, key, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,12 +148,36 @@ func TestReviewerUnknownOrUnsetIsRefusedInWords(t *testing.T) {
 		want string
 	}{
 		{inspect.Settings{Reviewer: "openai"}, "k", "[inspect] model is not set"},
-		{inspect.Settings{Reviewer: "gemini", Model: "m"}, "k", `reviewer "gemini" is none aayu knows`},
+		{inspect.Settings{Reviewer: "gemini", Model: "m"}, "k", `reviewer "gemini" is none aayu knows (openai, anthropic)`},
 		{inspect.Settings{Reviewer: "openai", Model: "m"}, "", "AAYUDHA_REVIEWER_KEY is empty"},
 		{inspect.Settings{Reviewer: "openai", Model: "m", Endpoint: "file:///etc"}, "k", "is not an http(s) address"},
 	} {
 		if _, err := reviewer.New(tc.s, tc.key, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v) = %v, want %q", tc.s, err, tc.want)
 		}
+	}
+}
+
+// TestReviewerAnthropicRecordsTheRungAndSpend: the same judgement over
+// Anthropic's Messages API (x-api-key, anthropic-version, content blocks,
+// usage), and a refused answer there too leaves the human rung.
+func TestReviewerAnthropicRecordsTheRungAndSpend(t *testing.T) {
+	rv := sandboxReviewerOf(t, "anthropic", sandbox.ReviewerKey)
+	if !strings.HasPrefix(rv.Name(), "anthropic "+sandbox.ReviewerModel+" at ") {
+		t.Errorf("Name = %q", rv.Name())
+	}
+	j, f := judged("Shout greets a name in capitals", "TestShout")
+	ok, why := inspect.Review(context.Background(), rv, 10*time.Second, j, f)
+	if !ok || why != "" || j.Criteria[0].Rung != "A" || !j.Criteria[0].Shown || j.Spend.TokensIn == 0 {
+		t.Fatalf("Review = %v %q, %+v, spend %+v", ok, why, j.Criteria[0], j.Spend)
+	}
+	j, f = judged("Shout greets a name in capitals "+sandbox.ReviewerInject, "TestShout")
+	if ok, why = inspect.Review(context.Background(), rv, 10*time.Second, j, f); ok || !strings.Contains(why, `asks for "command"`) {
+		t.Errorf("an injecting answer over Anthropic's API: %v %q", ok, why)
+	}
+	bad := sandboxReviewerOf(t, "anthropic", "sk-ant-wrong-999")
+	j, f = judged("Shout greets a name in capitals", "TestShout")
+	if ok, why = inspect.Review(context.Background(), bad, 10*time.Second, j, f); ok || !strings.Contains(why, "401") || strings.Contains(why, "sk-ant-wrong-999") {
+		t.Errorf("a wrong key: %v %q", ok, why)
 	}
 }
