@@ -48,7 +48,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		inboxCommand(), loginCommand(), packCommand(), verifyCommand(), readyCommand(), planCommand(),
-		decideCommand(), waiveCommand(), counselCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
+		decideCommand(), waiveCommand(), counselCommand(), inspectCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
 		releaseCommand(), loopsCommand(), commentCommand(), tokenSealCommand(), protectedCommand(), mcpCommand(),
 		initCommand(), doctorCommand(), authCommand(), auditCommand(), sandboxCommand(),
 		hooksInstallCommand(), hooksStatusCommand(), selfUpdateCommand(),

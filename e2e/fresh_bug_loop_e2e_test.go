@@ -101,6 +101,9 @@ func TestFreshBugLoopNeedsThePlanReview(t *testing.T) {
 	}
 	if c := f.gateComment(pr); !strings.Contains(c, head[:7]) {
 		t.Fatalf("no gate comment naming %s on #%d:\n%s", head[:7], pr, c)
+	} else if !strings.Contains(c, "Criterion 1 (`greet:TestHelloBlank`): the mapped tests ran, passed, exist at the head and can fail") {
+		// inspect found the Bug's test red on base in the pack.
+		t.Errorf("inspect's judgement of the Bug's test on #%d:\n%s", pr, c)
 	}
 
 	// Before the plan review, ship refuses and names the next step.

@@ -42,7 +42,7 @@ func TestAgentsCommittedLocalPackFailsTheGate(t *testing.T) {
 	// The pack job built and signed its own pack: only the local pack the
 	// pull request carries fails the gate.
 	concluded := r.jobConclusions(run)
-	if concluded != "map[aayudha/comment:failure aayudha/pack:success aayudha/tests:success]" {
+	if concluded != "map[aayudha/comment:failure aayudha/inspect:success aayudha/pack:success aayudha/tests:success]" {
 		t.Errorf("the run's check runs: %v\n%s", concluded, logs.String())
 	}
 	statuses, _, err := gh.Repositories.ListStatuses(ctx, "acme", "benefits", head, nil)

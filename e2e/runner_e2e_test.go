@@ -97,7 +97,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 			byName[a.GetName()] = a.GetID()
 		}
 	}
-	if err != nil || len(byName) != 2 || byName["aayudha-raw"] == 0 || byName["aayudha-pack"] == 0 {
+	if err != nil || len(byName) != 3 || byName["aayudha-raw"] == 0 || byName["aayudha-pack"] == 0 || byName["aayudha-inspect"] == 0 {
 		t.Fatalf("artifacts: %v %v", byName, err)
 	}
 	// Each job is a check run on the run's head_sha, the base's tip.
@@ -111,7 +111,7 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 			concluded[c.GetName()] = c.GetConclusion()
 		}
 	}
-	if fmt.Sprint(concluded) != "map[aayudha/comment:success aayudha/pack:success aayudha/tests:success]" {
+	if fmt.Sprint(concluded) != "map[aayudha/comment:success aayudha/inspect:success aayudha/pack:success aayudha/tests:success]" {
 		t.Errorf("the run's check runs on %s: %v", run.GetHeadSHA(), concluded)
 	}
 	u, _, err := gh.Actions.DownloadArtifact(ctx, "acme", "benefits", byName["aayudha-pack"], 0)
@@ -147,6 +147,11 @@ func TestAgentPushRunsTheGate(t *testing.T) {
 	if err != nil || len(statuses) == 0 || statuses[0].GetContext() != "aayudha/merge-gate" || statuses[0].GetState() != "success" ||
 		statuses[0].GetCreator().GetLogin() != sandbox.ActionsBotLogin {
 		t.Errorf("the head's status: %v %v", statuses, err)
+	}
+	// inspect's judgement, from the same run, before the gate's verdict.
+	if len(statuses) < 2 || statuses[1].GetContext() != "aayudha/inspect" || statuses[1].GetState() != "pending" ||
+		!strings.HasPrefix(statuses[1].GetDescription(), "human rung: ") || statuses[1].GetTargetURL() != statuses[0].GetTargetURL() {
+		t.Errorf("no human-rung aayudha/inspect from the gate's run on the head: %v", statuses)
 	}
 	// The comment job posted the gate's one comment, naming pack.json's hash.
 	comments, _, err := gh.Issues.ListComments(ctx, "acme", "benefits", pr, nil)

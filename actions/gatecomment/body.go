@@ -68,6 +68,9 @@ type BodyOptions struct {
 	// may claim any threshold). Nil shows the pack's (the advisory push,
 	// which judges by nothing else).
 	Floors *proof.FloorPolicy
+	// Inspect is the inspect job's judgement of the head (the gate's
+	// comment); its zero value writes no section.
+	Inspect inspectRead
 }
 
 // Body renders the comment. Every string taken from the pack or the Ready
@@ -116,6 +119,7 @@ func Body(r *proof.Report, o BodyOptions) string {
 		writeFloors(&b, r, o.Floors)
 		writeProblems(&b, r)
 	}
+	writeInspect(&b, o.Inspect)
 	writeLinks(&b, o.Links)
 	return b.String()
 }

@@ -51,6 +51,10 @@ type Config struct {
 	// AAYU_ATTESTATION_ID and AAYU_ATTESTATION_URL name the attestation
 	// this run's pack job reported (attestation.go).
 	TrustedRoot func() (root.TrustedMaterial, error)
+	// InspectDir is where the inspect job's judgement was downloaded;
+	// "" is InspectDir in Checkout. With SetStatus, a judgement of this
+	// head is also posted as the status aayudha/inspect.
+	InspectDir string
 }
 
 // Run verifies the gate's pack for pull request cfg.PR and keeps the one
@@ -96,8 +100,15 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 	}
 	links := runLinks(ctx, cfg)
 	att := checkAttestation(ctx, cfg, pull, dir, report)
+	insp := readInspect(cfg, cfg.PR, head)
+	if insp.j != nil && !report.Verified() {
+		// A judgement of evidence the gate does not accept counts for
+		// nothing, and a human rung on it would ask the person to review
+		// a head the gate refused: it is shown as not posted.
+		insp = inspectRead{why: "not posted: the pack does not verify, so no judgement of its evidence counts"}
+	}
 	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing,
-		Attestation: att, Floors: floors}))
+		Attestation: att, Floors: floors, Inspect: insp}))
 
 	if cfg.Preview {
 		return ExitCode(report), body, nil
@@ -117,6 +128,11 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		return ExitFailed, body, err
 	}
 	if cfg.SetStatus {
+		// inspect's judgement first, the gate's verdict last: the newest
+		// status on the head is aayudha/merge-gate.
+		if err := setInspectStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, insp.j, links); err != nil {
+			return ExitFailed, body, err
+		}
 		if err := setStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, ExitCode(report), missing, links); err != nil {
 			return ExitFailed, body, err
 		}

@@ -38,6 +38,7 @@ func (s *Server) routes() http.Handler {
 	web.HandleFunc("GET /_blob/artifacts/{id}", s.handleBlob)
 	s.routeManifest(api, web)
 	s.routeAayuRelease(api, web)
+	reviewer := s.routeReviewer()
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// GitHub's Date is GitHub's clock, the one its updated_at values
@@ -50,6 +51,11 @@ func (s *Server) routes() http.Handler {
 		}
 		if strings.HasPrefix(r.URL.Path, "/login/") || strings.HasPrefix(r.URL.Path, "/_blob/") || strings.HasSuffix(r.URL.Path, "/settings/apps/new") {
 			s.serveWeb(w, r, web)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, ReviewerPath+"/") {
+			// Not under the sandbox's lock: a model takes its time.
+			reviewer.ServeHTTP(w, r)
 			return
 		}
 		if r.URL.Path == "/graphql" {

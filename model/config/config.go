@@ -39,7 +39,7 @@ type Config struct {
 
 // sections are the tables SPEC §9 defines; AAYU_<SECTION>_<KEY> maps onto
 // them and nothing else, so AAYU_GITHUB_TOKEN is never read as config.
-var sections = []string{"verify", "proof", "autonomy", "approvals", "identity", "seats", "ui", "update"}
+var sections = []string{"verify", "proof", "autonomy", "approvals", "identity", "seats", "ui", "update", "inspect"}
 
 // Defaults returns the built-in defaults of SPEC §9.
 func Defaults() map[string]any {
@@ -67,6 +67,10 @@ func Defaults() map[string]any {
 		// The repository whose releases aayu self-update installs: aayu's
 		// own (a mirror on GitHub Enterprise Server may name another).
 		"update.repository": "aayudha/aayu",
+		// No reviewer: the merge gate's inspect waits at the human rung.
+		"inspect.reviewer": "",
+		"inspect.endpoint": "",
+		"inspect.model":    "",
 
 		// The floors a pack must have, each passing, for its floors to
 		// hold: the ones aayu verify writes for every Go story

@@ -68,6 +68,9 @@ var Schema = map[string]Kind{
 	"ui.plain":                         KindBool,
 	"ui.motion":                        KindBool,
 	"update.repository":                KindString,
+	"inspect.reviewer":                 KindString,
+	"inspect.endpoint":                 KindString,
+	"inspect.model":                    KindString,
 }
 
 // ranges bound the numeric settings a value of the right kind can still

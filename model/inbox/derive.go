@@ -258,7 +258,8 @@ func openPRStepUnflagged(s Snapshot, issues map[int]Issue, pr PullRequest) (Step
 		return Step{Kind: KindNeedsReview, Item: item, Head: pr.HeadSHA,
 			Counsel: reviewCounsel(pr, inspect, facts),
 			Choices: []Choice{{Key: "1", Label: "open it and review it", Recommended: true, Writes: []Write{open}}, approve}}, true
-	case inspect.State == "failure" && strings.HasPrefix(desc, "stopped"):
+	case inspect.State == "failure" && (strings.HasPrefix(desc, "stopped") || strings.HasPrefix(desc, "review stopped")):
+		// SPEC §11's "review stopped:", as the merge gate's inspect posts it.
 		return Step{Kind: KindReviewStopped, Item: item, Head: pr.HeadSHA,
 			Counsel: stoppedCounsel(pr, inspect),
 			Choices: []Choice{

@@ -92,7 +92,28 @@ func TestMergeGateShape(t *testing.T) {
 	if strings.Contains(cs, "actions/checkout") {
 		t.Error("the comment job checks out code; it must read only the pack artifact")
 	}
-	if pj.Needs != "tests" || fmt.Sprint(cj.Needs) != "[tests pack]" || !strings.Contains(cj.If, "!cancelled()") {
+	// inspect reads the pack artifact and the pull request's files through
+	// the API only, may only read, and hands its judgement to comment.
+	ij := wf.Jobs["inspect"]
+	is := joined(ij.Steps)
+	for _, want := range []string{"actions/download-artifact@", "name:aayudha-pack", `aayu inspect "$PR_NUMBER" --ci`, "AAYUDHA_REVIEWER_KEY:${{ secrets.AAYUDHA_REVIEWER_KEY }}",
+		"actions/upload-artifact@", "name:aayudha-inspect"} {
+		if !strings.Contains(is, want) {
+			t.Errorf("inspect job lacks %q:\n%s", want, is)
+		}
+	}
+	if strings.Contains(is, "actions/checkout") || strings.Contains(is, "git ") {
+		t.Errorf("the inspect job has the pull request's files on disk:\n%s", is)
+	}
+	for k, v := range ij.Permissions {
+		if v != "read" {
+			t.Errorf("inspect job can %s %s; it may only read", v, k)
+		}
+	}
+	if fmt.Sprint(ij.Needs) != "[tests pack]" || !strings.Contains(cs, "name:aayudha-inspect") {
+		t.Errorf("inspect needs %v; the comment job reads aayudha-inspect: %v", ij.Needs, strings.Contains(cs, "name:aayudha-inspect"))
+	}
+	if pj.Needs != "tests" || fmt.Sprint(cj.Needs) != "[tests pack inspect]" || !strings.Contains(cj.If, "!cancelled()") {
 		t.Errorf("needs: pack %v, comment %v if %q", pj.Needs, cj.Needs, cj.If)
 	}
 	if len(tj.Permissions) != 1 || tj.Permissions["contents"] != "read" {

@@ -30,6 +30,11 @@ type policy struct {
 	// secret is the one secret it may name, once, for the minting action
 	// alone ("": none).
 	secret string
+	// readerKey is the one secret a job that may only read may put in the
+	// environment of the one step that runs readerKeyTo, under its own
+	// name ("": none): the merge gate's inspect asks the reviewer model
+	// with AAYUDHA_REVIEWER_KEY and can write nothing.
+	readerKey, readerKeyTo string
 	// workflowToken: a step may hold github.token (never one that runs the
 	// pull request's code).
 	workflowToken bool
@@ -67,6 +72,7 @@ var policies = []policy{
 		perms: map[string]string{"actions": "read", "attestations": "write", "contents": "read", "id-token": "write",
 			"issues": "read", "pull-requests": "write", "statuses": "write"},
 		workflowToken: true, eventText: true, checksOut: true,
+		readerKey: "AAYUDHA_REVIEWER_KEY", readerKeyTo: "aayu inspect",
 	},
 	{
 		path: ProtectedPathsPath, template: ProtectedPaths,
@@ -280,11 +286,17 @@ var rules = []rule{
 	}},
 	{"secrets", func(w workflow, p policy, bad func(string, ...any)) {
 		n := strings.Count(w.text, "secrets.")
+		if p.readerKey != "" {
+			n -= strings.Count(w.text, "${{ secrets."+p.readerKey+" }}")
+		}
 		switch {
 		case p.secret == "" && n > 0:
 			bad("names a secret; this workflow needs none")
 		case p.secret != "" && (n != 1 || !strings.Contains(w.text, "secrets."+p.secret)):
 			bad("names secrets %d times; only %s, once, for the minting action", n, p.secret)
+		}
+		if p.readerKey != "" && strings.Count(w.text, "secrets."+p.readerKey) > 1 {
+			bad("names %s more than once; only the step that runs %s may hold it", p.readerKey, p.readerKeyTo)
 		}
 		for _, name := range w.jobs() {
 			for _, st := range w.Jobs[name].Steps {
@@ -294,7 +306,7 @@ var rules = []rule{
 					}
 				}
 				for k, v := range st.Env {
-					if strings.Contains(v, "secrets.") {
+					if strings.Contains(v, "secrets.") && !readerKeyStep(w.Jobs[name], st, k, v, p) {
 						bad("job %s puts a secret in a step's environment (%s)", name, k)
 					}
 				}
@@ -740,6 +752,10 @@ jobs:
 			want: []want{{"environment", "the workflow puts TITLE in every job's environment"}}},
 		{name: "approve: comment body in run", path: ApprovePath, from: `run: aayu approve --ci --repo "$GITHUB_REPOSITORY"`, to: `run: aayu approve --ci --repo "$GITHUB_REPOSITORY" "${{ github.event.comment.body }}"`,
 			want: []want{{"no expression in run", "inside run"}}},
+		{name: "gate: the reviewer key in a job that can write", path: MergeGatePath, from: "      issues: read\n      pull-requests: read\n      statuses: read\n", to: "      issues: read\n      pull-requests: read\n      statuses: write\n",
+			want: []want{{"secrets", "job inspect puts a secret in a step's environment (AAYUDHA_REVIEWER_KEY)"}}},
+		{name: "gate: the reviewer key handed to another command", path: MergeGatePath, from: `run: aayu inspect "$PR_NUMBER" --ci`, to: `run: aayu comment "$PR_NUMBER" --ci`,
+			want: []want{{"secrets", "job inspect puts a secret in a step's environment (AAYUDHA_REVIEWER_KEY)"}}},
 		{name: "approve: comment body in env", path: ApprovePath, from: "          AAYU_BOT_TOKEN: ${{ steps.app.outputs.token }}\n", to: "          AAYU_BOT_TOKEN: ${{ steps.app.outputs.token }}\n          BODY: ${{ github.event.comment.body }}\n",
 			want: []want{{"environment", "hands event text to a step (BODY)"}}},
 		{name: "approve: unpinned", path: ApprovePath, from: "actions/create-github-app-token@1b10c78c7865c340bc4f6099eb2f838309f1e8c3", to: "actions/create-github-app-token@v3",
@@ -829,4 +845,23 @@ jobs:
 			t.Errorf("no broken workflow above shows rule %q failing", r.name)
 		}
 	}
+}
+
+// readerKeyStep says a step's env entry k: v is the policy's reader key,
+// under its own name, in the step that runs readerKeyTo, in a job that may
+// only read: the one place the merge gate holds AAYUDHA_REVIEWER_KEY.
+func readerKeyStep(j job, st step, k, v string, p policy) bool {
+	if p.readerKey == "" || k != p.readerKey || v != "${{ secrets."+p.readerKey+" }}" || !strings.Contains(st.Run, p.readerKeyTo) {
+		return false
+	}
+	perms, ok := j.Permissions.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, level := range perms {
+		if level != "read" {
+			return false
+		}
+	}
+	return true
 }

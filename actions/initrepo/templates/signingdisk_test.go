@@ -164,8 +164,8 @@ func TestAuditRefusesASigningJobWithThePRsFilesOnDisk(t *testing.T) {
 			"          subject-path: aayudha-pack/pack.json\n", "attests aayudha-pack/pack.json, outside runner.temp"},
 		{"the pack uploaded from above runner.temp", "          path: ${{ runner.temp }}/aayudha-pack/\n",
 			"          path: ${{ runner.temp }}/../work/aayudha-pack/\n", "uploads ${{ runner.temp }}/../work/aayudha-pack/, outside runner.temp"},
-		{"the comment job checks out the head", "      - name: Keep the gate's one comment and set aayudha/merge-gate on the head\n",
-			"      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2\n        with:\n          ref: refs/pull/${{ github.event.pull_request.number }}/merge\n          persist-credentials: false\n      - name: Keep the gate's one comment and set aayudha/merge-gate on the head\n",
+		{"the comment job checks out the head", "      - name: Keep the gate's one comment and set aayudha/merge-gate and aayudha/inspect on the head\n",
+			"      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2\n        with:\n          ref: refs/pull/${{ github.event.pull_request.number }}/merge\n          persist-credentials: false\n      - name: Keep the gate's one comment and set aayudha/merge-gate and aayudha/inspect on the head\n",
 			"job comment holds pull-requests: write, statuses: write and checks out the pull request's head"},
 	}
 	for _, c := range cases {
