@@ -52,7 +52,7 @@ func (w wiring) runCounsel() int {
 		return tui.ExitUsage
 	}
 	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "aayu counsel: which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		fmt.Fprintln(e.stderr, "aayu counsel: "+whichRepository)
 		return tui.ExitUsage
 	}
 	text, given := inv.Flags["text"]

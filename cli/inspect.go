@@ -60,7 +60,7 @@ func (w wiring) runInspect() int {
 		return tui.ExitUsage
 	}
 	if w.sess.owner == "" {
-		fmt.Fprintln(e.stderr, "aayu inspect: which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		fmt.Fprintln(e.stderr, "aayu inspect: "+whichRepository)
 		return tui.ExitUsage
 	}
 	switch {

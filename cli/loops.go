@@ -28,7 +28,7 @@ func (w wiring) runLoops() int {
 		}
 	}
 	if sess.owner == "" {
-		fmt.Fprintln(e.stderr, "aayu loops: which repository? Give --repo OWNER/NAME. Nothing was done.")
+		fmt.Fprintln(e.stderr, "aayu loops: "+whichRepository)
 		return tui.ExitUsage
 	}
 	tok := strings.TrimSpace(e.getenv("AAYU_BOT_TOKEN"))

@@ -31,7 +31,7 @@ func (w wiring) releaseScreen() (tui.Screen, error) {
 		return nil, openErr(tui.ExitUsage, "which stable branch? Give --to BRANCH, e.g. aayu release --to main. Nothing was done.")
 	}
 	if sess.owner == "" {
-		return nil, openErr(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	command, dryRun := core.Command(to), inv.Global.DryRun
 	if !dryRun {

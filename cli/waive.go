@@ -37,7 +37,7 @@ func (w wiring) runWaive() int {
 		return say(tui.ExitUsage, "a waiver names the floor and why: aayu waive %d --floor coverage --why \"…\". Nothing was done.", pr)
 	}
 	if sess.owner == "" {
-		return say(tui.ExitUsage, "which repository? Give --repo OWNER/NAME (or --sandbox for the demo). Nothing was done.")
+		return say(tui.ExitUsage, whichRepository)
 	}
 	command, dryRun := core.Command(pr, floor), inv.Global.DryRun
 	var d identity.Decision

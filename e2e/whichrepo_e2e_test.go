@@ -28,6 +28,11 @@ func TestEveryCommandWithoutARepositoryRefusesInOneWay(t *testing.T) {
 		{"audit"},
 		{"init", "--yes"},
 		{"approve", "0123456789ab"},
+		{"inspect", "4"},
+		{"counsel", "1", "--text", "advice"},
+		{"release", "--to", "main"},
+		{"waive", "4", "--floor", "coverage", "--why", "accepted"},
+		{"--ci", "loops"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			t.Parallel()
