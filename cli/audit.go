@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/aayudha/aayu/actions"
@@ -18,7 +17,7 @@ import (
 func (w wiring) auditScreen() (tui.Screen, error) {
 	ctx, sess, common := w.ctx, w.sess, w.common
 	if sess.owner == "" {
-		return nil, errors.New(whichRepository)
+		return nil, openErr(tui.ExitUsage, whichRepository)
 	}
 	owner, repo := sess.owner, sess.repo
 	return audit.New(ctx, common, audit.Deps{

@@ -25,13 +25,17 @@ type Options struct {
 
 // cardState is what happened to one card during this run.
 type cardState struct {
-	running  bool
-	choice   string   // the key of the choice last submitted
-	done     []string // writes that landed, in words
-	failure  *Failure
-	changed  string // the re-read found the card changed
-	skipped  bool
-	takenOff map[string]string // choice key -> why it left the card
+	running bool
+	choice  string   // the key of the choice last submitted
+	done    []string // writes that landed, in words
+	failure *Failure
+	// failedHere says failure is this session's write's, not the half-done
+	// state an earlier run left (showHalfDone): only its own failures make
+	// a session end failed.
+	failedHere bool
+	changed    string // the re-read found the card changed
+	skipped    bool
+	takenOff   map[string]string // choice key -> why it left the card
 }
 
 // Model is the inbox screen: a root over its components — the reads
@@ -489,9 +493,10 @@ func (m *Model) noFailures() bool { return m.writes.noFailures(m.list.steps) }
 // finish ends the screen; the log of failures is printed on quit.
 func (m *Model) finish() tea.Cmd {
 	m.done = true
-	if !m.noFailures() {
-		// A write that failed and was not finished since is what the
-		// person did not get done: the session ends failed (SPEC §3).
+	if m.writes.failedHere(m.list.steps) {
+		// A write of this session that failed and was not finished since
+		// is what the person did not get done: the session ends failed
+		// (SPEC §3). A card an earlier run left half done is not.
 		m.code = tui.Worst(m.code, tui.ExitFailed)
 	}
 	for _, l := range m.writes.takeLog() {

@@ -115,6 +115,17 @@ func (q *writeQueue) notFinished(steps []model.Step) []model.Step {
 }
 
 // noFailures says whether none of steps shows a failure.
+// failedHere says whether a listed card shows a failure of this session's
+// own write.
+func (q *writeQueue) failedHere(steps []model.Step) bool {
+	for _, st := range steps {
+		if s := q.states[st.ID()]; s != nil && s.failure != nil && s.failedHere {
+			return true
+		}
+	}
+	return false
+}
+
 func (q *writeQueue) noFailures(steps []model.Step) bool {
 	for _, st := range steps {
 		if s := q.states[st.ID()]; s != nil && s.failure != nil {
@@ -144,7 +155,7 @@ func (q *writeQueue) dropWaiting() []string {
 // details (GitHub's own answer, untrusted) go to the log printed on quit.
 func (q *writeQueue) failed(cs *cardState, label string, f *Failure) {
 	q.tally.failed++
-	cs.failure = f
+	cs.failure, cs.failedHere = f, true
 	if !f.Retryable {
 		cs.takenOff[cs.choice] = f.What
 	}
@@ -159,7 +170,7 @@ func (q *writeQueue) failed(cs *cardState, label string, f *Failure) {
 // by hand is not finished.
 func (q *writeQueue) landed(cs *cardState, id string, o Outcome) {
 	q.tally.done++
-	cs.done = o.Wrote
+	cs.done, cs.failedHere = o.Wrote, false
 	if o.ByHand != "" {
 		cs.done = append(cs.done, "still to do by hand: "+o.ByHand)
 		return

@@ -172,6 +172,14 @@ var ghAPICalls = []apiCall{
 			c.t.Errorf("labels: no type:story in %d", len(c.vals))
 		}
 	}},
+	// aayu's own newest release, what aayu self-update reads (the sandbox
+	// serves it as aayudha/aayu), and its first file's description.
+	{op: "repos/get-latest-release", path: "repos/aayudha/aayu/releases/latest", status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "tag_name", "v0.99.0")
+	}},
+	{op: "repos/get-release-asset", path: "repos/aayudha/aayu/releases/assets/8800010", status: 200, check: func(c *callCtx) {
+		c.want(c.obj(), "id", 8800010)
+	}},
 	{op: "repos/get-content", path: "repos/acme/benefits/contents/.aayudha/config.toml?ref=dev", status: 200, check: func(c *callCtx) {
 		raw, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(fmt.Sprint(field(c.obj(), "content")), "\n", ""))
 		if err != nil || !strings.Contains(string(raw), `approver = "founder"`) {
