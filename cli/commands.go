@@ -51,6 +51,7 @@ func commands() []command {
 		decideCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
 		commentCommand(), tokenSealCommand(), protectedCommand(),
 		initCommand(), doctorCommand(), authCommand(), auditCommand(), sandboxCommand(),
+		hookCommand(),
 	}
 }
 

@@ -68,7 +68,7 @@ func ValueFlags() []string {
 	return []string{
 		"repo", "set", "api-url", "oauth-url", // global
 		"json", "accept", "note", "dir", "ready", "head", "client-id",
-		"addr", "faults", "scale", "out",
+		"addr", "faults", "scale", "out", "raw-out", "from-raw", "pack-out",
 	}
 }
 

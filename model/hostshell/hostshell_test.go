@@ -175,10 +175,10 @@ func TestHumanOnlyCommandSpellings(t *testing.T) {
 func TestHumanOnlyCommandNamesThePersonsCommand(t *testing.T) {
 	t.Parallel()
 	for line, want := range map[string]string{
-		"cd x && sudo /usr/local/bin/aayu --repo acme/b ship 4": "aayu --repo acme/b ship 4",
+		"cd x && sudo /usr/local/bin/aayu --repo acme/b ship 4":     "aayu --repo acme/b ship 4",
 		"go run github.com/aayudha/aayu@v1 decide 1,2 --accept 1,1": "aayu decide 1,2 --accept 1,1",
-		`bash -c "aayu plan 7 --note 'a b'"`:                      "aayu plan 7 --note 'a b'",
-		"aayu ship $PR":                                           "aayu ship …",
+		`bash -c "aayu plan 7 --note 'a b'"`:                        "aayu plan 7 --note 'a b'",
+		"aayu ship $PR":                                             "aayu ship …",
 	} {
 		if got := HumanOnlyCommand(line).Person; got != want {
 			t.Errorf("%q: the person's command is %q, want %q", line, got, want)
