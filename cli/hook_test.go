@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -274,4 +275,17 @@ func FuzzHookPayload(f *testing.F) {
 			t.Fatalf("%s: input that is not JSON was let through: %q", host, payload)
 		}
 	})
+}
+
+// BenchmarkHookClaudeCode is aayu hook claude-code's work inside the
+// process on a typical payload: the JSON read, the line decided, the
+// answer written. docs/performance.md quotes it beside the whole process.
+func BenchmarkHookClaudeCode(b *testing.B) {
+	payload := `{"session_id":"abc","transcript_path":"/tmp/t.jsonl","cwd":"/repo","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_01","tool_input":{"command":"cd /repo && go test ./... 2>&1 | tail -20","description":"Run the tests"}}`
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := runHook("claude-code", strings.NewReader(payload), io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
 }

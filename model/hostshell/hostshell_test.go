@@ -231,3 +231,21 @@ func FuzzHumanOnlyCommand(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHumanOnlyCommand is the recogniser's cost on lines an agent
+// types: a read-only command, a compound line, and a human-only step in a
+// shell string. docs/performance.md quotes it.
+func BenchmarkHumanOnlyCommand(b *testing.B) {
+	for _, line := range []string{
+		"go test ./...",
+		"cd /repo && git status --short && aayu inbox --json cards | head -20",
+		`bash -lc "cd /repo && env A=1 aayu --repo acme/benefits ship 4"`,
+	} {
+		b.Run(strings.Fields(line)[0], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				HumanOnlyCommand(line)
+			}
+		})
+	}
+}
