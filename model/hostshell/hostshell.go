@@ -233,7 +233,9 @@ func unescape(s string, quoted bool) string {
 var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"}
 
 // call decides one simple command: the wrappers in front of it peeled
-// off, then aayu itself, a runner of aayu, or a shell given a string.
+// off, then aayu itself, a runner of aayu, or a shell given a string. Its
+// complexity is one case a program: each reads its own options, and a
+// table of functions would only scatter the one list a reader checks.
 func (s *scanner) call(args []arg, redirs []*syntax.Redirect, depth int) {
 	for len(args) > 0 && !s.blocked() {
 		name := args[0]
@@ -336,6 +338,8 @@ type invocation struct {
 // command flags anywhere, the flags that take a value skipping it, the
 // first other word the command (with "proof" and "auth", "token" taking
 // a second). dynamicVerb says the command's word is filled in at run time.
+// It is one pass over the words, as aayu's parser makes it, so its cases
+// stay side by side rather than split into helpers that share the index.
 func readInvocation(args []arg) (inv invocation, dynamicVerb bool) {
 	inv.flags = map[string]bool{}
 	valueFlags := ValueFlags()
@@ -513,6 +517,8 @@ func joined(args []arg) string {
 // shell decides a shell's run: with -c (alone or in a cluster such as
 // -lc or -ce) its first word that is not an option is the program; else
 // the here-document or here-string it reads. A script file is not read.
+// Its cases are the shells' own option grammar (clusters, -o NAME, long
+// options with values), read in one pass.
 func (s *scanner) shell(args []arg, redirs []*syntax.Redirect, depth int) {
 	hasC := false
 	for i := 0; i < len(args); i++ {
