@@ -169,7 +169,7 @@ func word(w *syntax.Word) arg {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			v := unescape(p.Value, false)
-			if strings.ContainsAny(v, "*?[") || (strings.Contains(v, "{") && strings.Contains(v, "}")) {
+			if expands(v) {
 				// A glob or brace expansion becomes other words when it runs.
 				static = false
 				b.WriteString(dynamic)
@@ -199,6 +199,20 @@ func word(w *syntax.Word) arg {
 		}
 	}
 	return arg{val: b.String(), static: static}
+}
+
+// expands says an unquoted literal becomes other words when it runs: a
+// glob (`s*p`), or a brace expansion (`{ship,pack}`, `{1..3}`); `[`,
+// `[[` and a lone `{}` (find's and xargs' placeholder) stay as they are.
+func expands(v string) bool {
+	if v == "[" || v == "[[" || v == "]" || v == "]]" {
+		return false
+	}
+	if strings.ContainsAny(v, "*?[") {
+		return true
+	}
+	open, end := strings.Index(v, "{"), strings.LastIndex(v, "}")
+	return open >= 0 && end > open && (strings.Contains(v[open:end], ",") || strings.Contains(v[open:end], ".."))
 }
 
 // unescape applies a shell's backslashes: outside quotes a backslash keeps
