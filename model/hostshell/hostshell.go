@@ -244,7 +244,7 @@ func unescape(s string, quoted bool) string {
 }
 
 // shells are the programs that run a command string given with -c.
-var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"}
+var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"}
 
 // call decides one simple command: the wrappers in front of it peeled
 // off, then aayu itself, a runner of aayu, or a shell given a string. Its
@@ -298,6 +298,15 @@ func (s *scanner) call(args []arg, redirs []*syntax.Redirect, depth int) {
 			return
 		case "find":
 			s.find(args[1:], depth)
+			return
+		case "busybox":
+			args = args[1:] // busybox sh -c …: the applet is the command
+		case "ssh":
+			// The remote command runs as the words after the host, joined:
+			// the far machine may be the person's own.
+			if rest := dropOne(skipOptions(args[1:], "b", "c", "D", "E", "e", "F", "I", "i", "J", "L", "l", "m", "O", "o", "p", "Q", "R", "S", "W", "w", "B")); len(rest) > 0 {
+				s.source(joined(rest), depth+1)
+			}
 			return
 		case "go":
 			s.goRun(args[1:])

@@ -151,6 +151,9 @@ func TestHumanOnlyCommandSpellings(t *testing.T) {
 		{"echo 'aayu ship 4' | sh", true, "ship"},
 		{"bash -c 'aayu next'", false, ""},
 		{"alias s='aayu ship'", true, "ship"},
+		{"busybox sh -c 'aayu ship 4'", true, "ship"},
+		{"ssh -p 2222 me@laptop 'cd repo && aayu ship 4'", true, "ship"},
+		{"ssh me@laptop aayu inbox --list", false, ""},
 		// Global flags before the command.
 		{"aayu --repo acme/benefits ship 4", true, "ship"},
 		{"aayu --repo=acme/benefits ship 4", true, "ship"},
