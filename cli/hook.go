@@ -84,7 +84,10 @@ func hookHosts() []hookHost {
 		// standard output. https://cursor.com/docs/agent/hooks
 		// (beforeShellExecution). Its preToolUse names the shell tool
 		// "Shell", with tool_input.command.
-		{name: "cursor", product: "Cursor", command: cursorCommand, deny: denyCursor, allow: allowQuietly},
+		// A pass is {}: valid JSON with no decision, so a hooks.json entry
+		// with failClosed (which blocks on output Cursor cannot read) does
+		// not turn every pass into a block, and no "allow" skips a prompt.
+		{name: "cursor", product: "Cursor", command: cursorCommand, deny: denyCursor, allow: allowEmptyJSON},
 		// Gemini CLI's BeforeTool hook: {"hook_event_name": "BeforeTool",
 		// "tool_name": "run_shell_command", "tool_input": {"command": "…"}};
 		// exit code 2 is a block with standard error as the reason, and on

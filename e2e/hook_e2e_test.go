@@ -74,7 +74,7 @@ func TestHookBinaryBlocksEachHostsHumanOnlyCall(t *testing.T) {
 		}
 
 		code, out, errb = runHookBinary(t, host, payload("aayu inbox --json cards | head; aayu next"))
-		quiet := map[bool]string{true: "{}\n", false: ""}[host == "gemini"]
+		quiet := map[bool]string{true: "{}\n", false: ""}[host == "gemini" || host == "cursor"]
 		if code != 0 || out != quiet || errb != "" {
 			t.Errorf("%s: a read-only command: exit %d, stdout %q, stderr %q; want a quiet pass", host, code, out, errb)
 		}
