@@ -183,7 +183,7 @@ func allowEmptyJSON(stdout io.Writer) int {
 // for any other command line (`aayu hook --help`, say), which takes the
 // usual path.
 func hookFast(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok bool) {
-	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
+	if len(args) != 2 || args[0] != hookCommand().def.Name || strings.HasPrefix(args[1], "-") {
 		return 0, false
 	}
 	return runHook(args[1], stdin, stdout, stderr), true
@@ -194,14 +194,14 @@ func hookFast(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 func runHook(name string, stdin io.Reader, stdout, stderr io.Writer) int {
 	i := slices.IndexFunc(hookHosts(), func(h hookHost) bool { return h.name == name })
 	if i < 0 {
-		fmt.Fprintf(stderr, "aayu hook: refused: %q is not a host aayu knows; the hosts are %s. Nothing was allowed: run aayu hooks install to write each host's hook.\n",
+		fmt.Fprintf(stderr, "aayu hook: refused: %q is not a host aayu knows; the hosts are %s. Nothing was allowed: the host's hook configuration must name one of them.\n",
 			untrusted.Line(name), strings.Join(HookHosts(), ", "))
 		return tui.ExitUsage
 	}
 	h := hookHosts()[i]
 	line, shell, err := readHookCommand(h, stdin)
 	if err != nil {
-		return h.deny(stdout, stderr, fmt.Sprintf("aayu hook %s: refused: the hook's input could not be read as %s's pre-tool call (%v), so the command was stopped rather than guessed at. Nothing ran. Check that this host runs `aayu hook %s` (aayu hooks install writes it).",
+		return h.deny(stdout, stderr, fmt.Sprintf("aayu hook %s: refused: the hook's input could not be read as %s's pre-tool call (%v), so the command was stopped rather than guessed at. Nothing ran. Check that this host's hook configuration runs `aayu hook %s` on its shell calls.",
 			h.name, h.product, err, h.name))
 	}
 	if !shell {
@@ -254,7 +254,7 @@ func hookCommand() command {
 			Long: "The pre-tool hook a host runs before each shell command its agent types (HOST: " + strings.Join(HookHosts(), ", ") + "): " +
 				"reads the host's JSON on standard input and blocks a command line that runs a human-only step (ship, plan, decide, ready, approve, release, login, init, the full-screen inbox), " +
 				"however the shell spells it, with the reason and the command the person runs at their own terminal, in the host's own format. " +
-				"Every other call passes quietly; input it cannot read is refused. aayu hooks install writes it into each host's configuration.",
+				"Every other call passes quietly; input it cannot read is refused.",
 			Example: "echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"aayu ship 4\"}}' | aayu hook claude-code",
 		},
 		run: func(w wiring) int {
