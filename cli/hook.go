@@ -201,8 +201,8 @@ func runHook(name string, stdin io.Reader, stdout, stderr io.Writer) int {
 	h := hookHosts()[i]
 	line, shell, err := readHookCommand(h, stdin)
 	if err != nil {
-		return h.deny(stdout, stderr, fmt.Sprintf("aayu hook %s: refused: the hook's input could not be read as %s's pre-tool call (%v), so the command was stopped rather than guessed at. Nothing ran. Check that this host's hook configuration runs `aayu hook %s` on its shell calls.",
-			h.name, h.product, err, h.name))
+		return h.deny(stdout, stderr, fmt.Sprintf("aayu hook %s: refused: the hook's input could not be read as %s's pre-tool call (%s), so the command was stopped rather than guessed at. Nothing ran. Check that this host's hook configuration runs `aayu hook %s` on its shell calls.",
+			h.name, h.product, untrusted.Line(err.Error()), h.name))
 	}
 	if !shell {
 		return h.allow(stdout)
