@@ -161,4 +161,5 @@ require (
 	google.golang.org/grpc v1.82.1 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

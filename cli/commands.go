@@ -51,7 +51,7 @@ func commands() []command {
 		decideCommand(), waiveCommand(), counselCommand(), inspectCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
 		releaseCommand(), loopsCommand(), commentCommand(), tokenSealCommand(), protectedCommand(), mcpCommand(),
 		initCommand(), doctorCommand(), authCommand(), auditCommand(), sandboxCommand(),
-		hooksInstallCommand(), hooksStatusCommand(), selfUpdateCommand(),
+		hooksInstallCommand(), hooksStatusCommand(), hookCommand(), selfUpdateCommand(),
 	}
 }
 

@@ -30,6 +30,9 @@ type Env struct {
 
 // Run is aayu from arguments to exit code.
 func Run(ctx context.Context, args []string, e Env) int {
+	if code, ok := hookFast(args, e.Stdin, e.Stdout, e.Stderr); ok {
+		return code
+	}
 	return run(ctx, args, env{
 		stdin: e.Stdin, stdout: e.Stdout, stderr: e.Stderr,
 		getenv: e.Getenv, environ: e.Environ,

@@ -12,7 +12,9 @@ import (
 )
 
 // TestSpeedOfStartup measures, in one run, how long aayu takes from exec
-// to exit for `--version` and `--help`, beside /bin/true (what starting
+// to exit for `--version`, `--help` and the pre-tool hook (`aayu hook
+// claude-code` on a typical payload, which a host pays before every shell
+// command its agent types), beside /bin/true (what starting
 // any process costs here), alternating the commands round by round so a
 // busy machine slows each alike. It reports each command's median wall
 // time, CPU time (user + system, from getrusage) and what
@@ -42,10 +44,11 @@ func TestSpeedOfStartup(t *testing.T) {
 		bin = buildAayu(t)
 	}
 	type subject struct {
-		name string
-		argv []string
-		wall []time.Duration
-		cpu  []time.Duration
+		name  string
+		argv  []string
+		stdin string
+		wall  []time.Duration
+		cpu   []time.Duration
 	}
 	var subjects []*subject
 	add := func(name string, argv ...string) { subjects = append(subjects, &subject{name: name, argv: argv}) }
@@ -54,6 +57,8 @@ func TestSpeedOfStartup(t *testing.T) {
 		if b != "" {
 			add(b+" --version", b, "--version")
 			add(b+" --help", b, "--help")
+			add(b+" hook claude-code", b, "hook", "claude-code")
+			subjects[len(subjects)-1].stdin = hookSpeedPayload
 		}
 	}
 	home := t.TempDir()
@@ -62,6 +67,9 @@ func TestSpeedOfStartup(t *testing.T) {
 		c.Env = append(os.Environ(), append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "NO_COLOR=1"}, env...)...)
 		var stderr bytes.Buffer
 		c.Stderr = &stderr
+		if s.stdin != "" {
+			c.Stdin = strings.NewReader(s.stdin)
+		}
 		start := time.Now()
 		if err := c.Run(); err != nil {
 			t.Fatalf("%s: %v\n%s", s.name, err, stderr.Bytes())
@@ -100,6 +108,10 @@ func TestSpeedOfStartup(t *testing.T) {
 		t.Logf("%s: %d package inits, %.1f ms (median of %d runs), %d bytes, %d allocations", s.name, tot.inits, ms[len(ms)/2], len(ms), tot.bytes, tot.allocs)
 	}
 }
+
+// hookSpeedPayload is a typical Claude Code PreToolUse payload: a shell
+// command the hook lets through, as most are.
+const hookSpeedPayload = `{"session_id":"8f2c","transcript_path":"/home/me/.claude/projects/repo/8f2c.jsonl","cwd":"/home/me/repo","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_01ABC","tool_input":{"command":"cd /home/me/repo && go test ./... 2>&1 | tail -20","description":"Run the tests"}}`
 
 func medianOf(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)

@@ -11,15 +11,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aayudha/aayu/internal/lazyre"
+	"github.com/aayudha/aayu/model/hostshell"
 	"github.com/aayudha/aayu/model/untrusted"
 )
 
 // HumanOnly are the steps no tool applies or starts: the person's acts
 // (seed 001). A call naming one is refused at once with the command the
 // person runs.
-func HumanOnly() []string {
-	return []string{"decide", "ready", "plan", "ship", "release", "approve", "login", "init", "waive", "self-update"}
-}
+// The one list is hostshell's, which the pre-tool hook blocks by.
+func HumanOnly() []string { return hostshell.HumanOnlySteps() }
 
 // placeholder is a human-only verb's command line when the call gave no
 // argument aayu could use.
