@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,8 +20,9 @@ import (
 // reading it, that turns [autonomy] proof on, sets [inspect] reviewer to
 // the sandbox's OpenAI-compatible endpoint and adds the product's layer
 // L02 (greet/**) to LAYERS.md, so an agent's change to greet/ has a
-// footprint a streak can count. extra is added to [autonomy].
-func (f *freshLoop) setProof(extra string) {
+// footprint a streak can count. rungs, when not "", replaces init's
+// proof_rungs (A, B and C).
+func (f *freshLoop) setProof(rungs string) {
 	f.t.Helper()
 	founder := f.agentClone()
 	founder.auth.Password = "sandbox-founder"
@@ -35,7 +37,14 @@ func (f *freshLoop) setProof(extra string) {
 	if !strings.Contains(cfg, "\nproof = false\n") {
 		f.t.Fatalf("init's policy has no [autonomy] proof = false to turn on:\n%s", cfg)
 	}
-	cfg = strings.Replace(cfg, "\nproof = false\n", "\nproof = true\n"+extra, 1)
+	cfg = strings.Replace(cfg, "\nproof = false\n", "\nproof = true\n", 1)
+	if rungs != "" {
+		const def = `proof_rungs = ["A", "B", "C"]`
+		if !strings.Contains(cfg, def) {
+			f.t.Fatalf("init's policy has no %s to narrow:\n%s", def, cfg)
+		}
+		cfg = strings.Replace(cfg, def, "proof_rungs = "+rungs, 1)
+	}
 	cfg += fmt.Sprintf("\n[inspect]\nreviewer = \"openai\"\nendpoint = %q\nmodel = %q\n", f.base+sandbox.ReviewerPath, sandbox.ReviewerModel)
 	layers := strings.TrimRight(read("LAYERS.md"), "\n") + "\n| L02 | greet | greet/** |\n"
 	founder.commit("policy/proof", "policy: merge on proof, judged by the sandbox's reviewer", map[string]string{".aayudha/config.toml": cfg, "LAYERS.md": layers})
@@ -172,5 +181,78 @@ func TestFreshRungAMergesOnProofAndMovesTheStreak(t *testing.T) {
 	}
 	if code, out = f.aayu(f.person(), "", "inbox", "--list"); code != tui.ExitOK || strings.Contains(out, "Merged unreviewed, to audit") {
 		t.Errorf("the audit card is still there after looks right (exit %d):\n%s", code, out)
+	}
+}
+
+// freshSameFamilyBody is a Story whose criterion steers the sandbox's
+// reviewer to answer as one of the builder's own family: shown, rung C.
+const freshSameFamilyBody = `Hello should be able to shout.
+
+## Completion Goal
+1. Shout greets a name in capitals ` + sandbox.ReviewerSameFamily + `
+`
+
+// TestFreshRungCMergesOnProofButNeverMovesTheStreak: with the default
+// proof_rungs (A, B and C: seed 001, a same-family review is enough for
+// merge on proof), an agent's pull request the reviewer judges shown at
+// rung C ships on proof and its audit card appears; "looks right" lands a
+// clean sample with rung C, and the streak of the layer it touched stays 0,
+// for the reason pass.SampleCounts gives.
+func TestFreshRungCMergesOnProofButNeverMovesTheStreak(t *testing.T) {
+	t.Parallel()
+	f := startFreshLoop(t)
+	f.setUp()
+	f.setProof("")
+	pr, head := freshStoryPR(t, f, freshSameFamilyBody, nil)
+	if c := f.gateComment(pr); !strings.Contains(c, "rung C: every criterion's mapped tests show its promise") {
+		t.Fatalf("the gate's comment on #%d does not record rung C:\n%s", pr, c)
+	}
+	code, out := f.personWithPresence("ship", itoa(pr))
+	if code != tui.ExitOK || !strings.Contains(out, "merged into main on proof with no review") {
+		t.Fatalf("aayu ship %d on a rung-C head exited %d, want a merge on proof (proof_rungs holds C):\n%s", pr, code, out)
+	}
+	if rec, raw := f.shipRecord(pr-1, head); rec.HumanPass.Kind != pass.KindProof || rec.Proof == nil || rec.Proof.Rung != "C" {
+		t.Fatalf("ship.json of the merge on proof:\n%s", raw)
+	}
+	out = f.lookRight(pr)
+	if !regexp.MustCompile(`(?m)^done: [^\n]*#` + itoa(pr)).MatchString(out) {
+		t.Fatalf("looks right on #%d did not end done:\n%s", pr, out)
+	}
+	s, all := f.sample(pr)
+	if s.Correction || s.Rung != "C" || s.Author != sandbox.BotLogin || len(s.Layers) != 1 || s.Layers[0] != "L02" {
+		t.Fatalf("the sample of #%d is %+v, want a clean rung-C sample by %s in L02:\n%s", pr, s, sandbox.BotLogin, all)
+	}
+	if got := pass.Streaks([]byte(all), nil)["L02"]; got != 0 {
+		t.Errorf("L02's streak after looks right on the rung-C #%d is %d, want 0:\n%s", pr, got, all)
+	}
+	if counts, why := pass.SampleCounts(s, nil); counts || !strings.Contains(why, "rung C") {
+		t.Errorf("SampleCounts(%+v) = %v %q, want it refused for rung C", s, counts, why)
+	}
+}
+
+// TestFreshRungCNeverMergesOnProofWhenProofRungsAreAB: with proof_rungs
+// narrowed to A and B by the reviewed policy, the same rung-C judgement
+// grants nothing: ship refuses with no review, nothing is merged, and no
+// audit card appears.
+func TestFreshRungCNeverMergesOnProofWhenProofRungsAreAB(t *testing.T) {
+	t.Parallel()
+	f := startFreshLoop(t)
+	f.setUp()
+	f.setProof(`["A", "B"]`)
+	pr, _ := freshStoryPR(t, f, freshSameFamilyBody, nil)
+	if c := f.gateComment(pr); !strings.Contains(c, "rung C: every criterion's mapped tests show its promise") {
+		t.Fatalf("the gate's comment on #%d does not record rung C:\n%s", pr, c)
+	}
+	code, out := f.personWithPresence("ship", itoa(pr))
+	if code != tui.ExitRefused || strings.Contains(out, "on proof with no review") {
+		t.Fatalf("aayu ship %d on a rung-C head with proof_rungs A, B exited %d, want a refusal:\n%s", pr, code, out)
+	}
+	t.Logf("ship's refusal:\n%s", out)
+	got, _, err := f.client("founder").PullRequests.Get(context.Background(), "acme", "fresh", pr)
+	if err != nil || got.GetMerged() {
+		t.Fatalf("#%d merged (%v) after ship refused", pr, err)
+	}
+	if code, out = f.aayu(f.person(), "", "inbox", "--list"); code != tui.ExitOK || strings.Contains(out, "Merged unreviewed, to audit") {
+		t.Errorf("an audit card after a refused ship (exit %d):\n%s", code, out)
 	}
 }
