@@ -232,14 +232,14 @@ func TestFreshRungCMergesOnProofButNeverMovesTheStreak(t *testing.T) {
 
 // TestFreshRungCNeverMergesOnProofWhenProofRungsAreAB: with proof_rungs
 // narrowed to A and B by the reviewed policy, the same rung-C judgement
-// grants nothing: ship refuses with no review, nothing is merged, and no
-// audit card appears.
+// grants nothing: ship refuses with no review and says why merge on proof
+// did not apply, nothing is merged, and no audit card appears.
 func TestFreshRungCNeverMergesOnProofWhenProofRungsAreAB(t *testing.T) {
 	t.Parallel()
 	f := startFreshLoop(t)
 	f.setUp()
 	f.setProof(`["A", "B"]`)
-	pr, _ := freshStoryPR(t, f, freshSameFamilyBody, nil)
+	pr, head := freshStoryPR(t, f, freshSameFamilyBody, nil)
 	if c := f.gateComment(pr); !strings.Contains(c, "rung C: every criterion's mapped tests show its promise") {
 		t.Fatalf("the gate's comment on #%d does not record rung C:\n%s", pr, c)
 	}
@@ -247,7 +247,9 @@ func TestFreshRungCNeverMergesOnProofWhenProofRungsAreAB(t *testing.T) {
 	if code != tui.ExitRefused || strings.Contains(out, "on proof with no review") {
 		t.Fatalf("aayu ship %d on a rung-C head with proof_rungs A, B exited %d, want a refusal:\n%s", pr, code, out)
 	}
-	t.Logf("ship's refusal:\n%s", out)
+	if want := "merge on proof does not apply: inspect judged head " + head[:12] + " at rung C, and the base branch's autonomy.proof_rungs allows A, B"; !strings.Contains(out, want) {
+		t.Errorf("ship's refusal does not say why merge on proof did not apply (%q):\n%s", want, out)
+	}
 	got, _, err := f.client("founder").PullRequests.Get(context.Background(), "acme", "fresh", pr)
 	if err != nil || got.GetMerged() {
 		t.Fatalf("#%d merged (%v) after ship refused", pr, err)
