@@ -42,7 +42,13 @@ func TestShout(t *testing.T) {
 // the pull request, the gate's run. It returns the pull request and head.
 func freshInspectPR(t *testing.T, f *freshLoop, files map[string]string) (pr int, head string) {
 	t.Helper()
-	n := f.newIssue("Story: Hello shouts", freshShoutBody, "type:story")
+	return freshStoryPR(t, f, freshShoutBody, files)
+}
+
+// freshStoryPR is freshInspectPR for a Story of the given body.
+func freshStoryPR(t *testing.T, f *freshLoop, body string, files map[string]string) (pr int, head string) {
+	t.Helper()
+	n := f.newIssue("Story: Hello shouts", body, "type:story")
 	if code, out := f.personWithPresence("ready", itoa(n)); code != tui.ExitOK {
 		t.Fatalf("aayu ready %d exited %d:\n%s", n, code, out)
 	}

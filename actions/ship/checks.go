@@ -141,7 +141,11 @@ func (r *run) onProof() (bool, error) {
 	// audit entry records it too, and its sample counts toward a streak
 	// only at rung A or B (pass.SampleCounts).
 	r.evidence.rung = r.gateRung(list, p.ProofRungs, p.Proof)
-	if !p.Proof || !r.evidence.pack.report.FloorsHold {
+	if !p.Proof {
+		return false, nil
+	}
+	if !r.evidence.pack.report.FloorsHold {
+		r.proofWhyNot("the pack's floors do not all hold")
 		return false, nil
 	}
 	req, err := r.readRequired(r.target.baseRef)
@@ -151,7 +155,29 @@ func (r *run) onProof() (bool, error) {
 	// The one green rule (checks.Rule), as ship's first gate judges it.
 	green := checks.Judge(list, req.required).Green()
 	r.evidence.proofChecks = list
-	return green && slices.Contains(p.ProofRungs, r.evidence.rung), nil
+	switch {
+	case !green:
+		r.proofWhyNot(fmt.Sprintf("head %s is not green (a check failed, or one %s requires has not passed)", gitsha.Short(r.target.head), r.target.baseRef))
+	case r.evidence.rung == "":
+		r.proofWhyNot(fmt.Sprintf("the merge gate's own run posted no green %s judgement at a rung for head %s", InspectContext, gitsha.Short(r.target.head)))
+	case !slices.Contains(p.ProofRungs, r.evidence.rung):
+		allowed := strings.Join(p.ProofRungs, ", ")
+		if allowed == "" {
+			allowed = "no rung"
+		}
+		r.proofWhyNot(fmt.Sprintf("inspect judged head %s at rung %s, and the base branch's autonomy.proof_rungs allows %s",
+			gitsha.Short(r.target.head), untrusted.RecordLine(r.evidence.rung), allowed))
+	default:
+		return true, nil
+	}
+	return false, nil
+}
+
+// proofWhyNot names, beside the human pass, why [autonomy] proof (on in
+// the base's policy) does not merge this pull request with no review, so
+// a refusal that asks for a review says why proof was not enough.
+func (r *run) proofWhyNot(why string) {
+	r.evidence.proofNotes = append(r.evidence.proofNotes, "merge on proof does not apply: "+why)
 }
 
 // gateRung is the rung of inspect's green judgement from the merge gate's

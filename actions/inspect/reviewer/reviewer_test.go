@@ -181,3 +181,20 @@ func TestReviewerAnthropicRecordsTheRungAndSpend(t *testing.T) {
 		t.Errorf("a wrong key: %v %q", ok, why)
 	}
 }
+
+// TestReviewerOfTheBuildersFamilyIsRungCShown: a reviewer answering as
+// one of the builder's own family (the sandbox's same-family word) takes
+// the criterion as shown at rung C, so the status is a green rung C: enough
+// for merge on proof by the default proof_rungs, never for a streak.
+func TestReviewerOfTheBuildersFamilyIsRungCShown(t *testing.T) {
+	rv := sandboxReviewer(t, sandbox.ReviewerKey)
+	j, f := judged("Shout greets a name in capitals "+sandbox.ReviewerSameFamily, "TestShout")
+	ok, why := inspect.Review(context.Background(), rv, 10*time.Second, j, f)
+	if !ok || j.Criteria[0].Rung != "C" || !j.Criteria[0].Shown {
+		t.Fatalf("Review = %v %q, %+v", ok, why, j.Criteria[0])
+	}
+	j.Decide(ok, why, 0)
+	if state, desc := j.Status(); state != "success" || !strings.HasPrefix(desc, "rung C: every criterion's mapped tests show its promise") {
+		t.Errorf("status %s %q", state, desc)
+	}
+}
