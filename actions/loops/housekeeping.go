@@ -54,15 +54,14 @@ type Housekeeping struct {
 	By         string             `json:"by"`
 }
 
-// housekeepingItems reads the repository as the inbox does (inboxread) and
-// keeps the housekeeping cards model/inbox.Derive makes for merges into the
-// integration branch: one rule, in one place, for the inbox and the loops.
-// The read is bounded the inbox's way: only pull requests merged since the
-// oldest open Story or Bug was opened can still make such a card.
+// housekeepingItems reads the merges as the inbox does (inboxread's
+// ReadMerges: Read's code for those facts) and keeps the housekeeping cards
+// model/inbox.Derive makes for merges into the integration branch: one
+// rule, in one place, for the inbox and the loops. The read is bounded the
+// inbox's way: only pull requests merged since the oldest open Story or
+// Bug was opened can still make such a card.
 func housekeepingItems(ctx context.Context, c *github.Client, owner, repo, by string) ([]HousekeepingItem, error) {
-	// An App's installation token cannot read /user; the reader is told
-	// the bot's login instead.
-	snap, err := inboxread.New(c, owner, repo, inboxread.Options{Viewer: by}).Read(ctx)
+	snap, err := inboxread.New(c, owner, repo, inboxread.Options{Viewer: by}).ReadMerges(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the repository as the inbox does: %w", err)
 	}
