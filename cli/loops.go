@@ -14,8 +14,10 @@ import (
 
 // runLoops is `aayu loops --ci`, aayudha-loops.yml's step: the bot App's
 // token (AAYU_BOT_TOKEN, minted by the workflow) recomputes each layer's
-// streak from the ledger's samples and lands it. It never runs outside CI
-// and never as a person: without the App's token nothing is written.
+// streak from the ledger's samples, lists the housekeeping the inbox shows
+// (a Story merged without ship, a Bug whose fix merged) and lands both. It
+// never runs outside CI and never as a person: without the App's token
+// nothing is written.
 func (w wiring) runLoops() int {
 	e, sess := w.e, w.sess
 	if !w.inv.Global.CI {
@@ -59,11 +61,17 @@ func (w wiring) runLoops() int {
 	for _, l := range layers {
 		fmt.Fprintf(e.stdout, "streak %s: %d\n", tui.SanitizeLine(l), res.Streaks.Layers[l])
 	}
+	for _, h := range res.Housekeeping {
+		fmt.Fprintf(e.stdout, "housekeeping: %s\n", h.Words())
+	}
+	if len(res.Housekeeping) == 0 {
+		fmt.Fprintln(e.stdout, "housekeeping: nothing waits (no Story merged without ship, no Bug whose fix merged).")
+	}
 	if res.Commit == "" {
-		fmt.Fprintf(e.stdout, "%s on the ledger already holds these streaks from these %d samples; nothing written.\n", loops.StreaksPath, res.Streaks.Samples)
+		fmt.Fprintf(e.stdout, "the ledger already holds these streaks from these %d samples and this housekeeping; nothing written.\n", res.Streaks.Samples)
 		return tui.ExitOK
 	}
-	fmt.Fprintf(e.stdout, "wrote %s on the ledger (commit %s) as %s, from %d samples.\n", loops.StreaksPath, gitsha.Short(res.Commit), tui.SanitizeLine(user.GetLogin()), res.Streaks.Samples)
+	fmt.Fprintf(e.stdout, "wrote %s on the ledger (commit %s) as %s, from %d samples.\n", strings.Join(res.Wrote, " and "), gitsha.Short(res.Commit), tui.SanitizeLine(user.GetLogin()), res.Streaks.Samples)
 	return tui.ExitOK
 }
 
@@ -73,9 +81,10 @@ func loopsCommand() command {
 		def: tui.CommandDef{
 			Name:  "loops",
 			Group: "ci",
-			Short: "the scheduled loops: each layer's streak from the ledger's samples, landed as the bot (CI)",
+			Short: "the scheduled loops: each layer's streak and the housekeeping waiting, landed on the ledger as the bot (CI)",
 			Long: "aayudha-loops.yml's step, as the bot App (AAYU_BOT_TOKEN): recompute each layer's correction-free streak from " +
-				"autonomy/samples.jsonl by ship's own rule and land it as autonomy/streaks.json on the ledger. It takes no human-only step.",
+				"autonomy/samples.jsonl by ship's own rule, list the housekeeping the inbox shows (a Story merged without ship, a Bug whose fix merged) by the inbox's own rule, " +
+				"and land them as autonomy/streaks.json and autonomy/housekeeping.json on the ledger. It writes nothing on issues or pull requests and takes no human-only step.",
 			Example: "aayu loops --ci --repo acme/benefits",
 		},
 		run:   func(w wiring) int { return w.runLoops() },

@@ -1,8 +1,12 @@
 // Package loops is `aayu loops --ci`: what CI, as the bot App, computes and
 // writes on a schedule (seed 001). It recomputes each layer's
 // correction-free streak from the ledger's audit samples by ship's own
-// rule (ship.CountStreaks) and lands it on the ledger as the bot. It takes
-// no human-only step: it merges, approves and promotes nothing.
+// rule (ship.CountStreaks), lists the housekeeping the inbox shows for
+// merges into the integration branch (a Story merged without ship, a Bug
+// whose fix merged) by the inbox's own rule (inbox.Derive), and lands both
+// on the ledger as the bot. Ship makes no write for either kind, so the
+// loops make none on the issues: they record and report. They take no
+// human-only step: they merge, approve, close, label and promote nothing.
 package loops
 
 import (
@@ -38,13 +42,22 @@ type Streaks struct {
 // Result is what one run of the loops did.
 type Result struct {
 	Streaks Streaks
-	// Commit is the ledger commit that landed the streaks; "" when the
-	// ledger already held the same streaks from the same samples.
+	// Housekeeping is what waits for the inbox's housekeeping now.
+	Housekeeping []HousekeepingItem
+	// Commit is the ledger commit that landed what changed; "" when the
+	// ledger already held the same streaks from the same samples and the
+	// same housekeeping.
 	Commit string
+	// Wrote names the ledger files that commit changed.
+	Wrote []string
 }
 
-// Run recomputes the streaks from the ledger's samples and lands them as
-// by (the bot) when they differ from what the ledger holds.
+// Run recomputes the streaks from the ledger's samples and lists the
+// housekeeping the inbox shows for merges into the integration branch, and
+// lands, as by (the bot) and in one ledger commit, each of the two files
+// whose content differs from what the ledger holds. It writes nothing
+// else: the housekeeping's own writes (a Story marked merged, a Bug
+// closed) stay the inbox's, made by the person who chooses them.
 func Run(ctx context.Context, c *github.Client, owner, repo, by string, now time.Time) (Result, error) {
 	samples, err := ghx.ReadFile(ctx, c, owner, repo, ship.LedgerBranch, ship.SamplesPath)
 	if err != nil && !ghx.IsNotFound(err) {
@@ -66,26 +79,62 @@ func Run(ctx context.Context, c *github.Client, owner, repo, by string, now time
 	if len(samples) > 0 && samples[len(samples)-1] != '\n' {
 		st.Samples++
 	}
-	res := Result{Streaks: st}
+	items, err := housekeepingItems(ctx, c, owner, repo, by)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Streaks: st, Housekeeping: items}
+	files := map[string][]byte{}
 	old, err := ghx.ReadFile(ctx, c, owner, repo, ship.LedgerBranch, StreaksPath)
+	var prev Streaks
 	switch {
-	case err == nil:
-		var prev Streaks
-		if json.Unmarshal(old, &prev) == nil && prev.SamplesSHA256 == st.SamplesSHA256 && maps.Equal(prev.Layers, st.Layers) {
-			return res, nil
-		}
-	case !ghx.IsNotFound(err):
+	case err == nil && json.Unmarshal(old, &prev) == nil && prev.SamplesSHA256 == st.SamplesSHA256 && maps.Equal(prev.Layers, st.Layers):
+	case err != nil && !ghx.IsNotFound(err):
 		return res, fmt.Errorf("reading %s on the ledger: %s", StreaksPath, ghx.Describe(err))
+	default:
+		if files[StreaksPath], err = encode(st); err != nil {
+			return res, err
+		}
 	}
-	body, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return res, fmt.Errorf("encoding the streaks: %w", err)
+	old, err = ghx.ReadFile(ctx, c, owner, repo, ship.LedgerBranch, HousekeepingPath)
+	var prevHK Housekeeping
+	switch {
+	case err == nil && json.Unmarshal(old, &prevHK) == nil && sameItems(prevHK.Items, items):
+	case ghx.IsNotFound(err) && len(items) == 0:
+		// Nothing waits and nothing was ever listed: no file to write.
+	case err != nil && !ghx.IsNotFound(err):
+		return res, fmt.Errorf("reading %s on the ledger: %s", HousekeepingPath, ghx.Describe(err))
+	default:
+		hk := Housekeeping{Items: items, ComputedAt: st.ComputedAt, By: by}
+		if hk.Items == nil {
+			hk.Items = []HousekeepingItem{}
+		}
+		if files[HousekeepingPath], err = encode(hk); err != nil {
+			return res, err
+		}
 	}
-	sha, err := ghx.CommitFiles(ctx, c, owner, repo, ship.LedgerBranch, map[string][]byte{StreaksPath: append(body, '\n')},
-		fmt.Sprintf("ledger: streaks recomputed from %d samples (aayu loops, as %s)", st.Samples, by), ghx.CommitOptions{})
+	if len(files) == 0 {
+		return res, nil
+	}
+	for _, p := range []string{StreaksPath, HousekeepingPath} {
+		if _, ok := files[p]; ok {
+			res.Wrote = append(res.Wrote, p)
+		}
+	}
+	sha, err := ghx.CommitFiles(ctx, c, owner, repo, ship.LedgerBranch, files,
+		fmt.Sprintf("ledger: streaks recomputed from %d samples, %d housekeeping items listed (aayu loops, as %s)", st.Samples, len(items), by), ghx.CommitOptions{})
 	if err != nil {
-		return res, fmt.Errorf("writing %s on the ledger: %s", StreaksPath, ghx.Describe(err))
+		return res, fmt.Errorf("writing %v on the ledger: %s", res.Wrote, ghx.Describe(err))
 	}
 	res.Commit = sha
 	return res, nil
+}
+
+// encode is a ledger file's bytes: indented JSON and a final newline.
+func encode(v any) ([]byte, error) {
+	body, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding %T: %w", v, err)
+	}
+	return append(body, '\n'), nil
 }
