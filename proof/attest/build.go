@@ -53,18 +53,9 @@ func (e BuildExpect) WorkflowURI() string {
 // distinct reason; a bundle that could not be checked at all stops the
 // search with that error.
 func VerifyBuild(trusted root.TrustedMaterial, bundles []json.RawMessage, exp BuildExpect) (Identity, error) {
-	var reasons []string
-	for _, b := range bundles {
-		id, err := VerifyBuildOne(trusted, b, exp)
-		if err == nil {
-			return id, nil
-		}
-		if !IsRefusal(err) {
-			return Identity{}, err
-		}
-		if !slices.Contains(reasons, err.Error()) {
-			reasons = append(reasons, err.Error())
-		}
+	id, reasons, err := firstThatProves(bundles, func(b json.RawMessage) (Identity, error) { return VerifyBuildOne(trusted, b, exp) })
+	if err != nil || reasons == nil {
+		return id, err
 	}
 	if len(reasons) == 0 {
 		return Identity{}, refuse("no attestation signs %s (sha256 %s): the release was not attested", exp.Name, gitsha.Short(exp.SHA256))

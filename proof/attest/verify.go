@@ -81,20 +81,11 @@ func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Spri
 // none does, the error is a Refusal naming each distinct reason; a bundle
 // that could not be checked at all stops the search with that error.
 func VerifyAny(trusted root.TrustedMaterial, bundles []json.RawMessage, exp Expect) (Identity, error) {
-	var reasons []string
-	for _, b := range bundles {
-		id, err := Verify(trusted, b, exp)
-		if err == nil {
-			return id, nil
-		}
-		if !IsRefusal(err) {
-			return Identity{}, err
-		}
-		if !slices.Contains(reasons, err.Error()) {
-			reasons = append(reasons, err.Error())
-		}
-	}
-	if len(reasons) == 0 {
+	id, reasons, err := firstThatProves(bundles, func(b json.RawMessage) (Identity, error) { return Verify(trusted, b, exp) })
+	switch {
+	case err != nil || reasons == nil:
+		return id, err
+	case len(reasons) == 0:
 		return Identity{}, refuse("no attestation signs pack.json")
 	}
 	return Identity{}, refuse("its attestation does not prove this pack: %s", strings.Join(reasons, "; "))
@@ -627,4 +618,25 @@ func decodeStatement(payload []byte, st any, head *statementHead) error {
 		return fmt.Errorf("its _type is %q, not %s", head.Type, intoto.StatementTypeUri)
 	}
 	return nil
+}
+
+// firstThatProves is the one search over the bundles GitHub keeps under a
+// digest: the identity of the first that verify accepts (reasons nil), or
+// each distinct refusal of them (reasons empty when there were none); a
+// bundle that could not be checked at all stops the search with its error.
+func firstThatProves(bundles []json.RawMessage, verify func(json.RawMessage) (Identity, error)) (Identity, []string, error) {
+	reasons := []string{}
+	for _, b := range bundles {
+		id, err := verify(b)
+		if err == nil {
+			return id, nil, nil
+		}
+		if !IsRefusal(err) {
+			return Identity{}, nil, err
+		}
+		if !slices.Contains(reasons, err.Error()) {
+			reasons = append(reasons, err.Error())
+		}
+	}
+	return Identity{}, reasons, nil
 }
