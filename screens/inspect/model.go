@@ -130,11 +130,12 @@ func (m *Model) rung() string {
 func (m *Model) View() tea.View {
 	st := m.c.Styles
 	w, h := max(m.c.Width, 20), max(m.c.Height, 6)
-	about := fmt.Sprintf("%s #%d", tui.SanitizeLine(m.deps.Repo), m.deps.PR)
+	// The rung first: on a narrow terminal it is what must not be cut.
+	about := fmt.Sprintf("#%d %s · %s", m.deps.PR, m.rung(), tui.SanitizeLine(m.deps.Repo))
 	if m.view.Head != "" {
 		about += " · head " + untrusted.Line(gitsha.Short(m.view.Head))
 	}
-	head := tui.Header(st, "aayu inspect", about+" · "+m.rung(), w)
+	head := tui.Header(st, "aayu inspect", about, w)
 	var body []string
 	if !m.read {
 		body = append(body, "reading the merge gate's judgement of the head…")
@@ -142,7 +143,7 @@ func (m *Model) View() tea.View {
 	for _, l := range m.lines {
 		warn := strings.HasPrefix(l, "failed:") || strings.HasPrefix(strings.TrimSpace(l), "finding:") ||
 			strings.HasPrefix(l, "ignored:") || strings.Contains(l, ", not shown:")
-		for _, wl := range tui.WrapLinks(l, w, " ,") {
+		for _, wl := range wrapIndented(l, w) {
 			if warn {
 				wl = st.Warning.Render(wl)
 			}
@@ -163,6 +164,33 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(strings.Join(out, "\n"))
 	v.AltScreen = true
 	return v
+}
+
+// wrapIndented wraps a line to w, its continuation lines indented two
+// columns past the line's own indent, so a criterion's tests and findings
+// stay visibly under it.
+func wrapIndented(l string, w int) []string {
+	indent := len(l) - len(strings.TrimLeft(l, " "))
+	pad := strings.Repeat(" ", indent+2)
+	first := tui.WrapLinks(l, w, " ,")
+	if len(first) < 2 || w-len(pad) < 20 {
+		return first
+	}
+	// Only when the first line is l's own start (a URL shortened in the
+	// middle is not) and every indented line still fits; else the plain
+	// wrap.
+	lead := strings.TrimRight(first[0], " ")
+	if !strings.HasPrefix(l, lead) {
+		return first
+	}
+	out := first[:1]
+	for _, wl := range tui.WrapLinks(strings.TrimLeft(strings.TrimPrefix(l, lead), " "), w-len(pad), " ,") {
+		if ansi.StringWidth(pad+wl) > w {
+			return first
+		}
+		out = append(out, pad+wl)
+	}
+	return out
 }
 
 // Transcript returns the plain lines: ViewLines, as `aayu inspect PR
