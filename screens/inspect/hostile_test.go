@@ -21,21 +21,22 @@ const hostile = "x\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b6n\u202eyawetaG\u200b"
 const shownHostile = "x^[[2J^[]52;c;cm0gLXJmIH4=^G^[[6n<U+202E>yawetaG<U+200B>"
 
 // TestInspectHostileTextIsNeutralised: a criterion's text, its tests, a
-// finding, the reviewer's name and reasons, the title, the status and a
-// read error, each shown on the full screen and in the transcript
+// finding, the reviewer's name and reasons, the title, the status, the
+// rung and repository in the heading and a read error, each shown on the full screen and in the transcript
 // neutralised.
 func TestInspectHostileTextIsNeutralised(t *testing.T) {
 	v := judged()
 	v.Title = "Greet " + hostile
 	v.Summary = "rung A: " + hostile
 	v.Judgement.Reviewer = "openai " + hostile
+	v.Judgement.Rung = "A" + hostile // the heading's rung
 	c := &v.Judgement.Criteria[0]
 	c.Text = "the greeting names the person " + hostile
 	c.Tests = []string{"greet/greet_test.go:" + hostile}
 	c.Problems = []string{"finding " + hostile}
 	c.Reasons = "because " + hostile
 	for name, d := range map[string]Deps{
-		"judgement": {Repo: "acme/benefits", PR: 4, Read: func(context.Context) (core.View, error) { return v, nil }},
+		"judgement": {Repo: "acme/benefits" + hostile, PR: 4, Read: func(context.Context) (core.View, error) { return v, nil }},
 		"read error": {Repo: "acme/benefits", PR: 4, Read: func(context.Context) (core.View, error) {
 			return core.View{}, errors.New("GitHub answered " + hostile)
 		}},
@@ -48,15 +49,16 @@ func TestInspectHostileTextIsNeutralised(t *testing.T) {
 			for where, s := range map[string]string{"the view": view, "the transcript": transcript} {
 				tuitest.AssertInert(t, where, s)
 			}
-			want := 1
+			want, inView := 1, 1
 			if name == "judgement" {
 				want = 7 // title, summary, reviewer, criterion, tests, finding, reasons
+				inView = want + 2 // and the heading's repository and rung
 			}
 			if got := strings.Count(transcript, shownHostile); got != want {
 				t.Errorf("the transcript shows the hostile text neutralised %d times, want %d:\n%s", got, want, transcript)
 			}
-			if got := strings.Count(view, shownHostile); got != want {
-				t.Errorf("the view shows the hostile text neutralised %d times, want %d:\n%s", got, want, view)
+			if got := strings.Count(view, shownHostile); got != inView {
+				t.Errorf("the view shows the hostile text neutralised %d times, want %d:\n%s", got, inView, view)
 			}
 		})
 	}
