@@ -51,7 +51,7 @@ func TestInspectHostileTextIsNeutralised(t *testing.T) {
 			}
 			want, inView := 1, 1
 			if name == "judgement" {
-				want = 7 // title, summary, reviewer, criterion, tests, finding, reasons
+				want = 7          // title, summary, reviewer, criterion, tests, finding, reasons
 				inView = want + 2 // and the heading's repository and rung
 			}
 			if got := strings.Count(transcript, shownHostile); got != want {
