@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/untrusted"
+	inspectscreen "github.com/aayudha/aayu/screens/inspect"
 	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/tui"
 )
@@ -133,10 +135,14 @@ func (w wiring) runInspectCI(pr int) int {
 	return tui.ExitOK
 }
 
-// runInspectView prints inspect's judgement of the head. It writes
+// runInspectView shows inspect's judgement of the head: the full screen
+// (screens/inspect) on a terminal, else the same lines printed. It writes
 // nothing, in any lane.
 func (w wiring) runInspectView(pr int) int {
 	ctx, e, sess := w.ctx, w.e, w.sess
+	if !w.common.Plain {
+		return w.runScreen(func() (tui.Screen, error) { return w.inspectScreen(pr), nil })
+	}
 	tok, _, err := sess.resolve(ctx)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "aayu inspect: %v\nNothing was done.\n", err)
@@ -156,6 +162,25 @@ func (w wiring) runInspectView(pr int) int {
 		fmt.Fprintln(e.stdout, l)
 	}
 	return tui.ExitOK
+}
+
+// inspectScreen is the full screen of aayu inspect PR, reading with the
+// person's token as the plain view does.
+func (w wiring) inspectScreen(pr int) tui.Screen {
+	sess := w.sess
+	owner, repo := sess.owner, sess.repo
+	return inspectscreen.New(w.ctx, w.common, inspectscreen.Deps{Repo: owner + "/" + repo, PR: pr,
+		Read: func(ctx context.Context) (core.View, error) {
+			tok, _, err := sess.resolve(ctx)
+			if err != nil {
+				return core.View{}, err
+			}
+			gh, err := sess.client(tok)
+			if err != nil {
+				return core.View{}, err
+			}
+			return core.ReadView(ctx, gh, owner, repo, pr)
+		}})
 }
 
 // runInspectApprove records the person's review of the head: the inbox's
