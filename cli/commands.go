@@ -47,7 +47,7 @@ type command struct {
 // commands is aayu's table, in the order help lists them.
 func commands() []command {
 	return []command{
-		inboxCommand(), loginCommand(), packCommand(), verifyCommand(), readyCommand(), planCommand(),
+		inboxCommand(), loginCommand(), packCommand(), buildCommand(), verifyCommand(), readyCommand(), planCommand(),
 		decideCommand(), waiveCommand(), counselCommand(), inspectCommand(), approveCommand(), nextCommand(), proofPushCommand(), shipCommand(),
 		releaseCommand(), loopsCommand(), commentCommand(), tokenSealCommand(), protectedCommand(), mcpCommand(),
 		initCommand(), doctorCommand(), authCommand(), auditCommand(), sandboxCommand(),

@@ -84,6 +84,9 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 	if req.CI {
 		p.Identity = proof.IdentityCI
 	}
+	if p.Checkpoint, p.Model, err = r.builderTrailers(ctx); err != nil {
+		return nil, err
+	}
 	if p.Artifacts == nil {
 		p.Artifacts = []proof.Artifact{}
 	}

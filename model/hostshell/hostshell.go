@@ -69,7 +69,7 @@ func ValueFlags() []string {
 		"repo", "set", "api-url", "oauth-url", // global
 		"json", "accept", "note", "dir", "ready", "head", "client-id",
 		"addr", "faults", "scale", "out", "raw-out", "from-raw", "pack-out",
-		"floor", "why", "text", "to", "tag", "host",
+		"floor", "why", "text", "to", "tag", "host", "check",
 	}
 }
 
