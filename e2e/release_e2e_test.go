@@ -30,6 +30,38 @@ func devGreen(t *testing.T, home string) {
 	}
 }
 
+// devRed stages a run on dev's tip reporting the merge gate's check
+// failed: the tip's own checks are then what a release judges.
+func devRed(t *testing.T, home string) {
+	t.Helper()
+	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := srv.ReportCheckRun("dev", "aayudha/merge-gate", "failure"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReleaseJudgesATipByThePullRequestThatMergedIt: on GitHub a squash
+// merge's commit carries none of the gate's checks (the gate runs on the
+// pull request), so dev's tip, #15's merge, is judged by the checks on
+// #15's head, which its rules held it to: the demo releases as seeded,
+// and says where it read them.
+func TestReleaseJudgesATipByThePullRequestThatMergedIt(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	_, dev, _ := tips(t, home)
+	code, out := releaseAsFounder(t, home, "--tag", "v1.0.1")
+	if code != tui.ExitOK || strings.Contains(out, "required checks are not green") {
+		t.Fatalf("the demo as seeded does not release: exit %d:\n%s", code, out)
+	}
+	if main, _, _ := tips(t, home); main != dev {
+		t.Fatalf("main is at %s, not dev's tip %s", main, dev)
+	}
+}
+
 // tips reads main's and dev's tips, and the ledger's, as the demo holds them.
 func tips(t *testing.T, home string) (main, dev, ledger string) {
 	t.Helper()
@@ -273,6 +305,7 @@ func asRefusal(err error, r **release.Refusal) bool { return errors.As(err, r) }
 func TestReleaseRefusesDevsChecksNotGreen(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
+	devRed(t, home)
 	main0, _, ledger0 := tips(t, home)
 	code, out := releaseAsFounder(t, home)
 	if code != tui.ExitRefused || !strings.Contains(out, "dev's required checks are not green at its tip") || !strings.Contains(out, `"aayudha/merge-gate"`) || strings.Contains(out, "/login/device") {

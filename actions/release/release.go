@@ -187,7 +187,7 @@ func Read(ctx context.Context, o Options) (Plan, error) {
 			return p, err
 		}
 	}
-	blocks, err := requiredChecks(ctx, c, o.Owner, o.Repo, p.From, p.FromSHA)
+	blocks, err := requiredChecks(ctx, c, o.Owner, o.Repo, p.From, p.FromSHA, prs)
 	if err != nil {
 		return p, err
 	}
@@ -319,8 +319,12 @@ func mergedInto(ctx context.Context, c *github.Client, owner, repo, branch strin
 }
 
 // requiredChecks judges the integration branch's tip by the one green
-// rule (checks.Judge): every check its rules require, green.
-func requiredChecks(ctx context.Context, c *github.Client, owner, repo, branch, sha string) ([]string, error) {
+// rule (checks.Judge): every check its rules require, green. A tip that is
+// a pull request's merge commit carries none of them on GitHub (the merge
+// gate runs on the pull request, not on a push), so where the tip reports
+// no required check and one of prs merged as it, the checks judged are the
+// ones that gated that merge: on that pull request's head.
+func requiredChecks(ctx context.Context, c *github.Client, owner, repo, branch, sha string, prs []*github.PullRequest) ([]string, error) {
 	required, _, err := ghx.RequiredOf(ctx, c, owner, repo, branch)
 	if err != nil {
 		return nil, fmt.Errorf("reading the checks %s requires: %s", branch, ghx.Describe(err))
@@ -329,15 +333,45 @@ func requiredChecks(ctx context.Context, c *github.Client, owner, repo, branch, 
 	if err != nil {
 		return nil, fmt.Errorf("reading the checks on %s's tip: %s", branch, ghx.Describe(err))
 	}
+	at := fmt.Sprintf("at its tip %s", gitsha.Short(sha))
+	if pr := mergedAs(prs, sha); pr != nil && !reportsAny(list, required) {
+		head := pr.GetHead().GetSHA()
+		if list, err = ghx.HeadChecks(ctx, c, owner, repo, head); err != nil {
+			return nil, fmt.Errorf("reading the checks on #%d's head: %s", pr.GetNumber(), ghx.Describe(err))
+		}
+		sha, at = head, fmt.Sprintf("on #%d's head %s, whose merge is its tip %s", pr.GetNumber(), gitsha.Short(head), gitsha.Short(pr.GetMergeCommitSHA()))
+	}
 	v := checks.Judge(list, required)
 	if v.Green() {
 		return nil, nil
 	}
 	var out []string
 	for _, r := range v.Refusals(sha, branch) {
-		out = append(out, fmt.Sprintf("%s's required checks are not green at its tip %s: %s", branch, gitsha.Short(sha), r))
+		out = append(out, fmt.Sprintf("%s's required checks are not green %s: %s", branch, at, r))
 	}
 	return out, nil
+}
+
+// mergedAs is the pull request of prs whose merge commit is sha, or nil.
+func mergedAs(prs []*github.PullRequest, sha string) *github.PullRequest {
+	for _, pr := range prs {
+		if pr.GetMergeCommitSHA() == sha {
+			return pr
+		}
+	}
+	return nil
+}
+
+// reportsAny says whether list holds a check of one of the required names.
+func reportsAny(list []checks.Check, required []checks.Required) bool {
+	for _, c := range list {
+		for _, r := range required {
+			if c.Name == r.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reader reads each merged pull request's proof.

@@ -137,6 +137,12 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 		return
 	}
 	sd.seedLedger(head4, head8, c15, merge15, run15)
+	// The gate's statuses on #15's head, posted by its run, as they stood
+	// when ship merged it on proof: what dev's tip (#15's merge) was held
+	// to by dev's rules (a release judges the tip by them).
+	sd.status(c15, GateCheck, "success", "the pack verifies and every floor holds", sd.ago(225))
+	sd.status(c15, "aayudha/inspect", "success", "rung A: every criterion is shown by its tests", sd.ago(225.5))
+	sd.postedByRun(c15, run15)
 	sd.seedSignals(pr4, pr6, pr8, old4, head4, head6, head8, c8b)
 	sd.seedRuns(pr4, pr6, pr8, old4, head4, head6, head8, root)
 	sd.seedVerifyDemo()    // seed_verify.go: Bug 16 and the Bugs' Ready snapshots
