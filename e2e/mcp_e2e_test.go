@@ -235,6 +235,10 @@ func TestMCPServerOverTheSandbox(t *testing.T) {
 	if reads := modelReads(t, res); res.IsError || !strings.Contains(reads, "completion_goal_hash") || !strings.Contains(reads, "nothing was written") {
 		t.Errorf("story_goal 17:\n%s", reads)
 	}
+	res = mcpCall(t, cs, "story_build", map[string]any{"story": 3})
+	if reads := modelReads(t, res); res.IsError || !strings.Contains(reads, "[[criterion]]") || !strings.Contains(reads, "<untrusted source=") {
+		t.Errorf("story_build 3:\n%s", reads)
+	}
 	res = mcpCall(t, cs, "gate_comment", map[string]any{"pr": 4})
 	if reads := modelReads(t, res); !strings.Contains(reads, "#4") {
 		t.Errorf("gate_comment 4:\n%s", reads)

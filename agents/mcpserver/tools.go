@@ -48,14 +48,14 @@ type readTool[In any] struct {
 // ToolNames are the tools the server offers, in the order tools/list gives
 // them: none of them is a human-only step.
 func ToolNames() []string {
-	return []string{"inbox", "next", "story_pack", "local_pack", "gate_comment", "story_goal", "verify", "proof_push"}
+	return []string{"inbox", "next", "story_pack", "local_pack", "gate_comment", "story_goal", "story_build", "verify", "proof_push"}
 }
 
 // ToolCommands are the aayu commands the tools run, by tool (the inbox's is
 // inbox --json): each is read-only or the agent's own work.
 func ToolCommands() map[string]string {
 	return map[string]string{"inbox": "inbox", "next": "next", "story_pack": "pack", "local_pack": "pack",
-		"gate_comment": "", "story_goal": "ready --dry-run", "verify": "verify", "proof_push": "proof push"}
+		"gate_comment": "", "story_goal": "ready --dry-run", "story_build": "build", "verify": "verify", "proof_push": "proof push"}
 }
 
 func (s *server) addTools(srv *mcp.Server) {
@@ -86,6 +86,10 @@ func (s *server) addTools(srv *mcp.Server) {
 			a, err := storyArgs("ready", in.Story)
 			return append(a, "--dry-run"), err
 		}})
+	addRead(s, srv, readTool[StoryInput]{name: "story_build", title: "What to build for a Story, and the evidence map", readOnly: true,
+		description: "aayu build STORY: the Story's criteria (from its Ready snapshot, else its Completion Goal) and the " +
+			".aayudha/evidence/N.toml skeleton to commit, checked against the snapshot when this clone holds a map. Read-only.",
+		args: func(in StoryInput) ([]string, error) { return storyArgs("build", in.Story) }})
 	addRead(s, srv, readTool[StoryInput]{name: "verify", title: "Verify a Story in this clone", progress: true,
 		description: "aayu verify STORY: run the floors on this clone and build the pack in .aayudha/proof/STORY/. " +
 			"Each line it prints comes as a progress notification. The agent's own work: it writes only this clone's proof folder.",
