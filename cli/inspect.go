@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/go-github/v66/github"
+
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/decide"
 	core "github.com/aayudha/aayu/actions/inspect"
@@ -143,14 +145,8 @@ func (w wiring) runInspectView(pr int) int {
 	if !w.common.Plain {
 		return w.runScreen(func() (tui.Screen, error) { return w.inspectScreen(pr), nil })
 	}
-	tok, _, err := sess.resolve(ctx)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu inspect: %v\nNothing was done.\n", err)
-		return tui.ExitFailed
-	}
-	gh, err := sess.client(tok)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu inspect: %v\n", err)
+	gh, ok := w.inspectClient()
+	if !ok {
 		return tui.ExitFailed
 	}
 	v, err := core.ReadView(ctx, gh, sess.owner, sess.repo, pr)
@@ -205,14 +201,8 @@ func (w wiring) runInspectApprove(pr int) int {
 		fmt.Fprintf(e.stderr, "aayu inspect: refused: %s; approving a head is the person's act.\nNothing was done.\n", tui.SanitizeLine(d.Reason))
 		return tui.ExitRefused
 	}
-	tok, _, err := sess.resolve(ctx)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu inspect: %v\nNothing was done.\n", err)
-		return tui.ExitFailed
-	}
-	gh, err := sess.client(tok)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu inspect: %v\n", err)
+	gh, ok := w.inspectClient()
+	if !ok {
 		return tui.ExitFailed
 	}
 	reader := inboxread.New(gh, sess.owner, sess.repo, inboxread.Options{})
@@ -274,4 +264,20 @@ func choiceWrites(c inbox.Choice) string {
 		}
 	}
 	return strings.Join(w, ", ")
+}
+
+// inspectClient is the person's client for aayu inspect's reads and
+// review; false after it said on standard error why there is none.
+func (w wiring) inspectClient() (*github.Client, bool) {
+	tok, _, err := w.sess.resolve(w.ctx)
+	if err != nil {
+		fmt.Fprintf(w.e.stderr, "aayu inspect: %v\nNothing was done.\n", err)
+		return nil, false
+	}
+	gh, err := w.sess.client(tok)
+	if err != nil {
+		fmt.Fprintf(w.e.stderr, "aayu inspect: %v\nNothing was done.\n", err)
+		return nil, false
+	}
+	return gh, true
 }
