@@ -125,7 +125,7 @@ func (w wiring) runInspectCI(pr int) int {
 			return reviewer.New(s, key, &http.Client{Timeout: 3 * time.Minute})
 		}})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "aayu inspect: %s\nNo judgement was made.\n", tui.SanitizeLine(strings.ReplaceAll(err.Error(), key+"", "[the reviewer key]")))
+		fmt.Fprintf(e.stderr, "aayu inspect: %s\nNo judgement was made.\n", tui.SanitizeLine(withoutKey(err.Error(), key)))
 		return tui.ExitFailed
 	}
 	if err := core.Write(inv.Flags["out"], j); err != nil {
@@ -280,4 +280,14 @@ func (w wiring) inspectClient() (*github.Client, bool) {
 		return nil, false
 	}
 	return gh, true
+}
+
+// withoutKey takes the reviewer's key out of a message. With no key set
+// there is nothing to take: replacing "" would put the mark between every
+// character.
+func withoutKey(s, key string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[the reviewer key]")
 }
