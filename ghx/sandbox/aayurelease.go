@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -293,27 +292,13 @@ func (s *Server) getAayuReleaseAsset(w http.ResponseWriter, r *http.Request) {
 // handleAayuBlob serves a signed release download, as blob storage does:
 // no GitHub token wanted, the signature and its expiry checked.
 func (s *Server) handleAayuBlob(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	exp, _ := strconv.ParseInt(r.URL.Query().Get("exp"), 10, 64)
-	plain := func(status int, msg string) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(status)
-		_, _ = w.Write([]byte(msg + "\n"))
-	}
-	switch {
-	case r.Header.Get("Authorization") != "":
-		plain(http.StatusBadRequest, "The signed URL must be fetched without an Authorization header.")
-		return
-	case !hmac.Equal([]byte(r.URL.Query().Get("sig")), []byte(s.blobSig(id, exp))):
-		plain(http.StatusForbidden, "AuthenticationFailed: the signature does not match.")
-		return
-	case s.now().Unix() > exp:
-		plain(http.StatusForbidden, "AuthenticationFailed: the signed URL has expired.")
+	id, ok := s.signedBlob(w, r)
+	if !ok {
 		return
 	}
 	rel, err := s.aayuRelease()
 	if err != nil {
-		plain(http.StatusInternalServerError, err.Error())
+		blobText(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	for _, f := range rel.files {
@@ -324,7 +309,7 @@ func (s *Server) handleAayuBlob(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	plain(http.StatusNotFound, "BlobNotFound")
+	blobText(w, http.StatusNotFound, "BlobNotFound")
 }
 
 // listAayuAttestations answers repos/list-attestations for aayudha/aayu:

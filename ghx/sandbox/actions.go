@@ -272,23 +272,8 @@ func (s *Server) handleBlob(w http.ResponseWriter, r *http.Request) {
 
 // serveBlob is handleBlob with the artifact's repository current.
 func (s *Server) serveBlob(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	exp, _ := strconv.ParseInt(r.URL.Query().Get("exp"), 10, 64)
-	plain := func(status int, msg string) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(status)
-		_, _ = w.Write([]byte(msg + "\n"))
-	}
-	if r.Header.Get("Authorization") != "" {
-		plain(http.StatusBadRequest, "The signed URL must be fetched without an Authorization header.")
-		return
-	}
-	if !hmac.Equal([]byte(r.URL.Query().Get("sig")), []byte(s.blobSig(id, exp))) {
-		plain(http.StatusForbidden, "AuthenticationFailed: the signature does not match.")
-		return
-	}
-	if s.now().Unix() > exp {
-		plain(http.StatusForbidden, "AuthenticationFailed: the signed URL has expired.")
+	id, ok := s.signedBlob(w, r)
+	if !ok {
 		return
 	}
 	for _, a := range s.st.Artifacts {
@@ -299,7 +284,33 @@ func (s *Server) serveBlob(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	plain(http.StatusNotFound, "BlobNotFound")
+	blobText(w, http.StatusNotFound, "BlobNotFound")
+}
+
+// signedBlob checks a signed download as blob storage does: no GitHub
+// token wanted, the signature and its expiry checked. It answers a refusal
+// itself and reports whether the blob id may be served.
+func (s *Server) signedBlob(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	exp, _ := strconv.ParseInt(r.URL.Query().Get("exp"), 10, 64)
+	switch {
+	case r.Header.Get("Authorization") != "":
+		blobText(w, http.StatusBadRequest, "The signed URL must be fetched without an Authorization header.")
+	case !hmac.Equal([]byte(r.URL.Query().Get("sig")), []byte(s.blobSig(id, exp))):
+		blobText(w, http.StatusForbidden, "AuthenticationFailed: the signature does not match.")
+	case s.now().Unix() > exp:
+		blobText(w, http.StatusForbidden, "AuthenticationFailed: the signed URL has expired.")
+	default:
+		return id, true
+	}
+	return 0, false
+}
+
+// blobText is blob storage's plain-text answer.
+func blobText(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(msg + "\n"))
 }
 
 func (s *Server) getRetention(w http.ResponseWriter, r *http.Request) {
