@@ -112,7 +112,10 @@ func readArtifact(dir, p string) tea.Cmd {
 	}
 }
 
-func readInRoot(dir, p string) ([]byte, error) {
+func readInRoot(dir, p string) ([]byte, error) { return readInRootN(dir, p, maxViewBytes) }
+
+// readInRootN is readInRoot reading at most limit bytes.
+func readInRootN(dir, p string, limit int64) ([]byte, error) {
 	if err := proof.CheckPath(p); err != nil {
 		return nil, err
 	}
@@ -128,7 +131,7 @@ func readInRoot(dir, p string) ([]byte, error) {
 		fi, err := root.Lstat(cur)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("%s is not in the pack folder", p)
+				return nil, fmt.Errorf("%s is %w", p, errNotInPack)
 			}
 			return nil, err
 		}
@@ -144,5 +147,5 @@ func readInRoot(dir, p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxViewBytes))
+	return io.ReadAll(io.LimitReader(f, limit))
 }

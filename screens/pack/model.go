@@ -51,6 +51,7 @@ type keyMap struct {
 	tui.KeyMap
 	Section [sectionCount]key.Binding
 	Open    key.Binding
+	OpenSys key.Binding // o: a media artifact in the system viewer
 	Back    key.Binding
 	PageUp  key.Binding
 	PageDn  key.Binding
@@ -65,6 +66,7 @@ func newKeys() keyMap {
 		k.Section[i] = key.NewBinding(key.WithKeys(n), key.WithHelp(n, sectionNames[i]))
 	}
 	k.Open = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open artifact"))
+	k.OpenSys = key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open in the system viewer"))
 	k.Back = key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back"))
 	k.PageUp = key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up"))
 	k.PageDn = key.NewBinding(key.WithKeys("pgdown", "f", "space"), key.WithHelp("pgdn", "page down"))
@@ -80,6 +82,11 @@ type viewer struct {
 	err    error
 	lines  []string // the artifact as text, before fitting the width
 	vp     viewport.Model
+	// media is the media artifact shown, nil for a text one; image is its
+	// PNG bytes once their sha256 matched the pack.
+	media *proof.ArtifactResult
+	image []byte
+	drawn bool // the image was sent to the terminal
 }
 
 // fit sizes the viewport for a w×h screen and gives it the lines cut to
@@ -119,6 +126,8 @@ type Model struct {
 	story *storyState // set when the screen shows a story (NewStory)
 	skeys storyKeys
 
+	media mediaState // the terminal's graphics check, o's outcome
+
 	lines    []string // the plain transcript so far
 	narrated int      // progress quarter already narrated in plain mode
 	exitCode int
@@ -143,7 +152,8 @@ func New(ctx context.Context, c tui.Common, opts Options) *Model {
 		c.Width, c.Height = 80, 24
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	m := &Model{c: c, opts: opts, keys: newKeys(), ctx: ctx, cancel: cancel, events: make(chan tea.Msg, 1)}
+	m := &Model{c: c, opts: opts, keys: newKeys(), ctx: ctx, cancel: cancel, events: make(chan tea.Msg, 1),
+		media: mediaState{opener: systemOpener}}
 	m.say("aayu pack: verifying the pack folder " + tui.SanitizeLine(opts.Dir) + "; this screen prints its result and exits (no choice is asked).")
 	m.say("working…")
 	return m
@@ -164,6 +174,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if cmd, ok := m.onVerify(msg); ok {
 		return m, cmd
 	}
+	if cmd, ok := m.onMedia(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tui.PushedMsg:
 		m.pushed = true
@@ -172,6 +185,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.view != nil && m.view.loaded {
 			m.view.fit(msg.Width, msg.Height)
 		}
+		return m, m.redrawImage()
 	case tea.BackgroundColorMsg:
 		m.c.Styles = tui.NewStyles(msg.IsDark())
 	case fetchedMsg:
@@ -200,14 +214,15 @@ func (m *Model) onVerify(msg tea.Msg) (tea.Cmd, bool) {
 		return wait(m.events), true
 	case verifiedMsg:
 		m.finish(msg)
+		probe := m.startProbe()
 		if ask := m.askShip(); ask != nil {
 			// Plain mode ends once ship's run is said (gotShip).
-			return ask, true
+			return tea.Batch(ask, probe), true
 		}
 		if m.c.Plain || m.c.CI {
 			return m.quit(), true
 		}
-		return nil, true
+		return probe, true
 	}
 	return nil, false
 }
@@ -296,6 +311,8 @@ func (m *Model) handleSectionKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Open):
 		return m.openSelected()
+	case key.Matches(msg, k.OpenSys):
+		return m.openSystem()
 	default:
 		for i, b := range k.Section {
 			if key.Matches(msg, b) {
@@ -310,7 +327,11 @@ func (m *Model) handleViewerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit) && msg.String() == "q":
+		cmd := m.clearImage()
 		m.view = nil
+		return m, cmd
+	case m.view.media != nil && key.Matches(msg, k.OpenSys):
+		return m, openMedia(m.dir(), m.view.media.Artifact, m.media.opener)
 	case key.Matches(msg, k.Quit):
 		return m, m.quit()
 	case m.view.loaded:
@@ -329,22 +350,36 @@ func (m *Model) openSelected() tea.Cmd {
 	if r == nil || r.Pack == nil {
 		return nil
 	}
-	var p string
-	switch m.sec {
-	case secArtifacts:
-		if i := m.cursor[secArtifacts]; i < len(r.Artifacts) {
-			p = r.Artifacts[i].Artifact.Path
-		}
-	case secCriteria:
-		if i := m.cursor[secCriteria]; i < len(r.Criteria) && len(r.Criteria[i].Evidence) > 0 {
-			p = r.Criteria[i].Evidence[0]
-		}
-	}
+	p := m.selectedPath()
 	if p == "" {
 		return nil
 	}
+	if a := m.selectedMedia(); a != nil {
+		m.view = &viewer{path: p, media: a}
+		return readMedia(m.dir(), a.Artifact)
+	}
 	m.view = &viewer{path: p}
 	return readArtifact(m.dir(), p)
+}
+
+// selectedPath is the artifact under the cursor (or the first evidence
+// file of the selected criterion), "" for none.
+func (m *Model) selectedPath() string {
+	r := m.verifying.report
+	if r == nil || r.Pack == nil {
+		return ""
+	}
+	switch m.sec {
+	case secArtifacts:
+		if i := m.cursor[secArtifacts]; i < len(r.Artifacts) {
+			return r.Artifacts[i].Artifact.Path
+		}
+	case secCriteria:
+		if i := m.cursor[secCriteria]; i < len(r.Criteria) && len(r.Criteria[i].Evidence) > 0 {
+			return r.Criteria[i].Evidence[0]
+		}
+	}
+	return ""
 }
 
 func (m *Model) rowCount(s section) int {
@@ -388,7 +423,11 @@ func (m *Model) finish(msg verifiedMsg) {
 	if msg.waiverNote != "" {
 		m.say("note: " + tui.SanitizeLine(msg.waiverNote))
 	}
-	for _, l := range plainReport(msg.report, msg.waived) {
+	lines := plainReport(msg.report, msg.waived)
+	// Each media file in words, just before the result line.
+	last := len(lines) - 1
+	lines = append(append(lines[:last:last], mediaLines(msg.report, m.dir())...), lines[last])
+	for _, l := range lines {
 		m.say(l)
 	}
 }
@@ -417,6 +456,9 @@ func (m *Model) Done() (bool, int) { return m.done, m.exitCode }
 // say why.
 func (m *Model) Keys() []key.Binding {
 	k := m.keys
+	if m.view != nil && m.view.media != nil {
+		return []key.Binding{k.OpenSys, k.Back}
+	}
 	if m.view != nil {
 		return []key.Binding{k.Up, k.Down, k.PageDn, k.Back}
 	}
@@ -429,15 +471,16 @@ func (m *Model) Keys() []key.Binding {
 	} else if m.sec != secArtifacts && m.sec != secCriteria {
 		open = tui.Disable(open, "choose an artifact")
 	}
+	sys := m.openSysKey()
 	quit := []key.Binding{k.Quit}
 	if m.pushed {
 		// Opened from the inbox: esc goes back to it.
 		quit = []key.Binding{tui.BackKey(), k.Quit}
 	}
 	if m.story != nil {
-		return append(append(m.storyBindings(), k.Next, open), quit...)
+		return append(append(m.storyBindings(), k.Next, open, sys), quit...)
 	}
-	return append([]key.Binding{k.Next, k.Up, k.Down, open}, quit...)
+	return append([]key.Binding{k.Next, k.Up, k.Down, open, sys}, quit...)
 }
 
 func (m *Model) say(line string) { m.lines = append(m.lines, line) }
@@ -468,6 +511,7 @@ func (m *Model) narrateProgress() {
 // screen's work folder; the screen stack calls it when the screen leaves.
 func (m *Model) Close() {
 	m.cancel()
+	m.media.removeCopies()
 	if m.onClose != nil {
 		m.onClose()
 	}

@@ -269,6 +269,9 @@ func (m *Model) detail(w int) []string {
 		if i < len(r.Artifacts) {
 			a := r.Artifacts[i]
 			text = fmt.Sprintf("%s: %s; sha256 %s%s", tui.SanitizeLine(a.Artifact.Path), a.Verdict, tui.SanitizeLine(a.Artifact.SHA256), optional("; ", a.Reason))
+			if isMedia(a.Artifact) {
+				text += mediaDetail(a)
+			}
 		}
 	case secChecks:
 		if r.Pack != nil && i < len(r.Pack.Checks) {
@@ -289,6 +292,9 @@ func (m *Model) detail(w int) []string {
 	if text == "" {
 		return nil
 	}
+	if m.media.note != "" {
+		text += " · " + m.media.note
+	}
 	// Room for a whole problem with its full hashes even at 40 columns.
 	wrapped := strings.Split(lipgloss.Wrap(text, max(10, w-2), " /"), "\n")
 	if len(wrapped) > 8 {
@@ -301,6 +307,9 @@ func (m *Model) viewerLines(w, h int) []string {
 	st := m.c.Styles
 	v := m.view
 	out := []string{st.Title.Render("artifact") + " " + tui.SanitizeLine(v.path)}
+	if v.media != nil {
+		return append(out, m.mediaViewerLines()...)
+	}
 	switch {
 	case v.err != nil:
 		out = append(out, st.Failed.Render("could not open")+": "+tui.SanitizeLine(v.err.Error()))
