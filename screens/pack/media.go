@@ -108,6 +108,15 @@ func readMedia(dir string, a proof.Artifact) tea.Cmd {
 	}
 }
 
+// readCheckedText reads a media artifact that is text for the text
+// viewer, its bytes checked as any media's.
+func readCheckedText(dir string, a proof.Artifact) tea.Cmd {
+	return func() tea.Msg {
+		data, err := readChecked(dir, a)
+		return artifactMsg{path: a.Path, data: data, err: err}
+	}
+}
+
 // checkPNG refuses bytes that do not decode as a PNG of a sane size.
 func checkPNG(data []byte) error {
 	cfg, err := png.DecodeConfig(bytes.NewReader(data))
@@ -247,6 +256,20 @@ func mediaLines(r *proof.Report, dir string) []string {
 		}
 	}
 	return out
+}
+
+// hasMedia says whether the report lists a media artifact whose bytes are
+// here and matched: one o can open.
+func hasMedia(r *proof.Report) bool {
+	if r == nil {
+		return false
+	}
+	for _, a := range r.Artifacts {
+		if isMedia(a.Artifact) && a.Verdict == proof.VerdictVerified {
+			return true
+		}
+	}
+	return false
 }
 
 // hasDrawable says whether the report holds a PNG the viewer could draw:

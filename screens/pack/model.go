@@ -354,7 +354,12 @@ func (m *Model) openSelected() tea.Cmd {
 	if p == "" {
 		return nil
 	}
-	if a := m.selectedMedia(); a != nil {
+	if a := m.selectedMedia(); a != nil && a.Artifact.Kind == proof.KindSRTranscript {
+		// A screen-reader transcript is text: read, its sha256 checked,
+		// in the text viewer.
+		m.view = &viewer{path: p}
+		return readCheckedText(m.dir(), a.Artifact)
+	} else if a != nil {
 		m.view = &viewer{path: p, media: a}
 		return readMedia(m.dir(), a.Artifact)
 	}
@@ -471,16 +476,20 @@ func (m *Model) Keys() []key.Binding {
 	} else if m.sec != secArtifacts && m.sec != secCriteria {
 		open = tui.Disable(open, "choose an artifact")
 	}
-	sys := m.openSysKey()
+	// o is listed only for a pack that has media to open.
+	var sys []key.Binding
+	if hasMedia(m.verifying.report) {
+		sys = []key.Binding{m.openSysKey()}
+	}
 	quit := []key.Binding{k.Quit}
 	if m.pushed {
 		// Opened from the inbox: esc goes back to it.
 		quit = []key.Binding{tui.BackKey(), k.Quit}
 	}
 	if m.story != nil {
-		return append(append(m.storyBindings(), k.Next, open, sys), quit...)
+		return append(append(append(m.storyBindings(), k.Next, open), sys...), quit...)
 	}
-	return append([]key.Binding{k.Next, k.Up, k.Down, open, sys}, quit...)
+	return append(append([]key.Binding{k.Next, k.Up, k.Down, open}, sys...), quit...)
 }
 
 func (m *Model) say(line string) { m.lines = append(m.lines, line) }

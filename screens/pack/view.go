@@ -308,7 +308,11 @@ func (m *Model) viewerLines(w, h int) []string {
 	v := m.view
 	out := []string{st.Title.Render("artifact") + " " + tui.SanitizeLine(v.path)}
 	if v.media != nil {
-		return append(out, m.mediaViewerLines()...)
+		// Why an image is not shown is read whole, never cut with "…".
+		for _, l := range m.mediaViewerLines() {
+			out = append(out, tui.WrapLinks(l, w, " ")...)
+		}
+		return out
 	}
 	switch {
 	case v.err != nil:
