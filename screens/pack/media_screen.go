@@ -65,37 +65,53 @@ func (m *Model) onMedia(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case mediaMsg:
-		if m.view == nil || m.view.path != msg.path {
-			return nil, true
-		}
-		m.view.loaded, m.view.err = true, msg.err
-		if msg.err == nil && isPNG(m.view.media.Artifact) {
-			m.view.image = msg.data
-		}
-		return m.drawLater(), true
+		return m.onMediaRead(msg), true
 	case drawMsg:
-		if m.view == nil || m.view.path != msg.path || m.view.image == nil || m.media.probe.result == gfxNone {
-			return nil, true
-		}
-		seq := m.imageSeq()
-		if seq == "" {
-			return nil, true
-		}
-		m.view.drawn = true
-		return tea.Raw(placed(seq, 3, 1)), true
+		return m.onDraw(msg), true
 	case openedMsg:
-		if msg.tmpDir != "" {
-			m.media.copies = append(m.media.copies, msg.tmpDir)
-		}
-		if msg.err != nil {
-			m.media.note = "not opened: " + tui.SanitizeLine(msg.err.Error())
-		} else {
-			m.media.note = tui.SanitizeLine(msg.said)
-		}
-		m.say(m.media.note)
+		m.onOpened(msg)
 		return nil, true
 	}
 	return nil, false
+}
+
+// onMediaRead takes a media artifact's checked bytes for the viewer.
+func (m *Model) onMediaRead(msg mediaMsg) tea.Cmd {
+	if m.view == nil || m.view.path != msg.path {
+		return nil
+	}
+	m.view.loaded, m.view.err = true, msg.err
+	if msg.err == nil && isPNG(m.view.media.Artifact) {
+		m.view.image = msg.data
+	}
+	return m.drawLater()
+}
+
+// onDraw sends the viewer's image to the terminal, if it is still shown
+// and the terminal answered that it can draw one.
+func (m *Model) onDraw(msg drawMsg) tea.Cmd {
+	if m.view == nil || m.view.path != msg.path || m.view.image == nil || m.media.probe.result == gfxNone {
+		return nil
+	}
+	seq := m.imageSeq()
+	if seq == "" {
+		return nil
+	}
+	m.view.drawn = true
+	return tea.Raw(placed(seq, 3, 1))
+}
+
+// onOpened says how o went.
+func (m *Model) onOpened(msg openedMsg) {
+	if msg.tmpDir != "" {
+		m.media.copies = append(m.media.copies, msg.tmpDir)
+	}
+	if msg.err != nil {
+		m.media.note = "not opened: " + tui.SanitizeLine(msg.err.Error())
+	} else {
+		m.media.note = tui.SanitizeLine(msg.said)
+	}
+	m.say(m.media.note)
 }
 
 // drawLater draws the viewer's image a frame after the frame around it,

@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
@@ -434,5 +437,58 @@ func TestPackMediaTranscriptReadsAsText(t *testing.T) {
 	press(m, tuitest.Key("enter"))
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "Dental deductible: 50 dollars") {
 		t.Errorf("the transcript is not shown as text:\n%s", v)
+	}
+}
+
+// syncBuffer is a program's output, read while the program writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestPackMediaKittyThroughTheProgram: a whole Bubble Tea program whose
+// terminal answers the graphics query with bytes, as kitty does, draws
+// the screenshot by the kitty protocol: the answer reaches the screen
+// through Bubble Tea's own input decoder.
+func TestPackMediaKittyThroughTheProgram(t *testing.T) {
+	in, feed := io.Pipe()
+	out := &syncBuffer{}
+	m := New(context.Background(), tuitest.Common(80, 24), mediaPack())
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithWindowSize(80, 24))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	waitOut := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(out.String(), want) {
+			if time.Now().After(deadline) {
+				p.Kill()
+				t.Fatalf("the program never wrote %q", want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitOut(graphicsQuery)
+	_, _ = io.WriteString(feed, "\x1b_Gi=31;OK\x1b\\\x1b[?62;4;22c")
+	waitOut("floors hold")
+	_, _ = io.WriteString(feed, "2"+strings.Repeat("\x1b[B", rowScreenshot))
+	time.Sleep(100 * time.Millisecond)
+	_, _ = io.WriteString(feed, "\r")
+	waitOut("\x1b_Ga=T,f=100,t=d,i=3131,")
+	_, _ = io.WriteString(feed, "qq")
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

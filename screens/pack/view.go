@@ -267,11 +267,7 @@ func (m *Model) detail(w int) []string {
 		}
 	case secArtifacts:
 		if i < len(r.Artifacts) {
-			a := r.Artifacts[i]
-			text = fmt.Sprintf("%s: %s; sha256 %s%s", tui.SanitizeLine(a.Artifact.Path), a.Verdict, tui.SanitizeLine(a.Artifact.SHA256), optional("; ", a.Reason))
-			if isMedia(a.Artifact) {
-				text += mediaDetail(a)
-			}
+			text = artifactDetail(r.Artifacts[i])
 		}
 	case secChecks:
 		if r.Pack != nil && i < len(r.Pack.Checks) {
@@ -292,9 +288,7 @@ func (m *Model) detail(w int) []string {
 	if text == "" {
 		return nil
 	}
-	if m.media.note != "" {
-		text += " · " + m.media.note
-	}
+	text += optionalNote(m.media.note)
 	// Room for a whole problem with its full hashes even at 40 columns.
 	wrapped := strings.Split(lipgloss.Wrap(text, max(10, w-2), " /"), "\n")
 	if len(wrapped) > 8 {
@@ -325,4 +319,22 @@ func (m *Model) viewerLines(w, h int) []string {
 		}
 	}
 	return out
+}
+
+// artifactDetail is an artifact's facts for the detail box; a media one's
+// kind, size and keys too.
+func artifactDetail(a proof.ArtifactResult) string {
+	text := fmt.Sprintf("%s: %s; sha256 %s%s", tui.SanitizeLine(a.Artifact.Path), a.Verdict, tui.SanitizeLine(a.Artifact.SHA256), optional("; ", a.Reason))
+	if isMedia(a.Artifact) {
+		text += mediaDetail(a)
+	}
+	return text
+}
+
+// optionalNote is what the last o said, after a separator; "" for none.
+func optionalNote(note string) string {
+	if note == "" {
+		return ""
+	}
+	return " · " + note
 }
