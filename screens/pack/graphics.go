@@ -38,11 +38,13 @@ const kittyQueryID = 31
 
 // graphicsQuery asks the terminal whether it speaks the kitty graphics
 // protocol (a=q: query only, one 1×1 RGB pixel, nothing stored or drawn),
-// then for its primary device attributes. Every terminal answers the second
-// one, so its answer ends the check: a kitty answer arrives before it or
-// not at all (the protocol's documented way to detect support,
+// then for the size of a cell in pixels (XTWINOPS 16, so an image fits its
+// rows; a terminal that does not know it says nothing), then for its
+// primary device attributes. Every terminal answers the last one, so its
+// answer ends the check: a kitty answer arrives before it or not at all
+// (the protocol's documented way to detect support,
 // https://sw.kovidgoyal.net/kitty/graphics-protocol/#querying-support-and-available-transmission-mediums).
-const graphicsQuery = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\" + "\x1b[c"
+const graphicsQuery = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\" + "\x1b[16t" + "\x1b[c"
 
 // graphicsTimeout is how long the check waits for the device attributes;
 // no answer by then is no.
@@ -54,6 +56,22 @@ type graphicsProbe struct {
 	kittyOK bool // an OK for kittyQueryID arrived
 	done    bool
 	result  graphics
+	cellW   int // a cell's size in pixels, when the terminal said it
+	cellH   int
+}
+
+// cell is the size in pixels an image is fitted to per cell: the
+// terminal's own when it said it; else small enough that a sixel image
+// stays inside its rows on any usual font (it only looks smaller on a
+// larger one), and the usual 1:2 shape for kitty, which scales to cells.
+func (p *graphicsProbe) cell() (int, int) {
+	switch {
+	case p.cellW > 0:
+		return p.cellW, p.cellH
+	case p.result == gfxSixel:
+		return 6, 12
+	}
+	return 8, 16
 }
 
 // observe takes one message; it reports whether the check is over. Any
@@ -67,6 +85,10 @@ func (p *graphicsProbe) observe(msg any) bool {
 	case uv.KittyGraphicsEvent:
 		if msg.Options.ID == kittyQueryID {
 			p.kittyOK = string(msg.Payload) == "OK"
+		}
+	case uv.CellSizeEvent:
+		if msg.Width >= 4 && msg.Width <= 128 && msg.Height >= 8 && msg.Height <= 256 {
+			p.cellW, p.cellH = msg.Width, msg.Height
 		}
 	case uv.PrimaryDeviceAttributesEvent:
 		p.done = true

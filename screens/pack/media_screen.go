@@ -30,11 +30,6 @@ type mediaState struct {
 // deletes exactly that image.
 const kittyImageID = 3131
 
-// The cell size, in pixels, an image is fitted to: small enough that the
-// image stays inside its rows on the usual fonts (it only looks smaller on
-// larger ones).
-const cellW, cellH = 8, 16
-
 func (s *mediaState) removeCopies() {
 	for _, d := range s.copies {
 		_ = os.RemoveAll(d)
@@ -59,7 +54,7 @@ func (m *Model) startProbe() tea.Cmd {
 // reads and opens, reporting whether msg was one of them.
 func (m *Model) onMedia(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case uv.KittyGraphicsEvent, uv.PrimaryDeviceAttributesEvent, probeTimeoutMsg:
+	case uv.KittyGraphicsEvent, uv.CellSizeEvent, uv.PrimaryDeviceAttributesEvent, probeTimeoutMsg:
 		if m.media.asked && !m.media.probe.done && m.media.probe.observe(msg) {
 			return m.drawLater(), true
 		}
@@ -134,6 +129,7 @@ func (m *Model) imageArea() (cols, rows int) {
 // answered it draws; "" when it cannot be decoded.
 func (m *Model) imageSeq() string {
 	cols, rows := m.imageArea()
+	cellW, cellH := m.media.probe.cell()
 	data := m.view.image
 	switch m.media.probe.result {
 	case gfxKitty:

@@ -191,6 +191,7 @@ func TestGraphicsCheck(t *testing.T) {
 		{"OK for another image id", "\x1b_Gi=7;OK\x1b\\" + da1, false, gfxNone},
 		{"garbage", "\x1b[?6;4\x00zz\x1b_Gi=31;O\x1b]\x07", true, gfxNone},
 		{"a key pressed meanwhile", "q" + kittyOK + da1, false, gfxKitty},
+		{"kitty OK, the cell size, the device attributes", kittyOK + "\x1b[6;20;10t" + da1, false, gfxKitty},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -216,6 +217,18 @@ func TestGraphicsCheck(t *testing.T) {
 			}
 			if !p.done || p.result != c.want {
 				t.Errorf("done=%v result=%v, want done with %v", p.done, p.result, c.want)
+			}
+			// The cell size the image is fitted to: the terminal's when
+			// it said it, else the fallback for the protocol.
+			want := [2]int{8, 16}
+			switch {
+			case strings.Contains(c.reply, "\x1b[6;20;10t"):
+				want = [2]int{10, 20}
+			case c.want == gfxSixel:
+				want = [2]int{6, 12}
+			}
+			if w, h := p.cell(); w != want[0] || h != want[1] {
+				t.Errorf("cell %d×%d, want %d×%d", w, h, want[0], want[1])
 			}
 		})
 	}
