@@ -127,9 +127,10 @@ func kittyImage(png []byte, id, cols, rows int) string {
 		}
 		b.WriteString("\x1b_G")
 		if first {
-			fmt.Fprintf(&b, "a=T,f=100,t=d,i=%d,c=%d,r=%d,C=1,q=2,", id, cols, rows)
+			fmt.Fprintf(&b, "a=T,f=100,t=d,i=%d,c=%d,r=%d,C=1,", id, cols, rows)
 		}
-		fmt.Fprintf(&b, "m=%d;%s\x1b\\", more, chunk)
+		// Every chunk says q=2: later chunks may carry only m and q.
+		fmt.Fprintf(&b, "q=2,m=%d;%s\x1b\\", more, chunk)
 	}
 	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -503,5 +504,58 @@ func TestPackMediaKittyThroughTheProgram(t *testing.T) {
 	_, _ = io.WriteString(feed, "qq")
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestKittyImageChunks: a PNG larger than one chunk goes as base64 chunks
+// of 4096, m=1 on all but the last, each quiet (q=2), the keys only on the
+// first, and reassembles to the same bytes.
+func TestKittyImageChunks(t *testing.T) {
+	png := bytes.Repeat([]byte{0x89, 'P', 'N', 'G', 7}, 2000) // 10,000 bytes
+	seq := kittyImage(png, 3131, 40, 10)
+	chunks := strings.Split(strings.TrimSuffix(seq, "\x1b\\"), "\x1b\\")
+	if len(chunks) != 4 {
+		t.Fatalf("%d chunks, want 4", len(chunks))
+	}
+	var payload strings.Builder
+	for i, c := range chunks {
+		ctl, data, _ := strings.Cut(strings.TrimPrefix(c, "\x1b_G"), ";")
+		want := "q=2,m=1"
+		if i == 0 {
+			want = "a=T,f=100,t=d,i=3131,c=40,r=10,C=1,q=2,m=1"
+		} else if i == len(chunks)-1 {
+			want = "q=2,m=0"
+		}
+		if ctl != want || len(data) > 4096 {
+			t.Errorf("chunk %d: %q (%d bytes of data), want %q", i, ctl, len(data), want)
+		}
+		payload.WriteString(data)
+	}
+	if got, err := base64.StdEncoding.DecodeString(payload.String()); err != nil || !bytes.Equal(got, png) {
+		t.Errorf("the chunks do not reassemble to the PNG (%v)", err)
+	}
+}
+
+// TestPackMediaQuitDeletesTheImage: quitting with a kitty image on the
+// screen deletes it first.
+func TestPackMediaQuitDeletesTheImage(t *testing.T) {
+	m := answered(t, mediaPack(), gfxKitty)
+	onRow(m, rowScreenshot)
+	press(m, tuitest.Key("enter"))
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	if cmd == nil {
+		t.Fatal("ctrl+c did nothing")
+	}
+	// tea.Sequence's message is its commands, in order.
+	seq := reflect.ValueOf(cmd())
+	if seq.Kind() != reflect.Slice || seq.Len() != 2 {
+		t.Fatalf("ctrl+c gave %T, want a sequence of the delete, then quit", cmd())
+	}
+	first := seq.Index(0).Interface().(tea.Cmd)()
+	if r, ok := first.(tea.RawMsg); !ok || r.Msg != kittyDelete(kittyImageID) {
+		t.Errorf("quitting did not first delete the kitty image: %#v", first)
+	}
+	if _, ok := seq.Index(1).Interface().(tea.Cmd)().(tea.QuitMsg); !ok {
+		t.Error("the sequence does not end in quit")
 	}
 }

@@ -264,6 +264,10 @@ func (m *Model) quit() tea.Cmd {
 		m.exitCode = tui.ExitFailed
 		m.say("stopped before verification finished; nothing was verified (exit 1)")
 	}
+	if clear := m.clearImage(); clear != nil {
+		// A kitty image outlives the screen unless it is deleted.
+		return tea.Sequence(clear, tea.Quit)
+	}
 	return tea.Quit
 }
 
