@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -322,14 +323,14 @@ func TestPackMediaTamperedIsNeverShown(t *testing.T) {
 	for _, when := range []string{"after verification", "before verification"} {
 		t.Run(when, func(t *testing.T) {
 			opts := mediaCopy(t)
-			png := filepath.Join(opts.Dir, "artifacts", "screens", "1.png")
+			shot := filepath.Join(opts.Dir, "artifacts", "screens", "1.png")
 			tamper := func() {
-				b, err := os.ReadFile(png)
+				b, err := os.ReadFile(shot)
 				if err != nil {
 					t.Fatal(err)
 				}
 				b[len(b)/2] ^= 0x01
-				if err := os.WriteFile(png, b, 0o644); err != nil {
+				if err := os.WriteFile(shot, b, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -511,8 +512,8 @@ func TestPackMediaKittyThroughTheProgram(t *testing.T) {
 // of 4096, m=1 on all but the last, each quiet (q=2), the keys only on the
 // first, and reassembles to the same bytes.
 func TestKittyImageChunks(t *testing.T) {
-	png := bytes.Repeat([]byte{0x89, 'P', 'N', 'G', 7}, 2000) // 10,000 bytes
-	seq := kittyImage(png, 3131, 40, 10)
+	data := bytes.Repeat([]byte{0x89, 'P', 'N', 'G', 7}, 2000) // 10,000 bytes
+	seq := kittyImage(data, 3131, 40, 10)
 	chunks := strings.Split(strings.TrimSuffix(seq, "\x1b\\"), "\x1b\\")
 	if len(chunks) != 4 {
 		t.Fatalf("%d chunks, want 4", len(chunks))
@@ -531,7 +532,7 @@ func TestKittyImageChunks(t *testing.T) {
 		}
 		payload.WriteString(data)
 	}
-	if got, err := base64.StdEncoding.DecodeString(payload.String()); err != nil || !bytes.Equal(got, png) {
+	if got, err := base64.StdEncoding.DecodeString(payload.String()); err != nil || !bytes.Equal(got, data) {
 		t.Errorf("the chunks do not reassemble to the PNG (%v)", err)
 	}
 }
@@ -558,4 +559,85 @@ func TestPackMediaQuitDeletesTheImage(t *testing.T) {
 	if _, ok := seq.Index(1).Interface().(tea.Cmd)().(tea.QuitMsg); !ok {
 		t.Error("the sequence does not end in quit")
 	}
+}
+
+// TestSixelRoundTrip: the screenshot encoded as sixel and read back by a
+// plain sixel reader gives, pixel by pixel, its colours on the palette.
+func TestSixelRoundTrip(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "media", "artifacts", "screens", "1.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := sixelImage(img, 1000, 1000)
+	body := strings.TrimSuffix(seq[strings.Index(seq, "q")+1:], "\x1b\\")
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	got := readSixel(t, body, w, h)
+	for y := range h {
+		for x := range w {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if want := cube(r)*36 + cube(g)*6 + cube(b); got[y*w+x] != want {
+				t.Fatalf("pixel %d,%d reads back as colour %d, want %d", x, y, got[y*w+x], want)
+			}
+		}
+	}
+}
+
+// readSixel reads sixel data (raster, colours, bands) into each pixel's
+// colour number, -1 where nothing was drawn.
+func readSixel(t *testing.T, s string, w, h int) []int {
+	t.Helper()
+	px := make([]int, w*h)
+	for i := range px {
+		px[i] = -1
+	}
+	num := func(i int) (int, int) {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			n = n*10 + int(s[i]-'0')
+			i++
+		}
+		return n, i
+	}
+	x, top, colour := 0, 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '"':
+			for i++; i < len(s) && (s[i] == ';' || s[i] >= '0' && s[i] <= '9'); i++ {
+			}
+		case c == '#':
+			n, j := num(i + 1)
+			if j < len(s) && s[j] == ';' { // a colour's definition
+				for j++; j < len(s) && (s[j] == ';' || s[j] >= '0' && s[j] <= '9'); j++ {
+				}
+			}
+			colour, i = n, j
+		case c == '$':
+			x, i = 0, i+1
+		case c == '-':
+			x, top, i = 0, top+6, i+1
+		case c == '!' || (c >= 63 && c <= 126):
+			n := 1
+			if c == '!' {
+				n, i = num(i + 1)
+				c = s[i]
+			}
+			for range n {
+				for k := range 6 {
+					if (c-63)&(1<<k) != 0 && top+k < h && x < w {
+						px[(top+k)*w+x] = colour
+					}
+				}
+				x++
+			}
+			i++
+		default:
+			t.Fatalf("unexpected %q at %d", c, i)
+		}
+	}
+	return px
 }
