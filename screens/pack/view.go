@@ -202,8 +202,7 @@ func (m *Model) rows(w, start, end int) []string {
 		}
 	case secArtifacts:
 		for _, a := range r.Artifacts[start:end] {
-			rows = append(rows, fmt.Sprintf("%s %-13s %-5s %9s  %s", m.verdictWord(a.Verdict),
-				tui.SanitizeLine(a.Artifact.Kind), tui.SanitizeLine(a.Artifact.Store), tui.HumanBytes(a.Artifact.Size), tui.SanitizeLine(a.Artifact.Path)))
+			rows = append(rows, m.artifactRow(a, w))
 		}
 	case secChecks:
 		if r.Pack != nil {
@@ -218,7 +217,11 @@ func (m *Model) rows(w, start, end int) []string {
 }
 
 func (m *Model) verdictWord(v proof.ArtifactVerdict) string {
-	s := fmt.Sprintf("%-10s", v)
+	return m.verdictStyle(v, fmt.Sprintf("%-10s", v))
+}
+
+// verdictStyle colours s, an artifact verdict's word, by the verdict.
+func (m *Model) verdictStyle(v proof.ArtifactVerdict, s string) string {
 	switch v {
 	case proof.VerdictVerified:
 		return m.c.Styles.OK.Render(s)
@@ -337,4 +340,15 @@ func optionalNote(note string) string {
 		return ""
 	}
 	return " · " + note
+}
+
+// artifactRow is one row of the artifacts list: verdict, kind, store, size
+// and path in columns; under 60 columns the store (in the detail box) is
+// left out and nothing is padded, so the kind and size stay in view.
+func (m *Model) artifactRow(a proof.ArtifactResult, w int) string {
+	kind, size, p := tui.SanitizeLine(a.Artifact.Kind), tui.HumanBytes(a.Artifact.Size), tui.SanitizeLine(a.Artifact.Path)
+	if w < 60 {
+		return fmt.Sprintf("%s %s %s %s", m.verdictStyle(a.Verdict, string(a.Verdict)), kind, size, p)
+	}
+	return fmt.Sprintf("%s %-13s %-5s %9s  %s", m.verdictWord(a.Verdict), kind, tui.SanitizeLine(a.Artifact.Store), size, p)
 }
