@@ -412,9 +412,15 @@ func TestPackMediaInTheBucketSaysNotFetched(t *testing.T) {
 // TestPackMediaNamesAreNeutralised: a media path or kind holding control
 // sequences reaches the screen and the plain lines neutralised.
 func TestPackMediaNamesAreNeutralised(t *testing.T) {
-	r := mediaLine(artifactResult("screens/\x1b]52;c;ZXZpbA==\x07x.png", "screenshot\x1b[2J"), "dir\x1b[31m")
-	if strings.ContainsAny(r, "\x1b\x07") {
-		t.Fatalf("a control character reached the line: %q", r)
+	inFolder := artifactResult("screens/\x1b]52;c;ZXZpbA==\x07x.png", "screenshot\x1b[2J")
+	inBucket := artifactResult("screens/2.png", "screenshot")
+	inBucket.Artifact.Store, inBucket.Artifact.Object = proof.StoreBucket, "key\x1b]0;pwned\x07\u202e"
+	inBucket.Verdict, inBucket.Reason = proof.VerdictUnchecked, "in the media bucket, not fetched\x1b[2J"
+	for _, r := range []proof.ArtifactResult{inFolder, inBucket} {
+		line := mediaLine(r, "dir\x1b[31m") + mediaDetail(r)
+		if strings.ContainsAny(line, "\x1b\x07\u202e") {
+			t.Errorf("a control character reached the line: %q", line)
+		}
 	}
 }
 
