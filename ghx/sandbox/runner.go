@@ -412,7 +412,7 @@ func (j *runJob) jobEnv(wf gateWorkflow, job gateJob, bin, home string) map[stri
 		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "XDG_CONFIG_HOME": filepath.Join(home, "config"),
 		"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE"), "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local",
 		"RUNNER_TEMP": tmp, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": j.eventName(),
-		"GITHUB_REPOSITORY": RepoOwner + "/" + j.repo, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID), "GITHUB_RUN_ATTEMPT": "1",
+		"GITHUB_REPOSITORY": RepoOwner + "/" + j.repo, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID), "GITHUB_RUN_ATTEMPT": fmt.Sprint(max(j.run.RunAttempt, 1)),
 		"GITHUB_WORKFLOW_REF": RepoOwner + "/" + j.repo + "/" + j.workflowPath() + "@refs/heads/" + j.baseRef,
 		"GITHUB_BASE_REF":     j.baseRef, "GITHUB_HEAD_REF": j.headRef, "GITHUB_WORKSPACE": j.dir,
 		"GITHUB_SERVER_URL": j.url, "GITHUB_RETENTION_DAYS": "30",
