@@ -195,9 +195,9 @@ const (
 	// so its comment job reads the waiver just accepted; it writes nothing
 	// of aayu's own.
 	WriteGateRerun WriteKind = "gate-rerun"
-	WriteRevertPR     WriteKind = "revert-pr" // a pull request into Base reverting PR Number's merge (SPEC §7)
-	WriteOpenShip     WriteKind = "open-ship" // opens the ship screen for PR Number (Solo: with --solo-bypass); writes nothing itself
-	WriteOpen         WriteKind = "open"      // opens Number on GitHub in the browser; writes nothing
+	WriteRevertPR  WriteKind = "revert-pr" // a pull request into Base reverting PR Number's merge (SPEC §7)
+	WriteOpenShip  WriteKind = "open-ship" // opens the ship screen for PR Number (Solo: with --solo-bypass); writes nothing itself
+	WriteOpen      WriteKind = "open"      // opens Number on GitHub in the browser; writes nothing
 	// WriteOpenCommand opens the screen of Command (CommandReady or
 	// CommandPlan) for Story Number (Solo: aayu plan's --solo-bypass); that
 	// screen asks its own yes before it writes, so this writes nothing.
