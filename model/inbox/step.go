@@ -190,18 +190,18 @@ const (
 	// (waiver.Record) at Path on the ledger: Decision Number waives
 	// Waiver's floor of its pull request at its head, accepted by Login.
 	WriteLedgerWaiver WriteKind = "ledger-waiver"
+	WriteRevertPR     WriteKind = "revert-pr" // a pull request into Base reverting PR Number's merge (SPEC §7)
+	WriteOpenShip     WriteKind = "open-ship" // opens the ship screen for PR Number (Solo: with --solo-bypass); writes nothing itself
+	WriteOpen         WriteKind = "open"      // opens Number on GitHub in the browser; writes nothing
+	// WriteOpenCommand opens the screen of Command (CommandReady or
+	// CommandPlan) for Story Number (Solo: aayu plan's --solo-bypass); that
+	// screen asks its own yes before it writes, so this writes nothing.
+	WriteOpenCommand WriteKind = "open-command"
 	// WriteGateRerun asks GitHub to re-run the merge gate's newest run on
 	// pull request Number's head CommitID when that run did not succeed,
 	// so its comment job reads the waiver just accepted; it writes nothing
 	// of aayu's own.
 	WriteGateRerun WriteKind = "gate-rerun"
-	WriteRevertPR  WriteKind = "revert-pr" // a pull request into Base reverting PR Number's merge (SPEC §7)
-	WriteOpenShip  WriteKind = "open-ship" // opens the ship screen for PR Number (Solo: with --solo-bypass); writes nothing itself
-	WriteOpen      WriteKind = "open"      // opens Number on GitHub in the browser; writes nothing
-	// WriteOpenCommand opens the screen of Command (CommandReady or
-	// CommandPlan) for Story Number (Solo: aayu plan's --solo-bypass); that
-	// screen asks its own yes before it writes, so this writes nothing.
-	WriteOpenCommand WriteKind = "open-command"
 )
 
 // The commands a card's WriteOpenCommand opens.
