@@ -99,7 +99,8 @@ func writeInspect(b *strings.Builder, in inspectRead) {
 		line("")
 	}
 	if j.Capped != "" {
-		line("Rung capped at %s: %s.", inline(j.Rung), inline(j.Capped))
+		// Cap caps at rung C only.
+		line("Rung capped at %s: %s.", inspect.RungC, inline(j.Capped))
 		line("")
 	}
 	for _, c := range j.Criteria {
