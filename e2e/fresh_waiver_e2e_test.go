@@ -47,8 +47,10 @@ func (f *freshLoop) gateStatus(head string) (state, desc string) {
 // agent's pull request whose coverage floor does not hold gets a red
 // merge gate (the run fails, aayudha/merge-gate is failure, the comment
 // says no waiver stands). A waiver Decision for another head, accepted by
-// the person, changes nothing: no run of that head is re-run, the status
-// stays red and ship refuses in words, merging nothing. Then the person
+// the person, changes nothing: no run of that head is re-run, and the
+// gate's run re-run by hand stays red, its comment naming that waiver as
+// another head's; ship refuses in words (no run qualifies), merging
+// nothing. Then the person
 // opens the waiver for this head (aayu waive) and accepts it (aayu
 // decide, the device code): accepting lands the record and re-runs the
 // gate's run, whose next attempt is green, its comment showing the floor
@@ -94,11 +96,20 @@ func TestFreshFloorWaiverReRunsTheGate(t *testing.T) {
 	if again := f.waitForGate(head); again.GetRunAttempt() != 1 {
 		t.Fatalf("a waiver for another head re-ran the gate on %s: attempt %d", head, again.GetRunAttempt())
 	}
-	if state, _ := f.gateStatus(head); state != "failure" {
-		t.Fatalf("aayudha/merge-gate on %s is %s after a waiver for another head", head, state)
+	// Re-run by hand, the gate reads that waiver and stays red, naming it.
+	if _, err := f.client("founder").Actions.RerunWorkflowByID(context.Background(), "acme", "fresh", run.GetID()); err != nil {
+		t.Fatal(err)
 	}
+	again := f.waitForGate(head)
+	c = f.gateComment(pr)
+	if state, _ := f.gateStatus(head); again.GetRunAttempt() != 2 || again.GetConclusion() != "failure" || state != "failure" ||
+		!strings.Contains(c, fmt.Sprintf("- coverage: not waived: the ledger's waiver of floor coverage \\(Decision \\#%d\\) is for head %s, not this head %s", otherN, other[:12], head[:12])) {
+		t.Fatalf("the gate re-run with a waiver for another head: attempt %d %s, status %s, comment:\n%s", again.GetRunAttempt(), again.GetConclusion(), state, c)
+	}
+	// No run of this head qualifies, so ship refuses and merges nothing.
 	code, out = f.personWithPresence("ship", itoa(pr), "--solo-bypass")
-	if code != tui.ExitFloor || !strings.Contains(out, fmt.Sprintf("(Decision #%d) is for head %s, not this head %s", otherN, other[:12], head[:12])) {
+	if code != tui.ExitRefused || !strings.Contains(out, fmt.Sprintf("passed over run %d (pull_request_target): failed", run.GetID())) ||
+		!strings.Contains(out, "nothing qualifies: no successful pull_request_target run") {
 		t.Fatalf("ship %d with a waiver for another head exited %d:\n%s", pr, code, out)
 	}
 	if p, _, err := f.client("founder").PullRequests.Get(context.Background(), "acme", "fresh", pr); err != nil || p.GetMerged() {
@@ -118,7 +129,7 @@ func TestFreshFloorWaiverReRunsTheGate(t *testing.T) {
 	rerun := f.waitForGate(head)
 	c = f.gateComment(pr)
 	state, desc := f.gateStatus(head)
-	if rerun.GetID() != run.GetID() || rerun.GetRunAttempt() != 2 || rerun.GetConclusion() != "success" || state != "success" ||
+	if rerun.GetID() != run.GetID() || rerun.GetRunAttempt() != 3 || rerun.GetConclusion() != "success" || state != "success" ||
 		!strings.Contains(desc, "coverage by Decision #"+m[1]) || !strings.Contains(c, "`waived` by Decision #"+m[1]) ||
 		!strings.Contains(c, "- coverage: `waived`, waived by Decision \\#"+m[1]+", accepted by \\@founder") {
 		t.Fatalf("the gate's re-run on %s: run %d attempt %d %s, status %s %q, comment:\n%s\n%s", head, rerun.GetID(), rerun.GetRunAttempt(),
