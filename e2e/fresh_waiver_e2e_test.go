@@ -117,13 +117,17 @@ func TestFreshFloorWaiverReRunsTheGate(t *testing.T) {
 	}
 
 	// The person's waiver of this head: accepting it re-runs the gate.
-	code, out = f.personWithPresence("waive", itoa(pr), "--floor", "coverage", "--why", "Whisper is drilled by hand")
+	a := startAayu(t, f.person(), f.args("waive", itoa(pr), "--floor", "coverage", "--why", "Whisper is drilled by hand")...)
+	dc := a.waitFor(deviceCodeLine)
+	approveOnSandbox(t, dc[1], dc[2], "founder")
+	code = a.exit()
+	out = a.out.String()
 	m := regexp.MustCompile(`Opened Decision #([0-9]+): Floor waiver: coverage on #` + itoa(pr)).FindStringSubmatch(out)
 	if code != tui.ExitOK || m == nil {
 		t.Fatalf("aayu waive %d exited %d:\n%s", pr, code, out)
 	}
 	code, out = f.personWithPresence("decide", m[1], "--accept", "1")
-	if code != tui.ExitOK || !strings.Contains(out, fmt.Sprintf("the merge gate's run %d on #%d's head %s was asked to run again", run.GetID(), pr, head[:12])) {
+	if code != tui.ExitOK || !strings.Contains(out, fmt.Sprintf("The merge gate's run %d on #%d's head %s was asked to run again", run.GetID(), pr, head[:12])) {
 		t.Fatalf("decide %s --accept 1 exited %d:\n%s", m[1], code, out)
 	}
 	rerun := f.waitForGate(head)

@@ -67,7 +67,10 @@ func (s *Server) rerunGate(ctx context.Context, url string, ro RunnerOptions, re
 	var j *runJob
 	var wfText []byte
 	var err error
+	var id int64
+	var attempt int
 	s.inRepoLocked(repo, func() {
+		id, attempt = run.ID, run.RunAttempt
 		p := run.PRs[0]
 		body := ""
 		if is := s.st.issue(p.Number); is != nil {
@@ -84,15 +87,16 @@ func (s *Server) rerunGate(ctx context.Context, url string, ro RunnerOptions, re
 		_ = s.save()
 	})
 	started := time.Now()
-	s.logf("runner: run %d attempt %d for %s#%d at %s started", run.ID, run.RunAttempt, repo, j.pr, gitsha.Short(j.headSHA))
+	s.logf("runner: run %d attempt %d for %s#%d at %s started", id, attempt, repo, j.pr, gitsha.Short(j.headSHA))
 	ok := err == nil && j.execute(ctx, wfText)
+	conclusion := "failure"
+	if ok {
+		conclusion = "success"
+	}
 	s.inRepoLocked(repo, func() {
-		run.Status, run.Conclusion, run.UpdatedAt = "completed", "failure", s.now()
-		if ok {
-			run.Conclusion = "success"
-		}
+		run.Status, run.Conclusion, run.UpdatedAt = "completed", conclusion, s.now()
 		_ = s.save()
 	})
-	s.logf("runner: run %d attempt %d for %s#%d at %s finished in %s: %s\n%s", run.ID, run.RunAttempt, repo, j.pr, gitsha.Short(j.headSHA),
-		time.Since(started).Round(time.Second), run.Conclusion, j.log.String())
+	s.logf("runner: run %d attempt %d for %s#%d at %s finished in %s: %s\n%s", id, attempt, repo, j.pr, gitsha.Short(j.headSHA),
+		time.Since(started).Round(time.Second), conclusion, j.log.String())
 }

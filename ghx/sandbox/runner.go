@@ -238,15 +238,18 @@ func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, 
 	started := time.Now()
 	s.logf("runner: run %d for %s#%d at %s started", j.run.ID, repo, pr, gitsha.Short(j.headSHA))
 	ok := j.execute(ctx, wfText)
+	conclusion := "failure"
+	if ok {
+		conclusion = "success"
+	}
 	s.inRepoLocked(repo, func() {
-		j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", "failure", s.now()
-		if ok {
-			j.run.Conclusion = "success"
-		}
+		j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", conclusion, s.now()
 		_ = s.save()
 	})
+	// The run's record is read under the lock only: a re-run (rerun.go)
+	// may change it as soon as it is completed.
 	s.logf("runner: run %d for %s#%d at %s finished in %s: %s\n%s", j.run.ID, repo, pr, gitsha.Short(j.headSHA),
-		time.Since(started).Round(time.Second), j.run.Conclusion, j.log.String())
+		time.Since(started).Round(time.Second), conclusion, j.log.String())
 	return j.run
 }
 
