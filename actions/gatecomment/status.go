@@ -21,7 +21,12 @@ const StatusContext = "aayudha/merge-gate"
 func statusOf(code int, missing string, w *Waivers) (state, description string) {
 	switch {
 	case code == ExitOK && w.All():
-		return "success", "the proof pack verifies; floors waived: " + w.waivedWords()
+		// GitHub keeps at most 140 characters of a description.
+		desc := []rune("the proof pack verifies; floors waived: " + w.waivedWords())
+		if len(desc) > 140 {
+			desc = append(desc[:139], '…')
+		}
+		return "success", string(desc)
 	case code == ExitOK:
 		return "success", "the proof pack verifies and every floor holds"
 	case code == ExitFloor:
