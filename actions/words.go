@@ -47,6 +47,8 @@ func phraseOf(w inbox.Write) phrase {
 			what = "the audit entry of " + n
 		}
 		return phrase{what, what, "was removed from the ledger", "was not removed from the ledger", "may or may not have been removed from the ledger", "was already gone from the ledger"}
+	case inbox.WriteGateRerun:
+		return phrase{"the merge gate's re-run on " + n, "the gate's re-run", "was asked for", "was not asked for", "may or may not have been asked for", "was not needed"}
 	case inbox.WriteRevertPR:
 		what := "the pull request reverting " + n
 		return phrase{what, what, "was opened into " + w.Base, "was not opened", "may or may not have been opened", "was already open"}
@@ -56,6 +58,9 @@ func phraseOf(w inbox.Write) phrase {
 
 // words says what became of one write, in full.
 func (r *run) words(w inbox.Write, l landing) string {
+	if w.Kind == inbox.WriteGateRerun && r.rerunWords != "" {
+		return r.rerunWords
+	}
 	if w.Kind == inbox.WriteRevertPR {
 		if s := r.revertSaid(w, l); s != "" {
 			return s
@@ -67,6 +72,9 @@ func (r *run) words(w inbox.Write, l landing) string {
 
 // shortWords says it inside a list about the card's item.
 func (r *run) shortWords(w inbox.Write, l landing) string {
+	if w.Kind == inbox.WriteGateRerun && r.rerunWords != "" {
+		return r.rerunWords
+	}
 	if w.Kind == inbox.WriteRevertPR {
 		if s := r.revertSaid(w, l); s != "" {
 			return s

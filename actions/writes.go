@@ -40,6 +40,8 @@ type run struct {
 	state       landing // what became of the write that failed
 	// commentURL is the link to the comment posted or found posted.
 	commentURL string
+	// rerunWords says what became of a WriteGateRerun (gatererun.go).
+	rerunWords string
 }
 
 // write makes one write unless it already happened. A write that may have
@@ -116,6 +118,8 @@ func (r *run) apply(ctx context.Context, w inbox.Write) (was bool, err error) {
 		return r.ledger(ctx, w)
 	case inbox.WriteRevertPR:
 		return r.revert(ctx, w)
+	case inbox.WriteGateRerun:
+		return r.gateRerun(ctx, w)
 	default:
 		return false, permanent(fmt.Errorf("aayu does not know how to write %q", w.Kind))
 	}

@@ -152,12 +152,13 @@ func (w wiring) runDecideBatch() int {
 }
 
 // waiverWords adds what accepting a floor waiver also writes: its record
-// on the ledger, which lets ship take that floor for that head.
+// on the ledger, which lets ship take that floor for that head, and the
+// re-run of the gate's failed run on that head, which reads it.
 func waiverWords(p core.Plan) string {
 	for _, it := range p.Items {
 		for _, w := range it.Choice.Writes {
 			if w.Kind == model.WriteLedgerWaiver {
-				return "; a floor waiver also lands its record on the ledger, and ship then takes that floor of that head as waived"
+				return "; a floor waiver also lands its record on the ledger, and ship then takes that floor of that head as waived; the merge gate's failed run on that head runs again to read it"
 			}
 		}
 	}

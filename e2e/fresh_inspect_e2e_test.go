@@ -11,6 +11,10 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
+// freshBuilderModel is the model the agent's commits name in their
+// Aayudha-Model trailer.
+const freshBuilderModel = "claude-sonnet-4-5"
+
 // freshShoutBody is a Story with one criterion for the inspect loop.
 const freshShoutBody = `Hello should be able to shout.
 
@@ -62,7 +66,9 @@ func freshStoryPR(t *testing.T, f *freshLoop, body string, files map[string]stri
 	for k, v := range files {
 		all[k] = v
 	}
-	head = agent.commit(branch, fmt.Sprintf("greet: Shout\n\nRefs #%d", n), all)
+	// The builder names its model (a family other than the sandbox
+	// reviewer's), so a review can reach rung A (model/inspect.Cap).
+	head = agent.commit(branch, fmt.Sprintf("greet: Shout\n\nRefs #%d\n\nAayudha-Model: %s", n, freshBuilderModel), all)
 	agent.push(branch)
 	pr = f.openPR(branch, "main", "Hello shouts", fmt.Sprintf("Refs #%d", n))
 	if run := f.waitForGate(head); run.GetConclusion() != "success" {
@@ -147,7 +153,8 @@ func TestFreshInspectWithTheSandboxReviewerRecordsTheRung(t *testing.T) {
 	c := f.gateComment(pr)
 	for _, want := range []string{"### aayudha/inspect: rung A: every criterion's mapped tests show its promise \\(1 criterion\\)",
 		"status success · reviewer openai " + sandbox.ReviewerModel + " at ", " tokens in, ",
-		"Criterion 1 (`greet:TestShout`): shown, rung A", "reviewer: The mapped tests assert the promise directly and fail when it breaks."} {
+		"Criterion 1 (`greet:TestShout`): shown, rung A", "reviewer: The mapped tests assert the promise directly and fail when it breaks.",
+		"builder " + freshBuilderModel} {
 		if !strings.Contains(c, want) {
 			t.Errorf("the gate's comment on #%d lacks %q:\n%s", pr, want, c)
 		}

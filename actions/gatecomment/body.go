@@ -71,6 +71,9 @@ type BodyOptions struct {
 	// Inspect is the inspect job's judgement of the head (the gate's
 	// comment); its zero value writes no section.
 	Inspect inspectRead
+	// Waivers are the failing floors judged against the ledger's
+	// accepted waivers (the gate's comment); nil writes no section.
+	Waivers *Waivers
 }
 
 // Body renders the comment. Every string taken from the pack or the Ready
@@ -84,7 +87,7 @@ func Body(r *proof.Report, o BodyOptions) string {
 	if heading == "" {
 		heading = "aayudha/pack"
 	}
-	line("## %s: %s", inline(heading), verdictWords(r))
+	line("## %s: %s", inline(heading), verdictWords(r, o.Waivers))
 	line("")
 	if o.Note != "" {
 		line("%s", inline(o.Note))
@@ -116,7 +119,8 @@ func Body(r *proof.Report, o BodyOptions) string {
 		line("")
 		writeWarnings(&b, r)
 		writeCriteria(&b, r)
-		writeFloors(&b, r, o.Floors)
+		writeFloors(&b, r, o.Floors, o.Waivers)
+		writeWaivers(&b, o.Waivers)
 		writeProblems(&b, r)
 	}
 	writeInspect(&b, o.Inspect)
@@ -124,14 +128,17 @@ func Body(r *proof.Report, o BodyOptions) string {
 	return b.String()
 }
 
-func verdictWords(r *proof.Report) string {
-	switch ExitCode(r) {
+func verdictWords(r *proof.Report, w *Waivers) string {
+	switch gateCode(r, w) {
 	case ExitRefused:
 		return "the pack does not verify (exit 4)"
 	case ExitFloor:
 		return "the pack verifies, but a floor does not hold (exit 3)"
 	}
 	s := "the pack verifies and every floor holds"
+	if w.All() {
+		s = "the pack verifies, and every floor holds but what an accepted waiver for this head waives (" + w.waivedWords() + ")"
+	}
 	if r.ArtifactsNotStored > 0 {
 		s += fmt.Sprintf(" (%d media artifacts kept as hashes only)", r.ArtifactsNotStored)
 	}
@@ -180,7 +187,7 @@ func writeCriteria(b *strings.Builder, r *proof.Report) {
 	b.WriteString("\n")
 }
 
-func writeFloors(b *strings.Builder, r *proof.Report, policy *proof.FloorPolicy) {
+func writeFloors(b *strings.Builder, r *proof.Report, policy *proof.FloorPolicy, w *Waivers) {
 	fmt.Fprintf(b, "### Floors\n\n")
 	if r.Pack == nil || len(r.Pack.Checks) == 0 {
 		fmt.Fprintf(b, "No floor results: floors do not hold.\n\n")
@@ -191,6 +198,9 @@ func writeFloors(b *strings.Builder, r *proof.Report, policy *proof.FloorPolicy)
 		result := inline(c.Result)
 		if c.Result == proof.ResultFail || c.Result == proof.ResultBlocked {
 			result = "**" + result + "**"
+			if w != nil && w.Verdicts[c.Floor].Waived {
+				result += fmt.Sprintf(", `waived` by Decision #%d", w.Verdicts[c.Floor].Decision)
+			}
 		}
 		tool := inline(c.Tool)
 		if c.Version != "" {

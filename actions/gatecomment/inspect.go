@@ -92,6 +92,17 @@ func writeInspect(b *strings.Builder, in inspectRead) {
 	}
 	line("status %s · reviewer %s · spend %s", state, reviewer, spendWords(j.Spend))
 	line("")
+	if j.Builder != "" {
+		// The agent's word (the head commit's Aayudha-Model trailer),
+		// recorded, never certified.
+		line("builder %s", inline(j.Builder))
+		line("")
+	}
+	if j.Capped != "" {
+		// Cap caps at rung C only.
+		line("Rung capped at %s: %s.", inspect.RungC, inline(j.Capped))
+		line("")
+	}
 	for _, c := range j.Criteria {
 		tests := "no mapped test"
 		if len(c.Tests) > 0 {

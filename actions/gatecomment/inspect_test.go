@@ -44,3 +44,34 @@ func TestGateCommentRefusesAJudgementOfAnotherHead(t *testing.T) {
 		t.Errorf("a judgement with a field aayu never writes was taken: %+v", extra)
 	}
 }
+
+// TestGateCommentShowsTheBuilderFamilyCap: a same-family review the model
+// judged rung A is posted as rung C, and the comment names the builder
+// and why the rung was capped; a judgement file claiming rung A for it is
+// refused, never posted.
+func TestGateCommentShowsTheBuilderFamilyCap(t *testing.T) {
+	head := strings.Repeat("a", 40)
+	j := inspect.Judgement{Version: inspect.Version, PR: 4, Head: head, Builder: "gpt-5", ReviewerModel: "gpt-4o", Reviewer: "openai gpt-4o",
+		Criteria: []inspect.Criterion{{ID: 1, Text: "greets", Tests: []string{"greet:TestShout"}, Rung: inspect.RungA, Shown: true, Reasons: "asserts"}}}
+	j.Decide(true, "", 0)
+	dir := t.TempDir()
+	if err := inspectjob.Write(dir, j); err != nil {
+		t.Fatal(err)
+	}
+	got := readInspect(Config{InspectDir: dir}, 4, head)
+	var b strings.Builder
+	writeInspect(&b, got)
+	for _, want := range []string{"### aayudha/inspect: rung C: every criterion's mapped tests show its promise", "builder gpt-5",
+		"Rung capped at C: the reviewer \\(gpt-4o\\) is of the builder's own family \\(openai, gpt-5\\): a same-family review is rung C."} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the section lacks %q:\n%s", want, b.String())
+		}
+	}
+	j.Rung, j.Capped = inspect.RungA, ""
+	if err := inspectjob.Write(dir, j); err != nil {
+		t.Fatal(err)
+	}
+	if forged := readInspect(Config{InspectDir: dir}, 4, head); forged.j != nil || !strings.Contains(forged.why, "is above rung C, the most its families allow") {
+		t.Errorf("a rung A judgement of a same-family review was taken: %+v", forged)
+	}
+}

@@ -20,6 +20,9 @@ import (
 type gateRules struct {
 	opts    proof.Options
 	refusal string
+	// bots are the base's [identity] bot logins: a floor waiver one of
+	// them accepted waives nothing, as ship judges it.
+	bots []string
 }
 
 func readGateRules(ctx context.Context, client *github.Client, owner, repo string, pull *github.PullRequest, story int) (gateRules, error) {
@@ -37,6 +40,7 @@ func readGateRules(ctx context.Context, client *github.Client, owner, repo strin
 	if g.refusal, err = localPackRefusal(ctx, client, owner, repo, pull); err != nil || g.refusal != "" {
 		return g, err
 	}
+	g.bots = pol.Identity().BotLogins
 	floors := pol.Floors()
 	g.opts.RequiredFloors, g.opts.CoverageThreshold = floors.Required, floors.CoverageThreshold
 	if story <= 0 {

@@ -79,6 +79,7 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 
 	var report *proof.Report
 	var floors *proof.FloorPolicy // the base's, which judged the pack
+	var bots []string             // the base's bot logins, which accept no waiver
 	if missing == "" {
 		ready, err := readReady(ctx, cfg.Client, cfg.Owner, cfg.Repo, ledger, story)
 		if err != nil {
@@ -89,6 +90,7 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 			return ExitFailed, "", err
 		}
 		if missing = rules.refusal; missing == "" {
+			bots = rules.bots
 			opts := rules.opts
 			floors = &proof.FloorPolicy{Required: opts.RequiredFloors, CoverageThreshold: opts.CoverageThreshold}
 			opts.Ready, opts.HeadSHA, opts.Story, opts.PR = ready, head, story, cfg.PR
@@ -98,6 +100,13 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 			}
 		}
 	}
+	// A floor that does not hold is judged against the ledger's accepted
+	// waivers for this head by ship's rule, before any verdict is written.
+	waived, err := readWaivers(ctx, cfg.Client, cfg.Owner, cfg.Repo, cfg.PR, head, report, bots)
+	if err != nil {
+		return ExitFailed, "", err
+	}
+	code = gateCode(report, waived)
 	links := runLinks(ctx, cfg)
 	att := checkAttestation(ctx, cfg, pull, dir, report)
 	insp := readInspect(cfg, cfg.PR, head)
@@ -108,10 +117,10 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		insp = inspectRead{why: "not posted: the pack does not verify, so no judgement of its evidence counts"}
 	}
 	body = actions.Neutralize(Body(report, BodyOptions{Marker: Marker, Heading: "aayudha/pack (merge gate)", Links: links, Missing: missing,
-		Attestation: att, Floors: floors, Inspect: insp}))
+		Attestation: att, Floors: floors, Inspect: insp, Waivers: waived}))
 
 	if cfg.Preview {
-		return ExitCode(report), body, nil
+		return code, body, nil
 	}
 	login := cfg.Login
 	if login == "" {
@@ -133,11 +142,11 @@ func Run(ctx context.Context, cfg Config) (code int, body string, err error) {
 		if err := setInspectStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, insp.j, links); err != nil {
 			return ExitFailed, body, err
 		}
-		if err := setStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, ExitCode(report), missing, links); err != nil {
+		if err := setStatus(ctx, cfg.Client, cfg.Owner, cfg.Repo, head, code, missing, waived, links); err != nil {
 			return ExitFailed, body, err
 		}
 	}
-	return ExitCode(report), body, nil
+	return code, body, nil
 }
 
 // packFolder picks the pack folder: --dir, else the first story the pull

@@ -16,9 +16,17 @@ import (
 const StatusContext = "aayudha/merge-gate"
 
 // statusOf is the status for the gate's verdict: success only when the
-// pack verifies and every floor holds.
-func statusOf(code int, missing string) (state, description string) {
+// pack verifies and every floor holds, or every floor that does not is
+// waived by an accepted waiver for this head.
+func statusOf(code int, missing string, w *Waivers) (state, description string) {
 	switch {
+	case code == ExitOK && w.All():
+		// GitHub keeps at most 140 characters of a description.
+		desc := []rune("the proof pack verifies; floors waived: " + w.waivedWords())
+		if len(desc) > 140 {
+			desc = append(desc[:139], '…')
+		}
+		return "success", string(desc)
 	case code == ExitOK:
 		return "success", "the proof pack verifies and every floor holds"
 	case code == ExitFloor:
@@ -31,8 +39,8 @@ func statusOf(code int, missing string) (state, description string) {
 
 // setStatus sets aayudha/merge-gate on head for the gate's verdict,
 // pointing at the run.
-func setStatus(ctx context.Context, client *github.Client, owner, repo, head string, code int, missing string, links Links) error {
-	state, desc := statusOf(code, missing)
+func setStatus(ctx context.Context, client *github.Client, owner, repo, head string, code int, missing string, w *Waivers, links Links) error {
+	state, desc := statusOf(code, missing, w)
 	st := &github.RepoStatus{State: github.String(state), Context: github.String(StatusContext), Description: github.String(desc)}
 	if links.Run != "" {
 		st.TargetURL = github.String(links.Run)

@@ -105,7 +105,7 @@ func Run(ctx context.Context, cfg Config) (model.Judgement, error) {
 	if !strings.EqualFold(pack.PRHeadSHA, head) {
 		return j, fmt.Errorf("the pack is of head %s, not the pull request's head %s; no judgement", pack.PRHeadSHA, head)
 	}
-	j = model.Judgement{Version: model.Version, PR: cfg.PR, Head: head, Story: pack.Story}
+	j = model.Judgement{Version: model.Version, PR: cfg.PR, Head: head, Story: pack.Story, Builder: pack.Model}
 	r := reader{ctx: ctx, gh: cfg.Client, owner: cfg.Owner, repo: cfg.Repo, head: head}
 	facts, err := r.facts(pull, pack, cfg.Dir, ledger)
 	if err != nil {
@@ -128,7 +128,7 @@ func Run(ctx context.Context, cfg Config) (model.Judgement, error) {
 		if err != nil {
 			why = "the [inspect] reviewer could not be used: " + err.Error()
 		} else {
-			j.Reviewer = rv.Name()
+			j.Reviewer, j.ReviewerModel = rv.Name(), set.Model
 			reviewed, why = Review(ctx, rv, cfg.Timeout, &j, facts)
 		}
 	}

@@ -18,6 +18,7 @@ func (s *Server) routeActions(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/runs", s.listWorkflowRuns)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/runs/{run}", s.getRun)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/runs/{run}/artifacts", s.listRunArtifacts)
+	m.HandleFunc("POST /repos/{owner}/{repo}/actions/runs/{run}/rerun", s.rerunRun)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/artifacts/{artifact}", s.getArtifact)
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/actions/artifacts/{artifact}", s.deleteArtifact)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/artifacts/{artifact}/{format}", s.downloadArtifact)

@@ -179,7 +179,7 @@ func (s *Server) storeAttestationAs(bundle []byte, demoRun int64) (*attestationR
 // base's tip.
 func (j *runJob) gateClaims() vsigstore.Claims {
 	c := vsigstore.Claims{Repository: RepoOwner + "/" + j.repo, RepositoryID: RepoID, OwnerID: ownerID, WorkflowPath: gatePath,
-		Ref: "refs/heads/" + j.baseRef, SHA: j.run.HeadSHA, Event: "pull_request_target", RunID: j.run.ID, RunAttempt: 1, Visibility: "public"}
+		Ref: "refs/heads/" + j.baseRef, SHA: j.run.HeadSHA, Event: "pull_request_target", RunID: j.run.ID, RunAttempt: max(j.run.RunAttempt, 1), Visibility: "public"}
 	if j.repo == FreshRepoName {
 		c.RepositoryID = freshRepoID
 	}

@@ -238,15 +238,18 @@ func (s *Server) runWorkflow(ctx context.Context, url string, ro RunnerOptions, 
 	started := time.Now()
 	s.logf("runner: run %d for %s#%d at %s started", j.run.ID, repo, pr, gitsha.Short(j.headSHA))
 	ok := j.execute(ctx, wfText)
+	conclusion := "failure"
+	if ok {
+		conclusion = "success"
+	}
 	s.inRepoLocked(repo, func() {
-		j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", "failure", s.now()
-		if ok {
-			j.run.Conclusion = "success"
-		}
+		j.run.Status, j.run.Conclusion, j.run.UpdatedAt = "completed", conclusion, s.now()
 		_ = s.save()
 	})
+	// The run's record is read under the lock only: a re-run (rerun.go)
+	// may change it as soon as it is completed.
 	s.logf("runner: run %d for %s#%d at %s finished in %s: %s\n%s", j.run.ID, repo, pr, gitsha.Short(j.headSHA),
-		time.Since(started).Round(time.Second), j.run.Conclusion, j.log.String())
+		time.Since(started).Round(time.Second), conclusion, j.log.String())
 	return j.run
 }
 
@@ -412,7 +415,7 @@ func (j *runJob) jobEnv(wf gateWorkflow, job gateJob, bin, home string) map[stri
 		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "XDG_CONFIG_HOME": filepath.Join(home, "config"),
 		"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE"), "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local",
 		"RUNNER_TEMP": tmp, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": j.eventName(),
-		"GITHUB_REPOSITORY": RepoOwner + "/" + j.repo, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID), "GITHUB_RUN_ATTEMPT": "1",
+		"GITHUB_REPOSITORY": RepoOwner + "/" + j.repo, "GITHUB_RUN_ID": fmt.Sprint(j.run.ID), "GITHUB_RUN_ATTEMPT": fmt.Sprint(max(j.run.RunAttempt, 1)),
 		"GITHUB_WORKFLOW_REF": RepoOwner + "/" + j.repo + "/" + j.workflowPath() + "@refs/heads/" + j.baseRef,
 		"GITHUB_BASE_REF":     j.baseRef, "GITHUB_HEAD_REF": j.headRef, "GITHUB_WORKSPACE": j.dir,
 		"GITHUB_SERVER_URL": j.url, "GITHUB_RETENTION_DAYS": "30",

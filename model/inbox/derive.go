@@ -96,6 +96,10 @@ func decisionStep(s Snapshot, is Issue) Step {
 			// record only once the Decision is accepted.
 			c.Writes = append([]Write{{Kind: WriteLedgerWaiver, Number: is.Number, Login: s.Viewer,
 				Path: waiver.Path(waives.PR, waives.Head, waives.Floor), CommitID: waives.Head, Waiver: *waives}}, c.Writes...)
+			// Last, once the Decision is accepted: the gate's run on that
+			// head failed on the floor before the waiver stood, and its
+			// status stays red until it runs again and reads it.
+			c.Writes = append(c.Writes, Write{Kind: WriteGateRerun, Number: waives.PR, CommitID: waives.Head})
 		}
 		if o.Recommended && is.HasLabel(LabelProvisional) {
 			// A provisional Decision (V8) was acted on before a person

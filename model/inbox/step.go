@@ -197,6 +197,11 @@ const (
 	// CommandPlan) for Story Number (Solo: aayu plan's --solo-bypass); that
 	// screen asks its own yes before it writes, so this writes nothing.
 	WriteOpenCommand WriteKind = "open-command"
+	// WriteGateRerun asks GitHub to re-run the merge gate's newest run on
+	// pull request Number's head CommitID when that run did not succeed,
+	// so its comment job reads the waiver just accepted; it writes nothing
+	// of aayu's own.
+	WriteGateRerun WriteKind = "gate-rerun"
 )
 
 // The commands a card's WriteOpenCommand opens.
@@ -266,6 +271,8 @@ func (w Write) String() string {
 		return fmt.Sprintf("remove %s from the ledger", w.Path)
 	case WriteLedgerWaiver:
 		return fmt.Sprintf("write %s on the ledger (floor %s of #%d waived at head %s)", w.Path, w.Waiver.Floor, w.Waiver.PR, gitsha.Short(w.Waiver.Head))
+	case WriteGateRerun:
+		return fmt.Sprintf("re-run the merge gate on #%d's head %s if its newest run there failed", w.Number, gitsha.Short(w.CommitID))
 	case WriteRevertPR:
 		return fmt.Sprintf("open a pull request into %s that reverts #%d", w.Base, w.Number)
 	case WriteOpenShip:

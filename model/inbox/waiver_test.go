@@ -15,8 +15,9 @@ func waiverIssue(body string, labels ...untrusted.Label) Issue {
 
 // TestFloorWaiverDecisionLandsItsRecordFirst: accepting a floor-waiver
 // Decision's option 1 writes the waiver's record on the ledger before
-// the Decision's own writes, naming the accepting person; option 2
-// (keep the floor) writes no record; both are one-way doors.
+// the Decision's own writes, naming the accepting person, and after them
+// asks for the merge gate's re-run on the waived head; option 2 (keep the
+// floor) writes no record and re-runs nothing; both are one-way doors.
 func TestFloorWaiverDecisionLandsItsRecordFirst(t *testing.T) {
 	q := waiver.Request{PR: 6, Head: headA, Floor: "coverage", Why: "drilled by hand", Story: 5}
 	s := base()
@@ -30,11 +31,14 @@ func TestFloorWaiverDecisionLandsItsRecordFirst(t *testing.T) {
 	if first.Kind != WriteLedgerWaiver || first.Path != waiver.Path(6, headA, "coverage") || first.Login != "founder" || first.Number != 21 || first.Waiver != q {
 		t.Fatalf("option 1's first write: %+v", first)
 	}
+	if last := waive.Writes[len(waive.Writes)-1]; last.Kind != WriteGateRerun || last.Number != 6 || last.CommitID != headA || waive.Writes[len(waive.Writes)-2].Kind != WriteClose {
+		t.Fatalf("option 1 does not end by re-running the gate on #6's head once the Decision is closed: %+v", waive.Writes)
+	}
 	if !waive.OneWay || !waive.NeedsConfirm || !strings.Contains(waive.Confirm, "write "+first.Path+" on the ledger") {
 		t.Fatalf("option 1 is not a confirmed one-way door naming its record: %+v", waive)
 	}
 	for _, w := range keep.Writes {
-		if w.Kind == WriteLedgerWaiver {
+		if w.Kind == WriteLedgerWaiver || w.Kind == WriteGateRerun {
 			t.Fatalf("keeping the floor writes a waiver record: %+v", keep.Writes)
 		}
 	}

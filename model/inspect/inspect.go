@@ -73,6 +73,14 @@ type Judgement struct {
 	// Reviewer names the model that reviewed ("openai gpt-4o"); empty when
 	// none did.
 	Reviewer string `json:"reviewer,omitempty"`
+	// Builder is the model that built the head, as the pack records it
+	// (the head commit's Aayudha-Model trailer; the agent's word), and
+	// ReviewerModel the [inspect] model that reviewed it: their families
+	// cap the rung (Cap). Capped says why the rung was capped, "" when it
+	// was not.
+	Builder       string `json:"builder,omitempty"`
+	ReviewerModel string `json:"reviewer_model,omitempty"`
+	Capped        string `json:"capped,omitempty"`
 	// Rung is the judgement's rung: A, B, C, human or stopped.
 	Rung string `json:"rung"`
 	// Why says, for the human rung, why no model's rung stands.
@@ -127,9 +135,11 @@ func (j Judgement) Status() (state, description string) {
 // answered for every criterion; why, when it did not, is the reason the
 // human rung stands. prior is how many earlier heads of the pull request
 // the gate judged without converging (Prior). A model's rung never stands
-// alone: the judgement's rung is the lowest the model gave any criterion.
+// alone: the judgement's rung is the lowest the model gave any criterion,
+// and never better than the builder's and the reviewer's families allow
+// (Cap: an unknown builder family, or a same-family review, is rung C).
 func (j *Judgement) Decide(reviewed bool, why string, prior int) {
-	j.Round = 0
+	j.Round, j.Capped = 0, ""
 	if !reviewed {
 		j.Rung, j.Why = RungHuman, why
 		if j.Why == "" {
@@ -143,6 +153,9 @@ func (j *Judgement) Decide(reviewed bool, why string, prior int) {
 		if rungRank(c.Rung) > rungRank(j.Rung) {
 			j.Rung = c.Rung
 		}
+	}
+	if most, capped := Cap(j.Builder, j.ReviewerModel); rungRank(most) > rungRank(j.Rung) {
+		j.Rung, j.Capped = most, capped
 	}
 	if len(j.notShown()) == 0 {
 		return
@@ -198,6 +211,9 @@ func (j Judgement) Validate(pr int, head string) error {
 		return fmt.Errorf("the judgement is of head %s, not the pull request's head %s", j.Head, head)
 	case !slices.Contains([]string{RungA, RungB, RungC, RungHuman, RungStopped}, j.Rung):
 		return fmt.Errorf("the judgement's rung %q is none inspect gives", j.Rung)
+	}
+	if most, why := Cap(j.Builder, j.ReviewerModel); (j.Rung == RungA || j.Rung == RungB) && rungRank(j.Rung) < rungRank(most) {
+		return fmt.Errorf("the judgement's rung %s is above rung %s, the most its families allow: %s", j.Rung, most, why)
 	}
 	for _, c := range j.Criteria {
 		if c.Rung != "" && rungRank(c.Rung) < 0 {

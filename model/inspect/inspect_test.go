@@ -131,7 +131,7 @@ func TestStatusNoReviewerIsTheHumanRung(t *testing.T) {
 // lowest rung any criterion got stands as success; not converged, the
 // round is counted, and the third distinct head stops the review.
 func TestDecideTakesTheLowestRungAndStopsAfterThreeRounds(t *testing.T) {
-	j := Judgement{Criteria: Judge(facts())}
+	j := Judgement{Criteria: Judge(facts()), Builder: "claude-sonnet-4-5", ReviewerModel: "gpt-5"}
 	j.Criteria[0].Rung, j.Criteria[0].Shown = "A", true
 	j.Criteria[1].Rung, j.Criteria[1].Shown = "B", true
 	j.Decide(true, "", 0)

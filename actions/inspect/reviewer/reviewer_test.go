@@ -59,7 +59,10 @@ func judged(text, test string) (*model.Judgement, model.Facts) {
 		Outcome:   map[string]model.Outcome{"greet:" + test: model.Passed},
 		TestFiles: map[string]map[string][]byte{"greet": {"shout_test.go": []byte(assertingTest)}},
 	}
-	return &model.Judgement{Version: model.Version, PR: 4, Head: "abc", Criteria: model.Judge(f)}, f
+	// A builder of another family than the sandbox's reviewer, so its
+	// rung is not capped (model/inspect.Cap).
+	return &model.Judgement{Version: model.Version, PR: 4, Head: "abc", Criteria: model.Judge(f),
+		Builder: "claude-sonnet-4-5", ReviewerModel: sandbox.ReviewerModel}, f
 }
 
 // TestReviewerRecordsTheRungReasonsAndSpend: the sandbox's reviewer reads

@@ -384,6 +384,13 @@ var ghAPICalls = []apiCall{
 		c.want(c.obj(), "allow_squash_merge", true)
 	}},
 	{op: "actions/create-workflow-dispatch", method: "POST", path: "repos/acme/benefits/actions/workflows/" + sandbox.GateFile + "/dispatches", body: `{"ref":"dev"}`, status: 204},
+	// A seeded run has no runner behind it: it moves to its next attempt
+	// and keeps its conclusion, so the merge below still finds it.
+	{op: "actions/re-run-workflow", method: "POST", path: "repos/acme/benefits/actions/runs/{run}/rerun", status: 201, check: func(c *callCtx) {
+		if m, ok := c.obj().(map[string]any); !ok || len(m) != 0 {
+			c.t.Errorf("a re-run answers an empty object, got %v", c.obj())
+		}
+	}},
 	{op: "pulls/merge", method: "PUT", path: "repos/acme/benefits/pulls/4/merge", body: `{"merge_method":"squash","sha":"{head4}"}`, status: 200, check: func(c *callCtx) {
 		c.want(c.obj(), "merged", true)
 	}},

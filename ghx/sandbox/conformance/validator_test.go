@@ -82,7 +82,7 @@ func TestCoverageCountsAliases(t *testing.T) {
 		t.Errorf("after a compare: missing %v, want only git/get-ref", got)
 	}
 	ids, err := RequiredOperations()
-	if err != nil || len(ids) != 46 {
+	if err != nil || len(ids) != 47 {
 		t.Errorf("operations.txt: %d operations, %v", len(ids), err)
 	}
 }
