@@ -27,19 +27,30 @@ func PackDir(checkout string, story int) string {
 
 // pack assembles the pack, writes it with proof.WriteLocal and verifies the
 // folder it wrote.
-func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, checks []proof.Check) (*Outcome, error) {
+func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, shots map[int][]byte, checks []proof.Check) (*Outcome, error) {
 	req := r.req
 	footprint, err := r.footprint(ctx)
 	if err != nil {
 		return nil, err
 	}
 	files := map[string][]byte{}
-	byID := map[int]string{}
+	byID := map[int][]string{}
 	var artifacts []proof.Artifact
 	for _, e := range evidence {
 		files[e.Path] = e.Bytes
-		byID[e.ID] = e.Path
+		byID[e.ID] = append(byID[e.ID], e.Path)
 		artifacts = append(artifacts, proof.ArtifactFromBytes(e.Path, proof.KindAPITrace, e.Bytes))
+	}
+	for id, b := range shots {
+		// A screenshot is media: its bytes stay in the pack folder (the
+		// run artifact), and it is store none, so the ledger keeps only
+		// its hash (proof.CheckMediaStore).
+		p := proof.ScreenPath(id)
+		files[p] = b
+		byID[id] = append(byID[id], p)
+		a := proof.ArtifactFromBytes(p, proof.KindScreenshot, b)
+		a.Store = proof.StoreNone
+		artifacts = append(artifacts, a)
 	}
 	if r.testEvents != nil {
 		files[proof.TestsEventsPath] = r.testEvents
@@ -66,7 +77,7 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 	for _, id := range ids {
 		c := proof.Criterion{ID: id, Evidence: []string{}}
 		if p, ok := byID[id]; ok {
-			c.Evidence = []string{p}
+			c.Evidence = p
 		}
 		criteria = append(criteria, c)
 	}
