@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 
 	"github.com/aayudha/aayu/internal/lazyre"
@@ -85,8 +87,8 @@ func (t Tools) runWeb(ctx context.Context, dir string, app []string, m proof.Evi
 		run.Failure = "the evidence map names a screenshot, but the base branch's [verify] app names no command that starts the app (e.g. app = [\"go\", \"run\", \"./web\"], listening on $PORT)"
 		return run
 	}
-	browser := chromiumPath()
-	if browser == "" {
+	exe := chromiumPath()
+	if exe == "" {
 		run.Failure = "chromium is not installed here, so no page could be opened (install Debian's chromium package)"
 		return run
 	}
@@ -100,7 +102,7 @@ func (t Tools) runWeb(ctx context.Context, dir string, app []string, m proof.Evi
 		run.Failure = "the screens folder could not be made: " + err.Error()
 		return run
 	}
-	run.Browser, run.Failure = capturePages(ctx, browser, base, run.Shots, out, emit)
+	run.Browser, run.Failure = capturePages(ctx, exe, base, run.Shots, out, emit)
 	return run
 }
 
@@ -189,13 +191,13 @@ var ChromiumFlags = []string{"headless", "no-sandbox", "disable-gpu", "disable-q
 // capturePages opens each shot's page in one headless chromium with a new
 // empty profile and writes its capture. It returns the browser's version,
 // or why the browser could not be used at all.
-func capturePages(ctx context.Context, browser, base string, shots []webShot, out string, emit func(Event)) (string, string) {
+func capturePages(ctx context.Context, exe, base string, shots []webShot, out string, emit func(Event)) (string, string) {
 	profile, err := os.MkdirTemp("", "aayu-chromium-*")
 	if err != nil {
 		return "", "no folder for chromium's profile: " + err.Error()
 	}
 	defer os.RemoveAll(profile)
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(browser), chromedp.UserDataDir(profile),
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(exe), chromedp.UserDataDir(profile),
 		chromedp.WindowSize(webViewportW, webViewportH)}
 	for _, f := range ChromiumFlags {
 		opts = append(opts, chromedp.Flag(f, true))
@@ -204,11 +206,13 @@ func capturePages(ctx context.Context, browser, base string, shots []webShot, ou
 	defer cancelAlloc()
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	defer cancelBrowser()
-	ua, err := chromedp.Run(bctx, chromedp.Evaluate[string]("navigator.userAgent"))
+	v, err := chromedp.Run(bctx, func(ctx context.Context, t *chromedp.Target) (browser.GetVersionResult, error) {
+		return cdp.Call(ctx, t, browser.GetVersion, cdp.Empty{})
+	})
 	if err != nil {
 		return "", "chromium did not start: " + err.Error()
 	}
-	version := browserVersion(ua)
+	version := browserVersion(v.Product)
 	for i := range shots {
 		s := &shots[i]
 		s.Failure = capture(bctx, base, *s, filepath.Join(out, filepath.FromSlash(proof.ScreenPath(s.ID))))

@@ -158,6 +158,9 @@ func TestWebFloorCapturesTheScreenshot(t *testing.T) {
 	if out.ExitCode != ExitOK {
 		t.Fatalf("exit %d, want 0; problems %+v, failed floors %+v", out.ExitCode, out.Report.Problems, out.Report.FailedFloors)
 	}
+	if c.Version == "" || strings.HasSuffix(c.Version, ".0.0.0") {
+		t.Errorf("web check version %q, want chromium's own version", c.Version)
+	}
 	var shot *proof.Artifact
 	for i, a := range out.Pack.Artifacts {
 		if a.Path == "screens/1.png" {
