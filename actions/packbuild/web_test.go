@@ -273,3 +273,32 @@ func TestWebFloorFromRawOutputs(t *testing.T) {
 		t.Fatalf("a flat capture in the raw outputs: web check %+v, want a fail", c)
 	}
 }
+
+// TestSpeedOfWebFloorPage is one web floor capture, for farm-bench to time
+// as a whole process beside curl fetching the same page
+// (docs/performance.md): AAYU_WEB_URL names a running app, AAYU_WEB_PAGE
+// the page (default /summary), and the capture must pass.
+func TestSpeedOfWebFloorPage(t *testing.T) {
+	t.Parallel()
+	base := os.Getenv("AAYU_WEB_URL")
+	if base == "" {
+		t.Skip("AAYU_WEB_URL names no running app to capture a page of")
+	}
+	page := os.Getenv("AAYU_WEB_PAGE")
+	if page == "" {
+		page = "/summary"
+	}
+	exe := chromiumPath()
+	if exe == "" {
+		t.Fatal("chromium is not installed")
+	}
+	shots := []webShot{{ID: 1, Page: page, Element: "#deductible"}}
+	out := t.TempDir()
+	if err := os.Mkdir(filepath.Join(out, "screens"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	version, why := capturePages(context.Background(), exe, base, shots, out, func(Event) {})
+	if why != "" || shots[0].Failure != "" {
+		t.Fatalf("chromium %s: %s%s", version, why, shots[0].Failure)
+	}
+}
