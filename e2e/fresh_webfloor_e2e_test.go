@@ -78,9 +78,9 @@ func freshWebPR(t *testing.T, f *freshLoop, slug, page, element string) (story, 
 	agent := f.agentClone()
 	branch := fmt.Sprintf("story/%d-%s", story, slug)
 	head = agent.commit(branch, fmt.Sprintf("greet: Shout, on the page\n\nRefs #%d", story), map[string]string{
-		"greet/shout.go":       freshShout,
-		"greet/shout_test.go":  freshShoutTest,
-		"web/pages/shout.html": freshShoutPage,
+		"greet/shout.go":                                freshShout,
+		"greet/shout_test.go":                           freshShoutTest,
+		"web/pages/shout.html":                          freshShoutPage,
 		fmt.Sprintf(".aayudha/evidence/%d.toml", story): fmt.Sprintf("[[criterion]]\nid = 1\ntests = [\"greet:TestShout\"]\nscreenshot = %q\nelement = %q\n", page, element),
 	})
 	agent.push(branch)
