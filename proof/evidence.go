@@ -64,6 +64,9 @@ type MappedCriterion struct {
 	// Element, when set, is a CSS selector that must be on that page.
 	Screenshot string
 	Element    string
+	// Transcript asks for a screen-reader transcript of the screenshot's
+	// page, read from its accessibility tree (sr-transcript = true).
+	Transcript bool
 }
 
 // EvidenceMap is the parsed evidence map, in file order.

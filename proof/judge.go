@@ -136,6 +136,10 @@ func (v *verifier) judgeCriterion(c Criterion, arts map[string]Artifact, verdict
 			fail(CodeEvidenceTestAbsent, shot, fmt.Sprintf("is not proven: the evidence map names a screenshot of %s, and its evidence has no %s (the web floor did not capture it)", clipText(mc.Screenshot), shot))
 			return res
 		}
+		if tr := TranscriptPath(c.ID); mc.Transcript && !seen[foldName(tr)] {
+			fail(CodeEvidenceTestAbsent, tr, fmt.Sprintf("is not proven: the evidence map asks for a screen-reader transcript of %s, and its evidence has no %s (the web floor did not read it)", clipText(mc.Screenshot), tr))
+			return res
+		}
 	} else if !tally.anyPass() {
 		fail(CodeEvidenceTestAbsent, "", "is not proven: its test events show no test passing")
 		return res

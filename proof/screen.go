@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Caps on a screenshot the web floor or the verifier reads: a viewport
@@ -55,4 +58,37 @@ func flat(img image.Image) bool {
 		}
 	}
 	return true
+}
+
+// MaxTranscriptBytes caps a screen-reader transcript; a page's is a few
+// kilobytes.
+const MaxTranscriptBytes = 1 << 20
+
+// CheckTranscript says why b is not a screen-reader transcript that reads
+// something, or nil: UTF-8 text of at most MaxTranscriptBytes, lines of
+// "role: name" with no control character but the line ends, and at least
+// one line (a page whose accessibility tree names nothing never passes).
+// It returns the number of lines.
+func CheckTranscript(b []byte) (int, error) {
+	switch {
+	case len(b) > MaxTranscriptBytes:
+		return 0, fmt.Errorf("the transcript is %d bytes, more than the %d aayu reads", len(b), MaxTranscriptBytes)
+	case !utf8.Valid(b):
+		return 0, fmt.Errorf("the transcript is not UTF-8 text")
+	}
+	lines := 0
+	for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		role, name, ok := strings.Cut(l, ": ")
+		if !ok || role == "" || name == "" || strings.IndexFunc(l, unicode.IsControl) >= 0 {
+			return 0, fmt.Errorf("line %d of the transcript is not \"role: name\"", i+1)
+		}
+		lines++
+	}
+	if lines == 0 {
+		return 0, fmt.Errorf("the transcript is empty: the page's accessibility tree names nothing a screen reader would read")
+	}
+	return lines, nil
 }

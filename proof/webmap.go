@@ -9,7 +9,7 @@ import (
 // CriterionKeys are the keys a [[criterion]] table of the evidence map may
 // hold: its id, the tests whose passing run proves it, and for a web
 // criterion the page the web floor captures and an element it must show.
-var CriterionKeys = []string{"id", "tests", "screenshot", "element"}
+var CriterionKeys = []string{"id", "tests", "screenshot", "element", "sr-transcript"}
 
 // Caps on a web criterion's page and element, which the builder writes.
 const (
@@ -19,6 +19,10 @@ const (
 
 // ScreenPath is the artifact path of criterion id's screenshot.
 func ScreenPath(id int) string { return fmt.Sprintf("screens/%d.png", id) }
+
+// TranscriptPath is the artifact path of criterion id's screen-reader
+// transcript of its screenshot's page.
+func TranscriptPath(id int) string { return fmt.Sprintf("transcripts/%d.txt", id) }
 
 // webCriterion reads the screenshot and element keys of one [[criterion]]
 // table. A screenshot is a path of the app ("/summary?plan=gold"), never a
@@ -50,6 +54,16 @@ func webCriterion(c MappedCriterion, table map[string]any) (MappedCriterion, err
 			return MappedCriterion{}, fmt.Errorf("evidence map: criterion %d: screenshot %q %s", c.ID, clipText(shot), why)
 		}
 		c.Screenshot = shot
+	}
+	if v, present := table["sr-transcript"]; present {
+		b, ok := v.(bool)
+		switch {
+		case !ok:
+			return MappedCriterion{}, fmt.Errorf("evidence map: criterion %d: sr-transcript must be true or false", c.ID)
+		case b && !hasShot:
+			return MappedCriterion{}, fmt.Errorf("evidence map: criterion %d asks for an sr-transcript but names no screenshot page to read", c.ID)
+		}
+		c.Transcript = b
 	}
 	if hasElem {
 		switch {

@@ -27,7 +27,7 @@ func PackDir(checkout string, story int) string {
 
 // pack assembles the pack, writes it with proof.WriteLocal and verifies the
 // folder it wrote.
-func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, shots map[int][]byte, checks []proof.Check) (*Outcome, error) {
+func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, shots []webArtifact, checks []proof.Check) (*Outcome, error) {
 	req := r.req
 	footprint, err := r.footprint(ctx)
 	if err != nil {
@@ -41,14 +41,13 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, s
 		byID[e.ID] = append(byID[e.ID], e.Path)
 		artifacts = append(artifacts, proof.ArtifactFromBytes(e.Path, proof.KindAPITrace, e.Bytes))
 	}
-	for id, b := range shots {
-		// A screenshot is media: its bytes stay in the pack folder (the
-		// run artifact), and it is store none, so the ledger keeps only
-		// its hash (proof.CheckMediaStore).
-		p := proof.ScreenPath(id)
-		files[p] = b
-		byID[id] = append(byID[id], p)
-		a := proof.ArtifactFromBytes(p, proof.KindScreenshot, b)
+	for _, w := range shots {
+		// Screenshots and transcripts are media: their bytes stay in the
+		// pack folder (the run artifact), and they are store none, so the
+		// ledger keeps only their hash (proof.CheckMediaStore).
+		files[w.Path] = w.Bytes
+		byID[w.ID] = append(byID[w.ID], w.Path)
+		a := proof.ArtifactFromBytes(w.Path, w.Kind, w.Bytes)
 		a.Store = proof.StoreNone
 		artifacts = append(artifacts, a)
 	}

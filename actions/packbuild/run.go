@@ -104,7 +104,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	r.end(vet.Result, vet.Detail)
 
 	checks := []proof.Check{testsCheck, coverage, vet}
-	var shots map[int][]byte
+	var shots []webArtifact
 	if crits := r.evidenceMap.Screenshots(); len(crits) > 0 {
 		r.start(StepWeb, r.recorded("each screenshot criterion's page in headless chromium"))
 		run, dir := r.webRun(ctx, tmp)

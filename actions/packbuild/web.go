@@ -14,7 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
@@ -55,6 +57,8 @@ type webShot struct {
 	ID      int    `json:"id"`
 	Page    string `json:"page"`
 	Element string `json:"element,omitempty"`
+	// Transcript asks for the page's screen-reader transcript too.
+	Transcript bool `json:"transcript,omitempty"`
 	// Failure says why there is no capture, in words; "" means
 	// screens/ID.png was written (and is judged again from its bytes).
 	Failure string `json:"failure,omitempty"`
@@ -81,7 +85,7 @@ func (t Tools) runWeb(ctx context.Context, dir string, app []string, m proof.Evi
 	}
 	run := &webRun{}
 	for _, c := range crits {
-		run.Shots = append(run.Shots, webShot{ID: c.ID, Page: c.Screenshot, Element: c.Element})
+		run.Shots = append(run.Shots, webShot{ID: c.ID, Page: c.Screenshot, Element: c.Element, Transcript: c.Transcript})
 	}
 	if len(app) == 0 {
 		run.Failure = "the evidence map names a screenshot, but the base branch's [verify] app names no command that starts the app (e.g. app = [\"go\", \"run\", \"./web\"], listening on $PORT)"
@@ -98,9 +102,11 @@ func (t Tools) runWeb(ctx context.Context, dir string, app []string, m proof.Evi
 		return run
 	}
 	defer stop()
-	if err := os.MkdirAll(filepath.Join(out, "screens"), 0o755); err != nil {
-		run.Failure = "the screens folder could not be made: " + err.Error()
-		return run
+	for _, d := range []string{"screens", "transcripts"} {
+		if err := os.MkdirAll(filepath.Join(out, d), 0o755); err != nil {
+			run.Failure = "the " + d + " folder could not be made: " + err.Error()
+			return run
+		}
 	}
 	run.Browser, run.Failure = capturePages(ctx, exe, base, run.Shots, out, emit)
 	return run
@@ -158,7 +164,7 @@ func (t Tools) startApp(ctx context.Context, dir string, app []string, emit func
 		case err := <-exited:
 			exited <- err
 			stop()
-			return "", nil, fmt.Sprintf("the app (%s) exited before it answered on port %s (%v)%s", strings.Join(app, " "), port, err, quoteStderr([]byte(errBuf.String())))
+			return "", nil, fmt.Sprintf("the app (%s) exited before it answered on port %s (%v)%s", strings.Join(app, " "), port, err, quoteStderr(errBuf.Bytes()))
 		case <-ctx.Done():
 			stop()
 			return "", nil, "the run was cancelled before the app answered"
@@ -166,7 +172,7 @@ func (t Tools) startApp(ctx context.Context, dir string, app []string, emit func
 		}
 		if time.Now().After(deadline) {
 			stop()
-			return "", nil, fmt.Sprintf("the app (%s) did not answer on %s within %s%s", strings.Join(app, " "), base, appStartTimeout, quoteStderr([]byte(errBuf.String())))
+			return "", nil, fmt.Sprintf("the app (%s) did not answer on %s within %s%s", strings.Join(app, " "), base, appStartTimeout, quoteStderr(errBuf.Bytes()))
 		}
 	}
 }
@@ -215,7 +221,7 @@ func capturePages(ctx context.Context, exe, base string, shots []webShot, out st
 	version := browserVersion(v.Product)
 	for i := range shots {
 		s := &shots[i]
-		s.Failure = capture(bctx, base, *s, filepath.Join(out, filepath.FromSlash(proof.ScreenPath(s.ID))))
+		s.Failure = capture(bctx, base, *s, out)
 		line := fmt.Sprintf("criterion %d: %s captured", s.ID, s.Page)
 		if s.Failure != "" {
 			line = fmt.Sprintf("criterion %d: %s", s.ID, s.Failure)
@@ -235,8 +241,9 @@ func browserVersion(ua string) string {
 }
 
 // capture opens one page, checks it loaded and shows the element, and
-// writes its capture to file; it returns why not, in words, or "".
-func capture(ctx context.Context, base string, s webShot, file string) string {
+// writes its capture (and, when asked, its transcript) under out; it
+// returns why not, in words, or "".
+func capture(ctx context.Context, base string, s webShot, out string) string {
 	tctx, cancel := context.WithTimeout(ctx, pageTimeout)
 	defer cancel()
 	resp, err := chromedp.Run(tctx, chromedp.NavigateResponse(base+s.Page))
@@ -269,10 +276,63 @@ func capture(ctx context.Context, base string, s webShot, file string) string {
 	if _, _, err := proof.CheckScreenshot(png); err != nil {
 		return fmt.Sprintf("the page %s loaded, but %v", s.Page, err)
 	}
-	if err := os.WriteFile(file, png, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(out, filepath.FromSlash(proof.ScreenPath(s.ID))), png, 0o644); err != nil {
 		return fmt.Sprintf("the capture of %s could not be written: %v", s.Page, err)
 	}
+	if !s.Transcript {
+		return ""
+	}
+	tree, err := chromedp.Run(tctx, func(ctx context.Context, t *chromedp.Target) (accessibility.GetFullAXTreeResult, error) {
+		return cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	})
+	if err != nil {
+		return fmt.Sprintf("the accessibility tree of %s could not be read: %v", s.Page, err)
+	}
+	text := transcript(tree.Nodes)
+	if _, err := proof.CheckTranscript(text); err != nil {
+		return fmt.Sprintf("the page %s loaded, but %v", s.Page, err)
+	}
+	if err := os.WriteFile(filepath.Join(out, filepath.FromSlash(proof.TranscriptPath(s.ID))), text, 0o644); err != nil {
+		return fmt.Sprintf("the transcript of %s could not be written: %v", s.Page, err)
+	}
 	return ""
+}
+
+// transcript is what a screen reader would read of a page, from its
+// accessibility tree in document order: one "role: name" line for each
+// node it does not ignore that has a name, the text boxes inside text
+// left out (their text is the text's own name).
+func transcript(nodes []*accessibility.Node) []byte {
+	var b strings.Builder
+	for _, n := range nodes {
+		if n == nil || n.Ignored {
+			continue
+		}
+		role, name := axString(n.Role), strings.Join(strings.Fields(axString(n.Name)), " ")
+		if role == "" || name == "" || role == "InlineTextBox" {
+			continue
+		}
+		name = strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return -1
+			}
+			return r
+		}, name)
+		fmt.Fprintf(&b, "%s: %s\n", role, name)
+	}
+	return []byte(b.String())
+}
+
+// axString is an accessibility value as text; "" when it is not a string.
+func axString(v *accessibility.Value) string {
+	if v == nil || len(v.Value) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(v.Value, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 func clip(s string) string {
@@ -294,13 +354,22 @@ func (r *runner) webRun(ctx context.Context, tmp string) (*webRun, string) {
 	return r.raw.m.Web, r.raw.dir
 }
 
+// webArtifact is one capture the pack keeps: criterion ID's screenshot or
+// transcript.
+type webArtifact struct {
+	ID         int
+	Path, Kind string
+	Bytes      []byte
+}
+
 // judgeWeb turns a web run into the web floor's check and the pack's
-// screenshots. The pages are the evidence map's (crits), never the run's
+// captures. The pages are the evidence map's (crits), never the run's
 // word: a page the run does not speak of fails. Each capture is judged
 // again from its bytes in dir (this run's folder, or the tests job's raw
-// outputs): one that is missing, not a PNG or one flat colour fails the
-// floor, whatever the run said.
-func judgeWeb(crits []proof.MappedCriterion, run *webRun, dir string) (proof.Check, map[int][]byte) {
+// outputs): a screenshot that is missing, not a PNG or one flat colour,
+// or a transcript that reads nothing, fails the floor, whatever the run
+// said.
+func judgeWeb(crits []proof.MappedCriterion, run *webRun, dir string) (proof.Check, []webArtifact) {
 	c := proof.Check{Floor: StepWeb, Tool: "chromium (headless, chromedp)", Version: run.Browser, Network: proof.NetworkNotIsolated}
 	if run.Failure != "" {
 		zero := 0.0
@@ -311,8 +380,9 @@ func judgeWeb(crits []proof.MappedCriterion, run *webRun, dir string) (proof.Che
 	for _, s := range run.Shots {
 		said[s.ID] = s
 	}
-	shots := map[int][]byte{}
+	var arts []webArtifact
 	var words []string
+	captured := 0
 	for _, mc := range crits {
 		what := mc.Screenshot
 		if mc.Element != "" {
@@ -320,31 +390,59 @@ func judgeWeb(crits []proof.MappedCriterion, run *webRun, dir string) (proof.Che
 		}
 		s, ok := said[mc.ID]
 		why := s.Failure
-		switch {
-		case !ok || s.Page != mc.Screenshot || s.Element != mc.Element:
+		if !ok || s.Page != mc.Screenshot || s.Element != mc.Element || s.Transcript != mc.Transcript {
 			why = "the run did not capture " + what
-		case why == "":
-			b, err := proof.ReadFileCapped(filepath.Join(dir, filepath.FromSlash(proof.ScreenPath(mc.ID))), proof.MaxScreenshotBytes)
-			if err == nil {
-				var w, h int
-				if w, h, err = proof.CheckScreenshot(b); err == nil {
-					shots[mc.ID] = b
-					words = append(words, fmt.Sprintf("criterion %d: %s, %d×%d", mc.ID, what, w, h))
-					continue
-				}
-			}
-			why = fmt.Sprintf("the capture of %s cannot be used: %v", mc.Screenshot, err)
 		}
-		words = append(words, fmt.Sprintf("criterion %d: %s", mc.ID, why))
+		var got []webArtifact
+		if why == "" {
+			got, what, why = readCaptures(mc, dir, what)
+		}
+		if why != "" {
+			words = append(words, fmt.Sprintf("criterion %d: %s", mc.ID, why))
+			continue
+		}
+		captured++
+		arts = append(arts, got...)
+		words = append(words, fmt.Sprintf("criterion %d: %s", mc.ID, what))
 	}
-	n := float64(len(shots))
+	n := float64(captured)
 	c.Value = &n
 	c.Result = proof.ResultPass
-	if len(shots) < len(crits) {
+	if captured < len(crits) {
 		c.Result = proof.ResultFail
 	}
-	c.Detail = fmt.Sprintf("%d of %d %s captured; %s", len(shots), len(crits), plural(len(crits), "page", "pages"), strings.Join(words, "; "))
-	return c, shots
+	c.Detail = fmt.Sprintf("%d of %d %s captured; %s", captured, len(crits), plural(len(crits), "page", "pages"), strings.Join(words, "; "))
+	return c, arts
+}
+
+// readCaptures reads and judges one criterion's screenshot and, when the
+// map asks, its transcript; it returns them, what they show, or why not.
+func readCaptures(mc proof.MappedCriterion, dir, what string) ([]webArtifact, string, string) {
+	shot := proof.ScreenPath(mc.ID)
+	b, err := proof.ReadFileCapped(filepath.Join(dir, filepath.FromSlash(shot)), proof.MaxScreenshotBytes)
+	var w, h int
+	if err == nil {
+		w, h, err = proof.CheckScreenshot(b)
+	}
+	if err != nil {
+		return nil, "", fmt.Sprintf("the capture of %s cannot be used: %v", mc.Screenshot, err)
+	}
+	arts := []webArtifact{{ID: mc.ID, Path: shot, Kind: proof.KindScreenshot, Bytes: b}}
+	what = fmt.Sprintf("%s, %d×%d", what, w, h)
+	if !mc.Transcript {
+		return arts, what, ""
+	}
+	tr := proof.TranscriptPath(mc.ID)
+	t, err := proof.ReadFileCapped(filepath.Join(dir, filepath.FromSlash(tr)), proof.MaxTranscriptBytes)
+	lines := 0
+	if err == nil {
+		lines, err = proof.CheckTranscript(t)
+	}
+	if err != nil {
+		return nil, "", fmt.Sprintf("the screen-reader transcript of %s cannot be used: %v", mc.Screenshot, err)
+	}
+	arts = append(arts, webArtifact{ID: mc.ID, Path: tr, Kind: proof.KindSRTranscript, Bytes: t})
+	return arts, fmt.Sprintf("%s, transcript of %d %s", what, lines, plural(lines, "line", "lines")), ""
 }
 
 // rawWeb is the tests job's web floor run: the evidence map is the

@@ -149,7 +149,7 @@ func webCheck(t *testing.T, out *Outcome) proof.Check {
 func TestWebFloorCapturesTheScreenshot(t *testing.T) {
 	t.Parallel()
 	needChromium(t)
-	req := webRepo(t, goRunWeb, "screenshot = \"/summary\"\nelement = \"#deductible\"\n")
+	req := webRepo(t, goRunWeb, "screenshot = \"/summary\"\nelement = \"#deductible\"\nsr-transcript = true\n")
 	out, _ := run(t, req)
 	c := webCheck(t, out)
 	if c.Result != proof.ResultPass || !strings.Contains(c.Detail, "criterion 1: /summary showing \"#deductible\"") {
@@ -170,8 +170,17 @@ func TestWebFloorCapturesTheScreenshot(t *testing.T) {
 	if shot == nil || shot.Kind != proof.KindScreenshot || shot.Store != proof.StoreNone {
 		t.Fatalf("screens/1.png artifact %+v, want kind screenshot, store none", shot)
 	}
-	if ev := out.Pack.Criteria[0].Evidence; len(ev) != 2 || ev[1] != "screens/1.png" {
-		t.Fatalf("criterion 1 cites %v, want its test events and screens/1.png", ev)
+	if ev := out.Pack.Criteria[0].Evidence; len(ev) != 3 || ev[1] != "screens/1.png" || ev[2] != "transcripts/1.txt" {
+		t.Fatalf("criterion 1 cites %v, want its test events, screens/1.png and transcripts/1.txt", ev)
+	}
+	tr := string(readFile(t, filepath.Join(out.Dir, "artifacts", "transcripts", "1.txt")))
+	for _, want := range []string{"heading: Gold plan", "StaticText: Deductible: $500"} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("the screen-reader transcript lacks %q:\n%s", want, tr)
+		}
+	}
+	if !strings.Contains(c.Detail, "transcript of") {
+		t.Errorf("web check detail %q does not name the transcript", c.Detail)
 	}
 	b := readFile(t, filepath.Join(out.Dir, "artifacts", "screens", "1.png"))
 	if _, _, err := proof.CheckScreenshot(b); err != nil {
