@@ -59,6 +59,14 @@ func ModulePathOf(gomod []byte) string {
 type MappedCriterion struct {
 	ID    int
 	Tests []TestRef
+	// Screenshot, when set, is the URL path of the app ([verify] app) the
+	// web floor opens for this criterion and captures as screens/ID.png;
+	// Element, when set, is a CSS selector that must be on that page.
+	Screenshot string
+	Element    string
+	// Transcript asks for a screen-reader transcript of the screenshot's
+	// page, read from its accessibility tree (sr-transcript = true).
+	Transcript bool
 }
 
 // EvidenceMap is the parsed evidence map, in file order.
@@ -153,8 +161,8 @@ func evidenceCriterion(n int, t any) (MappedCriterion, error) {
 	}
 	slices.Sort(keys)
 	for _, key := range keys {
-		if key != "id" && key != "tests" {
-			return MappedCriterion{}, fmt.Errorf("evidence map: [[criterion]] table %d has an unknown key %q (only id and tests)", n, clipText(key))
+		if !slices.Contains(CriterionKeys, key) {
+			return MappedCriterion{}, fmt.Errorf("evidence map: [[criterion]] table %d has an unknown key %q (only %s)", n, clipText(key), strings.Join(CriterionKeys, ", "))
 		}
 	}
 	id, ok := table["id"].(int64)
@@ -182,7 +190,7 @@ func evidenceCriterion(n int, t any) (MappedCriterion, error) {
 		seen[ref] = true
 		c.Tests = append(c.Tests, ref)
 	}
-	return c, nil
+	return webCriterion(c, table)
 }
 
 // TestsEventsPath is the artifact holding the run and outcome events of

@@ -132,6 +132,14 @@ func (v *verifier) judgeCriterion(c Criterion, arts map[string]Artifact, verdict
 			fail(CodeEvidenceTestAbsent, "", "is not proven: its test events do not show "+clipText(strings.Join(absent, ", "))+" running and passing, as the evidence map requires")
 			return res
 		}
+		if shot := ScreenPath(c.ID); mc.Screenshot != "" && !seen[foldName(shot)] {
+			fail(CodeEvidenceTestAbsent, shot, fmt.Sprintf("is not proven: the evidence map names a screenshot of %s, and its evidence has no %s (the web floor did not capture it)", clipText(mc.Screenshot), shot))
+			return res
+		}
+		if tr := TranscriptPath(c.ID); mc.Transcript && !seen[foldName(tr)] {
+			fail(CodeEvidenceTestAbsent, tr, fmt.Sprintf("is not proven: the evidence map asks for a screen-reader transcript of %s, and its evidence has no %s (the web floor did not read it)", clipText(mc.Screenshot), tr))
+			return res
+		}
 	} else if !tally.anyPass() {
 		fail(CodeEvidenceTestAbsent, "", "is not proven: its test events show no test passing")
 		return res

@@ -24,10 +24,12 @@ const LedgerBranch = "ledger"
 // MapPath is the evidence map's path in the checkout.
 func MapPath(story int) string { return fmt.Sprintf(".aayudha/evidence/%d.toml", story) }
 
-// Kinds are the keys a [[criterion]] table may use to name its evidence:
-// the map format (proof.LoadEvidenceMap) knows only tests, whose passing
-// go test events become the criterion's api-trace artifact.
-var Kinds = []string{"tests"}
+// Kinds are the keys a [[criterion]] table may use to name its evidence
+// (proof.CriterionKeys but id): tests, whose passing go test events become
+// the criterion's api-trace artifact, and for a page a person sees, the
+// screenshot the web floor captures (a path of [verify] app), an element
+// that must be on it and whether to read its screen-reader transcript.
+var Kinds = []string{"tests", "screenshot", "element", "sr-transcript"}
 
 // Guide is one Story's criteria as the builder must prove them.
 type Guide struct {

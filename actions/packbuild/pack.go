@@ -27,19 +27,29 @@ func PackDir(checkout string, story int) string {
 
 // pack assembles the pack, writes it with proof.WriteLocal and verifies the
 // folder it wrote.
-func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, checks []proof.Check) (*Outcome, error) {
+func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, shots []webArtifact, checks []proof.Check) (*Outcome, error) {
 	req := r.req
 	footprint, err := r.footprint(ctx)
 	if err != nil {
 		return nil, err
 	}
 	files := map[string][]byte{}
-	byID := map[int]string{}
+	byID := map[int][]string{}
 	var artifacts []proof.Artifact
 	for _, e := range evidence {
 		files[e.Path] = e.Bytes
-		byID[e.ID] = e.Path
+		byID[e.ID] = append(byID[e.ID], e.Path)
 		artifacts = append(artifacts, proof.ArtifactFromBytes(e.Path, proof.KindAPITrace, e.Bytes))
+	}
+	for _, w := range shots {
+		// Screenshots and transcripts are media: their bytes stay in the
+		// pack folder (the run artifact), and they are store none, so the
+		// ledger keeps only their hash (proof.CheckMediaStore).
+		files[w.Path] = w.Bytes
+		byID[w.ID] = append(byID[w.ID], w.Path)
+		a := proof.ArtifactFromBytes(w.Path, w.Kind, w.Bytes)
+		a.Store = proof.StoreNone
+		artifacts = append(artifacts, a)
 	}
 	if r.testEvents != nil {
 		files[proof.TestsEventsPath] = r.testEvents
@@ -66,7 +76,7 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, c
 	for _, id := range ids {
 		c := proof.Criterion{ID: id, Evidence: []string{}}
 		if p, ok := byID[id]; ok {
-			c.Evidence = []string{p}
+			c.Evidence = p
 		}
 		criteria = append(criteria, c)
 	}

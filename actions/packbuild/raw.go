@@ -70,6 +70,9 @@ type rawManifest struct {
 	// RedOnBaseDir is the temporary folder red on base's output names
 	// paths in, so the assembler can drop it from details.
 	RedOnBaseDir string `json:"red_on_base_dir,omitempty"`
+	// Web is the web floor's run (web.go), its captures in screens/; nil
+	// when the evidence map names no screenshot.
+	Web *webRun `json:"web,omitempty"`
 }
 
 // RawRequest is one raw run: the checkout of the pull request's head, the
@@ -129,6 +132,7 @@ func RunRaw(ctx context.Context, t Tools, req RawRequest, emit func(Event)) erro
 	emit(StepEnded{Step: StepVet, Result: proof.ResultPass, Detail: "recorded"})
 
 	m.RedOnBase = t.rawRedOnBase(ctx, req, m.Head, prefix, emit, &m)
+	m.Web = t.rawWeb(ctx, req, m.Head, emit)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

@@ -79,6 +79,9 @@ type settings struct {
 	blockingFrom      time.Time
 	retentionDays     int
 	requiredFloors    []string
+	// app is [verify] app: the command that starts the app the web floor
+	// opens pages of.
+	app []string
 }
 
 // loadSettings layers the base commit's .aayudha/config.toml under the
@@ -90,7 +93,7 @@ func loadSettings(src config.Sources, baseConfig []byte) (settings, error) {
 		return settings{}, err
 	}
 	s := settings{coverageThreshold: 90, retentionDays: cfg.Int("proof.retention_days"),
-		requiredFloors: proof.FloorsFrom(cfg).Required}
+		requiredFloors: proof.FloorsFrom(cfg).Required, app: cfg.Strings("verify.app")}
 	if v := strings.TrimSpace(cfg.String("verify.coverage_threshold")); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f < 0 || f > 100 {

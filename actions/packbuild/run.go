@@ -104,6 +104,15 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	r.end(vet.Result, vet.Detail)
 
 	checks := []proof.Check{testsCheck, coverage, vet}
+	var shots []webArtifact
+	if crits := r.evidenceMap.Screenshots(); len(crits) > 0 {
+		r.start(StepWeb, r.recorded("each screenshot criterion's page in headless chromium"))
+		run, dir := r.webRun(ctx, tmp)
+		var c proof.Check
+		c, shots = judgeWeb(crits, run, dir)
+		checks = append(checks, c)
+		r.end(c.Result, c.Detail)
+	}
 	if r.req.Bug {
 		r.start(StepRedOnBase, r.recorded("mapped tests on the base commit with the pull request's test files"))
 		results, err := r.redOnBase(ctx)
@@ -125,7 +134,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 		r.warnings = append(r.warnings, *framing)
 		r.emit(Output{Step: StepPack, Line: "warning: " + framing.Detail})
 	}
-	out, err := r.pack(ctx, evidence, checks)
+	out, err := r.pack(ctx, evidence, shots, checks)
 	if err != nil {
 		return nil, err
 	}

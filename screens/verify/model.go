@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -188,15 +189,21 @@ func (m *Model) apply(ev packbuild.Event) {
 	}
 }
 
-// row finds a step's row, adding one for a step the list did not expect.
+// row finds a step's row, adding one for a step the list did not expect
+// (the web floor runs only when the evidence map names a page): before
+// the pack's row, which is always last, so the rows stay in run order.
 func (m *Model) row(name string) *stepRow {
 	for i := range m.steps {
 		if m.steps[i].name == name {
 			return &m.steps[i]
 		}
 	}
-	m.steps = append(m.steps, stepRow{name: name})
-	return &m.steps[len(m.steps)-1]
+	at := len(m.steps)
+	if at > 0 && m.steps[at-1].name == packbuild.StepPack {
+		at--
+	}
+	m.steps = slices.Insert(m.steps, at, stepRow{name: name})
+	return &m.steps[at]
 }
 
 // finish records the outcome and its exit code, and ends the screen in
