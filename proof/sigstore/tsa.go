@@ -26,7 +26,7 @@ type tsResp struct {
 
 type contentInfo struct {
 	ContentType asn1.ObjectIdentifier
-	Content     asn1.RawValue `asn1:"explicit,optional,tag:0"`
+	Content     asn1.RawValue `asn1:"optional,tag:0"` // [0] EXPLICIT: the element whose Bytes hold the content
 }
 
 type signedData struct {
@@ -34,7 +34,7 @@ type signedData struct {
 	DigestAlgorithms []pkix.AlgorithmIdentifier `asn1:"set"`
 	EncapContentInfo struct {
 		EContentType asn1.ObjectIdentifier
-		EContent     asn1.RawValue `asn1:"explicit,optional,tag:0"`
+		EContent     asn1.RawValue `asn1:"optional,tag:0"` // [0] EXPLICIT OCTET STRING
 	}
 	Certificates asn1.RawValue `asn1:"optional,tag:0"`
 	CRLs         asn1.RawValue `asn1:"optional,tag:1"`
@@ -158,14 +158,17 @@ func (tsa *TimestampAuthority) verify(tsr, sig []byte) (time.Time, error) {
 		return time.Time{}, errors.New("the timestamp token is not CMS SignedData")
 	}
 	var sd signedData
-	if _, err := asn1.Unmarshal(ci.Content.Bytes, &sd); err != nil {
-		return time.Time{}, fmt.Errorf("the timestamp token's SignedData: %w", err)
+	if rest, err := asn1.Unmarshal(ci.Content.Bytes, &sd); err != nil || len(rest) > 0 {
+		return time.Time{}, errors.New("the timestamp token's SignedData does not read")
 	}
 	ec := sd.EncapContentInfo
-	if !ec.EContentType.Equal(oidTSTInfo) || ec.EContent.Tag != asn1.TagOctetString || ec.EContent.IsCompound {
+	var content []byte
+	if !ec.EContentType.Equal(oidTSTInfo) {
 		return time.Time{}, errors.New("the timestamp token does not hold a TSTInfo")
 	}
-	content := ec.EContent.Bytes
+	if rest, err := asn1.Unmarshal(ec.EContent.Bytes, &content); err != nil || len(rest) > 0 {
+		return time.Time{}, errors.New("the timestamp token's TSTInfo is not one OCTET STRING")
+	}
 	var certs []*x509.Certificate
 	if len(sd.Certificates.Bytes) > 0 {
 		var err error
