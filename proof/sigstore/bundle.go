@@ -59,32 +59,44 @@ type TimestampData struct {
 
 // TlogEntry is a Rekor v1 entry as the bundle carries it.
 type TlogEntry struct {
-	LogIndex JSONInt64 `json:"logIndex"`
-	LogID    *struct {
-		KeyID []byte `json:"keyId"`
-	} `json:"logId"`
-	KindVersion *struct {
-		Kind    string `json:"kind"`
-		Version string `json:"version"`
-	} `json:"kindVersion"`
-	IntegratedTime   JSONInt64 `json:"integratedTime"`
-	InclusionPromise *struct {
-		SignedEntryTimestamp []byte `json:"signedEntryTimestamp"`
-	} `json:"inclusionPromise,omitempty"`
-	InclusionProof    *InclusionProof `json:"inclusionProof,omitempty"`
-	CanonicalizedBody []byte          `json:"canonicalizedBody"`
+	LogIndex          JSONInt64         `json:"logIndex"`
+	LogID             *LogID            `json:"logId"`
+	KindVersion       *KindVersion      `json:"kindVersion"`
+	IntegratedTime    JSONInt64         `json:"integratedTime"`
+	InclusionPromise  *InclusionPromise `json:"inclusionPromise,omitempty"`
+	InclusionProof    *InclusionProof   `json:"inclusionProof,omitempty"`
+	CanonicalizedBody []byte            `json:"canonicalizedBody"`
 }
 
 // InclusionProof is an RFC 6962 audit path and the checkpoint that signs
 // its root.
 type InclusionProof struct {
-	LogIndex   JSONInt64 `json:"logIndex"`
-	RootHash   []byte    `json:"rootHash"`
-	TreeSize   JSONInt64 `json:"treeSize"`
-	Hashes     [][]byte  `json:"hashes"`
-	Checkpoint *struct {
-		Envelope string `json:"envelope"`
-	} `json:"checkpoint"`
+	LogIndex   JSONInt64   `json:"logIndex"`
+	RootHash   []byte      `json:"rootHash"`
+	TreeSize   JSONInt64   `json:"treeSize"`
+	Hashes     [][]byte    `json:"hashes"`
+	Checkpoint *Checkpoint `json:"checkpoint"`
+}
+
+// LogID is a log's ID: the SHA-256 of its key.
+type LogID struct {
+	KeyID []byte `json:"keyId"`
+}
+
+// KindVersion is the Rekor type of an entry, e.g. dsse 0.0.1.
+type KindVersion struct {
+	Kind    string `json:"kind"`
+	Version string `json:"version"`
+}
+
+// InclusionPromise is the log's signed entry timestamp.
+type InclusionPromise struct {
+	SignedEntryTimestamp []byte `json:"signedEntryTimestamp"`
+}
+
+// Checkpoint is the signed note of the log's tree head.
+type Checkpoint struct {
+	Envelope string `json:"envelope"`
 }
 
 // Envelope is a DSSE envelope as the bundle carries it (bytes, not

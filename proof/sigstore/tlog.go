@@ -138,24 +138,34 @@ func promiseHolds(e *TlogEntry, log *TransparencyLog) error {
 	if log.Start.IsZero() || log.Start.After(it) || (!log.End.IsZero() && log.End.Before(it)) {
 		return errors.New("rekor log public key not valid at payload integrated time")
 	}
-	itS, ok1 := jcsInt(int64(e.IntegratedTime))
-	idxS, ok2 := jcsInt(int64(e.LogIndex))
-	if !ok1 || !ok2 {
+	canon := PromisePayload(e.CanonicalizedBody, int64(e.IntegratedTime), e.LogID.KeyID, int64(e.LogIndex))
+	if canon == nil {
 		return errors.New("the log entry's time or index is out of range")
 	}
-	// Every value is a string of base64 or hex digits or an integer, so
-	// the canonical form is the keys sorted and nothing escaped.
-	canon := `{"body":"` + base64.StdEncoding.EncodeToString(e.CanonicalizedBody) + `","integratedTime":` + itS +
-		`,"logID":"` + hex.EncodeToString(e.LogID.KeyID) + `","logIndex":` + idxS + `}`
 	key, ok := log.PublicKey.(*ecdsa.PublicKey)
 	if !ok {
 		return fmt.Errorf("unsupported public key type: %T", log.PublicKey)
 	}
-	sum := sha256.Sum256([]byte(canon))
+	sum := sha256.Sum256(canon)
 	if !ecdsa.VerifyASN1(key, sum[:], e.InclusionPromise.SignedEntryTimestamp) {
 		return errors.New("unable to verify SET")
 	}
 	return nil
+}
+
+// PromisePayload is what a Rekor log signs as an entry's promise: the RFC
+// 8785 canonical JSON of its body (base64), integrated time, log ID (hex)
+// and index; nil for a time or index beyond what RFC 8785 writes without
+// an exponent. Every value is base64 or hex digits or an integer, so the
+// canonical form is the keys sorted and nothing escaped.
+func PromisePayload(body []byte, integratedTime int64, logID []byte, logIndex int64) []byte {
+	itS, ok1 := jcsInt(integratedTime)
+	idxS, ok2 := jcsInt(logIndex)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	return []byte(`{"body":"` + base64.StdEncoding.EncodeToString(body) + `","integratedTime":` + itS +
+		`,"logID":"` + hex.EncodeToString(logID) + `","logIndex":` + idxS + `}`)
 }
 
 // jcsInt writes n as RFC 8785 writes a number: the shortest form of the

@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/aayudha/aayu/proof"
@@ -239,4 +241,111 @@ func parseLogKey(raw []byte, details string) (crypto.PublicKey, error) {
 		return nil, errors.New("its key is not of the type its key details name")
 	}
 	return key, nil
+}
+
+// MarshalJSON writes the trusted root as trusted_root.json, what
+// ParseTrustedRoot, sigstore-go, cosign and `gh attestation verify
+// --custom-trusted-root` read.
+func (tr *TrustedRoot) MarshalJSON() ([]byte, error) {
+	type raw struct {
+		RawBytes []byte `json:"rawBytes"`
+	}
+	type validFor struct {
+		Start *time.Time `json:"start,omitempty"`
+		End   *time.Time `json:"end,omitempty"`
+	}
+	span := func(start, end time.Time) *validFor {
+		v := &validFor{}
+		if !start.IsZero() {
+			s := start.UTC()
+			v.Start = &s
+		}
+		if !end.IsZero() {
+			e := end.UTC()
+			v.End = &e
+		}
+		return v
+	}
+	type authority struct {
+		URI       string `json:"uri,omitempty"`
+		CertChain struct {
+			Certificates []raw `json:"certificates"`
+		} `json:"certChain"`
+		ValidFor *validFor `json:"validFor,omitempty"`
+	}
+	type log struct {
+		BaseURL       string `json:"baseUrl"`
+		HashAlgorithm string `json:"hashAlgorithm"`
+		PublicKey     struct {
+			RawBytes   []byte    `json:"rawBytes"`
+			KeyDetails string    `json:"keyDetails"`
+			ValidFor   *validFor `json:"validFor"`
+		} `json:"publicKey"`
+		LogID struct {
+			KeyID []byte `json:"keyId"`
+		} `json:"logId"`
+	}
+	out := struct {
+		MediaType              string      `json:"mediaType"`
+		Tlogs                  []log       `json:"tlogs"`
+		CertificateAuthorities []authority `json:"certificateAuthorities"`
+		Ctlogs                 []log       `json:"ctlogs"`
+		TimestampAuthorities   []authority `json:"timestampAuthorities"`
+	}{MediaType: TrustedRootMediaType, Tlogs: []log{}, CertificateAuthorities: []authority{}, Ctlogs: []log{}, TimestampAuthorities: []authority{}}
+	logs := func(m map[string]*TransparencyLog) ([]log, error) {
+		var ls []log
+		for _, id := range slices.Sorted(maps.Keys(m)) {
+			t := m[id]
+			der, err := x509.MarshalPKIXPublicKey(t.PublicKey)
+			if err != nil {
+				return nil, err
+			}
+			l := log{BaseURL: t.BaseURL, HashAlgorithm: "SHA2_256"}
+			l.PublicKey.RawBytes, l.PublicKey.KeyDetails, l.PublicKey.ValidFor = der, keyDetails(t.PublicKey), span(t.Start, t.End)
+			l.LogID.KeyID = t.ID
+			ls = append(ls, l)
+		}
+		return ls, nil
+	}
+	var err error
+	if out.Tlogs, err = logs(tr.Logs); err != nil {
+		return nil, err
+	}
+	if out.Ctlogs, err = logs(tr.CTLogs); err != nil {
+		return nil, err
+	}
+	chain := func(uri string, certs []*x509.Certificate, start, end time.Time) authority {
+		a := authority{URI: uri, ValidFor: span(start, end)}
+		for _, c := range certs {
+			if c != nil {
+				a.CertChain.Certificates = append(a.CertChain.Certificates, raw{c.Raw})
+			}
+		}
+		return a
+	}
+	for _, ca := range tr.CertificateAuthorities {
+		out.CertificateAuthorities = append(out.CertificateAuthorities, chain(ca.URI, append(slices.Clone(ca.Intermediates), ca.Root), ca.Start, ca.End))
+	}
+	for _, tsa := range tr.TimestampAuthorities {
+		out.TimestampAuthorities = append(out.TimestampAuthorities, chain(tsa.URI, append(append([]*x509.Certificate{tsa.Leaf}, tsa.Intermediates...), tsa.Root), tsa.Start, tsa.End))
+	}
+	return json.Marshal(out)
+}
+
+func keyDetails(k crypto.PublicKey) string {
+	switch k := k.(type) {
+	case *ecdsa.PublicKey:
+		switch k.Curve.Params().BitSize {
+		case 384:
+			return "PKIX_ECDSA_P384_SHA_384"
+		case 521:
+			return "PKIX_ECDSA_P521_SHA_512"
+		}
+		return "PKIX_ECDSA_P256_SHA_256"
+	case *rsa.PublicKey:
+		return "PKIX_RSA_PKCS1V15_2048_SHA256"
+	case ed25519.PublicKey:
+		return "PKIX_ED25519"
+	}
+	return ""
 }
