@@ -246,7 +246,7 @@ func checkStatement(res *sigstore.Result, packDigest []byte, exp Expect) error {
 	if exp.Head != "" && !strings.EqualFold(head, exp.Head) {
 		return refuse("the attested pack proves commit %s, not the pull request's head %s", gitsha.Short(head), gitsha.Short(exp.Head))
 	}
-	for _, c := range st.digests("gitCommit") {
+	for _, c := range st.Digests("gitCommit") {
 		if exp.Head != "" && !strings.EqualFold(c, exp.Head) {
 			return refuse("the attestation names commit %s as a subject, not the pull request's head %s", gitsha.Short(c), gitsha.Short(exp.Head))
 		}
@@ -495,37 +495,13 @@ func signsDigest(subjects []string, digest []byte) bool {
 	return false
 }
 
-// statementOf reads the verified payload's Statement head as sigstore-go
-// summarised it for aayu (type, subjects, predicate type): the payload is
-// an in-toto Statement (proof/sigstore refused any other payload type).
-func statementOf(res *sigstore.Result) (*liteStatement, error) {
-	var st liteStatement
-	if res.PayloadType != sigstore.InTotoPayloadType || json.Unmarshal(res.Payload, &st) != nil {
+// statementOf is the verified payload's Statement head as proof/sigstore
+// read it (type, subjects, predicate type).
+func statementOf(res *sigstore.Result) (*sigstore.Statement, error) {
+	if res.Statement == nil {
 		return nil, refuse("the attestation carries no in-toto Statement")
 	}
-	return &st, nil
-}
-
-// liteStatement is what sigstore-go's summary read of a Statement: its
-// type, predicate type and subjects' names and digests, no more strictly.
-type liteStatement struct {
-	Type          string `json:"_type"`
-	PredicateType string `json:"predicateType"`
-	Subject       []struct {
-		Name   string            `json:"name"`
-		Digest map[string]string `json:"digest"`
-	} `json:"subject"`
-}
-
-// digests lists the digests the Statement's subjects give for algorithm alg.
-func (st *liteStatement) digests(alg string) []string {
-	var out []string
-	for _, s := range st.Subject {
-		if d := s.Digest[alg]; d != "" {
-			out = append(out, d)
-		}
-	}
-	return out
+	return res.Statement, nil
 }
 
 // unverifiedSubjects reads the sha256 subjects of a bundle's Statement

@@ -248,39 +248,32 @@ func (b *Bundle) signature() []byte {
 
 // exactKeys refuses a key that encoding/json matched case-insensitively:
 // protojson, which sigstore-go reads a bundle with, matches names exactly,
-// so "MediaType" is an unknown field to it and must be one here too.
+// so "MediaType" is an unknown field to it and must be one here too. It
+// scans the bytes once, allocating nothing: a string followed by a colon
+// is a key. The document is already known to be well-formed JSON.
 func exactKeys(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	inObject := []bool{}
-	expectKey := false
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return nil // the decode above already read the document whole
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
 		}
-		switch v := t.(type) {
-		case json.Delim:
-			switch v {
-			case '{':
-				inObject = append(inObject, true)
-				expectKey = true
-				continue
-			case '[':
-				inObject = append(inObject, false)
-			case '}', ']':
-				inObject = inObject[:len(inObject)-1]
-			}
-		case string:
-			if expectKey {
-				if !isKnownKey(v) {
-					return fmt.Errorf("the bundle has a field %q no bundle has", v)
-				}
-				expectKey = false
-				continue
+		start, escaped := i+1, false
+		j := start
+		for ; j < len(b) && b[j] != '"'; j++ {
+			if b[j] == '\\' {
+				escaped = true
+				j++
 			}
 		}
-		expectKey = len(inObject) > 0 && inObject[len(inObject)-1]
+		k := j + 1
+		for k < len(b) && (b[k] == ' ' || b[k] == '\t' || b[k] == '\n' || b[k] == '\r') {
+			k++
+		}
+		if k < len(b) && b[k] == ':' && (escaped || !isKnownKey(string(b[start:j]))) {
+			return fmt.Errorf("the bundle has a field %q no bundle has", b[start:j])
+		}
+		i = j
 	}
+	return nil
 }
 
 // isKnownKey is whether k names a field of a bundle or of anything in it.

@@ -49,6 +49,32 @@ type Result struct {
 	// no log entry (GitHub's own Sigstore).
 	LogIndex   *int64
 	Timestamps []time.Time // the verified times the certificate was checked at
+	// Statement is the payload's in-toto Statement as sigstore-go
+	// summarises it (no predicate), read once here.
+	Statement *Statement
+}
+
+// Statement is an in-toto Statement's type, predicate type and subjects,
+// read as leniently as sigstore-go's summary reads them.
+type Statement struct {
+	Type          string `json:"_type"`
+	PredicateType string `json:"predicateType"`
+	Subject       []struct {
+		Name   string            `json:"name"`
+		Digest map[string]string `json:"digest"`
+	} `json:"subject"`
+}
+
+// Digests lists the digests the Statement's subjects give for algorithm
+// alg ("sha256", "gitCommit").
+func (st *Statement) Digests(alg string) []string {
+	var out []string
+	for _, s := range st.Subject {
+		if d := s.Digest[alg]; d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Verify checks bundleJSON under trusted as aayu asks: when the bundle has
@@ -111,7 +137,7 @@ func Verify(trusted *TrustedRoot, bundleJSON []byte) (*Result, error) {
 	if err := verifyEnvelope(leaf, env); err != nil {
 		return nil, fmt.Errorf("failed to verify signature: %w", err)
 	}
-	if err := statementReads(env); err != nil {
+	if res.Statement, err = statementReads(env); err != nil {
 		return nil, fmt.Errorf("failed to fetch envelope statement: %w", err)
 	}
 	res.Timestamps = times
@@ -320,20 +346,13 @@ func signatureHolds(pub crypto.PublicKey, msg, sig []byte) bool {
 // statementReads holds the payload to what sigstore-go reads of a
 // Statement before it returns: an in-toto payload type and a JSON object
 // whose type, predicate type and subjects have their JSON types.
-func statementReads(env *Envelope) error {
+func statementReads(env *Envelope) (*Statement, error) {
 	if env.PayloadType != InTotoPayloadType {
-		return fmt.Errorf("unsupported DSSE payload type: %s", env.PayloadType)
+		return nil, fmt.Errorf("unsupported DSSE payload type: %s", env.PayloadType)
 	}
-	var lite struct {
-		Type          string `json:"_type"`
-		PredicateType string `json:"predicateType"`
-		Subject       []struct {
-			Name   string            `json:"name"`
-			Digest map[string]string `json:"digest"`
-		} `json:"subject"`
+	var st Statement
+	if err := json.Unmarshal(env.Payload, &st); err != nil {
+		return nil, fmt.Errorf("parsing in-toto statement: %w", err)
 	}
-	if err := json.Unmarshal(env.Payload, &lite); err != nil {
-		return fmt.Errorf("parsing in-toto statement: %w", err)
-	}
-	return nil
+	return &st, nil
 }
