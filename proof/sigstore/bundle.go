@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/aayudha/aayu/proof"
 )
@@ -146,6 +147,11 @@ func (n JSONInt64) MarshalJSON() ([]byte, error) {
 func ParseBundle(b []byte) (*Bundle, error) {
 	if err := proof.CheckJSON(b, "the bundle"); err != nil {
 		return nil, err
+	}
+	if !utf8.Valid(b) {
+		// encoding/json would read an invalid byte as U+FFFD; protojson,
+		// which sigstore-go reads a bundle with, refuses it.
+		return nil, errors.New("the bundle is not valid UTF-8")
 	}
 	var bu Bundle
 	dec := json.NewDecoder(bytes.NewReader(b))

@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aayudha/aayu/proof"
 )
@@ -117,6 +118,9 @@ type jsonAuthority struct {
 func ParseTrustedRoot(b []byte) (*TrustedRoot, error) {
 	if err := proof.CheckJSON(b, "the trusted root"); err != nil {
 		return nil, err
+	}
+	if !utf8.Valid(b) {
+		return nil, errors.New("the trusted root is not valid UTF-8")
 	}
 	var j jsonTrustedRoot
 	if err := json.Unmarshal(b, &j); err != nil {
