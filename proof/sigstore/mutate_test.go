@@ -21,7 +21,8 @@ func TestRandomEditsNeverVerifyWhereSigstoreGoRefuses(t *testing.T) {
 		n = v
 	}
 	own, _ := sandboxFixture(t, nil, `{"a":1}`)
-	for _, f := range []fixture{own, readFixture(t, "sigstore-js provenance", "trusted-root-public-good.json", "sigstore-js-provenance-v0.1.json")} {
+	for _, f := range []fixture{own, readFixture(t, "sigstore-js provenance", "trusted-root-public-good.json", "sigstore-js-provenance-v0.1.json"),
+		readFixture(t, "a github.com actions/attest bundle", "trusted-root-public-good.json", "gh-cli-reusable-workflow.json")} {
 		tr, err := sigstore.ParseTrustedRoot(f.trusted)
 		if err != nil {
 			t.Fatal(err)
