@@ -11,14 +11,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sigstore/sigstore-go/pkg/root"
-
 	"github.com/aayudha/aayu/actions"
 	core "github.com/aayudha/aayu/actions/ship"
 	"github.com/aayudha/aayu/ghx/inboxread"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
+	"github.com/aayudha/aayu/proof/sigstore"
 	"github.com/aayudha/aayu/screens/login"
 	"github.com/aayudha/aayu/screens/pack"
 	"github.com/aayudha/aayu/screens/ship"
@@ -229,26 +228,26 @@ func (w wiring) standaloneSandboxRoot() string {
 // its own beside its state, or GitHub Enterprise's root); else, for
 // github.com, Sigstore's public-good root through its TUF repository (what
 // actions/attest uses for public repositories). Anything else has none.
-func (w wiring) trustedRoot() (root.TrustedMaterial, error) {
+func (w wiring) trustedRoot() (*sigstore.TrustedRoot, error) {
 	if w.sess.sandbox != nil {
 		return w.sess.sandbox.TrustedRoot(), nil
 	}
 	if p := w.cfg.String("proof.trusted_root"); p != "" {
-		tr, err := root.NewTrustedRootFromPath(p)
+		tr, err := sigstore.ReadTrustedRoot(p)
 		if err != nil {
 			return nil, fmt.Errorf("[proof] trusted_root %s: %w", p, err)
 		}
 		return tr, nil
 	}
 	if p := w.standaloneSandboxRoot(); p != "" {
-		tr, err := root.NewTrustedRootFromPath(p)
+		tr, err := sigstore.ReadTrustedRoot(p)
 		if err != nil {
 			return nil, fmt.Errorf("the sandbox's trusted root %s: %w", p, err)
 		}
 		return tr, nil
 	}
 	if strings.TrimSuffix(w.sess.apiURL, "/") == "https://api.github.com" {
-		tr, err := root.FetchTrustedRoot()
+		tr, err := sigstore.FetchPublicGoodRoot()
 		if err != nil {
 			return nil, fmt.Errorf("fetching Sigstore's public-good trusted root: %w", err)
 		}

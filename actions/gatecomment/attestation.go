@@ -11,12 +11,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-github/v66/github"
-	"github.com/sigstore/sigstore-go/pkg/root"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/proof/attest"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // The comment step's environment carries what the pack job's actions/attest
@@ -70,7 +70,7 @@ func checkAttestation(ctx context.Context, cfg Config, pull *github.PullRequest,
 	if len(bundles) == 0 {
 		return unattested("no attestation signs pack.json (sha256 %s): the merge gate did not attest it", gitsha.Short(report.PackSHA256))
 	}
-	var trusted root.TrustedMaterial
+	var trusted *sigstore.TrustedRoot
 	if cfg.TrustedRoot != nil {
 		if trusted, err = cfg.TrustedRoot(); err != nil {
 			return unattested("Sigstore's trusted root could not be read (%s), so its attestation was not checked", err)

@@ -8,12 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sigstore/sigstore-go/pkg/root"
-
 	"github.com/aayudha/aayu/actions/gatecomment"
 	"github.com/aayudha/aayu/actions/ledgerpack"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // The demo pull request #4 merges into dev: the gate's certificate names
@@ -23,7 +22,7 @@ const gateAtDev = "https://github.com/acme/benefits/.github/workflows/aayudha-me
 // runAttested is `aayu comment 4 --ci` on the qualifying run's pack, with
 // the pack job's attestation id and URL in the step's environment and
 // trusted as the Sigstore root the attestation is checked with.
-func (f *fixture) runAttested(id, url string, trusted root.TrustedMaterial) (int, string, string) {
+func (f *fixture) runAttested(id, url string, trusted *sigstore.TrustedRoot) (int, string, string) {
 	f.t.Helper()
 	dir := f.gatePack(sandbox.RunQualifying, nil)
 	raw, err := os.ReadFile(filepath.Join(dir, "pack.json"))
@@ -41,7 +40,7 @@ func (f *fixture) runAttested(id, url string, trusted root.TrustedMaterial) (int
 	}
 	cfg := gatecomment.Config{Client: f.bot, Owner: owner, Repo: repo, PR: sandbox.DemoPRReady, Dir: dir, Getenv: getenv}
 	if trusted != nil {
-		cfg.TrustedRoot = func() (root.TrustedMaterial, error) { return trusted, nil }
+		cfg.TrustedRoot = func() (*sigstore.TrustedRoot, error) { return trusted, nil }
 	}
 	before := f.srv.BranchSHA(ledgerpack.LedgerBranch)
 	code, body, err := gatecomment.Run(f.ctx, cfg)
@@ -99,18 +98,18 @@ func TestGateCommentSaysUnattestedWhenTheBundleDoesNotVerify(t *testing.T) {
 		name    string
 		attest  bool
 		edit    func(*vsigstore.Claims)
-		trusted func(f *fixture) root.TrustedMaterial
+		trusted func(f *fixture) *sigstore.TrustedRoot
 		says    string
 	}{
-		{"another branch's gate", true, func(c *vsigstore.Claims) { c.Ref = "refs/heads/other" }, func(f *fixture) root.TrustedMaterial { return f.srv.TrustedRoot() },
+		{"another branch's gate", true, func(c *vsigstore.Claims) { c.Ref = "refs/heads/other" }, func(f *fixture) *sigstore.TrustedRoot { return f.srv.TrustedRoot() },
 			"Unattested: its attestation does not prove this pack: the attestation's certificate names the merge gate at refs/heads/other, not at the pull request's base branch dev"},
-		{"a pull_request run", true, func(c *vsigstore.Claims) { c.Event = "pull_request" }, func(f *fixture) root.TrustedMaterial { return f.srv.TrustedRoot() },
+		{"a pull_request run", true, func(c *vsigstore.Claims) { c.Event = "pull_request" }, func(f *fixture) *sigstore.TrustedRoot { return f.srv.TrustedRoot() },
 			`Unattested: its attestation does not prove this pack: the attestation was made by a "pull\_request" run`},
-		{"another Sigstore's root", true, nil, func(*fixture) root.TrustedMaterial { return other.TrustedRoot() },
+		{"another Sigstore's root", true, nil, func(*fixture) *sigstore.TrustedRoot { return other.TrustedRoot() },
 			"Unattested: its attestation does not prove this pack: the attestation's signature does not verify"},
-		{"nothing attested", false, nil, func(f *fixture) root.TrustedMaterial { return f.srv.TrustedRoot() },
+		{"nothing attested", false, nil, func(f *fixture) *sigstore.TrustedRoot { return f.srv.TrustedRoot() },
 			`Unattested: no attestation signs pack.json \(sha256 `},
-		{"no trusted root", true, nil, func(*fixture) root.TrustedMaterial { return nil },
+		{"no trusted root", true, nil, func(*fixture) *sigstore.TrustedRoot { return nil },
 			"Unattested: no Sigstore trusted root is known for this host, so its attestation was not checked."},
 	}
 	for _, c := range cases {

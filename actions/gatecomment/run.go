@@ -10,12 +10,12 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v66/github"
-	"github.com/sigstore/sigstore-go/pkg/root"
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // PackArtifact is the name of the run artifact the merge gate uploads.
@@ -50,7 +50,7 @@ type Config struct {
 	// says the attestation could not be checked. Getenv's
 	// AAYU_ATTESTATION_ID and AAYU_ATTESTATION_URL name the attestation
 	// this run's pack job reported (attestation.go).
-	TrustedRoot func() (root.TrustedMaterial, error)
+	TrustedRoot func() (*sigstore.TrustedRoot, error)
 	// InspectDir is where the inspect job's judgement was downloaded;
 	// "" is InspectDir in Checkout. With SetStatus, a judgement of this
 	// head is also posted as the status aayudha/inspect.

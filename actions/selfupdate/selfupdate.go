@@ -13,13 +13,13 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v66/github"
-	"github.com/sigstore/sigstore-go/pkg/root"
 
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/model/untrusted"
 	"github.com/aayudha/aayu/proof/attest"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // DefaultRepository is aayu's own repository, whose releases self-update
@@ -53,7 +53,7 @@ type Config struct {
 	ServerURL string
 	// Trusted gives the Sigstore roots the attestation is checked with;
 	// nil, or a nil root, is a refusal.
-	Trusted func() (root.TrustedMaterial, error)
+	Trusted func() (*sigstore.TrustedRoot, error)
 	// Exe is the running binary, symlinks resolved: the file replaced.
 	Exe          string
 	GOOS, GOARCH string
@@ -172,7 +172,7 @@ func prove(ctx context.Context, cfg Config, tag, name, sum string) (attest.Ident
 	if err != nil {
 		return attest.Identity{}, fmt.Errorf("reading the attestations of %s: %s", name, ghx.Describe(err))
 	}
-	var trusted root.TrustedMaterial
+	var trusted *sigstore.TrustedRoot
 	if cfg.Trusted != nil {
 		if trusted, err = cfg.Trusted(); err != nil {
 			return attest.Identity{}, fmt.Errorf("reading Sigstore's trusted root to check %s's attestation: %w", name, err)

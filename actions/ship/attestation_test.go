@@ -7,7 +7,7 @@ import (
 
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
-	"github.com/sigstore/sigstore-go/pkg/root"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // attested is the bot-identity demo with the founder's review as the pass,
@@ -30,7 +30,7 @@ func attested(t *testing.T, require bool, edit func(*vsigstore.Claims), sign boo
 		t.Fatal(err)
 	}
 	cfg := f.config("founder")
-	cfg.TrustedRoot = func() (root.TrustedMaterial, error) { return f.srv.TrustedRoot(), nil }
+	cfg.TrustedRoot = func() (*sigstore.TrustedRoot, error) { return f.srv.TrustedRoot(), nil }
 	return f, cfg
 }
 

@@ -16,8 +16,8 @@ import (
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/proof/attest"
+	"github.com/aayudha/aayu/proof/sigstore"
 	"github.com/google/go-github/v66/github"
-	"github.com/sigstore/sigstore-go/pkg/root"
 )
 
 // The merge gate's workflow and the artifact it uploads.
@@ -411,7 +411,7 @@ func (r *run) checkAttestation(gp *gatePack, packSHA string) (string, error) {
 	if len(bundles) == 0 {
 		return unattested(fmt.Sprintf("no attestation signs its pack.json (sha256 %s): the merge gate did not attest it", gitsha.Short(packSHA)))
 	}
-	var trusted root.TrustedMaterial
+	var trusted *sigstore.TrustedRoot
 	if r.cfg.TrustedRoot != nil {
 		if trusted, err = r.cfg.TrustedRoot(); err != nil {
 			if required {

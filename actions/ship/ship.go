@@ -11,8 +11,8 @@ import (
 	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/proof/sigstore"
 	"github.com/google/go-github/v66/github"
-	"github.com/sigstore/sigstore-go/pkg/root"
 )
 
 // GateID names one gate of ship, in the order they are checked.
@@ -178,7 +178,7 @@ type Config struct {
 	// virtual one only when talking to the sandbox. nil means none is
 	// known, so no attestation can be checked (a refusal when the base
 	// branch's [proof] require_attestation is on).
-	TrustedRoot func() (root.TrustedMaterial, error)
+	TrustedRoot func() (*sigstore.TrustedRoot, error)
 }
 
 // PassedOver is one merge-gate run ship did not take, and why.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sigstore/sigstore-go/pkg/bundle"
+	"github.com/sigstore/sigstore-go/pkg/root"
 	"github.com/sigstore/sigstore-go/pkg/verify"
 )
 
@@ -77,7 +78,16 @@ func TestRunnerAttestsOnlyForAJobThatMaySign(t *testing.T) {
 	if err := b.UnmarshalJSON(raw); err != nil {
 		t.Fatal(err)
 	}
-	v, err := verify.NewVerifier(s.TrustedRoot(), verify.WithTransparencyLog(1), verify.WithObserverTimestamps(1))
+	// sigstore-go, the oracle, reads the root the sandbox writes.
+	tj, err := s.TrustedRoot().MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := root.NewTrustedRootFromJSON(tj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := verify.NewVerifier(tr, verify.WithTransparencyLog(1), verify.WithObserverTimestamps(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sigstore/sigstore-go/pkg/root"
-
 	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // Artifact attestations, as GitHub keeps them: actions/attest signs an
@@ -53,7 +52,7 @@ const TrustedRootFile = "sigstore-trusted-root.json"
 
 // TrustedRoot is what verifies the bundles this sandbox signs, and
 // nothing else's.
-func (s *Server) TrustedRoot() root.TrustedMaterial { return s.sig.TrustedRoot() }
+func (s *Server) TrustedRoot() *sigstore.TrustedRoot { return s.sig.TrustedRoot() }
 
 // writeTrustedRoot keeps the current root beside the state, replacing the
 // root of an earlier run of the sandbox (its keys are gone).

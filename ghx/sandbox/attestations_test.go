@@ -10,6 +10,7 @@ import (
 
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/fulcio/certificate"
+	"github.com/sigstore/sigstore-go/pkg/root"
 	"github.com/sigstore/sigstore-go/pkg/verify"
 
 	"github.com/aayudha/aayu/ghx"
@@ -74,7 +75,15 @@ func TestIndependentVerifierAcceptsTheSandboxGatesBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := verify.NewVerifier(srv.TrustedRoot(), verify.WithTransparencyLog(1), verify.WithObserverTimestamps(1))
+	tj, err := srv.TrustedRoot().MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := root.NewTrustedRootFromJSON(tj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := verify.NewVerifier(tr, verify.WithTransparencyLog(1), verify.WithObserverTimestamps(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sigstore/sigstore-go/pkg/root"
-
 	"github.com/aayudha/aayu/model/gitsha"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // BuildPredicateType is SLSA provenance v1, the predicate
@@ -52,7 +51,7 @@ func (e BuildExpect) WorkflowURI() string {
 // file's digest. When none does, the error is a Refusal naming each
 // distinct reason; a bundle that could not be checked at all stops the
 // search with that error.
-func VerifyBuild(trusted root.TrustedMaterial, bundles []json.RawMessage, exp BuildExpect) (Identity, error) {
+func VerifyBuild(trusted *sigstore.TrustedRoot, bundles []json.RawMessage, exp BuildExpect) (Identity, error) {
 	id, reasons, err := firstThatProves(bundles, func(b json.RawMessage) (Identity, error) { return VerifyBuildOne(trusted, b, exp) })
 	if err != nil || reasons == nil {
 		return id, err
@@ -69,7 +68,7 @@ func VerifyBuild(trusted root.TrustedMaterial, bundles []json.RawMessage, exp Bu
 // naming exp.WorkflowPath at refs/tags/TAG of exp.Repo, run there for the
 // tag's push or release, over an in-toto Statement of SLSA provenance
 // whose subjects hold the file's sha256. Every refusal is a *Refusal.
-func VerifyBuildOne(trusted root.TrustedMaterial, bundleJSON []byte, exp BuildExpect) (Identity, error) {
+func VerifyBuildOne(trusted *sigstore.TrustedRoot, bundleJSON []byte, exp BuildExpect) (Identity, error) {
 	digest, err := hex.DecodeString(exp.SHA256)
 	if err != nil || len(digest) != 32 {
 		return Identity{}, fmt.Errorf("%s's sha256 %q is not 64 hex digits", exp.Name, exp.SHA256)
@@ -81,12 +80,12 @@ func VerifyBuildOne(trusted root.TrustedMaterial, bundleJSON []byte, exp BuildEx
 		}
 		return nil
 	}
-	res, b, err := verifySignature(trusted, bundleJSON, "the release workflow", mismatch)
+	res, err := verifySignature(trusted, bundleJSON, "the release workflow", mismatch)
 	if err != nil {
 		return Identity{}, err
 	}
-	id := identityOf(res, b)
-	c := res.Signature.Certificate
+	id := identityOf(res)
+	c := &res.Certificate
 	wantRepo := exp.server() + "/" + exp.Repo
 	if err := checkSigner(c, wantRepo, exp.Repo, "release workflow"); err != nil {
 		return id, err
@@ -103,17 +102,17 @@ func VerifyBuildOne(trusted root.TrustedMaterial, bundleJSON []byte, exp BuildEx
 	case !slices.Contains(BuildTriggers, c.BuildTrigger):
 		return id, refuse("the attestation was made by a %q run, not the tag's push or release", c.BuildTrigger)
 	}
-	st := res.Statement
-	if st == nil {
-		return id, refuse("the attestation carries no in-toto Statement")
+	st, err := statementOf(res)
+	if err != nil {
+		return id, err
 	}
-	if st.GetPredicateType() != BuildPredicateType {
-		return id, refuse("the attestation's predicate type is %q, not build provenance (%s)", st.GetPredicateType(), BuildPredicateType)
+	if st.PredicateType != BuildPredicateType {
+		return id, refuse("the attestation's predicate type is %q, not build provenance (%s)", st.PredicateType, BuildPredicateType)
 	}
 	// The subjects are read from the signed payload itself, the bytes the
 	// signature covers, as a pack's are.
 	var signed statementHead
-	dec := json.NewDecoder(bytes.NewReader(b.GetDsseEnvelope().GetPayload()))
+	dec := json.NewDecoder(bytes.NewReader(res.Payload))
 	if err := dec.Decode(&signed); err != nil {
 		return id, refuse("the attestation's Statement is not a well-formed in-toto Statement: %v", err)
 	}

@@ -10,16 +10,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	intoto "github.com/in-toto/attestation/go/v1"
-	"github.com/sigstore/sigstore-go/pkg/bundle"
-	"github.com/sigstore/sigstore-go/pkg/fulcio/certificate"
-	"github.com/sigstore/sigstore-go/pkg/root"
-	"github.com/sigstore/sigstore-go/pkg/verify"
-
 	"github.com/aayudha/aayu/model/gaterun"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
+
+// statementTypeURI is an in-toto Statement v1's _type.
+const statementTypeURI = "https://in-toto.io/Statement/v1"
 
 // ActionsIssuer is GitHub Actions' OIDC issuer: the only issuer whose
 // certificates speak for a workflow run.
@@ -80,7 +78,7 @@ func refuse(format string, args ...any) error { return &Refusal{Reason: fmt.Spri
 // (Verify), for the bundles GitHub keeps under pack.json's digest. When
 // none does, the error is a Refusal naming each distinct reason; a bundle
 // that could not be checked at all stops the search with that error.
-func VerifyAny(trusted root.TrustedMaterial, bundles []json.RawMessage, exp Expect) (Identity, error) {
+func VerifyAny(trusted *sigstore.TrustedRoot, bundles []json.RawMessage, exp Expect) (Identity, error) {
 	id, reasons, err := firstThatProves(bundles, func(b json.RawMessage) (Identity, error) { return Verify(trusted, b, exp) })
 	switch {
 	case err != nil || reasons == nil:
@@ -104,12 +102,12 @@ func IsRefusal(err error) bool {
 // gate.yml at the pull request's base branch of this repository, made by a
 // pull_request_target run, over an in-toto Statement whose subjects and
 // predicate are this pack.json and head. Every refusal is a *Refusal.
-func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identity, error) {
+func Verify(trusted *sigstore.TrustedRoot, bundleJSON []byte, exp Expect) (Identity, error) {
 	digest, err := hex.DecodeString(exp.PackSHA256)
 	if err != nil {
 		return Identity{}, fmt.Errorf("pack.json's sha256 %q is not hex", exp.PackSHA256)
 	}
-	res, b, err := verifySignature(trusted, bundleJSON, "the merge gate's workflow", func(subjects []string) error {
+	res, err := verifySignature(trusted, bundleJSON, "the merge gate's workflow", func(subjects []string) error {
 		if len(subjects) > 0 && !slices.Contains(subjects, exp.PackSHA256) {
 			return refuse("the attestation signs another pack.json (sha256 %s), not this pack's (sha256 %s)",
 				strings.Join(shortAll(subjects), ", "), gitsha.Short(exp.PackSHA256))
@@ -119,11 +117,11 @@ func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identi
 	if err != nil {
 		return Identity{}, err
 	}
-	id := identityOf(res, b)
+	id := identityOf(res)
 	if err := checkCertificate(res, exp); err != nil {
 		return id, err
 	}
-	if err := checkStatement(res, b.GetDsseEnvelope().GetPayload(), digest, exp); err != nil {
+	if err := checkStatement(res, digest, exp); err != nil {
 		return id, err
 	}
 	return id, nil
@@ -132,77 +130,49 @@ func Verify(trusted root.TrustedMaterial, bundleJSON []byte, exp Expect) (Identi
 // verifySignature is the one Sigstore check every attestation aayu takes
 // goes through (a pack's, a release asset's): bundleJSON is a bundle
 // whose signature, certificate chain and log entry (or, for GitHub's own
-// Sigstore, its signed timestamp) verify under trusted, signed by a
-// certificate rather than a bare key. signer names the workflow the
-// certificate must name, for the bare-key refusal; mismatch words a
-// signature that does not verify when the bundle's unverified subjects
-// already show it signs other bytes (nil: say only that it does not
-// verify). What the certificate and the Statement say is the caller's to
-// check.
-func verifySignature(trusted root.TrustedMaterial, bundleJSON []byte, signer string, mismatch func(subjects []string) error) (*verify.VerificationResult, *bundle.Bundle, error) {
+// Sigstore, its signed timestamp) verify under trusted (proof/sigstore),
+// signed by a certificate rather than a bare key. signer names the
+// workflow the certificate must name, for the bare-key refusal; mismatch
+// words a signature that does not verify when the bundle's unverified
+// subjects already show it signs other bytes (nil: say only that it does
+// not verify). What the certificate and the Statement say is the caller's
+// to check.
+func verifySignature(trusted *sigstore.TrustedRoot, bundleJSON []byte, signer string, mismatch func(subjects []string) error) (*sigstore.Result, error) {
 	if trusted == nil {
-		return nil, nil, errors.New("no Sigstore trusted root to check the attestation with")
-	}
-	var b bundle.Bundle
-	if err := b.UnmarshalJSON(bundleJSON); err != nil {
-		return nil, nil, refuse("the attestation is not a Sigstore bundle: %v", err)
-	}
-	opts := []verify.VerifierOption{verify.WithObserverTimestamps(1)}
-	if entries, err := b.TlogEntries(); err == nil && len(entries) > 0 {
-		opts = append(opts, verify.WithTransparencyLog(1))
-	} else {
-		// GitHub's own Sigstore (private repositories) logs nothing and
-		// timestamps with its TSA instead.
-		opts = []verify.VerifierOption{verify.WithSignedTimestamps(1)}
-	}
-	// The result's Statement then carries the type, subjects and predicate
-	// type without the predicate: sigstore-go's own option for callers that
-	// read the predicate from the verified payload, as checkStatement does.
-	// Materialising pack.json as a protobuf Struct (one object per JSON
-	// node) was about a third of this check's time at 1,000 artifacts;
-	// the strictness that parse gave (no repeated key, no unknown field,
-	// valid UTF-8) checkStatement keeps on the payload itself.
-	opts = append(opts, verify.WithoutStatementPredicate())
-	v, err := verify.NewVerifier(trusted, opts...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("preparing the Sigstore verifier: %w", err)
+		return nil, errors.New("no Sigstore trusted root to check the attestation with")
 	}
 	// The envelope's signature, the certificate chain and the log are
-	// sigstore-go's to verify; the Statement's subjects are held to the
+	// proof/sigstore's to verify; the Statement's subjects are held to the
 	// expected digest by the caller, in the one strict read of the signed
-	// payload it makes anyway. Asking sigstore-go for the digest as well
-	// (verify.WithArtifactDigest) read the whole payload, pack.json and
-	// all, one more time: a tenth of this check on a pack of 1,000
-	// artifacts.
-	res, err := v.Verify(&b, verify.NewPolicy(verify.WithoutArtifactUnsafe(), verify.WithoutIdentitiesUnsafe()))
-	if err != nil {
+	// payload it makes anyway.
+	res, err := sigstore.Verify(trusted, bundleJSON)
+	var notBundle *sigstore.NotABundle
+	switch {
+	case errors.As(err, &notBundle):
+		return nil, refuse("the attestation is not a Sigstore bundle: %v", err)
+	case errors.Is(err, sigstore.ErrBareKey):
+		return nil, refuse("the attestation is signed by a bare key, not a certificate naming %s", signer)
+	case err != nil:
 		if mismatch != nil {
-			if m := mismatch(unverifiedSubjects(&b)); m != nil {
-				return nil, nil, m
+			if m := mismatch(unverifiedSubjects(bundleJSON)); m != nil {
+				return nil, m
 			}
 		}
-		return nil, nil, refuse("the attestation's signature does not verify: %v", err)
+		return nil, refuse("the attestation's signature does not verify: %v", err)
 	}
-	if res.Signature == nil || res.Signature.Certificate == nil {
-		return nil, nil, refuse("the attestation is signed by a bare key, not a certificate naming %s", signer)
-	}
-	return res, &b, nil
+	return res, nil
 }
 
-func identityOf(res *verify.VerificationResult, b *bundle.Bundle) Identity {
-	c := res.Signature.Certificate
-	id := Identity{SAN: c.SubjectAlternativeName, Issuer: c.Issuer, Repo: c.SourceRepositoryURI, Ref: c.SourceRepositoryRef, Trigger: c.BuildTrigger}
-	if entries, err := b.TlogEntries(); err == nil && len(entries) > 0 {
-		idx := entries[0].LogIndex()
-		id.LogIndex = &idx
-	}
-	return id
+func identityOf(res *sigstore.Result) Identity {
+	c := res.Certificate
+	return Identity{SAN: c.SubjectAlternativeName, Issuer: c.Issuer, Repo: c.SourceRepositoryURI, Ref: c.SourceRepositoryRef, Trigger: c.BuildTrigger,
+		LogIndex: res.LogIndex}
 }
 
 // checkCertificate holds the verified certificate to the merge gate's
 // identity, naming the first thing that differs.
-func checkCertificate(res *verify.VerificationResult, exp Expect) error {
-	c := res.Signature.Certificate
+func checkCertificate(res *sigstore.Result, exp Expect) error {
+	c := &res.Certificate
 	wantRepo := exp.server() + "/" + exp.Repo
 	gatePrefix := wantRepo + "/" + gaterun.WorkflowPath + "@"
 	if err := checkSigner(c, wantRepo, exp.Repo, "merge gate"); err != nil {
@@ -223,7 +193,7 @@ func checkCertificate(res *verify.VerificationResult, exp Expect) error {
 // checkSigner holds a verified certificate to GitHub Actions' issuer and
 // to a workflow of repo (its URI wantRepo) run in repo itself; what names
 // the workflow expected ("merge gate", "release workflow").
-func checkSigner(c *certificate.Summary, wantRepo, repo, what string) error {
+func checkSigner(c *sigstore.Certificate, wantRepo, repo, what string) error {
 	switch {
 	case c.Issuer != ActionsIssuer:
 		return refuse("the attestation was not signed by GitHub Actions: its certificate's issuer is %q, not %s", c.Issuer, ActionsIssuer)
@@ -247,22 +217,22 @@ func workflowOf(san, repoURI string) string {
 	return w
 }
 
-// checkStatement holds the signed Statement to this pack: aayudha's
-// predicate type, a predicate that is this pack.json byte for byte once
-// written as aayu writes it, and this head. payload is the envelope's
-// signed payload (the Statement's own bytes). The pack.json ship holds was
+// checkStatement holds the signed Statement (the verified envelope's
+// payload) to this pack: aayudha's predicate type, a predicate that is
+// this pack.json byte for byte once written as aayu writes it, and this
+// head. The pack.json ship holds was
 // already decoded strictly and verified, so the predicate is only compared
 // with it, never validated again: that keeps the check one signature and
 // one plain decode, whatever the pack's size.
-func checkStatement(res *verify.VerificationResult, payload, packDigest []byte, exp Expect) error {
-	st := res.Statement
-	if st == nil {
-		return refuse("the attestation carries no in-toto Statement")
+func checkStatement(res *sigstore.Result, packDigest []byte, exp Expect) error {
+	st, err := statementOf(res)
+	if err != nil {
+		return err
 	}
-	if st.GetPredicateType() != PredicateType {
-		return refuse("the attestation's predicate type is %q, not aayudha's proof pack (%s)", st.GetPredicateType(), PredicateType)
+	if st.PredicateType != PredicateType {
+		return refuse("the attestation's predicate type is %q, not aayudha's proof pack (%s)", st.PredicateType, PredicateType)
 	}
-	subjects, head, isPack, err := statementIsPack(payload, exp.PackJSON)
+	subjects, head, isPack, err := statementIsPack(res.Payload, exp.PackJSON)
 	if err != nil {
 		return err
 	}
@@ -276,7 +246,7 @@ func checkStatement(res *verify.VerificationResult, payload, packDigest []byte, 
 	if exp.Head != "" && !strings.EqualFold(head, exp.Head) {
 		return refuse("the attested pack proves commit %s, not the pull request's head %s", gitsha.Short(head), gitsha.Short(exp.Head))
 	}
-	for _, c := range SubjectDigests(st, "gitCommit") {
+	for _, c := range st.Digests("gitCommit") {
 		if exp.Head != "" && !strings.EqualFold(c, exp.Head) {
 			return refuse("the attestation names commit %s as a subject, not the pull request's head %s", gitsha.Short(c), gitsha.Short(exp.Head))
 		}
@@ -525,11 +495,24 @@ func signsDigest(subjects []string, digest []byte) bool {
 	return false
 }
 
+// statementOf is the verified payload's Statement head as proof/sigstore
+// read it (type, subjects, predicate type).
+func statementOf(res *sigstore.Result) (*sigstore.Statement, error) {
+	if res.Statement == nil {
+		return nil, refuse("the attestation carries no in-toto Statement")
+	}
+	return res.Statement, nil
+}
+
 // unverifiedSubjects reads the sha256 subjects of a bundle's Statement
 // without trusting them: only to word a refusal.
-func unverifiedSubjects(b *bundle.Bundle) []string {
-	env := b.GetDsseEnvelope()
-	if env == nil {
+func unverifiedSubjects(bundleJSON []byte) []string {
+	var b struct {
+		DSSEEnvelope *struct {
+			Payload []byte `json:"payload"`
+		} `json:"dsseEnvelope"`
+	}
+	if json.Unmarshal(bundleJSON, &b) != nil || b.DSSEEnvelope == nil {
 		return nil
 	}
 	var st struct {
@@ -537,7 +520,7 @@ func unverifiedSubjects(b *bundle.Bundle) []string {
 			Digest map[string]string `json:"digest"`
 		} `json:"subject"`
 	}
-	if json.Unmarshal(env.GetPayload(), &st) != nil {
+	if json.Unmarshal(b.DSSEEnvelope.Payload, &st) != nil {
 		return nil
 	}
 	var out []string
@@ -614,8 +597,8 @@ func decodeStatement(payload []byte, st any, head *statementHead) error {
 	if dec.More() {
 		return errors.New("data follows the Statement")
 	}
-	if head.Type != intoto.StatementTypeUri {
-		return fmt.Errorf("its _type is %q, not %s", head.Type, intoto.StatementTypeUri)
+	if head.Type != statementTypeURI {
+		return fmt.Errorf("its _type is %q, not %s", head.Type, statementTypeURI)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/sigstore/sigstore-go/pkg/root"
 
 	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // gateClaims are a merge-gate run's claims on acme/benefits, base main.
@@ -195,14 +196,18 @@ func TestVerifyRefusesAnAttestationOfAnotherHead(t *testing.T) {
 
 // TestVerifyTakesTheAttestationUnderTheRootReadBackFromItsFile: the
 // sandbox hands aayu its root as trusted_root.json ([proof] trusted_root);
-// read back from that file it verifies the same bundles.
+// read back from that file it verifies the same bundles, and sigstore-go
+// (what gh attestation verify --custom-trusted-root uses) reads the file.
 func TestVerifyTakesTheAttestationUnderTheRootReadBackFromItsFile(t *testing.T) {
 	s := sign(t, nil, nil)
 	raw, err := s.ss.TrustedRootJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := root.NewTrustedRootFromJSON(raw)
+	if _, err := root.NewTrustedRootFromJSON(raw); err != nil {
+		t.Fatalf("sigstore-go does not read the sandbox's trusted_root.json: %v", err)
+	}
+	tr, err := sigstore.ParseTrustedRoot(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,62 +1,40 @@
 package vsigstore
 
 import (
-	"bytes"
-	"context"
-	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
-	"sync"
 	"time"
 
-	"github.com/cyberphone/json-canonicalization/go/src/webpki.org/jsoncanonicalizer"
-	"github.com/go-openapi/runtime"
-	"github.com/secure-systems-lab/go-securesystemslib/dsse"
-	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
-	protorekor "github.com/sigstore/protobuf-specs/gen/pb-go/rekor/v1"
-	"github.com/sigstore/rekor/pkg/generated/models"
-	"github.com/sigstore/rekor/pkg/types"
-	rekordsse "github.com/sigstore/rekor/pkg/types/dsse"
-	_ "github.com/sigstore/rekor/pkg/types/dsse/v0.0.1" // registers the dsse 0.0.1 entry the log writes
-	"github.com/sigstore/rekor/pkg/util"
-	"github.com/sigstore/sigstore-go/pkg/root"
-	"github.com/sigstore/sigstore-go/pkg/tlog"
-	"github.com/sigstore/sigstore/pkg/cryptoutils"
-	"github.com/sigstore/sigstore/pkg/signature"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // vlog is the sandbox's transparency log: a Rekor v1 log of one entry per
 // bundle, signed by a key held in memory. It writes what Rekor writes for a
-// DSSE envelope (the dsse 0.0.1 entry, canonicalised by rekor's own type),
-// the log's promise (a signed entry timestamp over the canonical JSON of
-// body, integrated time, log ID and index) and an inclusion proof in a
-// one-leaf tree with its signed checkpoint, which is what sigstore-go
-// verifies of a Rekor v1 entry.
+// DSSE envelope (the dsse 0.0.1 entry: TestTheLogWritesWhatRekorWrites
+// holds it to rekor's own type byte for byte), the log's promise (a signed
+// entry timestamp over the canonical JSON of body, integrated time, log ID
+// and index) and an inclusion proof in a one-leaf tree with its signed
+// checkpoint, which is what a verifier checks of a Rekor v1 entry.
 //
-// It is written here rather than taken from sigstore-go's pkg/testing/ca,
-// whose certificate authority and timestamping authority the sandbox does
-// not use and whose imports (rekor's every key format, boulder's key
-// checks, the timestamp authority's x509) were linked into every run of
-// aayu and initialised at its start.
+// It is written on the standard library, rather than with rekor's types or
+// sigstore-go's test CA, because whatever the sandbox links is linked
+// into every run of aayu, and their package inits ran at its every start.
 type vlog struct {
 	key   *ecdsa.PrivateKey
 	id    string // hex SHA-256 of the key's PKIX encoding, Rekor's log ID
 	rawID []byte
-
-	once   sync.Once
-	signer signature.SignerVerifier
-	err    error
 }
 
-// logHost is the log's name in its checkpoints and its base URL: sigstore-go
-// derives a checkpoint's expected origin from the base URL's host.
+// logHost is the log's name in its checkpoints and its base URL.
 const logHost = "rekor.localhost"
 
 // logTreeID is the tree ID its checkpoints' origin names ("HOST - ID").
@@ -75,50 +53,29 @@ func newVlog() (*vlog, error) {
 	return &vlog{key: key, id: hex.EncodeToString(sum[:]), rawID: sum[:]}, nil
 }
 
-func (l *vlog) sign() (signature.SignerVerifier, error) {
-	l.once.Do(func() { l.signer, l.err = signature.LoadECDSASignerVerifier(l.key, crypto.SHA256) })
-	return l.signer, l.err
+// signSHA256 is the log's ECDSA signature over msg's SHA-256, as Rekor's
+// signer makes it.
+func (l *vlog) signSHA256(msg []byte) ([]byte, error) {
+	sum := sha256.Sum256(msg)
+	return ecdsa.SignASN1(rand.Reader, l.key, sum[:])
 }
 
 // transparencyLog is the log as a trusted root lists it.
-func (l *vlog) transparencyLog(start, end time.Time) *root.TransparencyLog {
-	return &root.TransparencyLog{
-		BaseURL: "https://" + logHost, ID: l.rawID,
-		ValidityPeriodStart: start, ValidityPeriodEnd: end,
-		HashFunc: crypto.SHA256, PublicKey: l.key.Public(), SignatureHashFunc: crypto.SHA256,
-	}
-}
-
-// promise is the log's signed entry timestamp over p: Rekor signs the
-// RFC 8785 canonical JSON of the payload.
-func (l *vlog) promise(p tlog.RekorPayload) ([]byte, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	canon, err := jsoncanonicalizer.Transform(b)
-	if err != nil {
-		return nil, err
-	}
-	s, err := l.sign()
-	if err != nil {
-		return nil, err
-	}
-	return s.SignMessage(bytes.NewReader(canon))
+func (l *vlog) transparencyLog(start, end time.Time) *sigstore.TransparencyLog {
+	return &sigstore.TransparencyLog{BaseURL: "https://" + logHost, ID: l.rawID, PublicKey: l.key.Public(), Start: start, End: end}
 }
 
 // entry logs env, signed by leaf with sig, at integratedTime (index 0 of a
 // one-leaf tree), and returns the bundle's entry: the canonical body, its
 // kind, the log's promise (what makes the integrated time a verified
 // timestamp) and the inclusion proof.
-func (l *vlog) entry(leaf *x509.Certificate, env *dsse.Envelope, sig []byte, integratedTime int64) (*protorekor.TransparencyLogEntry, error) {
+func (l *vlog) entry(leaf *x509.Certificate, env *envelope, sig []byte, integratedTime int64) (*sigstore.TlogEntry, error) {
 	body, err := dsseBody(leaf, env, sig)
 	if err != nil {
 		return nil, err
 	}
 	const logIndex = 0
-	set, err := l.promise(tlog.RekorPayload{LogID: l.id, IntegratedTime: integratedTime, LogIndex: logIndex,
-		Body: base64.StdEncoding.EncodeToString(body)})
+	set, err := l.signSHA256(sigstore.PromisePayload(body, integratedTime, l.rawID, logIndex))
 	if err != nil {
 		return nil, fmt.Errorf("the log's promise: %w", err)
 	}
@@ -126,66 +83,96 @@ func (l *vlog) entry(leaf *x509.Certificate, env *dsse.Envelope, sig []byte, int
 	if err != nil {
 		return nil, err
 	}
-	return &protorekor.TransparencyLogEntry{
-		LogIndex: logIndex, LogId: &protocommon.LogId{KeyId: l.rawID},
-		KindVersion:    &protorekor.KindVersion{Kind: rekordsse.KIND, Version: "0.0.1"},
-		IntegratedTime: integratedTime, InclusionPromise: &protorekor.InclusionPromise{SignedEntryTimestamp: set},
-		InclusionProof: proof, CanonicalizedBody: body,
-	}, nil
+	e := &sigstore.TlogEntry{LogIndex: logIndex, IntegratedTime: sigstore.JSONInt64(integratedTime), InclusionProof: proof, CanonicalizedBody: body}
+	e.LogID = &sigstore.LogID{KeyID: l.rawID}
+	e.KindVersion = &sigstore.KindVersion{Kind: "dsse", Version: "0.0.1"}
+	e.InclusionPromise = &sigstore.InclusionPromise{SignedEntryTimestamp: set}
+	return e, nil
 }
 
 // inclusionProof proves body is the one leaf of the tree: the root is the
-// leaf's RFC 6962 hash, the path is empty, and the checkpoint signs that
-// root.
-func (l *vlog) inclusionProof(body []byte, logIndex int64) (*protorekor.InclusionProof, error) {
+// leaf's RFC 6962 hash, the path is empty, and the checkpoint (a signed
+// note, as Rekor v1 writes it) signs that root.
+func (l *vlog) inclusionProof(body []byte, logIndex int64) (*sigstore.InclusionProof, error) {
 	leaf := sha256.Sum256(append([]byte{0}, body...))
-	s, err := l.sign()
-	if err != nil {
-		return nil, err
-	}
-	checkpoint, err := util.CreateAndSignCheckpoint(context.Background(), logHost, logTreeID, 1, leaf[:], s)
+	note := fmt.Sprintf("%s - %d\n%d\n%s\n", logHost, logTreeID, 1, base64.StdEncoding.EncodeToString(leaf[:]))
+	sig, err := l.signSHA256([]byte(note))
 	if err != nil {
 		return nil, fmt.Errorf("the log's checkpoint: %w", err)
 	}
-	return &protorekor.InclusionProof{LogIndex: logIndex, RootHash: leaf[:], TreeSize: 1,
-		Checkpoint: &protorekor.Checkpoint{Envelope: string(checkpoint)}}, nil
-}
-
-// dsseBody is the canonical body Rekor stores for a DSSE envelope signed by
-// leaf: built and canonicalised by rekor's own dsse type, as the log does
-// on upload.
-func dsseBody(leaf *x509.Certificate, env *dsse.Envelope, sig []byte) ([]byte, error) {
-	ctx := context.Background()
-	certPEM, err := cryptoutils.MarshalCertificateToPEM(leaf)
+	der, err := x509.MarshalPKIXPublicKey(l.key.Public())
 	if err != nil {
 		return nil, err
 	}
+	keySum := sha256.Sum256(der)
+	// The signature line: the signer's name and base64 of the key hash's
+	// first four bytes then the signature.
+	line := "\u2014 " + logHost + " " + base64.StdEncoding.EncodeToString(append(binary.BigEndian.AppendUint32(nil, binary.BigEndian.Uint32(keySum[:4])), sig...)) + "\n"
+	return &sigstore.InclusionProof{LogIndex: sigstore.JSONInt64(logIndex), RootHash: leaf[:], TreeSize: 1, Hashes: [][]byte{},
+		Checkpoint: &sigstore.Checkpoint{Envelope: note + "\n" + line}}, nil
+}
+
+// envelope is a DSSE envelope as actions/attest uploads it to Rekor (the
+// fields of go-securesystemslib's dsse.Envelope, in its order).
+type envelope struct {
+	PayloadType string        `json:"payloadType"`
+	Payload     string        `json:"payload"`
+	Signatures  []envelopeSig `json:"signatures"`
+}
+
+type envelopeSig struct {
+	KeyID string `json:"keyid"`
+	Sig   string `json:"sig"`
+}
+
+// dsseBody is the canonical body Rekor stores for a DSSE envelope signed by
+// leaf: the envelope's and the payload's SHA-256 and the signature with the
+// signer's certificate (PEM), as rekor's dsse 0.0.1 type writes it.
+func dsseBody(leaf *x509.Certificate, env *envelope, sig []byte) ([]byte, error) {
 	envJSON, err := json.Marshal(env)
 	if err != nil {
 		return nil, err
 	}
-	props := types.ArtifactProperties{ArtifactBytes: envJSON, SignatureBytes: sig, PublicKeyBytes: [][]byte{certPEM}, PKIFormat: "x509"}
-	proposed, err := types.NewProposedEntry(ctx, rekordsse.KIND, "0.0.1", props)
+	payload, err := base64.StdEncoding.DecodeString(env.Payload)
 	if err != nil {
-		return nil, fmt.Errorf("the log's entry: %w", err)
+		return nil, err
 	}
-	impl, err := types.CreateVersionedEntry(proposed)
+	envHash, payloadHash := sha256.Sum256(envJSON), sha256.Sum256(payload)
+	type hash struct {
+		Algorithm string `json:"algorithm"`
+		Value     string `json:"value"`
+	}
+	type spec struct {
+		EnvelopeHash hash `json:"envelopeHash"`
+		PayloadHash  hash `json:"payloadHash"`
+		Signatures   []struct {
+			Signature string `json:"signature"`
+			Verifier  []byte `json:"verifier"`
+		} `json:"signatures"`
+	}
+	// In rekor's order: the model's own fields, then its kind.
+	body := struct {
+		APIVersion string `json:"apiVersion"`
+		Spec       spec   `json:"spec"`
+		Kind       string `json:"kind"`
+	}{APIVersion: "0.0.1", Kind: "dsse"}
+	body.Spec.EnvelopeHash = hash{"sha256", hex.EncodeToString(envHash[:])}
+	body.Spec.PayloadHash = hash{"sha256", hex.EncodeToString(payloadHash[:])}
+	body.Spec.Signatures = append(body.Spec.Signatures, struct {
+		Signature string `json:"signature"`
+		Verifier  []byte `json:"verifier"`
+	}{base64.StdEncoding.EncodeToString(sig), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leaf.Raw})})
+	return json.Marshal(body)
+}
+
+// signEnvelope signs statement as an in-toto DSSE envelope with key:
+// ECDSA over SHA-256 of the envelope's PAE.
+func signEnvelope(key *ecdsa.PrivateKey, statement []byte) (*envelope, []byte, error) {
+	sum := sha256.Sum256(sigstore.PAE(InTotoPayloadType, statement))
+	sig, err := ecdsa.SignASN1(rand.Reader, key, sum[:])
 	if err != nil {
-		return nil, fmt.Errorf("the log's entry: %w", err)
+		return nil, nil, fmt.Errorf("signing the statement: %w", err)
 	}
-	canon, err := types.CanonicalizeEntry(ctx, impl)
-	if err != nil {
-		return nil, fmt.Errorf("the log's entry: %w", err)
-	}
-	// Read back and written again, as Rekor stores what it read of the
-	// upload, not the upload itself.
-	stored, err := models.UnmarshalProposedEntry(bytes.NewReader(canon), runtime.JSONConsumer())
-	if err != nil {
-		return nil, fmt.Errorf("the log's entry: %w", err)
-	}
-	impl, err = types.UnmarshalEntry(stored)
-	if err != nil {
-		return nil, fmt.Errorf("the log's entry: %w", err)
-	}
-	return impl.Canonicalize(ctx)
+	return &envelope{PayloadType: InTotoPayloadType, Payload: base64.StdEncoding.EncodeToString(statement),
+		Signatures: []envelopeSig{{Sig: base64.StdEncoding.EncodeToString(sig)}}}, sig, nil
 }

@@ -12,7 +12,6 @@ package vsigstore
 
 import (
 	"cmp"
-	"context"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -20,23 +19,14 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
-	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/url"
 	"sync"
 	"time"
 
-	"github.com/secure-systems-lab/go-securesystemslib/dsse"
-	protobundle "github.com/sigstore/protobuf-specs/gen/pb-go/bundle/v1"
-	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
-	protodsse "github.com/sigstore/protobuf-specs/gen/pb-go/dsse"
-	protorekor "github.com/sigstore/protobuf-specs/gen/pb-go/rekor/v1"
-	"github.com/sigstore/sigstore-go/pkg/bundle"
-	"github.com/sigstore/sigstore-go/pkg/fulcio/certificate"
-	"github.com/sigstore/sigstore-go/pkg/root"
-	"github.com/sigstore/sigstore/pkg/signature"
-	sigdsse "github.com/sigstore/sigstore/pkg/signature/dsse"
+	"github.com/aayudha/aayu/proof/sigstore"
 )
 
 // GitHub Actions' OIDC issuer, as Fulcio writes it into a workflow's
@@ -84,10 +74,11 @@ func (c Claims) WorkflowURI() string {
 	return fmt.Sprintf("%s/%s/%s@%s", c.server(), cmp.Or(c.WorkflowRepository, c.Repository), c.WorkflowPath, c.Ref)
 }
 
-// Extensions are the Fulcio extensions GitHub Actions' certificates carry.
-func (c Claims) Extensions() certificate.Extensions {
+// Extensions are the Fulcio extensions GitHub Actions' certificates carry
+// (the fields of sigstore.Certificate that are extensions).
+func (c Claims) Extensions() sigstore.Certificate {
 	repoURI := c.server() + "/" + c.Repository
-	return certificate.Extensions{
+	return sigstore.Certificate{
 		Issuer:                              cmp.Or(c.Issuer, ActionsIssuer),
 		GithubWorkflowTrigger:               c.Event,
 		GithubWorkflowSHA:                   c.SHA,
@@ -125,7 +116,7 @@ type Sigstore struct {
 	root      *x509.Certificate
 	interm    *x509.Certificate
 	intermKey *ecdsa.PrivateKey
-	trusted   *root.TrustedRoot
+	trusted   *sigstore.TrustedRoot
 	now       func() time.Time
 
 	mu     sync.Mutex
@@ -162,20 +153,17 @@ func New(now func() time.Time) (*Sigstore, error) {
 	if s.interm, err = makeCert(intermTmpl, s.root, &s.intermKey.PublicKey, rootKey); err != nil {
 		return nil, err
 	}
-	fulcio := &root.FulcioCertificateAuthority{Root: s.root, Intermediates: []*x509.Certificate{s.interm},
-		ValidityPeriodStart: start, ValidityPeriodEnd: end, URI: "https://fulcio.sandbox.invalid"}
+	fulcio := sigstore.CertificateAuthority{Root: s.root, Intermediates: []*x509.Certificate{s.interm},
+		Start: start, End: end, URI: "https://fulcio.sandbox.invalid"}
 	// A trusted_root.json holds the log's raw key ID; the map is keyed by
-	// its hex spelling, as sigstore-go looks a log up.
-	logs := map[string]*root.TransparencyLog{log.id: log.transparencyLog(start, end)}
-	s.trusted, err = root.NewTrustedRoot(root.TrustedRootMediaType01, []root.CertificateAuthority{fulcio}, nil, nil, logs)
-	if err != nil {
-		return nil, fmt.Errorf("the virtual Sigstore's trusted root: %w", err)
-	}
+	// its hex spelling, as a verifier looks a log up.
+	s.trusted = &sigstore.TrustedRoot{CertificateAuthorities: []sigstore.CertificateAuthority{fulcio},
+		Logs: map[string]*sigstore.TransparencyLog{log.id: log.transparencyLog(start, end)}}
 	return s, nil
 }
 
 // TrustedRoot is what verifies this Sigstore's bundles (and nothing else's).
-func (s *Sigstore) TrustedRoot() *root.TrustedRoot { return s.trusted }
+func (s *Sigstore) TrustedRoot() *sigstore.TrustedRoot { return s.trusted }
 
 // TrustedRootJSON is TrustedRoot in Sigstore's trusted_root.json format,
 // what `gh attestation verify --custom-trusted-root` and cosign read.
@@ -195,19 +183,7 @@ func (s *Sigstore) Attest(statement []byte, c Claims) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	signer, err := signature.LoadECDSASignerVerifier(key, crypto.SHA256)
-	if err != nil {
-		return nil, err
-	}
-	es, err := dsse.NewEnvelopeSigner(&sigdsse.SignerAdapter{SignatureSigner: signer, Pub: &key.PublicKey})
-	if err != nil {
-		return nil, err
-	}
-	env, err := es.SignPayload(context.Background(), InTotoPayloadType, statement)
-	if err != nil {
-		return nil, fmt.Errorf("signing the statement: %w", err)
-	}
-	sig, err := base64.StdEncoding.DecodeString(env.Signatures[0].Sig)
+	env, sig, err := signEnvelope(key, statement)
 	if err != nil {
 		return nil, err
 	}
@@ -215,22 +191,15 @@ func (s *Sigstore) Attest(statement []byte, c Claims) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("logging the signature: %w", err)
 	}
-	pb := &protobundle.Bundle{
-		MediaType: "application/vnd.dev.sigstore.bundle.v0.3+json",
-		VerificationMaterial: &protobundle.VerificationMaterial{
-			Content:     &protobundle.VerificationMaterial_Certificate{Certificate: &protocommon.X509Certificate{RawBytes: leaf.Raw}},
-			TlogEntries: []*protorekor.TransparencyLogEntry{tle},
+	b := sigstore.Bundle{
+		MediaType: sigstore.BundleMediaType,
+		VerificationMaterial: &sigstore.VerificationMaterial{
+			Certificate: &sigstore.RawCertificate{RawBytes: leaf.Raw},
+			TlogEntries: []sigstore.TlogEntry{*tle},
 		},
-		Content: &protobundle.Bundle_DsseEnvelope{DsseEnvelope: &protodsse.Envelope{
-			Payload: statement, PayloadType: InTotoPayloadType,
-			Signatures: []*protodsse.Signature{{Sig: sig}},
-		}},
+		DSSEEnvelope: &sigstore.Envelope{Payload: statement, PayloadType: InTotoPayloadType, Signatures: []sigstore.Signature{{Sig: sig}}},
 	}
-	b, err := bundle.NewBundle(pb)
-	if err != nil {
-		return nil, fmt.Errorf("assembling the bundle: %w", err)
-	}
-	return b.MarshalJSON()
+	return json.Marshal(b)
 }
 
 // leaf is the certificate Fulcio would issue for the run: the workflow's
@@ -258,7 +227,7 @@ func (s *Sigstore) leaf(c Claims, pub crypto.PublicKey, now time.Time) (*x509.Ce
 // marshalExtensions writes the claims as Fulcio does: the first,
 // deprecated extensions (1.1–1.6) as raw strings, the later ones as DER
 // UTF8Strings.
-func marshalExtensions(e certificate.Extensions) ([]pkix.Extension, error) {
+func marshalExtensions(e sigstore.Certificate) ([]pkix.Extension, error) {
 	var out []pkix.Extension
 	raw := func(id asn1.ObjectIdentifier, v string) {
 		if v != "" {
@@ -275,29 +244,33 @@ func marshalExtensions(e certificate.Extensions) ([]pkix.Extension, error) {
 			out = append(out, pkix.Extension{Id: id, Value: b})
 		}
 	}
-	// Fulcio still writes 1.1–1.6 for older verifiers; sigstore-go marks
-	// their names deprecated, so they are spelt out here.
-	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 1}, e.Issuer)
-	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 2}, e.GithubWorkflowTrigger)
-	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 3}, e.GithubWorkflowSHA)
-	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 5}, e.GithubWorkflowRepository)
-	raw(asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 6}, e.GithubWorkflowRef)
-	der(certificate.OIDIssuerV2, e.Issuer)
-	der(certificate.OIDBuildSignerURI, e.BuildSignerURI)
-	der(certificate.OIDBuildSignerDigest, e.BuildSignerDigest)
-	der(certificate.OIDRunnerEnvironment, e.RunnerEnvironment)
-	der(certificate.OIDSourceRepositoryURI, e.SourceRepositoryURI)
-	der(certificate.OIDSourceRepositoryDigest, e.SourceRepositoryDigest)
-	der(certificate.OIDSourceRepositoryRef, e.SourceRepositoryRef)
-	der(certificate.OIDSourceRepositoryIdentifier, e.SourceRepositoryIdentifier)
-	der(certificate.OIDSourceRepositoryOwnerURI, e.SourceRepositoryOwnerURI)
-	der(certificate.OIDSourceRepositoryOwnerIdentifier, e.SourceRepositoryOwnerIdentifier)
-	der(certificate.OIDBuildConfigURI, e.BuildConfigURI)
-	der(certificate.OIDBuildConfigDigest, e.BuildConfigDigest)
-	der(certificate.OIDBuildTrigger, e.BuildTrigger)
-	der(certificate.OIDRunInvocationURI, e.RunInvocationURI)
-	der(certificate.OIDSourceRepositoryVisibilityAtSigning, e.SourceRepositoryVisibilityAtSigning)
+	// Fulcio still writes 1.1–1.6 for older verifiers.
+	raw(fulcioOID(1), e.Issuer)
+	raw(fulcioOID(2), e.GithubWorkflowTrigger)
+	raw(fulcioOID(3), e.GithubWorkflowSHA)
+	raw(fulcioOID(5), e.GithubWorkflowRepository)
+	raw(fulcioOID(6), e.GithubWorkflowRef)
+	der(fulcioOID(8), e.Issuer)
+	der(fulcioOID(9), e.BuildSignerURI)
+	der(fulcioOID(10), e.BuildSignerDigest)
+	der(fulcioOID(11), e.RunnerEnvironment)
+	der(fulcioOID(12), e.SourceRepositoryURI)
+	der(fulcioOID(13), e.SourceRepositoryDigest)
+	der(fulcioOID(14), e.SourceRepositoryRef)
+	der(fulcioOID(15), e.SourceRepositoryIdentifier)
+	der(fulcioOID(16), e.SourceRepositoryOwnerURI)
+	der(fulcioOID(17), e.SourceRepositoryOwnerIdentifier)
+	der(fulcioOID(18), e.BuildConfigURI)
+	der(fulcioOID(19), e.BuildConfigDigest)
+	der(fulcioOID(20), e.BuildTrigger)
+	der(fulcioOID(21), e.RunInvocationURI)
+	der(fulcioOID(22), e.SourceRepositoryVisibilityAtSigning)
 	return out, err
+}
+
+// fulcioOID is Fulcio's extension 1.3.6.1.4.1.57264.1.n.
+func fulcioOID(n int) asn1.ObjectIdentifier {
+	return asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, n}
 }
 
 func makeCert(tmpl, parent *x509.Certificate, pub crypto.PublicKey, priv crypto.Signer) (*x509.Certificate, error) {
