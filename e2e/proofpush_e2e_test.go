@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -123,7 +125,8 @@ func TestProofPushCLI(t *testing.T) {
 	if code != tui.ExitOK {
 		t.Fatalf("push: exit %d:\n%s%s", code, out, errOut)
 	}
-	key := "acme/acme/benefits/5/" + head + "/screens/balance.png"
+	shot := sha256.Sum256([]byte("\x89PNG the copay on screen"))
+	key := "acme/acme/benefits/sha256/" + hex.EncodeToString(shot[:]) + ".png" // content-addressed
 	for _, want := range []string{"landed: the local pack is on the ledger as an advisory pack", "proof/5/" + head + "/advisory",
 		"media: 1 copied to s3://proof-media/acme", "screens/balance.png → " + key, "the advisory comment on the pull request", "never counts for ship"} {
 		if !strings.Contains(out, want) {

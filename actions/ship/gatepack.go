@@ -107,6 +107,9 @@ func (r *run) checkPack() (gateOutcome, error) {
 	case gp.unattested != "":
 		detail = append(detail, "note: "+gp.unattested)
 	}
+	if refusal := r.checkMedia(); refusal != "" {
+		return gateOutcome{refusals: []string{refusal}, detail: detail}, nil
+	}
 	return gateOutcome{words: words, detail: detail}, nil
 }
 
