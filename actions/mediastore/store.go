@@ -105,6 +105,7 @@ type Store struct {
 	bucket  string
 	prefix  string // key prefix from the URL's path, without slashes at either end
 	where   string // "s3://bucket/prefix" for messages: no credential ever
+	root    string // "s3://bucket", which keys follow in messages
 	secrets []string
 }
 
@@ -117,6 +118,7 @@ func Open(rawURL string, c Credential) (*Store, error) {
 		return nil, fmt.Errorf("%w: [proof] media must be SCHEME://BUCKET/PREFIX, with no credential or query in it", ErrUnusable)
 	}
 	s := &Store{bucket: u.Host, prefix: strings.Trim(u.Path, "/"), secrets: c.secrets()}
+	s.root = u.Scheme + "://" + s.bucket
 	s.where = u.Scheme + "://" + path.Join(s.bucket, s.prefix)
 	switch u.Scheme {
 	case "s3", "r2":
@@ -186,7 +188,7 @@ func (s *Store) same(ctx context.Context, key string, body []byte) error {
 		return s.fail("reading the existing", key, err)
 	}
 	if !bytes.Equal(got, body) {
-		return fmt.Errorf("%w: %s/%s; it was left as it is", ErrOverwrite, s.where, clip(key))
+		return fmt.Errorf("%w: %s/%s; it was left as it is", ErrOverwrite, s.root, clip(key))
 	}
 	return nil
 }
@@ -246,7 +248,11 @@ func (s *Store) SetRetention(ctx context.Context, days int) error {
 // fail wraps a driver's error with what was being done and where, the
 // credential cut out, keeping the refusal errors.Is matches.
 func (s *Store) fail(doing, key string, err error) error {
-	return s.refuse(fmt.Sprintf("%s %s/%s: %s", doing, s.where, clip(key), s.scrub(err.Error())), err)
+	msg := fmt.Sprintf("%s %s/%s: %s", doing, s.root, clip(key), s.scrub(err.Error()))
+	if errors.Is(err, ErrCredentialRefused) {
+		msg += " (" + ErrCredentialRefused.Error() + ": check the proof-media credential)"
+	}
+	return s.refuse(msg, err)
 }
 
 // refuse is msg (already scrubbed) as an error matching the refusal err

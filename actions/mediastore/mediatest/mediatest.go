@@ -282,15 +282,15 @@ func azuriteBin() string {
 
 // StartAzurite runs azurite-blob on a free loopback port, its blobs in
 // memory, and returns the account's endpoint. Without azurite (or node)
-// the test fails under CI=true, where .ci/run installs it, and is skipped
-// out loud elsewhere.
+// the test fails under CI=true or when AAYU_AZURITE_BLOB (which .ci/run
+// sets) names it, and is skipped out loud elsewhere.
 func StartAzurite(t testing.TB) string {
 	t.Helper()
 	bin := azuriteBin()
 	_, nodeErr := exec.LookPath("node")
-	if bin == "" || nodeErr != nil {
+	if _, err := os.Stat(bin); bin == "" || err != nil || nodeErr != nil {
 		msg := "azurite-blob or node is missing: .ci/run installs azurite 3.37.0 with npm into the user cache (or set AAYU_AZURITE_BLOB); the azblob:// store is NOT tested"
-		if os.Getenv("CI") == "true" {
+		if os.Getenv("CI") == "true" || os.Getenv("AAYU_AZURITE_BLOB") != "" {
 			t.Fatal(msg)
 		}
 		t.Skip("SKIPPED: " + msg)
@@ -355,5 +355,63 @@ func AzuriteContainer(t testing.TB, endpoint, name string) {
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("creating the container %s: %d %s", name, resp.StatusCode, body)
+	}
+}
+
+// Kind is one kind of [proof] media bucket on its test server: its URL,
+// the variables of a credential it takes and of one it refuses (as
+// mediastore.CredentialFromEnv reads them), and the secrets no refusal or
+// note may print.
+type Kind struct {
+	URL       string
+	Good, Bad map[string]string
+	Secrets   []string
+}
+
+// Kinds starts, for each of s3, r2, gs and azblob, its server with a
+// bucket proof-media when called (under the test that calls it).
+func Kinds() map[string]func(t *testing.T) Kind {
+	return map[string]func(t *testing.T) Kind{
+		"s3": func(t *testing.T) Kind {
+			srv := StartS3(t, "AKIAPROOFMEDIA", "s3-secret-never-printed", "us-east-1")
+			env := func(secret string) map[string]string {
+				return map[string]string{"AWS_ACCESS_KEY_ID": "AKIAPROOFMEDIA", "AWS_SECRET_ACCESS_KEY": secret, "AWS_ENDPOINT_URL_S3": srv.URL}
+			}
+			return Kind{"s3://proof-media/acme", env("s3-secret-never-printed"), env("s3-wrong-never-printed"), []string{"s3-secret-never-printed", "s3-wrong-never-printed"}}
+		},
+		"r2": func(t *testing.T) Kind {
+			srv := StartS3(t, "r2-key-id", "r2-secret-never-printed", "auto")
+			env := func(secret string) map[string]string {
+				return map[string]string{"AWS_ACCESS_KEY_ID": "r2-key-id", "AWS_SECRET_ACCESS_KEY": secret, "AWS_ENDPOINT_URL_S3": srv.URL}
+			}
+			return Kind{"r2://proof-media/acme", env("r2-secret-never-printed"), env("r2-wrong-never-printed"), []string{"r2-secret-never-printed", "r2-wrong-never-printed"}}
+		},
+		"gs": func(t *testing.T) Kind {
+			srv := StartGCS(t, "proof-media")
+			other, err := rsa.GenerateKey(rand.Reader, 2048)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			goodFile, badFile := filepath.Join(dir, "good.json"), filepath.Join(dir, "bad.json")
+			badKey := srv.KeyJSON(t, other)
+			if os.WriteFile(goodFile, srv.KeyJSON(t, srv.Key), 0o600) != nil || os.WriteFile(badFile, badKey, 0o600) != nil {
+				t.Fatal("writing the key files")
+			}
+			env := func(file string) map[string]string {
+				return map[string]string{"GOOGLE_APPLICATION_CREDENTIALS": file, "STORAGE_EMULATOR_HOST": srv.URL}
+			}
+			return Kind{"gs://proof-media/acme", env(goodFile), env(badFile), []string{string(badKey), srv.Token, "PRIVATE KEY"}}
+		},
+		"azblob": func(t *testing.T) Kind {
+			endpoint := StartAzurite(t)
+			AzuriteContainer(t, endpoint, "proof-media")
+			const wrong = "d3Jvbmcga2V5IG5ldmVyIHByaW50ZWQ="
+			env := func(key string) map[string]string {
+				return map[string]string{"AZURE_STORAGE_CONNECTION_STRING": "DefaultEndpointsProtocol=http;AccountName=" + AzuriteAccount +
+					";AccountKey=" + key + ";BlobEndpoint=" + endpoint + ";"}
+			}
+			return Kind{"azblob://proof-media/acme", env(AzuriteKey), env(wrong), []string{AzuriteKey, wrong}}
+		},
 	}
 }
