@@ -9,6 +9,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -142,5 +145,38 @@ func TestStoreAzureBlob(t *testing.T) {
 	err := good.SetRetention(context.Background(), 30)
 	if !errors.Is(err, ErrRetentionNotSet) || !strings.Contains(err.Error(), "Azure Resource Manager") || !strings.Contains(err.Error(), "proof-media/acme/ 30 days") {
 		t.Fatalf("retention: %v", err)
+	}
+}
+
+// TestGCSRetentionKeepsTheBucketsOtherRules: on a bucket that keeps its
+// lifecycle (as Cloud Storage does; fake-gcs-server does not), aayu's
+// Delete rule replaces its own earlier one for the prefix, every other
+// rule is sent back as it came, and the rule read back in the answer is
+// success.
+func TestGCSRetentionKeepsTheBucketsOtherRules(t *testing.T) {
+	t.Parallel()
+	other := `{"action":{"type":"SetStorageClass","storageClass":"COLDLINE"},"condition":{"age":90,"matchesPrefix":["logs/"]}}`
+	bucket := `{"name":"proof-media","lifecycle":{"rule":[{"action":{"type":"Delete"},"condition":{"age":7,"matchesPrefix":["acme/"]}},` + other + `]}}`
+	var patched string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/storage/v1/b/proof-media" || r.Header.Get("Authorization") != "Bearer ya29.given" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		if r.Method == http.MethodPatch {
+			b, _ := io.ReadAll(r.Body)
+			patched = string(b)
+			bucket = `{"name":"proof-media",` + strings.TrimPrefix(patched, "{")
+		}
+		_, _ = io.WriteString(w, bucket)
+	}))
+	t.Cleanup(ts.Close)
+	s := must(Open("gs://proof-media/acme", Credential{AccessToken: "ya29.given", Endpoint: ts.URL}))
+	if err := s.SetRetention(context.Background(), 30); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"lifecycle":{"rule":[{"action":{"type":"Delete"},"condition":{"age":30,"matchesPrefix":["acme/"]}},` + other + `]}}`
+	if patched != want {
+		t.Fatalf("the PATCH sent\n%s\nwant\n%s", patched, want)
 	}
 }
