@@ -223,3 +223,18 @@ func proofPushNeverCountsAsTheGate(t *testing.T, home string) {
 		}
 	}
 }
+
+// TestProofPushRefusesABucketTheSandboxDoesNotServe: the demo serves an
+// s3:// bucket only, so --media to a gs:// or azblob:// bucket with no test
+// server of the person's own named is refused in words, exit 4, and the
+// person's real credential never goes to a real bucket from the demo.
+func TestProofPushRefusesABucketTheSandboxDoesNotServe(t *testing.T) {
+	t.Parallel()
+	for _, media := range []string{"gs://proof-media/acme", "azblob://proof-media/acme"} {
+		code, out, errOut := runAayuEnv(t, map[string]string{"GOOGLE_OAUTH_ACCESS_TOKEN": "ya29.real-token-never-sent", "AZURE_STORAGE_ACCOUNT": "acme",
+			"AZURE_STORAGE_KEY": "cmVhbCBrZXk="}, "--sandbox", "proof", "push", "5", "--media", "--set=proof.media="+media)
+		if code != tui.ExitRefused || !strings.Contains(out+errOut, "the sandbox serves an s3:// media bucket only") || strings.Contains(out+errOut, "ya29.real") {
+			t.Fatalf("%s: exit %d:\n%s%s", media, code, out, errOut)
+		}
+	}
+}
