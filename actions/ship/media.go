@@ -86,14 +86,17 @@ func (r *run) mediaArtifacts() []proof.Artifact {
 // credential can. An object without a ledger record is harmless (the
 // lifecycle rule expires it); a ledger record naming an object that never
 // landed is not, so a failed copy refuses the merge.
-func (r *run) copyMedia() string {
+//
+// after says what follows a failure: "nothing was merged" before the
+// merge, what becomes of the record after it.
+func (r *run) copyMedia(after string) string {
 	m := r.evidence.media
 	if m == nil || m.keys != nil {
 		return ""
 	}
 	root, err := os.OpenRoot(path.Join(r.evidence.pack.dir, "artifacts"))
 	if err != nil {
-		return fmt.Sprintf("reopening the verified pack's media: %v; nothing was merged", err)
+		return fmt.Sprintf("reopening the verified pack's media: %v; %s", err, after)
 	}
 	defer root.Close()
 	keys := map[string]string{}
@@ -101,11 +104,11 @@ func (r *run) copyMedia() string {
 		b, err := fs.ReadFile(root.FS(), a.Path)
 		sum := sha256.Sum256(b)
 		if err != nil || hex.EncodeToString(sum[:]) != a.SHA256 {
-			return fmt.Sprintf("media %s changed on disk after it was verified; nothing was merged", a.Path)
+			return fmt.Sprintf("media %s changed on disk after it was verified; %s", a.Path, after)
 		}
 		key := m.key(r, a)
 		if err := m.store.Put(r.ctx, key, b); err != nil {
-			return fmt.Sprintf("copying media %s to the [proof] media bucket: %v; nothing was merged", a.Path, err)
+			return fmt.Sprintf("copying media %s to the [proof] media bucket: %v; %s", a.Path, err, after)
 		}
 		keys[a.Path] = key
 	}

@@ -98,3 +98,58 @@ func TestShipCopiesMediaToEveryBucket(t *testing.T) {
 		})
 	}
 }
+
+// TestShipResumedAfterTheMergeCopiesTheMediaAtLanding: a ship killed right
+// after its merge is finished by the next one, which copies the media
+// again at landing (write-once: the same bytes under the same key are
+// kept) so the authoritative pack still names the object; here the
+// object was removed in between, and is there again.
+func TestShipResumedAfterTheMergeCopiesTheMediaAtLanding(t *testing.T) {
+	t.Parallel()
+	pr := sandbox.DemoPRReady
+	shot := []byte("\x89PNG the summary page after a crash")
+	sum := sha256.Sum256(shot)
+	key := "acme/" + owner + "/" + repo + "/sha256/" + hex.EncodeToString(sum[:]) + ".png"
+	kind := mediatest.Kinds()["s3"](t)
+	f := newBotFixture(t)
+	f.review("founder", pr, "APPROVE", "")
+	if err := f.srv.AddRunPackMedia(f.srv.RunID(sandbox.RunQualifying), "screens/1.png", proof.KindScreenshot, shot); err != nil {
+		t.Fatal(err)
+	}
+	f.baseConfig("[proof]\n", "[proof]\nmedia = \""+kind.URL+"\"\n")
+	store := must(mediastore.Open(kind.URL, must(mediastore.CredentialFromEnv(kind.URL, envOf(kind.Good)))))
+	cfg := f.config("founder")
+	cfg.Env = envOf(kind.Good)
+	killed := errors.New("killed")
+	cfg.AfterStep = func(g GateID) error {
+		if g == GateMerge {
+			return killed
+		}
+		return nil
+	}
+	if res, _, err := f.ship(cfg, pr); !errors.Is(err, killed) || !res.Merged {
+		t.Fatalf("first ship: err %v, merged %v", err, res.Merged)
+	}
+	if err := store.Delete(context.Background(), key); err != nil {
+		t.Fatalf("the merge's copy is not in the bucket: %v", err)
+	}
+	cfg.AfterStep = nil
+	res, _, err := f.ship(cfg, pr)
+	if err != nil || res.ExitCode != ExitShipped || !res.Resumed {
+		t.Fatalf("second ship: err %v, exit %d, resumed %v, refusals %q", err, res.ExitCode, res.Resumed, res.Refusals)
+	}
+	if got, err := store.Get(context.Background(), key); err != nil || string(got) != string(shot) {
+		t.Fatalf("the bucket's %s after the resumed ship: %q %v", key, got, err)
+	}
+	raw, err := ghx.ReadFile(context.Background(), f.client("founder"), owner, repo, "ledger", res.LedgerDir+"/pack.json")
+	if err != nil || !strings.Contains(string(raw), `"object": "`+key+`"`) {
+		t.Fatalf("the authoritative pack does not name %s (%v):\n%s", key, err, raw)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

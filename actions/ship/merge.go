@@ -87,7 +87,7 @@ func (r *run) merge() (gateOutcome, error) {
 			return out, err
 		}
 	}
-	if refusal := r.copyMedia(); refusal != "" {
+	if refusal := r.copyMedia("nothing was merged"); refusal != "" {
 		return gateOutcome{refusals: []string{refusal}}, nil
 	}
 	tr := mergeTrailers{Head: r.target.head, Story: r.target.story, RunID: r.evidence.pack.run.GetID(), PackSHA: r.evidence.pack.report.PackSHA256,

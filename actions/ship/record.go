@@ -161,6 +161,12 @@ func (r *run) land() (gateOutcome, error) {
 			return gateOutcome{}, fmt.Errorf("reading the ledger: %s", ghx.Describe(err))
 		}
 	}
+	if refusal := r.copyMedia("the record lands with its media store none"); refusal != "" {
+		// Merged by an earlier run, whose copy never happened: the record
+		// still lands, its media store none (their bytes in the run
+		// artifact), and the log says why.
+		r.record("failed", nil, refusal)
+	}
 	files, ledgerSHA, err := r.packFiles(dir)
 	if err != nil {
 		return gateOutcome{}, err
