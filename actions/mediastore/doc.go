@@ -18,7 +18,7 @@
 // (blob and blob/driver, which pull in grpc, protobuf and OpenTelemetry
 // through gcerrors) is 168 package inits: a program that links only it
 // takes 7 ms of CPU against 2 ms for an empty one (farm-bench, 30 pairs),
-// where this package adds no package init at all. So the Store keeps
+// where this package adds no package init of its own. So the Store keeps
 // gocloud's shape (a portable type over one driver interface per
 // protocol, the same verbs) without linking it; docs/performance.md has
 // the figures.
