@@ -39,45 +39,62 @@ func CredentialFromEnv(rawURL string, getenv func(string) string) (Credential, e
 	if err != nil {
 		return Credential{}, fmt.Errorf("%w: [proof] media is not a bucket URL", ErrUnusable)
 	}
-	var c Credential
 	switch u.Scheme {
 	case "s3", "r2":
-		c = Credential{AccessKeyID: getenv(EnvAWSAccessKey), SecretAccessKey: getenv(EnvAWSSecretKey), SessionToken: getenv(EnvAWSSessionToken),
-			Region: firstSet(getenv(EnvAWSRegion), getenv(EnvAWSDefaultReg)), Endpoint: firstSet(getenv(EnvAWSEndpointS3), getenv(EnvAWSEndpoint))}
-		if c.AccessKeyID == "" || c.SecretAccessKey == "" {
-			return c, fmt.Errorf("%w: set %s and %s (as for the AWS CLI) to a key that may write to the bucket", ErrNoCredential, EnvAWSAccessKey, EnvAWSSecretKey)
-		}
-		if u.Scheme == "r2" && c.Endpoint == "" {
-			return c, fmt.Errorf("%w: [proof] media names an r2:// bucket; set %s to the account's R2 endpoint (https://ACCOUNT.r2.cloudflarestorage.com)", ErrUnusable, EnvAWSEndpointS3)
-		}
+		return s3Env(u.Scheme, getenv)
 	case "gs":
-		c.AccessToken = getenv(EnvGoogleToken)
-		if f := getenv(EnvGoogleCredentials); f != "" {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				return c, fmt.Errorf("%w: the key file %s names cannot be read", ErrNoCredential, EnvGoogleCredentials)
-			}
-			c.ServiceAccountJSON = b
-		}
-		if e := getenv(EnvGCSEmulator); e != "" {
-			if !strings.Contains(e, "://") {
-				e = "http://" + e // the emulator convention: host:port, plain HTTP
-			}
-			c.Endpoint = e
-		}
-		if c.AccessToken == "" && len(c.ServiceAccountJSON) == 0 {
-			return c, fmt.Errorf("%w: set %s to a service account's JSON key file (or %s to an access token) that may write to the bucket", ErrNoCredential, EnvGoogleCredentials, EnvGoogleToken)
-		}
+		return gcsEnv(getenv)
 	case "azblob":
-		c = Credential{Account: getenv(EnvAzureAccount), AccountKey: getenv(EnvAzureKey), SAS: getenv(EnvAzureSAS)}
-		if cs := getenv(EnvAzureConnection); cs != "" {
-			c = parseConnectionString(cs)
+		return azureEnv(getenv)
+	}
+	return Credential{}, fmt.Errorf("%w: [proof] media names a %s:// store; use s3://, r2://, gs:// or azblob://", ErrUnusable, clip(u.Scheme))
+}
+
+// s3Env reads the AWS CLI's variables.
+func s3Env(scheme string, getenv func(string) string) (Credential, error) {
+	c := Credential{AccessKeyID: getenv(EnvAWSAccessKey), SecretAccessKey: getenv(EnvAWSSecretKey), SessionToken: getenv(EnvAWSSessionToken),
+		Region: firstSet(getenv(EnvAWSRegion), getenv(EnvAWSDefaultReg)), Endpoint: firstSet(getenv(EnvAWSEndpointS3), getenv(EnvAWSEndpoint))}
+	if c.AccessKeyID == "" || c.SecretAccessKey == "" {
+		return c, fmt.Errorf("%w: set %s and %s (as for the AWS CLI) to a key that may write to the bucket", ErrNoCredential, EnvAWSAccessKey, EnvAWSSecretKey)
+	}
+	if scheme == "r2" && c.Endpoint == "" {
+		return c, fmt.Errorf("%w: [proof] media names an r2:// bucket; set %s to the account's R2 endpoint (https://ACCOUNT.r2.cloudflarestorage.com)", ErrUnusable, EnvAWSEndpointS3)
+	}
+	return c, nil
+}
+
+// gcsEnv reads Google's: the key file Application Default Credentials
+// names, or a token, and the emulator convention for another endpoint.
+func gcsEnv(getenv func(string) string) (Credential, error) {
+	c := Credential{AccessToken: getenv(EnvGoogleToken)}
+	if f := getenv(EnvGoogleCredentials); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return c, fmt.Errorf("%w: the key file %s names cannot be read", ErrNoCredential, EnvGoogleCredentials)
 		}
-		if c.Account == "" || (c.AccountKey == "" && c.SAS == "") {
-			return c, fmt.Errorf("%w: set %s and %s (or %s), or %s, as for the Azure CLI", ErrNoCredential, EnvAzureAccount, EnvAzureKey, EnvAzureSAS, EnvAzureConnection)
+		c.ServiceAccountJSON = b
+	}
+	if e := getenv(EnvGCSEmulator); e != "" {
+		if !strings.Contains(e, "://") {
+			e = "http://" + e // the emulator convention: host:port, plain HTTP
 		}
-	default:
-		return c, fmt.Errorf("%w: [proof] media names a %s:// store; use s3://, r2://, gs:// or azblob://", ErrUnusable, clip(u.Scheme))
+		c.Endpoint = e
+	}
+	if c.AccessToken == "" && len(c.ServiceAccountJSON) == 0 {
+		return c, fmt.Errorf("%w: set %s to a service account's JSON key file (or %s to an access token) that may write to the bucket", ErrNoCredential, EnvGoogleCredentials, EnvGoogleToken)
+	}
+	return c, nil
+}
+
+// azureEnv reads the Azure CLI's: a connection string, or the account
+// with its key or a SAS token.
+func azureEnv(getenv func(string) string) (Credential, error) {
+	c := Credential{Account: getenv(EnvAzureAccount), AccountKey: getenv(EnvAzureKey), SAS: getenv(EnvAzureSAS)}
+	if cs := getenv(EnvAzureConnection); cs != "" {
+		c = parseConnectionString(cs)
+	}
+	if c.Account == "" || (c.AccountKey == "" && c.SAS == "") {
+		return c, fmt.Errorf("%w: set %s and %s (or %s), or %s, as for the Azure CLI", ErrNoCredential, EnvAzureAccount, EnvAzureKey, EnvAzureSAS, EnvAzureConnection)
 	}
 	return c, nil
 }
