@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/aayudha/aayu/actions"
 	build "github.com/aayudha/aayu/actions/packbuild"
@@ -43,7 +44,7 @@ func (w wiring) proofPushScreen() (tui.Screen, error) {
 	}
 	deps := screen.Deps{Story: story}
 	media, mediaURL := inv.Flags["media"] == "true", cfg.String("proof.media")
-	getenv, err := w.proofPushBucket(&deps, media && mediaURL != "")
+	getenv, err := w.proofPushBucket(&deps, media && mediaURL != "", mediaURL)
 	if err != nil {
 		return nil, err
 	}
@@ -86,10 +87,20 @@ func (w wiring) proofPushCheckout(story int) (string, error) {
 // proofPushBucket is the environment proof push's media client reads: in
 // the demo, with media asked for and no endpoint named, the sandbox's own
 // S3-speaking server, reached by the same client and variables as a real
-// one (deps closes it); else the process's.
-func (w wiring) proofPushBucket(deps *screen.Deps, media bool) (func(string) string, error) {
+// one (deps closes it); else the process's. The demo serves no other kind
+// of bucket, so a gs:// or azblob:// one without an endpoint of the
+// person's own is refused there: the person's real credential never goes
+// to a real bucket from the demo.
+func (w wiring) proofPushBucket(deps *screen.Deps, media bool, mediaURL string) (func(string) string, error) {
 	getenv := w.e.getenv
-	if w.sess.sandbox == nil || !media || getenv("AWS_ENDPOINT_URL_S3") != "" || getenv("AWS_ENDPOINT_URL") != "" {
+	if w.sess.sandbox == nil || !media {
+		return getenv, nil
+	}
+	switch {
+	case strings.HasPrefix(mediaURL, "gs://") && getenv("STORAGE_EMULATOR_HOST") == "",
+		strings.HasPrefix(mediaURL, "azblob://") && !strings.Contains(getenv("AZURE_STORAGE_CONNECTION_STRING"), "BlobEndpoint="):
+		return nil, openErr(tui.ExitRefused, "refused: the sandbox serves an s3:// media bucket only; use --set proof.media=s3://BUCKET/PREFIX, or name your own test server (STORAGE_EMULATOR_HOST, or a connection string's BlobEndpoint). Nothing was pushed.")
+	case getenv("AWS_ENDPOINT_URL_S3") != "" || getenv("AWS_ENDPOINT_URL") != "":
 		return getenv, nil
 	}
 	b, err := sandbox.StartBucket()
@@ -129,7 +140,7 @@ func proofPushCommand() command {
 			Short: "land the local pack as an advisory pack (never with --ci)",
 			Long: "Land the local pack .aayudha/proof/STORY/ (as aayu verify STORY built it) on the ledger as an advisory pack, " +
 				"proof/STORY/HEAD/advisory/, with its own pull request comment; it never counts for ship and never replaces the gate's pack.\n" +
-				"--media copies the pack's media to the [proof] media bucket (s3://BUCKET/PREFIX) and names each object's key; " +
+				"--media copies the pack's media to the [proof] media bucket (s3://, r2://, gs:// or azblob://BUCKET/PREFIX) and names each object's key; " +
 				"without a bucket media are refused. Refused with --ci.",
 			Example: "aayu proof push 131\naayu proof push 131 --media",
 			Flags: []tui.FlagDef{

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -123,7 +125,8 @@ func TestProofPushCLI(t *testing.T) {
 	if code != tui.ExitOK {
 		t.Fatalf("push: exit %d:\n%s%s", code, out, errOut)
 	}
-	key := "acme/acme/benefits/5/" + head + "/screens/balance.png"
+	shot := sha256.Sum256([]byte("\x89PNG the copay on screen"))
+	key := "acme/acme/benefits/sha256/" + hex.EncodeToString(shot[:]) + ".png" // content-addressed
 	for _, want := range []string{"landed: the local pack is on the ledger as an advisory pack", "proof/5/" + head + "/advisory",
 		"media: 1 copied to s3://proof-media/acme", "screens/balance.png → " + key, "the advisory comment on the pull request", "never counts for ship"} {
 		if !strings.Contains(out, want) {
@@ -217,6 +220,21 @@ func proofPushNeverCountsAsTheGate(t *testing.T, home string) {
 	for _, l := range strings.Split(out, "\n") {
 		if strings.Contains(l, "ready to ship #6") {
 			t.Fatalf("the inbox takes the advisory pack for the gate's: %s", l)
+		}
+	}
+}
+
+// TestProofPushRefusesABucketTheSandboxDoesNotServe: the demo serves an
+// s3:// bucket only, so --media to a gs:// or azblob:// bucket with no test
+// server of the person's own named is refused in words, exit 4, and the
+// person's real credential never goes to a real bucket from the demo.
+func TestProofPushRefusesABucketTheSandboxDoesNotServe(t *testing.T) {
+	t.Parallel()
+	for _, media := range []string{"gs://proof-media/acme", "azblob://proof-media/acme"} {
+		code, out, errOut := runAayuEnv(t, map[string]string{"GOOGLE_OAUTH_ACCESS_TOKEN": "ya29.real-token-never-sent", "AZURE_STORAGE_ACCOUNT": "acme",
+			"AZURE_STORAGE_KEY": "cmVhbCBrZXk="}, "--sandbox", "proof", "push", "5", "--media", "--set=proof.media="+media)
+		if code != tui.ExitRefused || !strings.Contains(out+errOut, "the sandbox serves an s3:// media bucket only") || strings.Contains(out+errOut, "ya29.real") {
+			t.Fatalf("%s: exit %d:\n%s%s", media, code, out, errOut)
 		}
 	}
 }

@@ -221,7 +221,7 @@ func copyMedia(ctx context.Context, store MediaStore, dir string, local *proof.P
 		}
 		key, err := store.Put(ctx, local.Story, local.PRHeadSHA, a.Path, b, a.SHA256)
 		if err != nil {
-			return nil, fmt.Errorf("%v; the ledger was not touched", err)
+			return nil, fmt.Errorf("%w; the ledger was not touched", err)
 		}
 		landed.Artifacts[i].Store, landed.Artifacts[i].Object = proof.StoreBucket, key
 		copied[a.Path] = key

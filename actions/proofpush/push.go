@@ -13,6 +13,7 @@ import (
 
 	"github.com/aayudha/aayu/actions"
 	"github.com/aayudha/aayu/actions/ledgerpack"
+	"github.com/aayudha/aayu/actions/mediastore"
 	"github.com/aayudha/aayu/proof"
 )
 
@@ -27,16 +28,17 @@ var ErrOtherStory = errors.New("the local pack is for another story")
 // ErrCIPush is ledgerpack's: CI writes nothing to the ledger.
 var ErrCIPush = ledgerpack.ErrCIPush
 
-// ErrBucketUnusable is matched when [proof] media or the AWS variables
-// cannot make a bucket client (a store this build has no client for, an
-// r2:// bucket without its endpoint, an endpoint that is not a URL).
+// ErrBucketUnusable is matched when [proof] media or the bucket's
+// variables cannot make a bucket client (an r2:// bucket without its
+// endpoint, an endpoint that is not a URL, a key that is not one).
 var ErrBucketUnusable = errors.New("the media bucket cannot be used")
 
 // IsRefusal says whether err is one of the push's refusals (exit 4), as
 // against a failure to reach GitHub or the bucket (exit 1).
 func IsRefusal(err error) bool {
 	for _, r := range []error{ErrCIPush, ErrNoLocalPack, ErrOtherStory, ledgerpack.ErrPackIntegrity,
-		proof.ErrMediaRefused, ErrNoBucketCredential, ErrBucketUnusable} {
+		proof.ErrMediaRefused, ErrNoBucketCredential, ErrBucketUnusable, mediastore.ErrUnusable,
+		mediastore.ErrCredentialRefused, mediastore.ErrOverwrite} {
 		if errors.Is(err, r) {
 			return true
 		}
@@ -57,7 +59,7 @@ type Options struct {
 	// the bucket's lifecycle rule.
 	MediaURL      string
 	RetentionDays int
-	// Getenv reads the AWS variables for the bucket.
+	// Getenv reads the bucket's credential (mediastore.CredentialFromEnv).
 	Getenv   func(string) string
 	Login    string
 	Log      *actions.Log
@@ -68,7 +70,7 @@ type Options struct {
 type Result struct {
 	*ledgerpack.Pushed
 	Dir    string // the local pack pushed
-	Bucket string // s3://bucket/prefix when media were asked for
+	Bucket string // SCHEME://bucket/prefix when media were asked for
 	// LifecycleNote says what became of the bucket's lifecycle rule when
 	// it could not be set; the push stands all the same.
 	LifecycleNote string
@@ -112,7 +114,7 @@ func Push(ctx context.Context, o Options) (*Result, error) {
 	var bucket *Bucket
 	if o.Media {
 		if o.MediaURL == "" {
-			return nil, fmt.Errorf("%w: --media copies media to the private bucket [proof] media names, and none is set (set it to s3://BUCKET/PREFIX, or push without --media: media then keep only their hash). Nothing was pushed", proof.ErrMediaRefused)
+			return nil, fmt.Errorf("%w: --media copies media to the private bucket [proof] media names, and none is set (set it to s3://, r2://, gs:// or azblob://BUCKET/PREFIX, or push without --media: media then keep only their hash). Nothing was pushed", proof.ErrMediaRefused)
 		}
 		getenv := o.Getenv
 		if getenv == nil {

@@ -197,10 +197,9 @@ func TestProofPushMediaToS3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := f.srv.HeadSHA(pr)
 	wantKeys := map[string]string{
-		"screens/home.png":        "acme/acme/benefits/5/" + head + "/screens/home.png",
-		"recordings/approve.webm": "acme/acme/benefits/5/" + head + "/recordings/approve.webm",
+		"screens/home.png":        "acme/acme/benefits/sha256/" + sha256Hex(shot) + ".png",
+		"recordings/approve.webm": "acme/acme/benefits/sha256/" + sha256Hex(clip) + ".webm",
 	}
 	if res.Bucket != "s3://proof-media/acme" || len(res.Media) != 2 {
 		t.Fatalf("bucket %q, media %v", res.Bucket, res.Media)

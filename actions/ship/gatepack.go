@@ -107,6 +107,10 @@ func (r *run) checkPack() (gateOutcome, error) {
 	case gp.unattested != "":
 		detail = append(detail, "note: "+gp.unattested)
 	}
+	if refusal := r.checkMedia(); refusal != "" {
+		r.floorOnly = false
+		return gateOutcome{refusals: []string{refusal}, detail: detail}, nil
+	}
 	return gateOutcome{words: words, detail: detail}, nil
 }
 

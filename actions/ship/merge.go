@@ -87,6 +87,9 @@ func (r *run) merge() (gateOutcome, error) {
 			return out, err
 		}
 	}
+	if refusal := r.copyMedia("nothing was merged"); refusal != "" {
+		return gateOutcome{refusals: []string{refusal}}, nil
+	}
 	tr := mergeTrailers{Head: r.target.head, Story: r.target.story, RunID: r.evidence.pack.run.GetID(), PackSHA: r.evidence.pack.report.PackSHA256,
 		PassKind: r.passing.pass.Kind, PassBy: r.passing.pass.Login, PassURL: firstNonEmpty(r.passing.pass.ReviewURL, r.passing.pass.CommentURL)}
 	if tr.PassBy == "" {

@@ -161,6 +161,12 @@ func (r *run) land() (gateOutcome, error) {
 			return gateOutcome{}, fmt.Errorf("reading the ledger: %s", ghx.Describe(err))
 		}
 	}
+	if refusal := r.copyMedia("the record lands with its media store none"); refusal != "" {
+		// Merged by an earlier run, whose copy never happened: the record
+		// still lands, its media store none (their bytes in the run
+		// artifact), and the log says why.
+		r.record("failed", nil, refusal)
+	}
 	files, ledgerSHA, err := r.packFiles(dir)
 	if err != nil {
 		return gateOutcome{}, err
@@ -221,10 +227,12 @@ func (r *run) land() (gateOutcome, error) {
 	return gateOutcome{words: fmt.Sprintf("%s: pack.json, %d data artifacts, ship.json", dir, len(files)-3)}, nil
 }
 
-// packFiles is the ledger copy of the gate's pack: media never leave the
-// run artifact, data artifacts go with the bytes that were verified.
+// packFiles is the ledger copy of the gate's pack: media never reach the
+// ledger (those copied to the [proof] media bucket name their object),
+// data artifacts go with the bytes that were verified.
 func (r *run) packFiles(dir string) (map[string][]byte, string, error) {
 	p := proof.LedgerCopy(*r.evidence.pack.pack)
+	r.ledgerMedia(&p)
 	p.Authority = proof.Authority{Kind: proof.AuthorityAuthoritative, Workflow: GateWorkflowPath, RunID: r.evidence.pack.run.GetID(),
 		Writer: r.cfg.Viewer + " (aayu ship)"}
 	if p.Identity == "" {

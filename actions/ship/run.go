@@ -61,6 +61,9 @@ type targetFacts struct {
 type evidenceFacts struct {
 	base *basePolicy
 	pack *gatePack
+	// media is the [proof] media bucket the pack's media are copied to
+	// before the merge (media.go), nil when the base names none.
+	media *packMedia
 	// waivers are the floors of the pack that do not hold, each waived by
 	// an accepted waiver Decision for this head (waivers.go).
 	waivers []WaiverRecord

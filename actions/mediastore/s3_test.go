@@ -1,10 +1,13 @@
-package proofpush
+package mediastore
 
 import (
 	"bytes"
 	"context"
 	"crypto/md5"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -104,12 +107,11 @@ func (s *lifecycleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func openTestBucket(t *testing.T, h http.Handler, secret string) *Bucket {
+func openTestBucket(t *testing.T, h http.Handler, secret string) *Store {
 	t.Helper()
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
-	vars := map[string]string{"AWS_ACCESS_KEY_ID": "AKIAEXAMPLEPROOFKEY", "AWS_SECRET_ACCESS_KEY": secret, "AWS_ENDPOINT_URL_S3": ts.URL}
-	b, err := OpenBucket("s3://media/acme", "acme", "benefits", func(k string) string { return vars[k] })
+	b, err := Open("s3://media/acme", Credential{AccessKeyID: "AKIAEXAMPLEPROOFKEY", SecretAccessKey: secret, Endpoint: ts.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,14 +126,14 @@ func TestExpireKeepsTheBucketsOtherRules(t *testing.T) {
 	other := `<ID>logs</ID><Filter><And><Prefix>logs/</Prefix><Tag><Key>k</Key><Value>v</Value></Tag></And></Filter><Status>Enabled</Status><Transition><Days>10</Days><StorageClass>GLACIER</StorageClass></Transition>`
 	srv := &lifecycleServer{cfg: `<?xml version="1.0" encoding="UTF-8"?><LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Rule><ID>aayu-proof-media</ID><Filter><Prefix>acme/</Prefix></Filter><Status>Enabled</Status><Expiration><Days>7</Days></Expiration></Rule><Rule>` + other + `</Rule></LifecycleConfiguration>`}
 	b := openTestBucket(t, srv, "secret-of-the-bucket")
-	if err := b.Expire(context.Background(), 30); err != nil {
+	if err := b.SetRetention(context.Background(), 30); err != nil {
 		t.Fatal(err)
 	}
 	want := `<LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Rule><ID>aayu-proof-media</ID><Filter><Prefix>acme/</Prefix></Filter><Status>Enabled</Status><Expiration><Days>30</Days></Expiration></Rule><Rule>` + other + `</Rule></LifecycleConfiguration>`
 	if srv.cfg != want {
 		t.Errorf("the bucket's lifecycle is now\n%s\nwant\n%s", srv.cfg, want)
 	}
-	if len(srv.signed) != 2 || !strings.Contains(srv.signed[1], "content-md5") || !strings.Contains(srv.signed[1], "x-amz-content-sha256") {
+	if len(srv.signed) != 3 || !strings.Contains(srv.signed[1], "content-md5") || !strings.Contains(srv.signed[1], "x-amz-content-sha256") {
 		t.Errorf("signed headers %q: the write's Content-MD5 and payload hash are not signed", srv.signed)
 	}
 }
@@ -140,7 +142,7 @@ func TestExpireWritesTheFirstRuleOfABucketWithNone(t *testing.T) {
 	t.Parallel()
 	srv := &lifecycleServer{}
 	b := openTestBucket(t, srv, "secret-of-the-bucket")
-	if err := b.Expire(context.Background(), 3); err != nil {
+	if err := b.SetRetention(context.Background(), 3); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(srv.cfg, `<Rule><ID>aayu-proof-media</ID><Filter><Prefix>acme/</Prefix></Filter><Status>Enabled</Status><Expiration><Days>3</Days></Expiration></Rule></LifecycleConfiguration>`) {
@@ -158,14 +160,15 @@ func TestBucketErrorsNameTheServersCodeWithoutTheCredential(t *testing.T) {
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = io.WriteString(w, "<Error><Code>AccessDenied</Code><Message>no write for "+secret+"</Message></Error>")
 	}), secret)
-	_, err := b.Put(context.Background(), 5, strings.Repeat("a", 40), "screens/x.png", []byte("x"), strings.Repeat("0", 64))
+	err := b.Put(context.Background(), "acme/screens/x.png", []byte("x"))
 	if err == nil {
 		t.Fatal("a refused put reported success")
 	}
-	if !strings.Contains(err.Error(), "403 AccessDenied") || strings.Contains(err.Error(), secret) {
+	// The put's first request is a HEAD, whose answer has no body.
+	if !errors.Is(err, ErrCredentialRefused) || !strings.Contains(err.Error(), "403 Forbidden") || strings.Contains(err.Error(), secret) {
 		t.Errorf("error %q: want the server's code, never the credential", err)
 	}
-	if err := b.Expire(context.Background(), 3); err == nil || !strings.Contains(err.Error(), "AccessDenied") || strings.Contains(err.Error(), secret) {
+	if err := b.SetRetention(context.Background(), 3); err == nil || !strings.Contains(err.Error(), "AccessDenied") || strings.Contains(err.Error(), secret) {
 		t.Errorf("lifecycle error %v: want the server's code, never the credential", err)
 	}
 }
@@ -178,18 +181,22 @@ func TestPutSendsTheBodyWithItsDigestAndHash(t *testing.T) {
 	var got http.Header
 	var body []byte
 	b := openTestBucket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
 		got, body = r.Header.Clone(), must(io.ReadAll(r.Body))
-		if r.Method != http.MethodPut || r.URL.EscapedPath() != "/media/acme/acme/benefits/5/"+strings.Repeat("a", 40)+"/screens/a%20b.png" {
+		if r.Method != http.MethodPut || r.URL.EscapedPath() != "/media/acme/screens/a%20b.png" {
 			w.WriteHeader(http.StatusBadRequest)
 		}
 	}), "s")
 	data := []byte("\x89PNG")
-	if _, err := b.Put(context.Background(), 5, strings.Repeat("a", 40), "screens/a b.png", data, "feed"); err != nil {
+	if err := b.Put(context.Background(), "acme/screens/a b.png", data); err != nil {
 		t.Fatal(err)
 	}
-	sum := md5.Sum(data)
+	sum, sha := md5.Sum(data), sha256.Sum256(data)
 	if !bytes.Equal(body, data) || got.Get("Content-MD5") != base64.StdEncoding.EncodeToString(sum[:]) ||
-		got.Get("X-Amz-Meta-Sha256") != "feed" || got.Get("X-Amz-Content-Sha256") == "" || !strings.HasPrefix(got.Get("Authorization"), "AWS4-HMAC-SHA256 Credential=AKIAEXAMPLEPROOFKEY/") {
+		got.Get("X-Amz-Meta-Sha256") != hex.EncodeToString(sha[:]) || got.Get("If-None-Match") != "*" || got.Get("X-Amz-Content-Sha256") == "" || !strings.HasPrefix(got.Get("Authorization"), "AWS4-HMAC-SHA256 Credential=AKIAEXAMPLEPROOFKEY/") {
 		t.Errorf("the put sent body %q with headers %v", body, got)
 	}
 }

@@ -1,4 +1,4 @@
-package proofpush
+package mediastore
 
 import (
 	"bytes"
@@ -19,20 +19,21 @@ import (
 	"time"
 )
 
-// s3Client speaks the three S3 operations a media push needs (PutObject,
-// GetBucketLifecycleConfiguration, PutBucketLifecycleConfiguration), each
-// signed with AWS Signature Version 4 in the Authorization header, the
-// payload hashed and sent in one piece. It stands in for minio-go, whose
-// package inits (regular expressions, xid, compression tables) every start
-// of aayu paid for three requests that only `aayu proof push --media`
+// s3Client is the driver of s3:// and r2:// buckets: the S3 REST API
+// (PutObject, GetObject, HeadObject, DeleteObject, and the bucket's
+// lifecycle configuration), each request signed with AWS Signature
+// Version 4 in the Authorization header, the payload hashed and sent in
+// one piece. It stands in for minio-go and the AWS SDK, whose package
+// inits every start of aayu would pay for requests only a media copy
 // makes. The signature is held to AWS's published examples
 // (TestSigV4MatchesAWSPublishedExamples); the requests to a real
-// S3-speaking server (TestProofPushMediaToS3).
+// S3-speaking server (TestStoreS3).
 type s3Client struct {
 	http      *http.Client
 	scheme    string // "https", or "http" for an endpoint that says so
 	host      string // the endpoint's host[:port]
 	pathStyle bool   // bucket in the path (any endpoint named) or in the host (AWS)
+	bucket    string
 	region    string
 	id        string
 	secret    string
@@ -40,35 +41,53 @@ type s3Client struct {
 	now       func() time.Time // the signing time; time.Now outside tests
 }
 
-// s3Error is an S3 error response (its XML body's Code and Message) or,
-// when the body is not one, the HTTP status alone.
-type s3Error struct {
-	Status  int
+// newS3 makes the client of an s3:// or r2:// bucket. Amazon S3 itself is
+// reached at the region's endpoint, the bucket in the host
+// (virtual-hosted style), except a bucket whose name has a dot, which the
+// endpoint's TLS certificate does not cover, in the path. Any other
+// S3-speaking server (R2, MinIO, a test server) is named by c.Endpoint
+// and reached with the bucket in the path, which they all serve.
+func newS3(scheme, bucket string, c Credential) (*s3Client, error) {
+	if c.AccessKeyID == "" || c.SecretAccessKey == "" {
+		return nil, fmt.Errorf("%w: %s:// needs an access key ID and its secret that may write to the bucket", ErrNoCredential, scheme)
+	}
+	region := c.Region
+	if region == "" {
+		region = "us-east-1"
+		if scheme == "r2" {
+			region = "auto" // R2 signs for the region "auto"
+		}
+	}
+	client := &s3Client{http: httpClient, scheme: "https", host: "s3." + region + ".amazonaws.com", bucket: bucket,
+		pathStyle: strings.Contains(bucket, "."), region: region, id: c.AccessKeyID, secret: c.SecretAccessKey, token: c.SessionToken, now: time.Now}
+	switch {
+	case c.Endpoint != "":
+		e, err := checkEndpoint(scheme+"://", c.Endpoint)
+		if err != nil {
+			return nil, err
+		}
+		client.scheme, client.host, client.pathStyle = e.Scheme, e.Host, true
+	case scheme == "r2":
+		return nil, fmt.Errorf("%w: an r2:// bucket needs its account's endpoint (https://ACCOUNT.r2.cloudflarestorage.com)", ErrUnusable)
+	}
+	return client, nil
+}
+
+// s3ErrorBody is an S3 error response's XML.
+type s3ErrorBody struct {
 	Code    string `xml:"Code"`
 	Message string `xml:"Message"`
 }
 
-func (e *s3Error) Error() string {
-	if e.Code == "" {
-		return fmt.Sprintf("the server answered %d %s", e.Status, http.StatusText(e.Status))
-	}
-	if e.Message == "" {
-		return fmt.Sprintf("the server answered %d %s", e.Status, e.Code)
-	}
-	return fmt.Sprintf("the server answered %d %s: %s", e.Status, e.Code, e.Message)
-}
-
-// maxS3Response caps what is read of an answer: a lifecycle configuration
-// holds at most 1,000 rules, well under it.
-const maxS3Response = 4 << 20
-
 // emptySHA256 is the SHA-256 of no bytes, the payload hash of a GET.
 const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
-// do sends one signed request to bucket (and key, if any) with query (one
-// sub-resource such as "lifecycle", or "") and returns the answer's body
-// when its status is 2xx, the server's error otherwise.
-func (c *s3Client) do(ctx context.Context, method, bucket, key, query string, header http.Header, body []byte) ([]byte, error) {
+// do sends one signed request to the bucket (and key, if any) with query
+// (one sub-resource such as "lifecycle", or "") and returns the answer's
+// headers and body (at most limit bytes) when its status is 2xx, the
+// server's error otherwise.
+func (c *s3Client) do(ctx context.Context, method, key, query string, header http.Header, body []byte, limit int64) (http.Header, []byte, error) {
+	bucket := c.bucket
 	host, path := c.host, "/"+bucket
 	if !c.pathStyle {
 		host, path = bucket+"."+c.host, ""
@@ -86,7 +105,7 @@ func (c *s3Client) do(ctx context.Context, method, bucket, key, query string, he
 	u := &url.URL{Scheme: c.scheme, Host: host, Path: path, RawPath: s3EscapePath(path), RawQuery: rawQuery}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for k, vs := range header {
 		req.Header[k] = vs
@@ -95,19 +114,22 @@ func (c *s3Client) do(ctx context.Context, method, bucket, key, query string, he
 	c.sign(req, hex.EncodeToString(sum[:]))
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer func() { _ = resp.Body.Close() }()
-	got, err := io.ReadAll(io.LimitReader(resp.Body, maxS3Response))
+	if resp.StatusCode/100 != 2 {
+		limit = maxResponse
+	}
+	got, err := io.ReadAll(io.LimitReader(resp.Body, limit))
 	if err != nil {
-		return nil, fmt.Errorf("reading the answer: %w", err)
+		return nil, nil, fmt.Errorf("reading the answer: %w", err)
 	}
 	if resp.StatusCode/100 != 2 {
-		e := &s3Error{Status: resp.StatusCode}
-		_ = xml.Unmarshal(got, e) // no XML error body: the status alone says it
-		return nil, e
+		var b s3ErrorBody
+		_ = xml.Unmarshal(got, &b) // no XML error body: the status alone says it
+		return nil, nil, &httpError{Status: resp.StatusCode, Code: b.Code, Message: b.Message}
 	}
-	return got, nil
+	return resp.Header, got, nil
 }
 
 // sign adds x-amz-date, x-amz-content-sha256, the session token if any,
@@ -219,13 +241,40 @@ func contentMD5(body []byte) string {
 	return base64.StdEncoding.EncodeToString(sum[:])
 }
 
-// putObject stores body under key with its SHA-256 as user metadata.
-func (c *s3Client) putObject(ctx context.Context, bucket, key string, body []byte, sha256Hex string) error {
+// put stores body under key with its SHA-256 as user metadata, only if
+// no object is there (If-None-Match: *, S3's conditional write).
+func (c *s3Client) put(ctx context.Context, key string, body []byte, sha256Hex string) error {
 	h := http.Header{}
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("Content-Md5", contentMD5(body))
+	h.Set("If-None-Match", "*")
 	h.Set("X-Amz-Meta-Sha256", sha256Hex)
-	_, err := c.do(ctx, http.MethodPut, bucket, key, "", h, body)
+	_, _, err := c.do(ctx, http.MethodPut, key, "", h, body, maxResponse)
+	if e, ok := err.(*httpError); ok && (e.Status == http.StatusPreconditionFailed || e.Status == http.StatusConflict) {
+		return errExists
+	}
+	return err
+}
+
+func (c *s3Client) get(ctx context.Context, key string) ([]byte, error) {
+	_, b, err := c.do(ctx, http.MethodGet, key, "", nil, nil, maxObject)
+	return b, err
+}
+
+func (c *s3Client) stat(ctx context.Context, key string) (Attrs, error) {
+	h, _, err := c.do(ctx, http.MethodHead, key, "", nil, nil, 0)
+	if err != nil {
+		return Attrs{}, err
+	}
+	n, _ := strconv.ParseInt(h.Get("Content-Length"), 10, 64)
+	return Attrs{Size: n, SHA256: h.Get("X-Amz-Meta-Sha256")}, nil
+}
+
+func (c *s3Client) del(ctx context.Context, key string) error {
+	if _, err := c.stat(ctx, key); err != nil {
+		return err // S3 answers 204 for a key that is not there
+	}
+	_, _, err := c.do(ctx, http.MethodDelete, key, "", nil, nil, maxResponse)
 	return err
 }
 
@@ -233,25 +282,62 @@ func (c *s3Client) putObject(ctx context.Context, bucket, key string, body []byt
 // ID, read to know aayu's own, and its whole inner XML, written back as it
 // came so the rules of others are kept exactly, whatever they hold.
 type lifecycleRule struct {
-	ID    string `xml:"ID"`
+	ID         string `xml:"ID"`
+	Expiration struct {
+		Days int `xml:"Days"`
+	} `xml:"Expiration"`
 	Inner string `xml:",innerxml"`
+}
+
+// setRetention replaces aayu's rule in the bucket's lifecycle
+// configuration and keeps the others: S3 replaces the whole configuration
+// on each write, so it is read first, and read again after, since a
+// server that does not keep lifecycle rules may still answer 200.
+func (c *s3Client) setRetention(ctx context.Context, prefix string, days int) error {
+	rules, err := c.getLifecycle(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the lifecycle rules: %w", err)
+	}
+	var kept []lifecycleRule
+	for _, r := range rules {
+		if r.ID != lifecycleRuleID {
+			kept = append(kept, r)
+		}
+	}
+	if err := c.putLifecycle(ctx, lifecycleRuleID, prefix, days, kept); err != nil {
+		return err
+	}
+	after, err := c.getLifecycle(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the lifecycle rules back: %w", err)
+	}
+	for _, r := range after {
+		if r.ID == lifecycleRuleID && r.Expiration.Days == days {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: the server accepted the rule but does not keep it (it serves no lifecycle rules); set an expiration rule of %d days on the bucket by hand", ErrRetentionNotSet, days)
 }
 
 // getLifecycle reads the bucket's lifecycle rules; a bucket with none
 // answers NoSuchLifecycleConfiguration, which is no rules.
-func (c *s3Client) getLifecycle(ctx context.Context, bucket string) ([]lifecycleRule, error) {
-	body, err := c.do(ctx, http.MethodGet, bucket, "", "lifecycle", nil, nil)
-	if e, ok := err.(*s3Error); ok && e.Code == "NoSuchLifecycleConfiguration" {
+func (c *s3Client) getLifecycle(ctx context.Context) ([]lifecycleRule, error) {
+	_, body, err := c.do(ctx, http.MethodGet, "", "lifecycle", nil, nil, maxResponse)
+	if e, ok := err.(*httpError); ok && e.Code == "NoSuchLifecycleConfiguration" {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	var cfg struct {
-		Rules []lifecycleRule `xml:"Rule"`
+		XMLName xml.Name
+		Rules   []lifecycleRule `xml:"Rule"`
 	}
 	if err := xml.Unmarshal(body, &cfg); err != nil {
 		return nil, fmt.Errorf("the lifecycle configuration is not S3's XML: %w", err)
+	}
+	if cfg.XMLName.Local != "LifecycleConfiguration" {
+		return nil, nil // a server that ignores ?lifecycle answers something else: no rules
 	}
 	return cfg.Rules, nil
 }
@@ -259,7 +345,7 @@ func (c *s3Client) getLifecycle(ctx context.Context, bucket string) ([]lifecycle
 // putLifecycle writes the bucket's whole lifecycle configuration: aayu's
 // rule (objects under prefix expire after days) first, then others as
 // they came.
-func (c *s3Client) putLifecycle(ctx context.Context, bucket, id, prefix string, days int, others []lifecycleRule) error {
+func (c *s3Client) putLifecycle(ctx context.Context, id, prefix string, days int, others []lifecycleRule) error {
 	var b bytes.Buffer
 	b.WriteString(`<LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Rule><ID>`)
 	_ = xml.EscapeText(&b, []byte(id))
@@ -273,6 +359,6 @@ func (c *s3Client) putLifecycle(ctx context.Context, bucket, id, prefix string, 
 	h := http.Header{}
 	h.Set("Content-Type", "application/xml")
 	h.Set("Content-Md5", contentMD5(b.Bytes()))
-	_, err := c.do(ctx, http.MethodPut, bucket, "", "lifecycle", h, b.Bytes())
+	_, _, err := c.do(ctx, http.MethodPut, "", "lifecycle", h, b.Bytes(), maxResponse)
 	return err
 }
