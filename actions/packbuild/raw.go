@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/internal/lazyre"
+	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
@@ -70,6 +71,9 @@ type rawManifest struct {
 	// RedOnBaseDir is the temporary folder red on base's output names
 	// paths in, so the assembler can drop it from details.
 	RedOnBaseDir string `json:"red_on_base_dir,omitempty"`
+	// Scans are the scanner runs the base branch's [verify] scanners
+	// named, each report in its raw file (rawScanFile).
+	Scans map[string]rawScan `json:"scans,omitempty"`
 }
 
 // RawRequest is one raw run: the checkout of the pull request's head, the
@@ -77,6 +81,10 @@ type rawManifest struct {
 type RawRequest struct {
 	Dir, BaseBranch, Out string
 	Story                int
+	// Config holds the layers above the repository's, as Request.Config;
+	// the repository layer is the base branch's .aayudha/config.toml,
+	// which names the scanners to run.
+	Config config.Sources
 }
 
 // RunRaw runs the pull request's go test, go vet and (when the checkout
@@ -128,6 +136,14 @@ func RunRaw(ctx context.Context, t Tools, req RawRequest, emit func(Event)) erro
 	}
 	emit(StepEnded{Step: StepVet, Result: proof.ResultPass, Detail: "recorded"})
 
+	set, err := t.rawSettings(ctx, req, m.Head)
+	if err != nil {
+		return err
+	}
+	if err := t.rawScanners(ctx, req.Dir, req.Out, set, prefix, m.Network, emit, &m); err != nil {
+		return err
+	}
+
 	m.RedOnBase = t.rawRedOnBase(ctx, req, m.Head, prefix, emit, &m)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -169,6 +185,24 @@ func (t Tools) rawRedOnBase(ctx context.Context, req RawRequest, head string, pr
 	}
 	m.RedOnBaseDir = dir
 	return "ran"
+}
+
+// rawSettings are the settings of the base branch's config (under the
+// request's layers), for the scanners it names. No base branch known, or
+// no config on it, means the defaults: no scanner. A config that cannot be
+// used is an error: the scanners it names would silently not run.
+func (t Tools) rawSettings(ctx context.Context, req RawRequest, head string) (settings, error) {
+	var baseConfig []byte
+	if ref, err := t.baseRef(ctx, req.Dir, req.BaseBranch); err == nil {
+		if base, err := t.git(ctx, req.Dir, "merge-base", ref, head); err == nil {
+			baseConfig, _ = t.git(ctx, req.Dir, "show", strings.TrimSpace(string(base))+":.aayudha/config.toml")
+		}
+	}
+	set, err := loadSettings(req.Config, baseConfig)
+	if err != nil {
+		return settings{}, fmt.Errorf("the configuration cannot be used: %w", err)
+	}
+	return set, nil
 }
 
 // rawOutputs is a raw-output folder as the assembling run reads it.

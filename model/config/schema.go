@@ -44,6 +44,8 @@ var Schema = map[string]Kind{
 	"verify.coverage_threshold":        KindNumber,
 	"verify.red_on_base_blocking_from": KindDate,
 	"verify.required_floors":           KindStrings,
+	"verify.scanners":                  KindStrings,
+	"verify.vulndb":                    KindString,
 	"proof.retention_days":             KindInt,
 	"proof.media":                      KindString,
 	"proof.require_attestation":        KindBool,
