@@ -172,3 +172,22 @@ func TestScannerSettingsRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestCIRunInstallsThePinnedScanners: .ci/run installs each scanner at
+// the version verify pins, so the tests run what the gate runs.
+func TestCIRunInstallsThePinnedScanners(t *testing.T) {
+	t.Parallel()
+	script, err := os.ReadFile(filepath.Join("..", "..", ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, floor := range proof.Scanners() {
+		s, ok := pinnedScanner(floor)
+		if !ok {
+			t.Fatalf("no pinned scanner for %s", floor)
+		}
+		if want := s.module + "@" + s.version; !strings.Contains(string(script), want) {
+			t.Errorf(".ci/run does not install %s", want)
+		}
+	}
+}
