@@ -134,10 +134,7 @@ type govulnFrame struct {
 // scan can tell the two apart, so a report of any other level is refused.
 func readGovulncheck(b []byte) (ScanResult, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
-	configured := false
-	paths := map[string]string{} // ID → call path of its first reachable finding
-	var reachable, other []string
-	seen := map[string]bool{}
+	g := govulnTally{paths: map[string]string{}, seen: map[string]bool{}}
 	for i := 1; ; i++ {
 		var m govulnMessage
 		err := dec.Decode(&m)
@@ -147,52 +144,70 @@ func readGovulncheck(b []byte) (ScanResult, error) {
 		if err != nil {
 			return ScanResult{}, fmt.Errorf("message %d is not govulncheck JSON: %v", i, err)
 		}
-		switch {
-		case m.Config != nil:
-			c := m.Config
-			if c.ScannerName != "" && c.ScannerName != ScannerGovulncheck {
-				return ScanResult{}, fmt.Errorf("it was written by %q, not govulncheck", clipText(c.ScannerName))
-			}
-			if c.ScanLevel != "symbol" || c.ScanMode != "source" {
-				return ScanResult{}, fmt.Errorf("it is a %q scan at %q level; only a source scan at symbol level tells a called vulnerability from an imported one",
-					clipText(c.ScanMode), clipText(c.ScanLevel))
-			}
-			configured = true
-		case m.Finding != nil:
-			if !configured {
-				return ScanResult{}, errors.New("a finding comes before the scan's config message")
-			}
-			id := untrusted.RecordLine(m.Finding.OSV)
-			if id == "" || len(m.Finding.Trace) == 0 {
-				return ScanResult{}, fmt.Errorf("message %d is a finding with no vulnerability ID or no trace", i)
-			}
-			if !seen[id] {
-				seen[id] = true
-				other = append(other, id)
-			}
-			if m.Finding.Trace[0].Function != "" {
-				if _, ok := paths[id]; !ok {
-					reachable = append(reachable, id)
-					paths[id] = callPath(m.Finding.Trace)
-				}
-			}
+		if err := g.take(i, m); err != nil {
+			return ScanResult{}, err
 		}
 	}
-	if !configured {
+	if !g.configured {
 		return ScanResult{}, errors.New("it has no config message, so what was scanned is not known")
 	}
-	r := ScanResult{Failing: len(reachable)}
-	for _, id := range reachable {
-		if len(r.Named) < maxNamedFindings {
-			r.Named = append(r.Named, id+" called through "+paths[id])
+	return g.result(), nil
+}
+
+// govulnTally reads govulncheck's messages in order.
+type govulnTally struct {
+	configured bool
+	paths      map[string]string // ID → call path of its first reachable finding
+	reachable  []string          // IDs with a call path, in order
+	ids        []string          // every ID found, in order
+	seen       map[string]bool
+}
+
+func (g *govulnTally) take(i int, m govulnMessage) error {
+	switch {
+	case m.Config != nil:
+		c := m.Config
+		if c.ScannerName != "" && c.ScannerName != ScannerGovulncheck {
+			return fmt.Errorf("it was written by %q, not govulncheck", clipText(c.ScannerName))
+		}
+		if c.ScanLevel != "symbol" || c.ScanMode != "source" {
+			return fmt.Errorf("it is a %q scan at %q level; only a source scan at symbol level tells a called vulnerability from an imported one",
+				clipText(c.ScanMode), clipText(c.ScanLevel))
+		}
+		g.configured = true
+	case m.Finding != nil:
+		if !g.configured {
+			return errors.New("a finding comes before the scan's config message")
+		}
+		id := untrusted.RecordLine(m.Finding.OSV)
+		if id == "" || len(m.Finding.Trace) == 0 {
+			return fmt.Errorf("message %d is a finding with no vulnerability ID or no trace", i)
+		}
+		if !g.seen[id] {
+			g.seen[id] = true
+			g.ids = append(g.ids, id)
+		}
+		if _, known := g.paths[id]; !known && m.Finding.Trace[0].Function != "" {
+			g.reachable = append(g.reachable, id)
+			g.paths[id] = callPath(m.Finding.Trace)
 		}
 	}
-	for _, id := range other {
-		if _, called := paths[id]; !called {
+	return nil
+}
+
+func (g *govulnTally) result() ScanResult {
+	r := ScanResult{Failing: len(g.reachable)}
+	for _, id := range g.reachable {
+		if len(r.Named) < maxNamedFindings {
+			r.Named = append(r.Named, id+" called through "+g.paths[id])
+		}
+	}
+	for _, id := range g.ids {
+		if _, called := g.paths[id]; !called {
 			r.Listed = append(r.Listed, id)
 		}
 	}
-	return r, nil
+	return r
 }
 
 // callPath reads a trace from the entry point to the vulnerable symbol.

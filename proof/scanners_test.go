@@ -176,3 +176,32 @@ func TestScannersNamedInPolicyAreRequired(t *testing.T) {
 		t.Errorf("the govulncheck threshold is %v, want 0", th)
 	}
 }
+
+// FuzzReadScannerReport: whatever bytes a scanner report holds, reading it
+// never panics, never counts below zero, and its words carry no control
+// character to a terminal or a comment.
+func FuzzReadScannerReport(f *testing.F) {
+	for _, name := range []string{"govulncheck-called.json", "govulncheck-imported.json", "staticcheck.json"} {
+		b := mustReadTestdata(f, "scanners/"+name)
+		f.Add(strings.HasPrefix(name, "govulncheck"), b)
+	}
+	f.Add(false, []byte(`{"code":"X","message":"\u001b[2J\u202e"}`))
+	f.Fuzz(func(t *testing.T, vuln bool, b []byte) {
+		floor := ScannerStaticcheck
+		if vuln {
+			floor = ScannerGovulncheck
+		}
+		r, err := ReadScannerReport(floor, b)
+		if err != nil {
+			return
+		}
+		if r.Failing < 0 || len(r.Named) > r.Failing {
+			t.Fatalf("counted %d failing with %d named", r.Failing, len(r.Named))
+		}
+		for _, c := range ScannerWords(floor, r) {
+			if c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) {
+				t.Fatalf("words carry %U: %q", c, ScannerWords(floor, r))
+			}
+		}
+	})
+}
