@@ -113,6 +113,18 @@ func RunRaw(ctx context.Context, t Tools, req RawRequest, emit func(Event)) erro
 		return err
 	}
 
+	// The scanners run first, before any of the pull request's code has
+	// run here (they only read it), so the scanner binary and the files it
+	// reads are not ones its tests could have planted; what its code does
+	// to the raw outputs afterwards is the pull request's word, as above.
+	set, err := t.rawSettings(ctx, req, m.Head)
+	if err != nil {
+		return err
+	}
+	if err := t.rawScanners(ctx, req.Dir, req.Out, set, prefix, m.Network, emit, &m); err != nil {
+		return err
+	}
+
 	emit(StepStarted{Step: StepTests, What: "go test -json -coverprofile ./... (" + m.Network + "), raw"})
 	run, err := t.goTest(ctx, req.Dir, filepath.Join(req.Out, rawCover), prefix, emit, StepTests)
 	switch {
@@ -135,14 +147,6 @@ func RunRaw(ctx context.Context, t Tools, req RawRequest, emit func(Event)) erro
 		return err
 	}
 	emit(StepEnded{Step: StepVet, Result: proof.ResultPass, Detail: "recorded"})
-
-	set, err := t.rawSettings(ctx, req, m.Head)
-	if err != nil {
-		return err
-	}
-	if err := t.rawScanners(ctx, req.Dir, req.Out, set, prefix, m.Network, emit, &m); err != nil {
-		return err
-	}
 
 	m.RedOnBase = t.rawRedOnBase(ctx, req, m.Head, prefix, emit, &m)
 	b, err := json.MarshalIndent(m, "", "  ")
