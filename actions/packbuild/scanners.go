@@ -108,15 +108,19 @@ func (t Tools) scan(ctx context.Context, dir string, s scannerTool, db string, p
 // into the cache with go install (through the Go module proxy, in a folder
 // of its own, so nothing of the checkout takes part).
 func (t Tools) scannerBin(ctx context.Context, s scannerTool) (string, error) {
-	cache, err := scannerCache(s)
+	cache, err := t.scannerCache(s)
 	if err != nil {
 		return "", err
 	}
 	var candidates []string
-	if p, err := exec.LookPath(s.name); err == nil {
-		candidates = append(candidates, p)
+	for _, dir := range filepath.SplitList(t.getenv("PATH")) {
+		if dir != "" {
+			candidates = append(candidates, filepath.Join(dir, s.name))
+		}
 	}
-	if out, err := exec.CommandContext(ctx, t.goBin(), "env", "GOPATH").Output(); err == nil {
+	gopath := exec.CommandContext(ctx, t.goBin(), "env", "GOPATH")
+	gopath.Env = t.environ()
+	if out, err := gopath.Output(); err == nil {
 		for _, gp := range filepath.SplitList(strings.TrimSpace(string(out))) {
 			candidates = append(candidates, filepath.Join(gp, "bin", s.name))
 		}
@@ -138,6 +142,17 @@ func (t Tools) scannerBin(ctx context.Context, s scannerTool) (string, error) {
 		return "", fmt.Errorf("go install %s@%s did not give %s", s.module, s.version, s)
 	}
 	return bin, nil
+}
+
+// getenv reads one variable of the environment commands start from.
+func (t Tools) getenv(key string) string {
+	v := ""
+	for _, kv := range t.environ() {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val // the last one wins, as for a process
+		}
+	}
+	return v
 }
 
 // isPinned says whether bin is the pinned scanner.
@@ -165,10 +180,15 @@ func (t Tools) installEnv() []string {
 	return append(env, "GOWORK=off")
 }
 
-// scannerCache is where aayu installs a pinned scanner it did not find.
-func scannerCache(s scannerTool) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
+// scannerCache is where aayu installs a pinned scanner it did not find:
+// aayu's folder in the user's cache (XDG_CACHE_HOME, else ~/.cache), as
+// the environment commands start from names it.
+func (t Tools) scannerCache(s scannerTool) (string, error) {
+	base := t.getenv("XDG_CACHE_HOME")
+	if base == "" && t.getenv("HOME") != "" {
+		base = filepath.Join(t.getenv("HOME"), ".cache")
+	}
+	if base == "" {
 		base = os.TempDir()
 	}
 	dir := filepath.Join(base, "aayu", "scanners", s.name+"@"+s.version)

@@ -194,3 +194,51 @@ func TestCIRunInstallsThePinnedScanners(t *testing.T) {
 		}
 	}
 }
+
+// TestScannerOfAnotherVersionIsPassedOverAndThePinInstalled: a scanner on
+// PATH that is not the pinned version is not run; the pinned one is
+// installed into aayu's cache with go install (from the module cache here;
+// on a clean machine through the Go module proxy) and found there next time.
+func TestScannerOfAnotherVersionIsPassedOverAndThePinInstalled(t *testing.T) {
+	t.Parallel()
+	needGo(t)
+	goBin, _ := exec.LookPath("go")
+	tmp := t.TempDir()
+	fakeDir := filepath.Join(tmp, "bin")
+	if err := os.MkdirAll(fakeDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fakeDir, "govulncheck"), []byte("#!/bin/sh\necho 'Scanner: govulncheck@v1.0.0'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "PATH", "HOME", "XDG_CACHE_HOME", "GOPATH", "GOBIN":
+			continue
+		}
+		env = append(env, kv)
+	}
+	for _, k := range []string{"GOMODCACHE", "GOCACHE"} {
+		out, err := exec.Command(goBin, "env", k).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, k+"="+strings.TrimSpace(string(out)))
+	}
+	env = append(env, "PATH="+fakeDir+string(os.PathListSeparator)+filepath.Dir(goBin), "HOME="+filepath.Join(tmp, "home"),
+		"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"), "GOPATH="+filepath.Join(tmp, "gopath"))
+	tools := Tools{Go: goBin, Environ: env}
+	s, _ := pinnedScanner(proof.ScannerGovulncheck)
+	bin, err := tools.scannerBin(context.Background(), s)
+	if err != nil {
+		t.Fatalf("scannerBin: %v", err)
+	}
+	want := filepath.Join(tmp, "cache", "aayu", "scanners", "govulncheck@v1.9.0", "govulncheck")
+	if bin != want {
+		t.Fatalf("ran %s, want the pinned install %s (the one on PATH is v1.0.0)", bin, want)
+	}
+	if again, err := tools.scannerBin(context.Background(), s); err != nil || again != want {
+		t.Errorf("the second time: %s, %v; want the cached %s", again, err, want)
+	}
+}
