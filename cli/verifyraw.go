@@ -40,7 +40,7 @@ func (w wiring) runVerifyRaw() int {
 		fmt.Fprintf(e.stderr, "aayu verify: %v\n", err)
 		return tui.ExitFailed
 	}
-	req := build.RawRequest{Dir: cwd, Story: story, BaseBranch: e.getenv("GITHUB_BASE_REF"), Out: inv.Flags["raw-out"]}
+	req := build.RawRequest{Dir: cwd, Story: story, BaseBranch: e.getenv("GITHUB_BASE_REF"), Out: inv.Flags["raw-out"], Config: w.src.sources}
 	err = build.RunRaw(w.ctx, build.Tools{}, req, func(ev build.Event) {
 		switch ev := ev.(type) {
 		case build.StepStarted:

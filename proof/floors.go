@@ -3,6 +3,7 @@ package proof
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,9 +61,19 @@ type Settings interface {
 // coverage_threshold to what the floors are judged by: the base policy's
 // Floors, the gate's comment and the pack viewer all read them here, so a
 // setting cannot mean one thing in one place and another elsewhere.
+//
+// Each scanner [verify] scanners names is required too: a pack from a
+// repository that turned govulncheck on holds only with a govulncheck floor
+// that passes, whatever required_floors lists.
 func FloorsFrom(c Settings) FloorPolicy {
+	required := RequiredFloorsSetting(c.Strings("verify.required_floors"))
+	for _, s := range c.Strings("verify.scanners") {
+		if !slices.Contains(required, s) {
+			required = append(required, s)
+		}
+	}
 	return FloorPolicy{
-		Required:          RequiredFloorsSetting(c.Strings("verify.required_floors")),
+		Required:          required,
 		CoverageThreshold: CoverageThresholdSetting(c.String("verify.coverage_threshold")),
 	}
 }
@@ -101,6 +112,9 @@ type Measured struct {
 	TestsWhy    string
 	// TestsFailed names every test or package the events record failing.
 	TestsFailed []string
+	// Scans are the scanner reports (ScannerReportPath) the pack holds,
+	// by floor, as read from their hashed bytes.
+	Scans map[string]ScanMeasure
 }
 
 // CoveragePercent is Covered of Changed as the coverage floor writes it:
@@ -211,6 +225,9 @@ func numbersFault(c Check, policy FloorPolicy, m Measured) string {
 		return vetFault(c)
 	case "tests":
 		return testsFault(c, m)
+	}
+	if IsScanner(c.Floor) {
+		return scannerFault(c, m)
 	}
 	return ""
 }
@@ -328,6 +345,10 @@ func thresholdFor(floor string, policy FloorPolicy) *float64 {
 		t := VetThreshold
 		return &t
 	}
+	if IsScanner(floor) {
+		t := ScannerThreshold
+		return &t
+	}
 	return nil
 }
 
@@ -346,7 +367,7 @@ func meetsThreshold(c Check, policy FloorPolicy) tri {
 		return unknown
 	}
 	ok := *c.Value >= *t
-	if c.Floor == "vet" {
+	if c.Floor == "vet" || IsScanner(c.Floor) {
 		ok = *c.Value <= *t
 	}
 	if ok {

@@ -94,10 +94,10 @@ func newVerifier(ctx context.Context, r *Report, opts Options, lim Limits, fsys 
 		keep: map[string]bool{}, hashed: map[string]bool{}, content: map[string][]byte{}}
 	if r.Pack != nil {
 		// Every test-events file is kept, cited or not: the tests floor is
-		// counted from all of them. The coverage report is kept to recount
-		// the coverage floor.
+		// counted from all of them. The coverage report and the scanners'
+		// reports are kept to recount their floors.
 		for _, a := range r.Pack.Artifacts {
-			if a.Kind == KindAPITrace || a.Path == CoverageReportPath {
+			if a.Kind == KindAPITrace || a.Path == CoverageReportPath || scannerOfReport(a.Path) != "" {
 				v.keep[a.Path] = true
 			}
 		}
@@ -372,6 +372,11 @@ func (v *verifier) measure(p *Pack) Measured {
 				}
 				m.CoverageKnown, m.Covered, m.Changed = true, covered, changed
 			}
+		case scannerOfReport(a.Path) != "":
+			if m.Scans == nil {
+				m.Scans = map[string]ScanMeasure{}
+			}
+			m.Scans[scannerOfReport(a.Path)] = v.measureScan(a, scannerOfReport(a.Path))
 		case a.Kind == KindAPITrace && v.hashed[a.Path]:
 			data, ok := v.content[a.Path]
 			switch {

@@ -5,7 +5,9 @@
 // It owns: running go test -json -coverprofile in the checkout without
 // network where the machine allows it; each criterion's evidence through
 // proof.TestEvidence; the coverage floor on the lines the pull request
-// changed; go vet; red on base for Bug stories (the mapped tests on a copy
+// changed; go vet; the scanners [verify] scanners names (govulncheck,
+// staticcheck: pinned, run as their own programs, their reports in the
+// pack); red on base for Bug stories (the mapped tests on a copy
 // of the base commit with the pull request's test files in it); the pack
 // (identity, advisory authority, footprint from the base branch's LAYERS.md,
 // retention) written with proof.WriteLocal and verified with proof.VerifyDir

@@ -59,6 +59,10 @@ func (r *runner) pack(ctx context.Context, evidence []proof.CriterionEvidence, s
 		files[proof.CoverageReportPath] = r.coverageReport
 		artifacts = append(artifacts, proof.ArtifactFromBytes(proof.CoverageReportPath, proof.KindReport, r.coverageReport))
 	}
+	for p, b := range r.scanReports {
+		files[p] = b
+		artifacts = append(artifacts, proof.ArtifactFromBytes(p, proof.KindReport, b))
+	}
 	slices.SortFunc(artifacts, func(a, b proof.Artifact) int { return strings.Compare(a.Path, b.Path) })
 
 	// Every criterion of the Ready snapshot and of the evidence map is

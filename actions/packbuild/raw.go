@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/aayudha/aayu/internal/lazyre"
+	"github.com/aayudha/aayu/model/config"
 	"github.com/aayudha/aayu/model/gitsha"
 	"github.com/aayudha/aayu/proof"
 )
@@ -73,6 +74,9 @@ type rawManifest struct {
 	// Web is the web floor's run (web.go), its captures in screens/; nil
 	// when the evidence map names no screenshot.
 	Web *webRun `json:"web,omitempty"`
+	// Scans are the scanner runs the base branch's [verify] scanners
+	// named, each report in its raw file (rawScanFile).
+	Scans map[string]rawScan `json:"scans,omitempty"`
 }
 
 // RawRequest is one raw run: the checkout of the pull request's head, the
@@ -80,6 +84,10 @@ type rawManifest struct {
 type RawRequest struct {
 	Dir, BaseBranch, Out string
 	Story                int
+	// Config holds the layers above the repository's, as Request.Config;
+	// the repository layer is the base branch's .aayudha/config.toml,
+	// which names the scanners to run.
+	Config config.Sources
 }
 
 // RunRaw runs the pull request's go test, go vet and (when the checkout
@@ -105,6 +113,18 @@ func RunRaw(ctx context.Context, t Tools, req RawRequest, emit func(Event)) erro
 	var prefix []string
 	prefix, m.Network = t.isolation(ctx)
 	if m.GoVersion, err = t.goVersion(ctx, req.Dir); err != nil {
+		return err
+	}
+
+	// The scanners run first, before any of the pull request's code has
+	// run here (they only read it), so the scanner binary and the files it
+	// reads are not ones its tests could have planted; what its code does
+	// to the raw outputs afterwards is the pull request's word, as above.
+	set, err := t.rawSettings(ctx, req, m.Head)
+	if err != nil {
+		return err
+	}
+	if err := t.rawScanners(ctx, req.Dir, req.Out, set, prefix, m.Network, emit, &m); err != nil {
 		return err
 	}
 
@@ -173,6 +193,24 @@ func (t Tools) rawRedOnBase(ctx context.Context, req RawRequest, head string, pr
 	}
 	m.RedOnBaseDir = dir
 	return "ran"
+}
+
+// rawSettings are the settings of the base branch's config (under the
+// request's layers), for the scanners it names. No base branch known, or
+// no config on it, means the defaults: no scanner. A config that cannot be
+// used is an error: the scanners it names would silently not run.
+func (t Tools) rawSettings(ctx context.Context, req RawRequest, head string) (settings, error) {
+	var baseConfig []byte
+	if ref, err := t.baseRef(ctx, req.Dir, req.BaseBranch); err == nil {
+		if base, err := t.git(ctx, req.Dir, "merge-base", ref, head); err == nil {
+			baseConfig, _ = t.git(ctx, req.Dir, "show", strings.TrimSpace(string(base))+":.aayudha/config.toml")
+		}
+	}
+	set, err := loadSettings(req.Config, baseConfig)
+	if err != nil {
+		return settings{}, fmt.Errorf("the configuration cannot be used: %w", err)
+	}
+	return set, nil
 }
 
 // rawOutputs is a raw-output folder as the assembling run reads it.

@@ -82,6 +82,10 @@ type settings struct {
 	// app is [verify] app: the command that starts the app the web floor
 	// opens pages of.
 	app []string
+	// scanners are [verify] scanners, each a floor; vulndb is govulncheck's
+	// database ([verify] vulndb, "" for its own).
+	scanners []string
+	vulndb   string
 }
 
 // loadSettings layers the base commit's .aayudha/config.toml under the
@@ -110,6 +114,16 @@ func loadSettings(src config.Sources, baseConfig []byte) (settings, error) {
 		return settings{}, fmt.Errorf("verify.red_on_base_blocking_from %q is not a date such as 2026-11-13", date)
 	}
 	s.blockingFrom = d
+	for _, n := range cfg.Strings("verify.scanners") {
+		if _, ok := pinnedScanner(n); !ok {
+			return settings{}, fmt.Errorf("verify.scanners names %q, which is not a scanner aayu runs (%s)", n, strings.Join(proof.Scanners(), ", "))
+		}
+		s.scanners = append(s.scanners, n)
+	}
+	s.vulndb = strings.TrimSpace(cfg.String("verify.vulndb"))
+	if s.vulndb != "" && !strings.HasPrefix(s.vulndb, "file://") && !strings.HasPrefix(s.vulndb, "https://") {
+		return settings{}, fmt.Errorf("verify.vulndb %q is neither a file:// folder nor an https:// URL of a Go vulnerability database", s.vulndb)
+	}
 	return s, nil
 }
 

@@ -52,6 +52,9 @@ type runner struct {
 	// tests and coverage floors counted (proof.TestsEventsPath,
 	// proof.CoverageReportPath), so verification recounts them.
 	testEvents, coverageReport []byte
+	// scanReports are the scanners' reports by artifact path
+	// (proof.ScannerReportPath), recounted the same way.
+	scanReports map[string][]byte
 	// warnings go in the pack for a person to read (framing.go).
 	warnings []proof.Warning
 }
@@ -113,6 +116,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 		checks = append(checks, c)
 		r.end(c.Result, c.Detail)
 	}
+	checks = append(checks, r.scanners(ctx)...)
 	if r.req.Bug {
 		r.start(StepRedOnBase, r.recorded("mapped tests on the base commit with the pull request's test files"))
 		results, err := r.redOnBase(ctx)

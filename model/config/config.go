@@ -76,6 +76,11 @@ func Defaults() map[string]any {
 		// hold: the ones aayu verify writes for every Go story
 		// (proof.DefaultRequiredFloors). Ship reads the base branch's.
 		"verify.required_floors": []any{"tests", "coverage", "vet"},
+		// No scanner unless the base branch names one (govulncheck,
+		// staticcheck); each named is a required floor. vulndb "" is
+		// govulncheck's own database (https://vuln.go.dev).
+		"verify.scanners": []any{},
+		"verify.vulndb":   "",
 	}
 }
 

@@ -45,6 +45,8 @@ var Schema = map[string]Kind{
 	"verify.red_on_base_blocking_from": KindDate,
 	"verify.required_floors":           KindStrings,
 	"verify.app":                       KindStrings,
+	"verify.scanners":                  KindStrings,
+	"verify.vulndb":                    KindString,
 	"proof.retention_days":             KindInt,
 	"proof.media":                      KindString,
 	"proof.require_attestation":        KindBool,
