@@ -2,26 +2,51 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aayudha/aayu/tui"
 )
 
+// builtWithVCS is the binary built with the commit stamped in, shared by
+// this package's tests that run it as a process: one link of the whole
+// program per go test run, not one per test. TestMain (parallel_test.go)
+// removes its folder.
+var builtWithVCS struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
 // buildAayuWithVCS builds the binary with the commit stamped in, whatever
-// GOFLAGS says (this machine sets -buildvcs=false).
+// GOFLAGS says (this machine sets -buildvcs=false), on the first call.
 func buildAayuWithVCS(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "aayu")
-	out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "..").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	builtWithVCS.once.Do(func() {
+		dir, err := os.MkdirTemp("", "aayu-cli-test-bin-")
+		if err != nil {
+			builtWithVCS.err = err
+			return
+		}
+		builtWithVCS.dir = dir
+		bin := filepath.Join(dir, "aayu")
+		if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "..").CombinedOutput(); err != nil {
+			builtWithVCS.err = fmt.Errorf("go build: %w\n%s", err, out)
+			return
+		}
+		builtWithVCS.bin = bin
+	})
+	if builtWithVCS.err != nil {
+		t.Fatal(builtWithVCS.err)
 	}
-	return bin
+	return builtWithVCS.bin
 }
 
 // TestVersionNamesTheBuildAndItsCommit: --version prints the module version

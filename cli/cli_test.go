@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/colorprofile"
 
@@ -45,7 +44,9 @@ func TestUsageErrorIsOneLineWithHint(t *testing.T) {
 func TestSandboxResetExits(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// e2eWait, the package's one deadline: seeding the demo beside other
+	// tests under -race on a busy machine ran past 60 s.
+	ctx, cancel := context.WithTimeout(context.Background(), e2eWait)
 	defer cancel()
 	var out, errb bytes.Buffer
 	code := run(ctx, []string{"sandbox", "--reset", "--addr", "127.0.0.1:0"}, env{
@@ -88,7 +89,9 @@ func TestNoColorDropsColourOnly(t *testing.T) {
 func TestSandboxBotServesTheBotDemo(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// e2eWait, the package's one deadline: seeding the demo beside other
+	// tests under -race on a busy machine ran past 60 s.
+	ctx, cancel := context.WithTimeout(context.Background(), e2eWait)
 	defer cancel()
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)

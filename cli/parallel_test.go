@@ -48,7 +48,11 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtWithVCS.dir != "" {
+		_ = os.RemoveAll(builtWithVCS.dir)
+	}
+	os.Exit(code)
 }
 
 // TestEveryRootTestCallsParallel fails when a Test function in this

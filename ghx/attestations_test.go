@@ -13,6 +13,7 @@ import (
 // TestListAttestationsReadsTheGatesBundleByPackDigest: a run's attested
 // pack.json is found by its sha256, and another digest finds nothing.
 func TestListAttestationsReadsTheGatesBundleByPackDigest(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	runID := env.srv.RunID(sandbox.RunQualifying)
 	if err := env.srv.AttestRunPack(runID, nil); err != nil {
@@ -37,6 +38,7 @@ func TestListAttestationsReadsTheGatesBundleByPackDigest(t *testing.T) {
 // nothing attests with 404; aayu reads that as "not attested" (no
 // bundles, no error), while another failure stays an error.
 func TestListAttestationsReadsNotFoundAsNotAttested(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	unknown := hex.EncodeToString(make([]byte, 32))
 	req, err := env.client.NewRequest("GET", "repos/acme/benefits/attestations/sha256:"+unknown, nil)

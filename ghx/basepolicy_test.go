@@ -49,6 +49,7 @@ func repoWith(t *testing.T, files map[string]string) (*github.Client, *atomic.In
 // TestBasePolicyIsOneReadOnlyValue: every file is read at the tip, and
 // what a consumer gets cannot change what the next one judges by.
 func TestBasePolicyIsOneReadOnlyValue(t *testing.T) {
+	t.Parallel()
 	gh, offTip := repoWith(t, map[string]string{
 		".aayudha/config.toml": "[autonomy]\nnever = [\"L04\"]\napprover = \"@ana\"\n[identity]\nbot_logins = [\"machine\"]\n",
 		"CODEOWNERS":           "/.github/ @ana\n",
@@ -78,6 +79,7 @@ func TestBasePolicyIsOneReadOnlyValue(t *testing.T) {
 // TestBasePolicyRefusalsAreWorded: each file that exists and cannot be
 // read is a refusal in words; an absent file is the defaults, no refusal.
 func TestBasePolicyRefusalsAreWorded(t *testing.T) {
+	t.Parallel()
 	gh, _ := repoWith(t, map[string]string{
 		".aayudha/config.toml": "[identity]\nbot_logins = \"machine\"\n",
 		".github/CODEOWNERS":   "/src/[a-z/ @ana\n",
@@ -115,6 +117,7 @@ func TestBasePolicyRefusalsAreWorded(t *testing.T) {
 // failed read of the tip refuses too: read at no commit, the files would be
 // the default branch's. Each error names what it read and on which branch.
 func TestBasePolicyOnlyA404IsAMissingFile(t *testing.T) {
+	t.Parallel()
 	const config = "[autonomy]\nnever = [\"L04\"]\n"
 	for _, tc := range []struct {
 		name    string

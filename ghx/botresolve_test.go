@@ -48,6 +48,7 @@ func (s *botStage) resolver(cfg IdentityConfig) Resolver {
 // person's token with the human-fallback trailer only when nothing is
 // configured.
 func TestResolverBotOrder(t *testing.T) {
+	t.Parallel()
 	app := IdentityConfig{AppSlug: "aayudha", Broker: "aayudha-token.yml", MachineUser: "acme-bot", MachineUserSecret: "acme-bot-token"}
 	machine := IdentityConfig{MachineUser: "acme-bot", MachineUserSecret: "acme-bot-token"}
 	cases := []struct {
@@ -87,6 +88,7 @@ func TestResolverBotOrder(t *testing.T) {
 // gives no token is an error, never the person's token: the configuration
 // says agents must not write as the person.
 func TestResolverBotRefusesToFallBackWhenConfigured(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		cfg  IdentityConfig

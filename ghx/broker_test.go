@@ -42,6 +42,7 @@ func sealAt(t *testing.T, key *age.X25519Identity, requestID, exp string) ([]byt
 // the seal step refuses a bad key, a bad request id, and a token GitHub
 // gives no expiry for.
 func TestBrokerPayloadRefusals(t *testing.T) {
+	t.Parallel()
 	key, err := age.GenerateX25519Identity()
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ func serveIssue(f *fakeGitHub, title *atomic.Value) {
 }
 
 func TestConditionalRefreshIsFreeAndServedFromCache(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var title atomic.Value
 	title.Store("Story 131: benefits summary")
@@ -74,6 +75,7 @@ func TestConditionalRefreshIsFreeAndServedFromCache(t *testing.T) {
 }
 
 func TestCorruptCacheEntryIsAMiss(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var title atomic.Value
 	title.Store("a title")
@@ -132,6 +134,7 @@ func TestCorruptCacheEntryIsAMiss(t *testing.T) {
 }
 
 func TestCacheKeepsUsersApart(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var title atomic.Value
 	title.Store("t")
@@ -151,6 +154,7 @@ func TestCacheKeepsUsersApart(t *testing.T) {
 }
 
 func TestTokenNeverInCacheOrLog(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var title atomic.Value
 	title.Store("t")

@@ -9,6 +9,7 @@ import (
 // every screen does (model/untrusted), rather than keeping zero-width or
 // format characters the old list missed.
 func TestCleanShowsHiddenCharactersAsTheScreensDo(t *testing.T) {
+	t.Parallel()
 	for _, r := range []rune{0x200b, 0xfeff, 0x2060, 0x202e, 0x1b, 0x9b} {
 		got := clean("Validation" + string(r) + "Failed")
 		if strings.ContainsRune(got, r) {

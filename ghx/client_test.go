@@ -12,6 +12,7 @@ import (
 )
 
 func TestParseAPIURL(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want, wantErr string }{
 		{"", "https://api.github.com/", ""},
 		{"https://api.github.com", "https://api.github.com/", ""},
@@ -73,6 +74,7 @@ func blobHost(t *testing.T, body []byte) (*httptest.Server, *atomic.Int32, *atom
 }
 
 func TestAuthorizationNeverLeavesTheAPIHost(t *testing.T) {
+	t.Parallel()
 	zip := []byte("PK\x03\x04 pretend zip")
 	blob, blobHits, blobSawAuth := blobHost(t, zip)
 	f := newFakeGitHub(t)
@@ -137,6 +139,7 @@ func TestAuthorizationNeverLeavesTheAPIHost(t *testing.T) {
 // The sandbox serves signed blob URLs on the API host itself: the token must
 // stay off those too.
 func TestNoTokenOnSignedURLOnTheAPIHost(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var blobAuth atomic.Bool
 	f.mux.HandleFunc("GET /repos/acme/benefits/actions/artifacts/5/zip", func(w http.ResponseWriter, r *http.Request) {
@@ -161,6 +164,7 @@ func TestNoTokenOnSignedURLOnTheAPIHost(t *testing.T) {
 }
 
 func TestExpiredArtifact(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	f.mux.HandleFunc("GET /repos/acme/benefits/actions/artifacts/{id}/zip", func(w http.ResponseWriter, r *http.Request) {
 		githubError(w, http.StatusGone, "Artifact has expired", "https://docs.github.com/rest/actions/artifacts#download-an-artifact")
@@ -190,6 +194,7 @@ func TestExpiredArtifact(t *testing.T) {
 }
 
 func TestDownloadArtifactRefusesOversize(t *testing.T) {
+	t.Parallel()
 	blob, _, _ := blobHost(t, bytes.Repeat([]byte("z"), 2048))
 	f := newFakeGitHub(t)
 	f.mux.HandleFunc("GET /repos/acme/benefits/actions/artifacts/1/zip", func(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,7 @@ import (
 // never parsed as if whole: reading it fails with ErrDeviceAnswerTooLarge,
 // while an answer of exactly the limit is read whole.
 func TestDeviceFlowRefusesAnOversizedAnswer(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		size    int

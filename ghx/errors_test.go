@@ -15,6 +15,7 @@ import (
 )
 
 func TestNotFastForward(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	f.mux.HandleFunc("PATCH /repos/acme/benefits/git/refs/heads/ledger", func(w http.ResponseWriter, r *http.Request) {
 		githubError(w, http.StatusUnprocessableEntity, "Update is not a fast forward",
@@ -51,6 +52,7 @@ func errorResponse(method, rawURL string, status int, message string, details ..
 }
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	retryAfter := 30 * time.Second
 	rateReq, _ := http.NewRequest("GET", "https://api.github.com/user", nil)
 	cases := []struct {
@@ -118,6 +120,7 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestIsExpiredOnlyForArtifacts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		err  error
 		want bool
@@ -140,6 +143,7 @@ func TestIsExpiredOnlyForArtifacts(t *testing.T) {
 // come from role_name (the permission field says write and read for them);
 // a 404 or a 403 is no access, any other error is the read's.
 func TestAccessTakesTheRoleNameAndReadsNoAccessAsNone(t *testing.T) {
+	t.Parallel()
 	status := func(code int) error {
 		return &github.ErrorResponse{Response: &http.Response{StatusCode: code, Request: &http.Request{Method: "GET", URL: &url.URL{}}}}
 	}

@@ -80,6 +80,7 @@ func findLeaks(t *testing.T, texts map[string]string, dirs []string, tokens ...s
 // HTTP cache folder and the sandbox's state folder for the tokens in
 // plain, base64 and hex form, and finds nothing.
 func TestTokenNeverLeaks(t *testing.T) {
+	t.Parallel()
 	stateDir := t.TempDir()
 	env := startSandbox(t, envConfig{token: leakToken, sandbox: sandbox.Options{
 		StateDir: stateDir, Scale: 120,

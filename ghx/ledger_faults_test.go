@@ -16,6 +16,7 @@ import (
 // that answers 30% of requests with a 5xx and drops 10% mid-body. Every
 // round's files land in exactly one commit, as the real git binary shows.
 func TestCommitFilesLandsUnderHeavyFaults(t *testing.T) {
+	t.Parallel()
 	for round := 1; round <= 7; round++ {
 		t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) {
 			env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir(),
@@ -44,6 +45,7 @@ func TestCommitFilesLandsUnderHeavyFaults(t *testing.T) {
 // TestCommitFilesStopsWhenTheRecordIsAlreadyThere: Unless sees, at the
 // tip, that another run landed the same record; nothing is written twice.
 func TestCommitFilesStopsWhenTheRecordIsAlreadyThere(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir()}})
 	ctx := context.Background()
 	files := map[string][]byte{"proof/3/x/authoritative/ship.json": []byte("{}\n")}

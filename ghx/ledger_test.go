@@ -48,6 +48,7 @@ func moveLedgerFirst(t *testing.T, times int32, moved *atomic.Int32) func(http.H
 // it re-read the tip and commit again on top, never by force, and the real
 // git binary then shows both writers' files.
 func TestCommitFilesRebuildsOnAMovedBranch(t *testing.T) {
+	t.Parallel()
 	var moved atomic.Int32
 	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir(), Wrap: moveLedgerFirst(t, 1, &moved)}})
 	ctx := context.Background()
@@ -101,6 +102,7 @@ func TestCommitFilesRebuildsOnAMovedBranch(t *testing.T) {
 // append reads the other writer's line and keeps it; and an edit that, at
 // the tip, finds nothing to write makes no commit (ErrNothingToWrite).
 func TestCommitEditAppendsToWhatAnotherWriterLanded(t *testing.T) {
+	t.Parallel()
 	var moved atomic.Int32
 	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir(), Wrap: moveLedgerFirst(t, 1, &moved)}})
 	ctx := context.Background()
@@ -137,6 +139,7 @@ func TestCommitEditAppendsToWhatAnotherWriterLanded(t *testing.T) {
 // TestCommitFilesGivesUp: a branch that moves before every update wins;
 // CommitFiles stops after MaxCommitAttempts and says so, without force.
 func TestCommitFilesGivesUp(t *testing.T) {
+	t.Parallel()
 	var moved atomic.Int32
 	env := startSandbox(t, envConfig{sandbox: sandbox.Options{Wrap: moveLedgerFirst(t, 100, &moved)}})
 	_, err := ghx.CommitFiles(context.Background(), env.client, owner, repo, "ledger",
@@ -152,6 +155,7 @@ func TestCommitFilesGivesUp(t *testing.T) {
 // TestLedgerReads: ReadFile and ListTree read what CommitFiles wrote, on a
 // new branch too, and a missing path reads as not found.
 func TestLedgerReads(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	ctx := context.Background()
 	big := []byte(strings.Repeat("0123456789abcdef", 4096)) // wraps base64 over many lines
@@ -202,6 +206,7 @@ func TestLedgerReads(t *testing.T) {
 // are created as blobs first. The real git binary shows every file byte
 // for byte.
 func TestCommitFilesCarriesTextInTheTree(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir()}})
 	files := map[string][]byte{
 		"notes/a.json":    []byte("{\"é\": \"<&>\"}\r\n"),
@@ -241,6 +246,7 @@ func TestCommitFilesCarriesTextInTheTree(t *testing.T) {
 // and the commit rebuilt on top, never forced, and Unless is asked at each
 // tip the commit is built on.
 func TestCommitFilesStartsFromTheTipGiven(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{sandbox: sandbox.Options{StateDir: t.TempDir()}})
 	ctx := context.Background()
 	tip, err := ghx.ReadTip(ctx, env.client, owner, repo, "ledger")

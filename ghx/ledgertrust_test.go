@@ -17,6 +17,7 @@ import (
 // autonomy/audit/15.json is named (commit, author, path), and the run after
 // it reads the history list and nothing else.
 func TestCheckLedgerNamesADeletedAuditEntryAndReadsOnlyNewCommits(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	ctx := context.Background()
 	cache := t.TempDir()
@@ -56,6 +57,7 @@ func TestCheckLedgerNamesADeletedAuditEntryAndReadsOnlyNewCommits(t *testing.T) 
 // that is no longer in the ledger's history (a force-push went over it) is
 // a finding, kept on later runs, and the new history is judged afresh.
 func TestCheckLedgerNamesAHistoryThatLostItsCheckedTip(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	ctx := context.Background()
 	cache := t.TempDir()
@@ -84,6 +86,7 @@ func TestCheckLedgerNamesAHistoryThatLostItsCheckedTip(t *testing.T) {
 // between names it, and the run after the comment withdraws the finding
 // (the judged commit is not kept as tampering for good).
 func TestCheckLedgerRechecksAReadySnapshotUntilItsCommentComes(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	ctx := context.Background()
 	cache := t.TempDir()

@@ -6,6 +6,7 @@ import (
 )
 
 func TestMaskURL(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"https://api.github.com/repos/acme/benefits/issues?state=all&per_page=100",
 			"https://api.github.com/repos/acme/benefits/issues?state=all&per_page=100"},
@@ -30,6 +31,7 @@ func TestMaskURL(t *testing.T) {
 }
 
 func TestMaskErrorText(t *testing.T) {
+	t.Parallel()
 	in := `Get "https://blob.example/a.zip?sig=SECRETSIG&se=1": dial tcp: connection refused`
 	got := maskErrorText(in)
 	if strings.Contains(got, "SECRETSIG") || !strings.Contains(got, "connection refused") || !strings.Contains(got, "sig=***") {

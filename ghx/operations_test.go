@@ -16,6 +16,7 @@ import (
 // reach, checking one fact of the demo per call. With the validator on,
 // every answer is GitHub's documented shape for its operation and status.
 func TestEveryOperationThroughGhx(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	ctx := context.Background()
 	gh := env.client

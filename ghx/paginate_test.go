@@ -53,6 +53,7 @@ func serveIssuePages(f *fakeGitHub, total int, perPageSeen *atomic.Value) {
 }
 
 func TestListAllFollowsEveryPage(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var perPage atomic.Value
 	serveIssuePages(f, 250, &perPage)
@@ -86,6 +87,7 @@ func TestListAllFollowsEveryPage(t *testing.T) {
 }
 
 func TestListAllStops(t *testing.T) {
+	t.Parallel()
 	t.Run("cap", func(t *testing.T) {
 		pages := 0
 		_, err := ListAll(context.Background(), func(opts *github.ListOptions) ([]int, *github.Response, error) {

@@ -57,6 +57,7 @@ func echoServer(t *testing.T) *httptest.Server {
 // or a JSON answer gets no token back out of aayu: not in the error,
 // Describe's sentence, the decoded answer, nor the request log.
 func TestServerEchoedTokenNeverShown(t *testing.T) {
+	t.Parallel()
 	srv := echoServer(t)
 	var logged bytes.Buffer
 	c, err := NewClient(ClientOptions{APIURL: srv.URL + "/", Token: NewToken(echoedToken, "test"),
@@ -91,6 +92,7 @@ func TestServerEchoedTokenNeverShown(t *testing.T) {
 // TestRedactReaderFindsTokensSplitAcrossReads: a token arriving one byte at
 // a time is still removed, and the text around it is kept.
 func TestRedactReaderFindsTokensSplitAcrossReads(t *testing.T) {
+	t.Parallel()
 	rt := newRedactTransport(nil, NewToken(echoedToken, "test")).(*redactTransport)
 	body := strings.Repeat("a", 70000) + echoedToken + "mid" + echoedToken + strings.Repeat("b", 5) + echoedToken
 	for name, src := range map[string]io.Reader{
@@ -118,6 +120,7 @@ func TestRedactReaderFindsTokensSplitAcrossReads(t *testing.T) {
 // token strips the person's token, which the same server has seen, from
 // what it answers.
 func TestOtherHeldTokensAreStrippedToo(t *testing.T) {
+	t.Parallel()
 	const person = "ghp_thePersonsOwnToken0123456789abcdefAB"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

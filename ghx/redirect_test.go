@@ -31,6 +31,7 @@ func redirectTestClient(t *testing.T, api string) *github.Client {
 // GitHub's, and the other host never sees the token. A redirect on the API
 // host itself (a renamed repository) is still followed.
 func TestAPIReadRefusesRedirectToAnotherHost(t *testing.T) {
+	t.Parallel()
 	var elsewhere atomic.Int32
 	var sawAuth atomic.Bool
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -78,6 +79,7 @@ func TestAPIReadRefusesRedirectToAnotherHost(t *testing.T) {
 // Authorization header there, and its bytes are copied as they came (a
 // body that looks like JSON is not decoded).
 func TestArtifactDownloadStillTakesItsStorageHop(t *testing.T) {
+	t.Parallel()
 	blob := []byte(`{"message":"not an API answer","zip":"PK\u0003\u0004"}`)
 	var storageAuth atomic.Value
 	storage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -115,6 +117,7 @@ func TestArtifactDownloadStillTakesItsStorageHop(t *testing.T) {
 // its form to the OAuth host; a 307 or 308 to another host would re-send
 // the form (the device code) there, so it is refused before any request.
 func TestSameHostRedirectNeverResendsAForm(t *testing.T) {
+	t.Parallel()
 	var elsewhere atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
 	t.Cleanup(other.Close)

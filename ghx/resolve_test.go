@@ -25,6 +25,7 @@ func constSource(v string) func(context.Context) (string, error) {
 }
 
 func TestHumanTokenOrder(t *testing.T) {
+	t.Parallel()
 	prompted := false
 	prompt := func(context.Context) (string, error) { prompted = true; return "from-prompt", nil }
 	cases := []struct {
@@ -99,6 +100,7 @@ func TestHumanTokenOrder(t *testing.T) {
 }
 
 func TestResolveCheckAllReportsLowerSources(t *testing.T) {
+	t.Parallel()
 	prompted := false
 	env := ResolveEnv{
 		Getenv:   func(k string) string { return map[string]string{"AAYU_GITHUB_TOKEN": "a"}[k] },
@@ -127,6 +129,7 @@ func TestResolveCheckAllReportsLowerSources(t *testing.T) {
 }
 
 func TestResolveNoTokenAnywhere(t *testing.T) {
+	t.Parallel()
 	_, statuses, err := ResolveHumanToken(context.Background(), ResolveEnv{GhToken: constSource(""), Keyring: constSource("")})
 	if !errors.Is(err, ErrNoToken) {
 		t.Fatalf("err = %v, want ErrNoToken", err)
@@ -161,6 +164,7 @@ func TestKeyringTimesOut(t *testing.T) {
 }
 
 func TestGhAuthToken(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		run     CommandRunner
@@ -201,6 +205,7 @@ func TestGhAuthToken(t *testing.T) {
 }
 
 func TestBotResolution(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		cfg     IdentityConfig

@@ -17,6 +17,7 @@ import (
 const secondaryDoc = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
 
 func TestRetriesGatewayErrorThenSucceeds(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var calls atomic.Int32
 	f.mux.HandleFunc("GET /repos/acme/benefits/pulls/148", func(w http.ResponseWriter, r *http.Request) {
@@ -47,6 +48,7 @@ func TestRetriesGatewayErrorThenSucceeds(t *testing.T) {
 }
 
 func TestGatewayErrorsGiveUpAfterMaxAttempts(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var calls atomic.Int32
 	f.mux.HandleFunc("GET /repos/acme/benefits/pulls/148", func(w http.ResponseWriter, r *http.Request) {
@@ -61,6 +63,7 @@ func TestGatewayErrorsGiveUpAfterMaxAttempts(t *testing.T) {
 }
 
 func TestDroppedConnectionMidBodyIsRetried(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var calls atomic.Int32
 	f.mux.HandleFunc("GET /repos/acme/benefits/issues/131", func(w http.ResponseWriter, r *http.Request) {
@@ -90,6 +93,7 @@ func TestDroppedConnectionMidBodyIsRetried(t *testing.T) {
 }
 
 func TestDroppedConnectionWithoutCacheIsRetried(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var calls atomic.Int32
 	f.mux.HandleFunc("GET /repos/acme/benefits/issues/131", func(w http.ResponseWriter, r *http.Request) {
@@ -113,6 +117,7 @@ func TestDroppedConnectionWithoutCacheIsRetried(t *testing.T) {
 }
 
 func TestWriteOnGatewayErrorMayHaveLanded(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			f := newFakeGitHub(t)
@@ -142,6 +147,7 @@ func TestWriteOnGatewayErrorMayHaveLanded(t *testing.T) {
 }
 
 func TestWriteOnDroppedConnectionMayHaveLanded(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var patches atomic.Int32
 	f.mux.HandleFunc("PATCH /repos/acme/benefits/issues/7", func(w http.ResponseWriter, r *http.Request) {
@@ -158,6 +164,7 @@ func TestWriteOnDroppedConnectionMayHaveLanded(t *testing.T) {
 }
 
 func TestWaitsOutSecondaryRateLimit(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		status   int
@@ -211,6 +218,7 @@ func TestWaitsOutSecondaryRateLimit(t *testing.T) {
 }
 
 func TestSecondaryLimitTooLongIsReturnedNotWaited(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	f.mux.HandleFunc("GET /repos/acme/benefits", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "3600")
@@ -249,6 +257,7 @@ func TestSecondaryLimitWaitHonoursContext(t *testing.T) {
 }
 
 func TestPrimaryRateLimitIsTypedAndNotWaited(t *testing.T) {
+	t.Parallel()
 	reset := time.Unix(1_800_003_600, 0)
 	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
@@ -277,6 +286,7 @@ func TestPrimaryRateLimitIsTypedAndNotWaited(t *testing.T) {
 }
 
 func TestPermissionForbiddenIsNotARateLimit(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	f.mux.HandleFunc("GET /repos/acme/benefits/collaborators/writer/permission", func(w http.ResponseWriter, r *http.Request) {
 		githubError(w, http.StatusForbidden, "Must have push access to view collaborator permission.", "https://docs.github.com/rest")
@@ -296,6 +306,7 @@ func TestPermissionForbiddenIsNotARateLimit(t *testing.T) {
 // beside it must not reach GitHub: the limit is the client's, and asking
 // again meanwhile is what GitHub's guidance forbids.
 func TestSecondaryLimitHoldsTheClientsOtherRequests(t *testing.T) {
+	t.Parallel()
 	f := newFakeGitHub(t)
 	var limited atomic.Int32
 	var othersDuringWait atomic.Int32
@@ -362,6 +373,7 @@ func TestSecondaryLimitHoldsTheClientsOtherRequests(t *testing.T) {
 // sandbox not running) is said after one try, not after four with
 // backoff; the error still says nothing was sent.
 func TestRefusedLoopbackFailsAtOnce(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

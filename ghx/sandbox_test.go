@@ -18,6 +18,7 @@ import (
 // conditional request GitHub answers 304, served from the cache as a 200,
 // and it does not touch the rate limit.
 func TestSandboxRefreshIs304AndFree(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	ctx := context.Background()
 	first, resp1, err := env.client.Issues.Get(ctx, owner, repo, sandbox.DemoDecision)
@@ -44,6 +45,7 @@ func TestSandboxRefreshIs304AndFree(t *testing.T) {
 // TestSandboxListAllPages reads more than 250 issues 100 at a time through
 // Link headers, and reads them again for free.
 func TestSandboxListAllPages(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{sandbox: sandbox.Options{Scale: 260}})
 	ctx := context.Background()
 	list := func(opts *github.ListOptions) ([]*github.Issue, *github.Response, error) {
@@ -73,6 +75,7 @@ func TestSandboxListAllPages(t *testing.T) {
 // first request only, is waited out or retried as GitHub asks, and the read
 // succeeds.
 func TestSandboxRidesOutFaults(t *testing.T) {
+	t.Parallel()
 	const path = "/repos/acme/benefits/issues/3"
 	cases := []struct {
 		name   string
@@ -111,6 +114,7 @@ func TestSandboxRidesOutFaults(t *testing.T) {
 // TestSandboxWriteFaultsAreNotRepeated: a write that met a 502 or a dropped
 // connection may have landed; it is reported so, never sent twice.
 func TestSandboxWriteFaultsAreNotRepeated(t *testing.T) {
+	t.Parallel()
 	const path = "/repos/acme/benefits/issues/1/comments"
 	for _, fault := range []sandbox.Fault{sandbox.FaultBadGateway, sandbox.FaultDrop} {
 		env := startSandbox(t, envConfig{sandbox: sandbox.Options{FaultPlan: planOnce("POST", path, fault)}})
@@ -128,6 +132,7 @@ func TestSandboxWriteFaultsAreNotRepeated(t *testing.T) {
 // TestSandboxListAllUnderRandomFaults: with faults drawn at random from a
 // fixed seed, a long read still completes with every item once.
 func TestSandboxListAllUnderRandomFaults(t *testing.T) {
+	t.Parallel()
 	faults := sandbox.FaultSpec{ServerError: 0.15, SecondaryLimit: 0.1, Drop: 0.1, Seed: 7}
 	env := startSandbox(t, envConfig{sandbox: sandbox.Options{Scale: 260, Faults: faults}})
 	ctx := context.Background()
@@ -150,6 +155,7 @@ func TestSandboxListAllUnderRandomFaults(t *testing.T) {
 // TestSandboxArtifacts: every merge-gate artifact downloads through the
 // 302 and the signed URL, except the expired one, which reads as expired.
 func TestSandboxArtifacts(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	ctx := context.Background()
 	runs, _, err := env.client.Actions.ListWorkflowRunsByFileName(ctx, owner, repo, sandbox.GateFile, nil)

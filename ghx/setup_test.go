@@ -16,6 +16,7 @@ import (
 // requires by ruleset or protection; a workflow's state; the set-up pull
 // request.
 func TestRepositorySetupThroughGhx(t *testing.T) {
+	t.Parallel()
 	env := startSandbox(t, envConfig{})
 	ctx, gh := context.Background(), env.client
 

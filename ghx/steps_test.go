@@ -13,6 +13,7 @@ import (
 // within Attempts, waiting StepDelay between tries and never after the
 // last, and gives back the last try's error.
 func TestStepsRetryIsTheOneRetryPolicy(t *testing.T) {
+	t.Parallel()
 	transient := errors.New("GitHub answered 502")
 	refused := errors.New("422 the head moved")
 	lost := &MayHaveLandedError{Method: "PUT", URL: "/merge", Status: 502}
@@ -65,6 +66,7 @@ func TestStepsRetryIsTheOneRetryPolicy(t *testing.T) {
 // TestStepsRetryStopsWhenTheContextEnds: a wait cut short by the context
 // ends the loop with the step's own error, which says what failed.
 func TestStepsRetryStopsWhenTheContextEnds(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	transient := errors.New("GitHub answered 503")
@@ -80,6 +82,7 @@ func TestStepsRetryStopsWhenTheContextEnds(t *testing.T) {
 // not land; a failed re-read, a write that is there, and any other failure
 // are not repeated.
 func TestWriteAgainOnlyAfterAReadShowsTheWriteIsNotThere(t *testing.T) {
+	t.Parallel()
 	lost := &MayHaveLandedError{Method: "POST", URL: "/comments", Status: 504}
 	readFailed := errors.New("GitHub answered 502 to the re-read")
 	for _, c := range []struct {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestTokenNeverPrintsItsValue(t *testing.T) {
+	t.Parallel()
 	tok := NewToken(testTokenValue, "gh auth token")
 	type holder struct {
 		Exported Token
@@ -75,6 +76,7 @@ func TestTokenNeverPrintsItsValue(t *testing.T) {
 }
 
 func TestTokenZero(t *testing.T) {
+	t.Parallel()
 	for _, tok := range []Token{{}, NewToken("", "AAYU_GITHUB_TOKEN")} {
 		if !tok.IsZero() || tok.Reveal() != "" || tok.String() != "[no token]" {
 			t.Errorf("zero token misbehaves: %v", tok)
@@ -83,6 +85,7 @@ func TestTokenZero(t *testing.T) {
 }
 
 func TestFingerprintNamesWithoutRevealing(t *testing.T) {
+	t.Parallel()
 	a, b := NewToken("ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "test"), NewToken("ghp_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "test")
 	again := NewToken("ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "another source")
 	if a.Fingerprint("inbox user") != again.Fingerprint("inbox user") {

@@ -67,6 +67,7 @@ func sources(cs []Credential) string {
 // default profile, the git credential helper and aayu's own token, each by
 // source and account; one question to GitHub per token.
 func TestFindCredentialsListsEverySourceByAccountNeverByValue(t *testing.T) {
+	t.Parallel()
 	home, ghDir := t.TempDir(), t.TempDir()
 	write := func(path, text string) {
 		t.Helper()
@@ -139,6 +140,7 @@ func TestFindCredentialsListsEverySourceByAccountNeverByValue(t *testing.T) {
 // TestApprovalsRowFailsWhenACredentialBelongsToAnApprover: an approver's
 // token within reach fails the row, naming the source and the account.
 func TestApprovalsRowFailsWhenACredentialBelongsToAnApprover(t *testing.T) {
+	t.Parallel()
 	row := ApprovalsRow([]Credential{{Source: "environment variable GH_TOKEN", Account: "Founder"}, {Source: "environment variable AAYU_BOT_TOKEN", Account: "agent-bot[bot]"}},
 		[]string{"founder"}, []string{"one-way"}, "founder")
 	if row.State != Fail || !strings.Contains(row.Detail, "environment variable GH_TOKEN: @Founder (an approver)") || row.Next == "" {
@@ -149,6 +151,7 @@ func TestApprovalsRowFailsWhenACredentialBelongsToAnApprover(t *testing.T) {
 // TestApprovalsRowFailsWhenGitHubCannotSayWhoseATokenIs: a timeout or a rate
 // limit counts as exposed, and so does a helper that does not answer.
 func TestApprovalsRowFailsWhenGitHubCannotSayWhoseATokenIs(t *testing.T) {
+	t.Parallel()
 	for _, c := range []Credential{
 		{Source: "environment variable SLOW", Unknown: "GitHub could not say whose it is just now: a rate limit"},
 		{Source: "git credential helper (osxkeychain)", Unknown: "it is configured but did not answer"},
@@ -164,6 +167,7 @@ func TestApprovalsRowFailsWhenGitHubCannotSayWhoseATokenIs(t *testing.T) {
 // revoked token, nothing in git's helper and an account on another host
 // expose no approver.
 func TestApprovalsRowPassesWithOnlyTheBotsToken(t *testing.T) {
+	t.Parallel()
 	row := ApprovalsRow([]Credential{
 		{Source: "environment variable AAYU_BOT_TOKEN", Account: "agent-bot[bot]"},
 		{Source: "environment variable OLD", Refused: true},
@@ -179,6 +183,7 @@ func TestApprovalsRowPassesWithOnlyTheBotsToken(t *testing.T) {
 // so the row warns, judging by the person running doctor; device_for =
 // ["all"] turns replies off and passes.
 func TestApprovalsRowWarnsWithNoApproversRecorded(t *testing.T) {
+	t.Parallel()
 	creds := []Credential{{Source: "the token aayu uses (gh auth token)", Account: "founder"}}
 	if row := ApprovalsRow(creds, nil, []string{"one-way"}, "founder"); row.State != Warn || !strings.Contains(row.Detail, "@founder (you)") {
 		t.Errorf("no approvers: %+v, want a warning naming your own token", row)
@@ -191,6 +196,7 @@ func TestApprovalsRowWarnsWithNoApproversRecorded(t *testing.T) {
 // TestGitCredentialHelperThatDoesNotAnswerCountsAsExposed runs the real git
 // with a helper that fails, one that answers and none at all.
 func TestGitCredentialHelperThatDoesNotAnswerCountsAsExposed(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -235,6 +241,7 @@ func TestGitCredentialHelperThatDoesNotAnswerCountsAsExposed(t *testing.T) {
 // found carries the scopes GitHub named when asked whose it is, so doctor
 // can warn of the workflow scope on any of them.
 func TestFindCredentialsKeepsEachTokensScopes(t *testing.T) {
+	t.Parallel()
 	creds := FindCredentials(context.Background(), Reach{
 		Environ: []string{"GH_TOKEN=" + founderPAT, "MY_BOT=" + botPAT, "PATH=/usr/bin"},
 		WhoAmIScopes: func(_ context.Context, tok ghx.Token) (string, []string, error) {

@@ -25,6 +25,7 @@ func client(t *testing.T, base, token string) *github.Client {
 // token's workflow scope warns); fresh fails the rows that init fixes,
 // each with its next step.
 func TestDoctorRows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	newSetUp(t, client(t, base, "sandbox-founder"), "benefits")
@@ -89,6 +90,7 @@ func TestDoctorRows(t *testing.T) {
 // TestDoctorMergeSettings: a repository whose squash merges are off fails
 // the merge-settings row with the setting to change.
 func TestDoctorMergeSettings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	founder := client(t, base, "sandbox-founder")
@@ -128,6 +130,7 @@ func presenceRow(t *testing.T, gh *github.Client, repo string) doctor.Row {
 // confirmed by GET /apps/{slug}, passes; an App ID doctor cannot read
 // warns.
 func TestDoctorFlagsAnOAuthAppPresenceClient(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	founder := client(t, base, "sandbox-founder")
@@ -154,6 +157,7 @@ func TestDoctorFlagsAnOAuthAppPresenceClient(t *testing.T) {
 // names for acme/fresh, read by GET /apps/{slug}, holds contents: write,
 // so a code started with its client ID could mint a token that writes.
 func TestDoctorFlagsAPresenceAppWithPermissions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
@@ -190,6 +194,7 @@ func TestDoctorFlagsAPresenceAppWithPermissions(t *testing.T) {
 // deletes autonomy/audit/15.json fails the ledger history row, naming the
 // commit, its author and the path.
 func TestDoctorNamesLedgerTampering(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	sha, err := ghx.CommitFiles(ctx, client(t, base, "sandbox-agent-bot"), "acme", "benefits", "ledger", map[string][]byte{"autonomy/audit/15.json": nil}, "tidy", ghx.CommitOptions{})

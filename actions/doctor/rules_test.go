@@ -86,6 +86,7 @@ func rowsByName(rep doctor.Report) map[string]doctor.Row {
 // main, and the missing force-push and deletion rules on dev, main and
 // the ledger, each with aayu init and the exact setting as its next step.
 func TestDoctorNamesEachRuleTodaysInitLeftOut(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	founder := client(t, base, "sandbox-founder")
@@ -116,6 +117,7 @@ func TestDoctorNamesEachRuleTodaysInitLeftOut(t *testing.T) {
 // TestDoctorNamesAMergeGateCheckNotPinnedToActions: a required check
 // pinned to another App is named as that App's to post.
 func TestDoctorNamesAMergeGateCheckNotPinnedToActions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	founder := client(t, base, "sandbox-founder")
@@ -146,6 +148,7 @@ func TestDoctorNamesAMergeGateCheckNotPinnedToActions(t *testing.T) {
 // TestDoctorNamesAnAgentInTheBypassList: a rule whose only ruleset lets an
 // App (the agent's App is one) bypass it does not hold against the agent.
 func TestDoctorNamesAnAgentInTheBypassList(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	founder := client(t, base, "sandbox-founder")
@@ -172,6 +175,7 @@ func TestDoctorNamesAnAgentInTheBypassList(t *testing.T) {
 // dev and main need a reviewed pull request; a weaker one is named by
 // what it lacks, and the rule init writes passes.
 func TestDoctorNamesAMissingReviewRuleWithABotIdentity(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{BotIdentity: true, BotApp: true})
 	founder := client(t, base, "sandbox-founder")
@@ -203,6 +207,7 @@ func TestDoctorNamesAMissingReviewRuleWithABotIdentity(t *testing.T) {
 // created, every row of the rules passes and doctor fails nothing, solo
 // and with a bot identity (whose App has no workflows permission).
 func TestDoctorPassesWhatInitSetsUp(t *testing.T) {
+	t.Parallel()
 	for _, opts := range []sandbox.Options{{}, {BotIdentity: true, BotApp: true}} {
 		ctx := context.Background()
 		_, _, base := conformance.StartSandbox(t, opts)
@@ -229,6 +234,7 @@ func TestDoctorPassesWhatInitSetsUp(t *testing.T) {
 // the workflows permission (through GitHub's manifest flow) fails its
 // row, naming the permission and where to remove it.
 func TestDoctorNamesABotAppThatCanChangeWorkflows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	// The manifest flow is a web page, not the API the validator knows.
 	srv, err := sandbox.New(sandbox.Options{BotIdentity: true})
@@ -269,6 +275,7 @@ func TestDoctorNamesABotAppThatCanChangeWorkflows(t *testing.T) {
 // session reaches whose scopes GitHub names include workflow is named by
 // where it is; none, and the row passes.
 func TestDoctorWarnsOfTheWorkflowScopeOnAnyTokenInReach(t *testing.T) {
+	t.Parallel()
 	creds := []doctor.Credential{
 		{Source: "environment variable GH_TOKEN", Account: "founder", Scopes: []string{"repo", "workflow"}},
 		{Source: "gh (hosts.yml) github.com", Account: "founder", Scopes: []string{"repo"}},

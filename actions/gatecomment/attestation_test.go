@@ -62,6 +62,7 @@ func (f *fixture) runAttested(id, url string, trusted *sigstore.TrustedRoot) (in
 // branch, its trigger, its log index — and the attestation this run's pack
 // job reported, linked to its page in this repository.
 func TestGateCommentNamesTheAttestationThatSignsThePack(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if err := f.srv.AttestRunPack(f.srv.RunID(sandbox.RunQualifying), nil); err != nil {
 		t.Fatal(err)
@@ -90,6 +91,7 @@ func TestGateCommentNamesTheAttestationThatSignsThePack(t *testing.T) {
 // attestation id from the pack job; nothing attested says so too, and a
 // host with no trusted root says it did not check.
 func TestGateCommentSaysUnattestedWhenTheBundleDoesNotVerify(t *testing.T) {
+	t.Parallel()
 	other, err := sandbox.New(sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -145,6 +147,7 @@ func TestGateCommentSaysUnattestedWhenTheBundleDoesNotVerify(t *testing.T) {
 // names for that id in this run's repository; anything else is dropped
 // and the id alone is named.
 func TestGateCommentLinksOnlyThisRepositorysAttestationPage(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if err := f.srv.AttestRunPack(f.srv.RunID(sandbox.RunQualifying), nil); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // use, so an unparsable base config refuses it in their words, and so does
 // a CODEOWNERS rule none of them can evaluate.
 func TestGateCommentGivesTheBasePolicyRefusal(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, path, body, words string
 	}{

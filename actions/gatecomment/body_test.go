@@ -30,6 +30,7 @@ func sampleReport() *proof.Report {
 }
 
 func TestBodyListsTheFactsAndNeutralisesUntrustedText(t *testing.T) {
+	t.Parallel()
 	body := Body(sampleReport(), BodyOptions{Marker: Marker, Links: Links{Run: "https://github.com/acme/benefits/actions/runs/7", RunID: 7,
 		Artifact: "https://github.com/acme/benefits/actions/runs/7/artifacts/9"}})
 	for _, want := range []string{
@@ -61,6 +62,7 @@ func TestBodyListsTheFactsAndNeutralisesUntrustedText(t *testing.T) {
 }
 
 func TestBodyVerdictsAndExitCodes(t *testing.T) {
+	t.Parallel()
 	floor := sampleReport()
 	floor.FloorsHold, floor.FailedFloors = false, []proof.Check{floor.Pack.Checks[0]}
 	broken := sampleReport()
@@ -131,6 +133,7 @@ func (f *fakeComments) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestUpsertUpdatesInPlace(t *testing.T) {
+	t.Parallel()
 	fake := &fakeComments{callerAs: "github-actions[bot]"}
 	fake.list = []*github.IssueComment{
 		{ID: github.Int64(1), User: &github.User{Login: github.String("mallory")}, Body: github.String(Marker + "\nplanted")},
@@ -168,6 +171,7 @@ func TestUpsertUpdatesInPlace(t *testing.T) {
 // TestBodyShowsTestFramingWarning: a TestMain the pull request adds is named
 // in the gate's comment, neutralised like every string of the pack.
 func TestBodyShowsTestFramingWarning(t *testing.T) {
+	t.Parallel()
 	r := sampleReport()
 	r.Pack.Warnings = []proof.Warning{{Name: proof.WarningTestFraming,
 		Detail: "The pull request adds or changes code that runs around the mapped tests: TestMain in deductible/main_test.go (added) \x1b[2J<!-- x -->."}}

@@ -113,6 +113,7 @@ func (f *fixture) run(dir, checkout string, env func(string) string) (int, strin
 }
 
 func TestProofCommentInMergeGate(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		run  string
@@ -155,6 +156,7 @@ func TestProofCommentInMergeGate(t *testing.T) {
 }
 
 func TestProofCommentKeepsOneComment(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// Someone else plants the gate's marker, and an agent's advisory
 	// comment is already there: neither is the gate's comment.
@@ -199,6 +201,7 @@ func TestProofCommentKeepsOneComment(t *testing.T) {
 }
 
 func TestProofCommentFindsThePackInTheCheckout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	checkout := t.TempDir()
 	// No pack in the checkout: the gate fails and says so.

@@ -14,6 +14,7 @@ import (
 // inspect's judgement only when it is of this pull request's head; one of
 // another head is named in the comment and never posted.
 func TestGateCommentRefusesAJudgementOfAnotherHead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	j := inspect.Judgement{Version: inspect.Version, PR: 4, Head: strings.Repeat("a", 40), Rung: inspect.RungHuman,
 		Criteria: []inspect.Criterion{{ID: 1, Text: "greets", Tests: []string{"greet:TestShout"}}}}

@@ -14,6 +14,7 @@ import (
 // comment names the files and the verdict is 4, whatever the gate's own
 // pack says, and the commit status it sets is a failure naming them too.
 func TestGateRefusesAPullRequestCarryingALocalPack(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	agent := client(t, strings.TrimSuffix(f.bot.BaseURL.String(), "/"), "agent-bot")
 	if _, err := ghx.CommitFiles(f.ctx, agent, owner, repo, "story/3-remaining-deductible", map[string][]byte{

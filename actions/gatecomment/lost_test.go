@@ -37,6 +37,7 @@ func (l *loseFirstAnswer) RoundTrip(req *http.Request) (*http.Response, error) {
 // was lost; Upsert reads the comments again and finds it instead of
 // posting a second gate comment.
 func TestUpsertWhoseAnswerWasLostPostsOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	lose := &loseFirstAnswer{next: http.DefaultTransport}
 	c, err := ghx.NewClient(ghx.ClientOptions{APIURL: strings.TrimSuffix(f.bot.BaseURL.String(), "/") + "/", Token: ghx.NewToken("sandbox-agent-bot", "test"),

@@ -44,6 +44,7 @@ func rewriteEvidence(t *testing.T, dir, path string, data []byte) {
 // rules that would prove it; the head's .aayudha/evidence/3.toml names
 // TestRemaining for it, so the gate, like ship, refuses.
 func TestProofCommentRefusesEvidenceTheHeadsMapDoesNotShowPassing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	dir := f.gatePack(sandbox.RunQualifying, nil)
 	other := `{"Action":"run","Package":"example.com/benefits/deductible","Test":"TestRemainingNeverNegative"}
@@ -72,6 +73,7 @@ func proofHolds(r *proof.Report, id int) bool {
 // config requires a red-on-base floor the pack does not have, so the gate
 // exits 3 and names it, as ship would.
 func TestProofCommentRefusesFloorTheBaseBranchRequires(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	founder := client(t, strings.TrimSuffix(f.bot.BaseURL.String(), "/"), "founder")
 	b, err := ghx.ReadFile(f.ctx, founder, owner, repo, "dev", ".aayudha/config.toml")
@@ -92,6 +94,7 @@ func TestProofCommentRefusesFloorTheBaseBranchRequires(t *testing.T) {
 // that cannot be read leaves no floors to judge by; the comment says so
 // and the gate exits 4 rather than using the defaults.
 func TestProofCommentFailsClosedOnAnUnreadablePolicy(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	founder := client(t, strings.TrimSuffix(f.bot.BaseURL.String(), "/"), "founder")
 	if _, err := ghx.CommitFiles(f.ctx, founder, owner, repo, "dev", map[string][]byte{".aayudha/config.toml": []byte("[verify]\nrequired_floors = \"tests\"\n")}, "break the policy", ghx.CommitOptions{}); err != nil {
@@ -106,6 +109,7 @@ func TestProofCommentFailsClosedOnAnUnreadablePolicy(t *testing.T) {
 // TestProofCommentSaysWhatWasHashed: the comment carries the number behind
 // "verifies" and the rules that judged the pack.
 func TestProofCommentSaysWhatWasHashed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	code, body := f.run(f.gatePack(sandbox.RunQualifying, nil), "", nil)
 	if code != gatecomment.ExitOK {

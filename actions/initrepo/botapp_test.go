@@ -68,6 +68,7 @@ func botAppSandbox(t *testing.T, tamper func(*sandbox.CreatedApp)) (*sandbox.Ser
 // sealed secret AAYUDHA_APP_PRIVATE_KEY (which the sandbox opens with the
 // repository's key, as GitHub does), and gives the install link.
 func TestInitIdentityCreatesTheBotApp(t *testing.T) {
+	t.Parallel()
 	srv, base, o := botAppSandbox(t, nil)
 	ctx := context.Background()
 	res, err := initrepo.CreateBotApp(ctx, o)
@@ -92,6 +93,7 @@ func TestInitIdentityCreatesTheBotApp(t *testing.T) {
 // webhook, owned by another account, or holding other permissions gets no
 // install link, and neither the variable nor the secret is set.
 func TestInitIdentityRefusesAnAppItDidNotAskFor(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		tamper func(*sandbox.CreatedApp)
@@ -128,6 +130,7 @@ func TestInitIdentityRefusesAnAppItDidNotAskFor(t *testing.T) {
 // TestInitIdentityStopsOverSSHOrWithoutABrowser: nothing is served,
 // opened or created.
 func TestInitIdentityStopsOverSSHOrWithoutABrowser(t *testing.T) {
+	t.Parallel()
 	for name, env := range map[string]map[string]string{
 		"SSH_CONNECTION": {"SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "BROWSER": "x"},
 		"SSH_TTY":        {"SSH_TTY": "/dev/pts/3", "DISPLAY": ":0"},

@@ -28,6 +28,7 @@ func sandboxClient(t *testing.T, token string) (*github.Client, *sandbox.Server)
 // proposes every file in one pull request from a new branch, leaves main
 // where it was, and a second run opens no second pull request.
 func TestInitOnFreshOpensOnePullRequest(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	o := initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder"}
@@ -83,6 +84,7 @@ func TestInitOnFreshOpensOnePullRequest(t *testing.T) {
 // workflows, the config and LAYERS.md as they are and only adds the
 // CODEOWNERS lines for protected paths that have none.
 func TestInitKeepsWhatIsThere(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	p, err := initrepo.Read(ctx, initrepo.Options{Client: gh, Owner: "acme", Repo: "benefits", Login: "founder", Gates: true})
@@ -110,6 +112,7 @@ func TestInitKeepsWhatIsThere(t *testing.T) {
 // AAYUDHA_DEVICE_CLIENT_ID; a writer's token is refused by GitHub and the
 // plan says it cannot, and a client secret is refused before any request.
 func TestInitSetsTheVariable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	p, err := initrepo.Read(ctx, initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder", Identity: true, ClientID: "Ov23liFreshApp1"})
@@ -143,6 +146,7 @@ func TestInitSetsTheVariable(t *testing.T) {
 // TestFindDeviceClientOrder: local config wins, then the repository's
 // variable, then the default.
 func TestFindDeviceClientOrder(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	cases := []struct {
@@ -164,6 +168,7 @@ func TestFindDeviceClientOrder(t *testing.T) {
 // TestFindDeviceClientInRepositoryConfig: [identity] device_client_id in
 // the repository's .aayudha/config.toml comes before the variable.
 func TestFindDeviceClientInRepositoryConfig(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	ref, _, _ := gh.Git.GetRef(ctx, "acme", "benefits", "heads/main")
@@ -191,6 +196,7 @@ func TestFindDeviceClientInRepositoryConfig(t *testing.T) {
 // proposes must not make it a never layer (L09 needs a plan review and a
 // CODEOWNER's pass) nor a protected path; the policy itself stays both.
 func TestInitKeepsEvidenceMapsOutOfNeverLayers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	p, err := initrepo.Read(ctx, initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder"})
@@ -230,6 +236,7 @@ func TestInitKeepsEvidenceMapsOutOfNeverLayers(t *testing.T) {
 // aayudha-token.yml beside the gates; the demo without an App does not
 // (TestInitKeepsWhatIsThere).
 func TestInitProposesTheBrokerOnceTheAppIsSetUp(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{BotApp: true})
 	gh := github.NewClient(nil).WithAuthToken("sandbox-founder")

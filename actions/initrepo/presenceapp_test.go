@@ -21,6 +21,7 @@ import (
 // webhook, no OAuth step at installation, and is public so every approver
 // can authorize it.
 func TestPresenceAppManifestAsksNoPermissions(t *testing.T) {
+	t.Parallel()
 	var m map[string]any
 	if err := json.Unmarshal(initrepo.PresenceAppManifest("https://github.com/", "acme", "benefits", "http://127.0.0.1:1/callback"), &m); err != nil {
 		t.Fatal(err)
@@ -53,6 +54,7 @@ func presenceOptions(o initrepo.BotAppOptions) initrepo.PresenceAppOptions {
 // its client ID, and the App's device-flow token reads /user and writes
 // nothing.
 func TestInitIdentityCreatesThePresenceApp(t *testing.T) {
+	t.Parallel()
 	srv, base, o := botAppSandbox(t, nil)
 	ctx := context.Background()
 	res, err := initrepo.CreatePresenceApp(ctx, presenceOptions(o))
@@ -101,6 +103,7 @@ func TestInitIdentityCreatesThePresenceApp(t *testing.T) {
 // with any permission (another manifest posted in its place) is refused,
 // naming why, and the variable is left as it was.
 func TestInitIdentityRefusesAPresenceAppWithPermissions(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		tamper func(*sandbox.CreatedApp)
@@ -129,6 +132,7 @@ func TestInitIdentityRefusesAPresenceAppWithPermissions(t *testing.T) {
 
 // TestInitPresenceAppStopsWithoutABrowser: nothing is opened or created.
 func TestInitPresenceAppStopsWithoutABrowser(t *testing.T) {
+	t.Parallel()
 	opened := false
 	_, err := initrepo.CreatePresenceApp(context.Background(), initrepo.PresenceAppOptions{BotAppOptions: initrepo.BotAppOptions{Owner: "acme", Repo: "benefits",
 		Open: func(string) error { opened = true; return nil }, Getenv: func(k string) string { return map[string]string{"SSH_TTY": "/dev/pts/1"}[k] }}})

@@ -36,6 +36,7 @@ func rulesetNamed(t *testing.T, p initrepo.Plan, name string) initrepo.RulesetWr
 // GitHub Actions (integration_id 15368), with no force-push and no
 // deletion, the admin role its one bypass through pull requests only.
 func TestInitPlansTheMergeGatePinnedToActions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	p, err := initrepo.Read(ctx, initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder", Gates: true})
@@ -67,6 +68,7 @@ func TestInitPlansTheMergeGatePinnedToActions(t *testing.T) {
 // TestInitPlansTheLedgerRuleset: the ledger gets no force-push and no
 // deletion, and no one in its bypass list (aayu only appends to it).
 func TestInitPlansTheLedgerRuleset(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	p, err := initrepo.Read(ctx, initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder", Gates: true})
@@ -89,6 +91,7 @@ func TestInitPlansTheLedgerRuleset(t *testing.T) {
 // with one approving review, stale approvals dismissed on push and the
 // last push approved by someone else.
 func TestInitAddsTheReviewRuleWithABotIdentity(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{BotIdentity: true})
 	gh := github.NewClient(nil).WithAuthToken("sandbox-founder")
@@ -136,6 +139,7 @@ func TestInitAddsTheReviewRuleWithABotIdentity(t *testing.T) {
 // and a second init offers none; a writer's plan shows them for an admin
 // and Apply writes none.
 func TestInitCreatesItsRulesetsOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	o := initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder", Gates: true}
@@ -195,6 +199,7 @@ func TestInitCreatesItsRulesetsOnce(t *testing.T) {
 // creating the file or appending the line to what is there, and once the
 // line is there it keeps the file as it is: the line is written once.
 func TestInitIgnoresLocalPacks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh, _ := sandboxClient(t, "sandbox-founder")
 	o := initrepo.Options{Client: gh, Owner: "acme", Repo: "fresh", Login: "founder", Gates: true}

@@ -16,6 +16,7 @@ import (
 // "Plan reviewed:" comment naming both layers, never by rewriting the old
 // comment's record, so the ledger's history shows no tampering.
 func TestPlanGrownPlanIsANewReviewNotTampering(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	story := f.story(policyPlan, "type:story")

@@ -118,6 +118,7 @@ func refusal(t *testing.T, err error, words ...string) {
 // bypass:" on the Story, kind solo-bypass, reviewer "none (solo mode)",
 // approved_by empty).
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("review", func(t *testing.T) {
 		f := newFixture(t)
@@ -198,6 +199,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // layer, but whose open pull request changes one, needs the review, and
 // the changed file is named.
 func TestPlanShowsThePullRequestsFiles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	story := f.story("## Plan\n- deductible/\n", "type:story")
@@ -243,6 +245,7 @@ func (f *fixture) pr(login string, story int, files map[string][]byte) *github.P
 // request opened is the builder's own; it does not stand, and the bypass is
 // recorded over it.
 func TestPlanBypassReplacesTheBuildersOwnReview(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	story := f.story(policyPlan, "type:story")
@@ -269,6 +272,7 @@ func TestPlanBypassReplacesTheBuildersOwnReview(t *testing.T) {
 // TestPlanNeedsNoReviewOutsideNeverLayers: a plan that touches no never
 // layer needs no review; nothing is asked or written.
 func TestPlanNeedsNoReviewOutsideNeverLayers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	story := f.story("## Plan\n- deductible/remaining.go\n", "type:story")
@@ -284,6 +288,7 @@ func TestPlanNeedsNoReviewOutsideNeverLayers(t *testing.T) {
 // TestPlanRefusesNoPlanSection: a Story with no Plan section and no pull
 // request has nothing to review; an issue that is not a Story neither.
 func TestPlanRefusesNoPlanSection(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	_, err := plan.Read(ctx, f.options("writer", f.story("## Completion Goal\n1. x\n", "type:story"), false))
@@ -294,6 +299,7 @@ func TestPlanRefusesNoPlanSection(t *testing.T) {
 
 // TestPlanRefusesABotReviewer: a bot's "review" is never a plan review.
 func TestPlanRefusesABotReviewer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	story := f.story(policyPlan, "type:story")
 	_, err := plan.Read(context.Background(), f.options("agent-bot", story, false))
@@ -318,6 +324,7 @@ func bypassRefused(t *testing.T, f *fixture, o plan.Options, words ...string) {
 // bypass, even with an approval; an agent host's marker is refused unless
 // the person approved this command by the presence check as an admin.
 func TestPlanBypassRefusesAgentLane(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	story := f.story(policyPlan, "type:story")
 	approved := &identity.Session{Command: plan.Command(story, true), Login: "founder", Access: identity.AccessAdmin, Method: "device-flow"}
@@ -340,6 +347,7 @@ func TestPlanBypassRefusesAgentLane(t *testing.T) {
 // TestPlanBypassRefusesNoMarkerAndNoTerminal: a process with neither an
 // agent marker nor a terminal is refused unless approved by presence.
 func TestPlanBypassRefusesNoMarkerAndNoTerminal(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	story := f.story(policyPlan, "type:story")
 	o := f.options("founder", story, true)
@@ -356,6 +364,7 @@ func TestPlanBypassRefusesNoMarkerAndNoTerminal(t *testing.T) {
 // TestPlanBypassRefusesABotIdentity: a repository with a bot identity is not
 // in solo mode, so the plan gets a review, never a bypass.
 func TestPlanBypassRefusesABotIdentity(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.baseConfig("[identity]\napp_slug = \"acme-agent\"\n")
 	story := f.story(policyPlan, "type:story")
@@ -365,6 +374,7 @@ func TestPlanBypassRefusesABotIdentity(t *testing.T) {
 // TestPlanBypassRefusesASecondHumanInASeat: with a second human in the
 // Engineering Manager seat a review can be given, so no bypass.
 func TestPlanBypassRefusesASecondHumanInASeat(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.baseConfig("[seats]\nengineering_manager = \"writer\"\n")
 	story := f.story(policyPlan, "type:story")
@@ -373,6 +383,7 @@ func TestPlanBypassRefusesASecondHumanInASeat(t *testing.T) {
 
 // TestPlanBypassRefusesWithoutAdmin: the bypass is an admin's.
 func TestPlanBypassRefusesWithoutAdmin(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	story := f.story(policyPlan, "type:story")
 	bypassRefused(t, f, f.options("writer", story, true), "needs a person with admin access")
@@ -394,6 +405,7 @@ func (d dropComments) RoundTrip(req *http.Request) (*http.Response, error) {
 // is not on the Story when read back, the bypass is refused and nothing
 // lands on the ledger.
 func TestPlanBypassRefusesNoCommentPosted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	story := f.story(policyPlan, "type:story")
@@ -415,6 +427,7 @@ func TestPlanBypassRefusesNoCommentPosted(t *testing.T) {
 // by a second look at the process: a terminal with no marker is refused
 // when the command's answer says an agent host's marker is set.
 func TestPlanBypassRefusesWithTheCommandsOneAnswer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	story := f.story(policyPlan, "type:story")
 	o := f.options("founder", story, true)

@@ -59,6 +59,7 @@ func machineUserServer(t *testing.T, config string) *github.Client {
 // CODEOWNER's. With the config readable, the machine user still does not
 // count.
 func TestProtectedGateRefusesUnparsableBasePolicy(t *testing.T) {
+	t.Parallel()
 	const bots = "[identity]\nbot_logins = [\"machine\"]\n"
 	code, lines, err := protected.Check(context.Background(), machineUserServer(t, bots+"[autonomy]\nnever = \"L04\"\n"), "acme", "gates", 1)
 	text := strings.Join(lines, "\n")

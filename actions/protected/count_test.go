@@ -67,6 +67,7 @@ func listingServer(t *testing.T, declared, listed int) *github.Client {
 // request's own count agrees; a list shorter than the count is refused
 // too, and a complete list is judged.
 func TestProtectedGateCountsFilesAsShipDoes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		declared, listed int
 		want             int

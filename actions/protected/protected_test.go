@@ -18,6 +18,7 @@ import (
 // request that changes only product code passes, one that changes a
 // workflow is refused until a CODEOWNER approves its head.
 func TestProtectedPathsGateOnFresh(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
 	as := func(login string) *github.Client {

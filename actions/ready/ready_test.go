@@ -40,6 +40,7 @@ var frozenAt = func() time.Time { return time.Date(2026, 10, 12, 7, 30, 0, 0, ti
 // init just set up (no ledger branch yet), the snapshot starts the ledger,
 // reads back self-consistent, and a second Apply writes no second commit.
 func TestReadyOnAFreshRepositoryStartsTheLedger(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh := founder(t)
 	story := openStory(t, gh, "fresh", "First story", "## Completion Goal\n1. It works\n2. It is tested\n", "type:story")
@@ -76,6 +77,7 @@ func TestReadyOnAFreshRepositoryStartsTheLedger(t *testing.T) {
 // overrides and carriage returns in the issue's title and criteria reach
 // neither the plan nor ready.md raw, and the snapshot still reads back.
 func TestReadyWritesUntrustedTextAsNeutralLines(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh := founder(t)
 	story := openStory(t, gh, "benefits", "evil \x1b]52;c;aGk=\x07 title",
@@ -98,6 +100,7 @@ func TestReadyWritesUntrustedTextAsNeutralLines(t *testing.T) {
 // TestReadyRefusesWhatIsNotAStory: a pull request and an issue without
 // type:story or type:bug are refused, and a Bug is frozen like a Story.
 func TestReadyRefusesWhatIsNotAStory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh := founder(t)
 	decision := openStory(t, gh, "benefits", "A decision", "## Completion Goal\n1. a\n", "type:decision")
@@ -120,6 +123,7 @@ func TestReadyRefusesWhatIsNotAStory(t *testing.T) {
 // else landed between the read and the yes is neither overwritten nor
 // labelled over; the person is told to run aayu ready again.
 func TestReadyRefusesASnapshotThatChangedWhileDeciding(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	gh := founder(t)
 	story := openStory(t, gh, "fresh", "First story", "## Completion Goal\n1. It works\n", "type:story")
