@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -101,19 +100,11 @@ func (a *azureClient) do(ctx context.Context, method, blob string, query url.Val
 	if a.key != nil {
 		req.Header.Set("Authorization", "SharedKey "+a.account+":"+a.sign(req, query))
 	}
-	resp, err := a.http.Do(req)
+	resp, got, ok, err := send(a.http, req, limit)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode/100 != 2 {
-		limit = maxResponse
-	}
-	got, err := io.ReadAll(io.LimitReader(resp.Body, limit))
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading the answer: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
+	if !ok {
 		var e struct {
 			Code    string `xml:"Code"`
 			Message string `xml:"Message"`

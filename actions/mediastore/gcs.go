@@ -175,19 +175,11 @@ func (g *gcsClient) do(ctx context.Context, method, rawURL, contentType string, 
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	resp, err := g.http.Do(req)
+	resp, got, ok, err := send(g.http, req, limit)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode/100 != 2 {
-		limit = maxResponse
-	}
-	got, err := io.ReadAll(io.LimitReader(resp.Body, limit))
-	if err != nil {
-		return nil, fmt.Errorf("reading the answer: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
+	if !ok {
 		var e struct {
 			Error struct {
 				Message string `json:"message"`

@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -112,19 +111,11 @@ func (c *s3Client) do(ctx context.Context, method, key, query string, header htt
 	}
 	sum := sha256.Sum256(body)
 	c.sign(req, hex.EncodeToString(sum[:]))
-	resp, err := c.http.Do(req)
+	resp, got, ok, err := send(c.http, req, limit)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode/100 != 2 {
-		limit = maxResponse
-	}
-	got, err := io.ReadAll(io.LimitReader(resp.Body, limit))
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading the answer: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
+	if !ok {
 		var b s3ErrorBody
 		_ = xml.Unmarshal(got, &b) // no XML error body: the status alone says it
 		return nil, nil, &httpError{Status: resp.StatusCode, Code: b.Code, Message: b.Message}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"path"
@@ -328,6 +329,27 @@ func (e *httpError) Is(target error) bool {
 // maxResponse caps what is read of an answer that is not an object: a
 // lifecycle configuration or an error.
 const maxResponse = 4 << 20
+
+// send is every driver's one request: it sends req and reads the answer,
+// at most limit bytes of a success and maxResponse of anything else (an
+// error's body is words, never an object). ok says the status was 2xx; the
+// caller reads its protocol's error body from got when it was not.
+func send(client *http.Client, req *http.Request, limit int64) (resp *http.Response, got []byte, ok bool, err error) {
+	resp, err = client.Do(req)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	ok = resp.StatusCode/100 == 2
+	if !ok {
+		limit = maxResponse
+	}
+	got, err = io.ReadAll(io.LimitReader(resp.Body, limit))
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("reading the answer: %w", err)
+	}
+	return resp, got, ok, nil
+}
 
 // maxObject caps what Get reads of one object: the pack's own cap on one
 // artifact is below it.
