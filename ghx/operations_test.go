@@ -114,6 +114,15 @@ func TestEveryOperationThroughGhx(t *testing.T) {
 				github.CreateWorkflowDispatchEventRequest{Ref: "dev"})
 			return true, err
 		}},
+		{"actions/re-run-workflow", func() (bool, error) {
+			id := env.srv.RunID(sandbox.RunFailed)
+			resp, err := gh.Actions.RerunWorkflowByID(ctx, owner, repo, id)
+			if err != nil {
+				return false, err
+			}
+			run, _, err := gh.Actions.GetWorkflowRunByID(ctx, owner, repo, id)
+			return resp.StatusCode == http.StatusCreated && run.GetRunAttempt() == 2, err
+		}},
 		{"issues/add-labels", func() (bool, error) {
 			ls, _, err := gh.Issues.AddLabelsToIssue(ctx, owner, repo, sandbox.DemoDecision, []string{"status:accepted"})
 			return hasLabel(ls, "status:accepted"), err

@@ -51,6 +51,7 @@ func TestGateCommentRefusesAJudgementOfAnotherHead(t *testing.T) {
 // and why the rung was capped; a judgement file claiming rung A for it is
 // refused, never posted.
 func TestGateCommentShowsTheBuilderFamilyCap(t *testing.T) {
+	t.Parallel()
 	head := strings.Repeat("a", 40)
 	j := inspect.Judgement{Version: inspect.Version, PR: 4, Head: head, Builder: "gpt-5", ReviewerModel: "gpt-4o", Reviewer: "openai gpt-4o",
 		Criteria: []inspect.Criterion{{ID: 1, Text: "greets", Tests: []string{"greet:TestShout"}, Rung: inspect.RungA, Shown: true, Reasons: "asserts"}}}
