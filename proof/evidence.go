@@ -214,7 +214,7 @@ func RunEvents(events io.Reader) []byte {
 		if !tooLong && len(bytes.TrimSpace(line)) > 0 {
 			var fields map[string]json.RawMessage
 			var ev struct{ Action, Package, Test string }
-			if json.Unmarshal(line, &fields) == nil && json.Unmarshal(line, &ev) == nil && scanJSON(line, "it", -1) == nil &&
+			if json.Unmarshal(line, &fields) == nil && json.Unmarshal(line, &ev) == nil && scanJSON(line, "it", -1) == nil && misspeltEventKey(fields) == "" &&
 				ev.Test != "" && !strings.Contains(ev.Test, "/") {
 				switch ev.Action {
 				case "run", "pass", "fail", "skip":
@@ -411,6 +411,9 @@ func (s *testStreamScan) event(line []byte) string {
 	// {"Action":"fail","Action":"pass"} would read as a pass.
 	if derr := scanJSON(line, "it", -1); derr != nil {
 		return "is refused: " + strings.TrimSuffix(clipText(derr.Msg), ".")
+	}
+	if why := misspeltEventKey(fields); why != "" {
+		return "is refused: it " + why
 	}
 	str := func(name string) (string, bool) {
 		raw, ok := fields[name]

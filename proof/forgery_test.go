@@ -147,6 +147,24 @@ func TestEvidenceRefusesDuplicateKeys(t *testing.T) {
 	}
 }
 
+// TestEvidenceRefusesAKeySpeltInAnotherCase: encoding/json matches keys
+// case-insensitively, the last winning, so {"Action":"pass","AcTion":"fail"}
+// reads as a fail here and as a pass to a reader matching keys exactly;
+// go test spells each key one way, so the line is refused (found by
+// FuzzTestEvidence).
+func TestEvidenceRefusesAKeySpeltInAnotherCase(t *testing.T) {
+	r := verifyEdited(t, fixtureMappedOptions(t), func(_ *Pack, files map[string][]byte) {
+		files["evidence/criterion-1.jsonl"] = []byte(`{"Action":"run","Package":"example.com/x","Test":"TestOne"}` + "\n" +
+			`{"Action":"pass","Package":"example.com/x","Test":"TestOne","AcTion":"fail"}` + "\n")
+	})
+	if r.Verified() || r.Criteria[0].Proven || !hasCode(r, CodeEvidenceNotEvents) {
+		t.Fatalf("criterion 1 proven by a line that reads as pass one way and fail another:%s", describeProblems(r))
+	}
+	if !strings.Contains(describeProblems(r), `spells the key "AcTion"`) {
+		t.Errorf("the problem does not name the key:%s", describeProblems(r))
+	}
+}
+
 // TestEvidenceRefusesUnknownAction: an action go test never writes (a
 // "FAIL" in capitals, a "crash") is refused, not skipped: skipping it could
 // hide a failure.
@@ -171,8 +189,9 @@ func TestTestEvidenceRefusesDuplicateKeysAndUnknownActions(t *testing.T) {
 	const pkg = "example.com/qa/examples/benefits-qa/answer"
 	m := EvidenceMap{{ID: 1, Tests: []TestRef{qaRef("answer", "TestAnswerCitesPassage")}}}
 	for name, bad := range map[string]string{
-		"repeated key":   `{"Action":"fail","Package":"` + pkg + `","Test":"TestAnswerCitesPassage","Action":"pass"}`,
-		"unknown action": `{"Action":"passed","Package":"` + pkg + `","Test":"TestAnswerCitesPassage"}`,
+		"repeated key":        `{"Action":"fail","Package":"` + pkg + `","Test":"TestAnswerCitesPassage","Action":"pass"}`,
+		"unknown action":      `{"Action":"passed","Package":"` + pkg + `","Test":"TestAnswerCitesPassage"}`,
+		"key in another case": `{"Action":"pass","Package":"` + pkg + `","Test":"TestAnswerCitesPassage","AcTion":"fail"}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			stream := `{"Action":"run","Package":"` + pkg + `","Test":"TestAnswerCitesPassage"}` + "\n" + bad + "\n"

@@ -58,6 +58,9 @@ func (t *eventTally) read(data []byte) string {
 		if derr := scanJSON(line, where, -1); derr != nil {
 			return strings.TrimSuffix(derr.Msg, ".")
 		}
+		if why := eventKeyMisspelt(line); why != "" {
+			return fmt.Sprintf("line %d %s", i+1, why)
+		}
 		var ev struct {
 			Action, Package, Test, FailedBuild *string
 		}
@@ -158,4 +161,35 @@ func (t *eventTally) passedCount() int {
 		}
 	}
 	return n
+}
+
+// eventFields are the keys of a test event that decide what it says.
+var eventFields = [...]string{"Action", "Package", "Test", "FailedBuild"}
+
+// eventKeyMisspelt says why line, one well-formed JSON object, cannot be
+// read as one event (misspeltEventKey); "" when it can.
+func eventKeyMisspelt(line []byte) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(line, &fields) != nil {
+		return ""
+	}
+	return misspeltEventKey(fields)
+}
+
+// misspeltEventKey is the one rule on an event's keys: none may be one of
+// eventFields in another case. encoding/json matches keys
+// case-insensitively, the last one winning, so {"Action":"pass",
+// "AcTion":"fail"} reads as a fail through a struct and as a pass through
+// a map; go test writes each key exactly, so such a line is refused rather
+// than read one way by the builder and another by the verifier. "" when
+// every key is spelt as go test spells it.
+func misspeltEventKey(fields map[string]json.RawMessage) string {
+	for k := range fields {
+		for _, f := range eventFields {
+			if k != f && strings.EqualFold(k, f) {
+				return fmt.Sprintf("spells the key %q, which go test -json writes as %q", clipText(k), f)
+			}
+		}
+	}
+	return ""
 }
