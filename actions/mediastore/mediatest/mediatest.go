@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"github.com/aayudha/aayu/proof"
 	"io"
 	"net"
 	"net/http"
@@ -414,4 +415,20 @@ func Kinds() map[string]func(t *testing.T) Kind {
 			return Kind{"azblob://proof-media/acme", env(AzuriteKey), env(wrong), []string{AzuriteKey, wrong}}
 		},
 	}
+}
+
+// NamesInBucket reports whether pack.json (packJSON) records the artifact
+// path as stored in the bucket under key: what ship and proof push must
+// land on the ledger once they copied it.
+func NamesInBucket(packJSON []byte, path, key string) (bool, error) {
+	landed, err := proof.Decode(packJSON)
+	if err != nil {
+		return false, err
+	}
+	for _, a := range landed.Artifacts {
+		if a.Path == path {
+			return a.Store == proof.StoreBucket && a.Object == key, nil
+		}
+	}
+	return false, nil
 }
