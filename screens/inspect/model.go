@@ -150,18 +150,10 @@ func (m *Model) View() tea.View {
 			body = append(body, wl)
 		}
 	}
-	bodyH := h - 3
-	start := min(m.offset, max(0, len(body)-bodyH))
-	body = body[start:]
-	if len(body) > bodyH {
-		body = body[:bodyH]
-	}
-	for len(body) < bodyH {
-		body = append(body, "")
-	}
-	out := append([]string{ansi.Truncate(head, w, "…"), ""}, body...)
-	out = append(out, tui.HelpLine(w, m.Keys(), st))
-	v := tea.NewView(strings.Join(out, "\n"))
+	// The head, a blank line and the body from the scroll offset (kept
+	// from running past the end), the help line at the bottom.
+	start := min(m.offset, max(0, len(body)-(h-3)))
+	v := tea.NewView(tui.Frame(append([]string{head, ""}, body[start:]...), w, h, tui.HelpLine(w, m.Keys(), st)))
 	v.AltScreen = true
 	return v
 }
