@@ -78,6 +78,13 @@ func decisionStep(s Snapshot, is Issue) Step {
 		st.Counsel = untrusted.Text(st.Problem)
 		return st
 	}
+	// A floor waiver's acceptance carries the hash of the text the person
+	// accepts: ship and the gate take the waiver only while the Decision
+	// still hashes to it (waiver.Judge).
+	accepted := ""
+	if waives != nil {
+		accepted = "\n" + waiver.TextLine(waiver.TextHash(is.Title.Raw(), is.Body.Raw()))
+	}
 	for _, o := range d.Options {
 		c := Choice{
 			Key:         strconv.Itoa(o.Number),
@@ -86,7 +93,7 @@ func decisionStep(s Snapshot, is Issue) Step {
 			Recommended: o.Recommended,
 			OneWay:      d.Door == DoorOneWay,
 			Writes: append(append([]Write{
-				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)}},
+				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer) + accepted}},
 				StatusWrites(is.Number, is.Labels, LabelAccepted)...),
 				Write{Kind: WriteClose, Number: is.Number, Reason: "completed"}),
 		}
@@ -126,8 +133,8 @@ func halfDone(s Snapshot, is Issue, st *Step) {
 		if !identity.SameLogin(c.Author.Login, s.Viewer) {
 			continue
 		}
-		if m := acceptedComment().FindStringSubmatch(strings.TrimSpace(c.Body.Raw())); m != nil && identity.SameLogin(m[2], s.Viewer) {
-			n, _ = strconv.Atoi(m[1])
+		if a, ok := Acceptance(c.Body.Raw()); ok && identity.SameLogin(a.Login, s.Viewer) {
+			n = a.Option
 		}
 	}
 	if n == 0 {
@@ -175,17 +182,36 @@ func floorWaiver(is Issue, d Decision) (*waiver.Request, string) {
 // AcceptedOption reads a comment accepting a Decision's option, as
 // decisionStep writes it: the option and the login it names.
 func AcceptedOption(body string) (option int, login string, ok bool) {
+	a, ok := Acceptance(body)
+	return a.Option, a.Login, ok
+}
+
+// Accepted is a comment accepting a Decision's option, read: the option,
+// the login it names, and for a floor waiver the hash of the Decision's
+// text it accepted (waiver.TextLine; "" when it carries none).
+type Accepted struct {
+	Option   int
+	Login    string
+	TextHash string
+}
+
+// Acceptance reads a comment accepting a Decision's option, as
+// decisionStep writes it: its first line, and a floor waiver's second
+// line naming the text's hash; ok is false for any other comment.
+func Acceptance(body string) (Accepted, bool) {
 	m := acceptedComment().FindStringSubmatch(strings.TrimSpace(body))
 	if m == nil {
-		return 0, "", false
+		return Accepted{}, false
 	}
 	n, _ := strconv.Atoi(m[1])
-	return n, m[2], true
+	return Accepted{Option: n, Login: m[2], TextHash: m[3]}, true
 }
 
 // acceptedComment is the comment accepting a Decision's option, as
-// decisionStep writes it: the option's number and who accepted it.
-var acceptedComment = lazyre.New(`^Accepted option ([1-9]) \(.*\) by @([A-Za-z0-9-]+(?:\[bot\])?)$`)
+// decisionStep writes it: the option's number and who accepted it, and
+// for a floor waiver a second line, waiver.TextLine, the accepted text's
+// hash. Nothing else may follow.
+var acceptedComment = lazyre.New(`^Accepted option ([1-9]) \(.*\) by @([A-Za-z0-9-]+(?:\[bot\])?)(?:\r?\nAccepted text: sha256:([0-9a-f]{64}))?$`)
 
 // openPRStep gives an open pull request's step, at most one: ready to ship
 // wins over needs review, which wins over review stopped, so one pull
@@ -395,10 +421,5 @@ func humanReviewed(s Snapshot, facts PRFacts, pr int, head string) bool {
 // ("Accepted option N (TITLE) by @LOGIN"): the option and the login; ok is
 // false for any other comment.
 func AcceptedIn(body string) (option int, by string, ok bool) {
-	m := acceptedComment().FindStringSubmatch(strings.TrimSpace(body))
-	if m == nil {
-		return 0, "", false
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n, m[2], true
+	return AcceptedOption(body)
 }
