@@ -128,13 +128,13 @@ func decisionStep(s Snapshot, is Issue) Step {
 // write is checked before it is made, so the comment is not posted twice)
 // and refuses the others, which would accept a second option beside it.
 func halfDone(s Snapshot, is Issue, st *Step) {
-	n := 0
+	n, hash := 0, ""
 	for _, c := range s.IssueComments[is.Number] {
 		if !identity.SameLogin(c.Author.Login, s.Viewer) {
 			continue
 		}
 		if a, ok := Acceptance(c.Body.Raw()); ok && identity.SameLogin(a.Login, s.Viewer) {
-			n = a.Option
+			n, hash = a.Option, a.TextHash
 		}
 	}
 	if n == 0 {
@@ -153,6 +153,11 @@ func halfDone(s Snapshot, is Issue, st *Step) {
 		missing = "closed"
 	}
 	st.HalfDone = fmt.Sprintf("Half done: option %d was accepted in a comment by @%s, but #%d is not yet %s.", n, s.Viewer, is.Number, missing)
+	if hash != "" && hash != waiver.TextHash(is.Title.Raw(), is.Body.Raw()) {
+		// The comment names the text it accepted; finishing posts the
+		// acceptance of the text as it reads now, so the person reads it.
+		st.HalfDone += fmt.Sprintf(" Its title or body was edited after that comment: finishing accepts #%d as it reads now, so read it first.", is.Number)
+	}
 	for i := range st.Choices {
 		c := &st.Choices[i]
 		c.Recommended = c.Key == key
