@@ -62,7 +62,7 @@ func Derive(s Snapshot) []Step {
 }
 
 func decisionStep(s Snapshot, is Issue) Step {
-	st := Step{Kind: KindDecision, Item: Item{Number: is.Number, Title: is.Title}}
+	st := Step{Kind: KindDecision, Item: Item{Number: is.Number, Title: is.Title}, TextHash: waiver.TextHash(is.Title.Raw(), is.Body.Raw())}
 	d, err := ParseDecision(is.Body.Raw())
 	if err != nil {
 		st.Problem = fmt.Sprintf("Decision #%d cannot be accepted here: %v. Open it and fix its body.", is.Number, strings.TrimPrefix(err.Error(), ErrNotDecision.Error()+": "))

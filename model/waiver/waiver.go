@@ -164,9 +164,10 @@ type Want struct {
 }
 
 // TextHash is the sha256 of a Decision's title and body, as the person
-// accepted them: the acceptance comment of a floor waiver carries it (on
-// its TextLine), so a Decision edited after its acceptance no longer
-// waives. Each part is length-prefixed, so no title and body run into
+// read and accepted them: the acceptance comment of a floor waiver
+// carries it (on its TextLine), so a Decision edited after its acceptance
+// no longer waives, and the inbox's re-read before any Decision's writes
+// compares it with the card's. Each part is length-prefixed, so no title and body run into
 // another pair's.
 func TextHash(title, body string) string {
 	h := sha256.New()
