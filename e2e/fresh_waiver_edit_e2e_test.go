@@ -21,7 +21,8 @@ import (
 // can, without running aayu. The person's acceptance carries the hash of
 // the text they accepted, so the edited Decision waives nothing: ship
 // refuses in words and merges nothing, and the gate's next run is red,
-// its comment saying the Decision was edited after it was accepted.
+// its comment saying the Decision was edited after it was accepted. The
+// person reopening it and accepting it again as it now reads waives it.
 func TestFreshWaiverEditedAfterAcceptanceIsRefused(t *testing.T) {
 	t.Parallel()
 	f := startFreshLoop(t)
@@ -96,5 +97,21 @@ func TestFreshWaiverEditedAfterAcceptanceIsRefused(t *testing.T) {
 	if state, _ := f.gateStatus(head); again.GetRunAttempt() != 3 || again.GetConclusion() != "failure" || state != "failure" ||
 		!strings.Contains(c, fmt.Sprintf("- coverage: not waived: Decision \\#%s was edited after it was accepted", m[1])) {
 		t.Fatalf("the gate re-run after the edit: attempt %d %s, status %s, comment:\n%s\n%s", again.GetRunAttempt(), again.GetConclusion(), state, c, f.logs.String())
+	}
+
+	// The refusal's next step: the person reopens the Decision, reads it
+	// as it now reads, and accepts it again; that acceptance carries the
+	// new text's hash, the gate's next run is green, and ship merges.
+	if _, _, err := f.client("founder").Issues.Edit(ctx, "acme", "fresh", decision, &github.IssueRequest{State: github.String("open")}); err != nil {
+		t.Fatal(err)
+	}
+	if code, out = f.personWithPresence("decide", m[1], "--accept", "1"); code != tui.ExitOK {
+		t.Fatalf("decide %s --accept 1 after reopening exited %d:\n%s", m[1], code, out)
+	}
+	if green := f.waitForGate(head); green.GetRunAttempt() != 4 || green.GetConclusion() != "success" {
+		t.Fatalf("the gate after the person accepted the edited text: attempt %d %s\n%s", green.GetRunAttempt(), green.GetConclusion(), f.gateComment(pr))
+	}
+	if code, out = f.personWithPresence("ship", itoa(pr), "--solo-bypass"); code != tui.ExitOK {
+		t.Fatalf("ship %d after the person accepted the edited text exited %d:\n%s", pr, code, out)
 	}
 }
