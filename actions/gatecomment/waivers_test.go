@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,7 +45,8 @@ func (f *fixture) waiverBy(base, opener, poster, accepter, head string) int {
 		f.t.Fatal(err)
 	}
 	n := is.GetNumber()
-	accept := fmt.Sprintf("Accepted option 1 (Waive floor coverage for head %s) by @%s", head[:12], accepter)
+	accept := fmt.Sprintf("Accepted option 1 (Waive floor coverage for head %s) by @%s\n%s", head[:12], accepter,
+		waiver.TextLine(waiver.TextHash(waiver.Title(q), waiver.Body(q))))
 	if _, _, err := client(f.t, base, poster).Issues.CreateComment(f.ctx, owner, repo, n, &github.IssueComment{Body: &accept}); err != nil {
 		f.t.Fatal(err)
 	}
@@ -72,7 +74,13 @@ func (f *fixture) waiverBy(base, opener, poster, accepter, head string) int {
 // status aayudha/merge-gate set on the head.
 func gateWithWaiver(t *testing.T, set func(f *fixture, base, head string) int) (code int, body string, decision int, status *github.RepoStatus) {
 	t.Helper()
-	srv, v, base := conformance.StartSandbox(t, sandbox.Options{})
+	return gateWithWaiverOn(t, sandbox.Options{}, set)
+}
+
+// gateWithWaiverOn is gateWithWaiver on a sandbox started with opts.
+func gateWithWaiverOn(t *testing.T, opts sandbox.Options, set func(f *fixture, base, head string) int) (code int, body string, decision int, status *github.RepoStatus) {
+	t.Helper()
+	srv, v, base := conformance.StartSandbox(t, opts)
 	f := &fixture{t: t, srv: srv, v: v, bot: client(t, base, "agent-bot"), ctx: t.Context()}
 	head := srv.HeadSHA(sandbox.DemoPRReady)
 	decision = set(f, base, head)
@@ -157,5 +165,80 @@ func TestGateCommentRefusesAWaiverAnAgentWrote(t *testing.T) {
 				t.Fatalf("exit %d, status %s, want %q:\n%s", code, st.GetState(), c.want, body)
 			}
 		})
+	}
+}
+
+// acceptanceOn is the founder's comment accepting an option of Decision n.
+func (f *fixture) acceptanceOn(base string, n int) *github.IssueComment {
+	f.t.Helper()
+	cs, _, err := client(f.t, base, "founder").Issues.ListComments(f.ctx, owner, repo, n, nil)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, c := range cs {
+		if strings.HasPrefix(c.GetBody(), "Accepted option 1 (") && c.GetUser().GetLogin() == "founder" {
+			return c
+		}
+	}
+	f.t.Fatalf("no acceptance by @founder on #%d", n)
+	return nil
+}
+
+// TestGateCommentRefusesAWaiverEditedAfterAcceptance: the person accepted
+// the waiver Decision, and then an agent's account (write access) edited
+// its body through the REST API: the person's acceptance carries the hash
+// of the text they accepted, so the edited Decision waives nothing: exit
+// 3, aayudha/merge-gate failure, and the comment says it was edited.
+func TestGateCommentRefusesAWaiverEditedAfterAcceptance(t *testing.T) {
+	t.Parallel()
+	code, body, n, st := gateWithWaiver(t, func(f *fixture, base, head string) int {
+		n := f.waiverBy(base, "founder", "founder", "founder", head)
+		is, _, err := f.bot.Issues.Get(f.ctx, owner, repo, n)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		edited := strings.Replace(is.GetBody(), "drilled by hand", "not needed at all", 1)
+		if _, _, err := client(f.t, base, "agent-bot").Issues.Edit(f.ctx, owner, repo, n, &github.IssueRequest{Body: &edited}); err != nil {
+			f.t.Fatal(err)
+		}
+		return n
+	})
+	if code != gatecomment.ExitFloor || st.GetState() != "failure" || strings.Contains(body, "`waived`") ||
+		!strings.Contains(body, fmt.Sprintf("- coverage: not waived: Decision \\#%d was edited after it was accepted", n)) {
+		t.Fatalf("exit %d, status %s:\n%s", code, st.GetState(), body)
+	}
+}
+
+// TestGateCommentRefusesAWaiverWhoseAcceptanceWasEdited: an agent's
+// account edits the Decision and then the person's acceptance comment, so
+// its hash line names the edited text: GitHub records the comment as
+// changed after it was posted (updated_at later than created_at), and the
+// gate takes no edited acceptance.
+func TestGateCommentRefusesAWaiverWhoseAcceptanceWasEdited(t *testing.T) {
+	t.Parallel()
+	var later atomic.Int64 // how far the sandbox's clock is ahead of now
+	opts := sandbox.Options{Now: func() time.Time { return time.Now().Add(time.Duration(later.Load())) }}
+	code, body, n, st := gateWithWaiverOn(t, opts, func(f *fixture, base, head string) int {
+		n := f.waiverBy(base, "founder", "founder", "founder", head)
+		agent := client(f.t, base, "agent-bot")
+		is, _, err := agent.Issues.Get(f.ctx, owner, repo, n)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		edited := strings.Replace(is.GetBody(), "drilled by hand", "not needed at all", 1)
+		if _, _, err := agent.Issues.Edit(f.ctx, owner, repo, n, &github.IssueRequest{Body: &edited}); err != nil {
+			f.t.Fatal(err)
+		}
+		later.Store(int64(2 * time.Second)) // the edit comes seconds after the comment, as it would
+		c := f.acceptanceOn(base, n)
+		forged := fmt.Sprintf("Accepted option 1 (Waive floor coverage for head %s) by @founder\n%s", head[:12], waiver.TextLine(waiver.TextHash(is.GetTitle(), edited)))
+		if _, _, err := agent.Issues.EditComment(f.ctx, owner, repo, c.GetID(), &github.IssueComment{Body: &forged}); err != nil {
+			f.t.Fatal(err)
+		}
+		return n
+	})
+	if code != gatecomment.ExitFloor || st.GetState() != "failure" || strings.Contains(body, "`waived`") ||
+		!strings.Contains(body, fmt.Sprintf("comment accepting Decision \\#%d was edited after it was posted", n)) {
+		t.Fatalf("exit %d, status %s:\n%s", code, st.GetState(), body)
 	}
 }

@@ -103,7 +103,8 @@ type waiverReader struct {
 
 // candidates reads every waiver record of pull request pr on the ledger,
 // and for each the Decision it names as GitHub has it now: its labels,
-// state, body and the comments accepting an option.
+// state, title and body and the comments accepting an option, with when
+// GitHub records each as posted and as last changed.
 func (rd waiverReader) candidates(pr int) ([]waiver.Candidate, error) {
 	entries, err := ghx.ListTree(rd.ctx, rd.client, rd.owner, rd.repo, LedgerBranch, waiver.Dir(pr))
 	if ghx.IsNotFound(err) {
@@ -160,7 +161,7 @@ func (rd waiverReader) decision(n int) (*waiver.Decision, error) {
 	if is.IsPullRequest() {
 		return nil, nil
 	}
-	d := &waiver.Decision{Number: n, State: is.GetState(), StateReason: is.GetStateReason(), Body: is.GetBody()}
+	d := &waiver.Decision{Number: n, State: is.GetState(), StateReason: is.GetStateReason(), Title: is.GetTitle(), Body: is.GetBody()}
 	for _, l := range is.Labels {
 		d.Labels = append(d.Labels, l.GetName())
 	}
@@ -169,8 +170,9 @@ func (rd waiverReader) decision(n int) (*waiver.Decision, error) {
 		return nil, fmt.Errorf("reading the comments on Decision #%d: %s", n, ghx.Describe(err))
 	}
 	for _, c := range comments {
-		if opt, login, ok := inbox.AcceptedOption(c.GetBody()); ok {
-			d.Accepts = append(d.Accepts, waiver.Accept{Author: c.GetUser().GetLogin(), Option: opt, Named: login})
+		if a, ok := inbox.Acceptance(c.GetBody()); ok {
+			d.Accepts = append(d.Accepts, waiver.Accept{Author: c.GetUser().GetLogin(), Option: a.Option, Named: a.Login,
+				TextHash: a.TextHash, CreatedAt: c.GetCreatedAt().Time, UpdatedAt: c.GetUpdatedAt().Time})
 		}
 	}
 	return d, nil

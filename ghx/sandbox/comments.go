@@ -69,7 +69,11 @@ func (s *Server) addComment(is *issueRec, user, body string) *commentRec {
 
 // updateComment edits one issue comment's body, as GitHub lets its author
 // or anyone with write access do. The comment and its issue both count as
-// updated, so conditional reads of either see the change.
+// updated, so conditional reads of either see the change, and the
+// comment's updated_at is later than its created_at, as GitHub records an
+// edit (REFERENCE.md §3.9: "Any change updates updated_at"; the
+// issue-comment schema's created_at and updated_at, to the second): aayu
+// refuses an acceptance or a reply GitHub records as edited.
 func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
 	if !repoOK(w, r) {
 		return

@@ -62,7 +62,7 @@ func Derive(s Snapshot) []Step {
 }
 
 func decisionStep(s Snapshot, is Issue) Step {
-	st := Step{Kind: KindDecision, Item: Item{Number: is.Number, Title: is.Title}}
+	st := Step{Kind: KindDecision, Item: Item{Number: is.Number, Title: is.Title}, TextHash: waiver.TextHash(is.Title.Raw(), is.Body.Raw())}
 	d, err := ParseDecision(is.Body.Raw())
 	if err != nil {
 		st.Problem = fmt.Sprintf("Decision #%d cannot be accepted here: %v. Open it and fix its body.", is.Number, strings.TrimPrefix(err.Error(), ErrNotDecision.Error()+": "))
@@ -78,6 +78,13 @@ func decisionStep(s Snapshot, is Issue) Step {
 		st.Counsel = untrusted.Text(st.Problem)
 		return st
 	}
+	// A floor waiver's acceptance carries the hash of the text the person
+	// accepts: ship and the gate take the waiver only while the Decision
+	// still hashes to it (waiver.Judge).
+	accepted := ""
+	if waives != nil {
+		accepted = "\n" + waiver.TextLine(waiver.TextHash(is.Title.Raw(), is.Body.Raw()))
+	}
 	for _, o := range d.Options {
 		c := Choice{
 			Key:         strconv.Itoa(o.Number),
@@ -86,7 +93,7 @@ func decisionStep(s Snapshot, is Issue) Step {
 			Recommended: o.Recommended,
 			OneWay:      d.Door == DoorOneWay,
 			Writes: append(append([]Write{
-				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer)}},
+				{Kind: WriteComment, Number: is.Number, Body: fmt.Sprintf("Accepted option %d (%s) by @%s", o.Number, o.Title, s.Viewer) + accepted}},
 				StatusWrites(is.Number, is.Labels, LabelAccepted)...),
 				Write{Kind: WriteClose, Number: is.Number, Reason: "completed"}),
 		}
@@ -121,13 +128,13 @@ func decisionStep(s Snapshot, is Issue) Step {
 // write is checked before it is made, so the comment is not posted twice)
 // and refuses the others, which would accept a second option beside it.
 func halfDone(s Snapshot, is Issue, st *Step) {
-	n := 0
+	n, hash := 0, ""
 	for _, c := range s.IssueComments[is.Number] {
 		if !identity.SameLogin(c.Author.Login, s.Viewer) {
 			continue
 		}
-		if m := acceptedComment().FindStringSubmatch(strings.TrimSpace(c.Body.Raw())); m != nil && identity.SameLogin(m[2], s.Viewer) {
-			n, _ = strconv.Atoi(m[1])
+		if a, ok := Acceptance(c.Body.Raw()); ok && identity.SameLogin(a.Login, s.Viewer) {
+			n, hash = a.Option, a.TextHash
 		}
 	}
 	if n == 0 {
@@ -146,6 +153,11 @@ func halfDone(s Snapshot, is Issue, st *Step) {
 		missing = "closed"
 	}
 	st.HalfDone = fmt.Sprintf("Half done: option %d was accepted in a comment by @%s, but #%d is not yet %s.", n, s.Viewer, is.Number, missing)
+	if hash != "" && hash != waiver.TextHash(is.Title.Raw(), is.Body.Raw()) {
+		// The comment names the text it accepted; finishing posts the
+		// acceptance of the text as it reads now, so the person reads it.
+		st.HalfDone += fmt.Sprintf(" Its title or body was edited after that comment: finishing accepts #%d as it reads now, so read it first.", is.Number)
+	}
 	for i := range st.Choices {
 		c := &st.Choices[i]
 		c.Recommended = c.Key == key
@@ -175,17 +187,36 @@ func floorWaiver(is Issue, d Decision) (*waiver.Request, string) {
 // AcceptedOption reads a comment accepting a Decision's option, as
 // decisionStep writes it: the option and the login it names.
 func AcceptedOption(body string) (option int, login string, ok bool) {
+	a, ok := Acceptance(body)
+	return a.Option, a.Login, ok
+}
+
+// Accepted is a comment accepting a Decision's option, read: the option,
+// the login it names, and for a floor waiver the hash of the Decision's
+// text it accepted (waiver.TextLine; "" when it carries none).
+type Accepted struct {
+	Option   int
+	Login    string
+	TextHash string
+}
+
+// Acceptance reads a comment accepting a Decision's option, as
+// decisionStep writes it: its first line, and a floor waiver's second
+// line naming the text's hash; ok is false for any other comment.
+func Acceptance(body string) (Accepted, bool) {
 	m := acceptedComment().FindStringSubmatch(strings.TrimSpace(body))
 	if m == nil {
-		return 0, "", false
+		return Accepted{}, false
 	}
 	n, _ := strconv.Atoi(m[1])
-	return n, m[2], true
+	return Accepted{Option: n, Login: m[2], TextHash: m[3]}, true
 }
 
 // acceptedComment is the comment accepting a Decision's option, as
-// decisionStep writes it: the option's number and who accepted it.
-var acceptedComment = lazyre.New(`^Accepted option ([1-9]) \(.*\) by @([A-Za-z0-9-]+(?:\[bot\])?)$`)
+// decisionStep writes it: the option's number and who accepted it, and
+// for a floor waiver a second line, waiver.TextLine, the accepted text's
+// hash. Nothing else may follow.
+var acceptedComment = lazyre.New(`^Accepted option ([1-9]) \(.*\) by @([A-Za-z0-9-]+(?:\[bot\])?)(?:\r?\nAccepted text: sha256:([0-9a-f]{64}))?$`)
 
 // openPRStep gives an open pull request's step, at most one: ready to ship
 // wins over needs review, which wins over review stopped, so one pull
@@ -395,10 +426,5 @@ func humanReviewed(s Snapshot, facts PRFacts, pr int, head string) bool {
 // ("Accepted option N (TITLE) by @LOGIN"): the option and the login; ok is
 // false for any other comment.
 func AcceptedIn(body string) (option int, by string, ok bool) {
-	m := acceptedComment().FindStringSubmatch(strings.TrimSpace(body))
-	if m == nil {
-		return 0, "", false
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n, m[2], true
+	return AcceptedOption(body)
 }

@@ -39,6 +39,10 @@ func Reread(before, after Step) (changed bool, what string) {
 		return true, item + "'s linked issues or pull requests changed; nothing was written"
 	case !reflect.DeepEqual(after.Choices, before.Choices) || !reflect.DeepEqual(after.Recommendation, before.Recommendation):
 		return true, item + "'s choices changed; nothing was written"
+	case after.TextHash != before.TextHash:
+		// A Decision's words around its options: what the person read
+		// is not what accepting would accept.
+		return true, item + "'s body changed; nothing was written"
 	case after.Counsel != before.Counsel:
 		return true, item + "'s counsel changed; nothing was written"
 	}

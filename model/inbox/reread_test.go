@@ -32,6 +32,11 @@ func TestReread(t *testing.T) {
 		{"door changed", withDecision, "decision#324", func(s *Snapshot) {
 			s.Issues[0].Body = untrusted.Text(strings.Replace(seatDecision, "two-way", "one-way", 1))
 		}, "body changed"},
+		// The options stay as they were; what the person read around them
+		// did not: the card's text is not the text the write would accept.
+		{"a Decision's prose edited", withDecision, "decision#324", func(s *Snapshot) {
+			s.Issues[0].Body = untrusted.Text(strings.Replace(seatDecision, "We need a production engineer.", "We need two production engineers.", 1))
+		}, "body changed"},
 		{"new counsel", withDecision, "decision#324", func(s *Snapshot) {
 			s.IssueComments[324] = []identity.Comment{{ID: 5, Author: agent, Body: CounselMarker + " wait"}}
 		}, "counsel changed"},

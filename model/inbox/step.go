@@ -132,8 +132,12 @@ type Step struct {
 	// HalfDone says what an earlier run left half done on the item (a
 	// Decision commented as accepted but still open); the recommendation
 	// finishes it.
-	HalfDone       string
-	Door           Door     // a Decision's door
+	HalfDone string
+	Door     Door // a Decision's door
+	// TextHash is a Decision's title and body as the card read them
+	// (waiver.TextHash): the re-read before a write refuses a Decision
+	// whose text changed since, whatever part of it changed.
+	TextHash       string
 	Choices        []Choice // in key order, skip last
 	Recommendation Choice
 }

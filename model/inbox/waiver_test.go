@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aayudha/aayu/model/identity"
 	"github.com/aayudha/aayu/model/untrusted"
 	"github.com/aayudha/aayu/model/waiver"
 )
@@ -84,5 +85,77 @@ func TestProvisionalDecisionRecommendsRatify(t *testing.T) {
 	withDecision(&plain)
 	if st, _ := Find(Derive(plain), "decision#324"); strings.HasPrefix(st.Recommendation.Label, "ratify") {
 		t.Fatalf("a Decision that is not provisional recommends %q", st.Recommendation.Label)
+	}
+}
+
+// TestFloorWaiverAcceptanceCarriesTheTextItAccepts: each option's comment
+// on a floor-waiver Decision says, on its second line, the hash of the
+// Decision's title and body as the card read them, and Acceptance reads
+// the option, the login and that hash back; a body edited before the
+// write changes the comment, so the re-read before writing refuses it. A
+// comment with anything more, or a hash that is not 64 hex, is not an
+// acceptance.
+func TestFloorWaiverAcceptanceCarriesTheTextItAccepts(t *testing.T) {
+	q := waiver.Request{PR: 6, Head: headA, Floor: "coverage", Why: "drilled by hand"}
+	s := base()
+	s.Issues = append(s.Issues, waiverIssue(waiver.Body(q)))
+	st, _ := Find(Derive(s), "decision#21")
+	hash := waiver.TextHash("Floor waiver: coverage on #6", waiver.Body(q))
+	for i, c := range st.Choices[:2] {
+		var body string
+		for _, w := range c.Writes {
+			if w.Kind == WriteComment {
+				body = w.Body
+			}
+		}
+		if !strings.HasSuffix(body, ") by @founder\n"+waiver.TextLine(hash)) {
+			t.Fatalf("option %d's comment does not carry the text's hash %s:\n%s", i+1, hash, body)
+		}
+		if a, ok := Acceptance(body); !ok || a.Option != i+1 || a.Login != "founder" || a.TextHash != hash {
+			t.Fatalf("option %d's comment reads back as %+v %v", i+1, a, ok)
+		}
+	}
+	edited := base()
+	edited.Issues = append(edited.Issues, waiverIssue(waiver.Body(q)+"\nAlso vet.\n"))
+	now, _ := Find(Derive(edited), "decision#21")
+	if changed, what := Reread(st, now); !changed || !strings.Contains(what, "changed; nothing was written") {
+		t.Fatalf("a body edited before the write: changed %v %q", changed, what)
+	}
+	for _, body := range []string{
+		"Accepted option 1 (Waive) by @founder\n" + waiver.TextLine(hash) + "\nmore",
+		"Accepted option 1 (Waive) by @founder\n" + waiver.TextLine(hash[:40]),
+		"Accepted option 1 (Waive) by @founder\nAccepted text: " + hash,
+	} {
+		if a, ok := Acceptance(body); ok {
+			t.Errorf("%q reads as an acceptance: %+v", body, a)
+		}
+	}
+	if a, ok := Acceptance("Accepted option 2 (Keep) by @founder"); !ok || a.Option != 2 || a.TextHash != "" {
+		t.Errorf("a one-line acceptance reads as %+v %v", a, ok)
+	}
+}
+
+// TestHalfDoneWaiverEditedSinceItsCommentSaysSo: the person's acceptance
+// comment is on a floor-waiver Decision that is still open, and its body
+// was edited after that comment: the half-done card says finishing
+// accepts it as it reads now, and finishing posts the acceptance of that
+// text (the old comment's hash is not the card's).
+func TestHalfDoneWaiverEditedSinceItsCommentSaysSo(t *testing.T) {
+	q := waiver.Request{PR: 6, Head: headA, Floor: "coverage", Why: "drilled by hand"}
+	old := "Accepted option 1 (Waive) by @founder\n" + waiver.TextLine(waiver.TextHash("Floor waiver: coverage on #6", waiver.Body(q)))
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"unchanged", waiver.Body(q), ""},
+		{"edited", waiver.Body(q) + "\nAlso vet.\n", "Its title or body was edited after that comment: finishing accepts #21 as it reads now, so read it first."},
+	} {
+		s := base()
+		s.Issues = append(s.Issues, waiverIssue(tc.body))
+		s.IssueComments = map[int][]identity.Comment{21: {{Author: founder, Body: untrusted.Text(old)}}}
+		st, _ := Find(Derive(s), "decision#21")
+		said := strings.Contains(st.HalfDone, "edited after that comment")
+		if !strings.HasPrefix(st.HalfDone, "Half done: option 1 was accepted") || said != (tc.want != "") || !strings.HasSuffix(st.HalfDone, tc.want) {
+			t.Fatalf("%s: half done %q", tc.name, st.HalfDone)
+		}
 	}
 }

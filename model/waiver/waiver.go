@@ -8,6 +8,8 @@
 package waiver
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -161,12 +163,40 @@ type Want struct {
 	Floor string
 }
 
+// TextHash is the sha256 of a Decision's title and body, as the person
+// read and accepted them: the acceptance comment of a floor waiver
+// carries it (on its TextLine), so a Decision edited after its acceptance
+// no longer waives, and the inbox's re-read before any Decision's writes
+// compares it with the card's. Each part is length-prefixed, so no title and body run into
+// another pair's.
+func TextHash(title, body string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "title %d\n%s\nbody %d\n%s", len(title), title, len(body), body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// TextLine is the second line of the comment accepting a floor-waiver
+// Decision: the hash of the text the person accepted (TextHash). The
+// inbox's reading of the comment (inbox.Acceptance) reads it back.
+func TextLine(hash string) string { return "Accepted text: sha256:" + hash }
+
 // Accept is one "Accepted option N (…) by @login" comment on a Decision,
-// as the inbox writes it: who posted it, the option and who it names.
+// as the inbox writes it: who posted it, the option and who it names, the
+// hash of the Decision's text it accepted ("" when the comment carries
+// none), and GitHub's created_at and updated_at of the comment.
 type Accept struct {
-	Author string
-	Option int
-	Named  string
+	Author    string
+	Option    int
+	Named     string
+	TextHash  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// edited says GitHub records the comment as changed after it was posted,
+// by the house's one rule (identity.Comment.Edited).
+func (a Accept) edited() bool {
+	return identity.Comment{CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}.Edited()
 }
 
 // Decision is the waiver Decision's issue as GitHub has it now.
@@ -175,8 +205,10 @@ type Decision struct {
 	Labels      []string
 	State       string // open, closed
 	StateReason string // completed, not_planned, …
+	Title       string
 	Body        string
-	Accepts     []Accept
+	// Accepts are the comments accepting an option, oldest first.
+	Accepts []Accept
 }
 
 // Candidate is one record found under Dir(PR) on the ledger, with the
@@ -211,7 +243,10 @@ func (v Verdict) Words() string {
 // the Decision it names is a floor-waiver Decision whose body waives the
 // same, closed as completed with status:accepted, its waiving option
 // accepted in a comment by the person the record names, a person and not
-// a bot. Anything else is not a waiver, and Why says which part failed.
+// a bot; that comment (the person's newest acceptance) unedited since it
+// was posted and carrying the hash of the Decision's title and body as
+// they read now. Anything else is not a waiver, and Why says which part
+// failed.
 func Judge(want Want, found []Candidate, bots []string) Verdict {
 	path := Path(want.PR, want.Head, want.Floor)
 	var exact *Candidate
@@ -282,19 +317,30 @@ func decisionFault(want Want, rec Record, d Decision, bots []string) string {
 	if rec.AcceptedBy == "" || identity.IsBot(identity.Account{Login: rec.AcceptedBy}, bots) {
 		return fmt.Sprintf("the ledger's waiver of Decision #%d names %q as who accepted it, and a floor waiver is a person's act, never a bot's, so it waives nothing", n, rec.AcceptedBy)
 	}
-	option := 0
-	for _, a := range d.Accepts {
+	var acc *Accept
+	for i, a := range d.Accepts {
 		if identity.SameLogin(a.Author, rec.AcceptedBy) && identity.SameLogin(a.Named, rec.AcceptedBy) {
-			option = a.Option
+			acc = &d.Accepts[i]
 		}
 	}
-	switch option {
-	case WaiveOption:
-		return ""
-	case 0:
+	again := fmt.Sprintf("reopen it, read it and accept it again with aayu decide %d --accept %d", n, WaiveOption)
+	switch {
+	case acc == nil:
 		return fmt.Sprintf("Decision #%d carries no acceptance by @%s, who the ledger's waiver says accepted it, so it waives nothing", n, rec.AcceptedBy)
+	case acc.Option != WaiveOption:
+		return fmt.Sprintf("Decision #%d accepted option %d (keep the floor), not option %d (waive it), so the floor is not waived", n, acc.Option, WaiveOption)
+	case acc.edited():
+		return fmt.Sprintf("@%s's comment accepting Decision #%d was edited after it was posted (GitHub records it as changed at %s), so it may not say what they accepted, and it waives nothing; %s",
+			rec.AcceptedBy, n, acc.UpdatedAt.UTC().Format(time.RFC3339), again)
+	case acc.TextHash == "":
+		return fmt.Sprintf("Decision #%d was accepted before aayu kept the accepted text's hash in the acceptance, so what @%s accepted cannot be told from what it says now, and it waives nothing; %s",
+			n, rec.AcceptedBy, again)
 	}
-	return fmt.Sprintf("Decision #%d accepted option %d (keep the floor), not option %d (waive it), so the floor is not waived", n, option, WaiveOption)
+	if now := TextHash(d.Title, d.Body); now != acc.TextHash {
+		return fmt.Sprintf("Decision #%d was edited after it was accepted: its title and body now hash to sha256:%s, not the sha256:%s @%s accepted, so it waives nothing; %s",
+			n, gitsha.Short(now), gitsha.Short(acc.TextHash), rec.AcceptedBy, again)
+	}
+	return ""
 }
 
 func stateWords(d Decision) string {

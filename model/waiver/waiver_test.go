@@ -3,6 +3,7 @@ package waiver_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/model/waiver"
@@ -15,11 +16,21 @@ const (
 
 var req = waiver.Request{PR: 6, Head: head, Floor: "coverage", Why: "the specialist case is\ncovered by the\t manual drill", Story: 5}
 
-// accepted is a waiver Decision accepted as aayu decide accepts it.
+// posted is when the person's acceptance comment was posted.
+var posted = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+
+// accepted is a waiver Decision accepted as aayu decide accepts it: the
+// acceptance carries the hash of its title and body as they read then.
 func accepted() *waiver.Decision {
 	return &waiver.Decision{Number: 21, Labels: []string{"type:decision", "kind:floor-waiver", "status:accepted"},
-		State: "closed", StateReason: "completed", Body: waiver.Body(req),
-		Accepts: []waiver.Accept{{Author: "founder", Option: 1, Named: "founder"}}}
+		State: "closed", StateReason: "completed", Title: waiver.Title(req), Body: waiver.Body(req),
+		Accepts: []waiver.Accept{acceptance(1, waiver.TextHash(waiver.Title(req), waiver.Body(req)))}}
+}
+
+// acceptance is the person's comment accepting option of the text hashed,
+// never edited.
+func acceptance(option int, hash string) waiver.Accept {
+	return waiver.Accept{Author: "founder", Option: option, Named: "founder", TextHash: hash, CreatedAt: posted, UpdatedAt: posted}
 }
 
 func record() waiver.Record {
@@ -35,7 +46,6 @@ func exact(mod func(*waiver.Candidate)) []waiver.Candidate {
 }
 
 func TestJudge(t *testing.T) {
-	want := waiver.Want{PR: 6, Head: head, Floor: "coverage"}
 	cases := []struct {
 		name  string
 		found []waiver.Candidate
@@ -85,29 +95,110 @@ func TestJudge(t *testing.T) {
 		{"a record naming nobody is refused", exact(func(c *waiver.Candidate) { c.Record.AcceptedBy = "" }), "never a bot's"},
 		{"a Decision without its acceptance comment is refused", exact(func(c *waiver.Candidate) { c.Decision.Accepts = nil }), "carries no acceptance by @founder"},
 		{"an acceptance posted by another account is refused", exact(func(c *waiver.Candidate) {
-			c.Decision.Accepts = []waiver.Accept{{Author: "writer", Option: 1, Named: "founder"}}
+			c.Decision.Accepts[0].Author = "writer"
 		}), "carries no acceptance by @founder"},
 		{"an acceptance naming another account is refused", exact(func(c *waiver.Candidate) {
-			c.Decision.Accepts = []waiver.Accept{{Author: "founder", Option: 1, Named: "writer"}}
+			c.Decision.Accepts[0].Named = "writer"
 		}), "carries no acceptance by @founder"},
 		{"a Decision that kept the floor is refused", exact(func(c *waiver.Candidate) {
-			c.Decision.Accepts = []waiver.Accept{{Author: "founder", Option: 2, Named: "founder"}}
+			c.Decision.Accepts[0].Option = 2
 		}), "accepted option 2 (keep the floor), not option 1"},
+		{"another account's acceptance of the edited text does not stand for the person's", exact(func(c *waiver.Candidate) {
+			c.Decision.Body += "\nAlso waive vet.\n"
+			c.Decision.Accepts = append(c.Decision.Accepts, waiver.Accept{Author: "writer", Option: 1, Named: "founder",
+				TextHash: waiver.TextHash(c.Decision.Title, c.Decision.Body), CreatedAt: posted, UpdatedAt: posted})
+		}), "was edited after it was accepted"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			v := waiver.Judge(want, tc.found, []string{"acme-agent"})
-			switch {
-			case tc.why == "" && !v.Waived:
-				t.Fatalf("not waived: %s", v.Why)
-			case tc.why == "" && (v.Decision != 21 || v.AcceptedBy != "founder" || v.Words() != "waived by Decision #21, accepted by @founder"):
-				t.Fatalf("waived as %+v", v)
-			case tc.why != "" && v.Waived:
-				t.Fatalf("waived, want refused with %q", tc.why)
-			case tc.why != "" && !strings.Contains(v.Words(), tc.why):
-				t.Fatalf("why:\n %s\nwant it to contain\n %s", v.Words(), tc.why)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { judged(t, tc.found, tc.why) })
+	}
+}
+
+// judged checks waiver.Judge's verdict on found for coverage of #6 at
+// head: waived by Decision #21 when why is "", else refused with why.
+func judged(t *testing.T, found []waiver.Candidate, why string) {
+	t.Helper()
+	v := waiver.Judge(waiver.Want{PR: 6, Head: head, Floor: "coverage"}, found, []string{"acme-agent"})
+	switch {
+	case why == "" && !v.Waived:
+		t.Fatalf("not waived: %s", v.Why)
+	case why == "" && (v.Decision != 21 || v.AcceptedBy != "founder" || v.Words() != "waived by Decision #21, accepted by @founder"):
+		t.Fatalf("waived as %+v", v)
+	case why != "" && v.Waived:
+		t.Fatalf("waived, want refused with %q", why)
+	case why != "" && !strings.Contains(v.Words(), why):
+		t.Fatalf("why:\n %s\nwant it to contain\n %s", v.Words(), why)
+	}
+}
+
+// TestWaiverEditedAfterAcceptanceIsRefused: the person's acceptance
+// carries the hash of the Decision's title and body as they read them; a
+// Decision whose title or body reads otherwise now (an account with write
+// access edited it: another head, another floor, or only its words) waives
+// nothing, however the rest of it stands. Edited back to exactly the text
+// accepted, it waives again; accepted again as it now reads (a newer
+// acceptance by the person), it waives.
+func TestWaiverEditedAfterAcceptanceIsRefused(t *testing.T) {
+	edited := "Decision #21 was edited after it was accepted: its title and body now hash to sha256:"
+	again := "reopen it, read it and accept it again with aayu decide 21 --accept 1"
+	cases := []struct {
+		name string
+		mod  func(*waiver.Decision)
+		why  string
+	}{
+		{"its reason reworded", func(d *waiver.Decision) { d.Body = strings.Replace(d.Body, "manual drill", "nothing at all", 1) }, edited},
+		{"a line added", func(d *waiver.Decision) { d.Body += "\nAlso waive vet.\n" }, edited},
+		{"its title changed", func(d *waiver.Decision) { d.Title = "Floor waiver: coverage on #6 at anything" }, edited},
+		{"a trailing space", func(d *waiver.Decision) { d.Body += " " }, again},
+		{"its line endings changed", func(d *waiver.Decision) { d.Body = strings.ReplaceAll(d.Body, "\n", "\r\n") }, edited},
+		{"edited back to the text accepted", func(d *waiver.Decision) {
+			d.Body = d.Body + "x"
+			d.Body = strings.TrimSuffix(d.Body, "x")
+		}, ""},
+		{"accepted again as it now reads", func(d *waiver.Decision) {
+			d.Body += "\nA note.\n"
+			d.Accepts = append(d.Accepts, acceptance(1, waiver.TextHash(d.Title, d.Body)))
+		}, ""},
+		{"an older acceptance of the text as it now reads does not stand for the newest", func(d *waiver.Decision) {
+			d.Accepts = append(d.Accepts, acceptance(1, waiver.TextHash(d.Title, d.Body+"\nA note.\n")))
+		}, edited},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { judged(t, exact(func(c *waiver.Candidate) { tc.mod(c.Decision) }), tc.why) })
+	}
+}
+
+// TestWaiverWhoseAcceptanceCommentWasEditedIsRefused: an acceptance
+// comment GitHub records as changed after it was posted (updated_at later
+// than created_at) may say another option or another text's hash than the
+// person wrote, so it waives nothing, even when what it says now matches.
+func TestWaiverWhoseAcceptanceCommentWasEditedIsRefused(t *testing.T) {
+	judged(t, exact(func(c *waiver.Candidate) { c.Decision.Accepts[0].UpdatedAt = posted.Add(time.Second) }),
+		"@founder's comment accepting Decision #21 was edited after it was posted (GitHub records it as changed at 2026-05-01T10:00:01Z), so it may not say what they accepted")
+	// An edit that rewrote the hash to match an edited body.
+	judged(t, exact(func(c *waiver.Candidate) {
+		c.Decision.Body += "\nAlso waive vet.\n"
+		c.Decision.Accepts[0].TextHash = waiver.TextHash(c.Decision.Title, c.Decision.Body)
+		c.Decision.Accepts[0].UpdatedAt = posted.Add(time.Hour)
+	}), "was edited after it was posted")
+}
+
+// TestWaiverAcceptedWithoutTheTextHashIsRefused: an acceptance written
+// before aayu kept the accepted text's hash cannot tell the text accepted
+// from the text now, so it waives nothing: the person accepts it again.
+func TestWaiverAcceptedWithoutTheTextHashIsRefused(t *testing.T) {
+	judged(t, exact(func(c *waiver.Candidate) { c.Decision.Accepts[0].TextHash = "" }),
+		"Decision #21 was accepted before aayu kept the accepted text's hash in the acceptance, so what @founder accepted cannot be told from what it says now, and it waives nothing; reopen it, read it and accept it again with aayu decide 21 --accept 1")
+}
+
+// TestTextHashSeparatesTitleFromBody: moving text across the title and
+// body's border changes the hash.
+func TestTextHashSeparatesTitleFromBody(t *testing.T) {
+	if waiver.TextHash("a\nb", "c") == waiver.TextHash("a", "b\nc") || waiver.TextHash("ab", "") == waiver.TextHash("a", "b") {
+		t.Fatal("two different title and body pairs hash alike")
+	}
+	if h := waiver.TextHash("t", "b"); len(h) != 64 || strings.Trim(h, "0123456789abcdef") != "" {
+		t.Fatalf("hash %q is not 64 lowercase hex", h)
 	}
 }
 
