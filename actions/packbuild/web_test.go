@@ -306,7 +306,7 @@ func TestSpeedOfWebFloorPage(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(out, "screens"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	version, why := capturePages(context.Background(), exe, base, shots, out, func(Event) {})
+	version, why := capturePages(context.Background(), exe, "", base, shots, out, func(Event) {})
 	if why != "" || shots[0].Failure != "" {
 		t.Fatalf("chromium %s: %s%s", version, why, shots[0].Failure)
 	}
