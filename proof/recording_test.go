@@ -132,3 +132,37 @@ func TestVerifyRecordingThatWasTampered(t *testing.T) {
 		t.Fatalf("a tampered recording: verified %v, problems%s", r.Verified(), describeProblems(r))
 	}
 }
+
+// TestVerifyCriterionWithoutItsRecording: when the evidence map asks for
+// a recording of criterion 1's page, the criterion is proven only with
+// recordings/1.webm among its evidence; without it the problem names the
+// file the web floor did not record.
+func TestVerifyCriterionWithoutItsRecording(t *testing.T) {
+	t.Parallel()
+	em, err := LoadEvidenceMap([]byte("[[criterion]]\nid = 1\ntests = [\"x:TestOne\"]\nscreenshot = \"/summary\"\nrecording = true\n" +
+		"[[criterion]]\nid = 2\ntests = [\"x:TestTwo\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := fixtureOptions()
+	opts.EvidenceMap, opts.ModulePath = em, "example.com"
+
+	with, _ := recordingPack(t, webmHeader)
+	r, err := VerifyDir(context.Background(), with, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Verified() || !r.Criteria[0].Proven {
+		t.Fatalf("criterion 1 with its recording: verified %v, %+v, problems%s", r.Verified(), r.Criteria[0], describeProblems(r))
+	}
+
+	without := writeFixtureDir(t, fixturePack(fixtureFiles()), fixtureFiles())
+	r, err = VerifyDir(context.Background(), without, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Criterion 1 is not proven: the evidence map asks for a recording of /summary, and its evidence has no recordings/1.webm (the web floor did not record it)."
+	if r.Verified() || r.Criteria[0].Proven || !strings.Contains(describeProblems(r), want) {
+		t.Fatalf("criterion 1 without its recording: verified %v, problems%s", r.Verified(), describeProblems(r))
+	}
+}
