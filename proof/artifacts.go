@@ -250,6 +250,12 @@ func (v *verifier) hashFile(fsys fs.FS, name string, info fs.FileInfo, a Artifac
 		kept = bytes.NewBuffer(make([]byte, 0, a.Size+1))
 		sink = io.MultiWriter(h, kept)
 	}
+	var head *headWriter
+	if a.Kind == KindRecording {
+		// A recording's first bytes are kept to see that it is WebM.
+		head = &headWriter{max: recordingHeadBytes}
+		sink = io.MultiWriter(sink, head)
+	}
 	n, err := io.CopyBuffer(sink, io.LimitReader(ctxReader{v.ctx, f}, a.Size+1), buf.buf)
 	if err != nil {
 		if ctxErr := v.ctx.Err(); ctxErr != nil {
@@ -267,11 +273,29 @@ func (v *verifier) hashFile(fsys fs.FS, name string, info fs.FileInfo, a Artifac
 		return byteCheck{present: true, code: CodeHashMismatch, reason: fmt.Sprintf(
 			"has SHA-256 %s but pack.json says %s; its bytes were changed", hashInWords(got), hashInWords(a.SHA256))}, nil
 	}
+	if head != nil {
+		if why := RecordingFault(head.b, a.Size); why != "" {
+			return byteCheck{present: true, code: CodeNotMediaKind, reason: why}, nil
+		}
+	}
 	bc := byteCheck{present: true, hashed: true}
 	if kept != nil {
 		bc.content = kept.Bytes()
 	}
 	return bc, nil
+}
+
+// headWriter keeps the first max bytes written to it.
+type headWriter struct {
+	b   []byte
+	max int
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	if n := w.max - len(w.b); n > 0 {
+		w.b = append(w.b, p[:min(n, len(p))]...)
+	}
+	return len(p), nil
 }
 
 // hexEqual reports whether sum, written in lowercase hex, is want: the

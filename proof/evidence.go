@@ -67,6 +67,10 @@ type MappedCriterion struct {
 	// Transcript asks for a screen-reader transcript of the screenshot's
 	// page, read from its accessibility tree (sr-transcript = true).
 	Transcript bool
+	// Recording asks for a recording of the screenshot's page from the
+	// moment it is opened until the element is found and the page
+	// captured (recording = true), kept as recordings/ID.webm.
+	Recording bool
 }
 
 // EvidenceMap is the parsed evidence map, in file order.

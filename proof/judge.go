@@ -140,6 +140,10 @@ func (v *verifier) judgeCriterion(c Criterion, arts map[string]Artifact, verdict
 			fail(CodeEvidenceTestAbsent, tr, fmt.Sprintf("is not proven: the evidence map asks for a screen-reader transcript of %s, and its evidence has no %s (the web floor did not read it)", clipText(mc.Screenshot), tr))
 			return res
 		}
+		if rec := RecordingPath(c.ID); mc.Recording && !seen[foldName(rec)] {
+			fail(CodeEvidenceTestAbsent, rec, fmt.Sprintf("is not proven: the evidence map asks for a recording of %s, and its evidence has no %s (the web floor did not record it)", clipText(mc.Screenshot), rec))
+			return res
+		}
 	} else if !tally.anyPass() {
 		fail(CodeEvidenceTestAbsent, "", "is not proven: its test events show no test passing")
 		return res

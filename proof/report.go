@@ -38,6 +38,7 @@ const (
 	CodeDuplicateKey      Code = "duplicate_key"
 	CodeMalformed         Code = "malformed_json"
 	CodeMediaRefused      Code = "media_refused"
+	CodeNotMediaKind      Code = "not_its_kind" // media bytes that are not what their kind says (a recording that is not WebM)
 	CodeDuplicateCriteria Code = "duplicate_criterion"
 	CodeNoReady           Code = "ready_unavailable" // no snapshot given: goal and criteria unchecked
 	CodeNoHead            Code = "head_unavailable"  // no head given: head unchecked

@@ -8,8 +8,9 @@ import (
 
 // CriterionKeys are the keys a [[criterion]] table of the evidence map may
 // hold: its id, the tests whose passing run proves it, and for a web
-// criterion the page the web floor captures and an element it must show.
-var CriterionKeys = []string{"id", "tests", "screenshot", "element", "sr-transcript"}
+// criterion the page the web floor captures, an element it must show, and
+// whether to keep a screen-reader transcript and a recording of it.
+var CriterionKeys = []string{"id", "tests", "screenshot", "element", "sr-transcript", "recording"}
 
 // Caps on a web criterion's page and element, which the builder writes.
 const (
@@ -23,6 +24,10 @@ func ScreenPath(id int) string { return fmt.Sprintf("screens/%d.png", id) }
 // TranscriptPath is the artifact path of criterion id's screen-reader
 // transcript of its screenshot's page.
 func TranscriptPath(id int) string { return fmt.Sprintf("transcripts/%d.txt", id) }
+
+// RecordingPath is the artifact path of criterion id's recording of its
+// screenshot's page loading (seed 000: "recordings/N.webm").
+func RecordingPath(id int) string { return fmt.Sprintf("recordings/%d.webm", id) }
 
 // webCriterion reads the screenshot and element keys of one [[criterion]]
 // table. A screenshot is a path of the app ("/summary?plan=gold"), never a
@@ -64,6 +69,16 @@ func webCriterion(c MappedCriterion, table map[string]any) (MappedCriterion, err
 			return MappedCriterion{}, fmt.Errorf("evidence map: criterion %d asks for an sr-transcript but names no screenshot page to read", c.ID)
 		}
 		c.Transcript = b
+	}
+	if v, present := table["recording"]; present {
+		b, ok := v.(bool)
+		switch {
+		case !ok:
+			return MappedCriterion{}, fmt.Errorf("evidence map: criterion %d: recording must be true or false", c.ID)
+		case b && !hasShot:
+			return MappedCriterion{}, fmt.Errorf("evidence map: criterion %d asks for a recording but names no screenshot page to record", c.ID)
+		}
+		c.Recording = b
 	}
 	if hasElem {
 		switch {

@@ -36,7 +36,7 @@ func TestLoadEvidenceMapWebKeys(t *testing.T) {
 		{"an element with no page", "element = \"#x\"\n", "names an element but no screenshot page"},
 		{"an empty element", "screenshot = \"/\"\nelement = \" \"\n", "element is empty"},
 		{"an element with a control character", "screenshot = \"/\"\nelement = \"#a\\u0007\"\n", "element is not a CSS selector"},
-		{"a recording (not yet a kind)", "recording = \"/\"\n", `unknown key "recording" (only id, tests, screenshot, element, sr-transcript)`},
+		{"an unknown kind", "video = true\n", `unknown key "video" (only id, tests, screenshot, element, sr-transcript, recording)`},
 		{"a transcript with no page", "sr-transcript = true\n", "asks for an sr-transcript but names no screenshot page"},
 		{"a transcript that is not a bool", "screenshot = \"/\"\nsr-transcript = \"yes\"\n", "sr-transcript must be true or false"},
 	} {

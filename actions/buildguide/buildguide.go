@@ -28,8 +28,9 @@ func MapPath(story int) string { return fmt.Sprintf(".aayudha/evidence/%d.toml",
 // (proof.CriterionKeys but id): tests, whose passing go test events become
 // the criterion's api-trace artifact, and for a page a person sees, the
 // screenshot the web floor captures (a path of [verify] app), an element
-// that must be on it and whether to read its screen-reader transcript.
-var Kinds = []string{"tests", "screenshot", "element", "sr-transcript"}
+// that must be on it, whether to read its screen-reader transcript and
+// whether to record it loading.
+var Kinds = []string{"tests", "screenshot", "element", "sr-transcript", "recording"}
 
 // Guide is one Story's criteria as the builder must prove them.
 type Guide struct {

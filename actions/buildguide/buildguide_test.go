@@ -23,7 +23,9 @@ func TestCheckEvidenceMap(t *testing.T) {
 	}{
 		{"fits", "[[criterion]]\nid = 1\ntests = [\"deductible:TestShows\"]\n[[criterion]]\nid = 2\ntests = [\"claims:TestSpans\", \".:TestRoot\"]\n", nil},
 		{"not TOML", "[[criterion]\nid = 1", []string{"not valid TOML"}},
-		{"unknown kind", "[[criterion]]\nid = 1\ntests = [\"a:TestA\"]\nrecording = \"/summary\"\n[[criterion]]\nid = 2\ntests = [\"a:TestB\"]\n", []string{`unknown key "recording"`}},
+		{"unknown kind", "[[criterion]]\nid = 1\ntests = [\"a:TestA\"]\nvideo = \"/summary\"\n[[criterion]]\nid = 2\ntests = [\"a:TestB\"]\n", []string{`unknown key "video"`}},
+		{"a recording that is a page", "[[criterion]]\nid = 1\ntests = [\"a:TestA\"]\nrecording = \"/summary\"\n[[criterion]]\nid = 2\ntests = [\"a:TestB\"]\n", []string{"recording must be true or false"}},
+		{"fits with a recording", "[[criterion]]\nid = 1\ntests = [\"a:TestA\"]\nscreenshot = \"/summary\"\nrecording = true\n[[criterion]]\nid = 2\ntests = [\"a:TestB\"]\n", nil},
 		{"fits with a screenshot", "[[criterion]]\nid = 1\ntests = [\"a:TestA\"]\nscreenshot = \"/summary\"\nelement = \"#deductible\"\n[[criterion]]\nid = 2\ntests = [\"a:TestB\"]\n", nil},
 		{"a screenshot elsewhere", "[[criterion]]\nid = 1\ntests = [\"a:TestA\"]\nscreenshot = \"https://example.com/\"\n[[criterion]]\nid = 2\ntests = [\"a:TestB\"]\n", []string{"is not a path of the app"}},
 		{"unknown criterion", "[[criterion]]\nid = 1\ntests = [\"a:TestA\"]\n[[criterion]]\nid = 2\ntests = [\"a:TestB\"]\n[[criterion]]\nid = 4\ntests = [\"a:TestC\"]\n", []string{"criterion 4 is not in Story #3's Ready snapshot, whose criteria are 1, 2"}},

@@ -17,7 +17,10 @@ import (
 // Tools runs the real git and go binaries. The zero value finds both on
 // PATH and uses the process environment.
 type Tools struct {
-	Git, Go string   // program paths; "" means "git" and "go" on PATH
+	Git, Go string // program paths; "" means "git" and "go" on PATH
+	// FFmpeg is the program that assembles the web floor's recordings;
+	// "" means "ffmpeg" on PATH.
+	FFmpeg  string
 	Environ []string // the environment commands start from; nil means os.Environ()
 	// NoIsolation skips the network namespace even where the machine
 	// allows one (the checks then say "not isolated", truthfully).

@@ -59,6 +59,8 @@ type webShot struct {
 	Element string `json:"element,omitempty"`
 	// Transcript asks for the page's screen-reader transcript too.
 	Transcript bool `json:"transcript,omitempty"`
+	// Recording asks for a recording of the page loading (record.go).
+	Recording bool `json:"recording,omitempty"`
 	// Failure says why there is no capture, in words; "" means
 	// screens/ID.png was written (and is judged again from its bytes).
 	Failure string `json:"failure,omitempty"`
@@ -85,7 +87,7 @@ func (t Tools) runWeb(ctx context.Context, dir string, app []string, m proof.Evi
 	}
 	run := &webRun{}
 	for _, c := range crits {
-		run.Shots = append(run.Shots, webShot{ID: c.ID, Page: c.Screenshot, Element: c.Element, Transcript: c.Transcript})
+		run.Shots = append(run.Shots, webShot{ID: c.ID, Page: c.Screenshot, Element: c.Element, Transcript: c.Transcript, Recording: c.Recording})
 	}
 	if len(app) == 0 {
 		run.Failure = "the evidence map names a screenshot, but the base branch's [verify] app names no command that starts the app (e.g. app = [\"go\", \"run\", \"./web\"], listening on $PORT)"
@@ -102,13 +104,13 @@ func (t Tools) runWeb(ctx context.Context, dir string, app []string, m proof.Evi
 		return run
 	}
 	defer stop()
-	for _, d := range []string{"screens", "transcripts"} {
+	for _, d := range []string{"screens", "transcripts", "recordings"} {
 		if err := os.MkdirAll(filepath.Join(out, d), 0o755); err != nil {
 			run.Failure = "the " + d + " folder could not be made: " + err.Error()
 			return run
 		}
 	}
-	run.Browser, run.Failure = capturePages(ctx, exe, base, run.Shots, out, emit)
+	run.Browser, run.Failure = capturePages(ctx, exe, t.ffmpegPath(), base, run.Shots, out, emit)
 	return run
 }
 
@@ -195,9 +197,10 @@ var ChromiumFlags = []string{"headless", "no-sandbox", "disable-gpu", "disable-q
 	"no-default-browser-check", "disable-extensions", "hide-scrollbars", "mute-audio"}
 
 // capturePages opens each shot's page in one headless chromium with a new
-// empty profile and writes its capture. It returns the browser's version,
+// empty profile and writes its capture, and its recording through ffmpeg
+// ("" when there is none) when asked. It returns the browser's version,
 // or why the browser could not be used at all.
-func capturePages(ctx context.Context, exe, base string, shots []webShot, out string, emit func(Event)) (string, string) {
+func capturePages(ctx context.Context, exe, ffmpeg, base string, shots []webShot, out string, emit func(Event)) (string, string) {
 	profile, err := os.MkdirTemp("", "aayu-chromium-*")
 	if err != nil {
 		return "", "no folder for chromium's profile: " + err.Error()
@@ -221,7 +224,7 @@ func capturePages(ctx context.Context, exe, base string, shots []webShot, out st
 	version := browserVersion(v.Product)
 	for i := range shots {
 		s := &shots[i]
-		s.Failure = capture(bctx, base, *s, out)
+		s.Failure = capture(bctx, ffmpeg, base, *s, out)
 		line := fmt.Sprintf("criterion %d: %s captured", s.ID, s.Page)
 		if s.Failure != "" {
 			line = fmt.Sprintf("criterion %d: %s", s.ID, s.Failure)
@@ -240,12 +243,38 @@ func browserVersion(ua string) string {
 	return ""
 }
 
-// capture opens one page, checks it loaded and shows the element, and
-// writes its capture (and, when asked, its transcript) under out; it
-// returns why not, in words, or "".
-func capture(ctx context.Context, base string, s webShot, out string) string {
+// capture opens one page and writes what capturePage writes, and when
+// asked, the recording of it from the moment it is opened until it is
+// captured; it returns why not, in words, or "".
+func capture(ctx context.Context, ffmpeg, base string, s webShot, out string) string {
 	tctx, cancel := context.WithTimeout(ctx, pageTimeout)
 	defer cancel()
+	if !s.Recording {
+		return capturePage(tctx, base, s, out)
+	}
+	if ffmpeg == "" {
+		return fmt.Sprintf("ffmpeg is not installed here, so no recording of %s could be made (install Debian's ffmpeg package)", s.Page)
+	}
+	// The recording starts on an empty tab, never on the page before.
+	if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
+		return fmt.Sprintf("the tab could not be emptied before recording %s: %v", s.Page, err)
+	}
+	sc, err := startScreencast(tctx)
+	if err != nil {
+		return fmt.Sprintf("chromium's screencast of %s did not start: %v", s.Page, err)
+	}
+	why := capturePage(tctx, base, s, out)
+	frames, end, over := sc.stop(tctx)
+	if why != "" {
+		return why
+	}
+	return record(ctx, ffmpeg, s, frames, end, over, out)
+}
+
+// capturePage opens one page, checks it loaded and shows the element, and
+// writes its capture (and, when asked, its transcript) under out; it
+// returns why not, in words, or "".
+func capturePage(tctx context.Context, base string, s webShot, out string) string {
 	resp, err := chromedp.Run(tctx, chromedp.NavigateResponse(base+s.Page))
 	switch {
 	case errors.Is(tctx.Err(), context.DeadlineExceeded):
@@ -390,7 +419,7 @@ func judgeWeb(crits []proof.MappedCriterion, run *webRun, dir string) (proof.Che
 		}
 		s, ok := said[mc.ID]
 		why := s.Failure
-		if !ok || s.Page != mc.Screenshot || s.Element != mc.Element || s.Transcript != mc.Transcript {
+		if !ok || s.Page != mc.Screenshot || s.Element != mc.Element || s.Transcript != mc.Transcript || s.Recording != mc.Recording {
 			why = "the run did not capture " + what
 		}
 		var got []webArtifact
@@ -416,7 +445,8 @@ func judgeWeb(crits []proof.MappedCriterion, run *webRun, dir string) (proof.Che
 }
 
 // readCaptures reads and judges one criterion's screenshot and, when the
-// map asks, its transcript; it returns them, what they show, or why not.
+// map asks, its transcript and recording; it returns them, what they
+// show, or why not.
 func readCaptures(mc proof.MappedCriterion, dir, what string) ([]webArtifact, string, string) {
 	shot := proof.ScreenPath(mc.ID)
 	b, err := proof.ReadFileCapped(filepath.Join(dir, filepath.FromSlash(shot)), proof.MaxScreenshotBytes)
@@ -429,6 +459,14 @@ func readCaptures(mc proof.MappedCriterion, dir, what string) ([]webArtifact, st
 	}
 	arts := []webArtifact{{ID: mc.ID, Path: shot, Kind: proof.KindScreenshot, Bytes: b}}
 	what = fmt.Sprintf("%s, %d×%d", what, w, h)
+	if mc.Recording {
+		rec, why := readRecording(mc, dir)
+		if why != "" {
+			return nil, "", why
+		}
+		arts = append(arts, rec)
+		what = fmt.Sprintf("%s, recording of %d bytes", what, len(rec.Bytes))
+	}
 	if !mc.Transcript {
 		return arts, what, ""
 	}

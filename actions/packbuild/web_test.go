@@ -286,7 +286,8 @@ func TestWebFloorFromRawOutputs(t *testing.T) {
 // TestSpeedOfWebFloorPage is one web floor capture, for farm-bench to time
 // as a whole process beside curl fetching the same page
 // (docs/performance.md): AAYU_WEB_URL names a running app, AAYU_WEB_PAGE
-// the page (default /summary), and the capture must pass.
+// the page (default /summary), AAYU_WEB_RECORD=1 records it too (through
+// ffmpeg on PATH), and the capture must pass.
 func TestSpeedOfWebFloorPage(t *testing.T) {
 	t.Parallel()
 	base := os.Getenv("AAYU_WEB_URL")
@@ -301,13 +302,25 @@ func TestSpeedOfWebFloorPage(t *testing.T) {
 	if exe == "" {
 		t.Fatal("chromium is not installed")
 	}
-	shots := []webShot{{ID: 1, Page: page, Element: "#deductible"}}
+	shots := []webShot{{ID: 1, Page: page, Element: "#deductible", Recording: os.Getenv("AAYU_WEB_RECORD") == "1"}}
 	out := t.TempDir()
-	if err := os.Mkdir(filepath.Join(out, "screens"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"screens", "recordings"} {
+		if err := os.Mkdir(filepath.Join(out, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	version, why := capturePages(context.Background(), exe, base, shots, out, func(Event) {})
+	version, why := capturePages(context.Background(), exe, (Tools{}).ffmpegPath(), base, shots, out, func(Event) {})
 	if why != "" || shots[0].Failure != "" {
 		t.Fatalf("chromium %s: %s%s", version, why, shots[0].Failure)
+	}
+	if shots[0].Recording {
+		b, err := os.ReadFile(filepath.Join(out, "recordings", "1.webm"))
+		if err == nil {
+			err = proof.CheckRecording(b)
+		}
+		if err != nil {
+			t.Fatalf("the recording: %v", err)
+		}
+		t.Logf("recording: %d bytes", len(b))
 	}
 }

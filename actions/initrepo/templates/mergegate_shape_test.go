@@ -46,7 +46,9 @@ func TestMergeGateShape(t *testing.T) {
 	tj, pj, cj := wf.Jobs["tests"], wf.Jobs["pack"], wf.Jobs["comment"]
 	ts, ps, cs := joined(tj.Steps), joined(pj.Steps), joined(cj.Steps)
 	for _, want := range []string{"actions/checkout@", "github.event.pull_request.head.sha", `aayu verify "$AAYU_STORY" --raw-out "$RUNNER_TEMP/aayudha-raw"`,
-		"actions/upload-artifact@", "name:aayudha-raw", "fix/*", "aayu/revert-*"} {
+		"actions/upload-artifact@", "name:aayudha-raw", "fix/*", "aayu/revert-*",
+		// The web floor's recordings need ffmpeg, installed in the job that runs the floor.
+		`".aayudha/evidence/$AAYU_STORY.toml"`, "apt-get install -y -qq ffmpeg"} {
 		if !strings.Contains(ts, want) {
 			t.Errorf("tests job lacks %q:\n%s", want, ts)
 		}
