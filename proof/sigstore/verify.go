@@ -11,7 +11,6 @@ import (
 	"crypto/x509"
 	"encoding/asn1"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -54,29 +53,6 @@ type Result struct {
 	Statement *Statement
 }
 
-// Statement is an in-toto Statement's type, predicate type and subjects,
-// read as leniently as sigstore-go's summary reads them.
-type Statement struct {
-	Type          string `json:"_type"`
-	PredicateType string `json:"predicateType"`
-	Subject       []struct {
-		Name   string            `json:"name"`
-		Digest map[string]string `json:"digest"`
-	} `json:"subject"`
-}
-
-// Digests lists the digests the Statement's subjects give for algorithm
-// alg ("sha256", "gitCommit").
-func (st *Statement) Digests(alg string) []string {
-	var out []string
-	for _, s := range st.Subject {
-		if d := s.Digest[alg]; d != "" {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // Verify checks bundleJSON under trusted as aayu asks: when the bundle has
 // log entries, at least one entry of a log of the trusted root verifies
 // and at least one verified time (a log's promise, or an RFC 3161
@@ -87,6 +63,16 @@ func (st *Statement) Digests(alg string) []string {
 // signature over the envelope's PAE. A document that is no bundle is a
 // *NotABundle; a bundle signed by a bare key is ErrBareKey.
 func Verify(trusted *TrustedRoot, bundleJSON []byte) (*Result, error) {
+	return VerifyExpecting(trusted, bundleJSON, nil)
+}
+
+// VerifyExpecting is Verify for a caller that expects the Statement's
+// predicate to be predicate, a well-formed JSON document it holds (ship's
+// pack.json, read strictly before): it refuses and takes the same bundles
+// as Verify, and a predicate that is predicate token for token is not
+// scanned a second time (Statement.SamePredicate). predicate must be
+// well-formed JSON: a predicate equal to it is taken as well-formed.
+func VerifyExpecting(trusted *TrustedRoot, bundleJSON, predicate []byte) (*Result, error) {
 	if trusted == nil {
 		return nil, errors.New("no trusted root")
 	}
@@ -137,7 +123,7 @@ func Verify(trusted *TrustedRoot, bundleJSON []byte) (*Result, error) {
 	if err := verifyEnvelope(leaf, env); err != nil {
 		return nil, fmt.Errorf("failed to verify signature: %w", err)
 	}
-	if res.Statement, err = statementReads(env); err != nil {
+	if res.Statement, err = statementReads(env, predicate); err != nil {
 		return nil, fmt.Errorf("failed to fetch envelope statement: %w", err)
 	}
 	res.Timestamps = times
@@ -341,18 +327,4 @@ func signatureHolds(pub crypto.PublicKey, msg, sig []byte) bool {
 		return ed25519.Verify(k, msg, sig)
 	}
 	return false
-}
-
-// statementReads holds the payload to what sigstore-go reads of a
-// Statement before it returns: an in-toto payload type and a JSON object
-// whose type, predicate type and subjects have their JSON types.
-func statementReads(env *Envelope) (*Statement, error) {
-	if env.PayloadType != InTotoPayloadType {
-		return nil, fmt.Errorf("unsupported DSSE payload type: %s", env.PayloadType)
-	}
-	var st Statement
-	if err := json.Unmarshal(env.Payload, &st); err != nil {
-		return nil, fmt.Errorf("parsing in-toto statement: %w", err)
-	}
-	return &st, nil
 }
