@@ -1,6 +1,7 @@
 package sigstore
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -78,44 +79,57 @@ func splitPredicate(payload []byte) (rest, pred []byte, ok bool) {
 	// this scan does not check, the callers do: the predicate is held to
 	// the expected document by sameJSON (tokens and the whitespace between
 	// them), the rest by the decode of it (and the caller's strict reads).
-	i := skipJSONSpace(payload, 0)
-	if i >= len(payload) || payload[i] != '{' {
-		return nil, nil, false
-	}
-	start, end := -1, -1
-	for i = skipJSONSpace(payload, i+1); ; i = skipJSONSpace(payload, i+1) {
-		kEnd := skipJSONValue(payload, i)
-		if kEnd < 0 || payload[i] != '"' {
-			return nil, nil, false
-		}
-		key := payload[i:kEnd]
-		i = skipJSONSpace(payload, kEnd)
-		if i >= len(payload) || payload[i] != ':' {
-			return nil, nil, false
-		}
-		i = skipJSONSpace(payload, i+1)
-		vEnd := skipJSONValue(payload, i)
-		if vEnd < 0 {
-			return nil, nil, false
-		}
-		if string(key) == `"predicate"` {
-			if start >= 0 {
-				return nil, nil, false
-			}
-			start, end = i, vEnd
-		}
-		i = skipJSONSpace(payload, vEnd)
-		if i >= len(payload) || (payload[i] != ',' && payload[i] != '}') {
-			return nil, nil, false
-		}
-		if payload[i] == '}' {
-			break
-		}
-	}
-	if start < 0 || skipJSONSpace(payload, i+1) != len(payload) {
+	start, end, ok := memberSpan(payload, "predicate")
+	if !ok {
 		return nil, nil, false
 	}
 	return slices.Concat(payload[:start], []byte("{}"), payload[end:]), payload[start:end], true
+}
+
+// memberSpan finds, in one pass over doc's bytes, where the value of
+// doc's member key starts and ends; ok is false when doc is not one JSON
+// object (spaces around it aside) or names key other than once, by the
+// same bytes (an escape is another spelling). It finds where values end;
+// it does not check that they are well-formed, which is its callers' to do.
+func memberSpan(doc []byte, key string) (start, end int, ok bool) {
+	i := skipJSONSpace(doc, 0)
+	if i >= len(doc) || doc[i] != '{' {
+		return 0, 0, false
+	}
+	start, end = -1, -1
+	for i = skipJSONSpace(doc, i+1); ; i = skipJSONSpace(doc, i+1) {
+		kEnd := skipJSONValue(doc, i)
+		if kEnd < 0 || doc[i] != '"' {
+			return 0, 0, false
+		}
+		k := doc[i+1 : kEnd-1]
+		i = skipJSONSpace(doc, kEnd)
+		if i >= len(doc) || doc[i] != ':' {
+			return 0, 0, false
+		}
+		i = skipJSONSpace(doc, i+1)
+		vEnd := skipJSONValue(doc, i)
+		if vEnd < 0 {
+			return 0, 0, false
+		}
+		if string(k) == key {
+			if start >= 0 {
+				return 0, 0, false
+			}
+			start, end = i, vEnd
+		}
+		i = skipJSONSpace(doc, vEnd)
+		if i >= len(doc) || (doc[i] != ',' && doc[i] != '}') {
+			return 0, 0, false
+		}
+		if doc[i] == '}' {
+			break
+		}
+	}
+	if start < 0 || skipJSONSpace(doc, i+1) != len(doc) {
+		return 0, 0, false
+	}
+	return start, end, true
 }
 
 func skipJSONSpace(b []byte, i int) int {
@@ -135,6 +149,11 @@ func skipJSONValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
+		// Most strings (a bundle's base64 above all) have no escape: the
+		// closing quote is then the first, found a word at a time.
+		if k := bytes.IndexByte(b[i+1:], '"'); k >= 0 && bytes.IndexByte(b[i+1:i+1+k], '\\') < 0 {
+			return i + 1 + k + 1
+		}
 		for j := i + 1; j < len(b); j++ {
 			switch b[j] {
 			case '\\':
