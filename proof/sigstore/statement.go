@@ -202,20 +202,17 @@ func isJSONStructural(c byte) bool {
 // tokens is left out (a string's own bytes, escapes included, must match).
 func sameJSON(a, b []byte) bool {
 	i, j := 0, 0
-	inString, escaped := false, false
 	var prev byte // the last byte compared outside a string's inside; 0 at the start
 	for {
-		if !inString {
-			i0, j0 := i, j
-			i, j = skipJSONSpace(a, i), skipJSONSpace(b, j)
-			// Whitespace is only allowed beside a structural byte (or at
-			// either end): between two bytes of one literal, or two
-			// literals, it would make a document that is not JSON look
-			// like one that is (splitPredicate does not check this).
-			if (i > i0 || j > j0) && prev != 0 && !isJSONStructural(prev) &&
-				i < len(a) && j < len(b) && !isJSONStructural(a[i]) {
-				return false
-			}
+		i0, j0 := i, j
+		i, j = skipJSONSpace(a, i), skipJSONSpace(b, j)
+		// Whitespace is only allowed beside a structural byte (or at
+		// either end): between two bytes of one literal, or two
+		// literals, it would make a document that is not JSON look
+		// like one that is (splitPredicate does not check this).
+		if (i > i0 || j > j0) && prev != 0 && !isJSONStructural(prev) &&
+			i < len(a) && j < len(b) && !isJSONStructural(a[i]) {
+			return false
 		}
 		if i == len(a) || j == len(b) {
 			return i == len(a) && j == len(b)
@@ -225,16 +222,21 @@ func sameJSON(a, b []byte) bool {
 			return false
 		}
 		prev = c
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		}
 		i++
 		j++
+		if c == '"' {
+			// A string, through its closing quote, is compared as one run
+			// of bytes (most of a pack.json is strings: paths, digests).
+			e := skipJSONValue(a, i-1)
+			if e < 0 {
+				return bytes.Equal(a[i:], b[j:]) // no closing quote
+			}
+			n := e - i
+			if len(b)-j < n || !bytes.Equal(a[i:e], b[j:j+n]) {
+				return false
+			}
+			i, j = e, j+n
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -274,16 +275,14 @@ func verifyLeaf(trusted *TrustedRoot, leaf *x509.Certificate, t time.Time) error
 // PAE is DSSE's pre-authentication encoding of a payload and its type:
 // what the signature covers.
 func PAE(payloadType string, payload []byte) []byte {
-	var b bytes.Buffer
-	b.WriteString("DSSEv1 ")
-	b.WriteString(strconv.Itoa(len(payloadType)))
-	b.WriteByte(' ')
-	b.WriteString(payloadType)
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(len(payload)))
-	b.WriteByte(' ')
-	b.Write(payload)
-	return b.Bytes()
+	return append(paeHead(payloadType, len(payload)), payload...)
+}
+
+// paeHead is PAE but its last part, the payload itself.
+func paeHead(payloadType string, payloadLen int) []byte {
+	b := append([]byte("DSSEv1 "), strconv.Itoa(len(payloadType))...)
+	b = append(append(append(b, ' '), payloadType...), ' ')
+	return append(strconv.AppendInt(b, int64(payloadLen), 10), ' ')
 }
 
 // verifyEnvelope checks the envelope's one signature over its PAE with the
@@ -295,14 +294,17 @@ func verifyEnvelope(leaf *x509.Certificate, env *Envelope) error {
 	if s.KeyID != "" {
 		return errors.New("the envelope's signature names a key ID; Sigstore's signatures name none")
 	}
-	msg := PAE(env.PayloadType, env.Payload)
-	if !signatureHolds(leaf.PublicKey, msg, s.Sig) {
+	// The PAE is hashed in its two parts: the payload (a pack.json) is
+	// not copied behind its head for the hash's sake.
+	if !signatureHolds(leaf.PublicKey, s.Sig, paeHead(env.PayloadType, len(env.Payload)), env.Payload) {
 		return errors.New("could not verify envelope: the signature does not match")
 	}
 	return nil
 }
 
-func signatureHolds(pub crypto.PublicKey, msg, sig []byte) bool {
+// signatureHolds reports whether sig is pub's signature over the message
+// msg's parts make, one after the other.
+func signatureHolds(pub crypto.PublicKey, sig []byte, msg ...[]byte) bool {
 	switch k := pub.(type) {
 	case *ecdsa.PublicKey:
 		hashes := map[elliptic.Curve][]crypto.Hash{
@@ -312,7 +314,9 @@ func signatureHolds(pub crypto.PublicKey, msg, sig []byte) bool {
 		}[k.Curve]
 		for _, h := range hashes {
 			d := h.New()
-			d.Write(msg)
+			for _, m := range msg {
+				d.Write(m)
+			}
 			if ecdsa.VerifyASN1(k, d.Sum(nil), sig) {
 				return true
 			}
@@ -321,10 +325,13 @@ func signatureHolds(pub crypto.PublicKey, msg, sig []byte) bool {
 		if n := k.N.BitLen(); n != 2048 && n != 3072 && n != 4096 {
 			return false
 		}
-		sum := sha256.Sum256(msg)
-		return rsa.VerifyPKCS1v15(k, crypto.SHA256, sum[:], sig) == nil
+		d := sha256.New()
+		for _, m := range msg {
+			d.Write(m)
+		}
+		return rsa.VerifyPKCS1v15(k, crypto.SHA256, d.Sum(nil), sig) == nil
 	case ed25519.PublicKey:
-		return ed25519.Verify(k, msg, sig)
+		return ed25519.Verify(k, slices.Concat(msg...), sig)
 	}
 	return false
 }
