@@ -166,11 +166,11 @@ func ParseBundle(b []byte) (*Bundle, error) {
 // so the rest's checks are b's. ok false: ask parseBundle, for the answer
 // and its words.
 func parseBundleAroundPayload(b []byte) (*Bundle, bool) {
-	es, ee, ok := memberSpan(b, "dsseEnvelope")
+	es, ee, ok := memberSpan(b, "dsseEnvelope", nil)
 	if !ok {
 		return nil, false
 	}
-	ps, pe, ok := memberSpan(b[es:ee], "payload")
+	ps, pe, ok := memberSpan(b[es:ee], "payload", nil)
 	if !ok {
 		return nil, false
 	}

@@ -52,7 +52,7 @@ func statementReads(env *Envelope, expected []byte) (*Statement, error) {
 		return nil, fmt.Errorf("unsupported DSSE payload type: %s", env.PayloadType)
 	}
 	if expected != nil {
-		if rest, pred, ok := splitPredicate(env.Payload); ok && sameJSON(pred, expected) {
+		if rest, _, ok := splitPredicate(env.Payload, expected); ok {
 			var st Statement
 			if json.Unmarshal(rest, &st) == nil {
 				st.SamePredicate, st.Rest = true, rest
@@ -71,15 +71,17 @@ func statementReads(env *Envelope, expected []byte) (*Statement, error) {
 // key in one pass: it returns the payload with that value replaced by {}
 // (the rest, which the strict reads then cover at its own size) and the
 // value's bytes. ok is false when the payload is not one JSON object or
-// names predicate other than once.
-func splitPredicate(payload []byte) (rest, pred []byte, ok bool) {
+// names predicate other than once, or, expected not nil, when the value is
+// not expected token for token (sameJSON): it is then compared as it is
+// found, not found first and compared after.
+func splitPredicate(payload, expected []byte) (rest, pred []byte, ok bool) {
 	// A byte scan, not a decoder: the predicate is most of the payload
 	// (pack.json, 1,000 artifacts), and encoding/json read it three times
 	// over (the token read, RawMessage's validity check and its copy). What
 	// this scan does not check, the callers do: the predicate is held to
 	// the expected document by sameJSON (tokens and the whitespace between
 	// them), the rest by the decode of it (and the caller's strict reads).
-	start, end, ok := memberSpan(payload, "predicate")
+	start, end, ok := memberSpan(payload, "predicate", expected)
 	if !ok {
 		return nil, nil, false
 	}
@@ -89,9 +91,10 @@ func splitPredicate(payload []byte) (rest, pred []byte, ok bool) {
 // memberSpan finds, in one pass over doc's bytes, where the value of
 // doc's member key starts and ends; ok is false when doc is not one JSON
 // object (spaces around it aside) or names key other than once, by the
-// same bytes (an escape is another spelling). It finds where values end;
-// it does not check that they are well-formed, which is its callers' to do.
-func memberSpan(doc []byte, key string) (start, end int, ok bool) {
+// same bytes (an escape is another spelling), or, want not nil, when that
+// value is not want token for token. It finds where values end; it does
+// not check that they are well-formed, which is its callers' to do.
+func memberSpan(doc []byte, key string, want []byte) (start, end int, ok bool) {
 	i := skipJSONSpace(doc, 0)
 	if i >= len(doc) || doc[i] != '{' {
 		return 0, 0, false
@@ -108,7 +111,12 @@ func memberSpan(doc []byte, key string) (start, end int, ok bool) {
 			return 0, 0, false
 		}
 		i = skipJSONSpace(doc, i+1)
-		vEnd := skipJSONValue(doc, i)
+		var vEnd int
+		if want != nil && string(k) == key {
+			vEnd = sameJSONPrefix(doc, i, want)
+		} else {
+			vEnd = skipJSONValue(doc, i)
+		}
 		if vEnd < 0 {
 			return 0, 0, false
 		}
@@ -201,9 +209,18 @@ func isJSONStructural(c byte) bool {
 // tokens in the same order: equal byte for byte once the whitespace between
 // tokens is left out (a string's own bytes, escapes included, must match).
 func sameJSON(a, b []byte) bool {
-	i, j := 0, 0
+	e := sameJSONPrefix(a, 0, b)
+	return e >= 0 && skipJSONSpace(a, e) == len(a)
+}
+
+// sameJSONPrefix is where, in a, the tokens from a[i] on that are b's
+// tokens (sameJSON) end: the index just past the last, or -1 when a from i
+// does not begin with b's tokens.
+func sameJSONPrefix(a []byte, i int, b []byte) int {
+	j := 0
 	var prev byte // the last byte compared outside a string's inside; 0 at the start
 	for {
+		end := i
 		i0, j0 := i, j
 		i, j = skipJSONSpace(a, i), skipJSONSpace(b, j)
 		// Whitespace is only allowed beside a structural byte (or at
@@ -212,14 +229,17 @@ func sameJSON(a, b []byte) bool {
 		// like one that is (splitPredicate does not check this).
 		if (i > i0 || j > j0) && prev != 0 && !isJSONStructural(prev) &&
 			i < len(a) && j < len(b) && !isJSONStructural(a[i]) {
-			return false
+			return -1
 		}
-		if i == len(a) || j == len(b) {
-			return i == len(a) && j == len(b)
+		switch {
+		case j == len(b):
+			return end
+		case i == len(a):
+			return -1
 		}
 		c := a[i]
 		if c != b[j] {
-			return false
+			return -1
 		}
 		prev = c
 		i++
@@ -228,12 +248,15 @@ func sameJSON(a, b []byte) bool {
 			// A string, through its closing quote, is compared as one run
 			// of bytes (most of a pack.json is strings: paths, digests).
 			e := skipJSONValue(a, i-1)
-			if e < 0 {
-				return bytes.Equal(a[i:], b[j:]) // no closing quote
+			if e < 0 { // no closing quote
+				if bytes.Equal(a[i:], b[j:]) {
+					return len(a)
+				}
+				return -1
 			}
 			n := e - i
 			if len(b)-j < n || !bytes.Equal(a[i:e], b[j:j+n]) {
-				return false
+				return -1
 			}
 			i, j = e, j+n
 		}

@@ -59,9 +59,35 @@ func TestSplitPredicateCutsOutTheOneTopLevelPredicate(t *testing.T) {
 		{`{"predicate" {"a":1}}`, "", "", false},   // no colon
 		{`{}`, "", "", false},                      // no predicate
 	} {
-		rest, pred, ok := splitPredicate([]byte(c.payload))
+		rest, pred, ok := splitPredicate([]byte(c.payload), nil)
 		if ok != c.ok || string(rest) != c.rest || string(pred) != c.pred {
 			t.Errorf("splitPredicate(%s) = %s, %s, %v; want %s, %s, %v", c.payload, rest, pred, ok, c.rest, c.pred, c.ok)
+		}
+	}
+}
+
+// TestSplitPredicateWithAnExpectedPredicateTakesOnlyThatOne: the
+// predicate is compared with the expected document as it is found, so a
+// predicate that is not it, or is it with more after, is no split at all
+// (statementReads then decodes the whole payload).
+func TestSplitPredicateWithAnExpectedPredicateTakesOnlyThatOne(t *testing.T) {
+	t.Parallel()
+	want := []byte(`{"a":[1,"x y"]}`)
+	for _, c := range []struct {
+		payload, rest, pred string
+		ok                  bool
+	}{
+		{`{"_type":"t","predicate":{"a":[1,"x y"]},"predicateType":"p"}`, `{"_type":"t","predicate":{},"predicateType":"p"}`, `{"a":[1,"x y"]}`, true},
+		{"{\"predicate\" : { \"a\" : [ 1 , \"x y\" ] } }", `{"predicate" : {} }`, `{ "a" : [ 1 , "x y" ] }`, true},
+		{`{"predicate":{"a":[1,"x  y"]}}`, "", "", false}, // another string
+		{`{"predicate":{"a":[12,"x y"]}}`, "", "", false}, // another number
+		{`{"predicate":{"a":[1,"x y"]}1}`, "", "", false}, // more after it
+		{`{"predicate":{"a":[1,"x y"],"b":2}}`, "", "", false},
+		{`{"predicate":{"a":[1,"x y"]},"predicate":{"a":[1,"x y"]}}`, "", "", false}, // named twice
+	} {
+		rest, pred, ok := splitPredicate([]byte(c.payload), want)
+		if ok != c.ok || string(rest) != c.rest || string(pred) != c.pred {
+			t.Errorf("splitPredicate(%s, %s) = %s, %s, %v; want %s, %s, %v", c.payload, want, rest, pred, ok, c.rest, c.pred, c.ok)
 		}
 	}
 }
