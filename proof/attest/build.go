@@ -80,7 +80,7 @@ func VerifyBuildOne(trusted *sigstore.TrustedRoot, bundleJSON []byte, exp BuildE
 		}
 		return nil
 	}
-	res, err := verifySignature(trusted, bundleJSON, "the release workflow", mismatch)
+	res, err := verifySignature(trusted, bundleJSON, nil, "the release workflow", mismatch)
 	if err != nil {
 		return Identity{}, err
 	}

@@ -107,7 +107,7 @@ func Verify(trusted *sigstore.TrustedRoot, bundleJSON []byte, exp Expect) (Ident
 	if err != nil {
 		return Identity{}, fmt.Errorf("pack.json's sha256 %q is not hex", exp.PackSHA256)
 	}
-	res, err := verifySignature(trusted, bundleJSON, "the merge gate's workflow", func(subjects []string) error {
+	res, err := verifySignature(trusted, bundleJSON, exp.PackJSON, "the merge gate's workflow", func(subjects []string) error {
 		if len(subjects) > 0 && !slices.Contains(subjects, exp.PackSHA256) {
 			return refuse("the attestation signs another pack.json (sha256 %s), not this pack's (sha256 %s)",
 				strings.Join(shortAll(subjects), ", "), gitsha.Short(exp.PackSHA256))
@@ -135,9 +135,11 @@ func Verify(trusted *sigstore.TrustedRoot, bundleJSON []byte, exp Expect) (Ident
 // workflow the certificate must name, for the bare-key refusal; mismatch
 // words a signature that does not verify when the bundle's unverified
 // subjects already show it signs other bytes (nil: say only that it does
-// not verify). What the certificate and the Statement say is the caller's
-// to check.
-func verifySignature(trusted *sigstore.TrustedRoot, bundleJSON []byte, signer string, mismatch func(subjects []string) error) (*sigstore.Result, error) {
+// not verify). predicate is the predicate the caller expects, well-formed
+// JSON it holds (nil: none), so that a Statement carrying it is read once
+// (sigstore.VerifyExpecting). What the certificate and the Statement say
+// is the caller's to check.
+func verifySignature(trusted *sigstore.TrustedRoot, bundleJSON, predicate []byte, signer string, mismatch func(subjects []string) error) (*sigstore.Result, error) {
 	if trusted == nil {
 		return nil, errors.New("no Sigstore trusted root to check the attestation with")
 	}
@@ -145,7 +147,7 @@ func verifySignature(trusted *sigstore.TrustedRoot, bundleJSON []byte, signer st
 	// proof/sigstore's to verify; the Statement's subjects are held to the
 	// expected digest by the caller, in the one strict read of the signed
 	// payload it makes anyway.
-	res, err := sigstore.Verify(trusted, bundleJSON)
+	res, err := sigstore.VerifyExpecting(trusted, bundleJSON, predicate)
 	var notBundle *sigstore.NotABundle
 	switch {
 	case errors.As(err, &notBundle):
@@ -232,7 +234,7 @@ func checkStatement(res *sigstore.Result, packDigest []byte, exp Expect) error {
 	if st.PredicateType != PredicateType {
 		return refuse("the attestation's predicate type is %q, not aayudha's proof pack (%s)", st.PredicateType, PredicateType)
 	}
-	subjects, head, isPack, err := statementIsPack(res.Payload, exp.PackJSON)
+	subjects, head, isPack, err := statementIsPack(st, res.Payload, exp.PackJSON)
 	if err != nil {
 		return err
 	}
@@ -260,17 +262,18 @@ func checkStatement(res *sigstore.Result, packDigest []byte, exp Expect) error {
 //
 // The Statement actions/attest writes carries pack.json's own JSON: the
 // file parsed and written again compact, its keys in their order. When
-// the predicate is packJSON token for token (sameJSON), it is this
-// pack.json, which ship read strictly and verified, so it is not decoded
-// into a pack and written again (on a pack of 1,000 artifacts, that was a
-// third of this check). Anything else, a refusal above all, is read the
+// the predicate is packJSON token for token (summary.SamePredicate, found
+// by proof/sigstore as it read the summary), it is this pack.json, which
+// ship read strictly and verified, so it is not decoded into a pack and
+// written again, nor scanned again: the strict reads cover the rest of
+// the Statement only. Anything else, a refusal above all, is read the
 // careful way (strictStatement: the predicate decoded field for field and
 // written as aayu writes pack.json), which names what is wrong.
-func statementIsPack(payload, packJSON []byte) (subjects []string, head string, isPack bool, err error) {
+func statementIsPack(summary *sigstore.Statement, payload, packJSON []byte) (subjects []string, head string, isPack bool, err error) {
 	if !utf8.Valid(payload) {
 		return nil, "", false, refuse("the attestation's Statement is not a well-formed in-toto Statement: it is not valid UTF-8")
 	}
-	if rest, pred, ok := splitPredicate(payload); ok && sameJSON(pred, packJSON) {
+	if rest := summary.Rest; summary.SamePredicate {
 		var st statementWithRawPredicate
 		if proof.CheckJSON(rest, "the Statement") == nil && decodeStatement(rest, &st, &st.statementHead) == nil {
 			if head, ok := topLevelString(packJSON, "pr_head_sha"); ok {
@@ -289,161 +292,6 @@ func statementIsPack(payload, packJSON []byte) (subjects []string, head string, 
 	back, err := proof.Encode(p)
 	return signed.digests("sha256"), p.PRHeadSHA, err == nil && bytes.Equal(back, packJSON), nil
 }
-
-// splitPredicate finds the value of the Statement's top-level "predicate"
-// key in one pass: it returns the payload with that value replaced by {}
-// (the rest, which the strict reads then cover at its own size) and the
-// value's bytes. ok is false when the payload is not one JSON object or
-// names predicate other than once.
-func splitPredicate(payload []byte) (rest, pred []byte, ok bool) {
-	// A byte scan, not a decoder: the predicate is most of the payload
-	// (pack.json, 1,000 artifacts), and encoding/json read it three times
-	// over (the token read, RawMessage's validity check and its copy). What
-	// this scan does not check, the callers do: the predicate is held to
-	// pack.json by sameJSON (tokens and the whitespace between them), the
-	// rest by proof.CheckJSON and the strict Statement read.
-	i := skipJSONSpace(payload, 0)
-	if i >= len(payload) || payload[i] != '{' {
-		return nil, nil, false
-	}
-	start, end := -1, -1
-	for i = skipJSONSpace(payload, i+1); ; i = skipJSONSpace(payload, i+1) {
-		kEnd := skipJSONValue(payload, i)
-		if kEnd < 0 || payload[i] != '"' {
-			return nil, nil, false
-		}
-		key := payload[i:kEnd]
-		i = skipJSONSpace(payload, kEnd)
-		if i >= len(payload) || payload[i] != ':' {
-			return nil, nil, false
-		}
-		i = skipJSONSpace(payload, i+1)
-		vEnd := skipJSONValue(payload, i)
-		if vEnd < 0 {
-			return nil, nil, false
-		}
-		if string(key) == `"predicate"` {
-			if start >= 0 {
-				return nil, nil, false
-			}
-			start, end = i, vEnd
-		}
-		i = skipJSONSpace(payload, vEnd)
-		if i >= len(payload) || (payload[i] != ',' && payload[i] != '}') {
-			return nil, nil, false
-		}
-		if payload[i] == '}' {
-			break
-		}
-	}
-	if start < 0 || skipJSONSpace(payload, i+1) != len(payload) {
-		return nil, nil, false
-	}
-	return slices.Concat(payload[:start], []byte("{}"), payload[end:]), payload[start:end], true
-}
-
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && isJSONSpace(b[i]) {
-		i++
-	}
-	return i
-}
-
-// skipJSONValue returns the index just past the value that starts at i
-// (a string, an object or array with its brackets balanced, or a literal
-// up to the next structural byte or space), or -1 if there is none. It
-// finds where a value ends; it does not check the value is well-formed.
-func skipJSONValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		for j := i + 1; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return -1
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e := skipJSONValue(b, j)
-				if e < 0 {
-					return -1
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(b) && !isJSONSpace(b[j]) && !isJSONStructural(b[j]) {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
-}
-
-func isJSONStructural(c byte) bool {
-	return c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':'
-}
-
-// sameJSON reports whether a and b, both well-formed JSON, are the same
-// tokens in the same order: equal byte for byte once the whitespace between
-// tokens is left out (a string's own bytes, escapes included, must match).
-func sameJSON(a, b []byte) bool {
-	i, j := 0, 0
-	inString, escaped := false, false
-	var prev byte // the last byte compared outside a string's inside; 0 at the start
-	for {
-		if !inString {
-			i0, j0 := i, j
-			i, j = skipJSONSpace(a, i), skipJSONSpace(b, j)
-			// Whitespace is only allowed beside a structural byte (or at
-			// either end): between two bytes of one literal, or two
-			// literals, it would make a document that is not JSON look
-			// like one that is (splitPredicate does not check this).
-			if (i > i0 || j > j0) && prev != 0 && !isJSONStructural(prev) &&
-				i < len(a) && j < len(b) && !isJSONStructural(a[i]) {
-				return false
-			}
-		}
-		if i == len(a) || j == len(b) {
-			return i == len(a) && j == len(b)
-		}
-		c := a[i]
-		if c != b[j] {
-			return false
-		}
-		prev = c
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		}
-		i++
-		j++
-	}
-}
-
-func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // topLevelString is the string value of key in the JSON object doc, read
 // token by token until it is found (pack.json names its head fifth).

@@ -11,9 +11,9 @@ import (
 	"crypto/x509"
 	"encoding/asn1"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -54,29 +54,6 @@ type Result struct {
 	Statement *Statement
 }
 
-// Statement is an in-toto Statement's type, predicate type and subjects,
-// read as leniently as sigstore-go's summary reads them.
-type Statement struct {
-	Type          string `json:"_type"`
-	PredicateType string `json:"predicateType"`
-	Subject       []struct {
-		Name   string            `json:"name"`
-		Digest map[string]string `json:"digest"`
-	} `json:"subject"`
-}
-
-// Digests lists the digests the Statement's subjects give for algorithm
-// alg ("sha256", "gitCommit").
-func (st *Statement) Digests(alg string) []string {
-	var out []string
-	for _, s := range st.Subject {
-		if d := s.Digest[alg]; d != "" {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // Verify checks bundleJSON under trusted as aayu asks: when the bundle has
 // log entries, at least one entry of a log of the trusted root verifies
 // and at least one verified time (a log's promise, or an RFC 3161
@@ -87,6 +64,16 @@ func (st *Statement) Digests(alg string) []string {
 // signature over the envelope's PAE. A document that is no bundle is a
 // *NotABundle; a bundle signed by a bare key is ErrBareKey.
 func Verify(trusted *TrustedRoot, bundleJSON []byte) (*Result, error) {
+	return VerifyExpecting(trusted, bundleJSON, nil)
+}
+
+// VerifyExpecting is Verify for a caller that expects the Statement's
+// predicate to be predicate, a well-formed JSON document it holds (ship's
+// pack.json, read strictly before): it refuses and takes the same bundles
+// as Verify, and a predicate that is predicate token for token is not
+// scanned a second time (Statement.SamePredicate). predicate must be
+// well-formed JSON: a predicate equal to it is taken as well-formed.
+func VerifyExpecting(trusted *TrustedRoot, bundleJSON, predicate []byte) (*Result, error) {
 	if trusted == nil {
 		return nil, errors.New("no trusted root")
 	}
@@ -137,7 +124,7 @@ func Verify(trusted *TrustedRoot, bundleJSON []byte) (*Result, error) {
 	if err := verifyEnvelope(leaf, env); err != nil {
 		return nil, fmt.Errorf("failed to verify signature: %w", err)
 	}
-	if res.Statement, err = statementReads(env); err != nil {
+	if res.Statement, err = statementReads(env, predicate); err != nil {
 		return nil, fmt.Errorf("failed to fetch envelope statement: %w", err)
 	}
 	res.Timestamps = times
@@ -288,16 +275,14 @@ func verifyLeaf(trusted *TrustedRoot, leaf *x509.Certificate, t time.Time) error
 // PAE is DSSE's pre-authentication encoding of a payload and its type:
 // what the signature covers.
 func PAE(payloadType string, payload []byte) []byte {
-	var b bytes.Buffer
-	b.WriteString("DSSEv1 ")
-	b.WriteString(strconv.Itoa(len(payloadType)))
-	b.WriteByte(' ')
-	b.WriteString(payloadType)
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(len(payload)))
-	b.WriteByte(' ')
-	b.Write(payload)
-	return b.Bytes()
+	return append(paeHead(payloadType, len(payload)), payload...)
+}
+
+// paeHead is PAE but its last part, the payload itself.
+func paeHead(payloadType string, payloadLen int) []byte {
+	b := append([]byte("DSSEv1 "), strconv.Itoa(len(payloadType))...)
+	b = append(append(append(b, ' '), payloadType...), ' ')
+	return append(strconv.AppendInt(b, int64(payloadLen), 10), ' ')
 }
 
 // verifyEnvelope checks the envelope's one signature over its PAE with the
@@ -309,14 +294,17 @@ func verifyEnvelope(leaf *x509.Certificate, env *Envelope) error {
 	if s.KeyID != "" {
 		return errors.New("the envelope's signature names a key ID; Sigstore's signatures name none")
 	}
-	msg := PAE(env.PayloadType, env.Payload)
-	if !signatureHolds(leaf.PublicKey, msg, s.Sig) {
+	// The PAE is hashed in its two parts: the payload (a pack.json) is
+	// not copied behind its head for the hash's sake.
+	if !signatureHolds(leaf.PublicKey, s.Sig, paeHead(env.PayloadType, len(env.Payload)), env.Payload) {
 		return errors.New("could not verify envelope: the signature does not match")
 	}
 	return nil
 }
 
-func signatureHolds(pub crypto.PublicKey, msg, sig []byte) bool {
+// signatureHolds reports whether sig is pub's signature over the message
+// msg's parts make, one after the other.
+func signatureHolds(pub crypto.PublicKey, sig []byte, msg ...[]byte) bool {
 	switch k := pub.(type) {
 	case *ecdsa.PublicKey:
 		hashes := map[elliptic.Curve][]crypto.Hash{
@@ -326,7 +314,9 @@ func signatureHolds(pub crypto.PublicKey, msg, sig []byte) bool {
 		}[k.Curve]
 		for _, h := range hashes {
 			d := h.New()
-			d.Write(msg)
+			for _, m := range msg {
+				d.Write(m)
+			}
 			if ecdsa.VerifyASN1(k, d.Sum(nil), sig) {
 				return true
 			}
@@ -335,24 +325,13 @@ func signatureHolds(pub crypto.PublicKey, msg, sig []byte) bool {
 		if n := k.N.BitLen(); n != 2048 && n != 3072 && n != 4096 {
 			return false
 		}
-		sum := sha256.Sum256(msg)
-		return rsa.VerifyPKCS1v15(k, crypto.SHA256, sum[:], sig) == nil
+		d := sha256.New()
+		for _, m := range msg {
+			d.Write(m)
+		}
+		return rsa.VerifyPKCS1v15(k, crypto.SHA256, d.Sum(nil), sig) == nil
 	case ed25519.PublicKey:
-		return ed25519.Verify(k, msg, sig)
+		return ed25519.Verify(k, slices.Concat(msg...), sig)
 	}
 	return false
-}
-
-// statementReads holds the payload to what sigstore-go reads of a
-// Statement before it returns: an in-toto payload type and a JSON object
-// whose type, predicate type and subjects have their JSON types.
-func statementReads(env *Envelope) (*Statement, error) {
-	if env.PayloadType != InTotoPayloadType {
-		return nil, fmt.Errorf("unsupported DSSE payload type: %s", env.PayloadType)
-	}
-	var st Statement
-	if err := json.Unmarshal(env.Payload, &st); err != nil {
-		return nil, fmt.Errorf("parsing in-toto statement: %w", err)
-	}
-	return &st, nil
 }
