@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/aayudha/aayu/proof"
@@ -45,7 +46,7 @@ type VerificationMaterial struct {
 
 // RawCertificate is one DER certificate.
 type RawCertificate struct {
-	RawBytes []byte `json:"rawBytes"`
+	RawBytes Bytes `json:"rawBytes"`
 }
 
 // CertificateChain is v0.1 and v0.2's leaf-first chain.
@@ -56,7 +57,7 @@ type CertificateChain struct {
 // TimestampData holds the RFC 3161 timestamps over the signature.
 type TimestampData struct {
 	RFC3161Timestamps []struct {
-		SignedTimestamp []byte `json:"signedTimestamp"`
+		SignedTimestamp Bytes `json:"signedTimestamp"`
 	} `json:"rfc3161Timestamps,omitempty"`
 }
 
@@ -68,22 +69,22 @@ type TlogEntry struct {
 	IntegratedTime    JSONInt64         `json:"integratedTime"`
 	InclusionPromise  *InclusionPromise `json:"inclusionPromise,omitempty"`
 	InclusionProof    *InclusionProof   `json:"inclusionProof,omitempty"`
-	CanonicalizedBody []byte            `json:"canonicalizedBody"`
+	CanonicalizedBody Bytes            `json:"canonicalizedBody"`
 }
 
 // InclusionProof is an RFC 6962 audit path and the checkpoint that signs
 // its root.
 type InclusionProof struct {
 	LogIndex   JSONInt64   `json:"logIndex"`
-	RootHash   []byte      `json:"rootHash"`
+	RootHash   Bytes      `json:"rootHash"`
 	TreeSize   JSONInt64   `json:"treeSize"`
-	Hashes     [][]byte    `json:"hashes"`
+	Hashes     []Bytes     `json:"hashes"`
 	Checkpoint *Checkpoint `json:"checkpoint"`
 }
 
 // LogID is a log's ID: the SHA-256 of its key.
 type LogID struct {
-	KeyID []byte `json:"keyId"`
+	KeyID Bytes `json:"keyId"`
 }
 
 // KindVersion is the Rekor type of an entry, e.g. dsse 0.0.1.
@@ -94,7 +95,7 @@ type KindVersion struct {
 
 // InclusionPromise is the log's signed entry timestamp.
 type InclusionPromise struct {
-	SignedEntryTimestamp []byte `json:"signedEntryTimestamp"`
+	SignedEntryTimestamp Bytes `json:"signedEntryTimestamp"`
 }
 
 // Checkpoint is the signed note of the log's tree head.
@@ -105,15 +106,43 @@ type Checkpoint struct {
 // Envelope is a DSSE envelope as the bundle carries it (bytes, not
 // base64 strings, once read).
 type Envelope struct {
-	Payload     []byte      `json:"payload"`
+	Payload     Bytes      `json:"payload"`
 	PayloadType string      `json:"payloadType"`
 	Signatures  []Signature `json:"signatures"`
 }
 
 // Signature is one DSSE signature.
 type Signature struct {
-	Sig   []byte `json:"sig"`
+	Sig   Bytes `json:"sig"`
 	KeyID string `json:"keyid,omitempty"`
+}
+
+// Bytes is a protobuf bytes field in JSON: standard base64 with its
+// padding. encoding/json's own reading of []byte skips line breaks inside
+// the string ("eyJf\n…" reads as "eyJf…"), and protojson refuses them, so
+// a bundle sigstore-go refuses would verify here: Bytes refuses a string
+// that holds one.
+type Bytes []byte
+
+// UnmarshalJSON reads a base64 string and refuses a line break in it.
+func (b *Bytes) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*b = nil
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	if strings.ContainsAny(s, "\r\n") {
+		return errors.New("a base64 string holds a line break")
+	}
+	v, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return err // "illegal base64 data at input byte N", as encoding/json says
+	}
+	*b = v
+	return nil
 }
 
 // JSONInt64 is a protobuf int64 in JSON: a string of digits (as protojson

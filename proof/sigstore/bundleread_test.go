@@ -57,6 +57,9 @@ func TestABundlesPayloadIsReadAsItsJSONSpellsIt(t *testing.T) {
 		{"a raw line break", p[:8] + "\n" + p[8:], false, "invalid character '\\n' in string literal"},
 		{"a raw carriage return", p[:8] + "\r" + p[8:], false, "invalid character '\\r' in string literal"},
 		{"a byte no base64 has", p[:8] + "!" + p[9:], false, "illegal base64 data"},
+		// encoding/json's base64 skips line breaks; sigstore-go does not.
+		{"an escaped line break", p[:8] + `\n` + p[8:], false, "holds a line break"},
+		{"an escaped carriage return", p[:8] + `\r` + p[8:], false, "holds a line break"},
 		// protojson takes base64 without its padding; encoding/json's
 		// reading of bytes, and so this package, does not.
 		{"no padding", strings.TrimRight(p, "="), strings.TrimRight(p, "=") == p, "illegal base64 data"},

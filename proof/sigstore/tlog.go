@@ -197,7 +197,7 @@ func inclusionHolds(e *TlogEntry, log *TransparencyLog) error {
 	return checkpointHolds(p.Checkpoint.Envelope, p.RootHash, log.PublicKey)
 }
 
-func rootFromInclusionProof(index, size uint64, leaf []byte, proof [][]byte) ([]byte, error) {
+func rootFromInclusionProof(index, size uint64, leaf []byte, proof []Bytes) ([]byte, error) {
 	if index >= size {
 		return nil, fmt.Errorf("the inclusion proof's index %d is beyond its tree of %d", index, size)
 	}

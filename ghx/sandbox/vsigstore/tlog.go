@@ -108,7 +108,7 @@ func (l *vlog) inclusionProof(body []byte, logIndex int64) (*sigstore.InclusionP
 	// The signature line: the signer's name and base64 of the key hash's
 	// first four bytes then the signature.
 	line := "\u2014 " + logHost + " " + base64.StdEncoding.EncodeToString(append(binary.BigEndian.AppendUint32(nil, binary.BigEndian.Uint32(keySum[:4])), sig...)) + "\n"
-	return &sigstore.InclusionProof{LogIndex: sigstore.JSONInt64(logIndex), RootHash: leaf[:], TreeSize: 1, Hashes: [][]byte{},
+	return &sigstore.InclusionProof{LogIndex: sigstore.JSONInt64(logIndex), RootHash: leaf[:], TreeSize: 1, Hashes: []sigstore.Bytes{},
 		Checkpoint: &sigstore.Checkpoint{Envelope: note + "\n" + line}}, nil
 }
 
