@@ -69,14 +69,14 @@ type TlogEntry struct {
 	IntegratedTime    JSONInt64         `json:"integratedTime"`
 	InclusionPromise  *InclusionPromise `json:"inclusionPromise,omitempty"`
 	InclusionProof    *InclusionProof   `json:"inclusionProof,omitempty"`
-	CanonicalizedBody Bytes            `json:"canonicalizedBody"`
+	CanonicalizedBody Bytes             `json:"canonicalizedBody"`
 }
 
 // InclusionProof is an RFC 6962 audit path and the checkpoint that signs
 // its root.
 type InclusionProof struct {
 	LogIndex   JSONInt64   `json:"logIndex"`
-	RootHash   Bytes      `json:"rootHash"`
+	RootHash   Bytes       `json:"rootHash"`
 	TreeSize   JSONInt64   `json:"treeSize"`
 	Hashes     []Bytes     `json:"hashes"`
 	Checkpoint *Checkpoint `json:"checkpoint"`
@@ -106,14 +106,14 @@ type Checkpoint struct {
 // Envelope is a DSSE envelope as the bundle carries it (bytes, not
 // base64 strings, once read).
 type Envelope struct {
-	Payload     Bytes      `json:"payload"`
+	Payload     Bytes       `json:"payload"`
 	PayloadType string      `json:"payloadType"`
 	Signatures  []Signature `json:"signatures"`
 }
 
 // Signature is one DSSE signature.
 type Signature struct {
-	Sig   Bytes `json:"sig"`
+	Sig   Bytes  `json:"sig"`
 	KeyID string `json:"keyid,omitempty"`
 }
 
