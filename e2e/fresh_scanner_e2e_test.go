@@ -85,12 +85,12 @@ func TestFreshGovulncheckFloorFailsOnAReachableVulnerability(t *testing.T) {
 	agent := f.agentClone()
 	branch := fmt.Sprintf("story/%d-shout-vulnlib", n)
 	head := agent.commit(branch, fmt.Sprintf("greet: Shout, through vulnlib\n\nRefs #%d", n), map[string]string{
-		"go.mod":                             "module example.com/fresh\n\ngo 1.22\n\nrequire example.com/vulnlib v1.0.0\n",
-		"vendor/modules.txt":                 "# example.com/vulnlib v1.0.0\n## explicit; go 1.22\nexample.com/vulnlib\n",
-		"vendor/example.com/vulnlib/lib.go":  string(lib),
-		"vendor/example.com/vulnlib/LICENSE": "made up for aayu's tests\n",
-		"greet/shout.go":                     freshVulnShout,
-		"greet/shout_test.go":                freshShoutTest,
+		"go.mod":                                    "module example.com/fresh\n\ngo 1.22\n\nrequire example.com/vulnlib v1.0.0\n",
+		"vendor/modules.txt":                        "# example.com/vulnlib v1.0.0\n## explicit; go 1.22\nexample.com/vulnlib\n",
+		"vendor/example.com/vulnlib/lib.go":         string(lib),
+		"vendor/example.com/vulnlib/LICENSE":        "made up for aayu's tests\n",
+		"greet/shout.go":                            freshVulnShout,
+		"greet/shout_test.go":                       freshShoutTest,
 		fmt.Sprintf(".aayudha/evidence/%d.toml", n): "[[criterion]]\nid = 1\ntests = [\"greet:TestShout\"]\n",
 	})
 	agent.push(branch)
