@@ -88,8 +88,8 @@ func downloadPackZip(t *testing.T, gh *github.Client, runID int64, dir string) {
 }
 
 // demoShotListed is the plain pack viewer's line for the demo's capture
-// (28,920 bytes), its hash checked.
-var demoShotListed = regexp.MustCompile(`media screens/1\.png: screenshot, 28\.2 KiB, hash checked`)
+// (27,850 bytes), its hash checked.
+var demoShotListed = regexp.MustCompile(`media screens/1\.png: screenshot, 27\.2 KiB, hash checked`)
 
 // TestDemoScreenshotStoryShipsItsScreen: the demo's Story 19 is proved by
 // a screenshot of the app's summary page. Its gate run's pack verifies as
@@ -179,7 +179,77 @@ func TestDemoScreenshotStoryShipsItsScreen(t *testing.T) {
 
 	// The pack viewer of the Story lists the capture.
 	code, out, errOut = runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "--plain", "pack", itoa(sandbox.DemoStoryScreenshot))
-	if code != tui.ExitOK || !regexp.MustCompile(`media screens/1\.png: screenshot, 28\.2 KiB`).MatchString(out) {
+	if code != tui.ExitOK || !regexp.MustCompile(`media screens/1\.png: screenshot, 27\.2 KiB`).MatchString(out) {
 		t.Fatalf("aayu pack %d exited %d, want the capture listed:\n%s%s", sandbox.DemoStoryScreenshot, code, out, errOut)
+	}
+}
+
+// TestDemoScreenshotStoryGateCapturesThePage: on the demo with the
+// sandbox's runner, an agent pushes a new head to PR 20 (Story 19, whose
+// criterion names a screenshot of /summary showing #remaining); the merge
+// gate's run, the base policy's [verify] app started in the tests job and
+// the page opened in headless chromium, succeeds, its pack holds
+// screens/1.png (a PNG capture) cited by criterion 1,
+// and the gate's comment lists screens/1.png and the web floor holding.
+func TestDemoScreenshotStoryGateCapturesThePage(t *testing.T) {
+	t.Parallel()
+	needChromium(t)
+	r := startGateRig(t)
+	r.git("checkout", "-q", "-b", "story/19-summary-page", "origin/story/19-summary-page")
+	p := filepath.Join(r.work, "web", "summary.go")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, bytes.Replace(b, []byte("// summary is the plan summary page"), []byte("// summary is the plan summary page (members' first stop)"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.git("commit", "-q", "-am", fmt.Sprintf("web: say what the summary page is for\n\nRefs #%d", sandbox.DemoStoryScreenshot))
+	head := r.git("rev-parse", "HEAD")
+	r.git("push", "-q", "origin", "story/19-summary-page")
+
+	run := r.completedRun(head)
+	var gate string
+	comments, _, err := r.person.Issues.ListComments(context.Background(), "acme", "benefits", sandbox.DemoPRScreenshot, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range comments {
+		if c.GetUser().GetLogin() == sandbox.ActionsBotLogin {
+			gate = c.GetBody()
+		}
+	}
+	if run.GetConclusion() != "success" {
+		t.Fatalf("the merge gate's run on %s concluded %s:\n%s\n%s", head, run.GetConclusion(), gate, r.logs.String())
+	}
+	for _, want := range []string{"`screens/1.png`", "| web | pass |", `1 of 1 page captured; criterion 1: /summary showing "\#remaining", 1280×`} {
+		if !strings.Contains(gate, want) {
+			t.Errorf("the gate's comment on #%d lacks %q:\n%s", sandbox.DemoPRScreenshot, want, gate)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "pack")
+	downloadPackZip(t, r.person, run.GetID(), dir)
+	raw, err := os.ReadFile(filepath.Join(dir, "pack.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pack struct {
+		Head      string `json:"pr_head_sha"`
+		Artifacts []struct{ Path, Kind, Store string }
+		Criteria  []struct{ Evidence []string }
+	}
+	if err := json.Unmarshal(raw, &pack); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, a := range pack.Artifacts {
+		found = found || (a.Path == "screens/1.png" && a.Kind == "screenshot" && a.Store == "none")
+	}
+	if pack.Head != head || !found || len(pack.Criteria) != 1 || !strings.Contains(strings.Join(pack.Criteria[0].Evidence, " "), "screens/1.png") {
+		t.Fatalf("the run's pack does not prove %s with screens/1.png cited by criterion 1:\n%s", head, raw)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, "artifacts", "screens", "1.png"))
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Fatalf("the run's pack holds no PNG capture as screens/1.png (%v)", err)
 	}
 }

@@ -27,10 +27,11 @@ const (
 	RunScreenshotPR     = "pr20-qualifying"
 )
 
-// DemoScreenshot is screens/1.png of PR 20's pack: the summary page at the
-// web floor's 1280×800, captured by Debian's headless chromium from the
-// very app PR 20's head serves (a real capture, kept so the demo seeds
-// the same bytes every time).
+// DemoScreenshot is screens/1.png of PR 20's pack: the summary page as the
+// web floor captured it in Debian's headless chromium (1280×657, the page
+// area of its 1280×800 window) from the very app PR 20's head serves, in
+// a merge gate's run of the demo (TestDemoScreenshotStoryGateCapturesThePage
+// runs it); kept so the demo seeds the same bytes every time.
 //
 //go:embed demoweb/summary.png
 var DemoScreenshot []byte
