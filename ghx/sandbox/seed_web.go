@@ -80,9 +80,12 @@ func page(title, body string) string {
 }
 `
 
-// fileWebAppSummary is web/web.go on PR 20: the summary page routed.
-var fileWebAppSummary = strings.Replace(fileWebApp, "\tmux.HandleFunc(\"/{$}\", home)\n",
-	"\tmux.HandleFunc(\"/{$}\", home)\n\tmux.HandleFunc(\"/summary\", summary)\n", 1)
+// webAppSummary is web/web.go on PR 20: the summary page routed (made
+// when the demo is seeded, not at every start of aayu).
+func webAppSummary() string {
+	return strings.Replace(fileWebApp, "\tmux.HandleFunc(\"/{$}\", home)\n",
+		"\tmux.HandleFunc(\"/{$}\", home)\n\tmux.HandleFunc(\"/summary\", summary)\n", 1)
+}
 
 const fileWebSummary = `package main
 
@@ -182,7 +185,7 @@ func (sd *seeder) seedWebDemo() {
 		storyBody(story19, "Members want to see what is left of their deductible where they look: the plan summary page.\n\n"),
 		[]string{"type:story", "status:building", "aayu:lease"}, sd.ago(24))
 	dev := sd.s.git.branch("dev")
-	head := sd.commit(dev, map[string]string{"web/web.go": fileWebAppSummary, "web/summary.go": fileWebSummary,
+	head := sd.commit(dev, map[string]string{"web/web.go": webAppSummary(), "web/summary.go": fileWebSummary,
 		"web/summary_test.go": fileWebSummaryTest, ".aayudha/evidence/19.toml": fileEvidence19},
 		sd.agentMsg(fmt.Sprintf("web: the summary page shows the remaining deductible\n\nRefs #%d", DemoStoryScreenshot)), bot, sd.ago(20))
 	sd.branch("story/19-summary-page", head)
