@@ -66,15 +66,15 @@ func readDemoIdentity(t *testing.T, opts sandbox.Options) demoIdentity {
 		t.Fatal(err)
 	}
 	out.packIdentity, out.packWriter = pack.Identity, pack.Authority.Writer
-	// The ledger's tip is the founder's Ready snapshots for the Bugs; its
-	// parent is the agent's last write there, story 7's advisory pack.
-	top, _, err := gh.Git.GetCommit(ctx, "acme", "benefits", s.BranchSHA("ledger"))
-	if err != nil || len(top.Parents) != 1 {
-		t.Fatalf("the ledger's tip: %v", err)
+	// The ledger's newest commits are the founder's Ready snapshots (the
+	// Bugs', then Story 19's); below them is the agent's last write there,
+	// story 7's advisory pack.
+	tip, _, err := gh.Git.GetCommit(ctx, "acme", "benefits", s.BranchSHA("ledger"))
+	for err == nil && strings.HasPrefix(tip.GetMessage(), "ledger: Ready snapshot") && len(tip.Parents) == 1 {
+		tip, _, err = gh.Git.GetCommit(ctx, "acme", "benefits", tip.Parents[0].GetSHA())
 	}
-	tip, _, err := gh.Git.GetCommit(ctx, "acme", "benefits", top.Parents[0].GetSHA())
 	if err != nil || !strings.HasPrefix(tip.GetMessage(), "ledger: advisory pack for story 7") {
-		t.Fatalf("the ledger's tip is not the agent's advisory pack: %q, %v", tip.GetMessage(), err)
+		t.Fatalf("the ledger's newest commit below the Ready snapshots is not the agent's advisory pack: %q, %v", tip.GetMessage(), err)
 	}
 	out.ledgerMsg = tip.GetMessage()
 	return out

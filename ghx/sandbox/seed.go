@@ -242,6 +242,7 @@ func (sd *seeder) seedDemo() {
 		".aayudha/config.toml": demoConfig(!sd.soloDemo()), "LAYERS.md": fileLayers, "CODEOWNERS": fileCodeowners,
 		"deductible/deductible.go": fileDeductible, "deductible/deductible_test.go": fileDeductibleTest,
 		"policy/policy.go": filePolicy, "policy/policy_test.go": filePolicyTest,
+		"web/web.go": fileWebApp,
 	}
 	// The very workflows init writes (pinned as it pins them), so doctor
 	// finds the demo current.

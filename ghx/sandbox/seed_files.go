@@ -29,6 +29,8 @@ integration_branch = "dev"
 [verify]
 coverage_threshold = 90
 red_on_base_blocking_from = "2026-11-13"
+# The web app the web floor opens for a screenshot criterion, on $PORT.
+app = ["go", "run", "./web"]
 
 [proof]
 retention_days = 30
@@ -61,7 +63,7 @@ A pull request's footprint is the set of layers whose globs match a changed path
 |---|---|---|
 | L01 | docs | README.md, docs/** |
 | L04 | policy | policy/** |
-| L05 | benefits | deductible/**, copay/** |
+| L05 | benefits | deductible/**, copay/**, web/** |
 | L07 | workflows | .github/** |
 | L09 | config | .aayudha/config.toml, LAYERS.md, CODEOWNERS |
 `

@@ -147,6 +147,7 @@ func (sd *seeder) seedItems(root plumbing.Hash) {
 	sd.seedRuns(pr4, pr6, pr8, old4, head4, head6, head8, root)
 	sd.seedVerifyDemo()    // seed_verify.go: Bug 16 and the Bugs' Ready snapshots
 	sd.seedStoryLoopDemo() // seed_storyloop.go: Story 17 waits for Ready, PR 18 for its plan review
+	sd.seedWebDemo()       // seed_web.go: Story 19 proved by a screenshot, PR 20 with screens/1.png in its gate pack
 }
 
 // seedSignals writes the statuses, reviews and comments the inbox reads.

@@ -21,6 +21,9 @@ type story struct {
 	Criteria []string
 	Tests    [][]string // per criterion: mapped test names in package Pkg
 	Pkg      string     // Go package path under the module, e.g. "deductible"
+	// Pages are the app's pages the web floor captures, by criterion: the
+	// evidence map's screenshot and element.
+	Pages map[int]webPage
 }
 
 // goalBody is the Completion Goal as the story's issue lists it, numbered
@@ -91,6 +94,10 @@ type packSpec struct {
 	// tests did not reach: the coverage floor then reports the real ratio
 	// and fails below the demo's threshold of 90.
 	Uncovered, Changed int
+	// Screens are the web floor's captures by criterion (screens/N.png,
+	// media the pack keeps by hash, store none), for a story whose
+	// criteria name pages; the pack then carries the web floor's check.
+	Screens map[int][]byte
 }
 
 func num(f float64) *float64 { return &f }
@@ -123,6 +130,10 @@ func buildPack(p packSpec) packFolder {
 				ranTests[t] = true
 			}
 		}
+		if png, ok := p.Screens[id]; ok {
+			files[proof.ScreenPath(id)] = png
+			c.Evidence = append(c.Evidence, proof.ScreenPath(id))
+		}
 		doc.Criteria = append(doc.Criteria, c)
 	}
 	// The coverage report the floor's value is recounted from, one line
@@ -134,11 +145,15 @@ func buildPack(p packSpec) packFolder {
 	files[proof.CoverageReportPath] = []byte(fmt.Sprintf("%s/%s.go: %d of %d changed executable lines covered\n", p.Story.Pkg, p.Story.Pkg, covered, changed))
 	for _, path := range sortedKeys(files) {
 		sum := sha256.Sum256(files[path])
-		kind := "api-trace"
-		if strings.HasPrefix(path, "reports/") {
+		kind, store := "api-trace", "git"
+		switch {
+		case strings.HasPrefix(path, "reports/"):
 			kind = "report"
+		case strings.HasPrefix(path, "screens/"):
+			// Media: its bytes stay in the run artifact, its hash in the pack.
+			kind, store = proof.KindScreenshot, proof.StoreNone
 		}
-		doc.Artifacts = append(doc.Artifacts, proof.Artifact{Path: path, Kind: kind, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(files[path])), Store: "git"})
+		doc.Artifacts = append(doc.Artifacts, proof.Artifact{Path: path, Kind: kind, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(files[path])), Store: store})
 	}
 	coverage := proof.Check{Floor: "coverage", Result: "pass", Value: num(100), Threshold: num(90), Tool: "aayudha diff coverage (go test -coverprofile)",
 		Version: "go1.26.8", Detail: "all changed executable lines covered (go coverprofile)", Network: "isolated"}
@@ -156,9 +171,12 @@ func buildPack(p packSpec) packFolder {
 	doc.Checks = []proof.Check{
 		coverage,
 		{Floor: "vet", Result: "pass", Value: num(0), Threshold: num(0), Tool: "go vet", Version: "go1.26.8", Detail: "no findings", Network: "isolated"},
-		{Floor: "tests", Result: "pass", Value: num(float64(ran)), Tool: "go test -json", Version: "go1.26.8",
-			Detail: fmt.Sprintf("%d tests passed", ran), Network: "isolated"},
 	}
+	if web, ok := webCheck(p); ok {
+		doc.Checks = append(doc.Checks, web)
+	}
+	doc.Checks = append(doc.Checks, proof.Check{Floor: "tests", Result: "pass", Value: num(float64(ran)), Tool: "go test -json", Version: "go1.26.8",
+		Detail: fmt.Sprintf("%d tests passed", ran), Network: "isolated"})
 	b, _ := json.MarshalIndent(doc, "", "  ")
 	return packFolder{PackJSON: append(b, '\n'), Artifacts: files}
 }

@@ -47,7 +47,7 @@ func TestInboxWrites(t *testing.T) {
 		t.Fatalf("close: %v %v", is, err)
 	}
 	created, resp, err := gh.Issues.Create(ctx, "acme", "benefits", &github.IssueRequest{Title: github.String("Staged by a script"), Labels: &[]string{"type:bug"}})
-	if err != nil || created.GetNumber() != sandbox.DemoPRNeedsPlan+1 || resp.Header.Get("Location") == "" {
+	if err != nil || created.GetNumber() != sandbox.DemoPRScreenshot+1 || resp.Header.Get("Location") == "" {
 		t.Fatalf("create issue: %v %v", created, err)
 	}
 	if _, _, err := gh.Issues.Create(ctx, "acme", "benefits", &github.IssueRequest{}); statusOf(err) != 422 {
