@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,6 +30,13 @@ type gitStore struct {
 	// history (merges, compares) decodes the same commits again and again.
 	mu      sync.Mutex
 	commits map[plumbing.Hash]*object.Commit
+	// bases keeps merge bases by the pair of commits: fixed for the pair,
+	// and a pull request's files ask again on every read, each time
+	// walking both histories (a sixth of an inbox read at scale).
+	bases map[[2]plumbing.Hash]plumbing.Hash
+	// diffs keeps tree diffs by the pair of trees, for the same reason:
+	// each read of a pull request's files diffs the same two trees again.
+	diffs map[[2]plumbing.Hash][]fileDiff
 }
 
 func newMemoryGitStore() *gitStore {
@@ -364,6 +372,25 @@ func (g *gitStore) commitsBetween(base, head plumbing.Hash) []*object.Commit {
 
 // mergeBase returns the newest common ancestor of a and b.
 func (g *gitStore) mergeBase(a, b plumbing.Hash) plumbing.Hash {
+	g.mu.Lock()
+	base, ok := g.bases[[2]plumbing.Hash{a, b}]
+	g.mu.Unlock()
+	if ok {
+		return base
+	}
+	base = g.findMergeBase(a, b)
+	if !base.IsZero() {
+		g.mu.Lock()
+		if g.bases == nil {
+			g.bases = map[[2]plumbing.Hash]plumbing.Hash{}
+		}
+		g.bases[[2]plumbing.Hash{a, b}] = base
+		g.mu.Unlock()
+	}
+	return base
+}
+
+func (g *gitStore) findMergeBase(a, b plumbing.Hash) plumbing.Hash {
 	ca, err1 := g.commit(a)
 	cb, err2 := g.commit(b)
 	if err1 != nil || err2 != nil {
@@ -385,7 +412,30 @@ type fileDiff struct {
 	Patch              string
 }
 
+// diffTrees returns the changed paths from tree from to tree to (from zero:
+// every path of to is added), sorted by path; the caller's to change.
 func (g *gitStore) diffTrees(from, to plumbing.Hash) ([]fileDiff, error) {
+	key := [2]plumbing.Hash{from, to}
+	g.mu.Lock()
+	d, ok := g.diffs[key]
+	g.mu.Unlock()
+	if ok {
+		return slices.Clone(d), nil
+	}
+	d, err := g.computeDiff(from, to)
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	if g.diffs == nil {
+		g.diffs = map[[2]plumbing.Hash][]fileDiff{}
+	}
+	g.diffs[key] = d
+	g.mu.Unlock()
+	return slices.Clone(d), nil
+}
+
+func (g *gitStore) computeDiff(from, to plumbing.Hash) ([]fileDiff, error) {
 	var a, b *object.Tree
 	var err error
 	if !from.IsZero() {
