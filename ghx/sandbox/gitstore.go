@@ -37,6 +37,10 @@ type gitStore struct {
 	// diffs keeps tree diffs by the pair of trees, for the same reason:
 	// each read of a pull request's files diffs the same two trees again.
 	diffs map[[2]plumbing.Hash][]fileDiff
+	// reachable keeps, by commit, the set of commits reachable from it
+	// (itself included): a base branch's head is asked about once per
+	// pull request, and each walk of its history decoded every commit.
+	reachable map[plumbing.Hash]map[plumbing.Hash]bool
 }
 
 func newMemoryGitStore() *gitStore {
@@ -390,7 +394,75 @@ func (g *gitStore) mergeBase(a, b plumbing.Hash) plumbing.Hash {
 	return base
 }
 
+// findMergeBase walks b's history, stopping at each commit that a
+// reaches too. When one such commit is found, every common ancestor is
+// reachable from it, so it is the one best merge base; otherwise (a merge
+// of the base into the branch, say) go-git's MergeBase decides.
 func (g *gitStore) findMergeBase(a, b plumbing.Hash) plumbing.Hash {
+	inA := g.ancestorsOf(a)
+	if inA == nil {
+		return plumbing.ZeroHash
+	}
+	var found []plumbing.Hash
+	seen := map[plumbing.Hash]bool{b: true}
+	for queue := []plumbing.Hash{b}; len(queue) > 0; queue = queue[1:] {
+		h := queue[0]
+		if inA[h] {
+			found = append(found, h)
+			continue
+		}
+		c, err := g.commit(h)
+		if err != nil {
+			return plumbing.ZeroHash
+		}
+		for _, p := range c.ParentHashes {
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return plumbing.ZeroHash
+	case 1:
+		return found[0]
+	}
+	return g.goGitMergeBase(a, b)
+}
+
+// ancestorsOf returns the commits reachable from h, h among them (nil when
+// h is not a commit), kept per h: objects never change.
+func (g *gitStore) ancestorsOf(h plumbing.Hash) map[plumbing.Hash]bool {
+	g.mu.Lock()
+	set, ok := g.reachable[h]
+	g.mu.Unlock()
+	if ok {
+		return set
+	}
+	set = map[plumbing.Hash]bool{h: true}
+	for queue := []plumbing.Hash{h}; len(queue) > 0; queue = queue[1:] {
+		c, err := g.commit(queue[0])
+		if err != nil {
+			return nil
+		}
+		for _, p := range c.ParentHashes {
+			if !set[p] {
+				set[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	g.mu.Lock()
+	if g.reachable == nil {
+		g.reachable = map[plumbing.Hash]map[plumbing.Hash]bool{}
+	}
+	g.reachable[h] = set
+	g.mu.Unlock()
+	return set
+}
+
+func (g *gitStore) goGitMergeBase(a, b plumbing.Hash) plumbing.Hash {
 	ca, err1 := g.commit(a)
 	cb, err2 := g.commit(b)
 	if err1 != nil || err2 != nil {
