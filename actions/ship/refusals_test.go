@@ -105,9 +105,11 @@ func TestShipRefusals(t *testing.T) {
 			// pull request, so each refusal after the pass is checked with
 			// a bot identity; a case named "… in the solo demo" runs on the
 			// demo as seeded, where the founder is the author.
-			f := newBotFixture(t)
+			var f *fixture
 			if strings.HasSuffix(tc.name, "in the solo demo") {
 				f = newFixture(t)
+			} else {
+				f = newBotFixture(t)
 			}
 			cfg := f.config("founder")
 			pr := tc.pr

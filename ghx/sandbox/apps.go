@@ -54,7 +54,7 @@ type appRec struct {
 	Slug, Name     string
 	ClientID       string
 	Owner          string
-	key            *rsa.PrivateKey
+	key            func() (*rsa.PrivateKey, error) // the App's private key (seedBotApp's is made on first use)
 	Permissions    map[string]string
 	Events         []string
 	HookURL        string
@@ -77,6 +77,9 @@ type appRegistry struct {
 	apps    []*appRec
 	tokens  map[string]*installToken
 	secrets map[string]string // name → value, as the runner hands it to a job
+	// botKey is agent-bot's key (seedBotApp), its PEM the AppKeySecret
+	// secret's value unless a put replaced it; nil without the App.
+	botKey  func() (*rsa.PrivateKey, error)
 	codes   map[string]*manifestCode
 	boxPub  *[32]byte // the repository's Actions secrets key pair (manifest.go)
 	boxPriv *[32]byte
@@ -85,20 +88,25 @@ type appRegistry struct {
 // seedBotApp registers agent-bot, installed on the demo repository, with
 // its client ID in the repository variable and its key in the secret the
 // broker reads. Call with s.mu held.
+//
+// The key is made on first use (a job reading the secret, or a JWT to
+// check): a 2048-bit RSA key costs about a tenth of a second of CPU, ten
+// times that under -race, and most sandboxes with the App never mint a
+// token.
 func (s *Server) seedBotApp() error {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		return fmt.Errorf("making the sandbox App's key: %w", err)
-	}
+	key := sync.OnceValues(func() (*rsa.PrivateKey, error) {
+		k, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			return nil, fmt.Errorf("making the sandbox App's key: %w", err)
+		}
+		return k, nil
+	})
 	app := &appRec{ID: BotAppID, Slug: BotAppSlug, Name: "aayudha agent", ClientID: BotAppClientID, Owner: RepoOwner, key: key,
 		Permissions:    maps.Clone(botAppPermissions),
 		InstallationID: botAppInstallationID}
 	s.apps.mu.Lock()
 	s.apps.apps = append(s.apps.apps, app)
-	if s.apps.secrets == nil {
-		s.apps.secrets = map[string]string{}
-	}
-	s.apps.secrets[AppKeySecret] = AppKeyPEM(key)
+	s.apps.botKey = key
 	s.apps.mu.Unlock()
 	if s.variable(AppClientIDVariable) == nil {
 		now := s.now()
@@ -116,8 +124,14 @@ func AppKeyPEM(key *rsa.PrivateKey) string {
 func (s *Server) Secret(name string) (string, bool) {
 	s.apps.mu.Lock()
 	defer s.apps.mu.Unlock()
-	v, ok := s.apps.secrets[name]
-	return v, ok
+	if v, ok := s.apps.secrets[name]; ok || name != AppKeySecret || s.apps.botKey == nil {
+		return v, ok
+	}
+	key, err := s.apps.botKey()
+	if err != nil {
+		return "", false
+	}
+	return AppKeyPEM(key), true
 }
 
 // InstallationTokensMinted counts the installation tokens minted (tests).
@@ -194,7 +208,11 @@ func (s *Server) verifyJWTLocked(tok string) (*appRec, error) {
 		return nil, errors.New("the JWT's times are not accepted")
 	}
 	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
-	if err := rsa.VerifyPKCS1v15(&app.key.PublicKey, crypto.SHA256, sum[:], sig); err != nil {
+	key, err := app.key()
+	if err != nil {
+		return nil, err
+	}
+	if err := rsa.VerifyPKCS1v15(&key.PublicKey, crypto.SHA256, sum[:], sig); err != nil {
 		return nil, err
 	}
 	return app, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,6 +30,17 @@ type gitStore struct {
 	// history (merges, compares) decodes the same commits again and again.
 	mu      sync.Mutex
 	commits map[plumbing.Hash]*object.Commit
+	// bases keeps merge bases by the pair of commits: fixed for the pair,
+	// and a pull request's files ask again on every read, each time
+	// walking both histories (a sixth of an inbox read at scale).
+	bases map[[2]plumbing.Hash]plumbing.Hash
+	// diffs keeps tree diffs by the pair of trees, for the same reason:
+	// each read of a pull request's files diffs the same two trees again.
+	diffs map[[2]plumbing.Hash][]fileDiff
+	// reachable keeps, by commit, the set of commits reachable from it
+	// (itself included): a base branch's head is asked about once per
+	// pull request, and each walk of its history decoded every commit.
+	reachable map[plumbing.Hash]map[plumbing.Hash]bool
 }
 
 func newMemoryGitStore() *gitStore {
@@ -364,6 +376,93 @@ func (g *gitStore) commitsBetween(base, head plumbing.Hash) []*object.Commit {
 
 // mergeBase returns the newest common ancestor of a and b.
 func (g *gitStore) mergeBase(a, b plumbing.Hash) plumbing.Hash {
+	g.mu.Lock()
+	base, ok := g.bases[[2]plumbing.Hash{a, b}]
+	g.mu.Unlock()
+	if ok {
+		return base
+	}
+	base = g.findMergeBase(a, b)
+	if !base.IsZero() {
+		g.mu.Lock()
+		if g.bases == nil {
+			g.bases = map[[2]plumbing.Hash]plumbing.Hash{}
+		}
+		g.bases[[2]plumbing.Hash{a, b}] = base
+		g.mu.Unlock()
+	}
+	return base
+}
+
+// findMergeBase walks b's history, stopping at each commit that a
+// reaches too. When one such commit is found, every common ancestor is
+// reachable from it, so it is the one best merge base; otherwise (a merge
+// of the base into the branch, say) go-git's MergeBase decides.
+func (g *gitStore) findMergeBase(a, b plumbing.Hash) plumbing.Hash {
+	inA := g.ancestorsOf(a)
+	if inA == nil {
+		return plumbing.ZeroHash
+	}
+	var found []plumbing.Hash
+	seen := map[plumbing.Hash]bool{b: true}
+	for queue := []plumbing.Hash{b}; len(queue) > 0; queue = queue[1:] {
+		h := queue[0]
+		if inA[h] {
+			found = append(found, h)
+			continue
+		}
+		c, err := g.commit(h)
+		if err != nil {
+			return plumbing.ZeroHash
+		}
+		for _, p := range c.ParentHashes {
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return plumbing.ZeroHash
+	case 1:
+		return found[0]
+	}
+	return g.goGitMergeBase(a, b)
+}
+
+// ancestorsOf returns the commits reachable from h, h among them (nil when
+// h is not a commit), kept per h: objects never change.
+func (g *gitStore) ancestorsOf(h plumbing.Hash) map[plumbing.Hash]bool {
+	g.mu.Lock()
+	set, ok := g.reachable[h]
+	g.mu.Unlock()
+	if ok {
+		return set
+	}
+	set = map[plumbing.Hash]bool{h: true}
+	for queue := []plumbing.Hash{h}; len(queue) > 0; queue = queue[1:] {
+		c, err := g.commit(queue[0])
+		if err != nil {
+			return nil
+		}
+		for _, p := range c.ParentHashes {
+			if !set[p] {
+				set[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	g.mu.Lock()
+	if g.reachable == nil {
+		g.reachable = map[plumbing.Hash]map[plumbing.Hash]bool{}
+	}
+	g.reachable[h] = set
+	g.mu.Unlock()
+	return set
+}
+
+func (g *gitStore) goGitMergeBase(a, b plumbing.Hash) plumbing.Hash {
 	ca, err1 := g.commit(a)
 	cb, err2 := g.commit(b)
 	if err1 != nil || err2 != nil {
@@ -385,7 +484,30 @@ type fileDiff struct {
 	Patch              string
 }
 
+// diffTrees returns the changed paths from tree from to tree to (from zero:
+// every path of to is added), sorted by path; the caller's to change.
 func (g *gitStore) diffTrees(from, to plumbing.Hash) ([]fileDiff, error) {
+	key := [2]plumbing.Hash{from, to}
+	g.mu.Lock()
+	d, ok := g.diffs[key]
+	g.mu.Unlock()
+	if ok {
+		return slices.Clone(d), nil
+	}
+	d, err := g.computeDiff(from, to)
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	if g.diffs == nil {
+		g.diffs = map[[2]plumbing.Hash][]fileDiff{}
+	}
+	g.diffs[key] = d
+	g.mu.Unlock()
+	return slices.Clone(d), nil
+}
+
+func (g *gitStore) computeDiff(from, to plumbing.Hash) ([]fileDiff, error) {
 	var a, b *object.Tree
 	var err error
 	if !from.IsZero() {

@@ -86,7 +86,7 @@ func (s *Server) manifestPage(w http.ResponseWriter, r *http.Request) {
 	slug := appSlug(m.Name)
 	s.apps.mu.Lock()
 	app := &appRec{ID: int64(9100 + len(s.apps.apps)), Slug: slug, Name: m.Name, ClientID: "Iv23liSandbox" + hex.EncodeToString(key.N.Bytes()[:4]),
-		Owner: created.Owner, key: key, Permissions: created.Permissions, Events: created.Events, HookURL: created.HookURL, Public: m.Public}
+		Owner: created.Owner, key: func() (*rsa.PrivateKey, error) { return key, nil }, Permissions: created.Permissions, Events: created.Events, HookURL: created.HookURL, Public: m.Public}
 	s.apps.apps = append(s.apps.apps, app)
 	b := make([]byte, 10)
 	_, _ = rand.Read(b)
@@ -145,7 +145,12 @@ func (s *Server) convertManifest(w http.ResponseWriter, r *http.Request) {
 	app := mc.app
 	out := s.appJSON(app)
 	out["owner"] = map[string]any{"login": app.Owner, "type": "Organization"}
-	out["pem"] = AppKeyPEM(app.key)
+	key, err := app.key()
+	if err != nil {
+		http.Error(w, "key", http.StatusInternalServerError)
+		return
+	}
+	out["pem"] = AppKeyPEM(key)
 	out["webhook_secret"] = nil
 	out["client_secret"] = "sandbox-client-secret-" + app.Slug
 	out["html_url"] = baseURL(r) + "/apps/" + app.Slug
