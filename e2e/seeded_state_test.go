@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,13 +57,46 @@ func seedable(opts sandbox.Options) bool {
 }
 
 // copySeeded fills dir with a copy of the demo seeded for key, seeding it
-// first when there is none younger than seededMaxAge.
+// first when there is none younger than seededMaxAge. The copy is made
+// beside dir and renamed into place, so dir is either the whole copy or
+// as it was.
 func copySeeded(key seedKey, dir string) error {
 	src, err := seededFolder(key)
 	if err != nil {
 		return err
 	}
-	return copyState(src, dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".seeded-*")
+	if err != nil {
+		return err
+	}
+	if err := copyState(src, tmp); err != nil {
+		_ = os.RemoveAll(tmp)
+		return fmt.Errorf("copying the seeded demo: %w", err)
+	}
+	// rename(2) replaces an empty folder, which t.TempDir gives.
+	if err := os.Rename(tmp, dir); err != nil {
+		_ = os.RemoveAll(tmp)
+		return fmt.Errorf("copying the seeded demo: %w", err)
+	}
+	return nil
+}
+
+// seedSandboxCache gives `aayu --sandbox` under home the copy of the demo
+// it would otherwise seed on its first run, in the state folder it keeps
+// in home's cache (cli's startSandbox). The binary's own first-run seeding
+// is what the tmux tests run; a failed copy leaves the folder as it was,
+// for aayu to seed.
+func seedSandboxCache(vars map[string]string, args []string) {
+	if vars["HOME"] == "" || vars["XDG_CACHE_HOME"] != "" || !slices.Contains(args, "--sandbox") {
+		return
+	}
+	dir := filepath.Join(vars["HOME"], ".cache", "aayu", "sandbox")
+	if seedable(sandbox.Options{StateDir: dir}) {
+		_ = copySeeded(seedKey{}, dir)
+	}
 }
 
 func seededFolder(key seedKey) (string, error) {
@@ -87,16 +122,23 @@ func seededFolder(key seedKey) (string, error) {
 	if err := srv.Close(); err != nil {
 		return "", fmt.Errorf("saving the demo seeded once: %w", err)
 	}
+	// One pack of whole objects per repository: a copy links two files
+	// instead of a folder and a file per object.
+	for _, repo := range []string{"benefits.git", "fresh.git"} {
+		if out, err := exec.Command("git", "-C", filepath.Join(dir, repo), "repack", "-a", "-d", "-q", "--window=0").CombinedOutput(); err != nil {
+			return "", fmt.Errorf("packing the demo seeded once: %w\n%s", err, out)
+		}
+	}
 	seeded.dirs[key] = seededState{dir: dir, at: at}
 	return dir, nil
 }
 
-// copyState copies the state folder src into dst. A git object file is
-// linked, not copied: git never changes one in place (a new object is a
-// new file renamed into place; the same content is the same name), so the
-// copies share them as clones of one repository on one disk may. Every
-// other file (state.json, refs, the Sigstore root) is copied, since the
-// sandbox rewrites those.
+// copyState copies the state folder src into dst. A git object file or
+// pack is linked, not copied: git never changes one in place (a new object
+// is a new file renamed into place; the same content is the same name), so
+// the copies share them as clones of one repository on one disk may.
+// Every other file (state.json, refs, the Sigstore root) is copied, since
+// the sandbox rewrites those.
 func copyState(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -117,7 +159,7 @@ func copyState(src, dst string) error {
 		if !info.Mode().IsRegular() {
 			return fmt.Errorf("copying the seeded demo: %s is not a regular file", p)
 		}
-		if filepath.Base(filepath.Dir(filepath.Dir(p))) == "objects" && len(filepath.Base(filepath.Dir(p))) == 2 {
+		if parent := filepath.Base(filepath.Dir(p)); filepath.Base(filepath.Dir(filepath.Dir(p))) == "objects" && (parent == "pack" || len(parent) == 2) {
 			if err := os.Link(p, to); err == nil {
 				return nil
 			}
