@@ -33,12 +33,7 @@ func sandboxWithPlan(t *testing.T, stateDir string, plan sandbox.FaultPlan) (*sa
 // (seeded_state_test.go).
 func sandboxWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
 	t.Helper()
-	if seedable(opts) {
-		if err := copySeeded(seedKey{botIdentity: opts.BotIdentity, botApp: opts.BotApp}, opts.StateDir); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv, err := sandbox.New(opts)
+	srv, err := newSandbox(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,17 @@ func seedable(opts sandbox.Options) bool {
 	return errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0)
 }
 
+// newSandbox is sandbox.New, its state folder first filled with a copy of
+// the demo seeded once when seedable says it may be.
+func newSandbox(opts sandbox.Options) (*sandbox.Server, error) {
+	if seedable(opts) {
+		if err := copySeeded(seedKey{botIdentity: opts.BotIdentity, botApp: opts.BotApp}, opts.StateDir); err != nil {
+			return nil, err
+		}
+	}
+	return sandbox.New(opts)
+}
+
 // copySeeded fills dir with a copy of the demo seeded for key, seeding it
 // first when there is none younger than seededMaxAge. The copy is made
 // beside dir and renamed into place, so dir is either the whole copy or
@@ -76,7 +87,12 @@ func copySeeded(key seedKey, dir string) error {
 		_ = os.RemoveAll(tmp)
 		return fmt.Errorf("copying the seeded demo: %w", err)
 	}
-	// rename(2) replaces an empty folder, which t.TempDir gives.
+	// dir may be an empty folder (t.TempDir gives one), which os.Rename
+	// does not replace.
+	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		_ = os.RemoveAll(tmp)
+		return fmt.Errorf("copying the seeded demo: %w", err)
+	}
 	if err := os.Rename(tmp, dir); err != nil {
 		_ = os.RemoveAll(tmp)
 		return fmt.Errorf("copying the seeded demo: %w", err)
