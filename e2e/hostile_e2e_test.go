@@ -62,8 +62,12 @@ func TestHostileUserConfigRefusedFast(t *testing.T) {
 	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	vars, args := map[string]string{"HOME": home}, []string{"--sandbox", "inbox", "--list"}
+	// The helpers' copy of the seeded demo is set-up, made before the
+	// clock starts: the bound is on aayu refusing the file.
+	seedSandboxCache(vars, args)
 	start := time.Now()
-	code, _, errOut := runAayuEnv(t, map[string]string{"HOME": home}, "--sandbox", "inbox", "--list")
+	code, _, errOut := runAayuEnv(t, vars, args...)
 	took := time.Since(start)
 	if code != tui.ExitUsage || !strings.Contains(errOut, file) || !strings.Contains(errOut, "256 KiB") {
 		t.Fatalf("exit %d, want 2 naming the file and the limit:\n%s", code, errOut)

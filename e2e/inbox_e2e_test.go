@@ -20,15 +20,55 @@ import (
 	"github.com/aayudha/aayu/tui"
 )
 
+// lockedBuffer is aayu's output as it is written, safe to read while it
+// is; a waiter learns of each write from written instead of polling.
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu   sync.Mutex
+	b    bytes.Buffer
+	next chan struct{} // closed by the next Write
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.next != nil {
+		close(l.next)
+		l.next = nil
+	}
 	return l.b.Write(p)
+}
+
+// written is closed by the next Write: take it before reading String, and
+// nothing written after that read is missed.
+func (l *lockedBuffer) written() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.next == nil {
+		l.next = make(chan struct{})
+	}
+	return l.next
+}
+
+// waitMatch waits until the output matches re and returns the match,
+// or nil and the output once wait has passed. It reads the output once per
+// write, not on a timer.
+func (l *lockedBuffer) waitMatch(re string, wait time.Duration) ([]string, string) {
+	pat := regexp.MustCompile(re)
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		next := l.written()
+		s := l.String()
+		if m := pat.FindStringSubmatch(s); m != nil {
+			return m, s
+		}
+		select {
+		case <-next:
+		case <-deadline.C:
+			s = l.String()
+			return pat.FindStringSubmatch(s), s
+		}
+	}
 }
 
 func (l *lockedBuffer) String() string {
@@ -59,17 +99,11 @@ func startAayu(t *testing.T, vars map[string]string, args ...string) *liveAayu {
 
 func (a *liveAayu) waitFor(re string) []string {
 	a.t.Helper()
-	pat := regexp.MustCompile(re)
-	deadline := time.Now().Add(e2eWait)
-	for {
-		if m := pat.FindStringSubmatch(a.out.String()); m != nil {
-			return m
-		}
-		if time.Now().After(deadline) {
-			a.t.Fatalf("aayu never printed %q; it printed:\n%s", re, a.out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	m, out := a.out.waitMatch(re, e2eWait)
+	if m == nil {
+		a.t.Fatalf("aayu never printed %q; it printed:\n%s", re, out)
 	}
+	return m
 }
 
 func (a *liveAayu) send(line string) {
@@ -154,7 +188,7 @@ func TestInboxLoginScreen(t *testing.T) {
 // aayu --sandbox finds that demo instead of the solo one.
 func seedBotIdentityDemo(t *testing.T, stateDir string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: stateDir, BotIdentity: true})
+	srv, err := newSandbox(sandbox.Options{StateDir: stateDir, BotIdentity: true})
 	if err != nil {
 		t.Fatal(err)
 	}

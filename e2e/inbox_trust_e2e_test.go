@@ -28,10 +28,12 @@ func sandboxWithPlan(t *testing.T, stateDir string, plan sandbox.FaultPlan) (*sa
 	return sandboxWith(t, sandbox.Options{StateDir: stateDir, FaultPlan: plan})
 }
 
-// sandboxWith starts a sandbox with opts, stopped when the test ends.
+// sandboxWith starts a sandbox with opts, stopped when the test ends. A
+// new state folder starts as a copy of the demo seeded once
+// (seeded_state_test.go).
 func sandboxWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(opts)
+	srv, err := newSandbox(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

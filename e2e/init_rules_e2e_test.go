@@ -18,7 +18,7 @@ import (
 // onSandbox runs f against the sandbox's saved state as the founder.
 func onSandbox(t *testing.T, home string, f func(gh *github.Client)) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	srv, err := newSandbox(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
 	if err != nil {
 		t.Fatal(err)
 	}

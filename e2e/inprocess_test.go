@@ -21,6 +21,7 @@ const demoHead = "b046d1a1d113339eb80e130c9dc0008fa223e76f"
 // aayu starts inherits (Environ) and the terminal flags; a nil Stdin reads
 // as empty. This is the one place the tests call into aayu's code.
 func runCLI(ctx context.Context, vars map[string]string, args []string, e cli.Env) int {
+	seedSandboxCache(vars, args)
 	e.Getenv = func(k string) string { return vars[k] }
 	if e.Stdin == nil {
 		e.Stdin = strings.NewReader("")

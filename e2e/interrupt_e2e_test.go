@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,17 +95,11 @@ func startProcessMarked(t *testing.T, bin, home, marker string, args ...string) 
 
 func (p *procAayu) waitFor(re string) []string {
 	p.t.Helper()
-	pat := regexp.MustCompile(re)
-	deadline := time.Now().Add(e2eWait)
-	for {
-		if m := pat.FindStringSubmatch(p.out.String()); m != nil {
-			return m
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("aayu never printed %q; it printed:\n%s", re, p.out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	m, out := p.out.waitMatch(re, e2eWait)
+	if m == nil {
+		p.t.Fatalf("aayu never printed %q; it printed:\n%s", re, out)
 	}
+	return m
 }
 
 func (p *procAayu) send(line string) {

@@ -44,7 +44,7 @@ var serialTests = map[string]string{
 const e2eWait = 2 * time.Minute
 
 // TestMain runs this package's tests, several at once, and removes the
-// shared aayu binary afterwards.
+// shared aayu binary and the seeded demos afterwards.
 //
 // go test runs at most GOMAXPROCS parallel tests at a time unless told
 // otherwise: two on the two-core machine. These tests spend most of their
@@ -63,6 +63,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if builtAayu.dir != "" {
 		_ = os.RemoveAll(builtAayu.dir)
+	}
+	if seeded.root != "" {
+		_ = os.RemoveAll(seeded.root)
 	}
 	os.Exit(code)
 }

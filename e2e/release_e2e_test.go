@@ -20,7 +20,7 @@ import (
 // blocks a release on the demo is only what a test puts there.
 func devGreen(t *testing.T, home string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	srv, err := newSandbox(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func devGreen(t *testing.T, home string) {
 // failed: the tip's own checks are then what a release judges.
 func devRed(t *testing.T, home string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	srv, err := newSandbox(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/vsigstore"
@@ -63,14 +66,25 @@ func (r *selfUpdateRig) run(vars map[string]string, extra ...string) (int, strin
 	r.t.Helper()
 	home := r.t.TempDir()
 	args := append([]string{"--api-url", r.url + "/", "--set", "proof.trusted_root=" + r.root, "self-update"}, extra...)
-	cmd := exec.Command(r.bin, args...)
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "AAYU_GITHUB_TOKEN=sandbox-reader"}
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "AAYU_GITHUB_TOKEN=sandbox-reader"}
 	for k, v := range vars {
-		cmd.Env = append(cmd.Env, k+"="+v)
+		env = append(env, k+"="+v)
 	}
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	var err error
+	// The copy was just written: a process another test forks at that
+	// moment holds it open for writing until its own exec, and this exec
+	// fails with "text file busy" (golang/go#22315), nothing having run.
+	// cmd/go tries again the same way when it runs a binary it just wrote.
+	for try := 0; ; try++ {
+		cmd := exec.Command(r.bin, args...)
+		cmd.Env = env
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err = cmd.Run(); !errors.Is(err, syscall.ETXTBSY) || try == 20 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

@@ -71,7 +71,7 @@ var openSandboxes = struct {
 // it changed, before aayu runs again on the same state.
 func sandboxAs(t *testing.T, home, login string) *github.Client {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
+	srv, err := newSandbox(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestPresenceCheckAccess(t *testing.T) {
 func seedDemoAt(t *testing.T, home string, opts sandbox.Options, record, review bool) string {
 	t.Helper()
 	opts.StateDir = filepath.Join(home, ".cache", "aayu", "sandbox")
-	srv, err := sandbox.New(opts)
+	srv, err := newSandbox(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func TestShipRefusesARawTitleInHistoryThroughTheBinary(t *testing.T) {
 	home := t.TempDir()
 	// With a bot identity the founder's review of the bot's #4 is the pass,
 	// so the test reaches the merge without the bypass's presence check.
-	srv, err := sandbox.New(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox"), BotIdentity: true})
+	srv, err := newSandbox(sandbox.Options{StateDir: filepath.Join(home, ".cache", "aayu", "sandbox"), BotIdentity: true})
 	if err != nil {
 		t.Fatal(err)
 	}
