@@ -32,6 +32,18 @@ func slowSandbox(t *testing.T, latency time.Duration) (url string, commented <-c
 // watchedSandbox is a sandbox whose writes are slowed by latency and
 // whose landed channel receives a value once a request it logs starts
 // with watch.
+// landedWithin waits for a watched request to reach the sandbox, and
+// fails the test with what aayu shows (now) if it never does, rather than
+// hanging until go test's own timeout.
+func landedWithin(t *testing.T, landed <-chan struct{}, what string, now func() string) {
+	t.Helper()
+	select {
+	case <-landed:
+	case <-time.After(e2eWait):
+		t.Fatalf("%s never reached the sandbox; aayu shows:\n%s", what, now())
+	}
+}
+
 func watchedSandbox(t *testing.T, latency time.Duration, watch string) (url string, landed <-chan struct{}) {
 	t.Helper()
 	seen := make(chan struct{}, 1)
@@ -209,7 +221,7 @@ func TestSIGTERMDuringInboxWriteLeavesNoHalfDone(t *testing.T) {
 	home := t.TempDir()
 	url, commented := slowSandbox(t, 300*time.Millisecond)
 	p := acceptDecision(t, bin, home, url)
-	<-commented // the comment is on GitHub, the label and the close are not
+	landedWithin(t, commented, "the Decision's comment", p.out.String) // on GitHub, the label and the close are not
 	p.signal(syscall.SIGTERM)
 	code := p.exited()
 	out := p.out.String()
@@ -247,7 +259,7 @@ func TestCtrlCTwiceDuringDecisionWriteLeavesItHalfDoneForTheNextRun(t *testing.T
 	home := t.TempDir()
 	url, commented := slowSandbox(t, 500*time.Millisecond)
 	p := acceptDecision(t, bin, home, url)
-	<-commented
+	landedWithin(t, commented, "the Decision's comment", p.out.String)
 	p.signal(syscall.SIGINT)
 	p.waitFor(`ctrl\+c: finishing 1 write under way`)
 	p.signal(syscall.SIGINT)
@@ -347,7 +359,7 @@ func TestSIGTERMDuringShipMergeStopsAfterItLands(t *testing.T) {
 	url, merged := watchedSandbox(t, 200*time.Millisecond, "PUT /repos/acme/benefits/pulls/4/merge 200")
 	p := shipProcess(t, bin, home, url)
 	p.send("y")
-	<-merged // on GitHub; the answer is on its way back to aayu
+	landedWithin(t, merged, "the merge", p.out.String) // on GitHub; the answer is on its way back to aayu
 	p.signal(syscall.SIGTERM)
 	code := p.exited()
 	last := p.lastLine()
@@ -389,10 +401,10 @@ func TestTmuxCtrlCDuringDecisionWriteFinishesIt(t *testing.T) {
 	home := t.TempDir()
 	url, commented := slowSandbox(t, 300*time.Millisecond)
 	s := newTmux(t, 140, 34, humanEnv(home)+" AAYU_GITHUB_TOKEN=sandbox-founder "+bin+" --api-url "+url+"/ --oauth-url "+url+" --repo acme/benefits inbox")
-	s.waitFor("Needs you (8)")
+	s.waitCards(8)
 	s.waitFor("Decision #1 (needs you)") // the first card, under the cursor
 	s.keys("Enter")
-	<-commented
+	landedWithin(t, commented, "the Decision's comment", s.screen)
 	s.keys("C-c")
 	s.waitFor("finishing 1 write under way")
 	scr := s.waitFor("AAYU-EXIT=0")

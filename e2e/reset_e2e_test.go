@@ -85,7 +85,7 @@ func TestTmuxInboxReadsAllAfterTheSandboxIsReset(t *testing.T) {
 
 	s := newTmux(t, 120, 30, humanEnv(home)+" AAYU_GITHUB_TOKEN=sandbox-founder "+bin+
 		" --api-url http://"+addr+"/ --oauth-url http://"+addr+" --repo acme/benefits inbox")
-	s.waitFor("Needs you (8)")
+	s.waitCards(8)
 	client, err := ghx.NewClient(ghx.ClientOptions{APIURL: "http://" + addr + "/", Token: ghx.NewToken("sandbox-founder", "test")})
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func TestTmuxInboxReadsAllAfterTheSandboxIsReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.keys("r")
-	s.waitFor("Needs you (7)")
+	s.waitCards(7)
 
 	reset := func() {
 		t.Helper()
@@ -108,7 +108,7 @@ func TestTmuxInboxReadsAllAfterTheSandboxIsReset(t *testing.T) {
 	reopened := func() {
 		t.Helper()
 		s.keys("r")
-		scr := s.waitFor("Needs you (8)")
+		scr := s.waitCards(8)
 		if !strings.Contains(scr, "Decision #"+itoa(sandbox.DemoDecision)) {
 			t.Errorf("the re-opened Decision #%d is not on the screen:\n%s", sandbox.DemoDecision, scr)
 		}
@@ -124,7 +124,7 @@ func TestTmuxInboxReadsAllAfterTheSandboxIsReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.keys("r")
-	s.waitFor("Needs you (7)")
+	s.waitCards(7)
 	stopSandbox(t, first)
 	reset()
 	sandboxProcess(t, bin, home, addr)

@@ -14,7 +14,7 @@ func TestTmuxInboxNoteTakesABracketedPaste(t *testing.T) {
 	t.Parallel()
 	bin := buildAayu(t)
 	s := newTmux(t, 120, 30, humanEnv(t.TempDir())+" "+bin+" --sandbox inbox")
-	s.waitFor("Needs you (8)")
+	s.waitCards(8)
 	s.keys("Down", "Down", "Down")
 	s.waitFor("> " + "    Review #6")
 	s.keys("2")

@@ -50,7 +50,7 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 	home := t.TempDir()
 	s := newTmux(t, 120, 34, "sleep 1; "+humanEnv(home)+" "+bin+" --sandbox inbox")
 	raw := s.recordRaw()
-	s.waitFor("Needs you (8)")
+	s.waitCards(8)
 	s.keys("Down")
 	s.keys("Down")
 	s.waitFor("Story PR ready to ship #4 (needs you)")
@@ -59,7 +59,7 @@ func TestTmuxOneProgramInboxShipPackBack(t *testing.T) {
 	s.keys("y")
 	s.waitFor("shipped: merged as")
 	s.keys("Escape")
-	scr := s.waitFor("Needs you (7)") // back in the inbox, without the shipped card
+	scr := s.waitCards(7) // back in the inbox, without the shipped card
 	if !strings.Contains(scr, "aayu ship 4 ended: shipped") {
 		t.Errorf("back in the inbox, the message line does not say how the ship ended:\n%s", scr)
 	}
@@ -105,7 +105,7 @@ func TestTmuxInboxPresenceInTheSameProgram(t *testing.T) {
 	s := newTmux(t, 100, 30, "sleep 1; "+humanEnv(home)+" AMP_THREAD_ID=T-1 "+bin+" --sandbox inbox")
 	raw := s.recordRaw()
 	s.approveDeviceCode("founder")
-	s.waitFor("Needs you (8)")
+	s.waitCards(8)
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=0")
 	assertOneAltScreen(t, raw())
@@ -149,7 +149,7 @@ func TestTmuxSmallTerminalCardScrollsAndYesNotCut(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 40, 24, humanEnv(home)+" NO_COLOR=1 "+bin+" --sandbox inbox")
-	s.waitFor("Needs you (8)")
+	s.waitCards(8)
 	scr := s.waitFor("more below: pgdn")
 	if strings.Contains(scr, "  s  skip") {
 		t.Fatalf("the card's end is in view though it says more below:\n%s", scr)
@@ -174,7 +174,7 @@ func TestTmuxSmallTerminalCardScrollsAndYesNotCut(t *testing.T) {
 	s.keys("y")
 	s.waitFor("shipped: merged as")
 	s.keys("Escape")
-	s.waitFor("Needs you (7)")
+	s.waitCards(7)
 	s.keys("q")
 	s.waitFor("AAYU-EXIT=0")
 }

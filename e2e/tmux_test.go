@@ -121,6 +121,27 @@ func (s *tmuxSession) waitFor(want string) string {
 	}
 }
 
+// waitCards waits until the inbox shows n cards that need the person from
+// a whole read ("· read at" in its header). The first read shows its cards
+// while it is still arriving, and a key pressed then (Enter, r) is refused
+// in words ("the read from GitHub is still arriving", "Already reading
+// GitHub."), so a test that acts on the cards waits for the whole read.
+func (s *tmuxSession) waitCards(n int) string {
+	s.t.Helper()
+	want := fmt.Sprintf("Needs you (%d)", n)
+	deadline := time.Now().Add(e2eWait)
+	for {
+		scr := s.screen()
+		if strings.Contains(scr, want) && strings.Contains(scr, " · read at ") {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q from a whole read; it shows:\n%s", want, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 func TestTmuxPackScreen(t *testing.T) {
 	t.Parallel()
 	bin := buildAayu(t)
@@ -201,7 +222,7 @@ func TestTmuxInboxOnSandbox(t *testing.T) {
 	bin := buildAayu(t)
 	home := t.TempDir()
 	s := newTmux(t, 120, 30, humanEnv(home)+" "+bin+" --sandbox inbox")
-	s.waitFor("Needs you (8)")
+	s.waitCards(8)
 	s.waitFor("Housekeeping (3)")
 	for range 8 {
 		s.keys("Down")
@@ -262,7 +283,7 @@ func TestTmuxShipFromTheInbox(t *testing.T) {
 			bin := buildAayu(t)
 			home := t.TempDir()
 			s := newTmux(t, 120, 34, humanEnv(home)+" "+bin+" --sandbox inbox")
-			s.waitFor("Needs you (8)")
+			s.waitCards(8)
 			s.keys("Down")
 			s.keys("Down")
 			s.waitFor("Story PR ready to ship #4 (needs you)")
