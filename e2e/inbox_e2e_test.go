@@ -206,15 +206,28 @@ func approveHeadFromInbox(t *testing.T, home string) (string, string, string) {
 	approveOnSandbox(t, m[1], m[2], "founder")
 	card := a.waitFor(`card (\d+): PR that needs your review #6 \(needs you\)`)[1]
 	head := a.waitFor(`(?s)PR that needs your review #6.*?head ([0-9a-f]{40})`)[1]
-	for {
-		a.waitFor(`card (\d+) of \d+: [^\n]*\. Choose`)
-		out := a.out.String()
-		last := out[strings.LastIndex(out, "card "):]
-		if strings.HasPrefix(last, "card "+card+" of") {
+	// Skip to the card: one s per question, each sent only once the next
+	// question is printed, so no s lands on a card not yet read, and a
+	// bounded number of them.
+	choose := regexp.MustCompile(`card (\d+) of \d+: [^\n]*\. Choose`)
+	for asked := 0; ; {
+		deadline := time.Now().Add(e2eWait)
+		all := choose.FindAllStringSubmatch(a.out.String(), -1)
+		for len(all) <= asked {
+			if time.Now().After(deadline) {
+				t.Fatalf("no next question after %d; aayu printed:\n%s", asked, a.out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+			all = choose.FindAllStringSubmatch(a.out.String(), -1)
+		}
+		asked = len(all)
+		if all[asked-1][1] == card {
 			break
 		}
+		if asked > 30 {
+			t.Fatalf("card %s never came up in %d questions:\n%s", card, asked, a.out.String())
+		}
 		a.send("s")
-		time.Sleep(50 * time.Millisecond)
 	}
 	a.send("2")
 	a.waitFor(`One line on what you checked`)
