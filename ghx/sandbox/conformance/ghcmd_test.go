@@ -121,7 +121,7 @@ func TestGHCommandsReadTheSandbox(t *testing.T) {
 		for _, p := range prs {
 			got[p.Number] = p.State + " into " + p.BaseRefName
 		}
-		want := map[int]string{4: "OPEN into dev", 6: "OPEN into dev", 8: "OPEN into dev", 10: "MERGED into dev", 12: "MERGED into dev", 15: "MERGED into dev", 18: "OPEN into dev"}
+		want := map[int]string{4: "OPEN into dev", 6: "OPEN into dev", 8: "OPEN into dev", 10: "MERGED into dev", 12: "MERGED into dev", 15: "MERGED into dev", 18: "OPEN into dev", 20: "OPEN into dev"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("gh pr list --state all: %v, want %v", got, want)
 		}
