@@ -23,7 +23,11 @@ import (
 func sandboxProcess(t *testing.T, bin, home, addr string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(bin, "sandbox", "--addr", addr)
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	cmd.Env = sandboxEnviron(home)
+	// Its own process group, so the cleanup's kill reaches what it started
+	// (a gate run's go and git): one left running writes into home while
+	// the test's TempDir is being removed.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -31,7 +35,7 @@ func sandboxProcess(t *testing.T, bin, home, addr string) *exec.Cmd {
 	}
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			_ = cmd.Wait()
 		}
 	})
@@ -52,13 +56,25 @@ func sandboxProcess(t *testing.T, bin, home, addr string) *exec.Cmd {
 	}
 }
 
+// sandboxEnviron is a person's environment under home: a new HOME, the
+// Go caches as go env reports them (a new HOME would mean an empty build
+// cache for every go its gate runs start, the standard library compiled
+// again, writing into home while the test ends).
+func sandboxEnviron(home string) []string {
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	return append(env, strings.Fields(goEnv())...)
+}
+
 // stopSandbox ends a sandbox process as Ctrl-C does: it saves its state.
 func stopSandbox(t *testing.T, cmd *exec.Cmd) {
 	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil {
+	err := cmd.Wait()
+	// What it started and did not wait for ends with it.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if err != nil {
 		t.Fatalf("aayu sandbox did not stop cleanly: %v", err)
 	}
 }
@@ -100,7 +116,7 @@ func TestTmuxInboxReadsAllAfterTheSandboxIsReset(t *testing.T) {
 	reset := func() {
 		t.Helper()
 		cmd := exec.Command(bin, "sandbox", "--reset")
-		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+		cmd.Env = sandboxEnviron(home)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("aayu sandbox --reset: %v\n%s", err, out)
 		}
