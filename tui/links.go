@@ -34,6 +34,9 @@ var unbreakablePattern = sync.OnceValue(func() *regexp.Regexp {
 // Wrapping (WrapLinks) and the goldens' check (tuitest) both use it, so
 // the rule the screens follow is the rule the tests enforce.
 func Unbreakable(text string) [][2]int {
+	if !mayHoldUnbreakable(text) {
+		return nil
+	}
 	var out [][2]int
 	for _, loc := range unbreakablePattern().FindAllStringIndex(text, -1) {
 		tok := text[loc[0]:loc[1]]
@@ -45,6 +48,19 @@ func Unbreakable(text string) [][2]int {
 		}
 	}
 	return out
+}
+
+// mayHoldUnbreakable says whether text holds a literal every match of
+// unbreakablePattern contains ("http", a backquote, "aayu", "gh auth",
+// "tmux set", "git "): most lines hold none, and scanning for six strings
+// costs a fraction of running the pattern over the line.
+func mayHoldUnbreakable(text string) bool {
+	for _, lit := range [...]string{"http", "`", "aayu", "gh auth", "tmux set", "git "} {
+		if strings.Contains(text, lit) {
+			return true
+		}
+	}
+	return false
 }
 
 // WrapLinks wraps text to w columns (at spaces and the other breakpoints)

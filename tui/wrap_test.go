@@ -71,3 +71,35 @@ func TestWrapPutsATooWideCommandOnItsOwnLine(t *testing.T) {
 		t.Errorf("the too-wide command's placeholder is broken:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestUnbreakableLooksOnlyWhereAMatchCanBe: the check before the pattern
+// (mayHoldUnbreakable) says yes to every text the pattern finds a token in,
+// one of each kind, so skipping the pattern on a no never lets a wrap
+// break a URL or a command; and it says no to a line with none of them.
+func TestUnbreakableLooksOnlyWhereAMatchCanBe(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"see http://127.0.0.1:8080/acme/benefits/pull/4 for it",
+		"see https://github.com/acme/benefits/pull/4#issuecomment-9.",
+		"run `make proof` first",
+		"then aayu decide 1,2 --accept 1,2 here",
+		"aayu proof push 4",
+		"sign in with gh auth login",
+		"turn on tmux set -s set-clipboard on and try again",
+		"or tmux set-option -g allow-passthrough on",
+		"find it with git merge-base --fork-point",
+	} {
+		if len(unbreakablePattern().FindAllStringIndex(text, -1)) == 0 {
+			t.Fatalf("the case %q holds no token; the pattern changed", text)
+		}
+		if !mayHoldUnbreakable(text) {
+			t.Errorf("mayHoldUnbreakable(%q) = false, yet the pattern finds a token in it", text)
+		}
+		if len(Unbreakable(text)) == 0 {
+			t.Errorf("Unbreakable(%q) found nothing", text)
+		}
+	}
+	if plain := "status: not done, step 40: the check was cancelled"; mayHoldUnbreakable(plain) {
+		t.Errorf("mayHoldUnbreakable(%q) = true for a line with no URL and no command", plain)
+	}
+}

@@ -92,6 +92,7 @@ type pane struct {
 	detailFor    string         // the card detailVP was laid out for
 	celebratedAt time.Time      // when the last job well done began its confetti
 	confetti     int
+	laidOut      laidOutCard // the last card wrapped, kept for the next key and frame (view.go)
 }
 
 // status is the message area under the list (one line, or a few for a

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -126,9 +127,35 @@ func (p *pane) View(st tui.Styles, lines, ask []string, w, h int) []string {
 
 // cardBody is the card's lines, styled and wrapped to the pane.
 func (m *Model) cardBody(s model.Step, w int) []string {
+	text := m.cardLines(s)
+	if !m.pane.laidOut.holds(text, w) {
+		m.pane.laidOut = laidOutCard{text: text, w: w, lines: m.wrapCard(text, w)}
+	}
+	// A copy: the pane cuts the lines and appends a question to them.
+	return slices.Clone(m.pane.laidOut.lines)
+}
+
+// laidOutCard is a card's text and the lines it wrapped to at w columns.
+// A scroll key and the frame after it each lay the card out again, and
+// wrapping (finding the URLs and commands no break may fall inside) is
+// what a long card costs per key: the same text at the same width wraps
+// to the same lines, so the last one is kept.
+type laidOutCard struct {
+	text  []string
+	w     int
+	lines []string
+}
+
+// holds says whether c is text laid out at w columns.
+func (c laidOutCard) holds(text []string, w int) bool {
+	return c.lines != nil && c.w == w && slices.Equal(c.text, text)
+}
+
+// wrapCard styles a card's text and wraps it to w columns.
+func (m *Model) wrapCard(text []string, w int) []string {
 	st := m.c.Styles
 	var lines []string
-	for i, l := range m.cardLines(s) {
+	for i, l := range text {
 		if i == 0 {
 			l = st.Title.Render(l)
 		}
