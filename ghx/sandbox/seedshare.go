@@ -44,8 +44,14 @@ type seeding struct {
 
 var (
 	seedingsMu sync.Mutex
-	seedings   = map[seedKey]func() *seeding{}
+	seedings   = map[seedKey]*keptEntry{}
 )
+
+// keptEntry is a seeding made (or being made, once) at t0 at.
+type keptEntry struct {
+	at  time.Time
+	get func() *seeding
+}
 
 // keptSeeding returns the seeding for s's options at t0, seeding it the
 // first time it is asked for.
@@ -55,15 +61,21 @@ func (s *Server) keptSeeding(t0 time.Time) *seeding {
 		k.t0 = 0
 	}
 	seedingsMu.Lock()
-	get := seedings[k]
-	if get == nil {
+	e := seedings[k]
+	if e == nil || t0.Sub(e.at) > sharedSeedMaxAge {
 		opts := s.opts
-		get = sync.OnceValue(func() *seeding { return seedTemplate(opts, t0) })
-		seedings[k] = get
+		e = &keptEntry{at: t0, get: sync.OnceValue(func() *seeding { return seedTemplate(opts, t0) })}
+		seedings[k] = e
 	}
 	seedingsMu.Unlock()
-	return get()
+	return e.get()
 }
+
+// sharedSeedMaxAge bounds how much older than its server's clock a shared
+// seeding may be: seeded dates are relative to the seeding (the latest, a
+// running gate run, 54 minutes before it), so a copy is never more than
+// this older than a demo seeded by the server itself.
+const sharedSeedMaxAge = 5 * time.Minute
 
 // seedTemplate seeds the demo into memory on a throwaway server with
 // opts and keeps what it made.

@@ -56,3 +56,24 @@ func TestACopiedSeedingIsTheSeeding(t *testing.T) {
 		}
 	}
 }
+
+// TestASharedSeedingIsAtMostFiveMinutesOld: with ShareSeed a server starts
+// from the process's seeding while it is at most sharedSeedMaxAge older
+// than the server's clock, and from a new one after.
+func TestASharedSeedingIsAtMostFiveMinutesOld(t *testing.T) {
+	t.Parallel()
+	// Scale 3 keys these seedings apart from every other test's.
+	s := &Server{opts: Options{ShareSeed: true, Scale: 3, Now: time.Now}}
+	t0 := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	first := s.keptSeeding(t0)
+	if again := s.keptSeeding(t0.Add(sharedSeedMaxAge)); again != first {
+		t.Errorf("a seeding %v old was seeded again", sharedSeedMaxAge)
+	}
+	if later := s.keptSeeding(t0.Add(sharedSeedMaxAge + time.Second)); later == first {
+		t.Errorf("a seeding older than %v was shared", sharedSeedMaxAge)
+	}
+	s.opts.ShareSeed = false
+	if own := s.keptSeeding(t0.Add(time.Minute)); own == first {
+		t.Error("without ShareSeed a seeding at another second was shared")
+	}
+}

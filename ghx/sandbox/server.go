@@ -70,7 +70,8 @@ type Options struct {
 	// ShareSeed starts the demo, when New seeds it, from a copy of the
 	// first demo this process seeded with the same BotIdentity, BotApp and
 	// Scale: its dates are relative to that first seeding's clock, as a
-	// state folder saved then and loaded now. It applies with Now nil (a
+	// state folder saved then and loaded now; a seeding more than five
+	// minutes old is made again. It applies with Now nil (a
 	// Now of the caller's own seeds at its time); without it a copy is
 	// made only of a seeding at the same second (a fixed clock). Tests set
 	// it: seeding is most of what New costs.
