@@ -42,7 +42,7 @@ type fixture struct {
 // founder); fault, when set, wraps the founder's network transport.
 func newFixture(t *testing.T, fault func(http.RoundTripper) http.RoundTripper) *fixture {
 	t.Helper()
-	return startFixture(t, fault, sandbox.Options{StateDir: t.TempDir()},
+	return startFixture(t, fault, sandbox.Options{ShareSeed: true, StateDir: t.TempDir()},
 		inboxread.Settings{IntegrationBranch: "dev", Approver: "founder", SoloMode: true})
 }
 
@@ -50,7 +50,7 @@ func newFixture(t *testing.T, fault func(http.RoundTripper) http.RoundTripper) *
 // wrote its pull requests, so the founder can review them on GitHub.
 func newBotFixture(t *testing.T) *fixture {
 	t.Helper()
-	return startFixture(t, nil, sandbox.Options{StateDir: t.TempDir(), BotIdentity: true},
+	return startFixture(t, nil, sandbox.Options{ShareSeed: true, StateDir: t.TempDir(), BotIdentity: true},
 		inboxread.Settings{IntegrationBranch: "dev", Approver: "founder", BotLogins: []string{sandbox.BotLogin}})
 }
 

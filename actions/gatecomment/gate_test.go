@@ -32,7 +32,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	srv, v, base := conformance.StartSandbox(t, sandbox.Options{})
+	srv, v, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true})
 	return &fixture{t: t, srv: srv, v: v, bot: client(t, base, "agent-bot"), ctx: context.Background()}
 }
 

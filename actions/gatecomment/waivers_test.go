@@ -74,7 +74,7 @@ func (f *fixture) waiverBy(base, opener, poster, accepter, head string) int {
 // status aayudha/merge-gate set on the head.
 func gateWithWaiver(t *testing.T, set func(f *fixture, base, head string) int) (code int, body string, decision int, status *github.RepoStatus) {
 	t.Helper()
-	return gateWithWaiverOn(t, sandbox.Options{}, set)
+	return gateWithWaiverOn(t, sandbox.Options{ShareSeed: true}, set)
 }
 
 // gateWithWaiverOn is gateWithWaiver on a sandbox started with opts.
@@ -217,7 +217,7 @@ func TestGateCommentRefusesAWaiverEditedAfterAcceptance(t *testing.T) {
 func TestGateCommentRefusesAWaiverWhoseAcceptanceWasEdited(t *testing.T) {
 	t.Parallel()
 	var later atomic.Int64 // how far the sandbox's clock is ahead of now
-	opts := sandbox.Options{Now: func() time.Time { return time.Now().Add(time.Duration(later.Load())) }}
+	opts := sandbox.Options{ShareSeed: true, Now: func() time.Time { return time.Now().Add(time.Duration(later.Load())) }}
 	code, body, n, st := gateWithWaiverOn(t, opts, func(f *fixture, base, head string) int {
 		n := f.waiverBy(base, "founder", "founder", "founder", head)
 		agent := client(f.t, base, "agent-bot")

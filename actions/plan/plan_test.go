@@ -30,7 +30,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	_, _, base := conformance.StartSandbox(t, sandbox.Options{StateDir: t.TempDir()})
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true, StateDir: t.TempDir()})
 	return &fixture{t: t, base: base}
 }
 

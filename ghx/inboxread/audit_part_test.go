@@ -14,7 +14,7 @@ import (
 // new run, so its card stays for Enter to finish.
 func TestReadKeepsAnAuditWhoseLabelIsGone(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	if _, err := writer(t, f.base).Issues.RemoveLabelForIssue(context.Background(), owner, repo, sandbox.DemoPRAudit, inbox.LabelAudit); err != nil {
 		t.Fatal(err)
 	}

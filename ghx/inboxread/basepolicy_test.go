@@ -35,7 +35,7 @@ func approveChoice(t *testing.T, snap inbox.Snapshot, pr int) inbox.Choice {
 // identity that ends solo mode.
 func TestInboxJudgesAPullRequestByItsBaseBranchsPolicy(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	before := read(t, f.reader)
 	if c := approveChoice(t, before, sandbox.DemoPRReview); c.Disabled != "" {
 		t.Fatalf("with one policy the approver @founder may approve #%d: %q", sandbox.DemoPRReview, c.Disabled)
@@ -97,7 +97,7 @@ func TestInboxJudgesAPullRequestByItsBaseBranchsPolicy(t *testing.T) {
 // branch's until the next full read.
 func TestRefreshJudgesAPullRequestIntoANewBaseByThatBase(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
 	founder := clientFor(t, f.base, "founder", nil)

@@ -24,7 +24,7 @@ func BenchmarkColdRead10000Latency50ms(b *testing.B) {
 }
 
 func benchColdRead(b *testing.B, scale int, latency time.Duration) {
-	srv, err := sandbox.New(sandbox.Options{Scale: scale, Faults: sandbox.FaultSpec{Latency: latency}})
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true, Scale: scale, Faults: sandbox.FaultSpec{Latency: latency}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 
 func TestCacheRoundTripAndNoToken(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	snap := read(t, f.reader)
 	readAt := f.reader.LastReadAt()
 	dir := filepath.Join(t.TempDir(), "aayu", "inbox")

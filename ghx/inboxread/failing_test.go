@@ -15,7 +15,7 @@ import (
 // and the ready-to-ship card names it and will not offer ship.
 func TestInboxFlagsAFailingCheckRunOfAnotherWorkflow(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	if _, err := f.srv.ReportCheckRun(f.srv.HeadSHA(sandbox.DemoPRReady), "go test ./...", "failure"); err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestPullFactsQueryIsValidAgainstGitHubsSchema(t *testing.T) {
 // The batched read must see exactly what the per-item REST read sees.
 func TestGraphQLPagesReadTheSameFactsAsRESTOneByOne(t *testing.T) {
 	t.Parallel()
-	_, _, base := conformance.StartSandbox(t, sandbox.Options{Scale: 120})
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true, Scale: 120})
 	// A review on the pull request waiting at the human rung: reviews are
 	// read only while inspect is pending.
 	if _, _, err := writer(t, base).PullRequests.CreateReview(context.Background(), owner, repo, sandbox.DemoPRReview,
@@ -81,7 +81,7 @@ func TestReadFallsBackToRESTWhenGraphQLFails(t *testing.T) {
 		}
 		return sandbox.NoFault
 	}
-	_, _, base := conformance.StartSandbox(t, sandbox.Options{FaultPlan: failGraphQL})
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true, FaultPlan: failGraphQL})
 	var (
 		mu     sync.Mutex
 		logged []string

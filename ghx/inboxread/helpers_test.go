@@ -95,7 +95,7 @@ func clientAs(t *testing.T, base, login, cacheDir string, rt http.RoundTripper) 
 
 func startPlain(t *testing.T) (*sandbox.Server, *conformance.Validator, string) {
 	t.Helper()
-	return conformance.StartSandbox(t, sandbox.Options{})
+	return conformance.StartSandbox(t, sandbox.Options{ShareSeed: true})
 }
 
 // writer is go-github as sandbox-writer, for staging a change.

@@ -17,7 +17,7 @@ import (
 // gate's own judgement on PR 6 still makes one.
 func TestInboxIgnoresAForgedInspectStatus(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	before := stepIDs(inbox.Derive(read(t, f.reader)))
 	if _, ok := before[id(inbox.KindNeedsReview, sandbox.DemoPRReview)]; !ok {
 		t.Fatalf("the gate's own human rung on PR 6 makes no card: %v", before)

@@ -32,7 +32,7 @@ func mergeCards(snap inbox.Snapshot) []string {
 // App token (contents, issues and pull requests) may not read.
 func TestReadMergesFindsTheInboxsMergeCardsWithoutActionsOrGraphQL(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	want := mergeCards(read(t, f.reader))
 	if len(want) != 2 || !strings.HasPrefix(want[0], id(inbox.KindMergedWithoutShip, sandbox.DemoStoryMergedNoShip)) ||
 		!strings.HasPrefix(want[1], id(inbox.KindBugFixMerged, sandbox.DemoBug)) {

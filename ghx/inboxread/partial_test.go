@@ -56,7 +56,7 @@ func forbidCommitsOf(pr int) func(http.Handler) http.Handler {
 // there, not silently missing.
 func TestGraphQLPartialDataIsNotTrusted(t *testing.T) {
 	t.Parallel()
-	_, _, base := conformance.StartSandbox(t, sandbox.Options{Wrap: forbidCommitsOf(sandbox.DemoPRReady)})
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true, Wrap: forbidCommitsOf(sandbox.DemoPRReady)})
 	w := &wire{next: http.DefaultTransport}
 	partial := inboxread.New(clientFor(t, base, "founder", w), owner, repo, inboxread.Options{Logf: t.Logf})
 	perItem := inboxread.New(clientFor(t, base, "founder", nil), owner, repo, inboxread.Options{PerItem: true})

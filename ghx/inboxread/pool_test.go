@@ -112,7 +112,7 @@ func TestColdReadAtScaleReadsPagesSideBySideWithinTheBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scale test: run without -short")
 	}
-	_, _, base := conformance.StartSandbox(t, sandbox.Options{Scale: 1500, Faults: sandbox.FaultSpec{Latency: 5 * time.Millisecond}})
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true, Scale: 1500, Faults: sandbox.FaultSpec{Latency: 5 * time.Millisecond}})
 	f := &flight{next: http.DefaultTransport}
 	r := inboxread.New(scaledClient(t, base, f, nil), owner, repo, inboxread.Options{})
 	got := issueNumbers(t, r)
@@ -151,7 +151,7 @@ func TestSecondaryLimitOnOnePageMakesThePoolWaitNotFailOrHammer(t *testing.T) {
 		done = true
 		return sandbox.FaultSecondary429
 	}
-	_, _, base := conformance.StartSandbox(t, sandbox.Options{Scale: 800, FaultPlan: plan, Faults: sandbox.FaultSpec{Latency: 5 * time.Millisecond}})
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true, Scale: 800, FaultPlan: plan, Faults: sandbox.FaultSpec{Latency: 5 * time.Millisecond}})
 	var (
 		sleepMu       sync.Mutex
 		waits         []time.Duration

@@ -12,7 +12,7 @@ import (
 
 func TestReadShowsItsPartsAsTheyArrive(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	var (
 		mu    sync.Mutex
 		parts []inbox.Snapshot

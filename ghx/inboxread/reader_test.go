@@ -16,7 +16,7 @@ import (
 
 func TestReadDerivesEveryKind(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	snap := read(t, f.reader)
 	requests, counted, paths := f.wire.take()
 	t.Logf("first Read of the demo: %d requests, %d counted against the rate limit", requests, counted)
@@ -66,7 +66,7 @@ func TestReadDerivesEveryKind(t *testing.T) {
 // nothing, so PR 4 is not ready to ship from this account's view.
 func TestReadAsReadOnlyAccount(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "reader")
+	f := start(t, sandbox.Options{ShareSeed: true}, "reader")
 	snap := read(t, f.reader)
 	got := stepsByKind(inbox.Derive(snap))
 	if len(got[inbox.KindReadyToShip]) != 0 {
@@ -83,7 +83,7 @@ func TestReadAsReadOnlyAccount(t *testing.T) {
 // answered 304.
 func TestRefreshNothingChangedIsTwoFreeRequests(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
 	f.wire.take()
@@ -106,7 +106,7 @@ func TestRefreshNothingChangedIsTwoFreeRequests(t *testing.T) {
 func TestRefreshSeesAChange(t *testing.T) {
 	t.Parallel()
 	clock := &shiftingClock{}
-	f := start(t, sandbox.Options{Now: clock.now}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true, Now: clock.now}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
 	f.wire.take()
@@ -172,7 +172,7 @@ func TestRefreshSeesASecondWriteInTheSameSecond(t *testing.T) {
 	// first version look settled.
 	frozen := time.Now().UTC().Truncate(time.Second)
 	now := func() time.Time { return frozen }
-	f := start(t, sandbox.Options{Now: now}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true, Now: now}, "founder")
 	f.reader = inboxread.New(clientFor(t, f.base, "founder", f.wire), owner, repo, inboxread.Options{Logf: t.Logf, Now: now})
 	ctx := context.Background()
 	prev := read(t, f.reader)
@@ -234,7 +234,7 @@ func TestRereadSeesChange(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := start(t, sandbox.Options{}, "founder")
+			f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 			ctx := context.Background()
 			prev := read(t, f.reader)
 			before, ok := stepIDs(inbox.Derive(prev))[id(c.kind, c.number)]
@@ -277,7 +277,7 @@ func TestRereadSeesChange(t *testing.T) {
 
 func TestRereadRefusesUnknownKind(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	if _, err := f.reader.Reread(context.Background(), inbox.Kind("nonsense"), 1, inbox.Snapshot{}); err == nil {
 		t.Error("an unknown kind was read")
 	}

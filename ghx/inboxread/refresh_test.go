@@ -18,7 +18,7 @@ import (
 // refresh re-reads that pull request's details and nothing else's.
 func TestRefreshSeesAPullRequestChange(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
 	f.wire.take()

@@ -50,7 +50,7 @@ func closeDecision(t *testing.T, base string, snap inbox.Snapshot) int {
 // is back.
 func TestRefreshReadsAllWhenTheRepositoryWasReplaced(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	ctx := context.Background()
 	first := read(t, f.reader)
 	closed := closeDecision(t, f.base, first)
@@ -120,7 +120,7 @@ func TestWarmReadsAllWhenTheRepositoryWasReplaced(t *testing.T) {
 // known to be of this one: the refresh reads everything once.
 func TestRefreshReadsAllWhenTheSnapshotNamesNoRepository(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	first := read(t, f.reader)
 	old := first
 	old.Repository = inbox.RepoIdentity{}

@@ -20,7 +20,7 @@ import (
 // review alone (the record not landed) or a record of another head keeps it.
 func TestApprovedHeadByRecordNotOfferedNextSession(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	pr := sandbox.DemoPRReview
 	// The approver is writer, not the solo demo's author of #6, so GitHub
 	// takes their review.

@@ -20,7 +20,7 @@ func TestReadAtScale(t *testing.T) {
 		t.Skip("scale test: run without -short")
 	}
 	const scale = 2000
-	f := start(t, sandbox.Options{Scale: scale}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true, Scale: scale}, "founder")
 	ctx := context.Background()
 
 	began := time.Now()

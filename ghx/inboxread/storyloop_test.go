@@ -25,7 +25,7 @@ import (
 // comment on a pull request changed.
 func TestInboxReadsTheStoryLoopsSteps(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
 	kinds := stepsByKind(inbox.Derive(prev))
@@ -95,7 +95,7 @@ func TestInboxReadsTheStoryLoopsSteps(t *testing.T) {
 // re-read of its card, which reads the ledger's specs again.
 func TestRereadOfAStoryLoopCardReadsTheLedgerAgain(t *testing.T) {
 	t.Parallel()
-	f := start(t, sandbox.Options{}, "founder")
+	f := start(t, sandbox.Options{ShareSeed: true}, "founder")
 	ctx := context.Background()
 	prev := read(t, f.reader)
 	founder := clientFor(t, f.base, "founder", nil)

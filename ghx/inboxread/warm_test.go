@@ -59,7 +59,7 @@ func TestWarmStartCostDoesNotGrowWithItems(t *testing.T) {
 	t.Parallel()
 	var costs []inboxread.Stats
 	for _, scale := range []int{0, 300} {
-		_, _, base := conformance.StartSandbox(t, sandbox.Options{Scale: scale})
+		_, _, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true, Scale: scale})
 		cold, warm, stats := coldThenWarm(t, base, t.TempDir())
 		if stats.Requests > 2 || stats.CountedAgainstLimit != 0 {
 			t.Errorf("scale %d: a warm start with nothing changed cost %+v, want at most 2 requests and none counted", scale, stats)
@@ -76,7 +76,7 @@ func TestWarmStartCostDoesNotGrowWithItems(t *testing.T) {
 
 func TestWarmStartReadsOnlyWhatChanged(t *testing.T) {
 	t.Parallel()
-	_, _, base := conformance.StartSandbox(t, sandbox.Options{})
+	_, _, base := conformance.StartSandbox(t, sandbox.Options{ShareSeed: true})
 	dir := t.TempDir()
 	cold := coldRead(t, base, dir)
 	w := writer(t, base)
@@ -162,7 +162,7 @@ func workflowSetsAStatus(t *testing.T) (base, dir string, pr int) {
 		later time.Duration
 	)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return time.Now().Add(later) }
-	_, _, base = conformance.StartSandbox(t, sandbox.Options{Now: clock})
+	_, _, base = conformance.StartSandbox(t, sandbox.Options{ShareSeed: true, Now: clock})
 	dir = t.TempDir()
 	cold := coldRead(t, base, dir)
 	var open inbox.PullRequest

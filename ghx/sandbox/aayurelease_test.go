@@ -25,7 +25,7 @@ func TestAayuReleaseServedAttestedAndTamperable(t *testing.T) {
 	t.Parallel()
 	file := []byte("aayu v0.99.0")
 	name := "aayu_linux_amd64"
-	srv, _, base := startValidated(t, sandbox.Options{AayuRelease: &sandbox.AayuRelease{Files: map[string][]byte{name: file}}})
+	srv, _, base := startValidated(t, sandbox.Options{ShareSeed: true, AayuRelease: &sandbox.AayuRelease{Files: map[string][]byte{name: file}}})
 	gh := client(t, base, "sandbox-reader")
 	ctx := context.Background()
 	rel, _, err := gh.Repositories.GetLatestRelease(ctx, sandbox.AayuOwner, sandbox.AayuRepo)

@@ -74,7 +74,7 @@ func unzip(t *testing.T, b []byte) map[string][]byte {
 // signed zip, the 410 of an expired one, and the tampered artifact.
 func TestMergeGateRuns(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
 	runs, _, err := gh.Actions.ListWorkflowRunsByFileName(ctx, "acme", "benefits", sandbox.GateFile, &github.ListWorkflowRunsOptions{Event: "pull_request_target", Status: "success"})
@@ -167,7 +167,7 @@ func TestMergeGateRuns(t *testing.T) {
 // GitHub token, so a leak shows up in tests.
 func TestSignedURLRefusesTokens(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	gh := client(t, base, "sandbox-founder")
 	arts, _, _ := gh.Actions.ListWorkflowRunArtifacts(context.Background(), "acme", "benefits", s.RunID(sandbox.RunQualifying), nil)
 	u, _, err := gh.Actions.DownloadArtifact(context.Background(), "acme", "benefits", arts.Artifacts[0].GetID(), 1)

@@ -16,7 +16,7 @@ import (
 // appSandbox serves the demo with the bot App registered.
 func appSandbox(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{BotApp: true})
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true, BotApp: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestSandboxAppTokens(t *testing.T) {
 	if resp, _ := call(t, "GET", base+"/repos/acme/benefits/installation", "sandbox-founder", nil); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("a person's token read the App's installation: %s", resp.Status)
 	}
-	other, _ := sandbox.New(sandbox.Options{BotApp: true})
+	other, _ := sandbox.New(sandbox.Options{ShareSeed: true, BotApp: true})
 	otherKey, _ := other.Secret(sandbox.AppKeySecret)
 	forged, _ := sandbox.SignAppJWT(otherKey, sandbox.BotAppClientID, time.Now())
 	if resp, _ := call(t, "GET", base+"/app", forged, nil); resp.StatusCode != http.StatusUnauthorized {

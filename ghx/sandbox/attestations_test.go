@@ -28,7 +28,7 @@ import (
 // with aayu's own code. A POST of the same bundle is stored too.
 func TestIndependentVerifierAcceptsTheSandboxGatesBundle(t *testing.T) {
 	t.Parallel()
-	srv, _, base := startValidated(t, sandbox.Options{})
+	srv, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	gh := client(t, base, "sandbox-founder")
 	ctx := context.Background()
 	runID := srv.RunID(sandbox.RunQualifying)
@@ -131,7 +131,7 @@ func TestTheDemosSeededPacksAreAttestedAsTheirRunsWouldBe(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for round := range 2 {
-		srv, err := sandbox.New(sandbox.Options{StateDir: dir, Now: fixedClock})
+		srv, err := sandbox.New(sandbox.Options{ShareSeed: true, StateDir: dir, Now: fixedClock})
 		if err != nil {
 			t.Fatal(err)
 		}

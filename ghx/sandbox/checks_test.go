@@ -16,7 +16,7 @@ import (
 // commits; the responses validate against GitHub's description.
 func TestCheckRunsAreListedForTheHeadSHA(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-reader")
 	dev := s.BranchSHA("dev")
@@ -107,7 +107,7 @@ func TestCheckRunsAreListedForTheHeadSHA(t *testing.T) {
 // makes it FAILURE even when every status is green; skipped counts green.
 func TestStatusCheckRollupFailsOnAFailingCheckRun(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	dev := s.BranchSHA("dev")
 	q := `query($sha: GitObjectID!) { repository(owner: "acme", name: "benefits") { object(oid: $sha) { ... on Commit {
 	  statusCheckRollup { state contexts(first: 10) { totalCount checkRunCount statusContextCount nodes {

@@ -23,7 +23,7 @@ func ticking() func() time.Time {
 // moves updated_at and the comments list's ETag.
 func TestUpdateComment(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{Now: ticking()})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, Now: ticking()})
 	ctx := context.Background()
 	founder := client(t, base, "sandbox-founder")
 	writer := client(t, base, "sandbox-writer")

@@ -18,7 +18,7 @@ import (
 // ledger and recomputes its hash from its own Completion Goal.
 func TestReadySnapshotsAreSelfConsistent(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	gh := client(t, base, "sandbox-reader")
 	for _, story := range []string{"3", "5", "7", "9", "14"} {
 		fc, _, _, err := gh.Repositories.GetContents(context.Background(), "acme", "benefits", "specs/"+story+"/ready.md", &github.RepositoryContentGetOptions{Ref: "ledger"})
@@ -45,7 +45,7 @@ func TestDemoModuleTestsPass(t *testing.T) {
 		t.Skip("go is not on PATH")
 	}
 	dir := t.TempDir()
-	s, err := sandbox.New(sandbox.Options{StateDir: dir, Now: fixedClock})
+	s, err := sandbox.New(sandbox.Options{ShareSeed: true, StateDir: dir, Now: fixedClock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestDemoModuleTestsPass(t *testing.T) {
 func TestPersistenceAndReset(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s, v, base := startValidated(t, sandbox.Options{StateDir: dir})
+	s, v, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: dir})
 	_ = v
 	gh := client(t, base, "sandbox-founder")
 	if _, _, err := gh.Issues.CreateComment(context.Background(), "acme", "benefits", 2, &github.IssueComment{Body: github.String("kept")}); err != nil {
@@ -81,7 +81,7 @@ func TestPersistenceAndReset(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again, _, base2 := startValidated(t, sandbox.Options{StateDir: dir})
+	again, _, base2 := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: dir})
 	gh2 := client(t, base2, "sandbox-founder")
 	comments, _, err := gh2.Issues.ListComments(context.Background(), "acme", "benefits", 2, nil)
 	if err != nil || len(comments) != 1 || again.BranchSHA("ledger") != ledger {
@@ -102,7 +102,7 @@ func TestPersistenceAndReset(t *testing.T) {
 // TestScaleSpreadsKinds: Scale adds items of every kind, validated.
 func TestScaleSpreadsKinds(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{Scale: 40})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, Scale: 40})
 	gh := client(t, base, "sandbox-founder")
 	all, _, err := gh.Issues.ListByRepo(context.Background(), "acme", "benefits", &github.IssueListByRepoOptions{State: "all", ListOptions: github.ListOptions{PerPage: 100}})
 	if err != nil {

@@ -40,7 +40,7 @@ func TestDeviceFlowWithCliOAuth(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.login+" "+c.action, func(t *testing.T) {
-			_, _, base := startValidated(t, sandbox.Options{Now: time.Now, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute, ClientIDs: []string{"sandbox-client"}}})
+			_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, Now: time.Now, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute, ClientIDs: []string{"sandbox-client"}}})
 			code, err := device.RequestCode(http.DefaultClient, base+"/login/device/code", "sandbox-client", nil)
 			if err != nil {
 				t.Fatal(err)
@@ -95,7 +95,7 @@ func TestDevicePollErrors(t *testing.T) {
 	t.Parallel()
 	now := demoNow
 	clock := func() time.Time { return now }
-	_, _, base := startValidated(t, sandbox.Options{Now: clock, Device: &sandbox.DeviceOptions{Interval: 5 * time.Second, Expiry: time.Minute, DisabledClientIDs: []string{"off"}, ClientIDs: []string{"c"}}})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, Now: clock, Device: &sandbox.DeviceOptions{Interval: 5 * time.Second, Expiry: time.Minute, DisabledClientIDs: []string{"off"}, ClientIDs: []string{"c"}}})
 	code, err := device.RequestCode(http.DefaultClient, base+"/login/device/code", "c", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestDevicePollErrors(t *testing.T) {
 // reads as ErrUnsupported; no code is handed out.
 func TestDeviceCodeForUnknownClientRefused(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute}})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute}})
 	resp, err := http.PostForm(base+"/login/device/code", url.Values{"client_id": {"Ov23liNoSuchApp"}})
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func deviceToken(t *testing.T, base, clientID, scope, login string) (string, str
 
 func deviceSandbox(t *testing.T, oauthClients ...string) (*sandbox.Server, string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute, ClientIDs: oauthClients}})
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true, Device: &sandbox.DeviceOptions{Interval: 0, Expiry: time.Minute, ClientIDs: oauthClients}})
 	if err != nil {
 		t.Fatal(err)
 	}

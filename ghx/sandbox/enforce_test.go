@@ -27,7 +27,7 @@ func errMessage(err error) string {
 // ruleset's bypass actor (the admin role) merges it.
 func TestMergeRefusedByRulesetWhenRequiredCheckFails(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	writer := client(t, base, "sandbox-writer")
 	head := s.HeadSHA(sandbox.DemoPRReady)
@@ -52,7 +52,7 @@ func TestMergeRefusedByRulesetWhenRequiredCheckFails(t *testing.T) {
 // off is GitHub's 405; an admin turns merge commits on and squash off.
 func TestMergeMethodsFollowTheRepositorySettings(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	founder := client(t, base, "sandbox-founder")
 	repo, _, err := founder.Repositories.Get(ctx, "acme", "benefits")
@@ -88,7 +88,7 @@ func TestMergeMethodsFollowTheRepositorySettings(t *testing.T) {
 // the agent retitles its own pull request with PATCH pulls/{number}.
 func TestBranchAndRetitle(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	agent := client(t, base, "sandbox-agent-bot")
 	b, _, err := agent.Repositories.GetBranch(ctx, "acme", "benefits", "dev", 0)
@@ -118,7 +118,7 @@ func TestPushOfMainRefusedByRuleset(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	s, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir()})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: t.TempDir()})
 	work := t.TempDir()
 	auth := func(tok string) string { return "http.extraHeader=Authorization: Bearer " + tok }
 	if out, err := gitIn(t, work, "-c", auth("sandbox-agent-bot"), "clone", base+"/acme/benefits.git", "repo"); err != nil {
@@ -174,7 +174,7 @@ func TestRequiredCheckReadsCheckRuns(t *testing.T) {
 		conclusion string
 		refused    bool
 	}{{"failure", true}, {"skipped", false}, {"neutral", false}} {
-		s, _, base := startValidated(t, sandbox.Options{})
+		s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 		head := s.HeadSHA(sandbox.DemoPRReady)
 		if _, err := s.ReportCheckRun(head, sandbox.GateCheck, tc.conclusion); err != nil {
 			t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // as at github.com's paths, and the validator sees the same operation.
 func TestEnterpriseLayoutIsServed(t *testing.T) {
 	t.Parallel()
-	_, v, base := startValidated(t, sandbox.Options{})
+	_, v, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	plain := get(t, base+"/repos/acme/benefits/git/ref/heads/story/3-remaining-deductible", "token sandbox-founder", nil)
 	ghes := get(t, base+"/api/v3/repos/acme/benefits/git/ref/heads/story/3-remaining-deductible", "token sandbox-founder", nil)
 	pb, _ := io.ReadAll(plain.Body)

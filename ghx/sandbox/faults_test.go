@@ -33,7 +33,7 @@ func TestFaultsAsGitHubShowsThem(t *testing.T) {
 	t.Parallel()
 	run := func() []int {
 		spec := sandbox.FaultSpec{ServerError: 0.25, SecondaryLimit: 0.25, Drop: 0.25, Seed: 42}
-		_, _, base := startValidated(t, sandbox.Options{Faults: spec})
+		_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, Faults: spec})
 		var statuses []int
 		for i := 0; i < 40; i++ {
 			req, _ := http.NewRequest("GET", base+"/repos/acme/benefits/issues/1", nil)
@@ -90,7 +90,7 @@ func TestFaultPlanAndExtraTokens(t *testing.T) {
 		}
 		return sandbox.NoFault
 	}
-	_, _, base := startValidated(t, sandbox.Options{FaultPlan: plan,
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, FaultPlan: plan,
 		ExtraTokens: map[string]string{"tok-writer": "writer", "tok-ghost": "ghost"}})
 	get := func(token string) (int, string) {
 		req, _ := http.NewRequest("GET", base+"/user", nil)
@@ -132,7 +132,7 @@ func TestWriteLatencySlowsWritesOnly(t *testing.T) {
 	const latency = time.Hour
 	// Not the validated sandbox: the write's client leaves before any
 	// answer, which is no response for GitHub's description to check.
-	srv, err := sandbox.New(sandbox.Options{Now: fixedClock, Faults: sandbox.FaultSpec{WriteLatency: latency}})
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true, Now: fixedClock, Faults: sandbox.FaultSpec{WriteLatency: latency}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func rawCall(t *testing.T, base, token, method, path string, body any) (int, str
 // deletes one and rules/branches follows; a writer may not.
 func TestRulesetsKeepGitHubsShape(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	status, body := rawCall(t, base, "sandbox-founder", "GET", "/repos/acme/benefits/rulesets", nil)
 	if status != 200 || !strings.Contains(body, `"name":"aayudha merge gate"`) || !strings.Contains(body, `"name":"aayudha ledger"`) {
 		t.Fatalf("list rulesets: %d %s", status, body)
@@ -100,7 +100,7 @@ func TestRulesetsKeepGitHubsShape(t *testing.T) {
 // run (a job's token, GitHub Actions) posting success lets it merge.
 func TestRequiredCheckPinnedToActionsCountsOnlyActions(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	agent := client(t, base, "sandbox-agent-bot")
 	head := s.HeadSHA(sandbox.DemoPRStopped)
@@ -164,7 +164,7 @@ func newCommitOn(t *testing.T, base, token, parent, path string) string {
 // adding any other file goes through for the agent.
 func TestWorkflowFileNeedsTheWorkflowGrant(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	main := s.BranchSHA("main")
 	for _, tc := range []struct{ token, want string }{
 		{"sandbox-agent-bot", "refusing to allow a GitHub App to create or update workflow `.github/workflows/x.yml` without `workflows` permission"},
@@ -195,7 +195,7 @@ func TestWorkflowFileNeedsTheWorkflowGrant(t *testing.T) {
 // founder only; the App tokens (the agent bot) report none.
 func TestTokensCarryRealisticScopes(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	for token, want := range map[string]string{"sandbox-founder": "gist, read:org, repo, workflow", "sandbox-writer": "gist, read:org, repo", "sandbox-agent-bot": "-"} {
 		req, _ := http.NewRequest("GET", base+"/repos/acme/benefits", nil)
 		req.Header.Set("Authorization", "token "+token)
@@ -217,7 +217,7 @@ func TestTokensCarryRealisticScopes(t *testing.T) {
 // may not change another App's run.
 func TestCheckRunWritesNeedAGitHubApp(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	head := s.HeadSHA(sandbox.DemoPRReady)
 	run := map[string]any{"name": "unit tests", "head_sha": head, "status": "completed", "conclusion": "failure",
 		"output": map[string]any{"title": "2 failed", "summary": "TestCopay failed"}}
@@ -264,7 +264,7 @@ func TestCheckRunWritesNeedAGitHubApp(t *testing.T) {
 // GraphQL's viewer as REST's /user; with the permission both answer.
 func TestJobTokenRefusedByRESTIsRefusedByGraphQL(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	tok, endJob := s.WorkflowToken(s.RunID(sandbox.RunQualifying), map[string]string{"contents": "read"})
 	defer endJob()
 	if status, _ := rawCall(t, base, tok, "GET", "/repos/acme/benefits/issues/3", nil); status != 403 {
@@ -292,7 +292,7 @@ func TestJobTokenRefusedByRESTIsRefusedByGraphQL(t *testing.T) {
 // approval of PR 4's head lets a writer merge it.
 func TestBotIdentityRulesetRequiresAReviewedPullRequest(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{BotIdentity: true})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true, BotIdentity: true})
 	ctx := context.Background()
 	dev := s.BranchSHA("dev")
 	next := newCommitOn(t, base, "sandbox-agent-bot", dev, "notes/direct.md")
@@ -335,7 +335,7 @@ func TestBotIdentityRulesetRequiresAReviewedPullRequest(t *testing.T) {
 // the admin role, its bypass actor, does both.
 func TestCreationAndUpdateRules(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	admin := []any{map[string]any{"actor_id": 5, "actor_type": "RepositoryRole", "bypass_mode": "always"}}
 	rs := map[string]any{"name": "frozen", "target": "branch", "enforcement": "active", "bypass_actors": admin,
 		"conditions": map[string]any{"ref_name": map[string]any{"include": []string{"refs/heads/frozen-*"}, "exclude": []string{}}},

@@ -15,7 +15,7 @@ import (
 // the validator on, and checks the demo's facts on the way.
 func TestGoGitHubReads(t *testing.T) {
 	t.Parallel()
-	s, v, base := startValidated(t, sandbox.Options{})
+	s, v, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
 

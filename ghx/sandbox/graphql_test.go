@@ -31,7 +31,7 @@ func graphql(t *testing.T, base, token, query string, vars map[string]any) (int,
 func TestGraphQLAnswersInTheShapeOfTheQuery(t *testing.T) {
 	t.Parallel()
 	// With a bot identity the demo's pull requests are the bot's.
-	_, _, base := startValidated(t, sandbox.Options{BotIdentity: true})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, BotIdentity: true})
 	q := `query($n: Int!) { repository(owner: "acme", name: "benefits") {
 	  pr: pullRequest(number: $n) { number headRefOid author { __typename login }
 	    commits(last: 1) { nodes { commit { status { contexts { context state } } } } }
@@ -62,7 +62,7 @@ func TestGraphQLAnswersInTheShapeOfTheQuery(t *testing.T) {
 
 func TestGraphQLRefusesAQueryGitHubsSchemaRefuses(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	code, h, out := graphql(t, base, "sandbox-founder", `{ repository(owner: "acme", name: "benefits") { pullRequests(first: 1) { nodes { headSha } } } }`, nil)
 	errs, _ := out["errors"].([]any)
 	if code != http.StatusOK || len(errs) == 0 || out["data"] != nil {
@@ -78,7 +78,7 @@ func TestGraphQLRefusesAQueryGitHubsSchemaRefuses(t *testing.T) {
 
 func TestGraphQLRefusesAConnectionWithoutFirstOrLast(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	_, _, out := graphql(t, base, "sandbox-founder", `{ repository(owner: "acme", name: "benefits") { pullRequests { totalCount } } }`, nil)
 	errs, _ := out["errors"].([]any)
 	if len(errs) == 0 || !strings.Contains(errs[0].(map[string]any)["message"].(string), "first") {
@@ -88,7 +88,7 @@ func TestGraphQLRefusesAConnectionWithoutFirstOrLast(t *testing.T) {
 
 func TestGraphQLRefusesAnAnonymousCaller(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	code, _, _ := graphql(t, base, "", `{ viewer { login } }`, nil)
 	if code != http.StatusUnauthorized {
 		t.Fatalf("anonymous GraphQL: status %d, want 401", code)
@@ -97,7 +97,7 @@ func TestGraphQLRefusesAnAnonymousCaller(t *testing.T) {
 
 func TestGraphQLPointsAreNotTheRESTLimit(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	q := `{ repository(owner: "acme", name: "benefits") { pullRequests(first: 100) { nodes { number comments(last: 100) { totalCount } } } } rateLimit { cost } }`
 	_, _, out := graphql(t, base, "sandbox-founder", q, nil)
 	cost := out["data"].(map[string]any)["rateLimit"].(map[string]any)["cost"].(float64)
@@ -120,7 +120,7 @@ func TestGraphQLPointsAreNotTheRESTLimit(t *testing.T) {
 // data, the field null, and a FORBIDDEN error whose path names it.
 func TestGraphQLAnswersDataWithAForbiddenField(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	q := `{ repository(owner: "acme", name: "benefits") { nameWithOwner collaborators(first: 10) { totalCount } } }`
 	code, _, out := graphql(t, base, "sandbox-reader", q, nil)
 	errs, _ := out["errors"].([]any)

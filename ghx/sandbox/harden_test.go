@@ -14,7 +14,7 @@ import (
 // GitHub answers with 422, never 201 or 500.
 func TestSandboxRefusesInvalidRefNames(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	gh := client(t, base, "sandbox-founder")
 	ctx := context.Background()
 	sha := s.BranchSHA("main")
@@ -40,7 +40,7 @@ func TestSandboxRefusesInvalidRefNames(t *testing.T) {
 // comment, as GitHub does; a reader cannot delete another's.
 func TestSandboxDeletesComments(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	founder, reader := client(t, base, "sandbox-founder"), client(t, base, "sandbox-reader")
 	c, _, err := founder.Issues.CreateComment(ctx, sandbox.RepoOwner, sandbox.RepoName, sandbox.DemoPRReady, &github.IssueComment{Body: github.String("to delete")})

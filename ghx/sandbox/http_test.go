@@ -34,7 +34,7 @@ func get(t *testing.T, url, token string, hdr map[string]string) *http.Response 
 // and costs nothing; the rate headers say so.
 func TestConditionalRequests(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	url := base + "/repos/acme/benefits/issues?state=all"
 	first := get(t, url, "token sandbox-founder", nil)
 	etag := first.Header.Get("ETag")
@@ -60,7 +60,7 @@ func TestConditionalRequests(t *testing.T) {
 
 func TestAuthAndErrors(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	cases := []struct {
 		name, path, token string
 		status            int
@@ -91,7 +91,7 @@ func TestAuthAndErrors(t *testing.T) {
 // go-github v66 turns into a RateLimitError; /rate_limit stays free.
 func TestPrimaryRateLimit(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{RateLimit: 3})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, RateLimit: 3})
 	gh := client(t, base, "sandbox-writer")
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {
@@ -116,7 +116,7 @@ func TestPrimaryRateLimit(t *testing.T) {
 
 func TestPaginationLinks(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	cases := []struct {
 		page string
 		rels []string

@@ -86,7 +86,7 @@ func readDemoIdentity(t *testing.T, opts sandbox.Options) demoIdentity {
 // then the author of every agent pull request and cannot review it.
 func TestSoloDemoAgentsWriteAsTheFounderTaggedHumanFallback(t *testing.T) {
 	t.Parallel()
-	got := readDemoIdentity(t, sandbox.Options{})
+	got := readDemoIdentity(t, sandbox.Options{ShareSeed: true})
 	if !strings.Contains(got.config, sandbox.SoloConfigLine) || strings.Contains(got.config, "\n[identity]") {
 		t.Errorf("the solo demo's config sets a bot identity:\n%s", got.config)
 	}
@@ -110,7 +110,7 @@ func TestSoloDemoAgentsWriteAsTheFounderTaggedHumanFallback(t *testing.T) {
 // human-fallback trailer.
 func TestBotDemoAgentsWriteAsTheBotUntagged(t *testing.T) {
 	t.Parallel()
-	got := readDemoIdentity(t, sandbox.Options{BotIdentity: true})
+	got := readDemoIdentity(t, sandbox.Options{ShareSeed: true, BotIdentity: true})
 	if !strings.Contains(got.config, sandbox.BotIdentityTable) || strings.Contains(got.config, sandbox.SoloConfigLine) {
 		t.Errorf("the bot demo's config has no bot identity:\n%s", got.config)
 	}

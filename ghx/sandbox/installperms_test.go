@@ -22,7 +22,7 @@ import (
 // need no permission. The demo with a bot identity has the App installed.
 func TestInstallationTokenWritesOnlyWithItsPermissions(t *testing.T) {
 	t.Parallel()
-	srv, err := sandbox.New(sandbox.Options{BotIdentity: true})
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true, BotIdentity: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // once the job ends the token is refused with 401.
 func TestReadOnlyWorkflowTokenGets403OnAWrite(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	run := s.RunID(sandbox.RunInProgress)
 	head := s.HeadSHA(sandbox.DemoPRReady)

@@ -18,7 +18,7 @@ import (
 // refs API without force refuses anything but a fast-forward (422).
 func TestReleasesEnforceWhatGitHubEnforces(t *testing.T) {
 	t.Parallel()
-	srv, err := sandbox.New(sandbox.Options{StateDir: t.TempDir(), Now: fixedClock})
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true, StateDir: t.TempDir(), Now: fixedClock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // keeping the conclusion it was seeded with and its id.
 func TestRerunOfASeededRunMovesToItsNextAttempt(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	gh := client(t, base, sandbox.TokenPrefix+"founder")
 	id := s.RunID(sandbox.RunFailed)
 	resp, err := gh.Actions.RerunWorkflowByID(context.Background(), "acme", "benefits", id)
@@ -34,7 +34,7 @@ func TestRerunOfASeededRunMovesToItsNextAttempt(t *testing.T) {
 // the run is left as it was.
 func TestRerunRefusals(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	for _, c := range []struct {
 		name, as, run, want string
 	}{

@@ -34,7 +34,7 @@ func TestResetIsAnotherRepository(t *testing.T) {
 		}
 		return r.GetID(), ids
 	}
-	s, _, base := startValidated(t, sandbox.Options{StateDir: dir})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: dir})
 	gh := client(t, base, "sandbox-founder")
 	repoBefore, before := snapshot(gh)
 	if err := s.Reset(); err != nil {
@@ -60,7 +60,7 @@ func TestResetIsAnotherRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Another reset after a restart moves on again.
-	again, _, base2 := startValidated(t, sandbox.Options{StateDir: dir})
+	again, _, base2 := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: dir})
 	if id, _ := snapshot(client(t, base2, "sandbox-founder")); id != repoAfter {
 		t.Errorf("a restart changed the repository's id from %d to %d", repoAfter, id)
 	}
@@ -81,7 +81,7 @@ func TestResetFromAnotherProcessIsServed(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
-	running, _, base := startValidated(t, sandbox.Options{StateDir: dir})
+	running, _, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: dir})
 	gh := client(t, base, "sandbox-founder")
 	before, _, err := gh.Repositories.Get(ctx, sandbox.RepoOwner, sandbox.RepoName)
 	if err != nil {
@@ -91,7 +91,7 @@ func TestResetFromAnotherProcessIsServed(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	other, err := sandbox.New(sandbox.Options{StateDir: dir})
+	other, err := sandbox.New(sandbox.Options{ShareSeed: true, StateDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestResetFromAnotherProcessIsServed(t *testing.T) {
 	if err := running.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := sandbox.New(sandbox.Options{StateDir: dir})
+	again, err := sandbox.New(sandbox.Options{ShareSeed: true, StateDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // GET rules/branches/{branch} lists its rules on the branches it names.
 func TestRulesetRoundTripsItsRules(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir()})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: t.TempDir()})
 	gh := client(t, base, sandbox.TokenPrefix+"founder")
 	ctx := context.Background()
 	body := json.RawMessage(`{"name":"a ledger rule set by hand","target":"branch","enforcement":"active","bypass_actors":[],` +
@@ -69,7 +69,7 @@ func TestRulesetRoundTripsItsRules(t *testing.T) {
 // with the App's permissions, and 404 for an App that does not exist.
 func TestAppBySlugShowsItsPermissions(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir(), BotApp: true})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: t.TempDir(), BotApp: true})
 	gh := client(t, base, sandbox.TokenPrefix+"founder")
 	app, _, err := gh.Apps.Get(context.Background(), sandbox.BotAppSlug)
 	if err != nil || app.GetPermissions().GetContents() != "write" {

@@ -37,7 +37,7 @@ jobs:
 // download serves fresh's bytes, as ship downloads the pack there.
 func TestRunnerRunsFreshsGateAndServesItsArtifact(t *testing.T) {
 	t.Parallel()
-	s, err := New(Options{})
+	s, err := New(Options{ShareSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

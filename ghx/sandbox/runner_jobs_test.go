@@ -88,7 +88,7 @@ func TestRunnerJobTokensHoldTheJobsPermissionsAndEndWithTheJob(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/curl"); err != nil {
 		t.Skip("the workflow's steps use curl")
 	}
-	s, err := New(Options{})
+	s, err := New(Options{ShareSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ jobs:
 // fails, as Actions refuses the workflow).
 func TestRunnerPassesJobOutputsThroughNeeds(t *testing.T) {
 	t.Parallel()
-	s, err := New(Options{})
+	s, err := New(Options{ShareSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -211,8 +211,11 @@ func (sd *seeder) gateRun(situation string, run runRec, pack func(runID int64) *
 }
 
 // seed writes the fixed demo and then Scale more items.
-func (s *Server) seed() error {
-	sd := &seeder{s: s, t0: s.now().Truncate(time.Second), agent: "founder", packIdentity: proof.IdentityHumanFallback}
+func (s *Server) seed() error { return s.seedAt(s.now().Truncate(time.Second)) }
+
+// seedAt seeds the demo with its dates relative to t0.
+func (s *Server) seedAt(t0 time.Time) error {
+	sd := &seeder{s: s, t0: t0, agent: "founder", packIdentity: proof.IdentityHumanFallback}
 	if s.opts.BotIdentity {
 		sd.agent, sd.packIdentity = BotLogin, proof.IdentityBot
 	}

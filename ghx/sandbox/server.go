@@ -67,6 +67,15 @@ type Options struct {
 	// before its code is handed out, as a page that posted another
 	// manifest would (tests of aayu init --identity's checks).
 	TamperApp func(*CreatedApp)
+	// ShareSeed starts the demo, when New seeds it, from a copy of the
+	// first demo this process seeded with the same BotIdentity, BotApp and
+	// Scale: its dates are relative to that first seeding's clock, as a
+	// state folder saved then and loaded now; a seeding more than five
+	// minutes old is made again. It applies with Now nil (a
+	// Now of the caller's own seeds at its time); without it a copy is
+	// made only of a seeding at the same second (a fixed clock). Tests set
+	// it: seeding is most of what New costs.
+	ShareSeed bool
 	// AayuRelease is the release of aayu served as aayudha/aayu's newest
 	// (aayurelease.go); nil serves the program the sandbox runs in.
 	AayuRelease *AayuRelease
@@ -124,6 +133,10 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
+	} else {
+		// A clock of the test's own dates the demo by it: a seeding made
+		// under another clock would not be what it asked for.
+		opts.ShareSeed = false
 	}
 	if opts.RateLimit <= 0 {
 		opts.RateLimit = 5000

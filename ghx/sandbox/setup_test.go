@@ -17,7 +17,7 @@ import (
 // validated against its description.
 func TestSetupReads(t *testing.T) {
 	t.Parallel()
-	_, _, base := startValidated(t, sandbox.Options{})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
 
@@ -85,7 +85,7 @@ func TestSetupReads(t *testing.T) {
 // main.
 func TestSetupWrites(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir()})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: t.TempDir()})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
 

@@ -32,7 +32,7 @@ func TestGitSmartHTTP(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	_, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir()})
+	_, _, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: t.TempDir()})
 	work := t.TempDir()
 	auth := func(tok string) string { return "http.extraHeader=Authorization: Bearer " + tok }
 

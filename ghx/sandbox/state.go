@@ -226,7 +226,12 @@ func (s *Server) seedFresh(into *state) error {
 	}
 	s.git = g
 	if into == nil {
-		into = &state{NextID: 4000}
+		// A first seeding is the same for the same time and options: a
+		// copy of the one this process kept (seedshare.go).
+		if err := s.keptSeeding(s.now().Truncate(time.Second)).restore(s, g); err != nil {
+			return err
+		}
+		return s.save()
 	}
 	s.st = into
 	if err := s.seed(); err != nil {

@@ -13,7 +13,7 @@ import (
 // answer checked against GitHub's description.
 func TestTeamMembershipAnswersAsGitHub(t *testing.T) {
 	t.Parallel()
-	srv, _, base := startValidated(t, sandbox.Options{StateDir: t.TempDir()})
+	srv, _, base := startValidated(t, sandbox.Options{ShareSeed: true, StateDir: t.TempDir()})
 	if err := srv.SetTeam("Policy-Owners", "writer"); err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func statusOf(err error) int {
 // TestInboxWrites performs each write the inbox makes, through go-github.
 func TestInboxWrites(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
 
@@ -82,7 +82,7 @@ func TestInboxWrites(t *testing.T) {
 // TestMergeSquash covers 409 on a moved head, 405, and a real squash commit.
 func TestMergeSquash(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
 	opts := &github.PullRequestOptions{MergeMethod: "squash", SHA: s.HeadSHA(3 + 1)}
@@ -119,7 +119,7 @@ func TestMergeSquash(t *testing.T) {
 // non-fast-forward is refused.
 func TestGitDataWrite(t *testing.T) {
 	t.Parallel()
-	s, _, base := startValidated(t, sandbox.Options{})
+	s, _, base := startValidated(t, sandbox.Options{ShareSeed: true})
 	ctx := context.Background()
 	gh := client(t, base, "sandbox-founder")
 	ref, _, err := gh.Git.GetRef(ctx, "acme", "benefits", "heads/ledger")

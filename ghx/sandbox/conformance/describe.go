@@ -24,8 +24,33 @@ type Description struct {
 	defs    map[string]any // component schemas and response schemas, converted to 2020-12
 	respRef map[string]any // components/responses
 
-	mu       sync.Mutex
-	compiled map[string]*jsonschema.Schema
+	mu        sync.Mutex
+	compiled  map[string]*jsonschema.Schema
+	compiler  *jsonschema.Compiler // holds defs at defsURL; see schemaFor
+	resources int                  // response resources added to compiler
+}
+
+// defsURL is the resource holding the component schemas.
+const defsURL = "https://sandbox.invalid/defs.json"
+
+// intoDefs points a converted response schema's refs to components
+// ("#/$defs/X") at the components' resource.
+func intoDefs(v any) any {
+	switch x := v.(type) {
+	case []any:
+		for i, e := range x {
+			x[i] = intoDefs(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			if r, ok := e.(string); ok && k == "$ref" && strings.HasPrefix(r, "#/$defs/") {
+				x[k] = defsURL + r
+				continue
+			}
+			x[k] = intoDefs(e)
+		}
+	}
+	return v
 }
 
 type operation struct {
@@ -198,25 +223,32 @@ func (d *Description) response(op *operation, status int) (map[string]any, bool)
 	return m, m != nil
 }
 
-// schemaFor compiles (once) the JSON body schema of a response.
+// schemaFor compiles (once) the JSON body schema of a response. One
+// compiler holds the component schemas as one resource, compiled once
+// each as responses first reach them; each response's schema is a resource
+// of its own whose refs point into it (a compiler per response compiled
+// the shared components again for every response: a fifth of a sandbox
+// test's CPU).
 func (d *Description) schemaFor(key string, raw any) (*jsonschema.Schema, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if s, ok := d.compiled[key]; ok {
 		return s, nil
 	}
-	defs := map[string]any{}
-	for k, v := range d.defs {
-		defs[k] = v
+	if d.compiler == nil {
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		if err := c.AddResource(defsURL, map[string]any{"$defs": d.defs}); err != nil {
+			return nil, err
+		}
+		d.compiler = c
 	}
-	defs["__response"] = convert(raw)
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	url := fmt.Sprintf("https://sandbox.invalid/%d.json", len(d.compiled))
-	if err := c.AddResource(url, map[string]any{"$defs": defs}); err != nil {
+	d.resources++ // a failed compile's resource stays in the compiler
+	url := fmt.Sprintf("https://sandbox.invalid/%d.json", d.resources)
+	if err := d.compiler.AddResource(url, intoDefs(convert(raw))); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile(url + "#/$defs/__response")
+	s, err := d.compiler.Compile(url)
 	if err != nil {
 		return nil, err
 	}
