@@ -159,7 +159,7 @@ func TestDoctorFlagsAnOAuthAppPresenceClient(t *testing.T) {
 func TestDoctorFlagsAPresenceAppWithPermissions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv, err := sandbox.New(sandbox.Options{})
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -237,7 +237,7 @@ func TestDoctorNamesABotAppThatCanChangeWorkflows(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	// The manifest flow is a web page, not the API the validator knows.
-	srv, err := sandbox.New(sandbox.Options{BotIdentity: true})
+	srv, err := sandbox.New(sandbox.Options{BotIdentity: true, ShareSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func browser(t *testing.T) func(string) error {
 
 func botAppSandbox(t *testing.T, tamper func(*sandbox.CreatedApp)) (*sandbox.Server, string, initrepo.BotAppOptions) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{TamperApp: tamper})
+	srv, err := sandbox.New(sandbox.Options{TamperApp: tamper, ShareSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func startSandbox(t *testing.T, dev sandbox.DeviceOptions) *sandboxGitHub {
 	t.Helper()
 	sg := &sandboxGitHub{}
 	dev.ClientIDs = append(dev.ClientIDs, "aayu-test-client")
-	srv, err := sandbox.New(sandbox.Options{Device: &dev, Wrap: func(h http.Handler) http.Handler {
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true, Device: &dev, Wrap: func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			sg.mu.Lock()
 			sg.paths = append(sg.paths, r.Method+" "+r.URL.Path)

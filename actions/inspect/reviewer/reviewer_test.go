@@ -37,7 +37,7 @@ func sandboxReviewer(t *testing.T, key string) inspect.Reviewer {
 // "anthropic").
 func sandboxReviewerOf(t *testing.T, kind, key string) inspect.Reviewer {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{})
+	srv, err := sandbox.New(sandbox.Options{ShareSeed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,9 @@ import (
 // against GitHub's description; a mismatch fails the test.
 func StartSandbox(t testing.TB, opts sandbox.Options) (*sandbox.Server, *Validator, string) {
 	t.Helper()
+	// Every test's sandbox starts from a copy of the process's first
+	// seeding (New makes its own when the test gives it a clock).
+	opts.ShareSeed = true
 	v := New(t)
 	inner := opts.Wrap
 	opts.Wrap = func(h http.Handler) http.Handler {
