@@ -64,6 +64,8 @@ func newSandbox(opts sandbox.Options) (*sandbox.Server, error) {
 			return nil, err
 		}
 	}
+	// One kept in memory seeds from a copy of the process's first seeding.
+	opts.ShareSeed = true
 	return sandbox.New(opts)
 }
 
