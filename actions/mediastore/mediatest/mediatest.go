@@ -296,13 +296,33 @@ func StartAzurite(t testing.TB) string {
 		}
 		t.Skip("SKIPPED: " + msg)
 	}
+	// The port is free when asked and taken when azurite binds it, so
+	// another test's server can take it in between: azurite then exits on
+	// EADDRINUSE, or the port answers as another server. Either is tried
+	// again on another port.
+	var why []string
+	for range 5 {
+		endpoint, err := startAzuriteOnce(t, bin)
+		if err == nil {
+			return endpoint
+		}
+		why = append(why, err.Error())
+	}
+	t.Fatalf("azurite-blob did not start: %s", strings.Join(why, "; "))
+	return ""
+}
+
+// startAzuriteOnce runs azurite-blob on a port free when asked and returns
+// its endpoint once the port answers as Azurite (its Server header), or
+// an error with azurite stopped.
+func startAzuriteOnce(t testing.TB, bin string) (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
 	_ = ln.Close()
-	var out strings.Builder
+	var out lockedBuilder
 	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", port,
 		"--inMemoryPersistence", "--skipApiVersionCheck", "--silent")
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -311,24 +331,50 @@ func StartAzurite(t testing.TB) string {
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() { _ = cmd.Process.Kill(); <-done })
+	stop := func() { _ = cmd.Process.Kill(); <-done }
+	endpoint := "http://127.0.0.1:" + port + "/" + AzuriteAccount
+	client := &http.Client{Timeout: 5 * time.Second}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
-			_ = c.Close()
-			break
+		if resp, err := client.Get(endpoint + "?comp=list"); err == nil {
+			resp.Body.Close()
+			if !strings.HasPrefix(resp.Header.Get("Server"), "Azurite-Blob/") {
+				stop()
+				return "", fmt.Errorf("port %s answers as another server (Server: %q)", port, resp.Header.Get("Server"))
+			}
+			t.Cleanup(stop)
+			return endpoint, nil
 		}
 		select {
 		case <-done:
-			t.Fatalf("azurite-blob stopped before serving: %s", out.String())
+			return "", fmt.Errorf("azurite-blob stopped before serving on %s: %s", port, out.String())
 		default:
 		}
 		if time.Now().After(deadline) {
+			stop()
 			t.Fatalf("azurite-blob did not listen on %s within a minute: %s", port, out.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	return "http://127.0.0.1:" + port + "/" + AzuriteAccount
+}
+
+// lockedBuilder is a strings.Builder two goroutines may use: the process
+// writes azurite's output while the test reads it.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // AzuriteContainer makes a container in the Azurite at endpoint (Create
