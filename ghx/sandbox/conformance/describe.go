@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +29,23 @@ type Description struct {
 	compiled  map[string]*jsonschema.Schema
 	compiler  *jsonschema.Compiler // holds defs at defsURL; see schemaFor
 	resources int                  // response resources added to compiler
+
+	// valid holds the bodies found to match their response schema, by
+	// validKey: a body served again (the same read in another test of the
+	// process) matches again, and validating it under -race was most of
+	// what the validator cost.
+	valid sync.Map
+}
+
+// validKey names a body checked against the schema compiled for schemaKey.
+func validKey(schemaKey string, body []byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(schemaKey))
+	h.Write([]byte{0})
+	h.Write(body)
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
 }
 
 // defsURL is the resource holding the component schemas.

@@ -86,3 +86,22 @@ func TestCoverageCountsAliases(t *testing.T) {
 		t.Errorf("operations.txt: %d operations, %v", len(ids), err)
 	}
 }
+
+// TestCheckKeepsOnlyWhatMatched: a body found to match is not validated
+// again, and that never lets another body through: the same operation
+// and status with a body missing a required field is refused after the
+// matching one passed (twice).
+func TestCheckKeepsOnlyWhatMatched(t *testing.T) {
+	v := New(t)
+	const path = "/repos/acme/benefits/git/ref/heads/main"
+	good := `{"ref":"refs/heads/main","node_id":"n","url":"u","object":{"type":"commit","sha":"0123456789012345678901234567890123456789","url":"u"}}`
+	bad := `{"ref":"refs/heads/main","url":"u","object":{"type":"commit","sha":"0123456789012345678901234567890123456789","url":"u"}}`
+	for range 2 {
+		if err := v.Check("GET", path, 200, githubHeaders(), []byte(good)); err != nil {
+			t.Fatalf("the matching body: %v", err)
+		}
+	}
+	if err := v.Check("GET", path, 200, githubHeaders(), []byte(bad)); err == nil || !strings.Contains(err.Error(), "node_id") {
+		t.Errorf("a body missing node_id after a matching one: Check = %v, want it refused", err)
+	}
+}
