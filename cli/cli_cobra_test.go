@@ -37,7 +37,7 @@ func buildAayuWithVCS(t *testing.T) string {
 		}
 		builtWithVCS.dir = dir
 		bin := filepath.Join(dir, "aayu")
-		if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "..").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-buildvcs=true", "-trimpath", "-o", bin, "..").CombinedOutput(); err != nil {
 			builtWithVCS.err = fmt.Errorf("go build: %w\n%s", err, out)
 			return
 		}

@@ -46,7 +46,8 @@ func buildAayu(t *testing.T) string {
 		}
 		builtAayu.dir = dir
 		bin := filepath.Join(dir, "aayu")
-		if out, err := exec.Command("go", "build", "-o", bin, "github.com/aayudha/aayu").CombinedOutput(); err != nil {
+		// -trimpath: the build cache serves it whatever folder the clone is in.
+		if out, err := exec.Command("go", "build", "-trimpath", "-o", bin, "github.com/aayudha/aayu").CombinedOutput(); err != nil {
 			builtAayu.err = fmt.Errorf("go build: %w\n%s", err, out)
 			return
 		}
