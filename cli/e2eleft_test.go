@@ -1,18 +1,17 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aayudha/aayu/ghx/sandbox"
+	"github.com/aayudha/aayu/internal/syncbuf"
 )
 
 // The end-to-end tests live in package e2e. What this file holds are the
@@ -23,36 +22,19 @@ import (
 // deviceCodeLine is how the plain presence check names its page and code.
 const deviceCodeLine = `open (http://127\.0\.0\.1:\d+/login/device) and enter ([A-Z0-9]{4}-[A-Z0-9]{4})`
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // liveAayu runs aayu in-process as a person without a terminal would, with
 // lines typed on standard input only when the test decides.
 type liveAayu struct {
 	t    *testing.T
 	in   *io.PipeWriter
-	out  *lockedBuffer
+	out  *syncbuf.Buffer
 	done chan int
 }
 
 func startAayu(t *testing.T, vars map[string]string, args ...string) *liveAayu {
 	t.Helper()
 	pr, pw := io.Pipe()
-	a := &liveAayu{t: t, in: pw, out: &lockedBuffer{}, done: make(chan int, 1)}
+	a := &liveAayu{t: t, in: pw, out: &syncbuf.Buffer{}, done: make(chan int, 1)}
 	go func() {
 		a.done <- run(context.Background(), args, env{
 			stdin: pr, stdout: a.out, stderr: a.out,

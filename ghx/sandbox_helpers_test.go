@@ -1,7 +1,6 @@
 package ghx_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -17,6 +16,7 @@ import (
 	"github.com/aayudha/aayu/ghx"
 	"github.com/aayudha/aayu/ghx/sandbox"
 	"github.com/aayudha/aayu/ghx/sandbox/conformance"
+	"github.com/aayudha/aayu/internal/syncbuf"
 )
 
 // coverage records the operations the validated sandboxes of this test
@@ -39,7 +39,7 @@ type sandboxEnv struct {
 	v      *conformance.Validator
 	base   string
 	client *github.Client
-	logs   *lockedBuffer
+	logs   *syncbuf.Buffer
 	cache  string
 	served *servedLog
 	sleeps *sleepLog
@@ -57,7 +57,7 @@ type envConfig struct {
 // whose waits are recorded instead of slept.
 func startSandbox(t testing.TB, cfg envConfig) *sandboxEnv {
 	t.Helper()
-	env := &sandboxEnv{logs: &lockedBuffer{}, cache: t.TempDir(), served: &servedLog{}, sleeps: &sleepLog{}}
+	env := &sandboxEnv{logs: &syncbuf.Buffer{}, cache: t.TempDir(), served: &servedLog{}, sleeps: &sleepLog{}}
 	opts := cfg.sandbox
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return demoNow }
@@ -96,24 +96,6 @@ func (env *sandboxEnv) newClient(t testing.TB, token string, adjust func(*ghx.Cl
 		t.Fatalf("NewClient: %v", err)
 	}
 	return c
-}
-
-// lockedBuffer is a log sink safe for the transport's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // servedLog keeps the sandbox's request lines: "GET /path 200 counted".

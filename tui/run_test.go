@@ -2,18 +2,17 @@ package tui
 
 import (
 	"bytes"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aayudha/aayu/internal/syncbuf"
+	"github.com/charmbracelet/colorprofile"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 )
 
 // fakeScreen is a value-type screen, as real screens are: every Update
@@ -199,7 +198,7 @@ func TestRunPlainStopsWithoutFinishing(t *testing.T) {
 		pr, pw := io.Pipe()
 		defer pw.Close()
 		ctx, cancel := context.WithCancel(context.Background())
-		var out syncBuffer
+		var out syncbuf.Buffer
 		done := make(chan struct{})
 		var code int
 		var err error
@@ -229,25 +228,7 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
-// syncBuffer is a bytes.Buffer safe to read while Run writes to it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func waitFor(t *testing.T, b *syncBuffer, want string) {
+func waitFor(t *testing.T, b *syncbuf.Buffer, want string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(b.String(), want) {

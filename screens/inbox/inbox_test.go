@@ -7,7 +7,6 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,42 +14,25 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	xgolden "github.com/charmbracelet/x/exp/golden"
 
+	"github.com/aayudha/aayu/internal/syncbuf"
 	model "github.com/aayudha/aayu/model/inbox"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
-
-// syncBuffer is an output the test reads while the program writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // plainSession runs the inbox's plain twin through the real shell, typing
 // lines only when the screen has asked for them.
 type plainSession struct {
 	t    *testing.T
 	in   *io.PipeWriter
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	done chan int
 }
 
 func startPlain(t *testing.T, deps Deps, opts Options) *plainSession {
 	t.Helper()
 	pr, pw := io.Pipe()
-	s := &plainSession{t: t, in: pw, out: &syncBuffer{}, done: make(chan int, 1)}
+	s := &plainSession{t: t, in: pw, out: &syncbuf.Buffer{}, done: make(chan int, 1)}
 	m := New(context.Background(), tui.Common{Plain: true}, deps, opts)
 	go func() {
 		code, _ := tui.Run(context.Background(), m, tui.RunOptions{Plain: true, In: pr, Out: s.out})

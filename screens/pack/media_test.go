@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/aayudha/aayu/internal/syncbuf"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
@@ -461,31 +461,13 @@ func TestPackMediaTranscriptReadsAsText(t *testing.T) {
 	}
 }
 
-// syncBuffer is a program's output, read while the program writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestPackMediaKittyThroughTheProgram: a whole Bubble Tea program whose
 // terminal answers the graphics query with bytes, as kitty does, draws
 // the screenshot by the kitty protocol: the answer reaches the screen
 // through Bubble Tea's own input decoder.
 func TestPackMediaKittyThroughTheProgram(t *testing.T) {
 	in, feed := io.Pipe()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	m := New(context.Background(), tuitest.Common(80, 24), mediaPack())
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithWindowSize(80, 24))
 	done := make(chan error, 1)

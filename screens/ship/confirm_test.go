@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	xgolden "github.com/charmbracelet/x/exp/golden"
 
 	core "github.com/aayudha/aayu/actions/ship"
+	"github.com/aayudha/aayu/internal/syncbuf"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
 )
@@ -156,24 +156,6 @@ func TestShipConfirmationKeys(t *testing.T) {
 	}
 }
 
-// syncBuffer collects plain output written from the program's goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestShipConfirmationPlainGolden: the plain twin lists the same writes and
 // takes only a line y as a yes; any other line, or the end of input, is no.
 func TestShipConfirmationPlainGolden(t *testing.T) {
@@ -192,7 +174,7 @@ func TestShipConfirmationPlainGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			answers := make(chan bool, 1)
 			in, typed := io.Pipe()
-			out := &syncBuffer{}
+			out := &syncbuf.Buffer{}
 			m := New(context.Background(), tui.Common{Plain: true}, Options{PR: 4, Run: asking(answers)})
 			go func() {
 				for !strings.Contains(out.String(), "Type y and Enter") {

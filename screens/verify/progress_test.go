@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/aayudha/aayu/actions/packbuild"
+	"github.com/aayudha/aayu/internal/syncbuf"
 	"github.com/aayudha/aayu/proof"
 	"github.com/aayudha/aayu/tui"
 	"github.com/aayudha/aayu/tui/tuitest"
@@ -80,24 +81,6 @@ func TestVerifyScreenProgressFitsManyPackages(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe to read while the program writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // blockedRun emits evs, then waits (up to a bound) until seen says the
 // screen has shown them, and only then ends: a screen that waited for the
 // end of the run to show progress fails the test.
@@ -120,7 +103,7 @@ func blockedRun(evs []packbuild.Event, seen func() bool) func(context.Context, p
 // TestVerifyPlainPrintsEachPackageWhileRunning: the plain twin prints a line
 // per finished package while go test is still running, and no spinner.
 func TestVerifyPlainPrintsEachPackageWhileRunning(t *testing.T) {
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	want := "tests: package example.com/benefits/copay passed — 1 test passed in 250ms"
 	deps := Deps{Story: 3,
 		Prepare: func(context.Context) (packbuild.Request, error) { return story3Req, nil },

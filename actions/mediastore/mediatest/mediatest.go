@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"github.com/aayudha/aayu/internal/syncbuf"
 	"github.com/aayudha/aayu/proof"
 	"io"
 	"net"
@@ -322,7 +323,7 @@ func startAzuriteOnce(t testing.TB, bin string) (string, error) {
 	}
 	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
 	_ = ln.Close()
-	var out lockedBuilder
+	var out syncbuf.Buffer
 	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", port,
 		"--inMemoryPersistence", "--skipApiVersionCheck", "--silent")
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -356,25 +357,6 @@ func startAzuriteOnce(t testing.TB, bin string) (string, error) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-// lockedBuilder is a strings.Builder two goroutines may use: the process
-// writes azurite's output while the test reads it.
-type lockedBuilder struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuilder) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuilder) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // AzuriteContainer makes a container in the Azurite at endpoint (Create
